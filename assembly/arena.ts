@@ -1,0 +1,99 @@
+// Linear-memory layout and the per-call bump arena. Internal.
+//
+// [static data | input region (host writes the request here) | arena ...]
+// The input region starts at a fixed address, so hosts can cache its pointer;
+// it only grows (the arena behind it moves, which is fine: the arena is
+// empty between calls). Every call starts with arenaReset(), so a million
+// calls of the same size never grow memory; a large call leaves its pages
+// reserved (wasm memory cannot shrink) but the next call does not touch them.
+import { E_OUT_OF_MEMORY, fail } from "./errors";
+
+const PAGE: usize = 65536;
+const ALIGN: usize = 16;
+const INITIAL_INPUT: usize = 64 * 1024;
+
+let inputBase: usize = 0;
+let inputCap: usize = 0;
+let arenaBase: usize = 0;
+let arenaTop: usize = 0;
+
+@inline function alignUp(n: usize): usize {
+  return (n + ALIGN - 1) & ~(ALIGN - 1);
+}
+
+/** Grows memory so that [0, end) is addressable; false if the engine refuses. */
+function ensureMemory(end: usize): bool {
+  const have = <usize>memory.size() * PAGE;
+  if (end <= have) return true;
+  const pages = (end - have + PAGE - 1) / PAGE;
+  return memory.grow(<i32>pages) >= 0;
+}
+
+function setup(): void {
+  if (inputBase != 0) return;
+  inputBase = alignUp(__heap_base);
+  inputCap = INITIAL_INPUT;
+  arenaBase = inputBase + inputCap;
+  arenaTop = arenaBase;
+}
+
+/** Returns the input region's address with room for n bytes, or 0 if memory cannot grow. */
+export function reserveInput(n: usize): usize {
+  setup();
+  if (n > inputCap) {
+    // 4 GiB address space: refuse sizes whose rounding would overflow.
+    if (n > 0xF000_0000) return 0;
+    const cap = alignUp(n + (n >> 2));
+    if (!ensureMemory(inputBase + cap)) return 0;
+    inputCap = cap;
+    arenaBase = inputBase + inputCap;
+    arenaTop = arenaBase;
+  }
+  return inputBase;
+}
+
+export function inputPtr(): usize {
+  setup();
+  return inputBase;
+}
+
+export function inputCapacity(): usize {
+  setup();
+  return inputCap;
+}
+
+export function arenaReset(): void {
+  setup();
+  arenaTop = arenaBase;
+}
+
+/** Bump-allocates n bytes (16-aligned). Returns 0 and records E_OUT_OF_MEMORY on failure. */
+export function alloc(n: usize): usize {
+  const p = arenaTop;
+  const size = alignUp(n);
+  const end = p + size;
+  if (size < n || end < p || !ensureMemory(end)) {
+    fail(E_OUT_OF_MEMORY, -1);
+    return 0;
+  }
+  arenaTop = end;
+  return p;
+}
+
+/** Moves a block to a new allocation of newSize bytes (old one is left as garbage until reset). */
+export function grow(old: usize, oldSize: usize, newSize: usize): usize {
+  if (old + alignUp(oldSize) == arenaTop) {
+    // Last allocation: extend in place.
+    const end = old + alignUp(newSize);
+    if (end < old || !ensureMemory(end)) {
+      fail(E_OUT_OF_MEMORY, -1);
+      return 0;
+    }
+    arenaTop = end;
+    return old;
+  }
+  const p = alloc(newSize);
+  if (p == 0) return 0;
+  memory.copy(p, old, oldSize);
+  return p;
+}

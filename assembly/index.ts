@@ -1,0 +1,146 @@
+// The core's ABI: the only exports of build/fingerprint.wasm. One call per
+// fingerprint, pointer/length over linear memory, no imports.
+//
+//   reserve(n) -> ptr   input region with room for n bytes (0: out of memory).
+//                       The address is fixed for the instance's lifetime; the
+//                       memory buffer itself may move when memory grows.
+//   run(len)  -> status 0, or an error code (errors.ts). Reads the request
+//                       at ptr[0..len), fills the result block.
+//   result()  -> ptr    the result block (fixed address).
+//   version() -> 1, FINGERPRINT_VERSION = 1 (D18).
+//
+// Request (little-endian u32 header, then the parts back to back):
+//   flags     bit0 DIGEST: hash kind "\n" name "\n" canonical (D17)
+//             bit1 TEXT: return the canonical text
+//             bit2 MATCH_ON present   bit3 IGNORE_ARGS present (D9: matchOn wins)
+//             bit4 STRING_INPUT: args came from a host string, so no BOM (D12)
+//   kindLen   kind as a JSON string literal ("" = default "tool_call")
+//   nameLen   name as a JSON string literal
+//   matchLen  matchOn keys as a JSON array of strings
+//   ignoreLen ignoreArgs keys as a JSON array of strings
+//   argsLen   the args as JSON text (UTF-8 / WTF-8)
+// Result block: +0 status, +4 error offset (bytes into that part, -1 none),
+//   +8 part (0 args, 1 kind, 2 name, 3 selection), +12 text ptr, +16 text len,
+//   +20 64 lowercase hex digest bytes.
+import { arenaReset, reserveInput } from "./arena";
+import {
+  E_BAD_KIND, E_BAD_NAME, E_BAD_REQUEST, E_BAD_SELECTION, OK, PART_ARGS,
+  PART_KIND, PART_NAME, PART_SELECTION, errCode, errOffset, errPart, fail,
+  resetErrors, setPart,
+} from "./errors";
+import { lastStrLen, lastStrPtr, parseText, readStringLiteral } from "./json/reader";
+import { outBase, outPos, sinkFinish, sinkInit } from "./json/sink";
+import { T_ARR, nodeType, tapeInit } from "./json/tape";
+import { writeCanonical } from "./json/writer";
+import { SELECT_IGNORE, SELECT_MATCH_ON, SELECT_NONE, isKeyList, setSelection } from "./select";
+import { sha256FinalHex, sha256Reset, sha256Update } from "./sha256";
+import { hasSurrogate } from "./utf8";
+
+export const FINGERPRINT_VERSION: i32 = 1;
+
+const F_DIGEST: u32 = 1;
+const F_TEXT: u32 = 2;
+const F_MATCH_ON: u32 = 4;
+const F_IGNORE: u32 = 8;
+const F_STRING_INPUT: u32 = 16;
+const HEADER: usize = 24;
+
+const RESULT: usize = memory.data(96);
+const DEFAULT_KIND: usize = memory.data<u8>([0x74, 0x6F, 0x6F, 0x6C, 0x5F, 0x63, 0x61, 0x6C, 0x6C]); // "tool_call"
+const DEFAULT_KIND_LEN: usize = 9;
+const NEWLINE: usize = memory.data<u8>([0x0A]);
+
+export function version(): i32 {
+  return FINGERPRINT_VERSION;
+}
+
+export function reserve(n: usize): usize {
+  return reserveInput(n);
+}
+
+export function result(): usize {
+  return RESULT;
+}
+
+export function run(len: usize): i32 {
+  arenaReset();
+  resetErrors(PART_ARGS);
+  const status = process(reserveInput(0), len);
+  store<i32>(RESULT, status);
+  store<i32>(RESULT, status == OK ? -1 : errOffset, 4);
+  store<i32>(RESULT, errPart, 8);
+  store<u32>(RESULT, status == OK ? <u32>outBase : 0, 12);
+  store<u32>(RESULT, status == OK ? <u32>outPos : 0, 16);
+  return status;
+}
+
+function process(req: usize, len: usize): i32 {
+  if (len < HEADER) return fail(E_BAD_REQUEST, -1);
+  const flags = load<u32>(req);
+  const kindLen = <usize>load<u32>(req, 4);
+  const nameLen = <usize>load<u32>(req, 8);
+  const matchLen = <usize>load<u32>(req, 12);
+  const ignoreLen = <usize>load<u32>(req, 16);
+  const argsLen = <usize>load<u32>(req, 20);
+  // Sum in u64 so hostile lengths cannot wrap around.
+  if (<u64>HEADER + <u64>kindLen + <u64>nameLen + <u64>matchLen + <u64>ignoreLen + <u64>argsLen != <u64>len) {
+    return fail(E_BAD_REQUEST, -1);
+  }
+  const kindPtr = req + HEADER;
+  const namePtr = kindPtr + kindLen;
+  const matchPtr = namePtr + nameLen;
+  const ignorePtr = matchPtr + matchLen;
+  const argsPtr = ignorePtr + ignoreLen;
+  const digest = (flags & F_DIGEST) != 0;
+
+  if (digest) {
+    sha256Reset();
+    setPart(PART_KIND);
+    if (kindLen == 0) {
+      sha256Update(DEFAULT_KIND, DEFAULT_KIND_LEN);
+    } else {
+      if (!readStringLiteral(kindPtr, kindLen)) return errCode;
+      const p = lastStrPtr(), n = lastStrLen();
+      if (n == 0 || hasSurrogate(p, p + n) || hasNewline(p, n)) return fail(E_BAD_KIND, 0);
+      sha256Update(p, n);
+    }
+    sha256Update(NEWLINE, 1);
+    setPart(PART_NAME);
+    if (!readStringLiteral(namePtr, nameLen)) return errCode;
+    const p = lastStrPtr(), n = lastStrLen();
+    if (n == 0 || hasSurrogate(p, p + n)) return fail(E_BAD_NAME, 0);
+    sha256Update(p, n);
+    sha256Update(NEWLINE, 1);
+  }
+
+  setPart(PART_ARGS);
+  if (!tapeInit(argsLen)) return errCode;
+  const root = parseText(argsPtr, argsLen, (flags & F_STRING_INPUT) == 0);
+  if (root < 0) return errCode;
+
+  let mode = SELECT_NONE;
+  let listPtr = matchPtr, listLen = matchLen;
+  if (flags & F_MATCH_ON) mode = SELECT_MATCH_ON;
+  else if (flags & F_IGNORE) { mode = SELECT_IGNORE; listPtr = ignorePtr; listLen = ignoreLen; }
+  if (mode != SELECT_NONE) {
+    setPart(PART_SELECTION);
+    const list = parseText(listPtr, listLen, false);
+    if (list < 0) return errCode;
+    if (nodeType(<u32>list) != T_ARR || !isKeyList(<u32>list)) return fail(E_BAD_SELECTION, 0);
+    setSelection(mode, <u32>list);
+  } else {
+    setSelection(SELECT_NONE, 0);
+  }
+
+  setPart(PART_ARGS);
+  if (!sinkInit((flags & F_TEXT) != 0, digest)) return errCode;
+  if (!writeCanonical(<u32>root)) return errCode;
+  sinkFinish();
+  if (digest) sha256FinalHex(RESULT + 20);
+  return OK;
+}
+
+function hasNewline(p: usize, n: usize): bool {
+  for (let i: usize = 0; i < n; i++) if (load<u8>(p + i) == 0x0A) return true;
+  return false;
+}

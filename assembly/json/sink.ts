@@ -1,0 +1,68 @@
+// The output sink: canonical bytes go into an arena buffer and stream into
+// SHA-256 as it fills, so the preimage is hashed without a second pass.
+// Internal. In digest-only mode the buffer is recycled after each flush
+// (bounded memory); when the host wants the text it grows instead.
+import { grow, alloc } from "../arena";
+import { sha256Update } from "../sha256";
+
+const INITIAL_CAP: usize = 16 * 1024;
+
+export let outBase: usize = 0;
+export let outPos: usize = 0;
+let outCap: usize = 0;
+let hashedTo: usize = 0;
+let keepText: bool = false;
+let hashing: bool = false;
+
+export function sinkInit(keep: bool, hash: bool): bool {
+  outCap = INITIAL_CAP;
+  outBase = alloc(outCap);
+  outPos = 0;
+  hashedTo = 0;
+  keepText = keep;
+  hashing = hash;
+  return outBase != 0;
+}
+
+/** Makes room for n more bytes at outBase + outPos; false on OOM. */
+@inline export function ensure(n: usize): bool {
+  return outPos + n <= outCap || makeRoom(n);
+}
+
+function makeRoom(n: usize): bool {
+  if (hashing) {
+    sha256Update(outBase + hashedTo, outPos - hashedTo);
+    hashedTo = outPos;
+  }
+  if (!keepText) {
+    outPos = 0;
+    hashedTo = 0;
+    if (n <= outCap) return true;
+  }
+  let cap = outCap << 1;
+  if (cap < outPos + n) cap = outPos + n;
+  if (cap < outCap) return false; // overflow
+  const p = grow(outBase, outPos, cap);
+  if (p == 0) return false;
+  outBase = p;
+  outCap = cap;
+  return true;
+}
+
+@inline export function putByte(c: u32): void {
+  store<u8>(outBase + outPos, <u8>c);
+  outPos++;
+}
+
+@inline export function putBytes(src: usize, n: usize): void {
+  memory.copy(outBase + outPos, src, n);
+  outPos += n;
+}
+
+/** Feeds what is left into the hash. The text (if kept) is [outBase, outBase + outPos). */
+export function sinkFinish(): void {
+  if (hashing) {
+    sha256Update(outBase + hashedTo, outPos - hashedTo);
+    hashedTo = outPos;
+  }
+}

@@ -1,0 +1,204 @@
+// The canonical writer: the one place the canonical JSON rules live. Internal.
+//
+//   D1  null (and NaN/±Infinity, already null on the tape) is dropped from
+//       objects and arrays;                      D2  a null top level is "null"
+//   D3  string values are trimmed at every depth, keys never;
+//   D4  with exactly the ECMAScript trim set (utf8.ts);
+//   D5  keys in code-point order (= WTF-8 byte order, json/sort.ts);
+//   D6  JSON.stringify escaping: \" \\ \b \t \n \f \r, other C0 as \u00xx,
+//       lone surrogates as \udxxx (lowercase), everything else raw;
+//   D7  numbers as ECMAScript Number::toString (num/dtoa.ts), -0 → 0;
+//   D8  empty containers stay; D13 the last duplicate key wins.
+// No whitespace anywhere. Iterative, with an explicit frame stack (D19).
+import { alloc, grow } from "../arena";
+import { formatDouble } from "../num/dtoa";
+import { keepMember } from "../select";
+import { trimLengthAt, trimLengthBefore } from "../utf8";
+import { ensure, outBase, outPos, putByte, putBytes } from "./sink";
+import { sortMembers } from "./sort";
+import {
+  NUM_LITERAL, STR_CLEAN, T_ARR, T_FALSE, T_NULL, T_NUM, T_OBJ, T_STR, T_TRUE,
+  nodeA, nodeB, nodeF64, nodeFlags, nodeType, subtreeEnd,
+} from "./tape";
+
+/** Longest Number::toString output is 24 bytes ("-1.7976931348623157e+308"); 32 is dtoa's contract. */
+const NUMBER_ROOM: usize = 32;
+
+// Frame stack: per open container, 16 bytes:
+//   +0 u32 type | (first ? 0x100 : 0)   +4 u32 cursor (ARR: next child; OBJ: index into list)
+//   +8 u32 remaining                    +12 u32 list pointer (OBJ)
+let frames: usize = 0;
+let frameCap: u32 = 0;
+let depth: u32 = 0;
+
+/** Writes the canonical text of the tape value at root; false on OOM. */
+export function writeCanonical(root: u32): bool {
+  frameCap = 32;
+  frames = alloc(<usize>frameCap << 4);
+  if (frames == 0) return false;
+  depth = 0;
+  if (nodeType(root) == T_NULL) { // D2
+    if (!ensure(4)) return false;
+    putByte(0x6E); putByte(0x75); putByte(0x6C); putByte(0x6C);
+    return true;
+  }
+  if (!openValue(root, true)) return false;
+  while (depth > 0) {
+    const f = frames + (<usize>(depth - 1) << 4);
+    const remaining = load<u32>(f, 8);
+    const type = load<u32>(f) & 0xFF;
+    if (remaining == 0) {
+      if (!ensure(1)) return false;
+      putByte(type == T_OBJ ? 0x7D : 0x5D);
+      depth--;
+      continue;
+    }
+    store<u32>(f, remaining - 1, 8);
+    const cursor = load<u32>(f, 4);
+    let child: u32;
+    let key: u32 = 0;
+    if (type == T_ARR) {
+      child = cursor;
+      store<u32>(f, subtreeEnd(child), 4);
+    } else {
+      key = load<u32>(<usize>load<u32>(f, 12) + (<usize>cursor << 2));
+      child = key + 1;
+      store<u32>(f, cursor + 1, 4);
+    }
+    if (nodeType(child) == T_NULL) continue; // D1
+    const head = load<u32>(f);
+    if (!ensure(1)) return false;
+    if ((head & 0x100) == 0) putByte(0x2C);
+    else store<u32>(f, head & 0xFF);
+    if (type == T_OBJ) {
+      if (!writeString(<usize>nodeB(key), <usize>nodeA(key), (nodeFlags(key) & STR_CLEAN) != 0, false)) return false;
+      if (!ensure(1)) return false;
+      putByte(0x3A);
+    }
+    if (!openValue(child, false)) return false;
+  }
+  return true;
+}
+
+/** Writes a scalar, or the opener of a container and pushes its frame. */
+function openValue(i: u32, top: bool): bool {
+  const t = nodeType(i);
+  if (t == T_STR) return writeString(<usize>nodeB(i), <usize>nodeA(i), (nodeFlags(i) & STR_CLEAN) != 0, true);
+  if (t == T_NUM) {
+    if (!ensure(NUMBER_ROOM)) return false;
+    if (nodeFlags(i) & NUM_LITERAL) putBytes(<usize>nodeB(i), <usize>nodeA(i));
+    else outPos += <usize>formatDouble(nodeF64(i), outBase + outPos);
+    return true;
+  }
+  if (t == T_TRUE || t == T_FALSE) {
+    if (!ensure(5)) return false;
+    if (t == T_TRUE) { putByte(0x74); putByte(0x72); putByte(0x75); putByte(0x65); }
+    else { putByte(0x66); putByte(0x61); putByte(0x6C); putByte(0x73); putByte(0x65); }
+    return true;
+  }
+  // Container.
+  let cursor: u32 = i + 1;
+  let count = nodeA(i);
+  let list: usize = 0;
+  if (t == T_OBJ) {
+    list = alloc(<usize>count << 2);
+    if (count > 0 && list == 0) return false;
+    let n: u32 = 0;
+    let k = i + 1;
+    for (let m: u32 = 0; m < count; m++) {
+      if (!top || keepMember(k)) { // selection applies to the top level only (D9)
+        store<u32>(list + (<usize>n << 2), k);
+        n++;
+      }
+      k = subtreeEnd(k + 1);
+    }
+    const kept = sortMembers(list, n);
+    if (kept < 0) return false;
+    count = <u32>kept;
+    cursor = 0;
+  }
+  if (!ensure(1)) return false;
+  putByte(t == T_OBJ ? 0x7B : 0x5B);
+  if (depth == frameCap) {
+    const cap = frameCap << 1;
+    const p = grow(frames, <usize>frameCap << 4, <usize>cap << 4);
+    if (p == 0) return false;
+    frames = p;
+    frameCap = cap;
+  }
+  const f = frames + (<usize>depth << 4);
+  store<u32>(f, <u32>t | 0x100);
+  store<u32>(f, cursor, 4);
+  store<u32>(f, count, 8);
+  store<u32>(f, <u32>list, 12);
+  depth++;
+  return true;
+}
+
+/** Writes a JSON string (D6), trimming first when it is a value (D3, D4). */
+function writeString(p: usize, n: usize, clean: bool, trim: bool): bool {
+  if (trim && n > 0) {
+    let k: i32;
+    while (n > 0 && (k = trimLengthAt(p, p + n)) > 0) { p += <usize>k; n -= <usize>k; }
+    while (n > 0 && (k = trimLengthBefore(p, p + n)) > 0) n -= <usize>k;
+  }
+  if (clean) { // no escapes, quotes, controls or surrogates: bytes as they are
+    if (!ensure(n + 2)) return false;
+    putByte(0x22);
+    putBytes(p, n);
+    putByte(0x22);
+    return true;
+  }
+  // Worst case: every byte a control character → 6 bytes each.
+  if (n > 0x2000_0000 || !ensure(n * 6 + 2)) return false;
+  let o = outBase + outPos;
+  store<u8>(o++, 0x22);
+  const end = p + n;
+  while (p < end) {
+    const c = <u32>load<u8>(p);
+    if (c >= 0x20 && c != 0x22 && c != 0x5C && c != 0xED) {
+      store<u8>(o++, <u8>c);
+      p++;
+      continue;
+    }
+    if (c == 0xED) {
+      if (load<u8>(p + 1) >= 0xA0) { // lone surrogate (pairs were joined by the reader, D14)
+        const cu = (<u32>(load<u8>(p + 1) & 0x3F) << 6) | <u32>(load<u8>(p + 2) & 0x3F) | 0xD000;
+        o = putEscapeU(o, cu);
+        p += 3;
+      } else {
+        store<u8>(o++, 0xED);
+        p++;
+      }
+      continue;
+    }
+    store<u8>(o++, 0x5C);
+    if (c == 0x22 || c == 0x5C) store<u8>(o++, <u8>c);
+    else if (c == 0x08) store<u8>(o++, 0x62);
+    else if (c == 0x09) store<u8>(o++, 0x74);
+    else if (c == 0x0A) store<u8>(o++, 0x6E);
+    else if (c == 0x0C) store<u8>(o++, 0x66);
+    else if (c == 0x0D) store<u8>(o++, 0x72);
+    else { o--; o = putEscapeU(o, c); }
+    p++;
+  }
+  store<u8>(o++, 0x22);
+  outPos = o - outBase;
+  return true;
+}
+
+/** Writes \uXXXX with lowercase hex (D6) at o; returns the new position. */
+function putEscapeU(o: usize, cu: u32): usize {
+  store<u8>(o, 0x5C);
+  store<u8>(o + 1, 0x75);
+  store<u8>(o + 2, hexDigit(cu >> 12));
+  store<u8>(o + 3, hexDigit(cu >> 8));
+  store<u8>(o + 4, hexDigit(cu >> 4));
+  store<u8>(o + 5, hexDigit(cu));
+  return o + 6;
+}
+
+@inline function hexDigit(v: u32): u8 {
+  const d = v & 0xF;
+  return <u8>(d < 10 ? 0x30 + d : 0x57 + d); // 0x57 + 10 == 'a'
+}

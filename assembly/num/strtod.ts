@@ -1,0 +1,234 @@
+// Decimal -> double, correctly rounded (round half to even), for JSON number
+// literals (contract D11: a number in text becomes the nearest double, as
+// JSON.parse does). Three stages, each allowed to say "undecided":
+//   1. Clinger (1990): significand <= 2^53 and |power of ten| <= 22 (both
+//      exact doubles) -> one IEEE multiply/divide, correctly rounded by wasm.
+//   2. Eisel–Lemire (Lemire, "Number Parsing at a Gigabyte per Second",
+//      2021): the first 19 significant digits times a 128-bit truncated 5^q
+//      from _pow5.gen.ts, with a proven error bound; it reports "undecided"
+//      out of band (a negative i64) when the bound straddles a rounding
+//      boundary. Mushtak & Lemire ("Fast number parsing without fallback",
+//      2023) show the 128-bit product settles every 19-digit input, so this
+//      happens only for exact ties and for > 19-digit literals whose
+//      truncation brackets a boundary.
+//   3. Exact fallback (_bigdec.ts): big-integer comparison of the decimal
+//      against midpoints between adjacent doubles.
+// No heuristic decides a result. AssemblyScript's parseFloat is not correctly
+// rounded and is not used. Internal: the ABI lives in assembly/index.ts.
+
+import { POW5_MIN, POW5_MAX, POW5_EXACT_MAX, POW5_TABLE } from "./_pow5.gen";
+import { umul128, u128_hi } from "./_u128";
+import { nearestByComparison } from "./_bigdec";
+
+const INF_BITS: u64 = 0x7FF0000000000000;
+const DBL_MAX_BITS: u64 = 0x7FEFFFFFFFFFFFFF;
+/** Significant digits a u64 always holds: 10^19 - 1 < 2^64 - 1, so w + 1 fits too. */
+const MAX_W_DIGITS: i32 = 19;
+/** An explicit exponent is accumulated only up to this (saturating): a literal
+ *  has < 2^31 digits, so |q| > 2^40 - 2^31 still lies far outside [-343, 309]. */
+const EXP_SATURATE: i64 = 1 << 40;
+
+/** 10^k for k in [0, 22]: exact doubles, since 5^22 < 2^53 (Clinger's range). */
+const POW10_F64: usize = memory.data<f64>([
+  1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+  1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+]);
+
+// Test-only instrumentation. Every use sits under `if (!ASC_NO_ASSERT)`, so a
+// release build (noAssert) folds it away and these globals are dropped.
+/** Calls settled by Clinger, by Eisel–Lemire, by the exact fallback. */
+export let strtod_countClinger: i32 = 0;
+export let strtod_countEL: i32 = 0;
+export let strtod_countFallback: i32 = 0;
+/** 1: skip Clinger; 2: also ignore Eisel–Lemire's decisions (fallback only). */
+export let strtod_force: i32 = 0;
+
+/** floor(log2(10^q)) = floor(q·log2 10) as (q·217706) >> 16, where
+ *  217706 / 2^16 = 3.3219299... ≈ log2 10 = 3.3219280... Checked exhaustively
+ *  against BigInt bit lengths for q in [-642, 642] (test/strtod.test.ts); it
+ *  first fails at |q| = 643. Callers use q in [POW5_MIN, POW5_MAX]. */
+// @ts-ignore: decorator
+@inline export function floorLog2Pow10(q: i32): i32 {
+  assert(q >= -642 && q <= 642);
+  return (q * 217706) >> 16;
+}
+
+/** Parses a JSON number literal already validated against RFC 8259's grammar
+ *  (-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?) at ptr[0..len) and returns the
+ *  nearest double (ties to even), signed (so "-0" → -0.0, "1e400" → Infinity,
+ *  "1e-400" → 0). Any number of digits (thousands) and any exponent magnitude
+ *  (e.g. "1e99999999999999999999") must work without overflow or hang. */
+export function parseDouble(ptr: usize, len: i32): f64 {
+  let i: i32 = 0;
+  const neg = load<u8>(ptr) == 0x2D;
+  if (neg) i = 1;
+  // Value = (w + tail) · 10^q, w = first <= 19 significant digits; `tail` is
+  // in [0, 1) and nonzero iff a nonzero digit was dropped.
+  let w: u64 = 0;
+  let nw: i32 = 0;
+  let q: i64 = 0;
+  let tail = false;
+  let c: u32 = 0;
+  while (i < len && (c = u32(load<u8>(ptr + i)) - 0x30) < 10) {
+    if (nw < MAX_W_DIGITS) {
+      if ((w | c) != 0) { w = w * 10 + c; nw++; }
+    } else {
+      q++;
+      if (c != 0) tail = true;
+    }
+    i++;
+  }
+  if (i < len && load<u8>(ptr + i) == 0x2E) {
+    i++;
+    while (i < len && (c = u32(load<u8>(ptr + i)) - 0x30) < 10) {
+      if (nw < MAX_W_DIGITS) {
+        // Leading fraction zeros are not significant but still scale by 10^-1.
+        if ((w | c) != 0) { w = w * 10 + c; nw++; }
+        q--;
+      } else {
+        if (c != 0) tail = true;
+      }
+      i++;
+    }
+  }
+  if (i < len) { // 'e' or 'E'
+    i++;
+    const expNeg = load<u8>(ptr + i) == 0x2D;
+    if (expNeg || load<u8>(ptr + i) == 0x2B) i++;
+    let x: i64 = 0;
+    while (i < len) {
+      if (x < EXP_SATURATE) x = x * 10 + i64(load<u8>(ptr + i) - 0x30);
+      i++;
+    }
+    q += expNeg ? -x : x;
+  }
+  const sign: f64 = neg ? -1.0 : 1.0;
+  if (w == 0) return sign * 0.0; // every digit was zero
+  // v lies in [10^p, 10^(p+1)). v >= 10^309 overflows; v < 10^-324 is below
+  // 2^-1075 (half the least subnormal, 2.47e-324) and rounds to zero.
+  const p = q + nw - 1;
+  if (p > 308) return sign * Infinity;
+  if (p < -324) return sign * 0.0;
+  const e10 = i32(q); // in [-342, 308] because 1 <= nw <= 19
+
+  if (!tail && w <= (u64(1) << 53) && (ASC_NO_ASSERT || strtod_force < 1)) {
+    const fw = f64(w);
+    if (e10 >= 0 && e10 <= 22) {
+      if (!ASC_NO_ASSERT) strtod_countClinger++;
+      return sign * (fw * load<f64>(POW10_F64 + (usize(e10) << 3)));
+    }
+    if (e10 < 0 && e10 >= -22) {
+      if (!ASC_NO_ASSERT) strtod_countClinger++;
+      return sign * (fw / load<f64>(POW10_F64 + (usize(-e10) << 3)));
+    }
+    if (e10 > 22 && e10 <= 22 + 15) {
+      // w·10^(e10-22) < 2^53 is an exact integer (the rounded product is
+      // below 2^53 only if the true one is), leaving one rounding step.
+      const t = fw * load<f64>(POW10_F64 + (usize(e10 - 22) << 3));
+      if (t < 9007199254740992.0) {
+        if (!ASC_NO_ASSERT) strtod_countClinger++;
+        return sign * (t * 1e22);
+      }
+    }
+  }
+
+  let r = eiselLemire(w, e10);
+  if (tail && r >= 0) {
+    // (w + tail)·10^q lies in [w·10^q, (w+1)·10^q]; rounding is monotonic,
+    // so equal results at both ends settle it.
+    const r1 = eiselLemire(w + 1, e10);
+    if (r1 != r) r = ~r;
+  }
+  if (r >= 0 && (ASC_NO_ASSERT || strtod_force < 2)) {
+    if (!ASC_NO_ASSERT) strtod_countEL++;
+    return sign * reinterpret<f64>(r);
+  }
+  if (!ASC_NO_ASSERT) strtod_countFallback++;
+  const cand = r >= 0 ? u64(r) : u64(~r);
+  return sign * reinterpret<f64>(nearestByComparison(ptr, len, i32(p), cand));
+}
+
+/** Eisel–Lemire for v = w·10^q, w in [1, 2^64), q in [POW5_MIN, 308].
+ *  Returns the bits of the nearest double to w·10^q (>= 0), or, when the error
+ *  bound straddles a rounding boundary, ~candidate (< 0) where candidate is
+ *  a finite double within one ulp of the answer.
+ *
+ *  Derivation. Normalize w' = w·2^lz in [2^63, 2^64). The table gives
+ *  T in [2^127, 2^128) with 5^q = T* · 2^(floor(q·log2 5) - 127), T* in [T, T+1)
+ *  (T* = T exactly iff 0 <= q <= 55). Since floor(q·log2 5) + q =
+ *  floor(q·log2 10) = g:  v = P* · 2^(g - 127 - lz), P* = w'·T* in [2^190, 2^192).
+ *  Let X* = P*/2^64 in [2^126, 2^128); v = X* · 2^(g - 63 - lz). Keeping the
+ *  53 bits of X* above bit d (d = 74 + u, u = bit 127 of X*) gives the biased
+ *  exponent ef = g + 1086 + u - lz; if ef <= 0 the result is subnormal and
+ *  d = lz - g - 1011 (the same formula with ef forced to 0, independent of u).
+ *  With X the computed approximation and X <= X* < X + w' (in both phases,
+ *  see below), the rounding of X* at bit d is decided from X unless
+ *  X mod 2^d lies in (half - w', half] (half = 2^(d-1)):
+ *    r > half  -> up (X* >= X; a carry past 2^d still rounds to K + 1),
+ *    r + w' <= half -> down.
+ *  The result is encoded additively, bits = ((ef-1) << 52) + K (+1), so a
+ *  carry into 2^53 (or into 2^52 for subnormals) bumps the exponent, and into
+ *  INF_BITS for overflow. */
+export function eiselLemire(w: u64, q: i32): i64 {
+  assert(w != 0 && q >= POW5_MIN && q <= 308 && q <= POW5_MAX);
+  const lz = i32(clz(w));
+  const wn = w << lz;
+  const entry = POW5_TABLE + (usize(q - POW5_MIN) << 4);
+  const tHi = load<u64>(entry);
+  // Phase 1: X = wn·tHi. X* - X = (wn·tLo + wn·(T* - T)) / 2^64 < wn.
+  let lo = umul128(wn, tHi);
+  let hi = u128_hi;
+  const g = floorLog2Pow10(q);
+  let u = i32(hi >> 63);
+  let ef = g + 1086 + u - lz;
+  if (ef >= 2047) return i64(INF_BITS);
+  let d = ef > 0 ? 74 + u : lz - g - 1011;
+  if (d > 128) return 0; // X* / 2^d < 2^128 / 2^129 = 1/2
+  let sh = d - 64; // in [10, 64]
+  let mask = u64(-1) >> (64 - sh);
+  let hh = u64(1) << (sh - 1);
+  let hr = hi & mask;
+  let up = false;
+  let phase2 = false;
+  if (hr > hh || (hr == hh && lo != 0)) up = true;
+  else if (hr == hh || (hr == hh - 1 && lo + wn < lo)) phase2 = true;
+
+  let undecided = false;
+  if (phase2) {
+    // Phase 2: the full 192-bit P = wn·T; P* in [P, P + wn), equal iff exact.
+    const low = umul128(wn, load<u64>(entry, 8));
+    const mid = lo + u128_hi;
+    hi += u64(mid < lo);
+    lo = mid;
+    // The carry may have set bit 127: recompute the exponent and d.
+    u = i32(hi >> 63);
+    ef = g + 1086 + u - lz;
+    if (ef >= 2047) return i64(INF_BITS);
+    d = ef > 0 ? 74 + u : lz - g - 1011;
+    sh = d - 64;
+    mask = u64(-1) >> (64 - sh);
+    hh = u64(1) << (sh - 1);
+    hr = hi & mask;
+    if (q >= 0 && q <= POW5_EXACT_MAX) {
+      // P* = P: plain round half to even on the remainder hr:lo:low.
+      if (hr > hh || (hr == hh && (lo | low) != 0)) up = true;
+      else if (hr == hh) up = (shiftRight(hi, sh) & 1) != 0;
+    } else if (hr >= hh) {
+      up = true; // P* > P, so the remainder exceeds half
+    } else if (hr == hh - 1 && lo == u64(-1) && low + wn < low) {
+      undecided = true; // P* - P < wn might reach half
+    }
+  }
+  const k = shiftRight(hi, sh);
+  const base: u64 = ef > 0 ? u64(ef - 1) << 52 : 0;
+  let bits = base + k;
+  if (undecided) return ~i64(min(bits, DBL_MAX_BITS));
+  if (up) bits++;
+  return i64(min(bits, INF_BITS));
+}
+
+/** x >> s for s in [10, 64] (wasm shifts count mod 64, so 64 needs a case). */
+// @ts-ignore: decorator
+@inline function shiftRight(x: u64, s: i32): u64 {
+  return s < 64 ? x >> s : 0;
+}

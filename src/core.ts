@@ -1,0 +1,172 @@
+/**
+ * The wasm instance and the one-call ABI (assembly/index.ts): request bytes
+ * into linear memory, one `run`, digest or text out. Internal.
+ * @module
+ */
+import { CORE_ERRORS, FingerprintError } from "./errors.js";
+
+interface Exports {
+  memory: WebAssembly.Memory;
+  reserve(n: number): number;
+  run(len: number): number;
+  result(): number;
+  version(): number;
+}
+
+export const F_DIGEST = 1;
+export const F_TEXT = 2;
+export const F_MATCH_ON = 4;
+export const F_IGNORE = 8;
+export const F_STRING_INPUT = 16;
+const HEADER = 24;
+const PARTS = ["args", "kind", "name", "selection"] as const;
+
+let exp: Exports | undefined;
+let u8 = new Uint8Array(0);
+let inPtr = 0;
+let inCap = 0;
+let resPtr = 0;
+/** Set by entries that can compile synchronously (embedded bytes). */
+let syncSource: (() => BufferSource) | undefined;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export function setSyncSource(src: () => BufferSource): void {
+  syncSource = src;
+}
+
+export function isReady(): boolean {
+  return exp !== undefined;
+}
+
+export function useInstance(instance: WebAssembly.Instance): void {
+  const e = instance.exports as unknown as Exports;
+  if (e.version() !== 1) throw new FingerprintError("invalid-argument", `wasm module has version ${e.version()}, expected 1`);
+  exp = e;
+  resPtr = e.result();
+  inPtr = e.reserve(64 * 1024);
+  inCap = 64 * 1024;
+  u8 = new Uint8Array(e.memory.buffer);
+}
+
+function ready(): Exports {
+  if (exp) return exp;
+  if (!syncSource) {
+    throw new FingerprintError("not-initialized",
+      "the fingerprint module is not initialized: await init() first (browser/edge entries compile asynchronously)");
+  }
+  useInstance(new WebAssembly.Instance(new WebAssembly.Module(syncSource()), {}));
+  return exp!;
+}
+
+
+/** The current view of linear memory (memory.grow detaches the old buffer). */
+function view(e: Exports): Uint8Array {
+  if (u8.buffer !== e.memory.buffer) u8 = new Uint8Array(e.memory.buffer);
+  return u8;
+}
+
+/** WTF-8 bytes of a string that may hold lone surrogates (TextEncoder would replace them). */
+function encodeWtf8(s: string): Uint8Array {
+  const out = new Uint8Array(s.length * 3);
+  let o = 0;
+  for (let i = 0; i < s.length; i++) {
+    let c = s.charCodeAt(i);
+    if (c >= 0xd800 && c < 0xdc00 && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d < 0xe000) {
+        c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+        i++;
+      }
+    }
+    if (c < 0x80) out[o++] = c;
+    else if (c < 0x800) { out[o++] = 0xc0 | (c >> 6); out[o++] = 0x80 | (c & 63); }
+    else if (c < 0x10000) { out[o++] = 0xe0 | (c >> 12); out[o++] = 0x80 | ((c >> 6) & 63); out[o++] = 0x80 | (c & 63); }
+    else { out[o++] = 0xf0 | (c >> 18); out[o++] = 0x80 | ((c >> 12) & 63); out[o++] = 0x80 | ((c >> 6) & 63); out[o++] = 0x80 | (c & 63); }
+  }
+  return out.subarray(0, o);
+}
+
+const isWellFormed: (s: string) => boolean =
+  typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === "function"
+    ? (s) => (s as unknown as { isWellFormed(): boolean }).isWellFormed()
+    : (s) => !/[\ud800-\udbff](?![\udc00-\udfff])|(?:[^\ud800-\udbff]|^)[\udc00-\udfff]/.test(s);
+
+/** Writes s at mem[at..]; returns the byte count. Room for 3 bytes per UTF-16 unit is reserved. */
+function put(mem: Uint8Array, at: number, s: string): number {
+  if (s.length === 0) return 0;
+  if (!isWellFormed(s)) {
+    const b = encodeWtf8(s);
+    mem.set(b, at);
+    return b.length;
+  }
+  return encoder.encodeInto(s, mem.subarray(at, at + s.length * 3)).written;
+}
+
+export interface Outcome {
+  digest: string;
+  text: string;
+}
+
+/**
+ * One core call. `kind`, `name`, `matchOn`, `ignoreArgs` are JSON texts
+ * (string literal / array of strings, "" when absent); args is JSON text.
+ * Throws FingerprintError for every core failure.
+ */
+export function call(flags: number, kind: string, name: string, matchOn: string, ignoreArgs: string,
+  args: string | Uint8Array): Outcome {
+  const e = ready();
+  const argsBound = typeof args === "string" ? args.length * 3 : args.length;
+  const bound = HEADER + 3 * (kind.length + name.length + matchOn.length + ignoreArgs.length) + argsBound;
+  if (bound > inCap) {
+    const p = e.reserve(bound);
+    if (p === 0) throw new FingerprintError("out-of-memory", `input of ${bound} bytes does not fit in wasm memory`);
+    inCap = bound;
+  }
+  const mem = view(e);
+  let at = inPtr + HEADER;
+  const kindLen = put(mem, at, kind); at += kindLen;
+  const nameLen = put(mem, at, name); at += nameLen;
+  const matchLen = put(mem, at, matchOn); at += matchLen;
+  const ignoreLen = put(mem, at, ignoreArgs); at += ignoreLen;
+  let argsLen: number;
+  if (typeof args === "string") {
+    argsLen = put(mem, at, args);
+    flags |= F_STRING_INPUT;
+  } else {
+    mem.set(args, at);
+    argsLen = args.length;
+  }
+  at += argsLen;
+  const h = new Uint32Array(mem.buffer, inPtr, 6);
+  h[0] = flags; h[1] = kindLen; h[2] = nameLen; h[3] = matchLen; h[4] = ignoreLen; h[5] = argsLen;
+  const status = e.run(at - inPtr);
+  const out = view(e);
+  if (status !== 0) throw coreError(out, status);
+  let digest = "";
+  if (flags & F_DIGEST) digest = latin1(out, resPtr + 20, 64);
+  let text = "";
+  if (flags & F_TEXT) {
+    const r = new Uint32Array(out.buffer, resPtr, 5);
+    text = decoder.decode(out.subarray(r[3], r[3] + r[4]));
+  }
+  return { digest, text };
+}
+
+function latin1(mem: Uint8Array, at: number, n: number): string {
+  return String.fromCharCode.apply(null, mem.subarray(at, at + n) as unknown as number[]);
+}
+
+function coreError(mem: Uint8Array, status: number): FingerprintError {
+  const r = new Int32Array(mem.buffer, resPtr, 3);
+  const [code, reason] = CORE_ERRORS[status - 1] ?? ["bad-request", `core status ${status}`];
+  const offset = r[1];
+  const part = PARTS[r[2]] ?? "args";
+  if (part === "args" && offset >= 0) {
+    return new FingerprintError(code, `invalid JSON: ${reason} at byte ${offset}`, { offset });
+  }
+  if (part === "selection") return new FingerprintError(code, `invalid matchOn/ignoreArgs: ${reason}`);
+  if (part !== "args") return new FingerprintError(code, `invalid ${part}: ${reason}`);
+  return new FingerprintError(code, reason);
+}
