@@ -1,5 +1,5 @@
 /** Base64 → bytes without Buffer or atob-dependence on Node globals. Internal. @module */
-export function decodeBase64(s: string): Uint8Array {
+export function decodeBase64(s: string): Uint8Array<ArrayBuffer> {
   if (typeof atob === "function") {
     const bin = atob(s);
     const out = new Uint8Array(bin.length);

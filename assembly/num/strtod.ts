@@ -154,17 +154,17 @@ export function parseDouble(ptr: usize, len: i32): f64 {
  *  a finite double within one ulp of the answer.
  *
  *  Derivation. Normalize w' = w·2^lz in [2^63, 2^64). The table gives
- *  T in [2^127, 2^128) with 5^q = T* · 2^(floor(q·log2 5) - 127), T* in [T, T+1)
- *  (T* = T exactly iff 0 <= q <= 55). Since floor(q·log2 5) + q =
- *  floor(q·log2 10) = g:  v = P* · 2^(g - 127 - lz), P* = w'·T* in [2^190, 2^192).
- *  Let X* = P*/2^64 in [2^126, 2^128); v = X* · 2^(g - 63 - lz). Keeping the
- *  53 bits of X* above bit d (d = 74 + u, u = bit 127 of X*) gives the biased
+ *  T in [2^127, 2^128) with 5^q = Tt · 2^(floor(q·log2 5) - 127), Tt in [T, T+1)
+ *  (Tt = T exactly iff 0 <= q <= 55). Since floor(q·log2 5) + q =
+ *  floor(q·log2 10) = g:  v = Pt · 2^(g - 127 - lz), Pt = w'·Tt in [2^190, 2^192).
+ *  Let Xt = Pt/2^64 in [2^126, 2^128); v = Xt · 2^(g - 63 - lz). Keeping the
+ *  53 bits of Xt above bit d (d = 74 + u, u = bit 127 of Xt) gives the biased
  *  exponent ef = g + 1086 + u - lz; if ef <= 0 the result is subnormal and
  *  d = lz - g - 1011 (the same formula with ef forced to 0, independent of u).
- *  With X the computed approximation and X <= X* < X + w' (in both phases,
- *  see below), the rounding of X* at bit d is decided from X unless
+ *  With X the computed approximation and X <= Xt < X + w' (in both phases,
+ *  see below), the rounding of Xt at bit d is decided from X unless
  *  X mod 2^d lies in (half - w', half] (half = 2^(d-1)):
- *    r > half  -> up (X* >= X; a carry past 2^d still rounds to K + 1),
+ *    r > half  -> up (Xt >= X; a carry past 2^d still rounds to K + 1),
  *    r + w' <= half -> down.
  *  The result is encoded additively, bits = ((ef-1) << 52) + K (+1), so a
  *  carry into 2^53 (or into 2^52 for subnormals) bumps the exponent, and into
@@ -175,7 +175,7 @@ export function eiselLemire(w: u64, q: i32): i64 {
   const wn = w << lz;
   const entry = POW5_TABLE + (usize(q - POW5_MIN) << 4);
   const tHi = load<u64>(entry);
-  // Phase 1: X = wn·tHi. X* - X = (wn·tLo + wn·(T* - T)) / 2^64 < wn.
+  // Phase 1: X = wn·tHi. Xt - X = (wn·tLo + wn·(Tt - T)) / 2^64 < wn.
   let lo = umul128(wn, tHi);
   let hi = u128_hi;
   const g = floorLog2Pow10(q);
@@ -183,7 +183,7 @@ export function eiselLemire(w: u64, q: i32): i64 {
   let ef = g + 1086 + u - lz;
   if (ef >= 2047) return i64(INF_BITS);
   let d = ef > 0 ? 74 + u : lz - g - 1011;
-  if (d > 128) return 0; // X* / 2^d < 2^128 / 2^129 = 1/2
+  if (d > 128) return 0; // Xt / 2^d < 2^128 / 2^129 = 1/2
   let sh = d - 64; // in [10, 64]
   let mask = u64(-1) >> (64 - sh);
   let hh = u64(1) << (sh - 1);
@@ -195,7 +195,7 @@ export function eiselLemire(w: u64, q: i32): i64 {
 
   let undecided = false;
   if (phase2) {
-    // Phase 2: the full 192-bit P = wn·T; P* in [P, P + wn), equal iff exact.
+    // Phase 2: the full 192-bit P = wn·T; Pt in [P, P + wn), equal iff exact.
     const low = umul128(wn, load<u64>(entry, 8));
     const mid = lo + u128_hi;
     hi += u64(mid < lo);
@@ -210,13 +210,13 @@ export function eiselLemire(w: u64, q: i32): i64 {
     hh = u64(1) << (sh - 1);
     hr = hi & mask;
     if (q >= 0 && q <= POW5_EXACT_MAX) {
-      // P* = P: plain round half to even on the remainder hr:lo:low.
+      // Pt = P: plain round half to even on the remainder hr:lo:low.
       if (hr > hh || (hr == hh && (lo | low) != 0)) up = true;
       else if (hr == hh) up = (shiftRight(hi, sh) & 1) != 0;
     } else if (hr >= hh) {
-      up = true; // P* > P, so the remainder exceeds half
+      up = true; // Pt > P, so the remainder exceeds half
     } else if (hr == hh - 1 && lo == u64(-1) && low + wn < low) {
-      undecided = true; // P* - P < wn might reach half
+      undecided = true; // Pt - P < wn might reach half
     }
   }
   const k = shiftRight(hi, sh);

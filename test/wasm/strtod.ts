@@ -1,0 +1,42 @@
+// Test-only entry over assembly/num/strtod.ts (correctly rounded decimal ->
+// double) and its helpers: an input region the test fills, the parser, the
+// per-stage counters and force switch (present only in asserts-on builds),
+// and raw access to Eisel–Lemire, floorLog2Pow10 and the 64x64->128 multiply.
+// Never shipped.
+
+import {
+  parseDouble, eiselLemire, floorLog2Pow10,
+  strtod_countClinger, strtod_countEL, strtod_countFallback, strtod_force,
+} from "../../assembly/num/strtod";
+import { umul128, umulh, u128_hi } from "../../assembly/num/_u128";
+
+/** Start of the input region: page-aligned, past static data. */
+// @ts-ignore: __heap_base is a compiler builtin
+const INPUT: usize = (__heap_base + 0xffff) & ~<usize>0xffff;
+
+/** Returns the input pointer after growing memory so len bytes fit there. */
+export function inputPtr(len: usize): usize {
+  const needPages = <i32>((INPUT + len + 0xffff) >>> 16);
+  const have = memory.size();
+  if (needPages > have && memory.grow(needPages - have) < 0) unreachable();
+  return INPUT;
+}
+
+export function parse(len: i32): f64 { return parseDouble(INPUT, len); }
+
+export function countClinger(): i32 { return strtod_countClinger; }
+export function countEL(): i32 { return strtod_countEL; }
+export function countFallback(): i32 { return strtod_countFallback; }
+export function resetCounts(): void {
+  strtod_countClinger = 0;
+  strtod_countEL = 0;
+  strtod_countFallback = 0;
+}
+/** 0: normal; 1: skip Clinger; 2: every call goes to the exact fallback. */
+export function setForce(mode: i32): void { strtod_force = mode; }
+
+export function el(w: u64, q: i32): i64 { return eiselLemire(w, q); }
+export function log2Pow10(q: i32): i32 { return floorLog2Pow10(q); }
+export function mulLo(a: u64, b: u64): u64 { return umul128(a, b); }
+export function mulHiAfterLo(): u64 { return u128_hi; }
+export function mulHi(a: u64, b: u64): u64 { return umulh(a, b); }
