@@ -13,10 +13,10 @@ export const FINGERPRINT_VERSION = 1 as const;
 export interface FingerprintOptions {
   /** Defaults to "tool_call". Non-empty, no line feed, no lone surrogate (D17). */
   kind?: string;
-  /** Keep only these top-level keys (D9). Wins over ignoreArgs, even when empty. */
-  matchOn?: readonly string[];
-  /** Drop these top-level keys (D9). */
-  ignoreArgs?: readonly string[];
+  /** Keep only these top-level keys (D9). Wins over ignoreArgs, even when empty. null = not set. */
+  matchOn?: readonly string[] | null;
+  /** Drop these top-level keys (D9). null = not set. */
+  ignoreArgs?: readonly string[] | null;
 }
 
 function checkName(name: unknown): string {
@@ -25,7 +25,7 @@ function checkName(name: unknown): string {
 }
 
 function checkList(list: unknown, what: string): string {
-  if (list === undefined) return "";
+  if (list === undefined || list === null) return "";
   if (!Array.isArray(list) || !list.every((k) => typeof k === "string")) {
     throw new FingerprintError("invalid-argument", `${what} must be an array of strings`);
   }

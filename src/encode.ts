@@ -158,23 +158,19 @@ function typeName(v: object): string {
 
 /**
  * Narrows the top level before anything is read (D9): values that matchOn or
- * ignoreArgs leave out are never inspected. Returns args unchanged when it is
- * not a plain object (D10). A top-level toJSON is applied first, once.
+ * ignoreArgs leave out are never inspected. Only a plain object is selected
+ * from; anything else — arrays, strings, Dates, class instances with toJSON —
+ * passes through untouched (D10). Keys are own enumerable properties, as
+ * JSON.stringify sees them.
  */
-export function selectValue(args: unknown, matchOn?: readonly string[], ignoreArgs?: readonly string[]): unknown {
+export function selectValue(args: unknown, matchOn?: readonly string[] | null, ignoreArgs?: readonly string[] | null): unknown {
   if (!matchOn && !ignoreArgs) return args;
-  if (typeof args !== "object" || args === null) return args;
-  const toJSON = (args as { toJSON?: unknown }).toJSON;
-  if (typeof toJSON === "function") {
-    if (args instanceof Date) return args;
-    return selectValue((toJSON as (k: string) => unknown).call(args, ""), matchOn, ignoreArgs);
-  }
-  if (Array.isArray(args) || !isPlain(args)) return args;
+  if (typeof args !== "object" || args === null || Array.isArray(args) || !isPlain(args)) return args;
   const src = args as Record<string, unknown>;
   // Null prototype: a "__proto__" key stays an ordinary key.
   const out = Object.create(null) as Record<string, unknown>;
   if (matchOn) {
-    for (const k of matchOn) if (Object.prototype.hasOwnProperty.call(src, k)) out[k] = src[k];
+    for (const k of matchOn) if (Object.prototype.propertyIsEnumerable.call(src, k)) out[k] = src[k];
   } else {
     const drop = new Set(ignoreArgs);
     for (const k of Object.keys(src)) if (!drop.has(k)) out[k] = src[k];

@@ -229,6 +229,26 @@ function* midpointCorpus(seed: number, count: number): Generator<string> {
   }
 }
 
+/** Midpoints short enough for the 19-digit stage (odd part H·2^F with F in
+ *  [-3, 8]), written with extra trailing zeros or shifted exponents: exact
+ *  ties inside Eisel–Lemire (q >= 0, exact table entry) and ties it must
+ *  refuse (q < 0, truncated entry), whose even neighbour may be up or down. */
+function* shortMidpointCorpus(seed: number, count: number): Generator<string> {
+  const r = rng(seed);
+  for (let i = 0; i < count; i++) {
+    const ef = 1075 + between(r, -2, 9); // f = ef - 1076 in [-3, 8]
+    const k = (BigInt(ef) << 52n) | (BigInt(r() & 0xfffff) << 32n) | BigInt(r());
+    let [N, F] = midpoint(k);
+    while (N % 10n === 0n) { N /= 10n; F++; }
+    const ds = N.toString();
+    const z = between(r, 0, 19 - Math.min(19, ds.length));
+    yield `${ds}${"0".repeat(z)}e${F - z}`; // same value, q lowered by z
+    yield shape(r, ds, F + ds.length - 1, below(r, 2) === 0);
+    yield `${(N + 1n).toString()}e${F}`;
+    yield `${(N - 1n).toString()}e${F}`;
+  }
+}
+
 /** Long literals: hundreds to thousands of digits, zero tails and 0.000…0001e+N. */
 function* longCorpus(seed: number, count: number): Generator<string> {
   const r = rng(seed);
@@ -239,7 +259,8 @@ function* longCorpus(seed: number, count: number): Generator<string> {
       case 1: yield shape(r, digits(r, between(r, 1, 25)) + "0".repeat(between(r, 1, 1200)), p, false); break;
       case 2: {
         const z = between(r, 0, 1500);
-        yield "0." + "0".repeat(z) + digits(r, between(r, 1, 30)) + "e+" + (p + z + 1);
+        const x = p + z + 1;
+        yield "0." + "0".repeat(z) + digits(r, between(r, 1, 30)) + (x < 0 ? "e" : "e+") + x;
         break;
       }
       default: { // the 19-digit prefix plus a long tail that may end in a lone 1
@@ -259,6 +280,7 @@ const CORPUS = {
   wide: [...randomDigitsCorpus(2, 80_000, -350, 330)],
   doubles: [...doublesCorpus(3, 36_000)],
   midpoints: [...midpointCorpus(4, 8_000)],
+  shortMidpoints: [...shortMidpointCorpus(8, 5_000)],
   long: [...longCorpus(5, 2_000)],
 };
 
@@ -287,7 +309,7 @@ describe("parseDouble vs Number(s)", () => {
   it("Eisel–Lemire without Clinger agrees", () => {
     ex.setForce(1);
     try {
-      expect(mismatches([...EDGES, ...CORPUS.typical])).toEqual([]);
+      expect(mismatches([...EDGES, ...CORPUS.typical, ...CORPUS.shortMidpoints])).toEqual([]);
     } finally {
       ex.setForce(0);
     }
@@ -297,7 +319,7 @@ describe("parseDouble vs Number(s)", () => {
     ex.setForce(2);
     try {
       const sample = [...EDGES, ...CORPUS.typical.slice(0, 10_000), ...CORPUS.wide.slice(0, 20_000),
-        ...CORPUS.doubles.slice(0, 10_000), ...CORPUS.midpoints.slice(0, 10_000), ...CORPUS.long];
+        ...CORPUS.doubles.slice(0, 10_000), ...CORPUS.midpoints.slice(0, 10_000), ...CORPUS.shortMidpoints, ...CORPUS.long];
       expect(mismatches(sample)).toEqual([]);
     } finally {
       ex.setForce(0);

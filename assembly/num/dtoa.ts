@@ -22,7 +22,7 @@ import { umulh } from "./_u128";
  *  used while n ≤ 21 ("100000000000000000000", but 1e21 → "1e+21"). */
 const PLAIN_MAX_N: i32 = 21;
 /** …and while n > −6 for small values ("0.000001", but 1e-7 → "1e-7"). */
-const PLAIN_MIN_N_EXCLUSIVE: i32 = -7;
+const PLAIN_MIN_N_EXCLUSIVE: i32 = -6;
 
 const FRAC_BITS: i32 = 52;
 const FRAC_MASK: u64 = (1 << 52) - 1;

@@ -144,7 +144,8 @@ export function parseDouble(ptr: usize, len: i32): f64 {
     return sign * reinterpret<f64>(r);
   }
   if (!ASC_NO_ASSERT) strtod_countFallback++;
-  const cand = r >= 0 ? u64(r) : u64(~r);
+  // The fallback steps from a finite candidate (INF only when forced in tests).
+  const cand = min(r >= 0 ? u64(r) : u64(~r), DBL_MAX_BITS);
   return sign * reinterpret<f64>(nearestByComparison(ptr, len, i32(p), cand));
 }
 

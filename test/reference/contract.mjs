@@ -286,6 +286,9 @@ export function replaceNonFiniteTokens(text) {
 /**
  * Parses args given as JSON text (D11–D14): a string, or bytes (Uint8Array)
  * decoded by decodeWtf8. Throws OracleError on anything D12 rejects.
+ * A string is taken as is: a leading U+FEFF *character* is not skipped and,
+ * not being RFC 8259 whitespace, is an error (the BOM tolerance of D12 is for
+ * byte input only). Lone surrogates in a string are kept, like escaped ones.
  */
 export function parseJSONText(input) {
   let text;

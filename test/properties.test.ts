@@ -1,0 +1,48 @@
+// Property tests (fast-check): for arbitrary JSON-like values the SDK equals
+// the oracle, and value input equals text input.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { canonicalJSON, canonicalizeJSON, fingerprint, fingerprintJSON } from "./helpers/sdk";
+import { canonicalValue, fingerprintOf } from "./reference/contract.mjs";
+
+const key = fc.oneof(
+  fc.string({ maxLength: 6 }),
+  fc.string({ unit: "binary", maxLength: 4 }),
+  fc.constantFrom("\uff01", "\u{1f600}", "\ue000", "\ud800", "a", "b", " a "),
+);
+const str = fc.oneof(
+  fc.string({ maxLength: 12 }),
+  fc.string({ unit: "binary", maxLength: 8 }),
+  fc.string({ unit: fc.constantFrom(" ", "\t", "\u00a0", "\u2028", "\ufeff", "\u0085", "\u001c", "x", "\ud800", "\udc00", "é"), maxLength: 8 }),
+);
+const num = fc.oneof(fc.double(), fc.integer(), fc.constantFrom(0, -0, 1e21, 1e-7, 5e-324, 2 ** 53, 0.1 + 0.2));
+const { value } = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    str, num, fc.boolean(), fc.constant(null),
+    fc.array(tie("value"), { maxLength: 5 }),
+    fc.dictionary(key, tie("value"), { maxKeys: 6 }),
+  ),
+}));
+
+describe("properties", () => {
+  it("canonicalJSON(v) equals the oracle", () => {
+    fc.assert(fc.property(value, (v) => { expect(canonicalJSON(v)).toBe(canonicalValue(v)); }), { numRuns: 3000, seed: 42 });
+  });
+
+  it("canonicalizeJSON(JSON.stringify(v)) equals canonicalJSON(v)", () => {
+    fc.assert(fc.property(value, (v) => {
+      expect(canonicalizeJSON(JSON.stringify(v))).toBe(canonicalJSON(v));
+    }), { numRuns: 3000, seed: 43 });
+  });
+
+  it("fingerprints equal the oracle's, with selection", () => {
+    const keys = fc.array(key, { maxLength: 3 });
+    fc.assert(fc.property(fc.dictionary(key, value, { maxKeys: 6 }), fc.option(keys), fc.option(keys), (args, matchOn, ignoreArgs) => {
+      const opts = { matchOn, ignoreArgs };
+      const want = fingerprintOf({ name: "tool", args, ...opts }).fingerprint;
+      expect(fingerprint("tool", args, opts)).toBe(want);
+      expect(fingerprintJSON("tool", JSON.stringify(args), opts)).toBe(want);
+    }), { numRuns: 2000, seed: 44 });
+  });
+});
