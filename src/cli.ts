@@ -1,7 +1,7 @@
 /**
  * `overturn-fingerprint FILE.jsonl…` — prints one fingerprint per tool call.
  * Each line is a JSON object: {"name": "...", "args": <value>} or
- * {"name": "...", "arguments": "<JSON text>"} (an LLM's tool call), with
+ * {"name": "...", "argsJSON": "<JSON text>"} (e.g. an LLM's `arguments` string), with
  * optional "kind", "matchOn", "ignoreArgs". Output: `<hex>  <name>` per line.
  * Reads standard input when FILE is "-". Exit status 1 if any line failed.
  * @module
@@ -54,8 +54,8 @@ function fingerprintLine(line: string): string {
   if (call.kind !== undefined) options.kind = call.kind as string;
   if (call.matchOn !== undefined) options.matchOn = call.matchOn as string[];
   if (call.ignoreArgs !== undefined) options.ignoreArgs = call.ignoreArgs as string[];
-  const hex = typeof call.arguments === "string"
-    ? fingerprintJSON(name, call.arguments, options)
+  const hex = typeof call.argsJSON === "string"
+    ? fingerprintJSON(name, call.argsJSON, options)
     : fingerprint(name, call.args, options);
   return `${hex}  ${name}`;
 }
