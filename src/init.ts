@@ -7,10 +7,16 @@ import { isReady, useInstance } from "./core.js";
 import { FingerprintError } from "./errors.js";
 
 let pending: Promise<void> | undefined;
+
 let defaultSource: (() => Promise<WebAssembly.Module | BufferSource>) | undefined;
 
 export function setDefaultSource(src: () => Promise<WebAssembly.Module | BufferSource>): void {
   defaultSource = src;
+}
+
+/** True for a compiled module, also one from another realm (a vm context, an iframe), where instanceof fails. */
+function isModule(x: unknown): x is WebAssembly.Module {
+  return x instanceof WebAssembly.Module || Object.prototype.toString.call(x) === "[object WebAssembly.Module]";
 }
 
 /**
@@ -27,11 +33,16 @@ export function init(source?: WebAssembly.Module | BufferSource): Promise<void> 
       if (!defaultSource) throw new FingerprintError("not-initialized", "no default wasm source in this entry: pass the module or bytes to init()");
       src = await defaultSource();
     }
-    const instance = src instanceof WebAssembly.Module
+    const instance = isModule(src)
       ? await WebAssembly.instantiate(src, {})
       : (await WebAssembly.instantiate(src, {})).instance;
     useInstance(instance);
   })();
-  if (source === undefined) pending = p.catch((e) => { pending = undefined; throw e; });
+  if (source === undefined) {
+    // A failed default load (e.g. a fetch) may be retried; this side branch
+    // handles the rejection so only the caller's promise reports it.
+    pending = p;
+    p.catch(() => { if (pending === p) pending = undefined; });
+  }
   return p;
 }

@@ -130,6 +130,14 @@ describe("dtoa: numeric invariants of assembly/num/dtoa.ts", () => {
     }
   });
 
+  it("digit-writing constants in dtoa.ts hold on their ranges", () => {
+    // decimalLength: (b·1233) >> 12 = floor(log10(2^b)) for b in [1, 64].
+    for (let b = 1; b <= 64; b++) expect((b * 1233) >> 12).toBe(floorLog(10n, 1n << BigInt(b), 1n));
+    // write2: (d·103) >> 10 = floor(d/10) for d < 100; write4: (v·5243) >> 19 = floor(v/100) for v < 10^4.
+    for (let d = 0; d < 100; d++) expect((d * 103) >> 10).toBe(Math.floor(d / 10));
+    for (let v = 0; v < 10000; v++) expect((v * 5243) >>> 19).toBe(Math.floor(v / 100));
+  });
+
   it("table identity: 10^j = T_j·2^(floorLog2Pow10(j) − 127) up to truncation, T_j + 1 < 2^128", () => {
     const src = readFileSync(new URL("../assembly/num/_pow5.gen.ts", import.meta.url), "utf8");
     const rows = [...src.matchAll(/0x([0-9a-f]{16}), 0x([0-9a-f]{16}), \/\/ 5\^(-?\d+)/g)];

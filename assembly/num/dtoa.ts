@@ -5,15 +5,19 @@
 // Digits: the shortest decimal that reads back as x; among several of that
 // length the one closest to x, and on an exact tie the even one (the
 // spec's Note 2 rule, which V8 follows). They come from Schubfach
-// (R. Giulietti, "The Schubfach way to render doubles", 2020): scale the
-// rounding interval of x by a power of ten chosen so that it holds one or
-// two candidates of each of two adjacent lengths, computing the scaled
-// bounds in round-to-odd integer arithmetic so every comparison is exact.
-// The scale factors are the 128-bit 5^j significands shared with the parser
-// (_pow5.gen.ts). Layout (plain, "0.000ddd" or exponential) follows the spec
+// (R. Giulietti, "The Schubfach way to render doubles", 2020): pick 10^k
+// no larger than the width of the rounding interval of x, so the interval
+// holds at most one multiple of 10^(k+1) and at least one of 10^k, and
+// decide between those few candidates with the interval's bounds scaled by
+// 10^−k in round-to-odd integer arithmetic, where every comparison is
+// exact. Unlike the paper (126-bit factors, truncated product) the factors
+// are the 128-bit 5^j significands shared with the parser (_pow5.gen.ts),
+// plus one, with the exact 192-bit product; the precision argument is
+// redone for that in `shortestDigits` and checked by test/dtoa.test.ts. Layout (plain, "0.000ddd" or exponential) follows the spec
 // step by step; the window thresholds are the named constants below.
 //
-// Allocation-free: writes bytes at a caller pointer; one static table.
+// Allocation-free: writes bytes at a caller pointer; static tables only.
+// Cost (release, V8): ~80 ns per random double, ~65 ns per short decimal.
 
 import { POW5_MIN, POW5_TABLE } from "./_pow5.gen";
 import { umulh } from "./_u128";
@@ -168,7 +172,8 @@ function shortestDigits(c: u64, q: i32, symmetric: bool): u64 {
     return s10 + u64(!upIn);
   }
 
-  // Step B: all members of R are multiples of 10^k of equal length; the
+  // Step B: the multiples of 10^k in R (no power of ten lies between
+  // them, else step A would have found it) all have the same length; the
   // closest to x is s or s + 1.
   dtoa_e10 = k;
   const t = s + 1;
@@ -183,7 +188,7 @@ function shortestDigits(c: u64, q: i32, symmetric: bool): u64 {
 // Output.
 
 /** Number of decimal digits of f, 1 ≤ f < 10^17. (b·1233) >> 12 equals
- *  floor(log10(2^b)) for b in [1, 64] (tested), so f ∈ [2^(b−1), 2^b) has
+ *  floor(log10(2^b)) for b in [1, 64] (checked in the test), so f ∈ [2^(b−1), 2^b) has
  *  that many digits or one more. */
 // @ts-ignore: decorator
 @inline function decimalLength(f: u64): i32 {
@@ -208,7 +213,9 @@ function shortestDigits(c: u64, q: i32, symmetric: bool): u64 {
 }
 
 /** Writes the decimal digits of f (no leading zeros) so that they end just
- *  before `end`. The caller knows their count. */
+ *  before `end`. The caller knows their count. The u64 divisions by 10^8
+ *  (and by 10 in step A) are left to the engine: a umulh reciprocal
+ *  measured no faster. */
 function writeDigits(f: u64, end: usize): void {
   while (f >= 100000000) {
     const hi = f / 100000000;
@@ -231,8 +238,8 @@ function writeDigits(f: u64, end: usize): void {
 }
 
 /** Lays out digits·10^e10 at p per Number::toString steps 6–10 (k digits,
- *  n = k + e10); returns the end pointer. `digits` has no trailing zeros
- *  unless it is an integer value written plainly. */
+ *  n = k + e10); returns the end pointer. `digits` (≥ 1) has no trailing
+ *  zeros. */
 function layout(p: usize, digits: u64, e10: i32): usize {
   const k = decimalLength(digits);
   const n = k + e10;
@@ -325,10 +332,11 @@ export function formatDouble(value: f64, out: usize): i32 {
     q = Q_MIN;
   }
 
-  // Integers below 2^53 are exact and print as themselves: nothing shorter
-  // lies within half an ulp (≤ 1/2) of an integer not ending in 0, and one
-  // ending in 0 is its own shortest form. Skips the 128-bit scaling for
-  // the commonest numbers (counts, ids, small ints).
+  // Integers below 2^53 print as themselves: their rounding interval lies
+  // within ±1/2, so the only integer in it is x and every non-integer in it
+  // has more digits. Skips the 128-bit scaling for the commonest numbers
+  // (counts, ids, small ints): measured ~20 ns instead of ~67 ns each
+  // (release build, V8, formatMany over 500k values below 10^5).
   const sh = -q;
   if (<u32>sh <= <u32>FRAC_BITS && (c & ((<u64>1 << sh) - 1)) == 0) {
     const f = c >> sh;

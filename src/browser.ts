@@ -1,0 +1,55 @@
+/**
+ * Entry for browsers and Web Workers (the `browser` export condition, ESM).
+ * Browsers should compile wasm asynchronously (older Chromium and WebViews
+ * refuse a synchronous compile over 4 KB on the main thread), so the core is
+ * not embedded: `await init()` fetches the packaged `fingerprint.wasm` and
+ * compiles it (streaming when served as application/wasm). The file is named
+ * by the literal `new URL("./fingerprint.wasm", import.meta.url)`, the
+ * pattern Vite, webpack 5, Parcel and Rollup's URL plugins recognise and emit
+ * as an asset. Any other setup passes the module or bytes to `init()`.
+ * Calling a function before `init()` settles throws
+ * FingerprintError("not-initialized").
+ * @module
+ */
+import { FingerprintError } from "./errors.js";
+import { setDefaultSource } from "./init.js";
+
+const HELP = "pass the module or bytes to init(), e.g. " +
+  "init(await WebAssembly.compileStreaming(fetch(urlOfFingerprintWasm))); the file ships as " +
+  "@overturn/fingerprint/fingerprint.wasm";
+
+function notLoaded(why: string): FingerprintError {
+  return new FingerprintError("not-initialized", `could not load fingerprint.wasm: ${why}; ${HELP}`);
+}
+
+async function fetchCore(): Promise<WebAssembly.Module> {
+  let url: URL;
+  try {
+    // Keep this expression literal and on one line: bundlers match it textually.
+    url = new URL("./fingerprint.wasm", import.meta.url);
+  } catch {
+    throw notLoaded("this bundle has no import.meta.url to locate it");
+  }
+  let res: Response;
+  try {
+    res = await fetch(url);
+  } catch (err) {
+    throw notLoaded(`fetch ${url.href} failed (${String(err)})`);
+  }
+  if (!res.ok) throw notLoaded(`fetch ${url.href} answered HTTP ${res.status}`);
+  const type = res.headers.get("content-type") ?? "";
+  try {
+    // compileStreaming insists on the application/wasm MIME type; anything
+    // else (a file:// page, a misconfigured server) goes through bytes.
+    return typeof WebAssembly.compileStreaming === "function" && /^application\/wasm\b/i.test(type)
+      ? await WebAssembly.compileStreaming(res)
+      : await WebAssembly.compile(await res.arrayBuffer());
+  } catch (err) {
+    throw notLoaded(`${url.href} is not the core (${String(err)}) — did the bundler copy the asset?`);
+  }
+}
+
+setDefaultSource(fetchCore);
+
+export * from "./api.js";
+export { init } from "./init.js";

@@ -1,0 +1,16 @@
+/**
+ * Entry for Vercel Edge Functions and Next.js middleware (the `edge-light`
+ * export condition). Vercel's bundler turns `import m from "./x.wasm?module"`
+ * into a precompiled `WebAssembly.Module`; the Edge Runtime refuses to
+ * compile wasm from bytes, so this entry only instantiates, once, while the
+ * module loads. Every function works synchronously right after import;
+ * `init()` resolves at once.
+ * @module
+ */
+import wasm from "./fingerprint.wasm?module";
+import { useInstance } from "./core.js";
+
+useInstance(new WebAssembly.Instance(wasm, {}));
+
+export * from "./api.js";
+export { init } from "./init.js";

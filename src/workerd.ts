@@ -1,0 +1,17 @@
+/**
+ * Entry for Cloudflare Workers (the `workerd` export condition). Wrangler
+ * bundles `import m from "./fingerprint.wasm"` as a precompiled
+ * `WebAssembly.Module` uploaded beside the script; workerd refuses to compile
+ * wasm from bytes (inside a request always, at start-up on compatibility
+ * dates before 2025-06-01), so this entry only instantiates, once, while the
+ * module loads. Every function works synchronously right after import;
+ * `init()` resolves at once.
+ * @module
+ */
+import wasm from "./fingerprint.wasm";
+import { useInstance } from "./core.js";
+
+useInstance(new WebAssembly.Instance(wasm, {}));
+
+export * from "./api.js";
+export { init } from "./init.js";
