@@ -1,0 +1,48 @@
+// Numbers end to end through the public API (D7, D11): text → nearest double
+// → Number::toString, with V8's Number(s) and String(x) as the oracle. The
+// unit suites (dtoa.test.ts, strtod.test.ts) cover the algorithms alone.
+import { describe, expect, it } from "vitest";
+import { canonicalJSON, canonicalizeJSON } from "./helpers/sdk";
+import { Rng, doubleFromBits } from "./helpers/rng";
+
+const expected = (xs: number[]) => "[" + xs.filter(Number.isFinite).map((x) => String(x)).join(",") + "]";
+
+describe("numbers end to end", () => {
+  it("random doubles: value input and 17-digit text input print like String(x)", () => {
+    const rng = new Rng(2024);
+    for (let batch = 0; batch < 20; batch++) {
+      const xs: number[] = [];
+      for (let i = 0; i < 5000; i++) {
+        const x = doubleFromBits(rng.u64());
+        if (!Number.isNaN(x)) xs.push(x);
+      }
+      expect(canonicalJSON(xs)).toBe(expected(xs));
+      expect(canonicalizeJSON("[" + xs.map((x) => (Number.isFinite(x) ? x.toPrecision(17) : "null")).join(",") + "]")).toBe(expected(xs));
+    }
+  });
+
+  it("random decimal literals parse to Number(s)", () => {
+    const rng = new Rng(99);
+    for (let batch = 0; batch < 20; batch++) {
+      const lits: string[] = [];
+      for (let i = 0; i < 5000; i++) {
+        const digits = 1 + rng.int(25);
+        let m = String(1 + rng.int(9));
+        for (let d = 1; d < digits; d++) m += String(rng.int(10));
+        const point = rng.int(digits + 1);
+        const mant = point > 0 && point < digits ? m.slice(0, point) + "." + m.slice(point) : m;
+        const exp = rng.int(700) - 350;
+        lits.push((rng.int(2) ? "-" : "") + mant + (rng.int(4) ? `e${exp}` : ""));
+      }
+      expect(canonicalizeJSON("[" + lits.join(",") + "]")).toBe(expected(lits.map(Number)));
+    }
+  });
+
+  it("contract examples and boundaries", () => {
+    const lits = ["1e21", "1e-7", "0.00001", "1.5e300", "5e-324", "0.30000000000000004", "9007199254740993",
+      "9007199254740994", "123456789012345678901234567890", "1E2", "1.0", "-0", "-0.0", "0e99", "1e400", "-1e400", "1e-400",
+      "12345678901234567e30", "2.2250738585072011e-308", "1.7976931348623157e308", "1.7976931348623159e308",
+      "0.1", "100", "999999999999999", "1000000000000000", "-123456789012345"];
+    expect(canonicalizeJSON("[" + lits.join(",") + "]")).toBe(expected(lits.map(Number)));
+  });
+});
