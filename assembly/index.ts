@@ -14,6 +14,8 @@
 //             bit1 TEXT: return the canonical text
 //             bit2 MATCH_ON present   bit3 IGNORE_ARGS present (D9: matchOn wins)
 //             bit4 STRING_INPUT: args came from a host string, so no BOM (D12)
+//             bit5 PREIMAGE: return kind "\n" name "\n" canonical as the text,
+//                  for hosts that hash large texts faster themselves (node:crypto)
 //   kindLen   kind as a JSON string literal ("" = default "tool_call")
 //   nameLen   name as a JSON string literal
 //   matchLen  matchOn keys as a JSON array of strings
@@ -29,11 +31,11 @@ import {
   resetErrors, setPart,
 } from "./errors";
 import { lastStrLen, lastStrPtr, parseText, readStringLiteral } from "./json/reader";
-import { outBase, outPos, sinkFinish, sinkInit } from "./json/sink";
+import { ensure, outBase, outPos, putBytes, sinkFinish, sinkInit } from "./json/sink";
 import { T_ARR, nodeType, tapeInit } from "./json/tape";
 import { writeCanonical } from "./json/writer";
 import { SELECT_IGNORE, SELECT_MATCH_ON, SELECT_NONE, isKeyList, setSelection } from "./select";
-import { sha256FinalHex, sha256Reset, sha256Update } from "./sha256";
+import { sha256FinalHex, sha256Reset } from "./sha256";
 import { hasSurrogate } from "./utf8";
 
 export const FINGERPRINT_VERSION: i32 = 1;
@@ -43,6 +45,7 @@ const F_TEXT: u32 = 2;
 const F_MATCH_ON: u32 = 4;
 const F_IGNORE: u32 = 8;
 const F_STRING_INPUT: u32 = 16;
+const F_PREIMAGE: u32 = 32;
 const HEADER: usize = 24;
 
 const RESULT: usize = memory.data(96);
@@ -69,8 +72,8 @@ export function run(len: usize): i32 {
   store<i32>(RESULT, status);
   store<i32>(RESULT, status == OK ? -1 : errOffset, 4);
   store<i32>(RESULT, errPart, 8);
-  store<u32>(RESULT, status == OK ? <u32>outBase : 0, 12);
-  store<u32>(RESULT, status == OK ? <u32>outPos : 0, 16);
+  store<u32>(RESULT, status == OK ? <u32>(outBase + textStart) : 0, 12);
+  store<u32>(RESULT, status == OK ? <u32>(outPos - textStart) : 0, 16);
   return status;
 }
 
@@ -92,26 +95,31 @@ function process(req: usize, len: usize): i32 {
   const ignorePtr = matchPtr + matchLen;
   const argsPtr = ignorePtr + ignoreLen;
   const digest = (flags & F_DIGEST) != 0;
+  const preimage = (flags & F_PREIMAGE) != 0;
+  if (!sinkInit((flags & F_TEXT) != 0 || preimage, digest)) return errCode;
+  if (digest) sha256Reset();
 
-  if (digest) {
-    sha256Reset();
+  // D17: the prefix goes through the sink, so it is hashed (DIGEST) or
+  // returned (PREIMAGE) exactly like the canonical text that follows.
+  if (digest || preimage) {
     setPart(PART_KIND);
     if (kindLen == 0) {
-      sha256Update(DEFAULT_KIND, DEFAULT_KIND_LEN);
+      if (!emit(DEFAULT_KIND, DEFAULT_KIND_LEN)) return errCode;
     } else {
       if (!readStringLiteral(kindPtr, kindLen)) return errCode;
       const p = lastStrPtr(), n = lastStrLen();
       if (n == 0 || hasSurrogate(p, p + n) || hasNewline(p, n)) return fail(E_BAD_KIND, 0);
-      sha256Update(p, n);
+      if (!emit(p, n)) return errCode;
     }
-    sha256Update(NEWLINE, 1);
+    if (!emit(NEWLINE, 1)) return errCode;
     setPart(PART_NAME);
     if (!readStringLiteral(namePtr, nameLen)) return errCode;
     const p = lastStrPtr(), n = lastStrLen();
     if (n == 0 || hasSurrogate(p, p + n)) return fail(E_BAD_NAME, 0);
-    sha256Update(p, n);
-    sha256Update(NEWLINE, 1);
+    if (!emit(p, n)) return errCode;
+    if (!emit(NEWLINE, 1)) return errCode;
   }
+  textStart = preimage ? 0 : outPos;
 
   setPart(PART_ARGS);
   if (!tapeInit(argsLen)) return errCode;
@@ -133,11 +141,19 @@ function process(req: usize, len: usize): i32 {
   }
 
   setPart(PART_ARGS);
-  if (!sinkInit((flags & F_TEXT) != 0, digest)) return errCode;
   if (!writeCanonical(<u32>root)) return errCode;
   sinkFinish();
   if (digest) sha256FinalHex(RESULT + 20);
   return OK;
+}
+
+/** Offset of the returned text in the sink: after the prefix, unless PREIMAGE. */
+let textStart: usize = 0;
+
+@inline function emit(p: usize, n: usize): bool {
+  if (!ensure(n)) return false;
+  putBytes(p, n);
+  return true;
 }
 
 function hasNewline(p: usize, n: usize): bool {

@@ -54,9 +54,21 @@ function makeRoom(n: usize): bool {
   outPos++;
 }
 
+/** Below this length a word loop beats memory.copy, which V8 runs as an out-of-line call. */
+const SMALL_COPY: usize = 64;
+
 @inline export function putBytes(src: usize, n: usize): void {
-  memory.copy(outBase + outPos, src, n);
+  const dst = outBase + outPos;
+  if (n <= SMALL_COPY) copySmall(dst, src, n);
+  else memory.copy(dst, src, n);
   outPos += n;
+}
+
+/** Copies n <= SMALL_COPY bytes; may not overlap. */
+@inline export function copySmall(dst: usize, src: usize, n: usize): void {
+  let i: usize = 0;
+  for (; i + 8 <= n; i += 8) store<u64>(dst + i, load<u64>(src + i));
+  for (; i < n; i++) store<u8>(dst + i, load<u8>(src + i));
 }
 
 /** Feeds what is left into the hash. The text (if kept) is [outBase, outBase + outPos). */

@@ -2,8 +2,15 @@
 // for WTF-8 key bytes is plain byte order; duplicates keep the last (D13).
 // Internal. Stable merge sort, so among equal keys document order survives
 // and the last one is the last of its run.
+//
+// Entries are 16 bytes: +0 u64 the key's first 8 bytes, big-endian, zero
+// padded (so unsigned comparison of prefixes is byte order), +8 u32 the key
+// node. Most comparisons end at the prefix; equal prefixes fall back to the
+// full byte comparison (zero padding cannot decide: "a" vs "a\u0000").
 import { alloc } from "../arena";
 import { nodeA, nodeB } from "./tape";
+
+const ENTRY: usize = 16;
 
 /** Byte-order comparison of the keys of nodes i and j (<0, 0, >0). */
 export function compareKeys(i: u32, j: u32): i32 {
@@ -21,18 +28,45 @@ export function compareKeys(i: u32, j: u32): i32 {
   return <i32>la - <i32>lb;
 }
 
-/** Below this many members insertion sort beats merging (measured on 2k-key objects). */
+/** Writes the sort entry for key node k at e. */
+export function setEntry(e: usize, k: u32): void {
+  const p = <usize>nodeB(k), n = <usize>nodeA(k);
+  let prefix: u64 = 0;
+  if (n >= 8) {
+    prefix = bswap<u64>(load<u64>(p));
+  } else {
+    for (let i: usize = 0; i < n; i++) prefix |= <u64>load<u8>(p + i) << (<u64>(56 - (i << 3)));
+  }
+  store<u64>(e, prefix);
+  store<u32>(e, k, 8);
+}
+
+@inline export function entryNode(list: usize, i: u32): u32 {
+  return load<u32>(list + <usize>i * ENTRY, 8);
+}
+
+@inline function entryLess(a: usize, b: usize): bool {
+  const pa = load<u64>(a), pb = load<u64>(b);
+  if (pa != pb) return pa < pb;
+  return compareKeys(load<u32>(a, 8), load<u32>(b, 8)) < 0;
+}
+
+@inline function sameKey(a: usize, b: usize): bool {
+  return load<u64>(a) == load<u64>(b) && compareKeys(load<u32>(a, 8), load<u32>(b, 8)) == 0;
+}
+
+/** Below this many members insertion sort beats merging. */
 const INSERTION_MAX: u32 = 16;
 
 /**
- * Sorts the n u32 key-node indices at list by key, stably, then drops all but
- * the last of each run of equal keys. Returns the new count, or -1 on OOM.
+ * Sorts the n entries at list by key, stably, then drops all but the last
+ * of each run of equal keys. Returns the new count, or -1 on OOM.
  */
 export function sortMembers(list: usize, n: u32): i32 {
   if (n <= INSERTION_MAX) {
     insertionSort(list, 0, n);
   } else {
-    const tmp = alloc(<usize>n << 2);
+    const tmp = alloc(<usize>n * ENTRY);
     if (tmp == 0) return -1;
     // Bottom-up: sort runs of INSERTION_MAX, then merge pairs of runs.
     for (let s: u32 = 0; s < n; s += INSERTION_MAX) {
@@ -47,14 +81,18 @@ export function sortMembers(list: usize, n: u32): i32 {
       }
       const t = src; src = dst; dst = t;
     }
-    if (src != list) memory.copy(list, src, <usize>n << 2);
+    if (src != list) memory.copy(list, src, <usize>n * ENTRY);
   }
   // Keep the last of each run of equal keys (D13: the last duplicate wins).
   let w: u32 = 0;
   for (let r: u32 = 0; r < n; r++) {
-    const cur = load<u32>(list + (<usize>r << 2));
-    if (r + 1 < n && compareKeys(cur, load<u32>(list + (<usize>(r + 1) << 2))) == 0) continue;
-    store<u32>(list + (<usize>w << 2), cur);
+    const cur = list + <usize>r * ENTRY;
+    if (r + 1 < n && sameKey(cur, cur + ENTRY)) continue;
+    if (w != r) {
+      const to = list + <usize>w * ENTRY;
+      store<u64>(to, load<u64>(cur));
+      store<u64>(to, load<u64>(cur, 8), 8);
+    }
     w++;
   }
   return <i32>w;
@@ -62,33 +100,39 @@ export function sortMembers(list: usize, n: u32): i32 {
 
 function insertionSort(list: usize, lo: u32, hi: u32): void {
   for (let i = lo + 1; i < hi; i++) {
-    const x = load<u32>(list + (<usize>i << 2));
+    const x = list + <usize>i * ENTRY;
+    const xp = load<u64>(x), xn = load<u64>(x, 8);
     let j = i;
     while (j > lo) {
-      const y = load<u32>(list + (<usize>(j - 1) << 2));
-      if (compareKeys(y, x) <= 0) break;
-      store<u32>(list + (<usize>j << 2), y);
+      const y = list + <usize>(j - 1) * ENTRY;
+      const yp = load<u64>(y);
+      // y <= x: stop (stability keeps equal keys in document order).
+      if (yp < xp || (yp == xp && compareKeys(<u32>load<u64>(y, 8), <u32>xn) <= 0)) break;
+      const to = list + <usize>j * ENTRY;
+      store<u64>(to, yp);
+      store<u64>(to, load<u64>(y, 8), 8);
       j--;
     }
-    store<u32>(list + (<usize>j << 2), x);
+    const to = list + <usize>j * ENTRY;
+    store<u64>(to, xp);
+    store<u64>(to, xn, 8);
   }
 }
 
 function merge(src: usize, dst: usize, lo: u32, mid: u32, hi: u32): void {
   let i = lo, j = mid, k = lo;
   while (i < mid && j < hi) {
-    const a = load<u32>(src + (<usize>i << 2));
-    const b = load<u32>(src + (<usize>j << 2));
-    // Take from the left on ties: stability.
-    if (compareKeys(b, a) < 0) {
-      store<u32>(dst + (<usize>k << 2), b);
-      j++;
-    } else {
-      store<u32>(dst + (<usize>k << 2), a);
-      i++;
-    }
+    const a = src + <usize>i * ENTRY;
+    const b = src + <usize>j * ENTRY;
+    // Take from the left unless the right is strictly smaller: stability.
+    const takeRight = entryLess(b, a);
+    const from = takeRight ? b : a;
+    const to = dst + <usize>k * ENTRY;
+    store<u64>(to, load<u64>(from));
+    store<u64>(to, load<u64>(from, 8), 8);
+    if (takeRight) j++; else i++;
     k++;
   }
-  while (i < mid) { store<u32>(dst + (<usize>k << 2), load<u32>(src + (<usize>i << 2))); i++; k++; }
-  while (j < hi) { store<u32>(dst + (<usize>k << 2), load<u32>(src + (<usize>j << 2))); j++; k++; }
+  if (i < mid) memory.copy(dst + <usize>k * ENTRY, src + <usize>i * ENTRY, <usize>(mid - i) * ENTRY);
+  else if (j < hi) memory.copy(dst + <usize>k * ENTRY, src + <usize>j * ENTRY, <usize>(hi - j) * ENTRY);
 }

@@ -15,7 +15,7 @@ import { formatDouble } from "../num/dtoa";
 import { keepMember } from "../select";
 import { trimLengthAt, trimLengthBefore } from "../utf8";
 import { ensure, outBase, outPos, putByte, putBytes } from "./sink";
-import { sortMembers } from "./sort";
+import { entryNode, setEntry, sortMembers } from "./sort";
 import {
   NUM_LITERAL, STR_CLEAN, T_ARR, T_FALSE, T_NULL, T_NUM, T_OBJ, T_STR, T_TRUE,
   nodeA, nodeB, nodeF64, nodeFlags, nodeType, subtreeEnd,
@@ -61,7 +61,7 @@ export function writeCanonical(root: u32): bool {
       child = cursor;
       store<u32>(f, subtreeEnd(child), 4);
     } else {
-      key = load<u32>(<usize>load<u32>(f, 12) + (<usize>cursor << 2));
+      key = entryNode(<usize>load<u32>(f, 12), cursor);
       child = key + 1;
       store<u32>(f, cursor + 1, 4);
     }
@@ -101,13 +101,13 @@ function openValue(i: u32, top: bool): bool {
   let count = nodeA(i);
   let list: usize = 0;
   if (t == T_OBJ) {
-    list = alloc(<usize>count << 2);
+    list = alloc(<usize>count << 4);
     if (count > 0 && list == 0) return false;
     let n: u32 = 0;
     let k = i + 1;
     for (let m: u32 = 0; m < count; m++) {
       if (!top || keepMember(k)) { // selection applies to the top level only (D9)
-        store<u32>(list + (<usize>n << 2), k);
+        setEntry(list + (<usize>n << 4), k);
         n++;
       }
       k = subtreeEnd(k + 1);

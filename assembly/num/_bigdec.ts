@@ -14,11 +14,12 @@
 // MAX_DIGITS = 800 significant digits D of v (leading digit at 10^p) and, when
 // a later digit is nonzero, append a sticky digit 1. Then v and the kept value
 // v' both lie strictly inside (D·10^t, (D+1)·10^t), t = p - 799, or are both
-// equal to D·10^t. Every midpoint compared below is within a factor 4 of v
-// (candidates start within one ulp and only step toward v), so L >= p - 1 and
-// h is a multiple of 10^(p - 768), hence of 10^t: h is never strictly inside
-// that interval and sign(v - h) = sign(v' - h). 769 digits would do; 800
-// leaves margin.
+// equal to D·10^t. Every midpoint compared below is h >= v/2 when v is normal
+// (candidates start at most two doubles below the answer and only step up),
+// and h >= 2^-1075 > 10^-325 otherwise (then p <= -308): L >= p - 18 either
+// way, so h is a multiple of 10^(L - 767), hence of 10^t, and is never
+// strictly inside that interval: sign(v - h) = sign(v' - h). With L >= p - 1,
+// 769 digits would do; 800 covers L >= p - 31.
 //
 // Sizes (32-bit limbs). v' = A·10^E with A < 10^801 < 2^2661 (84 limbs).
 // p >= -324 (smaller p rounds to 0 earlier), so E >= -324 - 800 = -1124 and
@@ -154,8 +155,9 @@ function cmpMid(k: u64): i32 {
 
 /** Bits of the double nearest (ties to even) to the positive decimal literal
  *  at ptr[0..len) (RFC 8259 grammar, sign ignored), whose leading significant
- *  digit has weight 10^p, p in [-324, 308]. `cand` is a finite double within
- *  one ulp of the answer; the search steps from it one double at a time. */
+ *  digit has weight 10^p, p in [-324, 308]. `cand` is the bits of a finite
+ *  double at or at most two doubles below the answer; the search steps from
+ *  it one double at a time. */
 export function nearestByComparison(ptr: usize, len: i32, p: i32, cand: u64): u64 {
   assert(p >= -324 && p <= 308 && cand < INF_BITS);
   let i = 0;
@@ -196,6 +198,9 @@ export function nearestByComparison(ptr: usize, len: i32, p: i32, cand: u64): u6
   }
 
   // Answer: the k with mid(k-1) < v < mid(k), or on a tie the even neighbour.
+  // Correct from any candidate; strtod's candidates are lower bounds at most
+  // two doubles below the answer (asserted, so a regression traps in tests
+  // instead of walking).
   let k = cand;
   let movedUp = false;
   while (k < INF_BITS) {
@@ -204,6 +209,7 @@ export function nearestByComparison(ptr: usize, len: i32, p: i32, cand: u64): u6
     if (s < 0) break;
     k++;
     movedUp = true;
+    assert(k - cand <= 2);
   }
   if (!movedUp) {
     while (k > 0) {
@@ -211,6 +217,7 @@ export function nearestByComparison(ptr: usize, len: i32, p: i32, cand: u64): u6
       if (s == 0) return k - 1 + ((k - 1) & 1);
       if (s > 0) break;
       k--;
+      assert(false); // unreachable with strtod's candidates
     }
   }
   return k;

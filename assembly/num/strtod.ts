@@ -152,7 +152,7 @@ export function parseDouble(ptr: usize, len: i32): f64 {
 /** Eisel–Lemire for v = w·10^q, w in [1, 2^64), q in [POW5_MIN, 308].
  *  Returns the bits of the nearest double to w·10^q (>= 0), or, when the error
  *  bound straddles a rounding boundary, ~candidate (< 0) where candidate is
- *  a finite double within one ulp of the answer.
+ *  the finite double K (X rounded down at bit d): the answer is K or K + 1.
  *
  *  Derivation. Normalize w' = w·2^lz in [2^63, 2^64). The table gives
  *  T in [2^127, 2^128) with 5^q = Tt · 2^(floor(q·log2 5) - 127), Tt in [T, T+1)
