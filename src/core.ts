@@ -18,6 +18,7 @@ export const F_TEXT = 2;
 export const F_MATCH_ON = 4;
 export const F_IGNORE = 8;
 export const F_STRING_INPUT = 16;
+export const F_PREIMAGE = 32;
 const HEADER = 24;
 const PARTS = ["args", "kind", "name", "selection"] as const;
 
@@ -104,6 +105,42 @@ function put(mem: Uint8Array, at: number, s: string): number {
   return encoder.encodeInto(s, mem.subarray(at, at + s.length * 3)).written;
 }
 
+/**
+ * Where node:crypto exists (found at run time through
+ * process.getBuiltinModule — never imported, so bundles stay free of node:*),
+ * large preimages are hashed there: same SHA-256, ~6x the wasm's speed on
+ * SHA-NI machines. The core still writes every byte of the preimage
+ * (flag PREIMAGE); only the hashing moves. Small inputs stay in wasm, where
+ * the per-call cost is lower.
+ */
+const HOST_HASH_MIN_BYTES = 2048;
+type HostHash = (data: Uint8Array) => string;
+let hostHash: HostHash | null | undefined;
+let hostHashEnabled = true;
+
+function probeHostHash(): HostHash | null {
+  try {
+    const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+    const crypto = proc?.getBuiltinModule?.("node:crypto") as
+      | { hash?: (alg: string, data: Uint8Array, enc: string) => string; createHash?: (alg: string) => { update(d: Uint8Array): { digest(enc: string): string } } }
+      | undefined;
+    if (crypto?.hash) { const h = crypto.hash; return (d) => h("sha256", d, "hex"); }
+    if (crypto?.createHash) { const c = crypto.createHash; return (d) => c("sha256").update(d).digest("hex"); }
+  } catch { /* no host hashing */ }
+  return null;
+}
+
+/** Whether this runtime offers node:crypto for large preimages. Internal. */
+export function hostHashAvailable(): boolean {
+  if (hostHash === undefined) hostHash = probeHostHash();
+  return hostHash !== null;
+}
+
+/** Test hook: force the wasm SHA-256 (false) or allow host hashing (true). Internal. */
+export function setHostHashing(enabled: boolean): void {
+  hostHashEnabled = enabled;
+}
+
 export interface Outcome {
   digest: string;
   text: string;
@@ -141,11 +178,24 @@ export function call(flags: number, kind: string, name: string, matchOn: string,
   at += argsLen;
   const h = new Uint32Array(mem.buffer, inPtr, 6);
   h[0] = flags; h[1] = kindLen; h[2] = nameLen; h[3] = matchLen; h[4] = ignoreLen; h[5] = argsLen;
+  let host: HostHash | null = null;
+  if ((flags & F_DIGEST) && hostHashEnabled && at - inPtr >= HOST_HASH_MIN_BYTES) {
+    if (hostHash === undefined) hostHash = probeHostHash();
+    if (hostHash) {
+      host = hostHash;
+      h[0] = (flags & ~F_DIGEST) | F_PREIMAGE;
+    }
+  }
   const status = e.run(at - inPtr);
   const out = view(e);
   if (status !== 0) throw coreError(out, status);
   let digest = "";
-  if (flags & F_DIGEST) digest = latin1(out, resPtr + 20, 64);
+  if (host) {
+    const r = new Uint32Array(out.buffer, resPtr, 5);
+    digest = host(out.subarray(r[3], r[3] + r[4]));
+  } else if (flags & F_DIGEST) {
+    digest = latin1(out, resPtr + 20, 64);
+  }
   let text = "";
   if (flags & F_TEXT) {
     const r = new Uint32Array(out.buffer, resPtr, 5);
