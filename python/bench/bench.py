@@ -1,0 +1,154 @@
+"""Benchmark of the Python SDK (not a test): overturn.fingerprint against a
+pure-Python implementation of the contract (reference.py) and against a
+non-canonical floor, ``json.dumps(sort_keys=True)`` + hashlib.
+
+Payloads: small (~130 B tool call), medium (~6.5 KB of nested records with
+unicode and floats), large (~1.1 MB, 5,000 records). Contenders run in
+interleaved rounds in one process (so machine load hits all alike); the
+table gives per-call medians and the reference/SDK ratio.
+
+    python python/bench/bench.py [--quick] [--json FILE]
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import time
+from typing import Any, Callable, Dict, List, Tuple
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import reference  # noqa: E402
+from overturn import fingerprint as sdk  # noqa: E402
+
+WORDS = ["alpha", "beta", "gamma", "delta", "status", "open", "pending", "Zürich", "São Paulo", "東京",
+         "naïve café", "Ωmega", "emoji 😀", "  padded  ", "İstanbul", "Kraków"]
+
+
+def small() -> Dict[str, Any]:
+    return {"ticketId": "T-1042", "priority": "P1", "query": "  open tickets assigned to me  ",
+            "limit": 25, "includeClosed": False, "since": "2024-05-01"}
+
+
+def record(r: random.Random, i: int) -> Dict[str, Any]:
+    return {
+        "id": i,
+        "sku": "SKU-%06d-%s" % (r.randint(0, 999999), r.choice("ABCXYZ")),
+        "qty": r.randint(0, 500),
+        "name": " %s %s " % (r.choice(WORDS), r.choice(WORDS)),
+        "score": r.random() * 1000,
+        "ratio": round(r.uniform(-1, 1), r.randint(1, 6)),
+        "active": r.random() < 0.5,
+        "tags": [r.choice(WORDS) for _ in range(r.randint(0, 3))],
+        "geo": {"lat": r.uniform(-90, 90), "lon": r.uniform(-180, 180)},
+        "note": None if r.random() < 0.3 else r.choice(WORDS),
+    }
+
+
+def records(n: int, seed: int) -> Dict[str, Any]:
+    r = random.Random(seed)
+    return {"requestId": "req-%d" % seed, "page": 1, "records": [record(r, i) for i in range(n)]}
+
+
+def floor(name: str, args: Any) -> str:
+    text = json.dumps(args, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(("tool_call\n" + name + "\n" + text).encode("utf-8")).hexdigest()
+
+
+def measure(contenders: Dict[str, Callable[[], Any]], rounds: int, batch: int) -> Dict[str, float]:
+    """Median seconds per call over interleaved rounds."""
+    samples: Dict[str, List[float]] = {k: [] for k in contenders}
+    order = list(contenders)
+    for i in range(rounds):
+        for k in order[i % len(order):] + order[:i % len(order)]:  # rotate who goes first
+            fn = contenders[k]
+            t0 = time.perf_counter()
+            for _ in range(batch):
+                fn()
+            samples[k].append((time.perf_counter() - t0) / batch)
+    return {k: statistics.median(v) for k, v in samples.items()}
+
+
+def cold_start() -> Tuple[float, float]:
+    """Median (import, first call) seconds in fresh interpreters."""
+    code = ("import time; t0=time.perf_counter(); import overturn.fingerprint as f; t1=time.perf_counter(); "
+            "f.fingerprint('a', {'b': 1}); t2=time.perf_counter(); print(t1-t0, t2-t1)")
+    runs = []
+    for _ in range(3):
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+        a, b = out.split()
+        runs.append((float(a), float(b)))
+    return statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
+
+
+def fmt(s: float) -> str:
+    if s < 1e-3:
+        return "%.2f µs" % (s * 1e6)
+    return "%.2f ms" % (s * 1e3) if s < 1 else "%.2f s" % s
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--json", metavar="FILE", help="also write the results as JSON")
+    ap.add_argument("--quick", action="store_true", help="fewer rounds (a smoke run)")
+    opt = ap.parse_args()
+
+    payloads = [("small", small(), 2000, 31), ("medium", records(29, 1), 100, 31),
+                ("large", records(5000, 2), 2, 11)]
+    results = []
+    for label, args, batch, rounds in payloads:
+        if opt.quick:
+            rounds = 3
+        text = json.dumps(args, ensure_ascii=False)
+        size = len(json.dumps(args, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
+        want = reference.fingerprint("search", args)
+        assert sdk.fingerprint("search", args) == want, label
+        assert sdk.fingerprint_json("search", text) == want, label
+        med = measure({
+            "sdk": lambda: sdk.fingerprint("search", args),
+            "sdk_json_text": lambda: sdk.fingerprint_json("search", text),
+            "reference": lambda: reference.fingerprint("search", args),
+            "floor": lambda: floor("search", args),
+        }, rounds, batch)
+        results.append({"payload": label, "bytes": size, "rounds": rounds, "batch": batch,
+                        "seconds": med, "speedup_vs_reference": med["reference"] / med["sdk"],
+                        "sdk_vs_floor": med["sdk"] / med["floor"]})
+
+    imp, first = cold_start()
+    print("overturn.fingerprint %s, Python %s, wasmtime %s, %s" % (
+        sdk.__version__, platform.python_version(), _version("wasmtime"), platform.machine()))
+    print("cold start: import %s, first call (compile + instantiate) %s\n" % (fmt(imp), fmt(first)))
+    head = ("payload", "JSON size", "SDK", "SDK (text)", "reference", "floor", "ref/SDK", "SDK/floor")
+    rows = [head] + [(r["payload"], "%d B" % r["bytes"], fmt(r["seconds"]["sdk"]), fmt(r["seconds"]["sdk_json_text"]),
+                      fmt(r["seconds"]["reference"]), fmt(r["seconds"]["floor"]),
+                      "%.1f×" % r["speedup_vs_reference"], "%.2f×" % r["sdk_vs_floor"]) for r in results]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
+    for j, row in enumerate(rows):
+        print("| " + " | ".join(c.ljust(widths[i]) if i == 0 else c.rjust(widths[i]) for i, c in enumerate(row)) + " |")
+        if j == 0:
+            print("|" + "|".join("-" * (w + 1) + ("-" if i == 0 else ":") for i, w in enumerate(widths)) + "|")
+    print("\nSDK: fingerprint(value); SDK (text): fingerprint_json(json text); reference: python/bench/"
+          "reference.py; floor: json.dumps(sort_keys=True) + hashlib (not canonical). Medians of interleaved rounds.")
+    if opt.json:
+        with open(opt.json, "w", encoding="utf-8") as f:
+            json.dump({"python": platform.python_version(), "wasmtime": _version("wasmtime"),
+                       "cold_start_seconds": {"import": imp, "first_call": first}, "results": results}, f, indent=2)
+
+
+def _version(dist: str) -> str:
+    try:
+        from importlib.metadata import version
+        return version(dist)
+    except Exception:  # pragma: no cover
+        return "?"
+
+
+if __name__ == "__main__":
+    main()
