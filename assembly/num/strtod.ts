@@ -8,9 +8,11 @@
 //      from _pow5.gen.ts, with a proven error bound; it reports "undecided"
 //      out of band (a negative i64) when the bound straddles a rounding
 //      boundary. Mushtak & Lemire ("Fast number parsing without fallback",
-//      2023) show the 128-bit product settles every 19-digit input, so this
-//      happens only for exact ties and for > 19-digit literals whose
-//      truncation brackets a boundary.
+//      2023) prove no 19-digit input lands within the 128-bit product's
+//      error of a midpoint unless it is one, so "undecided" means an exact
+//      tie whose table entry is truncated (q in [-4, -1], e.g.
+//      "9007199254740993.0"; ties with q >= 0 are settled exactly), or a
+//      > 19-digit literal whose bracket [w, w+1]·10^q straddles a boundary.
 //   3. Exact fallback (_bigdec.ts): big-integer comparison of the decimal
 //      against midpoints between adjacent doubles.
 // No heuristic decides a result. AssemblyScript's parseFloat is not correctly
@@ -69,7 +71,12 @@ export function parseDouble(ptr: usize, len: i32): f64 {
   let q: i64 = 0;
   let tail = false;
   let c: u32 = 0;
-  while (i < len && (c = u32(load<u8>(ptr + i)) - 0x30) < 10) {
+  while (i < len) {
+    if (w != 0 && nw <= MAX_W_DIGITS - 8 && i + 8 <= len) {
+      const x = eightDigits(ptr + i);
+      if (x >= 0) { w = w * 100000000 + u64(x); nw += 8; i += 8; continue; }
+    }
+    if ((c = u32(load<u8>(ptr + i)) - 0x30) >= 10) break;
     if (nw < MAX_W_DIGITS) {
       if ((w | c) != 0) { w = w * 10 + c; nw++; }
     } else {
@@ -80,13 +87,18 @@ export function parseDouble(ptr: usize, len: i32): f64 {
   }
   if (i < len && load<u8>(ptr + i) == 0x2E) {
     i++;
-    while (i < len && (c = u32(load<u8>(ptr + i)) - 0x30) < 10) {
+    while (i < len) {
+      if (w != 0 && nw <= MAX_W_DIGITS - 8 && i + 8 <= len) {
+        const x = eightDigits(ptr + i);
+        if (x >= 0) { w = w * 100000000 + u64(x); nw += 8; q -= 8; i += 8; continue; }
+      }
+      if ((c = u32(load<u8>(ptr + i)) - 0x30) >= 10) break;
       if (nw < MAX_W_DIGITS) {
         // Leading fraction zeros are not significant but still scale by 10^-1.
         if ((w | c) != 0) { w = w * 10 + c; nw++; }
         q--;
-      } else {
-        if (c != 0) tail = true;
+      } else if (c != 0) {
+        tail = true;
       }
       i++;
     }
@@ -185,6 +197,7 @@ export function eiselLemire(w: u64, q: i32): i64 {
   if (ef >= 2047) return i64(INF_BITS);
   let d = ef > 0 ? 74 + u : lz - g - 1011;
   if (d > 128) return 0; // Xt / 2^d < 2^128 / 2^129 = 1/2
+  assert(d >= 74);
   let sh = d - 64; // in [10, 64]
   let mask = u64(-1) >> (64 - sh);
   let hh = u64(1) << (sh - 1);
@@ -226,6 +239,26 @@ export function eiselLemire(w: u64, q: i32): i64 {
   if (undecided) return ~i64(min(bits, DBL_MAX_BITS));
   if (up) bits++;
   return i64(min(bits, INF_BITS));
+}
+
+/** The value of the eight ASCII digits at p (first digit most significant),
+ *  or -1 if any of the eight bytes is not a digit. SWAR, little-endian lanes:
+ *  a byte is a digit iff its high nibble is 3 and stays 3 after adding 6
+ *  (0x39 + 6 = 0x3F; 0x3A + 6 = 0x40); a carry out of a byte only happens for
+ *  bytes >= 0xFA, which already fail their own nibble test. Then pairs, quads
+ *  and octets are merged: each step multiplies the lower-address (more
+ *  significant) lane by 10, 100, 10^4 and adds its neighbour shifted down,
+ *  masking to the wider lanes (99, 9999, 99999999 fit their lanes). */
+// @ts-ignore: decorator
+@inline function eightDigits(p: usize): i64 {
+  let v = load<u64>(p);
+  const hiNibbles = (v & 0xF0F0F0F0F0F0F0F0) | (((v + 0x0606060606060606) & 0xF0F0F0F0F0F0F0F0) >> 4);
+  if (hiNibbles != 0x3333333333333333) return -1;
+  v -= 0x3030303030303030;
+  v = (v * 10 + (v >> 8)) & 0x00FF00FF00FF00FF;
+  v = (v * 100 + (v >> 16)) & 0x0000FFFF0000FFFF;
+  v = (v * 10000 + (v >> 32)) & 0xFFFFFFFF;
+  return i64(v);
 }
 
 /** x >> s for s in [10, 64] (wasm shifts count mod 64, so 64 needs a case). */
