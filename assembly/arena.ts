@@ -21,8 +21,16 @@ let arenaTop: usize = 0;
   return (n + ALIGN - 1) & ~(ALIGN - 1);
 }
 
-/** Grows memory so that [0, end) is addressable; false if the engine refuses. */
+/**
+ * Readers may load a whole 8-byte word at any byte of a string (key prefixes,
+ * SWAR scans): memory always extends at least this far past the last byte handed out.
+ */
+const SLACK: usize = 16;
+
+/** Grows memory so that [0, end + SLACK) is addressable; false if the engine refuses. */
 function ensureMemory(end: usize): bool {
+  end += SLACK;
+  if (end < SLACK) return false;
   const have = <usize>memory.size() * PAGE;
   if (end <= have) return true;
   const pages = (end - have + PAGE - 1) / PAGE;

@@ -51,17 +51,19 @@ let strClean: bool = false;
 }
 
 /**
- * True when none of the 8 bytes of v is '"', '\\', < 0x20 or >= 0x80.
- * SWAR "has a byte less than n" / "has a zero byte" tests (exact for "any").
+ * Mask with the high bit set in each byte of v that is '"', '\\', < 0x20 or
+ * >= 0x80 ("special"), using the SWAR "has a byte less than n" / "has a zero
+ * byte" tests. Bits above the lowest set one may be false positives (borrow
+ * propagation), but the lowest set bit is always a real special byte.
  */
-@inline function plainWord(v: u64): bool {
+@inline function specialMask(v: u64): u64 {
   const ones: u64 = 0x0101010101010101;
   const q = v ^ 0x2222222222222222; // zero byte where '"'
   const b = v ^ 0x5C5C5C5C5C5C5C5C; // zero byte where '\\'
   const lt = (v - ones * 0x20) & ~v;
   const zq = (q - ones) & ~q;
   const zb = (b - ones) & ~b;
-  return ((lt | zq | zb | v) & 0x8080808080808080) == 0;
+  return (lt | zq | zb | v) & 0x8080808080808080;
 }
 
 @inline function hexVal(c: u32): i32 {
@@ -89,7 +91,15 @@ export function scanString(p: usize): usize {
   let q = p + 1;
   let clean = true;
   while (true) {
-    while (q + 8 <= textEnd && plainWord(load<u64>(q))) q += 8;
+    // Skip plain bytes 8 at a time; land exactly on the first special byte.
+    while (q + 8 <= textEnd) {
+      const m = specialMask(load<u64>(q));
+      if (m != 0) {
+        q += <usize>(ctz<u64>(m) >> 3);
+        break;
+      }
+      q += 8;
+    }
     if (q >= textEnd) return failAt(E_UNEXPECTED_END, q);
     const c = <u32>load<u8>(q);
     if (c == 0x22) break;

@@ -31,12 +31,9 @@ export function compareKeys(i: u32, j: u32): i32 {
 /** Writes the sort entry for key node k at e. */
 export function setEntry(e: usize, k: u32): void {
   const p = <usize>nodeB(k), n = <usize>nodeA(k);
-  let prefix: u64 = 0;
-  if (n >= 8) {
-    prefix = bswap<u64>(load<u64>(p));
-  } else {
-    for (let i: usize = 0; i < n; i++) prefix |= <u64>load<u8>(p + i) << (<u64>(56 - (i << 3)));
-  }
+  // Reading 8 bytes is safe past a short key: memory keeps slack (arena.ts).
+  let prefix = bswap<u64>(load<u64>(p));
+  if (n < 8) prefix = n == 0 ? 0 : prefix & ~(<u64>-1 >> (<u64>n << 3));
   store<u64>(e, prefix);
   store<u32>(e, k, 8);
 }

@@ -41,14 +41,8 @@ export function tapeInit(textLen: usize): bool {
 }
 
 /** Appends a node and returns its index, or -1 on OOM. */
-export function tapePush(type: u8, flags: u8, a: u32, b: u64): i32 {
-  if (tapeLen == tapeCap) {
-    const cap = tapeCap * 2;
-    const p = grow(tapeBase, <usize>tapeCap * NODE, <usize>cap * NODE);
-    if (p == 0) return -1;
-    tapeBase = p;
-    tapeCap = cap;
-  }
+@inline export function tapePush(type: u8, flags: u8, a: u32, b: u64): i32 {
+  if (tapeLen == tapeCap && !tapeGrow()) return -1;
   const n = tapeBase + <usize>tapeLen * NODE;
   store<u32>(n, <u32>type | (<u32>flags << 8));
   store<u32>(n, a, 4);
@@ -56,6 +50,16 @@ export function tapePush(type: u8, flags: u8, a: u32, b: u64): i32 {
   const i = tapeLen;
   tapeLen = i + 1;
   return <i32>i;
+}
+
+/** Doubles the tape (moved, since other allocations may follow it). */
+function tapeGrow(): bool {
+  const cap = tapeCap * 2;
+  const p = grow(tapeBase, <usize>tapeCap * NODE, <usize>cap * NODE);
+  if (p == 0) return false;
+  tapeBase = p;
+  tapeCap = cap;
+  return true;
 }
 
 @inline export function nodeAt(i: u32): usize {

@@ -136,8 +136,22 @@ function openValue(i: u32, top: bool): bool {
 }
 
 /** Writes a JSON string (D6), trimming first when it is a value (D3, D4). */
-function writeString(p: usize, n: usize, clean: bool, trim: bool): bool {
-  if (trim && n > 0) {
+@inline function writeString(p: usize, n: usize, clean: bool, trim: bool): bool {
+  // Fast path: a clean string (no escapes, quotes, controls or surrogates)
+  // that needs no trimming is copied as it is.
+  if (clean && (!trim || n == 0 || (isVisibleAscii(load<u8>(p)) && isVisibleAscii(load<u8>(p + n - 1))))) {
+    if (!ensure(n + 2)) return false;
+    putByte(0x22);
+    putBytes(p, n);
+    putByte(0x22);
+    return true;
+  }
+  return writeStringSlow(p, n, clean, trim);
+}
+
+function writeStringSlow(p: usize, n: usize, clean: bool, trim: bool): bool {
+  // Most values start and end with a visible ASCII byte: nothing to trim.
+  if (trim && n > 0 && !(isVisibleAscii(load<u8>(p)) && isVisibleAscii(load<u8>(p + n - 1)))) {
     let k: i32;
     while (n > 0 && (k = trimLengthAt(p, p + n)) > 0) { p += <usize>k; n -= <usize>k; }
     while (n > 0 && (k = trimLengthBefore(p, p + n)) > 0) n -= <usize>k;
@@ -201,4 +215,8 @@ function putEscapeU(o: usize, cu: u32): usize {
 @inline function hexDigit(v: u32): u8 {
   const d = v & 0xF;
   return <u8>(d < 10 ? 0x30 + d : 0x57 + d); // 0x57 + 10 == 'a'
+}
+
+@inline function isVisibleAscii(c: u8): bool {
+  return c > 0x20 && c < 0x80;
 }
