@@ -1,8 +1,21 @@
+import { copyFileSync } from "node:fs";
 import { defineConfig } from "tsup";
+import type { Plugin } from "esbuild";
+
+// The edge entries import the core as a module ("./fingerprint.wasm",
+// "./fingerprint.wasm?module"): keep those specifiers verbatim so the
+// consumer's bundler (Wrangler, Vercel) resolves them next to dist/*.js.
+const wasmImportsStayExternal: Plugin = {
+  name: "wasm-imports-stay-external",
+  setup(build) {
+    build.onResolve({ filter: /\.wasm(\?module)?$/ }, (args) => ({ path: args.path, external: true }));
+  },
+};
 
 export default defineConfig([
   {
-    // The library: ESM + CJS + .d.ts, zero runtime dependencies.
+    // Node, Deno, Bun and the default condition: ESM + CJS + .d.ts, the core
+    // embedded as base64, zero runtime dependencies.
     entry: { index: "src/index.ts" },
     format: ["esm", "cjs"],
     dts: true,
@@ -11,6 +24,24 @@ export default defineConfig([
     platform: "neutral",
     sourcemap: false,
     splitting: false,
+    // The packaged .wasm sits beside the entries that import or fetch it
+    // (package.json exports "./fingerprint.wasm" from here too).
+    onSuccess: async () => {
+      copyFileSync("build/fingerprint.wasm", "dist/fingerprint.wasm");
+      copyFileSync("build/fingerprint.wasm.sha256", "dist/fingerprint.wasm.sha256");
+    },
+  },
+  {
+    // Browser (fetches the .wasm), workerd and edge-light (import it as a
+    // WebAssembly.Module): ESM only, each self-contained.
+    entry: { browser: "src/browser.ts", workerd: "src/workerd.ts", "edge-light": "src/edge-light.ts" },
+    format: ["esm"],
+    dts: true,
+    target: "es2022",
+    platform: "neutral",
+    sourcemap: false,
+    splitting: false,
+    esbuildPlugins: [wasmImportsStayExternal],
   },
   {
     entry: { cli: "src/cli.ts" },

@@ -83,3 +83,4 @@ function checkText(t: unknown): string | Uint8Array {
 
 export { FingerprintError } from "./errors.js";
 export type { FingerprintErrorCode, FingerprintErrorDetails } from "./errors.js";
+export * from "./diagnostics.js";

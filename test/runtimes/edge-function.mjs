@@ -1,0 +1,26 @@
+// Vercel Edge Runtime (the edge-runtime npm package): an edge function
+// bundled by scripts/test-runtimes.mjs with the edge-light condition and the
+// `.wasm?module` import bound to a precompiled WebAssembly.Module, as Vercel
+// and Next.js bind it. Runs in a VM whose wasm code generation from bytes is
+// off, as in production; a fetch event runs every shared vector and reports
+// whether compiling from bytes was refused. Test-only, internal.
+import * as sdk from "@overturn/fingerprint";
+import file from "../../vectors/fingerprint.vectors.json";
+import { checkVectors, firstCall } from "./vectors-check.mjs";
+
+const EMPTY_WASM = new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]);
+function compileFromBytes() {
+  try {
+    new WebAssembly.Module(EMPTY_WASM);
+    return "allowed";
+  } catch (err) {
+    return `refused (${err.message})`;
+  }
+}
+
+addEventListener("fetch", (event) => {
+  const probe = firstCall(sdk);
+  const result = checkVectors(sdk, file);
+  const body = JSON.stringify({ probe, codegenInRequest: compileFromBytes(), ...result });
+  event.respondWith(new Response(body, { headers: { "content-type": "application/json" } }));
+});

@@ -1,0 +1,76 @@
+// Runs every shared vector (vectors/fingerprint.vectors.json) through one
+// loaded SDK, inside whatever runtime imported this file: Node, Deno, Bun,
+// workerd, the Edge Runtime, a browser page or a Web Worker. Plain ES2022, no
+// host APIs, so the same checks run everywhere. Test-only, internal; the
+// checks mirror test/vectors.test.ts (text and value input, canonical text
+// where no selection applies, a FingerprintError for every error vector).
+import { decodeTagged } from "../vectors-decode.mjs";
+
+const hexBytes = (h) => new Uint8Array((h.match(/../g) ?? []).map((b) => parseInt(b, 16)));
+
+function options(v) {
+  const o = {};
+  if (v.kind !== undefined) o.kind = v.kind;
+  if (v.matchOn !== undefined) o.matchOn = v.matchOn;
+  if (v.ignoreArgs !== undefined) o.ignoreArgs = v.ignoreArgs;
+  return o;
+}
+
+/** Calls fn and returns "threw <code>" for a FingerprintError, or what it returned / threw otherwise. */
+function outcome(sdk, fn) {
+  try {
+    return { value: fn() };
+  } catch (err) {
+    if (err instanceof sdk.FingerprintError && typeof err.code === "string") return { error: err.code };
+    return { crash: String(err && err.stack || err) };
+  }
+}
+
+/**
+ * @param sdk the module namespace of "@overturn/fingerprint" as this runtime resolved it
+ * @param file the parsed vectors file
+ * @returns {{vectors: number, checks: number, failed: number, failures: string[]}}
+ */
+export function checkVectors(sdk, file) {
+  const failures = [];
+  let checks = 0;
+  const expect = (id, what, got, want) => {
+    checks++;
+    if (got.value === want) return;
+    failures.push(`${id} ${what}: got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
+  };
+  const expectError = (id, what, got) => {
+    checks++;
+    if (got.error !== undefined) return;
+    failures.push(`${id} ${what}: expected a FingerprintError, got ${JSON.stringify(got)}`);
+  };
+
+  if (file.FINGERPRINT_VERSION !== sdk.FINGERPRINT_VERSION) failures.push(`contract version ${sdk.FINGERPRINT_VERSION} != file ${file.FINGERPRINT_VERSION}`);
+  if (!Array.isArray(file.vectors) || file.vectors.length < 200) failures.push("vectors file looks truncated");
+
+  for (const v of file.vectors) {
+    const text = v.argsBytesHex !== undefined ? hexBytes(v.argsBytesHex) : v.argsJSON;
+    const hasValue = "args" in v;
+    const selects = (v.matchOn ?? v.ignoreArgs) != null;
+    const o = options(v);
+    if (text !== undefined) {
+      const got = outcome(sdk, () => sdk.fingerprintJSON(v.name, text, o));
+      if (v.error) expectError(v.id, "fingerprintJSON", got);
+      else expect(v.id, "fingerprintJSON", got, v.fingerprint);
+      if (!v.error && !selects) expect(v.id, "canonicalizeJSON", outcome(sdk, () => sdk.canonicalizeJSON(text)), v.canonical);
+    }
+    if (hasValue) {
+      // Decoded afresh for each call: a call must not depend on another's leftovers.
+      const got = outcome(sdk, () => sdk.fingerprint(v.name, decodeTagged(v.args), o));
+      if (v.error) expectError(v.id, "fingerprint", got);
+      else expect(v.id, "fingerprint", got, v.fingerprint);
+      if (!v.error && !selects) expect(v.id, "canonicalJSON", outcome(sdk, () => sdk.canonicalJSON(decodeTagged(v.args))), v.canonical);
+    }
+  }
+  return { vectors: file.vectors.length, checks, failed: failures.length, failures: failures.slice(0, 5) };
+}
+
+/** The probe call every cold-start timing ends with. */
+export function firstCall(sdk) {
+  return sdk.fingerprint("search", { q: "cats", limit: 10 });
+}

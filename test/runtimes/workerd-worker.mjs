@@ -1,0 +1,29 @@
+// Cloudflare workerd: a module worker bundled the way Wrangler bundles one
+// (esbuild, conditions workerd/worker/browser, the .wasm as a module) by
+// scripts/test-runtimes.mjs. GET / runs every shared vector inside a request;
+// it also reports whether this isolate lets code compile wasm from bytes, at
+// start-up and inside a request (production refuses both on this
+// compatibility date, which is what the package must survive).
+// Test-only, internal.
+import * as sdk from "@overturn/fingerprint";
+import file from "../../vectors/fingerprint.vectors.json";
+import { checkVectors, firstCall } from "./vectors-check.mjs";
+
+const EMPTY_WASM = new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]);
+function compileFromBytes() {
+  try {
+    new WebAssembly.Module(EMPTY_WASM);
+    return "allowed";
+  } catch (err) {
+    return `refused (${err.message})`;
+  }
+}
+const atStartup = compileFromBytes();
+
+export default {
+  async fetch() {
+    const probe = firstCall(sdk);
+    const result = checkVectors(sdk, file);
+    return Response.json({ probe, codegenAtStartup: atStartup, codegenInRequest: compileFromBytes(), ...result });
+  },
+};
