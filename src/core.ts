@@ -48,7 +48,8 @@ export function useInstance(instance: WebAssembly.Instance): void {
   resPtr = e.result();
   inPtr = e.reserve(64 * 1024);
   inCap = 64 * 1024;
-  u8 = new Uint8Array(e.memory.buffer);
+  u8 = new Uint8Array(0);
+  view(e);
 }
 
 function ready(): Exports {
@@ -62,10 +63,42 @@ function ready(): Exports {
 }
 
 
-/** The current view of linear memory (memory.grow detaches the old buffer). */
+let hdr = new Uint32Array(0); // request header at inPtr
+let res = new Int32Array(0);  // result block at resPtr
+const hexDecoder = new TextDecoder("latin1");
+
+/** The current views of linear memory (memory.grow detaches the old buffer). */
 function view(e: Exports): Uint8Array {
-  if (u8.buffer !== e.memory.buffer) u8 = new Uint8Array(e.memory.buffer);
+  const buf = e.memory.buffer;
+  if (u8.buffer !== buf) {
+    u8 = new Uint8Array(buf);
+    hdr = new Uint32Array(buf, inPtr, 6);
+    res = new Int32Array(buf, resPtr, 5);
+  }
   return u8;
+}
+
+/**
+ * Encoded kind/name/key-list literals, by text: tool names repeat, and
+ * copying cached bytes is cheaper than encoding each call. Bounded.
+ */
+const literalCache = new Map<string, Uint8Array>();
+const LITERAL_CACHE_MAX = 1024;
+const LITERAL_MAX_CHARS = 256;
+
+function putLiteral(mem: Uint8Array, at: number, s: string): number {
+  if (s.length === 0) return 0;
+  if (s.length > LITERAL_MAX_CHARS) return put(mem, at, s);
+  let b = literalCache.get(s);
+  if (b === undefined) {
+    b = isWellFormed(s) ? encoder.encode(s) : encodeWtf8(s);
+    if (literalCache.size >= LITERAL_CACHE_MAX) literalCache.clear();
+    literalCache.set(s, b);
+  }
+  const n = b.length;
+  if (n <= 32) for (let i = 0; i < n; i++) mem[at + i] = b[i];
+  else mem.set(b, at);
+  return n;
 }
 
 /** WTF-8 bytes of a string that may hold lone surrogates (TextEncoder would replace them). */
@@ -163,10 +196,10 @@ export function call(flags: number, kind: string, name: string, matchOn: string,
   }
   const mem = view(e);
   let at = inPtr + HEADER;
-  const kindLen = put(mem, at, kind); at += kindLen;
-  const nameLen = put(mem, at, name); at += nameLen;
-  const matchLen = put(mem, at, matchOn); at += matchLen;
-  const ignoreLen = put(mem, at, ignoreArgs); at += ignoreLen;
+  const kindLen = putLiteral(mem, at, kind); at += kindLen;
+  const nameLen = putLiteral(mem, at, name); at += nameLen;
+  const matchLen = putLiteral(mem, at, matchOn); at += matchLen;
+  const ignoreLen = putLiteral(mem, at, ignoreArgs); at += ignoreLen;
   let argsLen: number;
   if (typeof args === "string") {
     argsLen = put(mem, at, args);
@@ -176,7 +209,7 @@ export function call(flags: number, kind: string, name: string, matchOn: string,
     argsLen = args.length;
   }
   at += argsLen;
-  const h = new Uint32Array(mem.buffer, inPtr, 6);
+  const h = hdr;
   h[0] = flags; h[1] = kindLen; h[2] = nameLen; h[3] = matchLen; h[4] = ignoreLen; h[5] = argsLen;
   let host: HostHash | null = null;
   if ((flags & F_DIGEST) && hostHashEnabled && at - inPtr >= HOST_HASH_MIN_BYTES) {
@@ -190,26 +223,24 @@ export function call(flags: number, kind: string, name: string, matchOn: string,
   const out = view(e);
   if (status !== 0) throw coreError(out, status);
   let digest = "";
+  // Text pointer and length are u32 in the block; wasm32 addresses stay below 2^31 in practice
+  // but read them unsigned to be exact.
   if (host) {
-    const r = new Uint32Array(out.buffer, resPtr, 5);
-    digest = host(out.subarray(r[3], r[3] + r[4]));
+    const p = res[3] >>> 0;
+    digest = host(out.subarray(p, p + (res[4] >>> 0)));
   } else if (flags & F_DIGEST) {
-    digest = latin1(out, resPtr + 20, 64);
+    digest = hexDecoder.decode(out.subarray(resPtr + 20, resPtr + 84));
   }
   let text = "";
-  if (flags & F_TEXT) {
-    const r = new Uint32Array(out.buffer, resPtr, 5);
-    text = decoder.decode(out.subarray(r[3], r[3] + r[4]));
+  if (flags & (F_TEXT | F_PREIMAGE) && !host) {
+    const p = res[3] >>> 0;
+    text = decoder.decode(out.subarray(p, p + (res[4] >>> 0)));
   }
   return { digest, text };
 }
 
-function latin1(mem: Uint8Array, at: number, n: number): string {
-  return String.fromCharCode.apply(null, mem.subarray(at, at + n) as unknown as number[]);
-}
-
 function coreError(mem: Uint8Array, status: number): FingerprintError {
-  const r = new Int32Array(mem.buffer, resPtr, 3);
+  const r = res;
   const [code, reason] = CORE_ERRORS[status - 1] ?? ["bad-request", `core status ${status}`];
   const offset = r[1];
   const part = PARTS[r[2]] ?? "args";
