@@ -1,77 +1,61 @@
-// Quick SHA-256 throughput check (not a test): the core's assembly/sha256.ts
-// against hash-wasm and node:crypto, in one process, at 64 B, 1 KiB, 1 MiB.
-// Run: node bench/sha256-core.mjs   (needs node_modules; compiles
-// test/wasm/sha256.ts with the release target into a temp dir first).
+// SHA-256 alone (FIPS 180-4), bench-only: our core's assembly/sha256.ts
+// (through the test entry test/wasm/sha256.ts, compiled like the shipped
+// module) against hash-wasm, @chainsafe/as-sha256, @noble/hashes and
+// node:crypto, at 64 B, 1 KiB and 1 MiB. Used by bench/run.mjs; also runs
+// alone: `node bench/sha256-core.mjs [--quick]`.
 //
-// Rows:
-//   core in place  — hashRepeat in wasm: reset/update/final over data already
-//                    in wasm memory; what the canonical writer pays.
-//   core from JS   — copy a Uint8Array in, one call, hex string out: the
-//                    same work hash-wasm's update/digest("hex") does.
-//   hash-wasm      — createSHA256() once, then init().update(x).digest("hex").
-//   node:crypto    — createHash("sha256").update(x).digest("hex").
-// Best of several interleaved rounds, so background load hurts every row
-// alike; read the ratios.
-import { execFileSync } from "node:child_process";
-import { readFileSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { createHash } from "node:crypto";
+// Every row is "Uint8Array in, lowercase hex out", the same work:
+//   ours (core)       copy into wasm memory, one call, 64 hex bytes decoded
+//   ours in place     hashRepeat inside wasm over data already in memory (no
+//                     copy, no hex): what the canonical writer pays; info only
+//   hash-wasm         createSHA256() once, then init().update(x).digest("hex")
+//   @chainsafe        digest(x) + hex
+//   @noble/hashes     bytesToHex(sha256(x))
+//   node:crypto       crypto.hash("sha256", x) (one-shot, the fastest API)
+import { createHash, hash as nodeHash } from "node:crypto";
+import { digest as csDigest } from "@chainsafe/as-sha256";
+import { sha256 as nobleSha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex } from "@noble/hashes/utils.js";
 import { createSHA256 } from "hash-wasm";
+import { compileEntry, instantiate } from "./_wasm.mjs";
 
-const root = new URL("..", import.meta.url).pathname;
-const out = join(mkdtempSync(join(tmpdir(), "sha256-bench-")), "sha256.wasm");
-execFileSync(process.execPath, [
-  join(root, "node_modules/assemblyscript/bin/asc.js"), "test/wasm/sha256.ts",
-  "--config", "asconfig.json", "--target", "release", "--outFile", out,
-], { cwd: root, stdio: "inherit" });
-const ex = new WebAssembly.Instance(new WebAssembly.Module(readFileSync(out)), {}).exports;
+export const SHA_SIZES = [64, 1024, 1 << 20];
 
-const hw = await createSHA256();
-const SIZES = [64, 1024, 1 << 20];
-const ROUNDS = 5;
-const SLICE_MS = 150;
-
-/** Calls fn(reps) with growing reps until it takes >= SLICE_MS; returns ns per call. */
-function time(fn) {
-  let reps = 1;
-  for (;;) {
-    const t0 = process.hrtime.bigint();
-    fn(reps);
-    const ns = Number(process.hrtime.bigint() - t0);
-    if (ns >= SLICE_MS * 1e6) return ns / reps;
-    reps = Math.ceil(reps * Math.min(100, Math.max(2, (SLICE_MS * 1.2e6) / Math.max(ns, 1))));
-  }
-}
-
-const latin1 = new TextDecoder("latin1");
-for (const n of SIZES) {
+/** Rows for one input size: { name: op } where op() returns the hex digest. */
+export async function shaRows(n) {
+  const ex = instantiate(compileEntry("test/wasm/sha256.ts"));
+  const hw = await createSHA256();
   const data = new Uint8Array(n);
   for (let i = 0; i < n; i++) data[i] = (i * 2654435761) >>> 24;
   const want = createHash("sha256").update(data).digest("hex");
-
+  const latin1 = new TextDecoder("latin1");
   const p = ex.inputPtr(n);
-  new Uint8Array(ex.memory.buffer, p, n).set(data);
   const ours = () => {
     new Uint8Array(ex.memory.buffer, p, n).set(data);
     return latin1.decode(new Uint8Array(ex.memory.buffer, ex.hashOneShot(n), 64));
   };
-  const theirs = () => hw.init().update(data).digest("hex");
-  if (ours() !== want || theirs() !== want) throw new Error(`digest mismatch at ${n} B`);
-
   const rows = {
-    "core in place": (r) => ex.hashRepeat(n, r),
-    "core from JS": (r) => { for (let i = 0; i < r; i++) ours(); },
-    "hash-wasm": (r) => { for (let i = 0; i < r; i++) theirs(); },
-    "node:crypto": (r) => { for (let i = 0; i < r; i++) createHash("sha256").update(data).digest("hex"); },
+    "ours (core)": ours,
+    "ours in place": () => (ex.hashRepeat(n, 1), want),
+    "hash-wasm": () => hw.init().update(data).digest("hex"),
+    "@chainsafe/as-sha256": () => bytesToHex(csDigest(data)),
+    "@noble/hashes": () => bytesToHex(nobleSha256(data)),
+    "node:crypto": () => nodeHash("sha256", data),
   };
-  const best = Object.fromEntries(Object.keys(rows).map((k) => [k, Infinity]));
-  for (let round = 0; round < ROUNDS; round++)
-    for (const [k, fn] of Object.entries(rows)) best[k] = Math.min(best[k], time(fn));
+  for (const [k, op] of Object.entries(rows)) {
+    if (op() !== want) throw new Error(`SHA-256 mismatch: ${k} at ${n} B`);
+  }
+  return rows;
+}
 
-  console.log(`\n${n} B`);
-  for (const [k, ns] of Object.entries(best)) {
-    const mbs = (n / ns) * 1e3; // bytes/ns * 1e3 = MB/s (10^6 B/s)
-    console.log(`  ${k.padEnd(14)} ${mbs.toFixed(1).padStart(8)} MB/s  ${(ns / 1e3).toFixed(3).padStart(10)} µs/call`);
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { measure } = await import("./_timer.mjs");
+  const quick = process.argv.includes("--quick");
+  for (const n of SHA_SIZES) {
+    const res = measure(await shaRows(n), { rounds: quick ? 3 : 7, sliceMs: quick ? 40 : 120 });
+    console.log(`\n${n} B`);
+    for (const [k, r] of Object.entries(res)) {
+      console.log(`  ${k.padEnd(22)} ${((n / r.median) * 1e3).toFixed(1).padStart(8)} MB/s  ${(r.median / 1e3).toFixed(3).padStart(10)} µs/call`);
+    }
   }
 }

@@ -122,7 +122,7 @@ class Output {
 
   async flush(): Promise<void> {
     if (this.parts.length === 0) return;
-    progress?.clear();
+    if (process.stdout.isTTY) progress?.clear(); // same terminal: no output on the progress line
     const text = this.parts.join("");
     this.parts = [];
     if (!process.stdout.write(text)) await once(process.stdout, "drain");
@@ -221,12 +221,15 @@ async function eachLine(files: string[], out: Output, json: boolean,
     let fatal: unknown = null; // not a bad line but a defect: rethrown after the file is closed
     const handle = (b: Uint8Array) => {
       lineNo++;
+      let counted = false;
       try {
         const text = decodeLine(b, lineNo);
         if (text === null) return;
         counts.lines++;
+        counted = true;
         if (each(text, file, lineNo) === "stop") stop = true;
       } catch (err) {
+        if (!counted) counts.lines++; // a line that is not even UTF-8
         if (err instanceof LineError || err instanceof FingerprintError) fail(file, lineNo, err);
         else { fatal = err; stop = true; }
       }

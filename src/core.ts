@@ -31,7 +31,8 @@ let resPtr = 0;
 let syncSource: (() => BufferSource) | undefined;
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
+// ignoreBOM: a leading U+FEFF (a kind may start with one) is text, not a byte order mark.
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 export function setSyncSource(src: () => BufferSource): void {
   syncSource = src;
@@ -212,7 +213,8 @@ export function call(flags: number, kind: string, name: string, matchOn: string,
   const h = hdr;
   h[0] = flags; h[1] = kindLen; h[2] = nameLen; h[3] = matchLen; h[4] = ignoreLen; h[5] = argsLen;
   let host: HostHash | null = null;
-  if ((flags & F_DIGEST) && hostHashEnabled && at - inPtr >= HOST_HASH_MIN_BYTES) {
+  // Host hashing needs the preimage as the returned text, so not when the caller wants the canonical text.
+  if ((flags & F_DIGEST) && !(flags & F_TEXT) && hostHashEnabled && at - inPtr >= HOST_HASH_MIN_BYTES) {
     if (hostHash === undefined) hostHash = probeHostHash();
     if (hostHash) {
       host = hostHash;
@@ -232,7 +234,7 @@ export function call(flags: number, kind: string, name: string, matchOn: string,
     digest = hexDecoder.decode(out.subarray(resPtr + 20, resPtr + 84));
   }
   let text = "";
-  if (flags & (F_TEXT | F_PREIMAGE) && !host) {
+  if (flags & (F_TEXT | F_PREIMAGE)) {
     const p = res[3] >>> 0;
     text = decoder.decode(out.subarray(p, p + (res[4] >>> 0)));
   }

@@ -9,8 +9,9 @@
  *   differences.
  *
  * The core is the single source of truth: every canonical text here is the
- * one the wasm core wrote, from one core call that also returns the digest
- * (flags DIGEST|TEXT|PREIMAGE). Nothing is canonicalized on the host. The
+ * one the wasm core wrote, from the core call that also returns the digest
+ * (flags DIGEST|TEXT|PREIMAGE; a second, text-only call for requests that
+ * core.ts hashes on the host). Nothing is canonicalized on the host. The
  * diff walks the core's canonical texts and compares subtrees by their
  * canonical text, which is exactly the equality the fingerprint sees: a
  * trimmed space, a dropped null, key order or `1.0` vs `1` never show up.
@@ -184,10 +185,15 @@ function explainCall(c: Call): Explanation {
     // As fingerprint(): select on the value first, so left-out values are never read (D9).
     input = toJsonText(flags ? selectValue(c.args, matchOn, ignoreArgs) : c.args);
   }
-  // One core call: the digest, and the preimage as text (D17).
-  const out = call(flags | F_DIGEST | F_TEXT | F_PREIMAGE, kindLit, JSON.stringify(name), m, g, input);
+  // One core call: the digest, and the preimage as text (D17). When core.ts
+  // hashes a large request on the host (node:crypto) it returns no text; a
+  // second, text-only call then gives the canonical text (no prefix).
+  const nameLit = JSON.stringify(name);
+  const out = call(flags | F_DIGEST | F_TEXT | F_PREIMAGE, kindLit, nameLit, m, g, input);
   const k = kind ?? DEFAULT_KIND;
-  const canonical = afterPrefix(out.text, `${k}\n${name}\n`);
+  const canonical = out.text !== ""
+    ? afterPrefix(out.text, `${k}\n${name}\n`)
+    : call(flags | F_TEXT, kindLit, nameLit, m, g, input).text;
   const kept = topKeys(canonical) ?? [];
   const selected: Selection = { kept, dropped: [], missing: [] };
   if (flags && canonical.startsWith("{")) {

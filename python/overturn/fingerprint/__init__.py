@@ -28,14 +28,19 @@ from . import _core
 from ._core import F_DIGEST, F_IGNORE, F_MATCH_ON, F_STRING_INPUT, F_TEXT
 from ._encode import key_list, select_value, to_json_text
 from ._errors import FingerprintError
+from ._diagnostics import diff, explain, explain_json, nearest
 
 __all__ = [
     "FINGERPRINT_VERSION",
     "FingerprintError",
     "canonical_json",
     "canonicalize_json",
+    "diff",
+    "explain",
+    "explain_json",
     "fingerprint",
     "fingerprint_json",
+    "nearest",
 ]
 
 __version__ = "1.0.0"

@@ -1,0 +1,101 @@
+// Bench helper (internal): the pieces of one `fingerprint` call, callable
+// one at a time, for the profile in bench/run.mjs and bench/cpuprof.mjs.
+//
+//   loadEncode()      src/encode.ts's toJsonText (the D15 validation walk +
+//                     JSON.stringify), type-stripped with TypeScript into a
+//                     temp dir: the SDK's own code, not a copy.
+//   directCore(bytes) the core (shippedCore(): the bytes dist/ embeds)
+//                     instantiated directly, with the request written once
+//                     by hand (ABI in the header of assembly/index.ts: six
+//                     u32 — flags, kindLen, nameLen, matchLen, ignoreLen,
+//                     argsLen — then the parts), so
+//                     run() alone can be timed: with DIGEST (all in wasm,
+//                     SHA-256 included) or PREIMAGE (the core writes
+//                     kind "\n" name "\n" canonical; src/core.ts hashes it
+//                     with node:crypto when the request is large).
+//   loadParts()       bench/wasm/core-parts.ts: the parse stage alone.
+import { createHash } from "node:crypto";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import ts from "typescript";
+import { SDK_SOURCE } from "./_sdk.mjs";
+import { ROOT, compileEntry, instantiate } from "./_wasm.mjs";
+
+export async function loadEncode() {
+  const dir = mkdtempSync(join(tmpdir(), "fp-bench-encode-"));
+  for (const f of ["encode", "errors"]) {
+    const src = readFileSync(join(ROOT, "src", `${f}.ts`), "utf8");
+    const js = ts.transpileModule(src, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } });
+    writeFileSync(join(dir, `${f}.js`), js.outputText);
+  }
+  return import(join(dir, "encode.js"));
+}
+
+export const F_DIGEST = 1;
+export const F_TEXT = 2;
+export const F_STRING_INPUT = 16;
+export const F_PREIMAGE = 32;
+
+/**
+ * The core's bytes exactly as the SDK under test uses them: the base64 that
+ * the dist/index.js snapshot embeds (src/_wasm.gen.ts), so the profile and
+ * the table run the same module. Falls back to build/fingerprint.wasm.
+ */
+export function shippedCore() {
+  const dist = SDK_SOURCE;
+  const b64 = dist.match(/WASM_BASE64 = "([A-Za-z0-9+/=]+)"/)?.[1];
+  const bytes = b64 ? Buffer.from(b64, "base64") : readFileSync(join(ROOT, "build", "fingerprint.wasm"));
+  return { bytes, source: b64 ? "dist/index.js snapshot (embedded)" : "build/fingerprint.wasm", sha256: createHash("sha256").update(bytes).digest("hex") };
+}
+
+/**
+ * The core with one request pre-written: `run()` hashes/canonicalizes args
+ * (JSON text) under tool `name` with the given flags. The request region is
+ * not modified by run (checked by the caller comparing digests).
+ */
+export function directCore(bytes, name, argsJSON, flags = F_DIGEST | F_STRING_INPUT) {
+  const e = instantiate(bytes);
+  const enc = new TextEncoder();
+  const nameLit = enc.encode(JSON.stringify(name));
+  const args = enc.encode(argsJSON);
+  const len = 24 + nameLit.length + args.length;
+  // Reserve as src/core.ts does (64 KiB first, then 3 bytes per UTF-16 unit of
+  // the strings): the arena starts right after the input region, and its
+  // placement measurably changes the speed of run() (cache set conflicts).
+  e.reserve(64 * 1024);
+  const ptr = e.reserve(24 + 3 * JSON.stringify(name).length + 3 * argsJSON.length);
+  const mem = new Uint8Array(e.memory.buffer);
+  mem.set(nameLit, ptr + 24);
+  mem.set(args, ptr + 24 + nameLit.length);
+  new Uint32Array(e.memory.buffer, ptr, 6).set([flags, 0, nameLit.length, 0, 0, args.length]);
+  const res = e.result();
+  const latin1 = new TextDecoder("latin1");
+  return {
+    exports: e,
+    /** Total request bytes (src/core.ts moves hashing to the host from 2048 on). */
+    requestBytes: len,
+    run: () => e.run(len),
+    digest: () => latin1.decode(new Uint8Array(e.memory.buffer, res + 20, 64)),
+    /** After a PREIMAGE or TEXT run: a view of the returned text. */
+    text: () => {
+      const [ptr, n] = new Uint32Array(e.memory.buffer, res + 12, 2);
+      return new Uint8Array(e.memory.buffer, ptr, n);
+    },
+    /** A Uint8Array over the input region with room for n bytes (for timing the host's copy). */
+    inputView: (n) => {
+      const at = e.reserve(n); // may grow memory, which detaches the old buffer
+      return new Uint8Array(e.memory.buffer, at, n);
+    },
+  };
+}
+
+/** The parse-only entry with argsJSON written at its input region. */
+export function loadParts(argsJSON) {
+  const e = instantiate(compileEntry("bench/wasm/core-parts.ts"));
+  const args = new TextEncoder().encode(argsJSON);
+  const p = e.reserve(args.length);
+  new Uint8Array(e.memory.buffer).set(args, p);
+  const n = args.length;
+  return { parse: () => e.parse(n) };
+}
