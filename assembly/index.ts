@@ -96,7 +96,7 @@ function process(req: usize, len: usize): i32 {
   const argsPtr = ignorePtr + ignoreLen;
   const digest = (flags & F_DIGEST) != 0;
   const preimage = (flags & F_PREIMAGE) != 0;
-  if (!sinkInit((flags & F_TEXT) != 0 || preimage, digest)) return errCode;
+  if (!sinkInit((flags & F_TEXT) != 0 || preimage, digest, kindLen + nameLen + argsLen + 16)) return errCode;
   if (digest) sha256Reset();
 
   // D17: the prefix goes through the sink, so it is hashed (DIGEST) or

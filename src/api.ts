@@ -19,9 +19,17 @@ export interface FingerprintOptions {
   ignoreArgs?: readonly string[] | null;
 }
 
+// The last name's literal: agents call a handful of tools, often the same one repeatedly.
+let lastName = "";
+let lastNameLiteral = '""';
+
 function checkName(name: unknown): string {
   if (typeof name !== "string") throw new FingerprintError("invalid-argument", `name must be a string, got ${typeof name}`);
-  return JSON.stringify(name);
+  if (name !== lastName) {
+    lastNameLiteral = JSON.stringify(name);
+    lastName = name;
+  }
+  return lastNameLiteral;
 }
 
 function checkList(list: unknown, what: string): string {
@@ -52,7 +60,7 @@ export function fingerprint(name: string, args: unknown, options?: FingerprintOp
   const nameLit = checkName(name);
   const [flags, kind, m, g] = optionParts(options);
   const selected = flags ? selectValue(args, options?.matchOn, options?.ignoreArgs) : args;
-  return call(flags | F_DIGEST, kind, nameLit, m, g, toJsonText(selected)).digest;
+  return call(flags | F_DIGEST, kind, nameLit, m, g, toJsonText(selected), true).digest;
 }
 
 /**
@@ -68,7 +76,7 @@ export function fingerprintJSON(name: string, argsJSON: string | Uint8Array, opt
 
 /** Canonical JSON text of a value (no selection). @throws FingerprintError as for fingerprint(). */
 export function canonicalJSON(value: unknown): string {
-  return call(F_TEXT, "", "", "", "", toJsonText(value)).text;
+  return call(F_TEXT, "", "", "", "", toJsonText(value), true).text;
 }
 
 /** Canonical JSON text of JSON text (no selection). @throws FingerprintError with the byte `offset`. */

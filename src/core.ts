@@ -142,12 +142,14 @@ function put(mem: Uint8Array, at: number, s: string): number {
 /**
  * Where node:crypto exists (found at run time through
  * process.getBuiltinModule — never imported, so bundles stay free of node:*),
- * large preimages are hashed there: same SHA-256, ~6x the wasm's speed on
- * SHA-NI machines. The core still writes every byte of the preimage
- * (flag PREIMAGE); only the hashing moves. Small inputs stay in wasm, where
- * the per-call cost is lower.
+ * preimages are hashed there: same SHA-256, ~6x the wasm's speed on SHA-NI
+ * machines. The core still writes every byte of the preimage (flag
+ * PREIMAGE); only the hashing moves. Elsewhere (browsers, edge) the core's
+ * own SHA-256 streams as it writes.
  */
-const HOST_HASH_MIN_BYTES = 2048;
+// Measured (bench/PROFILE.md): one-shot crypto.hash beats the wasm SHA-256
+// from 64 B up (772 vs 941 ns), so on Node every digest is hashed there.
+const HOST_HASH_MIN_BYTES = 0;
 type HostHash = (data: Uint8Array) => string;
 let hostHash: HostHash | null | undefined;
 let hostHashEnabled = true;
@@ -186,7 +188,7 @@ export interface Outcome {
  * Throws FingerprintError for every core failure.
  */
 export function call(flags: number, kind: string, name: string, matchOn: string, ignoreArgs: string,
-  args: string | Uint8Array): Outcome {
+  args: string | Uint8Array, wellFormed = false): Outcome {
   const e = ready();
   const argsBound = typeof args === "string" ? args.length * 3 : args.length;
   const bound = HEADER + 3 * (kind.length + name.length + matchOn.length + ignoreArgs.length) + argsBound;
@@ -203,7 +205,8 @@ export function call(flags: number, kind: string, name: string, matchOn: string,
   const ignoreLen = putLiteral(mem, at, ignoreArgs); at += ignoreLen;
   let argsLen: number;
   if (typeof args === "string") {
-    argsLen = put(mem, at, args);
+    // JSON.stringify output is always well-formed (lone surrogates escaped): skip the check.
+    argsLen = wellFormed ? encoder.encodeInto(args, mem.subarray(at, at + args.length * 3)).written : put(mem, at, args);
     flags |= F_STRING_INPUT;
   } else {
     mem.set(args, at);

@@ -14,8 +14,10 @@ let hashedTo: usize = 0;
 let keepText: bool = false;
 let hashing: bool = false;
 
-export function sinkInit(keep: bool, hash: bool): bool {
+/** sizeHint: expected output bytes when the text is kept (sized up front: no regrowth copies). */
+export function sinkInit(keep: bool, hash: bool, sizeHint: usize): bool {
   outCap = INITIAL_CAP;
+  if (keep && sizeHint > outCap) outCap = sizeHint + (sizeHint >> 3);
   outBase = alloc(outCap);
   outPos = 0;
   hashedTo = 0;
