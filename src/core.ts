@@ -70,8 +70,11 @@ const hexDecoder = new TextDecoder("latin1");
 
 /** The current views of linear memory (memory.grow detaches the old buffer). */
 function view(e: Exports): Uint8Array {
+  // memory.grow detaches the old ArrayBuffer, which empties every view on it:
+  // checking the length avoids the memory.buffer getter on the hot path.
+  if (u8.byteLength !== 0) return u8;
   const buf = e.memory.buffer;
-  if (u8.buffer !== buf) {
+  {
     u8 = new Uint8Array(buf);
     hdr = new Uint32Array(buf, inPtr, 6);
     res = new Int32Array(buf, resPtr, 5);
