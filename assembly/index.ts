@@ -26,7 +26,7 @@
 //   +20 64 lowercase hex digest bytes.
 import { arenaReset, reserveInput } from "./arena";
 import {
-  E_BAD_KIND, E_BAD_NAME, E_BAD_REQUEST, E_BAD_SELECTION, OK, PART_ARGS,
+  E_BAD_KIND, E_BAD_NAME, E_BAD_REQUEST, E_BAD_SELECTION, E_OUT_OF_MEMORY, OK, PART_ARGS,
   PART_KIND, PART_NAME, PART_SELECTION, errCode, errOffset, errPart, fail,
   resetErrors, setPart,
 } from "./errors";
@@ -96,7 +96,7 @@ function process(req: usize, len: usize): i32 {
   const argsPtr = ignorePtr + ignoreLen;
   const digest = (flags & F_DIGEST) != 0;
   const preimage = (flags & F_PREIMAGE) != 0;
-  if (!sinkInit((flags & F_TEXT) != 0 || preimage, digest, kindLen + nameLen + argsLen + 16)) return errCode;
+  if (!sinkInit((flags & F_TEXT) != 0 || preimage, digest, kindLen + nameLen + argsLen + 16)) return failed();
   if (digest) sha256Reset();
 
   // D17: the prefix goes through the sink, so it is hashed (DIGEST) or
@@ -104,27 +104,27 @@ function process(req: usize, len: usize): i32 {
   if (digest || preimage) {
     setPart(PART_KIND);
     if (kindLen == 0) {
-      if (!emit(DEFAULT_KIND, DEFAULT_KIND_LEN)) return errCode;
+      if (!emit(DEFAULT_KIND, DEFAULT_KIND_LEN)) return failed();
     } else {
-      if (!readStringLiteral(kindPtr, kindLen)) return errCode;
+      if (!readStringLiteral(kindPtr, kindLen)) return failed();
       const p = lastStrPtr(), n = lastStrLen();
       if (n == 0 || hasSurrogate(p, p + n) || hasNewline(p, n)) return fail(E_BAD_KIND, 0);
-      if (!emit(p, n)) return errCode;
+      if (!emit(p, n)) return failed();
     }
-    if (!emit(NEWLINE, 1)) return errCode;
+    if (!emit(NEWLINE, 1)) return failed();
     setPart(PART_NAME);
-    if (!readStringLiteral(namePtr, nameLen)) return errCode;
+    if (!readStringLiteral(namePtr, nameLen)) return failed();
     const p = lastStrPtr(), n = lastStrLen();
     if (n == 0 || hasSurrogate(p, p + n)) return fail(E_BAD_NAME, 0);
-    if (!emit(p, n)) return errCode;
-    if (!emit(NEWLINE, 1)) return errCode;
+    if (!emit(p, n)) return failed();
+    if (!emit(NEWLINE, 1)) return failed();
   }
   textStart = preimage ? 0 : outPos;
 
   setPart(PART_ARGS);
-  if (!tapeInit(argsLen)) return errCode;
+  if (!tapeInit(argsLen)) return failed();
   const root = parseText(argsPtr, argsLen, (flags & F_STRING_INPUT) == 0);
-  if (root < 0) return errCode;
+  if (root < 0) return failed();
 
   let mode = SELECT_NONE;
   let listPtr = matchPtr, listLen = matchLen;
@@ -133,7 +133,7 @@ function process(req: usize, len: usize): i32 {
   if (mode != SELECT_NONE) {
     setPart(PART_SELECTION);
     const list = parseText(listPtr, listLen, false);
-    if (list < 0) return errCode;
+    if (list < 0) return failed();
     if (nodeType(<u32>list) != T_ARR || !isKeyList(<u32>list)) return fail(E_BAD_SELECTION, 0);
     setSelection(mode, <u32>list);
   } else {
@@ -141,10 +141,19 @@ function process(req: usize, len: usize): i32 {
   }
 
   setPart(PART_ARGS);
-  if (!writeCanonical(<u32>root)) return errCode;
+  if (!writeCanonical(<u32>root)) return failed();
   sinkFinish();
   if (digest) sha256FinalHex(RESULT + 20);
   return OK;
+}
+
+/**
+ * The recorded failure; a step that reports failure without recording one
+ * (a size that cannot be represented) counts as out of memory, so a failed
+ * call can never look successful.
+ */
+function failed(): i32 {
+  return errCode != OK ? errCode : fail(E_OUT_OF_MEMORY, -1);
 }
 
 /** Offset of the returned text in the sink: after the prefix, unless PREIMAGE. */

@@ -42,7 +42,11 @@ export function isReady(): boolean {
   return exp !== undefined;
 }
 
-export function useInstance(instance: WebAssembly.Instance): void {
+/** Rebuilds the instance after a trap (a core bug): a fresh one from the same module. */
+let rebuild: (() => WebAssembly.Instance) | undefined;
+
+export function useInstance(instance: WebAssembly.Instance, module?: WebAssembly.Module): void {
+  if (module) rebuild = () => new WebAssembly.Instance(module, {});
   const e = instance.exports as unknown as Exports;
   if (e.version() !== 1) throw new FingerprintError("invalid-argument", `wasm module has version ${e.version()}, expected 1`);
   exp = e;
@@ -59,7 +63,8 @@ function ready(): Exports {
     throw new FingerprintError("not-initialized",
       "the fingerprint module is not initialized: await init() first (browser/edge entries compile asynchronously)");
   }
-  useInstance(new WebAssembly.Instance(new WebAssembly.Module(syncSource()), {}));
+  const module = new WebAssembly.Module(syncSource());
+  useInstance(new WebAssembly.Instance(module, {}), module);
   return exp!;
 }
 
@@ -227,7 +232,16 @@ export function call(flags: number, kind: string, name: string, matchOn: string,
       h[0] = (flags & ~F_DIGEST) | F_PREIMAGE;
     }
   }
-  const status = e.run(at - inPtr);
+  let status: number;
+  try {
+    status = e.run(at - inPtr);
+  } catch (err) {
+    // A trap is a core bug, never the caller's: report it as ours, and do
+    // not reuse an instance whose state is now unknown (D19).
+    exp = undefined;
+    if (rebuild) useInstance(rebuild());
+    throw new FingerprintError("internal-error", `the fingerprint core failed: ${(err as Error)?.message ?? String(err)}`);
+  }
   const out = view(e);
   if (status !== 0) throw coreError(out, status);
   let digest = "";

@@ -10,7 +10,7 @@
 import wasm from "./fingerprint.wasm?module";
 import { useInstance } from "./core.js";
 
-useInstance(new WebAssembly.Instance(wasm, {}));
+useInstance(new WebAssembly.Instance(wasm, {}), wasm);
 
 export * from "./api.js";
 export { init } from "./init.js";

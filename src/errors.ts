@@ -12,7 +12,7 @@ export type FingerprintErrorCode =
   | "control-character" | "bad-number" | "trailing-content" | "empty-input"
   | "out-of-memory" | "bad-kind" | "bad-name" | "bad-selection" | "bad-request"
   | "unsupported-value" | "circular-value" | "too-deep" | "invalid-argument"
-  | "not-initialized";
+  | "not-initialized" | "internal-error";
 
 /** Core status codes 1..13 → code and a plain-words reason (assembly/errors.ts). */
 export const CORE_ERRORS: ReadonlyArray<readonly [FingerprintErrorCode, string]> = [

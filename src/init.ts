@@ -33,10 +33,12 @@ export function init(source?: WebAssembly.Module | BufferSource): Promise<void> 
       if (!defaultSource) throw new FingerprintError("not-initialized", "no default wasm source in this entry: pass the module or bytes to init()");
       src = await defaultSource();
     }
-    const instance = isModule(src)
-      ? await WebAssembly.instantiate(src, {})
-      : (await WebAssembly.instantiate(src, {})).instance;
-    useInstance(instance);
+    if (isModule(src)) {
+      useInstance(await WebAssembly.instantiate(src, {}), src);
+    } else {
+      const { instance, module } = await WebAssembly.instantiate(src, {});
+      useInstance(instance, module);
+    }
   })();
   if (source === undefined) {
     // A failed default load (e.g. a fetch) may be retried; this side branch

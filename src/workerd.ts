@@ -11,7 +11,7 @@
 import wasm from "./fingerprint.wasm";
 import { useInstance } from "./core.js";
 
-useInstance(new WebAssembly.Instance(wasm, {}));
+useInstance(new WebAssembly.Instance(wasm, {}), wasm);
 
 export * from "./api.js";
 export { init } from "./init.js";

@@ -1,0 +1,11 @@
+// Test-only: a module with the core's ABI whose run() traps, to prove the SDK
+// turns a trap into a FingerprintError and rebuilds its instance (D19).
+const BLOCK: usize = memory.data(256);
+export const FINGERPRINT_VERSION: i32 = 1;
+export function version(): i32 { return 1; }
+export function reserve(n: usize): usize { return n <= 128 ? BLOCK + 128 : 0; }
+export function result(): usize { return BLOCK; }
+export function run(len: usize): i32 {
+  if (len > 0) unreachable();
+  return 0;
+}
