@@ -14,6 +14,7 @@
 //             bit1 TEXT: return the canonical text
 //             bit2 MATCH_ON present   bit3 IGNORE_ARGS present (D9: matchOn wins)
 //             bit4 STRING_INPUT: args came from a host string, so no BOM (D12)
+//             bit6 VALUES: args is a host-value stream (json/values.ts), not JSON text
 //             bit5 PREIMAGE: return kind "\n" name "\n" canonical as the text,
 //                  for hosts that hash large texts faster themselves (node:crypto)
 //   kindLen   kind as a JSON string literal ("" = default "tool_call")
@@ -33,6 +34,7 @@ import {
 import { lastStrLen, lastStrPtr, parseText, readStringLiteral } from "./json/reader";
 import { ensure, outBase, outPos, putBytes, sinkFinish, sinkInit } from "./json/sink";
 import { T_ARR, nodeType, tapeInit } from "./json/tape";
+import { readValues } from "./json/values";
 import { writeCanonical } from "./json/writer";
 import { SELECT_IGNORE, SELECT_MATCH_ON, SELECT_NONE, isKeyList, setSelection } from "./select";
 import { sha256FinalHex, sha256Reset } from "./sha256";
@@ -46,6 +48,7 @@ const F_MATCH_ON: u32 = 4;
 const F_IGNORE: u32 = 8;
 const F_STRING_INPUT: u32 = 16;
 const F_PREIMAGE: u32 = 32;
+const F_VALUES: u32 = 64;
 const HEADER: usize = 24;
 
 const RESULT: usize = memory.data(96);
@@ -123,7 +126,9 @@ function process(req: usize, len: usize): i32 {
 
   setPart(PART_ARGS);
   if (!tapeInit(argsLen)) return failed();
-  const root = parseText(argsPtr, argsLen, (flags & F_STRING_INPUT) == 0);
+  const root = (flags & F_VALUES) != 0
+    ? readValues(argsPtr, argsLen)
+    : parseText(argsPtr, argsLen, (flags & F_STRING_INPUT) == 0);
   if (root < 0) return failed();
 
   let mode = SELECT_NONE;

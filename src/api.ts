@@ -3,8 +3,9 @@
  * sha256(kind "\n" name "\n" canonicalJSON(select(args))), lowercase hex.
  * @module
  */
-import { F_DIGEST, F_IGNORE, F_MATCH_ON, F_TEXT, call } from "./core.js";
-import { toJsonText, selectValue } from "./encode.js";
+import { F_DIGEST, F_IGNORE, F_MATCH_ON, F_TEXT, call, callValue } from "./core.js";
+import { explainRejected, selectValue } from "./encode.js";
+import { Rejected } from "./values.js";
 import { FingerprintError } from "./errors.js";
 
 /** The contract version these fingerprints follow (D18). */
@@ -60,7 +61,7 @@ export function fingerprint(name: string, args: unknown, options?: FingerprintOp
   const nameLit = checkName(name);
   const [flags, kind, m, g] = optionParts(options);
   const selected = flags ? selectValue(args, options?.matchOn, options?.ignoreArgs) : args;
-  return call(flags | F_DIGEST, kind, nameLit, m, g, toJsonText(selected), true).digest;
+  return valueCall(flags | F_DIGEST, kind, nameLit, m, g, selected).digest;
 }
 
 /**
@@ -76,12 +77,22 @@ export function fingerprintJSON(name: string, argsJSON: string | Uint8Array, opt
 
 /** Canonical JSON text of a value (no selection). @throws FingerprintError as for fingerprint(). */
 export function canonicalJSON(value: unknown): string {
-  return call(F_TEXT, "", "", "", "", toJsonText(value), true).text;
+  return valueCall(F_TEXT, "", "", "", "", value).text;
 }
 
 /** Canonical JSON text of JSON text (no selection). @throws FingerprintError with the byte `offset`. */
 export function canonicalizeJSON(text: string | Uint8Array): string {
   return call(F_TEXT, "", "", "", "", checkText(text)).text;
+}
+
+/** A host value through the value stream; a value D15 rejects is explained with its path. */
+function valueCall(flags: number, kind: string, name: string, m: string, g: string, value: unknown) {
+  try {
+    return callValue(flags, kind, name, m, g, value);
+  } catch (err) {
+    if (err instanceof Rejected || err instanceof RangeError) throw explainRejected(value);
+    throw err;
+  }
 }
 
 function checkText(t: unknown): string | Uint8Array {

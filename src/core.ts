@@ -4,6 +4,7 @@
  * @module
  */
 import { CORE_ERRORS, FingerprintError } from "./errors.js";
+import { retarget, setTarget, writeValue } from "./values.js";
 
 interface Exports {
   memory: WebAssembly.Memory;
@@ -19,6 +20,7 @@ export const F_MATCH_ON = 4;
 export const F_IGNORE = 8;
 export const F_STRING_INPUT = 16;
 export const F_PREIMAGE = 32;
+export const F_VALUES = 64;
 const HEADER = 24;
 const PARTS = ["args", "kind", "name", "selection"] as const;
 
@@ -199,18 +201,8 @@ export function call(flags: number, kind: string, name: string, matchOn: string,
   args: string | Uint8Array, wellFormed = false): Outcome {
   const e = ready();
   const argsBound = typeof args === "string" ? args.length * 3 : args.length;
-  const bound = HEADER + 3 * (kind.length + name.length + matchOn.length + ignoreArgs.length) + argsBound;
-  if (bound > inCap) {
-    const p = e.reserve(bound);
-    if (p === 0) throw new FingerprintError("out-of-memory", `input of ${bound} bytes does not fit in wasm memory`);
-    inCap = bound;
-  }
-  const mem = view(e);
-  let at = inPtr + HEADER;
-  const kindLen = putLiteral(mem, at, kind); at += kindLen;
-  const nameLen = putLiteral(mem, at, name); at += nameLen;
-  const matchLen = putLiteral(mem, at, matchOn); at += matchLen;
-  const ignoreLen = putLiteral(mem, at, ignoreArgs); at += ignoreLen;
+  let at = putLiterals(e, kind, name, matchOn, ignoreArgs, argsBound);
+  const mem = u8;
   let argsLen: number;
   if (typeof args === "string") {
     // JSON.stringify output is always well-formed (lone surrogates escaped): skip the check.
@@ -221,11 +213,55 @@ export function call(flags: number, kind: string, name: string, matchOn: string,
     argsLen = args.length;
   }
   at += argsLen;
+  return runRequest(e, flags, argsLen, at);
+}
+
+/**
+ * One core call with a host value, written as the core's value stream
+ * (src/values.ts) straight into linear memory. Throws Rejected (values.ts)
+ * for values D15 rejects; the caller explains them.
+ */
+export function callValue(flags: number, kind: string, name: string, matchOn: string, ignoreArgs: string,
+  value: unknown): Outcome {
+  const e = ready();
+  const start = putLiterals(e, kind, name, matchOn, ignoreArgs, 0);
+  setTarget(u8, start, inPtr + inCap, (need) => {
+    const want = Math.max(2 * (need - inPtr), need - inPtr + 1024);
+    if (e.reserve(want) === 0) throw new FingerprintError("out-of-memory", `args of ${want} bytes do not fit in wasm memory`);
+    inCap = want;
+    retarget(view(e), inPtr + inCap);
+  });
+  const end = writeValue(value);
+  return runRequest(e, flags | F_VALUES, end - start, end);
+}
+
+// Lengths of the literal parts of the request being built (set by putLiterals).
+let kindLen = 0, nameLen = 0, matchLen = 0, ignoreLen = 0;
+
+/** Makes room and writes kind, name and key lists after the header; returns where args go. */
+function putLiterals(e: Exports, kind: string, name: string, matchOn: string, ignoreArgs: string, argsBound: number): number {
+  const bound = HEADER + 3 * (kind.length + name.length + matchOn.length + ignoreArgs.length) + argsBound + 64;
+  if (bound > inCap) {
+    const p = e.reserve(bound);
+    if (p === 0) throw new FingerprintError("out-of-memory", `input of ${bound} bytes does not fit in wasm memory`);
+    inCap = bound;
+  }
+  const mem = view(e);
+  let at = inPtr + HEADER;
+  kindLen = putLiteral(mem, at, kind); at += kindLen;
+  nameLen = putLiteral(mem, at, name); at += nameLen;
+  matchLen = putLiteral(mem, at, matchOn); at += matchLen;
+  ignoreLen = putLiteral(mem, at, ignoreArgs); at += ignoreLen;
+  return at;
+}
+
+/** Fills the header, runs the core once, and turns the result block into an Outcome. */
+function runRequest(e: Exports, flags: number, argsLen: number, end: number): Outcome {
   const h = hdr;
   h[0] = flags; h[1] = kindLen; h[2] = nameLen; h[3] = matchLen; h[4] = ignoreLen; h[5] = argsLen;
   let host: HostHash | null = null;
   // Host hashing needs the preimage as the returned text, so not when the caller wants the canonical text.
-  if ((flags & F_DIGEST) && !(flags & F_TEXT) && hostHashEnabled && at - inPtr >= HOST_HASH_MIN_BYTES) {
+  if ((flags & F_DIGEST) && !(flags & F_TEXT) && hostHashEnabled && end - inPtr >= HOST_HASH_MIN_BYTES) {
     if (hostHash === undefined) hostHash = probeHostHash();
     if (hostHash) {
       host = hostHash;
@@ -234,7 +270,7 @@ export function call(flags: number, kind: string, name: string, matchOn: string,
   }
   let status: number;
   try {
-    status = e.run(at - inPtr);
+    status = e.run(end - inPtr);
   } catch (err) {
     // A trap is a core bug, never the caller's: report it as ours, and do
     // not reuse an instance whose state is now unknown (D19).
@@ -245,8 +281,7 @@ export function call(flags: number, kind: string, name: string, matchOn: string,
   const out = view(e);
   if (status !== 0) throw coreError(out, status);
   let digest = "";
-  // Text pointer and length are u32 in the block; wasm32 addresses stay below 2^31 in practice
-  // but read them unsigned to be exact.
+  // Text pointer and length are u32 in the block: read them unsigned.
   if (host) {
     const p = res[3] >>> 0;
     digest = host(out.subarray(p, p + (res[4] >>> 0)));

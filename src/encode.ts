@@ -105,6 +105,11 @@ function resolve(v: unknown, path: string, stack: object[], key = ""): unknown {
   return out;
 }
 
+/** The error for a value the fast path rejected: the first value D15 rejects, with its path. */
+export function explainRejected(value: unknown): FingerprintError {
+  return describe(value);
+}
+
 /** Finds the first value D15 rejects and explains it with its path. */
 function describe(value: unknown): FingerprintError {
   const stack: object[] = [];

@@ -46,3 +46,41 @@ describe("properties", () => {
     }), { numRuns: 2000, seed: 44 });
   });
 });
+
+describe("value stream edges (src/values.ts)", () => {
+  it("long and short strings, clean or not, equal the oracle", () => {
+    const long = fc.oneof(
+      fc.string({ minLength: 40, maxLength: 300 }),
+      fc.string({ unit: "binary", minLength: 40, maxLength: 120 }),
+      fc.string({ unit: fc.constantFrom("a", "é", "\u{1f600}", "\ud800", "\udc00", '"', "\\", "\n", " ", "\u2028"), minLength: 30, maxLength: 80 }),
+    );
+    fc.assert(fc.property(fc.array(long, { maxLength: 4 }), fc.dictionary(long, long, { maxKeys: 3 }), (a, o) => {
+      expect(canonicalJSON(a)).toBe(canonicalValue(a));
+      expect(canonicalJSON(o)).toBe(canonicalValue(o));
+    }), { numRuns: 1500, seed: 45 });
+  });
+
+  it("grows the input region mid-value and agrees with the text path", () => {
+    const big = { rows: Array.from({ length: 30_000 }, (_, i) => ({ i, s: `row ${i} ` + "x".repeat(i % 97), f: i / 7 })) };
+    expect(canonicalJSON(big)).toBe(canonicalizeJSON(JSON.stringify(big)));
+    expect(fingerprint("t", big)).toBe(fingerprintJSON("t", JSON.stringify(big)));
+  });
+
+  it("array holes, sparse arrays and dropped members keep counts right", () => {
+    // eslint-disable-next-line no-sparse-arrays
+    const v = { a: [1, , 3, undefined, () => 1], b: undefined, c: { d: Symbol("x"), e: 1 }, f: [] as unknown[] };
+    (v.f as unknown[])[5] = "z";
+    expect(canonicalJSON(v)).toBe(canonicalValue(v));
+  });
+
+  it("toJSON gets the property key and is applied once; Dates print ISO", () => {
+    const seen: string[] = [];
+    const tj = { toJSON(k: string) { seen.push(k); return { inner: { toJSON: () => "never" }, k }; } };
+    const v = { x: tj, list: [tj], d: new Date(0), bad: new Date(NaN) };
+    expect(canonicalJSON(v)).toBe(canonicalValue(v));
+    // Each toJSON ran once per value, with its key, in ours (first two) and in the oracle (last two).
+    expect(seen.length).toBe(4);
+    expect(seen.slice(0, 2).sort()).toEqual(["0", "x"]);
+    expect(seen.slice(2).sort()).toEqual(["0", "x"]);
+  });
+});

@@ -1,0 +1,132 @@
+// Reader for the host-value stream: the TypeScript SDK's fast path for
+// values (D15), which skips JSON text altogether. Internal.
+//
+// The host walks its value once and writes tagged items into linear memory:
+//   0x00 null (also undefined/function/symbol in arrays, NaN-like top level)
+//   0x01 false   0x02 true
+//   0x03 number: 8 bytes, little-endian f64 (non-finite becomes null: D1)
+//   0x04 string, clean: u32 byte length + UTF-8 with no '"', '\\', C0 control
+//        or lone surrogate (written as it is)
+//   0x05 string, other: u32 byte length + WTF-8 (pairs already joined; lone
+//        surrogates as ED A0..BF xx, D14), escaped by the writer (D6)
+//   0x06 array: u32 count, then count items
+//   0x07 object: u32 count, then count (string item, item) members
+// It builds the same tape as the JSON reader, so selection and the canonical
+// writer are shared: the rules stay in one place. Numbers arrive as doubles,
+// so no decimal parsing happens at all. A malformed stream is a host bug and
+// fails with E_BAD_REQUEST at its byte offset; it is bounds-checked
+// throughout, so it can never read outside the request.
+import { alloc, grow } from "../arena";
+import { E_BAD_REQUEST, fail } from "../errors";
+import {
+  STR_CLEAN, T_ARR, T_FALSE, T_NULL, T_NUM, T_OBJ, T_STR, T_TRUE,
+  nodeType, setNodeB, tapeLen, tapePush,
+} from "./tape";
+
+export const V_NULL: u8 = 0;
+export const V_FALSE: u8 = 1;
+export const V_TRUE: u8 = 2;
+export const V_NUMBER: u8 = 3;
+export const V_STR_CLEAN: u8 = 4;
+export const V_STR: u8 = 5;
+export const V_ARRAY: u8 = 6;
+export const V_OBJECT: u8 = 7;
+
+// Open containers: node index and items still to read (8 bytes each).
+let stack: usize = 0;
+let stackCap: u32 = 0;
+
+/** Reads the stream at [start, start + len) onto the tape; returns the root index, or -1. */
+export function readValues(start: usize, len: usize): i32 {
+  const end = start + len;
+  let p = start;
+  const root = tapeLen;
+  stackCap = 32;
+  stack = alloc(<usize>stackCap << 3);
+  if (stack == 0) return -1;
+  let depth: u32 = 0;
+  // Items expected: 1 at top level; inside a container, tracked on the stack.
+  let pending: u32 = 1;
+  let inObject = false; // whether the next item is an object member (key first)
+  while (true) {
+    if (pending == 0) {
+      // Close the innermost container, or finish.
+      if (depth == 0) break;
+      depth--;
+      const f = stack + (<usize>depth << 3);
+      setNodeB(load<u32>(f), <u64>tapeLen);
+      if (depth == 0) { pending = 0; continue; }
+      const parent = stack + (<usize>(depth - 1) << 3);
+      pending = load<u32>(parent, 4);
+      inObject = nodeType(load<u32>(parent)) == T_OBJ;
+      continue;
+    }
+    if (inObject) {
+      // A member: its key must be a string item.
+      if (p + 5 > end) return bad(p, start);
+      const kt = load<u8>(p);
+      if (kt != V_STR_CLEAN && kt != V_STR) return bad(p, start);
+      const n = <usize>load<u32>(p + 1);
+      if (n > end - p - 5) return bad(p, start);
+      if (tapePush(T_STR, kt == V_STR_CLEAN ? STR_CLEAN : 0, <u32>n, <u64>(p + 5)) < 0) return -1;
+      p += 5 + n;
+    }
+    pending--;
+    if (depth > 0) store<u32>(stack + (<usize>(depth - 1) << 3), pending, 4);
+    if (p >= end) return bad(p, start);
+    const t = load<u8>(p);
+    if (t == V_NUMBER) {
+      if (p + 9 > end) return bad(p, start);
+      const v = load<f64>(p + 1);
+      if ((v - v == 0 ? tapePush(T_NUM, 0, 0, reinterpret<u64>(v)) : tapePush(T_NULL, 0, 0, 0)) < 0) return -1;
+      p += 9;
+    } else if (t == V_STR_CLEAN || t == V_STR) {
+      if (p + 5 > end) return bad(p, start);
+      const n = <usize>load<u32>(p + 1);
+      if (n > end - p - 5) return bad(p, start);
+      if (tapePush(T_STR, t == V_STR_CLEAN ? STR_CLEAN : 0, <u32>n, <u64>(p + 5)) < 0) return -1;
+      p += 5 + n;
+    } else if (t == V_ARRAY || t == V_OBJECT) {
+      if (p + 5 > end) return bad(p, start);
+      const count = load<u32>(p + 1);
+      // Every item takes at least one byte: a count beyond the rest is malformed.
+      if (<usize>count > end - p - 5) return bad(p, start);
+      const node = tapePush(t == V_ARRAY ? T_ARR : T_OBJ, 0, count, 0);
+      if (node < 0) return -1;
+      p += 5;
+      if (depth == stackCap) {
+        const cap = stackCap << 1;
+        const s = grow(stack, <usize>stackCap << 3, <usize>cap << 3);
+        if (s == 0) return -1;
+        stack = s;
+        stackCap = cap;
+      }
+      const f = stack + (<usize>depth << 3);
+      store<u32>(f, <u32>node);
+      store<u32>(f, count, 4);
+      depth++;
+      pending = count;
+      inObject = t == V_OBJECT;
+      continue;
+    } else if (t <= V_TRUE) {
+      if (tapePush(t == V_NULL ? T_NULL : t == V_TRUE ? T_TRUE : T_FALSE, 0, 0, 0) < 0) return -1;
+      p++;
+    } else {
+      return bad(p, start);
+    }
+    if (depth > 0) {
+      const f = stack + (<usize>(depth - 1) << 3);
+      pending = load<u32>(f, 4);
+      inObject = nodeType(load<u32>(f)) == T_OBJ;
+    } else {
+      pending = 0;
+    }
+  }
+  if (p != end) return bad(p, start);
+  return <i32>root;
+}
+
+function bad(p: usize, start: usize): i32 {
+  fail(E_BAD_REQUEST, <i32>(p - start));
+  return -1;
+}

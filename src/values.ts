@@ -1,0 +1,185 @@
+/**
+ * Host values → the core's value stream (assembly/json/values.ts), written
+ * straight into linear memory in one walk: the fast path for fingerprint()
+ * and canonicalJSON(). It replaces JSON.stringify + a check walk + the
+ * core's JSON parse, and numbers travel as doubles (no decimal round trip).
+ * D15 exactly as the oracle reads it: Dates print toISOString() (invalid →
+ * null), other toJSON methods are applied once with the property key,
+ * undefined/functions/symbols are dropped; anything else that is not a plain
+ * object or array is rejected (the caller then finds the path, encode.ts).
+ * Internal.
+ * @module
+ */
+
+const V_NULL = 0, V_FALSE = 1, V_TRUE = 2, V_NUMBER = 3, V_STR_CLEAN = 4, V_STR = 5, V_ARRAY = 6, V_OBJECT = 7;
+/** Deeper than this is treated as a possible cycle; the slow describe() walk decides. */
+const MAX_DEPTH = 4000;
+/** Strings longer than this go through TextEncoder (SIMD); shorter ones through a byte loop. */
+const LONG_STRING = 48;
+const SPECIAL = /[\u0000-\u001f"\\]/;
+
+/** Thrown for a value D15 rejects (or too deep): the caller explains it with a path. */
+export class Rejected {}
+const REJECTED = new Rejected();
+
+const objectProto = Object.prototype;
+const encoder = new TextEncoder();
+
+let u8 = new Uint8Array(0);
+let dv = new DataView(new ArrayBuffer(0));
+let pos = 0;
+let cap = 0;
+let growTo: (need: number) => void = () => { throw new Error("no target"); };
+
+/**
+ * Points the writer at linear memory: bytes go to [start, end); `grow(need)`
+ * must make room up to `need` and call setTarget again (memory may move).
+ */
+export function setTarget(mem: Uint8Array, start: number, end: number, grow: (need: number) => void): void {
+  if (u8 !== mem) {
+    u8 = mem;
+    dv = new DataView(mem.buffer);
+  }
+  pos = start;
+  cap = end;
+  growTo = grow;
+}
+
+export function retarget(mem: Uint8Array, end: number): void {
+  u8 = mem;
+  dv = new DataView(mem.buffer);
+  cap = end;
+}
+
+/** Writes the stream for value; returns the end position. Throws Rejected. */
+export function writeValue(value: unknown): number {
+  if (!item(value, "", 0)) {
+    room(1);
+    u8[pos++] = V_NULL; // D2: a dropped top level is null
+  }
+  return pos;
+}
+
+function room(n: number): void {
+  if (pos + n > cap) growTo(pos + n);
+}
+
+/** Writes one item; false (and nothing written) when D1/D15 drop it. */
+function item(v: unknown, key: string, depth: number): boolean {
+  switch (typeof v) {
+    case "string":
+      str(v);
+      return true;
+    case "number":
+      room(9);
+      u8[pos] = V_NUMBER;
+      dv.setFloat64(pos + 1, v, true); // non-finite: the core makes it null (D1)
+      pos += 9;
+      return true;
+    case "boolean":
+      room(1);
+      u8[pos++] = v ? V_TRUE : V_FALSE;
+      return true;
+    case "undefined":
+    case "function":
+    case "symbol":
+      return false;
+    case "bigint":
+      throw REJECTED;
+  }
+  if (v === null) return false;
+  return object(v as object, key, depth, false);
+}
+
+function object(v: object, key: string, depth: number, toJSONApplied: boolean): boolean {
+  if (depth > MAX_DEPTH) throw REJECTED;
+  if (v instanceof Date) {
+    const t = v.getTime();
+    if (t !== t) return false;
+    str(v.toISOString());
+    return true;
+  }
+  const toJSON = (v as { toJSON?: unknown }).toJSON;
+  if (!toJSONApplied && typeof toJSON === "function") {
+    const r = (toJSON as (k: string) => unknown).call(v, key);
+    if (typeof r === "object" && r !== null) return object(r, key, depth, true);
+    return item(r, key, depth);
+  }
+  if (Array.isArray(v)) {
+    const n = v.length;
+    room(5);
+    u8[pos] = V_ARRAY;
+    dv.setUint32(pos + 1, n, true);
+    pos += 5;
+    for (let i = 0; i < n; i++) {
+      if (!item(v[i], String(i), depth + 1)) {
+        room(1);
+        u8[pos++] = V_NULL; // dropped by the writer (D1), keeps the count right
+      }
+    }
+    return true;
+  }
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== objectProto && proto !== null) throw REJECTED;
+  room(5);
+  const head = pos;
+  u8[head] = V_OBJECT;
+  pos += 5;
+  let count = 0;
+  // for-in: V8's enum cache; see encode.ts for why inherited keys are harmless.
+  for (const k in v) {
+    const mark = pos;
+    str(k);
+    if (item((v as Record<string, unknown>)[k], k, depth + 1)) count++;
+    else pos = mark; // dropped member: no key either
+  }
+  dv.setUint32(head + 1, count, true);
+  return true;
+}
+
+/** Writes a string item: UTF-8, lone surrogates as WTF-8 (D14); clean when nothing needs escaping (D6). */
+function str(s: string): void {
+  const n = s.length;
+  room(5 + 3 * n);
+  const head = pos;
+  let p = head + 5;
+  let clean = true;
+  if (n > LONG_STRING && s.isWellFormed()) {
+    p += encoder.encodeInto(s, u8.subarray(p, p + 3 * n)).written;
+    clean = !SPECIAL.test(s);
+  } else {
+    const b = u8;
+    for (let i = 0; i < n; i++) {
+      let c = s.charCodeAt(i);
+      if (c < 0x80) {
+        if (c < 0x20 || c === 0x22 || c === 0x5c) clean = false;
+        b[p++] = c;
+      } else if (c < 0x800) {
+        b[p++] = 0xc0 | (c >> 6);
+        b[p++] = 0x80 | (c & 63);
+      } else if (c >= 0xd800 && c < 0xe000) {
+        const d = i + 1 < n ? s.charCodeAt(i + 1) : 0;
+        if (c < 0xdc00 && d >= 0xdc00 && d < 0xe000) {
+          c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+          i++;
+          b[p++] = 0xf0 | (c >> 18);
+          b[p++] = 0x80 | ((c >> 12) & 63);
+          b[p++] = 0x80 | ((c >> 6) & 63);
+          b[p++] = 0x80 | (c & 63);
+        } else {
+          clean = false; // a lone surrogate: escaped by the writer
+          b[p++] = 0xe0 | (c >> 12);
+          b[p++] = 0x80 | ((c >> 6) & 63);
+          b[p++] = 0x80 | (c & 63);
+        }
+      } else {
+        b[p++] = 0xe0 | (c >> 12);
+        b[p++] = 0x80 | ((c >> 6) & 63);
+        b[p++] = 0x80 | (c & 63);
+      }
+    }
+  }
+  u8[head] = clean ? V_STR_CLEAN : V_STR;
+  dv.setUint32(head + 1, p - head - 5, true);
+  pos = p;
+}
