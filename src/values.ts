@@ -93,7 +93,10 @@ function item(v: unknown, key: string, depth: number): boolean {
 
 function object(v: object, key: string, depth: number, toJSONApplied: boolean): boolean {
   if (depth > MAX_DEPTH) throw REJECTED;
-  if (v instanceof Date) {
+  // Plain objects first: the common case pays one prototype read and one toJSON miss.
+  const proto = Object.getPrototypeOf(v);
+  const plain = proto === objectProto || proto === null;
+  if (!plain && v instanceof Date) {
     const t = v.getTime();
     if (t !== t) return false;
     str(v.toISOString());
@@ -105,42 +108,50 @@ function object(v: object, key: string, depth: number, toJSONApplied: boolean): 
     if (typeof r === "object" && r !== null) return object(r, key, depth, true);
     return item(r, key, depth);
   }
-  if (Array.isArray(v)) {
-    const n = v.length;
-    room(5);
-    u8[pos] = V_ARRAY;
-    dv.setUint32(pos + 1, n, true);
+  if (plain) {
+    if (pos + 5 > cap) growTo(pos + 5);
+    const head = pos;
+    u8[head] = V_OBJECT;
     pos += 5;
-    for (let i = 0; i < n; i++) {
-      if (!item(v[i], String(i), depth + 1)) {
-        room(1);
-        u8[pos++] = V_NULL; // dropped by the writer (D1), keeps the count right
-      }
+    let count = 0;
+    // for-in: V8's enum cache; see encode.ts for why inherited keys are harmless.
+    for (const k in v) {
+      const mark = pos;
+      str(k);
+      if (item((v as Record<string, unknown>)[k], k, depth + 1)) count++;
+      else pos = mark; // dropped member: no key either
     }
+    putU32(head + 1, count);
     return true;
   }
-  const proto = Object.getPrototypeOf(v);
-  if (proto !== objectProto && proto !== null) throw REJECTED;
-  room(5);
-  const head = pos;
-  u8[head] = V_OBJECT;
+  if (!Array.isArray(v)) throw REJECTED;
+  const n = v.length;
+  if (pos + 5 > cap) growTo(pos + 5);
+  u8[pos] = V_ARRAY;
+  putU32(pos + 1, n);
   pos += 5;
-  let count = 0;
-  // for-in: V8's enum cache; see encode.ts for why inherited keys are harmless.
-  for (const k in v) {
-    const mark = pos;
-    str(k);
-    if (item((v as Record<string, unknown>)[k], k, depth + 1)) count++;
-    else pos = mark; // dropped member: no key either
+  for (let i = 0; i < n; i++) {
+    if (!item(v[i], String(i), depth + 1)) {
+      if (pos + 1 > cap) growTo(pos + 1);
+      u8[pos++] = V_NULL; // dropped by the writer (D1), keeps the count right
+    }
   }
-  dv.setUint32(head + 1, count, true);
   return true;
+}
+
+/** Little-endian u32 at an absolute position (already within capacity). */
+function putU32(at: number, x: number): void {
+  const b = u8;
+  b[at] = x & 0xff;
+  b[at + 1] = (x >>> 8) & 0xff;
+  b[at + 2] = (x >>> 16) & 0xff;
+  b[at + 3] = x >>> 24;
 }
 
 /** Writes a string item: UTF-8, lone surrogates as WTF-8 (D14); clean when nothing needs escaping (D6). */
 function str(s: string): void {
   const n = s.length;
-  room(5 + 3 * n);
+  if (pos + 5 + 3 * n > cap) growTo(pos + 5 + 3 * n);
   const head = pos;
   let p = head + 5;
   let clean = true;
@@ -180,6 +191,6 @@ function str(s: string): void {
     }
   }
   u8[head] = clean ? V_STR_CLEAN : V_STR;
-  dv.setUint32(head + 1, p - head - 5, true);
+  putU32(head + 1, p - head - 5);
   pos = p;
 }
