@@ -117,7 +117,7 @@ function object(v: object, key: string, depth: number, toJSONApplied: boolean): 
     // for-in: V8's enum cache; see encode.ts for why inherited keys are harmless.
     for (const k in v) {
       const mark = pos;
-      str(k);
+      writeKey(k);
       if (item((v as Record<string, unknown>)[k], k, depth + 1)) count++;
       else pos = mark; // dropped member: no key either
     }
@@ -146,6 +146,33 @@ function putU32(at: number, x: number): void {
   b[at + 1] = (x >>> 8) & 0xff;
   b[at + 2] = (x >>> 16) & 0xff;
   b[at + 3] = x >>> 24;
+}
+
+/**
+ * Object keys repeat across records (every row of a list has the same
+ * keys): their encoded items are cached, so a repeated key is one Map
+ * lookup and a short copy. Bounded; cleared when full.
+ */
+const keyCache = new Map<string, Uint8Array>();
+const KEY_CACHE_MAX = 4096;
+const KEY_MAX_CHARS = 64;
+
+function writeKey(k: string): void {
+  const cached = keyCache.get(k);
+  if (cached !== undefined) {
+    const n = cached.length;
+    if (pos + n > cap) growTo(pos + n);
+    const b = u8;
+    for (let i = 0; i < n; i++) b[pos + i] = cached[i];
+    pos += n;
+    return;
+  }
+  const start = pos;
+  str(k);
+  if (k.length <= KEY_MAX_CHARS) {
+    if (keyCache.size >= KEY_CACHE_MAX) keyCache.clear();
+    keyCache.set(k, u8.slice(start, pos));
+  }
 }
 
 /** Writes a string item: UTF-8, lone surrogates as WTF-8 (D14); clean when nothing needs escaping (D6). */
