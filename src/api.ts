@@ -41,8 +41,10 @@ function checkList(list: unknown, what: string): string {
   return JSON.stringify(list);
 }
 
+const NO_OPTIONS: [number, string, string, string] = [0, "", "", ""];
+
 function optionParts(options: FingerprintOptions | undefined): [number, string, string, string] {
-  if (options === undefined) return [0, "", "", ""];
+  if (options === undefined) return NO_OPTIONS;
   if (typeof options !== "object" || options === null) throw new FingerprintError("invalid-argument", "options must be an object");
   const { kind, matchOn, ignoreArgs } = options;
   if (kind !== undefined && typeof kind !== "string") throw new FingerprintError("invalid-argument", "kind must be a string");

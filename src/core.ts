@@ -225,14 +225,18 @@ export function callValue(flags: number, kind: string, name: string, matchOn: st
   value: unknown): Outcome {
   const e = ready();
   const start = putLiterals(e, kind, name, matchOn, ignoreArgs, 0);
-  setTarget(u8, start, inPtr + inCap, (need) => {
-    const want = Math.max(2 * (need - inPtr), need - inPtr + 1024);
-    if (e.reserve(want) === 0) throw new FingerprintError("out-of-memory", `args of ${want} bytes do not fit in wasm memory`);
-    inCap = want;
-    retarget(view(e), inPtr + inCap);
-  });
+  setTarget(u8, start, inPtr + inCap, growInput);
   const end = writeValue(value);
   return runRequest(e, flags | F_VALUES, end - start, end);
+}
+
+/** Makes the input region hold `need` (an absolute address) while a value is being written. */
+function growInput(need: number): void {
+  const e = exp!;
+  const want = Math.max(2 * (need - inPtr), need - inPtr + 1024);
+  if (e.reserve(want) === 0) throw new FingerprintError("out-of-memory", `args of ${want} bytes do not fit in wasm memory`);
+  inCap = want;
+  retarget(view(e), inPtr + inCap);
 }
 
 // Lengths of the literal parts of the request being built (set by putLiterals).
