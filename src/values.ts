@@ -65,7 +65,8 @@ function room(n: number): void {
 }
 
 /** Writes one item; false (and nothing written) when D1/D15 drop it. */
-function item(v: unknown, key: string, depth: number): boolean {
+/** `key` is the property name, or the index in an array (made a string only if a toJSON needs it). */
+function item(v: unknown, key: string | number, depth: number): boolean {
   switch (typeof v) {
     case "string":
       str(v);
@@ -91,7 +92,7 @@ function item(v: unknown, key: string, depth: number): boolean {
   return object(v as object, key, depth, false);
 }
 
-function object(v: object, key: string, depth: number, toJSONApplied: boolean): boolean {
+function object(v: object, key: string | number, depth: number, toJSONApplied: boolean): boolean {
   if (depth > MAX_DEPTH) throw REJECTED;
   // Plain objects first: the common case pays one prototype read and one toJSON miss.
   const proto = Object.getPrototypeOf(v);
@@ -104,7 +105,7 @@ function object(v: object, key: string, depth: number, toJSONApplied: boolean): 
   }
   const toJSON = (v as { toJSON?: unknown }).toJSON;
   if (!toJSONApplied && typeof toJSON === "function") {
-    const r = (toJSON as (k: string) => unknown).call(v, key);
+    const r = (toJSON as (k: string) => unknown).call(v, String(key));
     if (typeof r === "object" && r !== null) return object(r, key, depth, true);
     return item(r, key, depth);
   }
@@ -131,7 +132,7 @@ function object(v: object, key: string, depth: number, toJSONApplied: boolean): 
   putU32(pos + 1, n);
   pos += 5;
   for (let i = 0; i < n; i++) {
-    if (!item(v[i], String(i), depth + 1)) {
+    if (!item(v[i], i, depth + 1)) {
       if (pos + 1 > cap) growTo(pos + 1);
       u8[pos++] = V_NULL; // dropped by the writer (D1), keeps the count right
     }
@@ -187,7 +188,14 @@ function str(s: string): void {
     clean = !SPECIAL.test(s);
   } else {
     const b = u8;
-    for (let i = 0; i < n; i++) {
+    // Plain printable ASCII first (most keys and short values): one test per char.
+    let i = 0;
+    for (; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x80 || c < 0x20 || c === 0x22 || c === 0x5c) break;
+      b[p++] = c;
+    }
+    for (; i < n; i++) {
       let c = s.charCodeAt(i);
       if (c < 0x80) {
         if (c < 0x20 || c === 0x22 || c === 0x5c) clean = false;
