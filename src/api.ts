@@ -3,9 +3,8 @@
  * sha256(kind "\n" name "\n" canonicalJSON(select(args))), lowercase hex.
  * @module
  */
-import { F_DIGEST, F_IGNORE, F_MATCH_ON, F_TEXT, call, callValue } from "./core.js";
-import { explainRejected, selectValue } from "./encode.js";
-import { Rejected } from "./values.js";
+import { F_DIGEST, F_IGNORE, F_MATCH_ON, F_TEXT, call } from "./core.js";
+import { selectValue, valueCall } from "./encode.js";
 import { FingerprintError } from "./errors.js";
 
 /** The contract version these fingerprints follow (D18). */
@@ -85,16 +84,6 @@ export function canonicalJSON(value: unknown): string {
 /** Canonical JSON text of JSON text (no selection). @throws FingerprintError with the byte `offset`. */
 export function canonicalizeJSON(text: string | Uint8Array): string {
   return call(F_TEXT, "", "", "", "", checkText(text)).text;
-}
-
-/** A host value through the value stream; a value D15 rejects is explained with its path. */
-function valueCall(flags: number, kind: string, name: string, m: string, g: string, value: unknown) {
-  try {
-    return callValue(flags, kind, name, m, g, value);
-  } catch (err) {
-    if (err instanceof Rejected || err instanceof RangeError) throw explainRejected(value);
-    throw err;
-  }
 }
 
 function checkText(t: unknown): string | Uint8Array {

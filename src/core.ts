@@ -198,15 +198,14 @@ export interface Outcome {
  * Throws FingerprintError for every core failure.
  */
 export function call(flags: number, kind: string, name: string, matchOn: string, ignoreArgs: string,
-  args: string | Uint8Array, wellFormed = false): Outcome {
+  args: string | Uint8Array): Outcome {
   const e = ready();
   const argsBound = typeof args === "string" ? args.length * 3 : args.length;
   let at = putLiterals(e, kind, name, matchOn, ignoreArgs, argsBound);
   const mem = u8;
   let argsLen: number;
   if (typeof args === "string") {
-    // JSON.stringify output is always well-formed (lone surrogates escaped): skip the check.
-    argsLen = wellFormed ? encoder.encodeInto(args, mem.subarray(at, at + args.length * 3)).written : put(mem, at, args);
+    argsLen = put(mem, at, args);
     flags |= F_STRING_INPUT;
   } else {
     mem.set(args, at);
