@@ -70,7 +70,6 @@ function ready(): Exports {
   return exp!;
 }
 
-
 let hdr = new Uint32Array(0); // request header at inPtr
 let res = new Int32Array(0);  // result block at resPtr
 const hexDecoder = new TextDecoder("latin1");
@@ -81,11 +80,9 @@ function view(e: Exports): Uint8Array {
   // checking the length avoids the memory.buffer getter on the hot path.
   if (u8.byteLength !== 0) return u8;
   const buf = e.memory.buffer;
-  {
-    u8 = new Uint8Array(buf);
-    hdr = new Uint32Array(buf, inPtr, 6);
-    res = new Int32Array(buf, resPtr, 5);
-  }
+  u8 = new Uint8Array(buf);
+  hdr = new Uint32Array(buf, inPtr, 6);
+  res = new Int32Array(buf, resPtr, 5);
   return u8;
 }
 
@@ -155,11 +152,10 @@ function put(mem: Uint8Array, at: number, s: string): number {
  * preimages are hashed there: same SHA-256, ~6x the wasm's speed on SHA-NI
  * machines. The core still writes every byte of the preimage (flag
  * PREIMAGE); only the hashing moves. Elsewhere (browsers, edge) the core's
- * own SHA-256 streams as it writes.
+ * own SHA-256 streams as it writes. Measured (bench/PROFILE.md): one-shot
+ * crypto.hash beats the wasm SHA-256 from 64 B up (772 vs 941 ns), so on
+ * Node every digest is hashed there.
  */
-// Measured (bench/PROFILE.md): one-shot crypto.hash beats the wasm SHA-256
-// from 64 B up (772 vs 941 ns), so on Node every digest is hashed there.
-const HOST_HASH_MIN_BYTES = 0;
 type HostHash = (data: Uint8Array) => string;
 let hostHash: HostHash | null | undefined;
 let hostHashEnabled = true;
@@ -264,7 +260,7 @@ function runRequest(e: Exports, flags: number, argsLen: number, end: number): Ou
   h[0] = flags; h[1] = kindLen; h[2] = nameLen; h[3] = matchLen; h[4] = ignoreLen; h[5] = argsLen;
   let host: HostHash | null = null;
   // Host hashing needs the preimage as the returned text, so not when the caller wants the canonical text.
-  if ((flags & F_DIGEST) && !(flags & F_TEXT) && hostHashEnabled && end - inPtr >= HOST_HASH_MIN_BYTES) {
+  if ((flags & F_DIGEST) && !(flags & F_TEXT) && hostHashEnabled) {
     if (hostHash === undefined) hostHash = probeHostHash();
     if (hostHash) {
       host = hostHash;
