@@ -157,6 +157,12 @@ function put(mem: Uint8Array, at: number, s: string): number {
  * Node every digest is hashed there.
  */
 type HostHash = (data: Uint8Array) => string;
+// Loading node:crypto costs ~5 ms (measured in the runtime matrix's cold
+// start): the first calls hash in wasm, unless a preimage is large enough to
+// repay the load at once.
+const HOST_HASH_AFTER_CALLS = 32;
+const HOST_HASH_AT_ONCE_BYTES = 64 * 1024;
+let callsBeforeProbe = 0;
 let hostHash: HostHash | null | undefined;
 let hostHashEnabled = true;
 
@@ -261,7 +267,9 @@ function runRequest(e: Exports, flags: number, argsLen: number, end: number): Ou
   let host: HostHash | null = null;
   // Host hashing needs the preimage as the returned text, so not when the caller wants the canonical text.
   if ((flags & F_DIGEST) && !(flags & F_TEXT) && hostHashEnabled) {
-    if (hostHash === undefined) hostHash = probeHostHash();
+    if (hostHash === undefined && (++callsBeforeProbe > HOST_HASH_AFTER_CALLS || end - inPtr >= HOST_HASH_AT_ONCE_BYTES)) {
+      hostHash = probeHostHash();
+    }
     if (hostHash) {
       host = hostHash;
       h[0] = (flags & ~F_DIGEST) | F_PREIMAGE;
