@@ -8,6 +8,7 @@
 // Run:   node scripts/check-dtoa.mjs [count=10000000] [seed=1]
 // Exits 1 on any mismatch, listing the first few as IEEE bits in hex.
 import { readFileSync } from "node:fs";
+import { splitmix32 as prng } from "./_prng.mjs";
 
 const total = Number(process.argv[2] ?? 10_000_000);
 const seed = Number(process.argv[3] ?? 1);
@@ -17,17 +18,6 @@ const ex = new WebAssembly.Instance(new WebAssembly.Module(wasm), {}).exports;
 const BUF = ex.buf();
 const mem = new Uint8Array(ex.memory.buffer); // format never grows memory
 
-/** splitmix32-style seeded PRNG (same as the vitest suites). */
-function prng(s) {
-  s >>>= 0;
-  return () => {
-    s = (s + 0x9e3779b9) >>> 0;
-    let z = s;
-    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
-    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
-    return (z ^ (z >>> 16)) >>> 0;
-  };
-}
 
 const f64 = new Float64Array(1);
 const u32 = new Uint32Array(f64.buffer);

@@ -12,6 +12,7 @@ import { writeFileSync, mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseJSONText } from "../test/reference/contract.mjs";
+import { splitmix64 } from "./_prng.mjs";
 
 export const REJECT_PATH = resolve(dirname(fileURLToPath(import.meta.url)), "../vectors/reject.jsonl");
 
@@ -28,16 +29,6 @@ function rejects(bytes) {
   }
 }
 
-function splitmix64(seed) {
-  let s = BigInt.asUintN(64, seed);
-  return () => {
-    s = BigInt.asUintN(64, s + 0x9e3779b97f4a7c15n);
-    let z = s;
-    z = BigInt.asUintN(64, (z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n);
-    z = BigInt.asUintN(64, (z ^ (z >> 27n)) * 0x94d049bb133111ebn);
-    return z ^ (z >> 31n);
-  };
-}
 
 function cases() {
   const out = [];

@@ -17,6 +17,7 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { FINGERPRINT_VERSION, fingerprintOf, fingerprintOfText } from "../test/reference/contract.mjs";
 import { decodeTagged } from "../test/vectors-decode.mjs";
+import { splitmix64 } from "./_prng.mjs";
 
 export const VECTORS_PATH = resolve(dirname(fileURLToPath(import.meta.url)), "../vectors/fingerprint.vectors.json");
 
@@ -53,18 +54,7 @@ const hexOf = (text) => Buffer.from(text, "utf8").toString("hex");
 const str = (s) => JSON.stringify(s);
 
 // ---------------------------------------------------------------------------
-// Seeded PRNG: splitmix64 (Steele, Lea, Flood 2014), on BigInt.
-
-function splitmix64(seed) {
-  let s = BigInt.asUintN(64, seed);
-  return () => {
-    s = BigInt.asUintN(64, s + 0x9e3779b97f4a7c15n);
-    let z = s;
-    z = BigInt.asUintN(64, (z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n);
-    z = BigInt.asUintN(64, (z ^ (z >> 27n)) * 0x94d049bb133111ebn);
-    return z ^ (z >> 31n);
-  };
-}
+// Seeded PRNG: splitmix64 (scripts/_prng.mjs).
 
 function doubleFromBits(bits) {
   const dv = new DataView(new ArrayBuffer(8));

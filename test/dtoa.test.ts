@@ -12,6 +12,7 @@
 // scripts/check-dtoa.mjs.
 import { describe, it, expect } from "vitest";
 import { readFileSync } from "node:fs";
+import { splitmix32 as prng } from "../scripts/_prng.mjs";
 
 interface Exports {
   memory: WebAssembly.Memory;
@@ -78,17 +79,6 @@ class Checker {
   }
 }
 
-/** splitmix32-style seeded PRNG, so failures reproduce. */
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x9e3779b9) >>> 0;
-    let z = s;
-    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
-    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
-    return (z ^ (z >>> 16)) >>> 0;
-  };
-}
 
 // Total doubles checked across the suite (reported, and asserted ≥ 1e6).
 let total = 0;

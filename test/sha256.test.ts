@@ -7,6 +7,7 @@
 import { describe, it, expect } from "vitest";
 import { readFileSync } from "node:fs";
 import { createHash } from "node:crypto";
+import { splitmix32 as prng } from "../scripts/_prng.mjs";
 
 interface Exports {
   memory: WebAssembly.Memory;
@@ -42,17 +43,6 @@ function chunked(msg: Uint8Array, sizes: number[]): string {
   return hexAt(ex.hashChunked(msg.length, sizes.length));
 }
 
-/** splitmix32-style seeded PRNG, so failures reproduce. */
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x9e3779b9) >>> 0;
-    let z = s;
-    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
-    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
-    return (z ^ (z >>> 16)) >>> 0;
-  };
-}
 function randomBytes(n: number, next: () => number): Uint8Array {
   const b = new Uint8Array(n);
   for (let i = 0; i < n; i++) b[i] = next() & 0xff;

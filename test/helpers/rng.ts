@@ -1,16 +1,14 @@
-// Seeded splitmix64 PRNG: reproducible test inputs without Math.random.
+// Seeded PRNG (splitmix64, scripts/_prng.mjs): reproducible test inputs without Math.random.
+import { splitmix64 } from "../../scripts/_prng.mjs";
+
 export class Rng {
-  private s: bigint;
+  private next: () => bigint;
   constructor(seed: number | bigint) {
-    this.s = BigInt(seed) & 0xffffffffffffffffn;
+    this.next = splitmix64(seed);
   }
   /** Next 64 random bits. */
   u64(): bigint {
-    this.s = (this.s + 0x9e3779b97f4a7c15n) & 0xffffffffffffffffn;
-    let z = this.s;
-    z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & 0xffffffffffffffffn;
-    z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & 0xffffffffffffffffn;
-    return z ^ (z >> 31n);
+    return this.next();
   }
   /** Uniform integer in [0, n). */
   int(n: number): number {
