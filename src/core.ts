@@ -5,6 +5,7 @@
  */
 import { CORE_ERRORS, FingerprintError } from "./errors.js";
 import { retarget, setTarget, writeValue } from "./values.js";
+import { isWellFormed, writeWtf8 } from "./_wtf8.js";
 
 interface Exports {
   memory: WebAssembly.Memory;
@@ -94,12 +95,17 @@ const literalCache = new Map<string, Uint8Array>();
 const LITERAL_CACHE_MAX = 1024;
 const LITERAL_MAX_CHARS = 256;
 
+function wtf8Bytes(s: string): Uint8Array {
+  const out = new Uint8Array(s.length * 3);
+  return out.slice(0, writeWtf8(s, 0, out, 0));
+}
+
 function putLiteral(mem: Uint8Array, at: number, s: string): number {
   if (s.length === 0) return 0;
   if (s.length > LITERAL_MAX_CHARS) return put(mem, at, s);
   let b = literalCache.get(s);
   if (b === undefined) {
-    b = isWellFormed(s) ? encoder.encode(s) : encodeWtf8(s);
+    b = isWellFormed(s) ? encoder.encode(s) : wtf8Bytes(s);
     if (literalCache.size >= LITERAL_CACHE_MAX) literalCache.clear();
     literalCache.set(s, b);
   }
@@ -109,40 +115,10 @@ function putLiteral(mem: Uint8Array, at: number, s: string): number {
   return n;
 }
 
-/** WTF-8 bytes of a string that may hold lone surrogates (TextEncoder would replace them). */
-function encodeWtf8(s: string): Uint8Array {
-  const out = new Uint8Array(s.length * 3);
-  let o = 0;
-  for (let i = 0; i < s.length; i++) {
-    let c = s.charCodeAt(i);
-    if (c >= 0xd800 && c < 0xdc00 && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d < 0xe000) {
-        c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
-        i++;
-      }
-    }
-    if (c < 0x80) out[o++] = c;
-    else if (c < 0x800) { out[o++] = 0xc0 | (c >> 6); out[o++] = 0x80 | (c & 63); }
-    else if (c < 0x10000) { out[o++] = 0xe0 | (c >> 12); out[o++] = 0x80 | ((c >> 6) & 63); out[o++] = 0x80 | (c & 63); }
-    else { out[o++] = 0xf0 | (c >> 18); out[o++] = 0x80 | ((c >> 12) & 63); out[o++] = 0x80 | ((c >> 6) & 63); out[o++] = 0x80 | (c & 63); }
-  }
-  return out.subarray(0, o);
-}
-
-const isWellFormed: (s: string) => boolean =
-  typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === "function"
-    ? (s) => (s as unknown as { isWellFormed(): boolean }).isWellFormed()
-    : (s) => !/[\ud800-\udbff](?![\udc00-\udfff])|(?:[^\ud800-\udbff]|^)[\udc00-\udfff]/.test(s);
-
 /** Writes s at mem[at..]; returns the byte count. Room for 3 bytes per UTF-16 unit is reserved. */
 function put(mem: Uint8Array, at: number, s: string): number {
   if (s.length === 0) return 0;
-  if (!isWellFormed(s)) {
-    const b = encodeWtf8(s);
-    mem.set(b, at);
-    return b.length;
-  }
+  if (!isWellFormed(s)) return writeWtf8(s, 0, mem, at) - at;
   return encoder.encodeInto(s, mem.subarray(at, at + s.length * 3)).written;
 }
 

@@ -11,6 +11,8 @@
  * @module
  */
 
+import { isWellFormed, writeWtf8 } from "./_wtf8.js";
+
 const V_NULL = 0, V_FALSE = 1, V_TRUE = 2, V_NUMBER = 3, V_STR_CLEAN = 4, V_STR = 5, V_ARRAY = 6, V_OBJECT = 7;
 /** Deeper than this is treated as a possible cycle; the slow describe() walk decides. */
 const MAX_DEPTH = 4000;
@@ -183,7 +185,7 @@ function str(s: string): void {
   const head = pos;
   let p = head + 5;
   let clean = true;
-  if (n > LONG_STRING && s.isWellFormed()) {
+  if (n > LONG_STRING && isWellFormed(s)) {
     p += encoder.encodeInto(s, u8.subarray(p, p + 3 * n)).written;
     clean = !SPECIAL.test(s);
   } else {
@@ -195,34 +197,11 @@ function str(s: string): void {
       if (c >= 0x80 || c < 0x20 || c === 0x22 || c === 0x5c) break;
       b[p++] = c;
     }
-    for (; i < n; i++) {
-      let c = s.charCodeAt(i);
-      if (c < 0x80) {
-        if (c < 0x20 || c === 0x22 || c === 0x5c) clean = false;
-        b[p++] = c;
-      } else if (c < 0x800) {
-        b[p++] = 0xc0 | (c >> 6);
-        b[p++] = 0x80 | (c & 63);
-      } else if (c >= 0xd800 && c < 0xe000) {
-        const d = i + 1 < n ? s.charCodeAt(i + 1) : 0;
-        if (c < 0xdc00 && d >= 0xdc00 && d < 0xe000) {
-          c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
-          i++;
-          b[p++] = 0xf0 | (c >> 18);
-          b[p++] = 0x80 | ((c >> 12) & 63);
-          b[p++] = 0x80 | ((c >> 6) & 63);
-          b[p++] = 0x80 | (c & 63);
-        } else {
-          clean = false; // a lone surrogate: escaped by the writer
-          b[p++] = 0xe0 | (c >> 12);
-          b[p++] = 0x80 | ((c >> 6) & 63);
-          b[p++] = 0x80 | (c & 63);
-        }
-      } else {
-        b[p++] = 0xe0 | (c >> 12);
-        b[p++] = 0x80 | ((c >> 6) & 63);
-        b[p++] = 0x80 | (c & 63);
-      }
+    if (i < n) {
+      // The rest, as WTF-8; it needs escaping if it holds a quote, a
+      // backslash, a control character (D6) or a lone surrogate (D14).
+      p = writeWtf8(s, i, b, p);
+      clean = !SPECIAL.test(s) && isWellFormed(s);
     }
   }
   u8[head] = clean ? V_STR_CLEAN : V_STR;

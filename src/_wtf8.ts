@@ -1,0 +1,47 @@
+/**
+ * Strings → WTF-8 bytes: UTF-8 where a surrogate pair becomes one 4-byte
+ * code point and a lone surrogate stays a 3-byte sequence (D14), which
+ * TextEncoder cannot do (it writes U+FFFD). Shared by the text path
+ * (core.ts) and the value stream (values.ts). Internal.
+ * @module
+ */
+
+/** Whether s has no lone surrogate (String.prototype.isWellFormed, with a fallback for older engines). */
+export const isWellFormed: (s: string) => boolean =
+  typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === "function"
+    ? (s) => (s as unknown as { isWellFormed(): boolean }).isWellFormed()
+    : (s) => !/[\ud800-\udbff](?![\udc00-\udfff])|(?:[^\ud800-\udbff]|^)[\udc00-\udfff]/.test(s);
+
+/**
+ * Writes s from UTF-16 index `from` as WTF-8 at b[p..]; returns the new
+ * position. The caller guarantees room for 3 bytes per remaining unit.
+ */
+export function writeWtf8(s: string, from: number, b: Uint8Array, p: number): number {
+  const n = s.length;
+  for (let i = from; i < n; i++) {
+    let c = s.charCodeAt(i);
+    if (c < 0x80) {
+      b[p++] = c;
+    } else if (c < 0x800) {
+      b[p++] = 0xc0 | (c >> 6);
+      b[p++] = 0x80 | (c & 63);
+    } else {
+      if (c >= 0xd800 && c < 0xdc00 && i + 1 < n) {
+        const d = s.charCodeAt(i + 1);
+        if (d >= 0xdc00 && d < 0xe000) {
+          c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+          i++;
+          b[p++] = 0xf0 | (c >> 18);
+          b[p++] = 0x80 | ((c >> 12) & 63);
+          b[p++] = 0x80 | ((c >> 6) & 63);
+          b[p++] = 0x80 | (c & 63);
+          continue;
+        }
+      }
+      b[p++] = 0xe0 | (c >> 12); // BMP character or lone surrogate
+      b[p++] = 0x80 | ((c >> 6) & 63);
+      b[p++] = 0x80 | (c & 63);
+    }
+  }
+  return p;
+}
