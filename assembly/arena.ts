@@ -66,16 +66,6 @@ export function reserveInput(n: usize): usize {
   return inputBase;
 }
 
-export function inputPtr(): usize {
-  setup();
-  return inputBase;
-}
-
-export function inputCapacity(): usize {
-  setup();
-  return inputCap;
-}
-
 export function arenaReset(): void {
   setup();
   arenaTop = arenaBase;

@@ -17,10 +17,6 @@ export function setSelection(m: i32, list: u32): void {
   listNode = list;
 }
 
-export function selectionActive(): bool {
-  return mode != SELECT_NONE;
-}
-
 /** True when every element of the list node is a string (the request is well-formed). */
 export function isKeyList(list: u32): bool {
   const end = subtreeEnd(list);
