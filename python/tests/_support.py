@@ -83,6 +83,18 @@ def _tag(v: Dict[str, Any]) -> Any:
     raise ValueError("unknown tag %r" % (t,))
 
 
+def call_options(case: Dict[str, Any]) -> Dict[str, Any]:
+    """Keyword options of fingerprint()/fingerprint_json() for a vector-shaped case (camelCase keys)."""
+    o: Dict[str, Any] = {}
+    if "kind" in case:
+        o["kind"] = case["kind"]
+    if "matchOn" in case:
+        o["match_on"] = case["matchOn"]
+    if "ignoreArgs" in case:
+        o["ignore_args"] = case["ignoreArgs"]
+    return o
+
+
 def oracle_digest(kind: str, name: str, canonical: str) -> str:
     """hashlib's SHA-256 of kind "\\n" name "\\n" canonical (D17, D18)."""
     text = kind + "\n" + name + "\n" + canonical

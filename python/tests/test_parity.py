@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from _support import ROOT, WASM_SHA256, oracle_digest
+from _support import ROOT, WASM_SHA256, call_options, oracle_digest
 from overturn.fingerprint import (
     FingerprintError, canonical_json, canonicalize_json, fingerprint, fingerprint_json,
 )
@@ -232,17 +232,6 @@ def _py(fn):
         return {"error": e.code}
 
 
-def _opts(c):
-    o = {}
-    if "kind" in c:
-        o["kind"] = c["kind"]
-    if "matchOn" in c:
-        o["match_on"] = c["matchOn"]
-    if "ignoreArgs" in c:
-        o["ignore_args"] = c["ignoreArgs"]
-    return o
-
-
 def test_random_values_match_typescript(ts_bundle):
     cases = make_cases()
     payload = []
@@ -261,7 +250,7 @@ def test_random_values_match_typescript(ts_bundle):
     mismatches = []
     kinds = set()
     for i, (c, t) in enumerate(zip(cases, ts)):
-        o = _opts(c)
+        o = call_options(c)
         mine = {
             "fp": _py(lambda: fingerprint(c["name"], c["py"], **o)),
             "canon": _py(lambda: canonical_json(c["py"])),

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from _support import Unrepresentable, decode_tagged, load_vectors, oracle_digest
+from _support import Unrepresentable, call_options, decode_tagged, load_vectors, oracle_digest
 from overturn.fingerprint import (
     FINGERPRINT_VERSION, FingerprintError, canonical_json, canonicalize_json, fingerprint, fingerprint_json,
 )
@@ -15,17 +15,6 @@ from overturn.fingerprint import (
 DOC = load_vectors()
 VECTORS = DOC["vectors"]
 IDS = [v["id"] for v in VECTORS]
-
-
-def _opts(v):
-    o = {}
-    if "matchOn" in v:
-        o["match_on"] = v["matchOn"]
-    if "ignoreArgs" in v:
-        o["ignore_args"] = v["ignoreArgs"]
-    if "kind" in v:
-        o["kind"] = v["kind"]
-    return o
 
 
 def _selected(v):
@@ -54,9 +43,9 @@ def test_value_input(v):
         pytest.skip("no Python value for %s" % e)
     if "error" in v:
         with pytest.raises(FingerprintError):
-            fingerprint(v["name"], args, **_opts(v))
+            fingerprint(v["name"], args, **call_options(v))
         return
-    assert fingerprint(v["name"], args, **_opts(v)) == v["fingerprint"]
+    assert fingerprint(v["name"], args, **call_options(v)) == v["fingerprint"]
     if not _selected(v):
         assert canonical_json(args) == v["canonical"]
 
@@ -66,20 +55,20 @@ def test_text_input_str(v):
     text = v["argsJSON"]
     if "error" in v:
         with pytest.raises(FingerprintError):
-            fingerprint_json(v["name"], text, **_opts(v))
+            fingerprint_json(v["name"], text, **call_options(v))
         if v["decision"] == "D17":  # a bad kind/name: the text itself is fine
             canonicalize_json(text)
         else:
             with pytest.raises(FingerprintError):
                 canonicalize_json(text)
         return
-    assert fingerprint_json(v["name"], text, **_opts(v)) == v["fingerprint"]
+    assert fingerprint_json(v["name"], text, **call_options(v)) == v["fingerprint"]
     if not _selected(v):
         assert canonicalize_json(text) == v["canonical"]
     if not text.startswith("\ufeff"):
         # The same text as bytes (a BOM would be skipped there, D12).
         data = text.encode("utf-8", "surrogatepass")
-        assert fingerprint_json(v["name"], data, **_opts(v)) == v["fingerprint"]
+        assert fingerprint_json(v["name"], data, **call_options(v)) == v["fingerprint"]
 
 
 @pytest.mark.parametrize("v", [v for v in VECTORS if "argsBytesHex" in v], ids=lambda v: v["id"])
@@ -87,13 +76,13 @@ def test_text_input_bytes(v):
     data = bytes.fromhex(v["argsBytesHex"])
     if "error" in v:
         with pytest.raises(FingerprintError) as e:
-            fingerprint_json(v["name"], data, **_opts(v))
+            fingerprint_json(v["name"], data, **call_options(v))
         assert e.value.code in {"unexpected-end", "unexpected-character", "invalid-utf8", "bad-escape",
                                 "control-character", "bad-number", "trailing-content", "empty-input"}
         return
-    assert fingerprint_json(v["name"], data, **_opts(v)) == v["fingerprint"]
-    assert fingerprint_json(v["name"], bytearray(data), **_opts(v)) == v["fingerprint"]
-    assert fingerprint_json(v["name"], memoryview(data), **_opts(v)) == v["fingerprint"]
+    assert fingerprint_json(v["name"], data, **call_options(v)) == v["fingerprint"]
+    assert fingerprint_json(v["name"], bytearray(data), **call_options(v)) == v["fingerprint"]
+    assert fingerprint_json(v["name"], memoryview(data), **call_options(v)) == v["fingerprint"]
     if not _selected(v):
         assert canonicalize_json(data) == v["canonical"]
 
