@@ -74,3 +74,15 @@ export function checkVectors(sdk, file) {
 export function firstCall(sdk) {
   return sdk.fingerprint("search", { q: "cats", limit: 10 });
 }
+
+const EMPTY_WASM = new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]);
+
+/** Whether this isolate lets code compile wasm from bytes ("allowed" or "refused (…)"); edge runtimes must refuse. */
+export function compileFromBytes() {
+  try {
+    new WebAssembly.Module(EMPTY_WASM);
+    return "allowed";
+  } catch (err) {
+    return `refused (${err.message})`;
+  }
+}
