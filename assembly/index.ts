@@ -1,30 +1,35 @@
-// The core's ABI: the only exports of build/fingerprint.wasm. One call per
-// fingerprint, pointer/length over linear memory, no imports.
+// The core's exports: the only entry points of build/fingerprint.wasm. One
+// call per fingerprint, pointer/length over linear memory, no imports. Every
+// number of the ABI (flags, layouts, tags, error codes) is defined in abi.ts
+// and generated for the hosts (scripts/gen-abi.mjs).
 //
 //   reserve(n) -> ptr   input region with room for n bytes (0: out of memory).
 //                       The address is fixed for the instance's lifetime; the
 //                       memory buffer itself may move when memory grows.
-//   run(len)  -> status 0, or an error code (errors.ts). Reads the request
+//   run(len)  -> status 0, or an error code (abi.ts). Reads the request
 //                       at ptr[0..len), fills the result block.
-//   result()  -> ptr    the result block (fixed address).
+//   result()  -> ptr    the result block (fixed address, RESULT_* layout).
 //   version() -> 1, FINGERPRINT_VERSION = 1 (D18).
+//   abiId()   -> ABI_ID, a hash of abi.ts: hosts refuse a module whose ABI
+//                       is not the one their constants were generated from.
 //
-// Request (little-endian u32 header, then the parts back to back):
-//   flags     bit0 DIGEST: hash kind "\n" name "\n" canonical (D17)
-//             bit1 TEXT: return the canonical text
-//             bit2 MATCH_ON present   bit3 IGNORE_ARGS present (D9: matchOn wins)
-//             bit4 STRING_INPUT: args came from a host string, so no BOM (D12)
-//             bit6 VALUES: args is a host-value stream (json/values.ts), not JSON text
-//             bit5 PREIMAGE: return kind "\n" name "\n" canonical as the text,
-//                  for hosts that hash large texts faster themselves (node:crypto)
-//   kindLen   kind as a JSON string literal ("" = default "tool_call")
-//   nameLen   name as a JSON string literal
-//   matchLen  matchOn keys as a JSON array of strings
-//   ignoreLen ignoreArgs keys as a JSON array of strings
-//   argsLen   the args as JSON text (UTF-8 / WTF-8)
-// Result block: +0 status, +4 error offset (bytes into that part, -1 none),
-//   +8 part (0 args, 1 kind, 2 name, 3 selection), +12 text ptr, +16 text len,
-//   +20 64 lowercase hex digest bytes.
+// Request: HEADER_WORDS little-endian u32 (flags, kindLen, nameLen,
+// matchLen, ignoreLen, argsLen), then the parts back to back:
+//   kind      as a JSON string literal ("" = default "tool_call")
+//   name      as a JSON string literal
+//   matchOn   keys as a JSON array of strings (F_MATCH_ON)
+//   ignoreArgs keys as a JSON array of strings (F_IGNORE; D9: matchOn wins)
+//   args      JSON text (UTF-8 / WTF-8; F_STRING_INPUT: no BOM, D12), or a
+//             host-value stream (F_VALUES, json/values.ts)
+// F_DIGEST hashes kind "\n" name "\n" canonical (D17); F_TEXT returns the
+// canonical text; F_PREIMAGE returns the whole preimage as the text, for
+// hosts that hash large texts faster themselves (node:crypto).
+import { ABI_ID } from "./_abi_id.gen";
+import {
+  F_DIGEST, F_IGNORE, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES, FINGERPRINT_VERSION,
+  HEADER_BYTES, RESULT_BYTES, RESULT_DIGEST, RESULT_OFFSET, RESULT_PART, RESULT_STATUS, RESULT_TEXT_LEN,
+  RESULT_TEXT_PTR,
+} from "./abi";
 import { arenaReset, reserveInput } from "./arena";
 import {
   E_BAD_KIND, E_BAD_NAME, E_BAD_REQUEST, E_BAD_SELECTION, E_OUT_OF_MEMORY, OK, PART_ARGS,
@@ -40,24 +45,20 @@ import { SELECT_IGNORE, SELECT_MATCH_ON, SELECT_NONE, isKeyList, setSelection } 
 import { sha256FinalHex, sha256Reset } from "./sha256";
 import { hasSurrogate } from "./utf8";
 
-export const FINGERPRINT_VERSION: i32 = 1;
+export { FINGERPRINT_VERSION };
 
-const F_DIGEST: u32 = 1;
-const F_TEXT: u32 = 2;
-const F_MATCH_ON: u32 = 4;
-const F_IGNORE: u32 = 8;
-const F_STRING_INPUT: u32 = 16;
-const F_PREIMAGE: u32 = 32;
-const F_VALUES: u32 = 64;
-const HEADER: usize = 24;
-
-const RESULT: usize = memory.data(96);
+const HEADER: usize = HEADER_BYTES;
+const RESULT: usize = memory.data(RESULT_BYTES);
 const DEFAULT_KIND: usize = memory.data<u8>([0x74, 0x6F, 0x6F, 0x6C, 0x5F, 0x63, 0x61, 0x6C, 0x6C]); // "tool_call"
 const DEFAULT_KIND_LEN: usize = 9;
 const NEWLINE: usize = memory.data<u8>([0x0A]);
 
 export function version(): i32 {
   return FINGERPRINT_VERSION;
+}
+
+export function abiId(): i32 {
+  return ABI_ID;
 }
 
 export function reserve(n: usize): usize {
@@ -72,11 +73,11 @@ export function run(len: usize): i32 {
   arenaReset();
   resetErrors(PART_ARGS);
   const status = process(reserveInput(0), len);
-  store<i32>(RESULT, status);
-  store<i32>(RESULT, status == OK ? -1 : errOffset, 4);
-  store<i32>(RESULT, errPart, 8);
-  store<u32>(RESULT, status == OK ? <u32>(outBase + textStart) : 0, 12);
-  store<u32>(RESULT, status == OK ? <u32>(outPos - textStart) : 0, 16);
+  store<i32>(RESULT + RESULT_STATUS, status);
+  store<i32>(RESULT + RESULT_OFFSET, status == OK ? -1 : errOffset);
+  store<i32>(RESULT + RESULT_PART, errPart);
+  store<u32>(RESULT + RESULT_TEXT_PTR, status == OK ? <u32>(outBase + textStart) : 0);
+  store<u32>(RESULT + RESULT_TEXT_LEN, status == OK ? <u32>(outPos - textStart) : 0);
   return status;
 }
 
@@ -148,7 +149,7 @@ function process(req: usize, len: usize): i32 {
   setPart(PART_ARGS);
   if (!writeCanonical(<u32>root)) return failed();
   sinkFinish();
-  if (digest) sha256FinalHex(RESULT + 20);
+  if (digest) sha256FinalHex(RESULT + RESULT_DIGEST);
   return OK;
 }
 

@@ -20,6 +20,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ts from "typescript";
 import { SDK_SOURCE } from "./_sdk.mjs";
+import { F_DIGEST, F_STRING_INPUT, HEADER_BYTES, HEADER_WORDS, RESULT_DIGEST, RESULT_TEXT_PTR } from "./_abi.gen.mjs";
 import { ROOT, compileEntry, instantiate } from "./_wasm.mjs";
 
 export async function loadEncode() {
@@ -32,10 +33,8 @@ export async function loadEncode() {
   return import(join(dir, "encode.js"));
 }
 
-export const F_DIGEST = 1;
-export const F_TEXT = 2;
-export const F_STRING_INPUT = 16;
-export const F_PREIMAGE = 32;
+// The ABI's numbers, generated from assembly/abi.ts (scripts/gen-abi.mjs).
+export { F_DIGEST, F_PREIMAGE, F_STRING_INPUT, F_TEXT } from "./_abi.gen.mjs";
 
 /**
  * The core's bytes exactly as the SDK under test uses them: the base64 that
@@ -59,16 +58,16 @@ export function directCore(bytes, name, argsJSON, flags = F_DIGEST | F_STRING_IN
   const enc = new TextEncoder();
   const nameLit = enc.encode(JSON.stringify(name));
   const args = enc.encode(argsJSON);
-  const len = 24 + nameLit.length + args.length;
+  const len = HEADER_BYTES + nameLit.length + args.length;
   // Reserve as src/core.ts does (64 KiB first, then 3 bytes per UTF-16 unit of
   // the strings): the arena starts right after the input region, and its
   // placement measurably changes the speed of run() (cache set conflicts).
   e.reserve(64 * 1024);
-  const ptr = e.reserve(24 + 3 * JSON.stringify(name).length + 3 * argsJSON.length);
+  const ptr = e.reserve(HEADER_BYTES + 3 * JSON.stringify(name).length + 3 * argsJSON.length);
   const mem = new Uint8Array(e.memory.buffer);
-  mem.set(nameLit, ptr + 24);
-  mem.set(args, ptr + 24 + nameLit.length);
-  new Uint32Array(e.memory.buffer, ptr, 6).set([flags, 0, nameLit.length, 0, 0, args.length]);
+  mem.set(nameLit, ptr + HEADER_BYTES);
+  mem.set(args, ptr + HEADER_BYTES + nameLit.length);
+  new Uint32Array(e.memory.buffer, ptr, HEADER_WORDS).set([flags, 0, nameLit.length, 0, 0, args.length]);
   const res = e.result();
   const latin1 = new TextDecoder("latin1");
   return {
@@ -76,10 +75,10 @@ export function directCore(bytes, name, argsJSON, flags = F_DIGEST | F_STRING_IN
     /** Total request bytes (src/core.ts moves hashing to the host from 2048 on). */
     requestBytes: len,
     run: () => e.run(len),
-    digest: () => latin1.decode(new Uint8Array(e.memory.buffer, res + 20, 64)),
+    digest: () => latin1.decode(new Uint8Array(e.memory.buffer, res + RESULT_DIGEST, 64)),
     /** After a PREIMAGE or TEXT run: a view of the returned text. */
     text: () => {
-      const [ptr, n] = new Uint32Array(e.memory.buffer, res + 12, 2);
+      const [ptr, n] = new Uint32Array(e.memory.buffer, res + RESULT_TEXT_PTR, 2);
       return new Uint8Array(e.memory.buffer, ptr, n);
     },
     /** A Uint8Array over the input region with room for n bytes (for timing the host's copy). */

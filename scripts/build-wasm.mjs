@@ -18,6 +18,9 @@ const raw = join(tmp, "asc.wasm");
 const opt = join(tmp, "fingerprint.wasm");
 const bin = (name) => join(root, "node_modules", ".bin", name);
 
+// The ABI's generated files first (the core compiles one of them in).
+execFileSync(process.execPath, [join(root, "scripts", "gen-abi.mjs"), ...(check ? ["--check"] : [])],
+  { cwd: root, stdio: "inherit" });
 execFileSync(bin("asc"), ["assembly/index.ts", "--config", "asconfig.json", "--target", "release", "--outFile", raw],
   { cwd: root, stdio: "inherit" });
 // Features are the ones asc emits by default; naming them keeps wasm-opt from

@@ -8,7 +8,7 @@ import { selectValue, valueCall } from "./encode.js";
 import { FingerprintError } from "./errors.js";
 
 /** The contract version these fingerprints follow (D18). */
-export const FINGERPRINT_VERSION = 1 as const;
+export { FINGERPRINT_VERSION } from "./_abi.gen.js";
 
 export interface FingerprintOptions {
   /** Defaults to "tool_call". Non-empty, no line feed, no lone surrogate (D17). */

@@ -3,7 +3,11 @@
  * into linear memory, one `run`, digest or text out. Internal.
  * @module
  */
-import { CORE_ERRORS, FingerprintError } from "./errors.js";
+import {
+  ABI_ID, CORE_ERRORS, F_DIGEST, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES, FINGERPRINT_VERSION, HEADER_BYTES,
+  HEADER_WORDS, PARTS, RESULT_DIGEST, RESULT_OFFSET, RESULT_PART, RESULT_TEXT_LEN, RESULT_TEXT_PTR,
+} from "./_abi.gen.js";
+import { FingerprintError } from "./errors.js";
 import { retarget, setTarget, writeValue } from "./values.js";
 import { isWellFormed, writeWtf8 } from "./_wtf8.js";
 
@@ -13,17 +17,12 @@ interface Exports {
   run(len: number): number;
   result(): number;
   version(): number;
+  abiId?(): number;
 }
 
-export const F_DIGEST = 1;
-export const F_TEXT = 2;
-export const F_MATCH_ON = 4;
-export const F_IGNORE = 8;
-export const F_STRING_INPUT = 16;
-export const F_PREIMAGE = 32;
-export const F_VALUES = 64;
-const HEADER = 24;
-const PARTS = ["args", "kind", "name", "selection"] as const;
+// The ABI's numbers come from assembly/abi.ts through scripts/gen-abi.mjs.
+export { F_DIGEST, F_IGNORE, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES } from "./_abi.gen.js";
+const HEADER = HEADER_BYTES;
 
 let exp: Exports | undefined;
 let u8 = new Uint8Array(0);
@@ -51,7 +50,15 @@ let rebuild: (() => WebAssembly.Instance) | undefined;
 export function useInstance(instance: WebAssembly.Instance, module?: WebAssembly.Module): void {
   if (module) rebuild = () => new WebAssembly.Instance(module, {});
   const e = instance.exports as unknown as Exports;
-  if (e.version() !== 1) throw new FingerprintError("invalid-argument", `wasm module has version ${e.version()}, expected 1`);
+  if (e.version() !== FINGERPRINT_VERSION) {
+    throw new FingerprintError("invalid-argument", `wasm module has version ${e.version()}, expected ${FINGERPRINT_VERSION}`);
+  }
+  // The module must speak the ABI these constants were generated from (style anchors §5).
+  const id = typeof e.abiId === "function" ? e.abiId() : -1;
+  if (id !== ABI_ID) {
+    throw new FingerprintError("invalid-argument",
+      `wasm module has ABI ${id.toString(16)}, this SDK was generated for ${ABI_ID.toString(16)} (rebuild or reinstall)`);
+  }
   exp = e;
   resPtr = e.result();
   inPtr = e.reserve(64 * 1024);
@@ -82,8 +89,8 @@ function view(e: Exports): Uint8Array {
   if (u8.byteLength !== 0) return u8;
   const buf = e.memory.buffer;
   u8 = new Uint8Array(buf);
-  hdr = new Uint32Array(buf, inPtr, 6);
-  res = new Int32Array(buf, resPtr, 5);
+  hdr = new Uint32Array(buf, inPtr, HEADER_WORDS);
+  res = new Int32Array(buf, resPtr, RESULT_DIGEST >> 2);
   return u8;
 }
 
@@ -266,15 +273,15 @@ function runRequest(e: Exports, flags: number, argsLen: number, end: number): Ou
   let digest = "";
   // Text pointer and length are u32 in the block: read them unsigned.
   if (host) {
-    const p = res[3] >>> 0;
-    digest = host(out.subarray(p, p + (res[4] >>> 0)));
+    const p = res[RESULT_TEXT_PTR >> 2] >>> 0;
+    digest = host(out.subarray(p, p + (res[RESULT_TEXT_LEN >> 2] >>> 0)));
   } else if (flags & F_DIGEST) {
-    digest = hexDecoder.decode(out.subarray(resPtr + 20, resPtr + 84));
+    digest = hexDecoder.decode(out.subarray(resPtr + RESULT_DIGEST, resPtr + RESULT_DIGEST + 64));
   }
   let text = "";
   if (flags & (F_TEXT | F_PREIMAGE)) {
-    const p = res[3] >>> 0;
-    text = decoder.decode(out.subarray(p, p + (res[4] >>> 0)));
+    const p = res[RESULT_TEXT_PTR >> 2] >>> 0;
+    text = decoder.decode(out.subarray(p, p + (res[RESULT_TEXT_LEN >> 2] >>> 0)));
   }
   return { digest, text };
 }
@@ -282,8 +289,8 @@ function runRequest(e: Exports, flags: number, argsLen: number, end: number): Ou
 function coreError(mem: Uint8Array, status: number): FingerprintError {
   const r = res;
   const [code, reason] = CORE_ERRORS[status - 1] ?? ["bad-request", `core status ${status}`];
-  const offset = r[1];
-  const part = PARTS[r[2]] ?? "args";
+  const offset = r[RESULT_OFFSET >> 2];
+  const part = PARTS[r[RESULT_PART >> 2]] ?? "args";
   if (part === "args" && offset >= 0) {
     return new FingerprintError(code, `invalid JSON: ${reason} at byte ${offset}`, { offset });
   }

@@ -5,31 +5,16 @@
  * `offset` into the JSON text or the `path` of the offending value (D19).
  * @module
  */
+import type { CORE_ERRORS } from "./_abi.gen.js";
 
-/** Stable machine-readable reasons. Core codes keep the order of assembly/errors.ts. */
+/**
+ * Stable machine-readable reasons: the core's (messages in assembly/abi.ts,
+ * generated into src/_abi.gen.ts as CORE_ERRORS) and the host's own.
+ */
 export type FingerprintErrorCode =
-  | "unexpected-end" | "unexpected-character" | "invalid-utf8" | "bad-escape"
-  | "control-character" | "bad-number" | "trailing-content" | "empty-input"
-  | "out-of-memory" | "bad-kind" | "bad-name" | "bad-selection" | "bad-request"
+  | (typeof CORE_ERRORS)[number][0]
   | "unsupported-value" | "circular-value" | "too-deep" | "invalid-argument"
   | "not-initialized" | "internal-error";
-
-/** Core status codes 1..13 → code and a plain-words reason (assembly/errors.ts). */
-export const CORE_ERRORS: ReadonlyArray<readonly [FingerprintErrorCode, string]> = [
-  ["unexpected-end", "the text ends inside a value"],
-  ["unexpected-character", "unexpected character"],
-  ["invalid-utf8", "invalid UTF-8"],
-  ["bad-escape", "invalid escape sequence"],
-  ["control-character", "unescaped control character in a string"],
-  ["bad-number", "invalid number"],
-  ["trailing-content", "unexpected content after the JSON value"],
-  ["empty-input", "no JSON value (empty text)"],
-  ["out-of-memory", "out of memory"],
-  ["bad-kind", "kind must be a non-empty string without line feeds or lone surrogates"],
-  ["bad-name", "name must be a non-empty string without lone surrogates"],
-  ["bad-selection", "matchOn/ignoreArgs must be arrays of strings"],
-  ["bad-request", "malformed request to the core (an SDK bug)"],
-];
 
 export interface FingerprintErrorDetails {
   /** Byte offset into the UTF-8 JSON text (text input). */

@@ -12,8 +12,7 @@
  */
 
 import { isWellFormed, writeWtf8 } from "./_wtf8.js";
-
-const V_NULL = 0, V_FALSE = 1, V_TRUE = 2, V_NUMBER = 3, V_STR_CLEAN = 4, V_STR = 5, V_ARRAY = 6, V_OBJECT = 7;
+import { V_ARRAY, V_FALSE, V_NULL, V_NUMBER, V_OBJECT, V_STR, V_STR_CLEAN, V_TRUE } from "./_abi.gen.js";
 /** Deeper than this is treated as a possible cycle; the slow describe() walk decides. */
 const MAX_DEPTH = 4000;
 /** Strings longer than this go through TextEncoder (SIMD); shorter ones through a byte loop. */

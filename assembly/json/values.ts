@@ -17,20 +17,13 @@
 // fails with E_BAD_REQUEST at its byte offset; it is bounds-checked
 // throughout, so it can never read outside the request.
 import { alloc, grow } from "../arena";
+import { V_ARRAY, V_FALSE, V_NULL, V_NUMBER, V_OBJECT, V_STR, V_STR_CLEAN, V_TRUE } from "../abi";
 import { E_BAD_REQUEST, fail } from "../errors";
 import {
   STR_CLEAN, T_ARR, T_FALSE, T_NULL, T_NUM, T_OBJ, T_STR, T_TRUE,
   nodeType, setNodeB, tapeLen, tapePush,
 } from "./tape";
 
-export const V_NULL: u8 = 0;
-export const V_FALSE: u8 = 1;
-export const V_TRUE: u8 = 2;
-export const V_NUMBER: u8 = 3;
-export const V_STR_CLEAN: u8 = 4;
-export const V_STR: u8 = 5;
-export const V_ARRAY: u8 = 6;
-export const V_OBJECT: u8 = 7;
 
 // Open containers: node index and items still to read (8 bytes each).
 let stack: usize = 0;

@@ -13,6 +13,7 @@ import overturn
 import overturn.fingerprint as fp
 from _support import WASM_SHA256, load_vectors
 from overturn.fingerprint import FingerprintError, _core
+from overturn.fingerprint._abi import ABI_ID
 
 KNOWN = [v for v in load_vectors()["vectors"] if "fingerprint" in v and "argsJSON" in v][:40]
 
@@ -83,13 +84,14 @@ def test_large_input_grows_the_input_region():
     assert fp.canonicalize_json(b"[1]") == "[1]"
 
 
-# A stand-in module with the core's exports, whose run() traps.
+# A stand-in module with the core's exports (and ABI identity), whose run() traps.
 TRAP_WAT = """
 (module
   (memory (export "memory") 2)
   (func (export "reserve") (param i32) (result i32) i32.const 1024)
   (func (export "result") (result i32) i32.const 0)
   (func (export "version") (result i32) i32.const 1)
+  (func (export "abiId") (result i32) i32.const %d)
   (func $deep (param i32) (result i32) (call $deep (i32.add (local.get 0) (i32.const 1))))
   (func (export "run") (param i32) (result i32)
     (if (i32.eq (local.get 0) (i32.const 25)) (then (return (call $deep (i32.const 0)))))
@@ -103,7 +105,7 @@ def test_traps_become_fingerprint_errors(low_level):
     import wasmtime
     real = _core._compiled()
     w, engine, _, low, fixed = real
-    fake = (w, engine, wasmtime.Module(engine, wasmtime.wat2wasm(TRAP_WAT)), low, fixed)
+    fake = (w, engine, wasmtime.Module(engine, wasmtime.wat2wasm(TRAP_WAT % ABI_ID)), low, fixed)
     _core._module = fake
     try:
         old = _swap_instance(_core._Instance(low_level=low_level))

@@ -1,8 +1,11 @@
 // Test-only: a module with the core's ABI whose run() traps, to prove the SDK
 // turns a trap into a FingerprintError and rebuilds its instance (D19).
+import { ABI_ID } from "../../assembly/_abi_id.gen";
+
 const BLOCK: usize = memory.data(256);
 export const FINGERPRINT_VERSION: i32 = 1;
 export function version(): i32 { return 1; }
+export function abiId(): i32 { return ABI_ID; }
 export function reserve(n: usize): usize { return n <= 128 ? BLOCK + 128 : 0; }
 export function result(): usize { return BLOCK; }
 export function run(len: usize): i32 {

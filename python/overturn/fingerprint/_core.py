@@ -56,18 +56,16 @@ import struct
 import threading
 from typing import Any, Optional
 
+from ._abi import (ABI_ID, F_DIGEST, F_IGNORE, F_MATCH_ON, F_STRING_INPUT, F_TEXT, FINGERPRINT_VERSION,
+                   HEADER_WORDS, RESULT_DIGEST, RESULT_STATUS, RESULT_TEXT_PTR)
 from ._errors import FingerprintError, core_error
 
-F_DIGEST = 1
-F_TEXT = 2
-F_MATCH_ON = 4
-F_IGNORE = 8
-F_STRING_INPUT = 16
+__all__ = ["F_DIGEST", "F_IGNORE", "F_MATCH_ON", "F_STRING_INPUT", "F_TEXT", "call"]
 
-_HEADER = struct.Struct("<6I")  # flags, kindLen, nameLen, matchLen, ignoreLen, argsLen
-_RESULT = struct.Struct("<iiiII")  # status, error offset, part, text ptr, text len
-_HEADER_LEN = 24
-_DIGEST_AT = 20
+# Layouts from the generated ABI (assembly/abi.ts via scripts/gen-abi.mjs).
+_HEADER = struct.Struct("<%dI" % HEADER_WORDS)  # flags, kindLen, nameLen, matchLen, ignoreLen, argsLen
+_RESULT = struct.Struct("<iiiII")  # status, error offset, part, text ptr, text len (RESULT_* order)
+_DIGEST_AT = RESULT_DIGEST
 _INITIAL_INPUT = 64 * 1024
 _U32_MAX = 0xFFFFFFFF
 
@@ -151,8 +149,18 @@ class _Instance:
             v = self._call(self.version_addr, 0)
         else:
             v = ex["version"](self.store)
-        if v != 1:
-            raise FingerprintError("internal-error", "the wasm module has version %r, expected 1" % (v,))
+        if v != FINGERPRINT_VERSION:
+            raise FingerprintError("internal-error", "the wasm module has version %r, expected %d"
+                                   % (v, FINGERPRINT_VERSION))
+        # The module must speak the ABI our constants were generated from.
+        try:
+            abi = ex["abiId"]
+        except KeyError:
+            abi = None
+        got = self.call_export(abi) if abi is not None else -1
+        if got != ABI_ID:
+            raise FingerprintError("internal-error", "the wasm module has ABI %x, this SDK was generated for %x"
+                                   " (reinstall the package)" % (got & 0xFFFFFFFF, ABI_ID))
         self.busy = False
         self.view: memoryview = memoryview(b"")
         self.result = self.call_export(ex["result"])
@@ -313,11 +321,11 @@ def _call(st: _Instance, flags: int, kind: bytes, name: bytes, match: bytes, ign
         st.refresh()  # the base address may have moved
     r = st.result
     if status:
-        status, offset, part, _, _ = _RESULT.unpack_from(st.view, r)
+        status, offset, part, _, _ = _RESULT.unpack_from(st.view, r + RESULT_STATUS)
         raise core_error(status, offset, part)
     if flags & F_DIGEST:
         return str(st.view[r + _DIGEST_AT:r + _DIGEST_AT + 64], "ascii")
-    ptr, size = struct.unpack_from("<II", st.view, r + 12)
+    ptr, size = struct.unpack_from("<II", st.view, r + RESULT_TEXT_PTR)
     if ptr + size > len(st.view):
         st.refresh()
     return str(st.view[ptr:ptr + size], "utf-8")

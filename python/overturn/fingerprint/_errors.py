@@ -5,33 +5,14 @@ Mirrors ``src/errors.ts``: every bad input — malformed JSON text, a value the
 contract cannot fingerprint (D16), a bad kind or name (D17) — raises a
 FingerprintError with a stable ``code`` and, where it applies, the byte
 ``offset`` into the JSON text or the ``path`` of the offending value (D19).
-The order of CORE_ERRORS is the order of the status codes 1..13 in
-``assembly/errors.ts``; keep the three tables in step.
+The core's codes and messages (CORE_ERRORS, PARTS) are generated from
+``assembly/abi.ts`` into ``_abi.py`` by ``scripts/gen-abi.mjs``.
 """
 from __future__ import annotations
 
-from typing import Optional, Tuple
+from typing import Optional
 
-#: Core status 1..13 → (code, plain-words reason), as in assembly/errors.ts.
-CORE_ERRORS: Tuple[Tuple[str, str], ...] = (
-    ("unexpected-end", "the text ends inside a value"),
-    ("unexpected-character", "unexpected character"),
-    ("invalid-utf8", "invalid UTF-8"),
-    ("bad-escape", "invalid escape sequence"),
-    ("control-character", "unescaped control character in a string"),
-    ("bad-number", "invalid number"),
-    ("trailing-content", "unexpected content after the JSON value"),
-    ("empty-input", "no JSON value (empty text)"),
-    ("out-of-memory", "out of memory"),
-    ("bad-kind", "kind must be a non-empty string without line feeds or lone surrogates"),
-    ("bad-name", "name must be a non-empty string without lone surrogates"),
-    ("bad-selection", "match_on/ignore_args must be lists of strings"),
-    ("bad-request", "malformed request to the core (an SDK bug)"),
-)
-
-#: Which part of the request the core's error offset refers to (result block +8).
-PARTS: Tuple[str, ...] = ("args", "kind", "name", "selection")
-
+from ._abi import CORE_ERRORS, PARTS
 
 class FingerprintError(ValueError):
     """Raised for every input the fingerprint contract rejects.

@@ -1,0 +1,70 @@
+// The ABI, defined once: every number a host must agree on with the core —
+// request flags, header and result-block layouts, value-stream tags, error
+// parts, error codes and their messages. Internal to the core; the hosts'
+// copies are GENERATED from this file by scripts/gen-abi.mjs
+// (src/_abi.gen.ts, python/overturn/fingerprint/_abi.py), and the core
+// exports abiId() (the first 32 bits of this file's SHA-256, from
+// assembly/_abi_id.gen.ts) so a host built against another ABI fails when it
+// loads the module, not by miscomputing.
+//
+// Generator syntax (kept deliberately tiny): one `export const NAME: type = N;`
+// per line. An error code carries `// error: <code> | <message>` on its line:
+// <code> is FingerprintError.code, <message> the plain-words reason the hosts
+// print. Edit here, then run `node scripts/gen-abi.mjs` (build-wasm does it).
+
+/** D18: the contract version, also the `version()` export. */
+export const FINGERPRINT_VERSION: i32 = 1;
+
+// Request flags (header word 0).
+export const F_DIGEST: u32 = 1;       // hash kind "\n" name "\n" canonical (D17)
+export const F_TEXT: u32 = 2;         // return the canonical text
+export const F_MATCH_ON: u32 = 4;     // matchOn list present (D9: matchOn wins)
+export const F_IGNORE: u32 = 8;       // ignoreArgs list present
+export const F_STRING_INPUT: u32 = 16; // args came from a host string: no BOM (D12)
+export const F_PREIMAGE: u32 = 32;    // return kind "\n" name "\n" canonical as the text
+export const F_VALUES: u32 = 64;      // args is a host-value stream (json/values.ts)
+
+// Request header: six little-endian u32 words, then the parts back to back.
+export const HEADER_BYTES: u32 = 24;
+export const HEADER_WORDS: u32 = 6;   // flags, kindLen, nameLen, matchLen, ignoreLen, argsLen
+
+// Result block (at result()): byte offsets of its fields.
+export const RESULT_STATUS: u32 = 0;   // i32: 0 or an error code
+export const RESULT_OFFSET: u32 = 4;   // i32: byte offset into the failing part, -1 none
+export const RESULT_PART: u32 = 8;     // i32: PART_* of the failure
+export const RESULT_TEXT_PTR: u32 = 12; // u32: returned text
+export const RESULT_TEXT_LEN: u32 = 16; // u32
+export const RESULT_DIGEST: u32 = 20;  // 64 lowercase hex digest bytes
+export const RESULT_BYTES: u32 = 96;
+
+// Which part of the request an error offset refers to.
+export const PART_ARGS: i32 = 0;
+export const PART_KIND: i32 = 1;
+export const PART_NAME: i32 = 2;
+export const PART_SELECTION: i32 = 3;
+
+// Value-stream tags (json/values.ts documents the item layouts).
+export const V_NULL: u8 = 0;
+export const V_FALSE: u8 = 1;
+export const V_TRUE: u8 = 2;
+export const V_NUMBER: u8 = 3;
+export const V_STR_CLEAN: u8 = 4;
+export const V_STR: u8 = 5;
+export const V_ARRAY: u8 = 6;
+export const V_OBJECT: u8 = 7;
+
+// Status codes: 0 is success; the rest are errors (the first failure of a call wins).
+export const OK: i32 = 0;
+export const E_UNEXPECTED_END: i32 = 1;  // error: unexpected-end | the text ends inside a value
+export const E_UNEXPECTED_CHAR: i32 = 2; // error: unexpected-character | unexpected character
+export const E_INVALID_UTF8: i32 = 3;    // error: invalid-utf8 | invalid UTF-8
+export const E_BAD_ESCAPE: i32 = 4;      // error: bad-escape | invalid escape sequence
+export const E_CONTROL_CHAR: i32 = 5;    // error: control-character | unescaped control character in a string
+export const E_BAD_NUMBER: i32 = 6;      // error: bad-number | invalid number
+export const E_TRAILING: i32 = 7;        // error: trailing-content | unexpected content after the JSON value
+export const E_EMPTY: i32 = 8;           // error: empty-input | no JSON value (empty text)
+export const E_OUT_OF_MEMORY: i32 = 9;   // error: out-of-memory | out of memory
+export const E_BAD_KIND: i32 = 10;       // error: bad-kind | kind must be a non-empty string without line feeds or lone surrogates
+export const E_BAD_NAME: i32 = 11;       // error: bad-name | name must be a non-empty string without lone surrogates
+export const E_BAD_SELECTION: i32 = 12;  // error: bad-selection | matchOn/ignoreArgs must be arrays of strings
+export const E_BAD_REQUEST: i32 = 13;    // error: bad-request | malformed request to the core (an SDK bug)
