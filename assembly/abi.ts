@@ -23,12 +23,15 @@ export const F_IGNORE: u32 = 8;       // ignoreArgs list present
 export const F_STRING_INPUT: u32 = 16; // args came from a host string: no BOM (D12)
 export const F_PREIMAGE: u32 = 32;    // return kind "\n" name "\n" canonical as the text
 export const F_VALUES: u32 = 64;      // args is a host-value stream (json/values.ts)
+export const F_CALL: u32 = 128;       // args is a whole call (call.ts); kind/name/lists parts empty
+export const F_EXPLAIN: u32 = 256;    // return the explanation record (explain.ts) as the text
 
 // Request header: six little-endian u32 words, then the parts back to back.
 export const HEADER_BYTES: u32 = 24;
 export const HEADER_WORDS: u32 = 6;   // flags, kindLen, nameLen, matchLen, ignoreLen, argsLen
 
-// Result block (at result()): byte offsets of its fields.
+// Result block (at result()): byte offsets of its fields. On failure the
+// text fields hold an optional detail (UTF-8) that follows the message.
 export const RESULT_STATUS: u32 = 0;   // i32: 0 or an error code
 export const RESULT_OFFSET: u32 = 4;   // i32: byte offset into the failing part, -1 none
 export const RESULT_PART: u32 = 8;     // i32: PART_* of the failure
@@ -42,6 +45,8 @@ export const PART_ARGS: i32 = 0;
 export const PART_KIND: i32 = 1;
 export const PART_NAME: i32 = 2;
 export const PART_SELECTION: i32 = 3;
+export const PART_CALL: i32 = 4;       // offset into the call's JSON text (F_CALL)
+export const PART_ARGS_JSON: i32 = 5;  // offset into the decoded argsJSON string (F_CALL)
 
 // Value-stream tags (json/values.ts documents the item layouts).
 export const V_NULL: u8 = 0;
@@ -68,3 +73,4 @@ export const E_BAD_KIND: i32 = 10;       // error: bad-kind | kind must be a non
 export const E_BAD_NAME: i32 = 11;       // error: bad-name | name must be a non-empty string without lone surrogates
 export const E_BAD_SELECTION: i32 = 12;  // error: bad-selection | matchOn/ignoreArgs must be arrays of strings
 export const E_BAD_REQUEST: i32 = 13;    // error: bad-request | malformed request to the core (an SDK bug)
+export const E_BAD_CALL: i32 = 14;       // error: bad-call | a call is a JSON object {"name", "args" | "argsJSON", "kind"?, "matchOn"?, "ignoreArgs"?, "fingerprint"?}

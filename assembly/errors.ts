@@ -17,6 +17,15 @@ export {
 export let errCode: i32 = OK;
 export let errOffset: i32 = -1;
 export let errPart: i32 = PART_ARGS;
+// An optional detail of the failure (UTF-8 bytes, e.g. the misspelt key);
+// returned in the result block's text fields.
+export let errDetailPtr: usize = 0;
+export let errDetailLen: usize = 0;
+
+export function setErrorDetail(p: usize, n: usize): void {
+  errDetailPtr = p;
+  errDetailLen = n;
+}
 
 /** Records a failure (first one wins) and returns its code, so callers can `return fail(...)`. */
 export function fail(code: i32, offset: i32): i32 {
@@ -31,6 +40,8 @@ export function resetErrors(part: i32): void {
   errCode = OK;
   errOffset = -1;
   errPart = part;
+  errDetailPtr = 0;
+  errDetailLen = 0;
 }
 
 export function setPart(part: i32): void {

@@ -1,5 +1,9 @@
-// The core's exports: the only entry points of build/fingerprint.wasm. One
-// call per fingerprint, pointer/length over linear memory, no imports. Every
+// The fingerprint module's exports: the only entry points of
+// build/fingerprint.wasm. One call per fingerprint, pointer/length over
+// linear memory, no imports. build/diagnostics.wasm (diagnostics.ts) has the
+// same exports over the same tree, and also reads calls (F_CALL, call.ts)
+// and writes explanation records (F_EXPLAIN, explain.ts): kept out of this
+// module so the fingerprint path keeps its size and start-up (README). Every
 // number of the ABI (flags, layouts, tags, error codes) is defined in abi.ts
 // and generated for the hosts (scripts/gen-abi.mjs).
 //
@@ -24,154 +28,13 @@
 // F_DIGEST hashes kind "\n" name "\n" canonical (D17); F_TEXT returns the
 // canonical text; F_PREIMAGE returns the whole preimage as the text, for
 // hosts that hash large texts faster themselves (node:crypto).
-import { ABI_ID } from "./_abi_id.gen";
-import {
-  F_DIGEST, F_IGNORE, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES, FINGERPRINT_VERSION,
-  HEADER_BYTES, RESULT_BYTES, RESULT_DIGEST, RESULT_OFFSET, RESULT_PART, RESULT_STATUS, RESULT_TEXT_LEN,
-  RESULT_TEXT_PTR,
-} from "./abi";
-import { arenaReset, reserveInput } from "./arena";
-import {
-  E_BAD_KIND, E_BAD_NAME, E_BAD_REQUEST, E_BAD_SELECTION, E_OUT_OF_MEMORY, OK, PART_ARGS,
-  PART_KIND, PART_NAME, PART_SELECTION, errCode, errOffset, errPart, fail,
-  resetErrors, setPart,
-} from "./errors";
-import { lastStrLen, lastStrPtr, parseText, readStringLiteral } from "./json/reader";
-import { ensure, outBase, outPos, putBytes, sinkFinish, sinkInit } from "./json/sink";
-import { T_ARR, nodeType, tapeInit } from "./json/tape";
-import { readValues } from "./json/values";
-import { writeCanonical } from "./json/writer";
-import { SELECT_IGNORE, SELECT_MATCH_ON, SELECT_NONE, isKeyList, setSelection } from "./select";
-import { sha256FinalHex, sha256Reset } from "./sha256";
-import { hasSurrogate } from "./utf8";
-
-export { FINGERPRINT_VERSION };
-
-const HEADER: usize = HEADER_BYTES;
-const RESULT: usize = memory.data(RESULT_BYTES);
-const DEFAULT_KIND: usize = memory.data<u8>([0x74, 0x6F, 0x6F, 0x6C, 0x5F, 0x63, 0x61, 0x6C, 0x6C]); // "tool_call"
-const DEFAULT_KIND_LEN: usize = 9;
-const NEWLINE: usize = memory.data<u8>([0x0A]);
-
-export function version(): i32 {
-  return FINGERPRINT_VERSION;
-}
-
-export function abiId(): i32 {
-  return ABI_ID;
-}
-
-export function reserve(n: usize): usize {
-  return reserveInput(n);
-}
-
-export function result(): usize {
-  return RESULT;
-}
+// F_CALL: args is a whole call (a recording line or a host object through
+// the value stream, call.ts) and the other parts are empty. F_EXPLAIN
+// returns the explanation record (explain.ts) as the text.
+export { FINGERPRINT_VERSION } from "./abi";
+export { abiId, reserve, result, version } from "./request";
+import { FingerprintOnly, runRequest } from "./request";
 
 export function run(len: usize): i32 {
-  arenaReset();
-  resetErrors(PART_ARGS);
-  const status = process(reserveInput(0), len);
-  store<i32>(RESULT + RESULT_STATUS, status);
-  store<i32>(RESULT + RESULT_OFFSET, status == OK ? -1 : errOffset);
-  store<i32>(RESULT + RESULT_PART, errPart);
-  store<u32>(RESULT + RESULT_TEXT_PTR, status == OK ? <u32>(outBase + textStart) : 0);
-  store<u32>(RESULT + RESULT_TEXT_LEN, status == OK ? <u32>(outPos - textStart) : 0);
-  return status;
-}
-
-function process(req: usize, len: usize): i32 {
-  if (len < HEADER) return fail(E_BAD_REQUEST, -1);
-  const flags = load<u32>(req);
-  const kindLen = <usize>load<u32>(req, 4);
-  const nameLen = <usize>load<u32>(req, 8);
-  const matchLen = <usize>load<u32>(req, 12);
-  const ignoreLen = <usize>load<u32>(req, 16);
-  const argsLen = <usize>load<u32>(req, 20);
-  // Sum in u64 so hostile lengths cannot wrap around.
-  if (<u64>HEADER + <u64>kindLen + <u64>nameLen + <u64>matchLen + <u64>ignoreLen + <u64>argsLen != <u64>len) {
-    return fail(E_BAD_REQUEST, -1);
-  }
-  const kindPtr = req + HEADER;
-  const namePtr = kindPtr + kindLen;
-  const matchPtr = namePtr + nameLen;
-  const ignorePtr = matchPtr + matchLen;
-  const argsPtr = ignorePtr + ignoreLen;
-  const digest = (flags & F_DIGEST) != 0;
-  const preimage = (flags & F_PREIMAGE) != 0;
-  if (!sinkInit((flags & F_TEXT) != 0 || preimage, digest, kindLen + nameLen + argsLen + 16)) return failed();
-  if (digest) sha256Reset();
-
-  // D17: the prefix goes through the sink, so it is hashed (DIGEST) or
-  // returned (PREIMAGE) exactly like the canonical text that follows.
-  if (digest || preimage) {
-    setPart(PART_KIND);
-    if (kindLen == 0) {
-      if (!emit(DEFAULT_KIND, DEFAULT_KIND_LEN)) return failed();
-    } else {
-      if (!readStringLiteral(kindPtr, kindLen)) return failed();
-      const p = lastStrPtr(), n = lastStrLen();
-      if (n == 0 || hasSurrogate(p, p + n) || hasNewline(p, n)) return fail(E_BAD_KIND, 0);
-      if (!emit(p, n)) return failed();
-    }
-    if (!emit(NEWLINE, 1)) return failed();
-    setPart(PART_NAME);
-    if (!readStringLiteral(namePtr, nameLen)) return failed();
-    const p = lastStrPtr(), n = lastStrLen();
-    if (n == 0 || hasSurrogate(p, p + n)) return fail(E_BAD_NAME, 0);
-    if (!emit(p, n)) return failed();
-    if (!emit(NEWLINE, 1)) return failed();
-  }
-  textStart = preimage ? 0 : outPos;
-
-  setPart(PART_ARGS);
-  if (!tapeInit(argsLen)) return failed();
-  const root = (flags & F_VALUES) != 0
-    ? readValues(argsPtr, argsLen)
-    : parseText(argsPtr, argsLen, (flags & F_STRING_INPUT) == 0);
-  if (root < 0) return failed();
-
-  let mode = SELECT_NONE;
-  let listPtr = matchPtr, listLen = matchLen;
-  if (flags & F_MATCH_ON) mode = SELECT_MATCH_ON;
-  else if (flags & F_IGNORE) { mode = SELECT_IGNORE; listPtr = ignorePtr; listLen = ignoreLen; }
-  if (mode != SELECT_NONE) {
-    setPart(PART_SELECTION);
-    const list = parseText(listPtr, listLen, false);
-    if (list < 0) return failed();
-    if (nodeType(<u32>list) != T_ARR || !isKeyList(<u32>list)) return fail(E_BAD_SELECTION, 0);
-    setSelection(mode, <u32>list);
-  } else {
-    setSelection(SELECT_NONE, 0);
-  }
-
-  setPart(PART_ARGS);
-  if (!writeCanonical(<u32>root)) return failed();
-  sinkFinish();
-  if (digest) sha256FinalHex(RESULT + RESULT_DIGEST);
-  return OK;
-}
-
-/**
- * The recorded failure; a step that reports failure without recording one
- * (a size that cannot be represented) counts as out of memory, so a failed
- * call can never look successful.
- */
-function failed(): i32 {
-  return errCode != OK ? errCode : fail(E_OUT_OF_MEMORY, -1);
-}
-
-/** Offset of the returned text in the sink: after the prefix, unless PREIMAGE. */
-let textStart: usize = 0;
-
-@inline function emit(p: usize, n: usize): bool {
-  if (!ensure(n)) return false;
-  putBytes(p, n);
-  return true;
-}
-
-function hasNewline(p: usize, n: usize): bool {
-  for (let i: usize = 0; i < n; i++) if (load<u8>(p + i) == 0x0A) return true;
-  return false;
+  return runRequest<FingerprintOnly>(len);
 }

@@ -73,6 +73,11 @@ const SMALL_COPY: usize = 64;
   for (; i < n; i++) store<u8>(dst + i, load<u8>(src + i));
 }
 
+/** Stops hashing (after sinkFinish): what follows is kept as text only. */
+export function sinkStopHashing(): void {
+  hashing = false;
+}
+
 /** Feeds what is left into the hash. The text (if kept) is [outBase, outBase + outPos). */
 export function sinkFinish(): void {
   if (hashing) {

@@ -135,6 +135,15 @@ function openValue(i: u32, top: bool): bool {
   return true;
 }
 
+/**
+ * Writes the WTF-8 bytes [p, p + n) as a JSON string literal with the D6
+ * escaping, untrimmed (for records about a call: explain.ts). The bytes
+ * must not lie in the sink's buffer unless room for n * 6 + 2 was ensured.
+ */
+export function writeJsonString(p: usize, n: usize, clean: bool): bool {
+  return writeStringSlow(p, n, clean, false);
+}
+
 /** Writes a JSON string (D6), trimming first when it is a value (D3, D4). */
 @inline function writeString(p: usize, n: usize, clean: bool, trim: bool): bool {
   // Fast path: a clean string (no escapes, quotes, controls or surrogates)

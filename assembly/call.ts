@@ -1,0 +1,200 @@
+// The call reader: one call, as a recording line holds it, read from the
+// tape (JSON text or the host-value stream, F_CALL). Internal.
+//
+//   {"name", "args" | "argsJSON", "kind"?, "matchOn"?, "ignoreArgs"?, "fingerprint"?}
+//
+// plus any other members, which are carried along and never read. This is
+// the one call model of every SDK and CLI (issue 9): the same camelCase keys
+// everywhere. Decisions where the contract is silent:
+//   - a member that is null counts as absent (kind, matchOn, ignoreArgs,
+//     argsJSON, fingerprint), as `matchOn: null` already does for selection;
+//   - argsJSON wins over args when both are present; neither → args null (D2);
+//   - argsJSON's string is read as JSON text from a host string (no BOM, D12),
+//     errors are offsets into its decoded bytes (PART_ARGS_JSON);
+//   - a near miss of a reserved key (args_json, match_on, MatchOn, ignore-args,
+//     Name…: equal after lowercasing and dropping "_" and "-"), and `options`
+//     (the old SDK shape), is an error naming the key to use — never ignored;
+//   - duplicate members: the last wins (D13), as for args.
+import { E_BAD_CALL, E_BAD_SELECTION, PART_ARGS_JSON, PART_CALL } from "./abi";
+import { alloc } from "./arena";
+import { fail, setErrorDetail, setPart } from "./errors";
+import { parseText } from "./json/reader";
+import { STR_CLEAN, T_ARR, T_NULL, T_OBJ, T_STR, nodeA, nodeB, nodeFlags, nodeType, subtreeEnd, tapePush } from "./json/tape";
+import { isKeyList } from "./select";
+
+// Results of readCall (module globals as extra return values; -1 = absent).
+export let callName: i32 = -1;
+export let callKind: i32 = -1;
+export let callMatchOn: i32 = -1;
+export let callIgnore: i32 = -1;
+export let callArgs: i32 = -1;
+export let callRecorded: i32 = -1;
+
+const K_NAME = 0, K_ARGS = 1, K_ARGS_JSON = 2, K_KIND = 3, K_MATCH_ON = 4, K_IGNORE = 5, K_FINGERPRINT = 6, K_OPTIONS = 7;
+
+/** The reserved keys by index. String literals only: they live in static data (no runtime allocation). */
+function keyName(i: i32): string {
+  switch (i) {
+    case K_NAME: return "name";
+    case K_ARGS: return "args";
+    case K_ARGS_JSON: return "argsJSON";
+    case K_KIND: return "kind";
+    case K_MATCH_ON: return "matchOn";
+    case K_IGNORE: return "ignoreArgs";
+    case K_FINGERPRINT: return "fingerprint";
+    default: return "options";
+  }
+}
+
+/**
+ * Reads the call at tape node root. textBase: start of the call's JSON text
+ * (error offsets), 0 for the value stream. False on error (recorded).
+ */
+export function readCall(root: u32, textBase: usize, textLen: usize): bool {
+  callName = callKind = callMatchOn = callIgnore = callArgs = callRecorded = -1;
+  setPart(PART_CALL);
+  if (nodeType(root) != T_OBJ) return bad(-1, "a call must be a JSON object");
+  let argsJson: i32 = -1;
+  const count = nodeA(root);
+  let k = root + 1;
+  for (let m: u32 = 0; m < count; m++) {
+    const v = k + 1;
+    const which = keyOf(k);
+    const isNull = nodeType(v) == T_NULL;
+    if (which == K_NAME) callName = <i32>v;
+    else if (which == K_ARGS) callArgs = <i32>v;
+    else if (which == K_ARGS_JSON) argsJson = isNull ? -1 : <i32>v;
+    else if (which == K_KIND) callKind = isNull ? -1 : <i32>v;
+    else if (which == K_MATCH_ON) callMatchOn = isNull ? -1 : <i32>v;
+    else if (which == K_IGNORE) callIgnore = isNull ? -1 : <i32>v;
+    else if (which == K_FINGERPRINT) callRecorded = isNull ? -1 : <i32>v;
+    else if (which < 0) {
+      const near = nearMiss(k);
+      if (near >= 0) return badKey(k, textBase, textLen, near);
+    }
+    k = subtreeEnd(v);
+  }
+  if (callName < 0) return bad(-1, "missing \"name\"");
+  if (nodeType(<u32>callName) != T_STR) return bad(-1, "\"name\" must be a string");
+  if (callKind >= 0 && nodeType(<u32>callKind) != T_STR) return bad(-1, "\"kind\" must be a string");
+  if (!keyListOrAbsent(callMatchOn) || !keyListOrAbsent(callIgnore)) {
+    fail(E_BAD_SELECTION, -1);
+    return false;
+  }
+  if (callRecorded >= 0 && !isDigestString(<u32>callRecorded)) {
+    return bad(-1, "\"fingerprint\" must be 64 lowercase hex digits");
+  }
+  if (argsJson >= 0) {
+    if (nodeType(<u32>argsJson) != T_STR) return bad(-1, "\"argsJSON\" must be a string");
+    setPart(PART_ARGS_JSON);
+    const r = parseText(<usize>nodeB(<u32>argsJson), <usize>nodeA(<u32>argsJson), false);
+    if (r < 0) return false;
+    callArgs = r;
+  } else if (callArgs < 0) {
+    const r = tapePush(T_NULL, 0, 0, 0); // no args: null (D2)
+    if (r < 0) return false;
+    callArgs = r;
+  }
+  return true;
+}
+
+function keyListOrAbsent(node: i32): bool {
+  return node < 0 || (nodeType(<u32>node) == T_ARR && isKeyList(<u32>node));
+}
+
+function isDigestString(i: u32): bool {
+  if (nodeType(i) != T_STR || nodeA(i) != 64) return false;
+  const p = <usize>nodeB(i);
+  for (let j: usize = 0; j < 64; j++) {
+    const c = <u32>load<u8>(p + j);
+    if (!(c - 0x30 < 10 || c - 0x61 < 6)) return false;
+  }
+  return true;
+}
+
+/** Index in KEYS of the key node k's exact bytes, or -1. */
+function keyOf(k: u32): i32 {
+  const p = <usize>nodeB(k), n = <i32>nodeA(k);
+  for (let i = 0; i < K_OPTIONS; i++) {
+    const ref = keyName(i);
+    if (ref.length == n && asciiEq(p, ref, false)) return i;
+  }
+  return -1;
+}
+
+/** Index of the reserved key that k nearly spells (see the module comment), or -1. */
+function nearMiss(k: u32): i32 {
+  const p = <usize>nodeB(k), n = <usize>nodeA(k);
+  if (n > 32) return -1;
+  for (let i = 0; i <= K_OPTIONS; i++) {
+    if (normalizedEq(p, n, keyName(i))) return i;
+  }
+  return -1;
+}
+
+/** Bytes at p equal the ASCII string ref (lowercased on both sides when fold). */
+function asciiEq(p: usize, ref: string, fold: bool): bool {
+  for (let j = 0; j < ref.length; j++) {
+    let c = <u32>load<u8>(p + <usize>j);
+    let r = <u32>ref.charCodeAt(j);
+    if (fold) { c = lower(c); r = lower(r); }
+    if (c != r) return false;
+  }
+  return true;
+}
+
+@inline function lower(c: u32): u32 {
+  return c - 0x41 < 26 ? c | 0x20 : c;
+}
+
+/** Key bytes equal ref after lowercasing both and dropping "_" and "-" from the key. */
+function normalizedEq(p: usize, n: usize, ref: string): bool {
+  let j = 0;
+  for (let i: usize = 0; i < n; i++) {
+    const c = <u32>load<u8>(p + i);
+    if (c == 0x5F || c == 0x2D) continue;
+    if (j >= ref.length || lower(c) != lower(<u32>ref.charCodeAt(j))) return false;
+    j++;
+  }
+  return j == ref.length;
+}
+
+function bad(offset: i32, detail: string): bool {
+  fail(E_BAD_CALL, offset);
+  setDetail(0, 0, detail, "", "");
+  return false;
+}
+
+/** `"<key>" should be "<reserved>"` (the key is ASCII: it nearly spells one). */
+function badKey(k: u32, textBase: usize, textLen: usize, near: i32): bool {
+  const p = <usize>nodeB(k);
+  // A clean key is a slice of the text: its opening quote is one byte before.
+  const inText = textLen > 0 && (nodeFlags(k) & STR_CLEAN) != 0 && p > textBase && p <= textBase + textLen;
+  fail(E_BAD_CALL, inText ? <i32>(p - 1 - textBase) : -1);
+  if (near == K_OPTIONS) {
+    setDetail(p, <usize>nodeA(k), " is not a call key: put kind, matchOn and ignoreArgs at the top level of the call", "", "");
+  } else {
+    setDetail(p, <usize>nodeA(k), " should be \"", keyName(near), "\" (call keys are camelCase)");
+  }
+  return false;
+}
+
+/** Detail = ("<key bytes>" when n > 0) + a + b + c, as UTF-8 in the arena (a, b, c are ASCII). */
+function setDetail(p: usize, n: usize, a: string, b: string, c: string): void {
+  const quoted = n > 0 ? n + 2 : 0;
+  const out = alloc(quoted + <usize>(a.length + b.length + c.length));
+  if (out == 0) return;
+  let o = out;
+  if (n > 0) {
+    store<u8>(o++, 0x22);
+    memory.copy(o, p, n); o += n;
+    store<u8>(o++, 0x22);
+  }
+  o = putAscii(o, a); o = putAscii(o, b); o = putAscii(o, c);
+  setErrorDetail(out, o - out);
+}
+
+function putAscii(o: usize, s: string): usize {
+  for (let i = 0; i < s.length; i++) store<u8>(o++, <u8>s.charCodeAt(i));
+  return o;
+}

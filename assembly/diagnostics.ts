@@ -1,0 +1,11 @@
+// The diagnostics module's exports (build/diagnostics.wasm): the ABI of
+// index.ts, with calls (F_CALL, call.ts) and explanation records
+// (F_EXPLAIN, explain.ts) compiled in. Loaded by the hosts on first use of
+// explain/diff/nearest and by the CLIs, never on the fingerprint path.
+export { FINGERPRINT_VERSION } from "./abi";
+export { abiId, reserve, result, version } from "./request";
+import { WithCalls, runRequest } from "./request";
+
+export function run(len: usize): i32 {
+  return runRequest<WithCalls>(len);
+}

@@ -1,0 +1,131 @@
+// The explanation record (F_EXPLAIN): everything a fingerprint is made of,
+// written once here as JSON for every host and CLI. Internal.
+//
+//   {"kind":K,"name":N,"matchOn":[…]?,"ignoreArgs":[…]?,"recorded":"<hex>"?,
+//    "selected":{"kept":[…],"dropped":[…],"missing":[…]},
+//    "canonical":"<canonical text>","preimage":"<kind \n name \n canonical>"}
+//
+// kept: top-level keys in the canonical text (code point order, D5).
+// dropped: keys selection left out that would otherwise be in it (a null
+//   value would not: D1), code point order; only when a selection applies.
+// missing: matchOn keys not kept (absent or null), in listing order, once each.
+// Selection reports need an object at the top level (D10): otherwise all
+// three lists are empty. matchOn/ignoreArgs/recorded echo the call's members.
+import { T_NULL, T_OBJ, T_STR, nodeA, nodeB, nodeFlags, nodeType, subtreeEnd, STR_CLEAN } from "./json/tape";
+import { alloc } from "./arena";
+import { ensure, outBase, putByte } from "./json/sink";
+import { compareKeys, entryNode, setEntry, sortMembers } from "./json/sort";
+import { writeJsonString } from "./json/writer";
+import { SELECT_MATCH_ON, SELECT_NONE, keepMember } from "./select";
+
+/**
+ * Appends the record to the sink. kind/name: decoded bytes; lists, recorded:
+ * tape nodes or -1; args: the args root; [canonStart, end) and [preStart, end)
+ * are sink offsets of the canonical text and the preimage, end = canonEnd.
+ */
+export function writeExplanation(kindP: usize, kindN: usize, nameP: usize, nameN: usize, matchOn: i32,
+  ignoreArgs: i32, recorded: i32, args: u32, mode: i32, preStart: usize, canonStart: usize, canonEnd: usize): bool {
+  if (!lit("{\"kind\":") || !writeJsonString(kindP, kindN, false)) return false;
+  if (!lit(",\"name\":") || !writeJsonString(nameP, nameN, false)) return false;
+  if (matchOn >= 0 && !(lit(",\"matchOn\":") && keyArray(<u32>matchOn))) return false;
+  if (ignoreArgs >= 0 && !(lit(",\"ignoreArgs\":") && keyArray(<u32>ignoreArgs))) return false;
+  if (recorded >= 0 && !(lit(",\"recorded\":") && str(<u32>recorded))) return false;
+  if (!lit(",\"selected\":") || !selection(args, mode, matchOn)) return false;
+  if (!lit(",\"canonical\":") || !sinkSpan(canonStart, canonEnd)) return false;
+  if (!lit(",\"preimage\":") || !sinkSpan(preStart, canonEnd)) return false;
+  return lit("}");
+}
+
+function selection(args: u32, mode: i32, matchOn: i32): bool {
+  if (nodeType(args) != T_OBJ) return lit("{\"kept\":[],\"dropped\":[],\"missing\":[]}");
+  // Members sorted, last duplicate kept (D5, D13): the writer's own order.
+  const count = nodeA(args);
+  const list = alloc(<usize>count << 4);
+  if (count > 0 && list == 0) return false;
+  let k = args + 1;
+  for (let m: u32 = 0; m < count; m++) {
+    setEntry(list + (<usize>m << 4), k);
+    k = subtreeEnd(k + 1);
+  }
+  const n = sortMembers(list, count);
+  if (n < 0) return false;
+  if (!lit("{\"kept\":[") || !members(list, <u32>n, true)) return false;
+  if (!lit("],\"dropped\":[") || (mode != SELECT_NONE && !members(list, <u32>n, false))) return false;
+  if (!lit("],\"missing\":[")) return false;
+  if (mode == SELECT_MATCH_ON && !missing(list, <u32>n, <u32>matchOn)) return false;
+  return lit("]}");
+}
+
+/** The non-null members that selection keeps (kept) or leaves out (!kept), as a JSON array body. */
+function members(list: usize, n: u32, kept: bool): bool {
+  let first = true;
+  for (let i: u32 = 0; i < n; i++) {
+    const key = entryNode(list, i);
+    if (nodeType(key + 1) == T_NULL || keepMember(key) != kept) continue;
+    if (!first && !lit(",")) return false;
+    first = false;
+    if (!str(key)) return false;
+  }
+  return true;
+}
+
+/**
+ * matchOn keys that no kept member has, in listing order, once each. A
+ * binary search in the sorted members; the once-each check is quadratic in
+ * the list's length (TODO: sort a copy if lists of thousands of keys matter).
+ */
+function missing(list: usize, n: u32, matchOn: u32): bool {
+  const end = subtreeEnd(matchOn);
+  let first = true;
+  for (let e = matchOn + 1; e < end; e++) {
+    let seen = false;
+    for (let d = matchOn + 1; d < e && !seen; d++) seen = compareKeys(d, e) == 0;
+    if (seen || isKept(list, n, e)) continue;
+    if (!first && !lit(",")) return false;
+    first = false;
+    if (!str(e)) return false;
+  }
+  return true;
+}
+
+function isKept(list: usize, n: u32, key: u32): bool {
+  let lo: i32 = 0, hi: i32 = <i32>n - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const k = entryNode(list, <u32>mid);
+    const c = compareKeys(k, key);
+    if (c == 0) return nodeType(k + 1) != T_NULL;
+    if (c < 0) lo = mid + 1; else hi = mid - 1;
+  }
+  return false;
+}
+
+function keyArray(listNode: u32): bool {
+  if (!lit("[")) return false;
+  const end = subtreeEnd(listNode);
+  for (let e = listNode + 1; e < end; e++) {
+    if (e > listNode + 1 && !lit(",")) return false;
+    if (!str(e)) return false;
+  }
+  return lit("]");
+}
+
+/** A string node as a JSON string, untrimmed. */
+function str(i: u32): bool {
+  return nodeType(i) == T_STR && writeJsonString(<usize>nodeB(i), <usize>nodeA(i), (nodeFlags(i) & STR_CLEAN) != 0);
+}
+
+/** Bytes [from, to) of the sink itself as a JSON string: room first, so the buffer cannot move under them. */
+function sinkSpan(from: usize, to: usize): bool {
+  const n = to - from;
+  if (n > 0x2000_0000 || !ensure(n * 6 + 2)) return false;
+  return writeJsonString(outBase + from, n, false);
+}
+
+/** Appends an ASCII literal. */
+function lit(s: string): bool {
+  const n = <usize>s.length;
+  if (!ensure(n)) return false;
+  for (let i = 0; i < s.length; i++) putByte(<u32>s.charCodeAt(i));
+  return true;
+}

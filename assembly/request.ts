@@ -1,0 +1,214 @@
+// One request to the core, for both entries (index.ts: the fingerprint
+// module; diagnostics.ts: the diagnostics module, which also reads calls and
+// writes explanation records). Internal. The ABI is documented in index.ts
+// and defined in abi.ts.
+import { ABI_ID } from "./_abi_id.gen";
+import {
+  F_CALL, F_DIGEST, F_EXPLAIN, F_IGNORE, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES,
+  FINGERPRINT_VERSION, PART_CALL,
+  HEADER_BYTES, RESULT_BYTES, RESULT_DIGEST, RESULT_OFFSET, RESULT_PART, RESULT_STATUS, RESULT_TEXT_LEN,
+  RESULT_TEXT_PTR,
+} from "./abi";
+import { arenaReset, reserveInput } from "./arena";
+import { callArgs, callIgnore, callKind, callMatchOn, callName, callRecorded, readCall } from "./call";
+import { writeExplanation } from "./explain";
+import {
+  E_BAD_KIND, E_BAD_NAME, E_BAD_REQUEST, E_BAD_SELECTION, E_OUT_OF_MEMORY, OK, PART_ARGS,
+  PART_KIND, PART_NAME, PART_SELECTION, errCode, errDetailLen, errDetailPtr, errOffset, errPart, fail,
+  resetErrors, setPart,
+} from "./errors";
+import { lastStrLen, lastStrPtr, parseText, readStringLiteral } from "./json/reader";
+import { ensure, outBase, outPos, putBytes, sinkFinish, sinkInit, sinkStopHashing } from "./json/sink";
+import { T_ARR, nodeA, nodeB, nodeType, tapeInit } from "./json/tape";
+import { readValues } from "./json/values";
+import { writeCanonical } from "./json/writer";
+import { SELECT_IGNORE, SELECT_MATCH_ON, SELECT_NONE, isKeyList, setSelection } from "./select";
+import { sha256FinalHex, sha256Reset } from "./sha256";
+import { hasSurrogate } from "./utf8";
+
+
+const HEADER: usize = HEADER_BYTES;
+const RESULT: usize = memory.data(RESULT_BYTES);
+const DEFAULT_KIND: usize = memory.data<u8>([0x74, 0x6F, 0x6F, 0x6C, 0x5F, 0x63, 0x61, 0x6C, 0x6C]); // "tool_call"
+const DEFAULT_KIND_LEN: usize = 9;
+const NEWLINE: usize = memory.data<u8>([0x0A]);
+
+export function version(): i32 {
+  return FINGERPRINT_VERSION;
+}
+
+export function abiId(): i32 {
+  return ABI_ID;
+}
+
+export function reserve(n: usize): usize {
+  return reserveInput(n);
+}
+
+export function result(): usize {
+  return RESULT;
+}
+
+/** Entry variants: the fingerprint module, and the diagnostics module with calls and explain. */
+export type FingerprintOnly = u32;
+export type WithCalls = u64;
+
+/**
+ * Runs the request at the input region. The variant is a type so that the
+ * choice is made at compile time (`sizeof<V>() == 8` is a constant): the
+ * fingerprint module never compiles call.ts/explain.ts (F_CALL/F_EXPLAIN
+ * fail there as E_BAD_REQUEST), keeping its size and its path as they were.
+ */
+export function runRequest<V>(len: usize): i32 {
+  arenaReset();
+  resetErrors(PART_ARGS);
+  const status = process<V>(reserveInput(0), len);
+  store<i32>(RESULT + RESULT_STATUS, status);
+  store<i32>(RESULT + RESULT_OFFSET, status == OK ? -1 : errOffset);
+  store<i32>(RESULT + RESULT_PART, errPart);
+  // On failure the text fields carry the error's detail (abi.ts), if any.
+  store<u32>(RESULT + RESULT_TEXT_PTR, status == OK ? <u32>(outBase + textStart) : <u32>errDetailPtr);
+  store<u32>(RESULT + RESULT_TEXT_LEN, status == OK ? <u32>(outPos - textStart) : <u32>errDetailLen);
+  return status;
+}
+
+@inline function process<V>(req: usize, len: usize): i32 {
+  if (len < HEADER) return fail(E_BAD_REQUEST, -1);
+  const flags = load<u32>(req);
+  const kindLen = <usize>load<u32>(req, 4);
+  const nameLen = <usize>load<u32>(req, 8);
+  const matchLen = <usize>load<u32>(req, 12);
+  const ignoreLen = <usize>load<u32>(req, 16);
+  const argsLen = <usize>load<u32>(req, 20);
+  // Sum in u64 so hostile lengths cannot wrap around.
+  if (<u64>HEADER + <u64>kindLen + <u64>nameLen + <u64>matchLen + <u64>ignoreLen + <u64>argsLen != <u64>len) {
+    return fail(E_BAD_REQUEST, -1);
+  }
+  const kindPtr = req + HEADER;
+  const namePtr = kindPtr + kindLen;
+  const matchPtr = namePtr + nameLen;
+  const ignorePtr = matchPtr + matchLen;
+  const argsPtr = ignorePtr + ignoreLen;
+  let explain = false, isCall = false;
+  if (sizeof<V>() == 8) {
+    explain = (flags & F_EXPLAIN) != 0;
+    isCall = (flags & F_CALL) != 0;
+  } else {
+    if ((flags & (F_CALL | F_EXPLAIN)) != 0) return fail(E_BAD_REQUEST, -1);
+  }
+  const digest = (flags & F_DIGEST) != 0;
+  const preimage = (flags & F_PREIMAGE) != 0 || explain;
+  if (!sinkInit((flags & F_TEXT) != 0 || preimage, digest, kindLen + nameLen + argsLen + 16)) return failed();
+  if (digest) sha256Reset();
+
+  // A call (call.ts) is read first: kind, name, lists and args all come from it.
+  let root: i32 = -1;
+  let kindP = DEFAULT_KIND, kindN = DEFAULT_KIND_LEN, nameP: usize = 0, nameN: usize = 0;
+  if (sizeof<V>() == 8) {
+    if (isCall) {
+      if (kindLen + nameLen + matchLen + ignoreLen != 0) return fail(E_BAD_REQUEST, -1);
+      setPart(PART_CALL);
+      if (!tapeInit(argsLen)) return failed();
+      const values = (flags & F_VALUES) != 0;
+      const call = values ? readValues(argsPtr, argsLen) : parseText(argsPtr, argsLen, (flags & F_STRING_INPUT) == 0);
+      if (call < 0 || !readCall(<u32>call, values ? 0 : argsPtr, values ? 0 : argsLen)) return failed();
+      if (callKind >= 0) { kindP = <usize>nodeB(<u32>callKind); kindN = <usize>nodeA(<u32>callKind); }
+      nameP = <usize>nodeB(<u32>callName); nameN = <usize>nodeA(<u32>callName);
+      root = callArgs;
+    }
+  }
+
+  // D17: the prefix goes through the sink, so it is hashed (DIGEST) or
+  // returned (PREIMAGE) exactly like the canonical text that follows.
+  if (digest || preimage) {
+    setPart(PART_KIND);
+    if (!isCall && kindLen != 0) {
+      if (!readStringLiteral(kindPtr, kindLen)) return failed();
+      kindP = lastStrPtr(); kindN = lastStrLen();
+    }
+    if (kindP != DEFAULT_KIND && (kindN == 0 || hasSurrogate(kindP, kindP + kindN) || hasNewline(kindP, kindN))) {
+      return fail(E_BAD_KIND, 0);
+    }
+    if (!emit(kindP, kindN) || !emit(NEWLINE, 1)) return failed();
+    setPart(PART_NAME);
+    if (!isCall) {
+      if (!readStringLiteral(namePtr, nameLen)) return failed();
+      nameP = lastStrPtr(); nameN = lastStrLen();
+    }
+    if (nameN == 0 || hasSurrogate(nameP, nameP + nameN)) return fail(E_BAD_NAME, 0);
+    if (!emit(nameP, nameN) || !emit(NEWLINE, 1)) return failed();
+  }
+  textStart = preimage ? 0 : outPos;
+  const canonStart = outPos;
+
+  setPart(PART_ARGS);
+  if (!isCall) {
+    if (!tapeInit(argsLen)) return failed();
+    root = (flags & F_VALUES) != 0
+      ? readValues(argsPtr, argsLen)
+      : parseText(argsPtr, argsLen, (flags & F_STRING_INPUT) == 0);
+    if (root < 0) return failed();
+  }
+
+  let mode = SELECT_NONE;
+  let matchList: i32 = -1, ignoreList: i32 = -1;
+  if (sizeof<V>() == 8 && isCall) {
+    matchList = callMatchOn; ignoreList = callIgnore;
+    if (matchList >= 0) { mode = SELECT_MATCH_ON; setSelection(mode, <u32>matchList); }
+    else if (ignoreList >= 0) { mode = SELECT_IGNORE; setSelection(mode, <u32>ignoreList); }
+    else setSelection(SELECT_NONE, 0);
+  } else {
+    let listPtr = matchPtr, listLen = matchLen;
+    if (flags & F_MATCH_ON) mode = SELECT_MATCH_ON;
+    else if (flags & F_IGNORE) { mode = SELECT_IGNORE; listPtr = ignorePtr; listLen = ignoreLen; }
+    if (mode != SELECT_NONE) {
+      setPart(PART_SELECTION);
+      const list = parseText(listPtr, listLen, false);
+      if (list < 0) return failed();
+      if (nodeType(<u32>list) != T_ARR || !isKeyList(<u32>list)) return fail(E_BAD_SELECTION, 0);
+      setSelection(mode, <u32>list);
+      if (mode == SELECT_MATCH_ON) matchList = list; else ignoreList = list;
+    } else {
+      setSelection(SELECT_NONE, 0);
+    }
+  }
+
+  setPart(PART_ARGS);
+  if (!writeCanonical(<u32>root)) return failed();
+  sinkFinish();
+  if (digest) sha256FinalHex(RESULT + RESULT_DIGEST);
+  if (sizeof<V>() == 8) {
+    if (explain) {
+      // The record follows the preimage in the sink, outside the hash.
+      sinkStopHashing();
+      const canonEnd = outPos;
+      if (!writeExplanation(kindP, kindN, nameP, nameN, matchList, ignoreList, isCall ? callRecorded : -1,
+        <u32>root, mode, 0, canonStart, canonEnd)) return failed();
+      textStart = canonEnd;
+    }
+  }
+  return OK;
+}
+
+/**
+ * The recorded failure; a step that reports failure without recording one
+ * (a size that cannot be represented) counts as out of memory, so a failed
+ * call can never look successful.
+ */
+function failed(): i32 {
+  return errCode != OK ? errCode : fail(E_OUT_OF_MEMORY, -1);
+}
+
+/** Offset of the returned text in the sink: after the prefix, unless PREIMAGE. */
+let textStart: usize = 0;
+
+@inline function emit(p: usize, n: usize): bool {
+  if (!ensure(n)) return false;
+  putBytes(p, n);
+  return true;
+}
+
+function hasNewline(p: usize, n: usize): bool {
+  for (let i: usize = 0; i < n; i++) if (load<u8>(p + i) == 0x0A) return true;
+  return false;
+}
