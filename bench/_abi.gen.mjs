@@ -67,4 +67,4 @@ export const CORE_ERRORS = [
   ["bad-call", "a call is a JSON object {\"name\", \"args\" | \"argsJSON\", \"kind\"?, \"matchOn\"?, \"ignoreArgs\"?, \"fingerprint\"?}"],
 ];
 // PART_* values → names, for error messages.
-export const PARTS = ["args","kind","name","selection","call","args_json"];
+export const PARTS = ["args","kind","name","selection","call","argsJSON"];

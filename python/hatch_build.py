@@ -1,4 +1,4 @@
-"""Hatchling build hook: puts the core's ``.wasm`` into the package, byte for byte.
+"""Hatchling build hook: puts the core's ``.wasm`` modules into the package, byte for byte.
 
 Build-time only, not shipped. Takes ``../build/fingerprint.wasm`` (the
 artifact of record, made by ``scripts/build-wasm.mjs``) and checks it against
@@ -15,8 +15,9 @@ from typing import Any, Dict
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-TARGET = "overturn/fingerprint/fingerprint.wasm"
-DIGEST = "overturn/fingerprint/fingerprint.wasm.sha256"
+#: The modules of record: the fingerprint path, and the diagnostics module
+#: (explain/diff/nearest and the CLI, loaded on first use).
+MODULES = ("fingerprint.wasm", "diagnostics.wasm")
 
 
 def _check(wasm: str, sha_file: str) -> None:
@@ -31,16 +32,22 @@ def _check(wasm: str, sha_file: str) -> None:
 
 class WasmHook(BuildHookInterface):  # type: ignore[misc]
     def initialize(self, version: str, build_data: Dict[str, Any]) -> None:
+        for name in MODULES:
+            self._include(name, build_data)
+
+    def _include(self, name: str, build_data: Dict[str, Any]) -> None:
         root = self.root
-        wasm = os.path.normpath(os.path.join(root, "..", "build", "fingerprint.wasm"))
+        target = "overturn/fingerprint/" + name
+        digest = target + ".sha256"
+        wasm = os.path.normpath(os.path.join(root, "..", "build", name))
         sha = wasm + ".sha256"
         if os.path.exists(wasm):
             _check(wasm, sha)
-            build_data["force_include"][wasm] = TARGET
-            build_data["force_include"][sha] = DIGEST
+            build_data["force_include"][wasm] = target
+            build_data["force_include"][sha] = digest
             return
-        inside = os.path.join(root, TARGET)
-        if os.path.exists(inside) and os.path.exists(os.path.join(root, DIGEST)):
-            _check(inside, os.path.join(root, DIGEST))
+        inside = os.path.join(root, target)
+        if os.path.exists(inside) and os.path.exists(os.path.join(root, digest)):
+            _check(inside, os.path.join(root, digest))
             return
-        raise RuntimeError("build/fingerprint.wasm not found beside python/: run node scripts/build-wasm.mjs first")
+        raise RuntimeError("build/%s not found beside python/: run node scripts/build-wasm.mjs first" % name)

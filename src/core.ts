@@ -4,10 +4,10 @@
  * @module
  */
 import {
-  ABI_ID, CORE_ERRORS, F_DIGEST, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES, FINGERPRINT_VERSION, HEADER_BYTES,
-  HEADER_WORDS, PARTS, RESULT_DIGEST, RESULT_OFFSET, RESULT_PART, RESULT_TEXT_LEN, RESULT_TEXT_PTR,
+  ABI_ID, F_DIGEST, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES, FINGERPRINT_VERSION, HEADER_BYTES,
+  HEADER_WORDS, RESULT_DIGEST, RESULT_OFFSET, RESULT_PART, RESULT_TEXT_LEN, RESULT_TEXT_PTR,
 } from "./_abi.gen.js";
-import { FingerprintError } from "./errors.js";
+import { FingerprintError, errorFromCore } from "./errors.js";
 import { retarget, setTarget, writeValue } from "./values.js";
 import { isWellFormed, writeWtf8 } from "./_wtf8.js";
 
@@ -288,13 +288,5 @@ function runRequest(e: Exports, flags: number, argsLen: number, end: number): Ou
 
 function coreError(mem: Uint8Array, status: number): FingerprintError {
   const r = res;
-  const [code, reason] = CORE_ERRORS[status - 1] ?? ["bad-request", `core status ${status}`];
-  const offset = r[RESULT_OFFSET >> 2];
-  const part = PARTS[r[RESULT_PART >> 2]] ?? "args";
-  if (part === "args" && offset >= 0) {
-    return new FingerprintError(code, `invalid JSON: ${reason} at byte ${offset}`, { offset });
-  }
-  if (part === "selection") return new FingerprintError(code, `invalid matchOn/ignoreArgs: ${reason}`);
-  if (part !== "args") return new FingerprintError(code, `invalid ${part}: ${reason}`);
-  return new FingerprintError(code, reason);
+  return errorFromCore(status, r[RESULT_OFFSET >> 2], r[RESULT_PART >> 2], "");
 }

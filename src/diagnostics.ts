@@ -2,33 +2,44 @@
  * Replay diagnostics (issue 6): why did a call get the fingerprint it got, and
  * why does it differ from a recorded one? Public API, re-exported by api.ts.
  *
- * - `explain` / `explainJSON`: the selection (which top-level keys stayed),
- *   the canonical text, the preimage (D17) and the digest of one call.
+ * - `explain` / `explainJSON` / `explainCall`: the selection (which
+ *   top-level keys stayed), the canonical text, the preimage (D17) and the
+ *   digest of one call.
  * - `diff`: the differences between two calls that change the fingerprint.
  * - `nearest`: the recorded call with the same kind and name and the fewest
  *   differences.
  *
- * The core is the single source of truth: every canonical text here is the
- * one the wasm core wrote, from the core call that also returns the digest
- * (flags DIGEST|TEXT|PREIMAGE; a second, text-only call for requests that
- * core.ts hashes on the host). Nothing is canonicalized on the host. The
+ * The core is the single source of truth: it reads the call (assembly/call.ts)
+ * and writes the explanation record with the digest (assembly/explain.ts),
+ * in the diagnostics module (src/_diagnostics_wasm.ts). Nothing is
+ * canonicalized or selected on the host. The
  * diff walks the core's canonical texts and compares subtrees by their
  * canonical text, which is exactly the equality the fingerprint sees: a
  * trimmed space, a dropped null, key order or `1.0` vs `1` never show up.
  * The walks are iterative, so deep nesting (D19) cannot overflow the stack.
  * @module
  */
-import { F_DIGEST, F_IGNORE, F_MATCH_ON, F_PREIMAGE, F_TEXT, call } from "./core.js";
-import { selectValue, toJsonText } from "./encode.js";
+import { explainCallText, explainCallValue, type Explained } from "./_diagnostics_wasm.js";
+import { toJsonText } from "./encode.js";
 import { FingerprintError } from "./errors.js";
 import type { FingerprintOptions } from "./api.js";
+import { Rejected } from "./values.js";
 
-/** One tool call: args as a JavaScript value, or as JSON text (`argsJSON` wins when both are set). */
+/**
+ * One tool call, the object a recording line holds (the one call model of
+ * both SDKs and CLIs, read by the core: assembly/call.ts). `argsJSON` wins
+ * over `args`; other members are carried along. A near miss of a key
+ * (`args_json`, `match_on`, `options`…) is an error naming the right key.
+ */
 export interface Call {
   name: string;
   args?: unknown;
   argsJSON?: string | Uint8Array;
-  options?: FingerprintOptions;
+  kind?: string;
+  matchOn?: readonly string[] | null;
+  ignoreArgs?: readonly string[] | null;
+  fingerprint?: string;
+  [member: string]: unknown;
 }
 
 /** Which top-level keys of the args reached the canonical text. */
@@ -84,15 +95,13 @@ export interface NearestMatch {
   diff: Diff;
 }
 
-const DEFAULT_KIND = "tool_call";
-
 /**
  * Explains the fingerprint of a call whose args are a JavaScript value.
  * @throws FingerprintError as fingerprint() does.
  * @example explain("search", { q: " cats ", page: 2 }, { ignoreArgs: ["page"] }).canonical // '{"q":"cats"}'
  */
 export function explain(name: string, args: unknown, options?: FingerprintOptions): Explanation {
-  return explainCall({ name, args, options });
+  return explainCall({ ...optionsOf(options), name, args });
 }
 
 /**
@@ -101,7 +110,101 @@ export function explain(name: string, args: unknown, options?: FingerprintOption
  * @example explainJSON("search", '{"q":"cats","page":2}', { matchOn: ["q"] }).selected.dropped // ["page"]
  */
 export function explainJSON(name: string, argsJSON: string | Uint8Array, options?: FingerprintOptions): Explanation {
-  return explainCall({ name, argsJSON, options });
+  return explainCall({ ...optionsOf(options), name, argsJSON });
+}
+
+/**
+ * Explains one call: a call object, or a recording line's JSON text (read
+ * by the core, never by JSON.parse here).
+ * @throws FingerprintError for a call the core cannot read or fingerprint.
+ * @example explainCall('{"name":"t","args":{"p":"P0"}}').canonical // '{"p":"P0"}'
+ */
+export function explainCall(call: Call | string | Uint8Array): Explanation {
+  return explanationOf(explainRecord(call));
+}
+
+/** The core's record for a call (src/_diagnostics_wasm.ts), for the CLI, which prints its members. Internal. */
+export function explainRecord(call: Call | string | Uint8Array): Explained {
+  if (typeof call === "string" || call instanceof Uint8Array) return explainCallText(call);
+  if (call === null || typeof call !== "object") {
+    throw new FingerprintError("invalid-argument", "a call must be an object {name, args | argsJSON, kind?, matchOn?, ignoreArgs?}");
+  }
+  let c: Call = call;
+  if (c.argsJSON instanceof Uint8Array) c = { ...c, argsJSON: utf8(c.argsJSON) };
+  try {
+    return explainCallValue(c);
+  } catch (err) {
+    if (!(err instanceof Rejected || err instanceof RangeError)) throw err;
+  }
+  return explainAroundRejected(c);
+}
+
+/**
+ * A call whose args hold a value D15 rejects: D9 says it is no error when
+ * selection leaves it out. Each rejected top-level member is sent as a
+ * stand-in (`true`: present, not null); if the core keeps one of them, the
+ * real error is raised — the core, not this host, decides what is selected.
+ */
+function explainAroundRejected(c: Call): Explained {
+  const args = c.args;
+  if (typeof args !== "object" || args === null || Array.isArray(args)) throw errorOf(args);
+  const copy = Object.create(null) as Record<string, unknown>;
+  const rejected = new Set<string>();
+  for (const k of Object.keys(args)) {
+    const v = (args as Record<string, unknown>)[k];
+    try {
+      toJsonText(v);
+      copy[k] = v;
+    } catch (err) {
+      if (!(err instanceof FingerprintError)) throw err;
+      rejected.add(k);
+      copy[k] = true;
+    }
+  }
+  let out: Explained;
+  try {
+    out = explainCallValue({ ...c, args: copy });
+  } catch (err) {
+    if (!(err instanceof Rejected || err instanceof RangeError)) throw err;
+    throw new FingerprintError("unsupported-value", "a call's name, kind, matchOn, ignoreArgs and other members must be JSON values");
+  }
+  if (out.record.selected.kept.some((k) => rejected.has(k))) throw errorOf(args);
+  return out;
+}
+
+/** The FingerprintError (with its path) for args that cannot be fingerprinted. */
+function errorOf(args: unknown): FingerprintError {
+  try {
+    toJsonText(args);
+  } catch (err) {
+    if (err instanceof FingerprintError) return err;
+    throw err;
+  }
+  return new FingerprintError("unsupported-value", "args cannot be fingerprinted");
+}
+
+function utf8(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new FingerprintError("invalid-utf8", "argsJSON bytes are not valid UTF-8");
+  }
+}
+
+/** The call members for fingerprint()-style options (kind, matchOn, ignoreArgs only). */
+function optionsOf(options: FingerprintOptions | undefined): Partial<Call> {
+  if (options === undefined) return {};
+  if (typeof options !== "object" || options === null) throw new FingerprintError("invalid-argument", "options must be an object");
+  const out: Partial<Call> = {};
+  if (options.kind !== undefined) out.kind = options.kind;
+  if (options.matchOn !== undefined) out.matchOn = options.matchOn;
+  if (options.ignoreArgs !== undefined) out.ignoreArgs = options.ignoreArgs;
+  return out;
+}
+
+function explanationOf({ record, digest }: Explained): Explanation {
+  const { kind, name, selected, canonical, preimage } = record;
+  return { version: 1, kind, name, selected, canonical, preimage, fingerprint: digest };
 }
 
 /**
@@ -136,17 +239,15 @@ export function nearest(call: Call | Explanation, recording: Iterable<Call | Exp
     const i = index++;
     if (rec === null || typeof rec !== "object") throw new FingerprintError("invalid-argument", "a recorded call must be an object");
     // Names first: calls of other tools are never fingerprinted.
-    const kind = isExplanation(rec) ? rec.kind : rec.options?.kind ?? DEFAULT_KIND;
-    if (rec.name !== target.name || kind !== target.kind) continue;
+    if (rec.name !== target.name) continue;
     const explanation = toExplanation(rec);
+    if (explanation.kind !== target.kind) continue;
     const d = diff(explanation, target);
     if (best === null || d.changes.length < best.diff.changes.length) best = { index: i, call: rec, explanation, diff: d };
     if (d.same) break; // nothing beats an exact match
   }
   return best;
 }
-
-// --- explanations from the core --------------------------------------------
 
 function isExplanation(x: unknown): x is Explanation {
   if (x === null || typeof x !== "object") return false;
@@ -156,112 +257,6 @@ function isExplanation(x: unknown): x is Explanation {
 
 function toExplanation(x: Call | Explanation): Explanation {
   return isExplanation(x) ? x : explainCall(x);
-}
-
-function explainCall(c: Call): Explanation {
-  if (c === null || typeof c !== "object") throw new FingerprintError("invalid-argument", "a call must be an object {name, args | argsJSON, options?}");
-  const { name, options } = c;
-  if (typeof name !== "string") throw new FingerprintError("invalid-argument", `name must be a string, got ${typeof name}`);
-  if (options !== undefined && (typeof options !== "object" || options === null)) {
-    throw new FingerprintError("invalid-argument", "options must be an object");
-  }
-  const kind = options?.kind;
-  if (kind !== undefined && typeof kind !== "string") throw new FingerprintError("invalid-argument", "kind must be a string");
-  const matchOn = keyList(options?.matchOn, "matchOn");
-  const ignoreArgs = keyList(options?.ignoreArgs, "ignoreArgs");
-  const flags = (matchOn ? F_MATCH_ON : 0) | (ignoreArgs ? F_IGNORE : 0);
-  const m = matchOn ? JSON.stringify(matchOn) : "";
-  const g = ignoreArgs ? JSON.stringify(ignoreArgs) : "";
-  const kindLit = kind === undefined ? "" : JSON.stringify(kind);
-
-  let input: string | Uint8Array;
-  const text = c.argsJSON !== undefined;
-  if (text) {
-    if (typeof c.argsJSON !== "string" && !(c.argsJSON instanceof Uint8Array)) {
-      throw new FingerprintError("invalid-argument", "argsJSON must be a string or Uint8Array");
-    }
-    input = c.argsJSON;
-  } else {
-    // As fingerprint(): select on the value first, so left-out values are never read (D9).
-    input = toJsonText(flags ? selectValue(c.args, matchOn, ignoreArgs) : c.args);
-  }
-  // One core call: the digest, and the preimage as text (D17). When core.ts
-  // hashes a large request on the host (node:crypto) it returns no text; a
-  // second, text-only call then gives the canonical text (no prefix).
-  const nameLit = JSON.stringify(name);
-  const out = call(flags | F_DIGEST | F_TEXT | F_PREIMAGE, kindLit, nameLit, m, g, input);
-  const k = kind ?? DEFAULT_KIND;
-  const canonical = out.text !== ""
-    ? afterPrefix(out.text, `${k}\n${name}\n`)
-    : call(flags | F_TEXT, kindLit, nameLit, m, g, input).text;
-  const kept = topKeys(canonical) ?? [];
-  const selected: Selection = { kept, dropped: [], missing: [] };
-  if (flags && canonical.startsWith("{")) {
-    selected.dropped = text || !isPlainObject(c.args)
-      ? droppedFromText(text ? input : toJsonText(c.args), kept)
-      : droppedFromValue(c.args as Record<string, unknown>, matchOn, ignoreArgs);
-    if (matchOn) {
-      const have = new Set(kept);
-      selected.missing = [...new Set(matchOn)].filter((key) => !have.has(key));
-    }
-  }
-  return { version: 1, kind: k, name, selected, canonical, preimage: `${k}\n${name}\n${canonical}`, fingerprint: out.digest };
-}
-
-function keyList(list: unknown, what: string): readonly string[] | null {
-  if (list === undefined || list === null) return null;
-  if (!Array.isArray(list) || !list.every((k) => typeof k === "string")) {
-    throw new FingerprintError("invalid-argument", `${what} must be an array of strings`);
-  }
-  return list;
-}
-
-/**
- * The canonical text after the known "kind\nname\n" prefix of the preimage.
- * core.ts decodes with a default TextDecoder, which drops a leading U+FEFF:
- * a kind starting with U+FEFF (legal, D17) arrives without it.
- */
-function afterPrefix(preimage: string, prefix: string): string {
-  if (preimage.startsWith(prefix)) return preimage.slice(prefix.length);
-  if (prefix.startsWith("\uFEFF") && preimage.startsWith(prefix.slice(1))) return preimage.slice(prefix.length - 1);
-  throw new FingerprintError("bad-request", "the core returned a preimage without the expected kind and name (an SDK bug)");
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const p = Object.getPrototypeOf(v);
-  return p === Object.prototype || p === null;
-}
-
-/** Keys of the unselected canonical text (core) that the selected one lacks. */
-function droppedFromText(input: string | Uint8Array, kept: string[]): string[] {
-  const all = topKeys(call(F_TEXT, "", "", "", "", input).text) ?? [];
-  const have = new Set(kept);
-  return all.filter((k) => !have.has(k));
-}
-
-/**
- * Keys selection left out of a plain object, minus those whose value the
- * core would drop anyway (null, undefined, NaN…: canonical text "null").
- * A value that cannot be fingerprinted at all still counts as dropped: the
- * selection is what kept it out (D9). Ordered by the core, which sorts keys.
- */
-function droppedFromValue(args: Record<string, unknown>, matchOn: readonly string[] | null,
-  ignoreArgs: readonly string[] | null): string[] {
-  const listed = new Set(matchOn ?? ignoreArgs ?? []);
-  const out: Record<string, number> = {};
-  for (const k of Object.keys(args)) {
-    if (listed.has(k) === (matchOn !== null)) continue; // selected
-    let text: string;
-    try {
-      text = call(F_TEXT, "", "", "", "", toJsonText(args[k])).text;
-    } catch (err) {
-      if (!(err instanceof FingerprintError)) throw err;
-      text = "";
-    }
-    if (text !== "null") Object.defineProperty(out, k, { value: 0, enumerable: true });
-  }
-  return topKeys(call(F_TEXT, "", "", "", "", JSON.stringify(out)).text) ?? [];
 }
 
 // --- the canonical text as a tree ------------------------------------------
@@ -346,12 +341,6 @@ function parseCanonical(t: string): Node {
       break;
     }
   }
-}
-
-/** Member names of a canonical object text, in order; null when it is not an object. */
-function topKeys(canonical: string): string[] | null {
-  if (!canonical.startsWith("{")) return null;
-  return parseCanonical(canonical).keys;
 }
 
 // --- the diff --------------------------------------------------------------

@@ -5,7 +5,7 @@
  * `offset` into the JSON text or the `path` of the offending value (D19).
  * @module
  */
-import type { CORE_ERRORS } from "./_abi.gen.js";
+import { CORE_ERRORS, PARTS } from "./_abi.gen.js";
 
 /**
  * Stable machine-readable reasons: the core's (messages in assembly/abi.ts,
@@ -35,4 +35,22 @@ export class FingerprintError extends Error {
     if (details.offset !== undefined) this.offset = details.offset;
     if (details.path !== undefined) this.path = details.path;
   }
+}
+
+/**
+ * The FingerprintError for a failed core request (result block: status,
+ * offset, part; detail from the text fields, "" when none). Codes and
+ * reasons come from assembly/abi.ts (generated: src/_abi.gen.ts).
+ */
+export function errorFromCore(status: number, offset: number, partIndex: number, detail: string): FingerprintError {
+  const [code, reason] = CORE_ERRORS[status - 1] ?? (["bad-request", `core status ${status}`] as const);
+  const part = PARTS[partIndex] ?? "args";
+  if (detail !== "") return new FingerprintError(code, detail, offset >= 0 ? { offset } : {});
+  if ((part === "args" || part === "call" || part === "argsJSON") && offset >= 0) {
+    const where = part === "argsJSON" ? "argsJSON: " : "";
+    return new FingerprintError(code, `${where}invalid JSON: ${reason} at byte ${offset}`, { offset });
+  }
+  if (part === "selection") return new FingerprintError(code, `invalid matchOn/ignoreArgs: ${reason}`);
+  if (part === "kind" || part === "name") return new FingerprintError(code, `invalid ${part}: ${reason}`);
+  return new FingerprintError(code, reason);
 }

@@ -106,7 +106,7 @@ describe("explain", () => {
 });
 
 describe("diff", () => {
-  const call = (args: unknown, options?: Call["options"]): Call => ({ name: "create_ticket", args, options });
+  const call = (args: unknown, options?: Partial<Call>): Call => ({ ...options, name: "create_ticket", args });
 
   it("sees no change in whitespace, nulls, key order or number spelling", () => {
     const a = call({ title: "Login 500", priority: "P0", n: 10, tags: ["a", "b"], deep: { x: 1, y: 2 } });
@@ -157,7 +157,7 @@ describe("diff", () => {
   });
 
   it("reports kind and name, which are part of the preimage", () => {
-    const d = diff({ name: "a", args: 1 }, { name: "b", args: 2, options: { kind: "resource" } });
+    const d = diff({ name: "a", args: 1 }, { name: "b", args: 2, kind: "resource" });
     expect(d).toEqual({
       same: false,
       changes: [
@@ -237,12 +237,12 @@ describe("diff", () => {
 describe("nearest", () => {
   const recording: Call[] = [
     { name: "search_docs", args: { query: "refund policy", limit: 10 } },
-    { name: "create_ticket", args: { title: "Login", priority: "P0", tags: ["a", "b"] }, options: { ignoreArgs: ["requestId"] } },
-    { name: "create_ticket", args: { title: "Login", priority: "P2", tags: ["a"] }, options: { ignoreArgs: ["requestId"] } },
-    { name: "create_ticket", args: { title: "Login", priority: "P1", tags: ["a", "c"] }, options: { ignoreArgs: ["requestId"] } },
-    { name: "create_ticket", args: { title: "Login", priority: "P1", tags: ["a", "b"] }, options: { kind: "other" } },
+    { name: "create_ticket", args: { title: "Login", priority: "P0", tags: ["a", "b"] }, ignoreArgs: ["requestId"] },
+    { name: "create_ticket", args: { title: "Login", priority: "P2", tags: ["a"] }, ignoreArgs: ["requestId"] },
+    { name: "create_ticket", args: { title: "Login", priority: "P1", tags: ["a", "c"] }, ignoreArgs: ["requestId"] },
+    { name: "create_ticket", args: { title: "Login", priority: "P1", tags: ["a", "b"] }, kind: "other" },
   ];
-  const unseen: Call = { name: "create_ticket", args: { title: " Login", priority: "P1", tags: ["a", "b"], requestId: "r-9" }, options: { ignoreArgs: ["requestId"] } };
+  const unseen: Call = { name: "create_ticket", args: { title: " Login", priority: "P1", tags: ["a", "b"], requestId: "r-9" }, ignoreArgs: ["requestId"] };
 
   it("finds the recorded call with the fewest changes, among the same kind and name", () => {
     const m = nearest(unseen, recording)!;
@@ -256,7 +256,7 @@ describe("nearest", () => {
     const two: Call[] = [{ name: "t", args: { a: 1, b: 9 } }, { name: "t", args: { a: 9, b: 2 } }];
     expect(nearest({ name: "t", args: { a: 1, b: 2 } }, two)!.index).toBe(0);
     expect(nearest({ name: "zzz", args: {} }, recording)).toBeNull();
-    expect(nearest({ name: "create_ticket", args: {}, options: { kind: "nope" } }, recording)).toBeNull();
+    expect(nearest({ name: "create_ticket", args: {}, kind: "nope" }, recording)).toBeNull();
   });
 
   it("stops at an exact match and reads a generator once", () => {

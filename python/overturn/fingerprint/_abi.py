@@ -67,4 +67,4 @@ CORE_ERRORS = (
     ("bad-call", "a call is a JSON object {\"name\", \"args\" | \"argsJSON\", \"kind\"?, \"matchOn\"?, \"ignoreArgs\"?, \"fingerprint\"?}"),
 )
 #: PART_* values → names, for error messages.
-PARTS = ("args", "kind", "name", "selection", "call", "args_json",)
+PARTS = ("args", "kind", "name", "selection", "call", "argsJSON",)

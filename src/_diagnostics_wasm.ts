@@ -1,0 +1,135 @@
+/**
+ * The diagnostics module (build/diagnostics.wasm, entry assembly/diagnostics.ts):
+ * the fingerprint module's ABI plus calls (F_CALL, assembly/call.ts) and
+ * explanation records (F_EXPLAIN, assembly/explain.ts). Transport only: a
+ * call goes in as a recording line's JSON text or as a host object through
+ * the value stream (src/values.ts); the core's record and digest come out.
+ * Compiled on first use from the embedded bytes, so the fingerprint path
+ * never pays for it (README, "How it is built"). Internal.
+ * @module
+ */
+import {
+  ABI_ID, F_CALL, F_DIGEST, F_EXPLAIN, F_STRING_INPUT, F_VALUES, FINGERPRINT_VERSION, HEADER_BYTES, HEADER_WORDS,
+  RESULT_DIGEST, RESULT_OFFSET, RESULT_PART, RESULT_STATUS, RESULT_TEXT_LEN, RESULT_TEXT_PTR,
+} from "./_abi.gen.js";
+import { isWellFormed, writeWtf8 } from "./_wtf8.js";
+import { FingerprintError, errorFromCore } from "./errors.js";
+import { retarget, setTarget, writeValue } from "./values.js";
+
+interface Exports {
+  memory: WebAssembly.Memory;
+  reserve(n: number): number;
+  run(len: number): number;
+  result(): number;
+  version(): number;
+  abiId(): number;
+}
+
+/** The core's explanation record (assembly/explain.ts). */
+export interface CallRecord {
+  kind: string;
+  name: string;
+  matchOn?: string[];
+  ignoreArgs?: string[];
+  /** The call's own "fingerprint" member, when it has one. */
+  recorded?: string;
+  selected: { kept: string[]; dropped: string[]; missing: string[] };
+  canonical: string;
+  preimage: string;
+}
+
+export interface Explained {
+  record: CallRecord;
+  digest: string;
+}
+
+let source: (() => BufferSource | WebAssembly.Module) | undefined;
+let exp: Exports | undefined;
+let inPtr = 0;
+let inCap = 0;
+
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/** Set by the entries: where the diagnostics module's bytes (or module) come from. */
+export function setDiagnosticsSource(src: () => BufferSource | WebAssembly.Module): void {
+  source = src;
+  exp = undefined;
+}
+
+function ready(): Exports {
+  if (exp) return exp;
+  if (!source) {
+    throw new FingerprintError("not-initialized",
+      "the diagnostics module (diagnostics.wasm) is not available in this entry");
+  }
+  const src = source();
+  const module = src instanceof WebAssembly.Module ? src : new WebAssembly.Module(src);
+  const e = new WebAssembly.Instance(module, {}).exports as unknown as Exports;
+  if (e.version() !== FINGERPRINT_VERSION || e.abiId() !== ABI_ID) {
+    throw new FingerprintError("invalid-argument",
+      `diagnostics.wasm has version ${e.version()} / ABI ${e.abiId().toString(16)}, expected ${FINGERPRINT_VERSION} / ${ABI_ID.toString(16)}`);
+  }
+  inCap = 64 * 1024;
+  inPtr = e.reserve(inCap);
+  exp = e;
+  return e;
+}
+
+function room(e: Exports, n: number): void {
+  if (n <= inCap) return;
+  if (e.reserve(n) === 0) throw new FingerprintError("out-of-memory", `a call of ${n} bytes does not fit in wasm memory`);
+  inCap = n;
+}
+
+/** Explains a call given as JSON text (a recording line); the core reads it (no JSON.parse here). */
+export function explainCallText(text: string | Uint8Array): Explained {
+  const e = ready();
+  let n: number;
+  let flags = F_CALL | F_EXPLAIN | F_DIGEST;
+  if (typeof text === "string") {
+    room(e, HEADER_BYTES + text.length * 3);
+    const mem = new Uint8Array(e.memory.buffer);
+    const at = inPtr + HEADER_BYTES;
+    n = isWellFormed(text)
+      ? new TextEncoder().encodeInto(text, mem.subarray(at, at + text.length * 3)).written
+      : writeWtf8(text, 0, mem, at) - at;
+    flags |= F_STRING_INPUT;
+  } else {
+    room(e, HEADER_BYTES + text.length);
+    new Uint8Array(e.memory.buffer).set(text, inPtr + HEADER_BYTES);
+    n = text.length;
+  }
+  return runCall(e, flags, n);
+}
+
+/** Explains a call given as a host object, written as the core's value stream (src/values.ts). */
+export function explainCallValue(call: object): Explained {
+  const e = ready();
+  const start = inPtr + HEADER_BYTES;
+  setTarget(new Uint8Array(e.memory.buffer), start, inPtr + inCap, (need) => {
+    const want = Math.max(2 * (need - inPtr), need - inPtr + 1024);
+    room(e, want);
+    retarget(new Uint8Array(e.memory.buffer), inPtr + inCap);
+  });
+  const end = writeValue(call);
+  return runCall(e, F_CALL | F_EXPLAIN | F_DIGEST | F_VALUES, end - start);
+}
+
+function runCall(e: Exports, flags: number, argsLen: number): Explained {
+  new Uint32Array(e.memory.buffer, inPtr, HEADER_WORDS).set([flags, 0, 0, 0, 0, argsLen]);
+  let status: number;
+  try {
+    status = e.run(HEADER_BYTES + argsLen);
+  } catch (err) {
+    exp = undefined; // a trap is a core bug: never reuse that instance (D19)
+    throw new FingerprintError("internal-error", `the diagnostics core failed: ${(err as Error)?.message ?? String(err)}`);
+  }
+  const buf = e.memory.buffer;
+  const res = new Int32Array(buf, e.result(), RESULT_DIGEST >> 2);
+  const text = decoder.decode(new Uint8Array(buf, res[RESULT_TEXT_PTR >> 2] >>> 0, res[RESULT_TEXT_LEN >> 2] >>> 0));
+  if (status !== 0) {
+    throw errorFromCore(res[RESULT_STATUS >> 2], res[RESULT_OFFSET >> 2], res[RESULT_PART >> 2], text);
+  }
+  const digest = decoder.decode(new Uint8Array(buf, e.result() + RESULT_DIGEST, 64));
+  return { record: JSON.parse(text) as CallRecord, digest };
+}
