@@ -15,7 +15,7 @@
 //     Name…: equal after lowercasing and dropping "_" and "-"), and `options`
 //     (the old SDK shape), is an error naming the key to use — never ignored;
 //   - duplicate members: the last wins (D13), as for args.
-import { E_BAD_CALL, E_BAD_SELECTION, PART_ARGS_JSON, PART_CALL } from "./abi";
+import { E_BAD_CALL, PART_ARGS_JSON, PART_CALL } from "./abi";
 import { alloc } from "./arena";
 import { fail, setErrorDetail, setPart } from "./errors";
 import { parseText } from "./json/reader";
@@ -77,10 +77,8 @@ export function readCall(root: u32, textBase: usize, textLen: usize): bool {
   if (callName < 0) return bad(-1, "missing \"name\"");
   if (nodeType(<u32>callName) != T_STR) return bad(-1, "\"name\" must be a string");
   if (callKind >= 0 && nodeType(<u32>callKind) != T_STR) return bad(-1, "\"kind\" must be a string");
-  if (!keyListOrAbsent(callMatchOn) || !keyListOrAbsent(callIgnore)) {
-    fail(E_BAD_SELECTION, -1);
-    return false;
-  }
+  if (!keyListOrAbsent(callMatchOn)) return bad(-1, "\"matchOn\" must be an array of strings");
+  if (!keyListOrAbsent(callIgnore)) return bad(-1, "\"ignoreArgs\" must be an array of strings");
   if (callRecorded >= 0 && !isDigestString(<u32>callRecorded)) {
     return bad(-1, "\"fingerprint\" must be 64 lowercase hex digits");
   }

@@ -18,10 +18,9 @@
  */
 import { createReadStream, readFileSync, statSync } from "node:fs";
 import { once } from "node:events";
-import {
-  FINGERPRINT_VERSION, FingerprintError, canonicalizeJSON, diff, explain, explainJSON, fingerprint, fingerprintJSON,
-  type Call, type Diff, type Explanation, type FingerprintOptions,
-} from "./index.js";
+import { FINGERPRINT_VERSION, FingerprintError, diff, type Diff, type Explanation } from "./index.js";
+import { explainRecord } from "./diagnostics.js";
+import type { CallRecord } from "./_diagnostics_wasm.js";
 
 const PROG = "overturn-fingerprint";
 const CHUNK = 64 * 1024;
@@ -271,92 +270,21 @@ async function eachLine(files: string[], out: Output, json: boolean,
   return counts;
 }
 
-// --- one line → one call -------------------------------------------------------
+// --- one line → one call ---------------------------------------------------------
 
-interface Recorded { call: Call; stored: string | null }
+/** A line as the core read it (assembly/call.ts): its record and explanation. */
+interface Line { rec: CallRecord; e: Explanation }
 
-/** Why a line is not JSON, in the core's words (the same in both SDKs). */
-function jsonError(text: string): LineError {
-  try {
-    canonicalizeJSON(text);
-  } catch (err) {
-    if (err instanceof FingerprintError) return new LineError(err.message, err.code);
-    throw err;
-  }
-  return new LineError("invalid JSON: NaN, Infinity and -Infinity are not allowed in a recording line", "bad-line");
-}
-
-function optionalString(o: Record<string, unknown>, key: string): string | undefined {
-  const v = o[key];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== "string") throw new LineError(`"${key}" must be a string`, "bad-line");
-  return v;
-}
-
-function optionalKeys(o: Record<string, unknown>, key: string): string[] | undefined {
-  const v = o[key];
-  if (v === undefined || v === null) return undefined;
-  if (!Array.isArray(v) || !v.every((k) => typeof k === "string")) {
-    throw new LineError(`"${key}" must be an array of strings`, "bad-line");
-  }
-  return v;
-}
-
-function parseCall(text: string): Recorded {
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch {
-    throw jsonError(text);
-  }
-  if (typeof v !== "object" || v === null || Array.isArray(v)) throw new LineError("a call must be a JSON object", "bad-line");
-  const o = v as Record<string, unknown>;
-  const name = optionalString(o, "name");
-  if (name === undefined) throw new LineError('missing "name"', "bad-line");
-  const options: FingerprintOptions = {};
-  const kind = optionalString(o, "kind");
-  const matchOn = optionalKeys(o, "matchOn");
-  const ignoreArgs = optionalKeys(o, "ignoreArgs");
-  if (kind !== undefined) options.kind = kind;
-  if (matchOn !== undefined) options.matchOn = matchOn;
-  if (ignoreArgs !== undefined) options.ignoreArgs = ignoreArgs;
-  const argsJSON = optionalString(o, "argsJSON");
-  const stored = optionalString(o, "fingerprint") ?? null;
-  if (stored !== null && !/^[0-9a-f]{64}$/.test(stored)) {
-    throw new LineError('"fingerprint" must be 64 lowercase hex digits', "bad-line");
-  }
-  const call: Call = argsJSON !== undefined ? { name, argsJSON, options } : { name, args: o.args, options };
-  return { call, stored };
-}
-
-/** Runs f, naming argsJSON in errors about its text (which carry a byte offset). */
-function withArgs<T>(call: Call, f: () => T): T {
-  try {
-    return f();
-  } catch (err) {
-    if (err instanceof FingerprintError && err.offset !== undefined && call.argsJSON !== undefined) {
-      throw new LineError(`argsJSON: ${err.message}`, err.code);
-    }
-    throw err;
-  }
-}
-
-function fingerprintOf(c: Call): string {
-  return withArgs(c, () => c.argsJSON !== undefined
-    ? fingerprintJSON(c.name, c.argsJSON, c.options)
-    : fingerprint(c.name, c.args, c.options));
-}
-
-function explainOf(c: Call): Explanation {
-  return withArgs(c, () => c.argsJSON !== undefined
-    ? explainJSON(c.name, c.argsJSON, c.options)
-    : explain(c.name, c.args, c.options));
+/** The core reads the line (no JSON.parse here): one call model for both CLIs and SDKs. */
+function readLine(text: string): Line {
+  const x = explainRecord(text);
+  const { kind, name, selected, canonical, preimage } = x.record;
+  return { rec: x.record, e: { version: 1, kind, name, selected, canonical, preimage, fingerprint: x.digest } };
 }
 
 // --- text formats --------------------------------------------------------------
 
-function selectionText(c: Call, e: Explanation): string {
-  const o = c.options ?? {};
+function selectionText(o: CallRecord, e: Explanation): string {
   const keys = (l: readonly string[]) => JSON.stringify(l);
   const what = o.matchOn ? `matchOn ${keys(o.matchOn)}` : o.ignoreArgs ? `ignoreArgs ${keys(o.ignoreArgs)}` : null;
   if (what === null) return "none";
@@ -367,8 +295,7 @@ function selectionText(c: Call, e: Explanation): string {
   return t;
 }
 
-function selectionName(c: Call): string {
-  const o = c.options ?? {};
+function selectionName(o: CallRecord): string {
   if (o.matchOn) return `matchOn ${JSON.stringify(o.matchOn)}`;
   if (o.ignoreArgs) return `ignoreArgs ${JSON.stringify(o.ignoreArgs)}`;
   return "no selection";
@@ -394,25 +321,23 @@ function changeLines(d: Diff): string[] {
 
 async function runFingerprint(a: Args, out: Output): Promise<number> {
   const counts = await eachLine(a.files, out, a.json, (text, file, line) => {
-    const { call } = parseCall(text);
-    const hex = fingerprintOf(call);
-    if (a.json) out.record({ file, line, name: call.name, fingerprint: hex });
-    else out.line(`${hex}  ${call.name}`);
+    const { e } = readLine(text);
+    if (a.json) out.record({ file, line, name: e.name, fingerprint: e.fingerprint });
+    else out.line(`${e.fingerprint}  ${e.name}`);
   });
   return finish(counts);
 }
 
 async function runExplain(a: Args, out: Output): Promise<number> {
   const counts = await eachLine(a.files, out, a.json, (text, file, line) => {
-    const { call } = parseCall(text);
-    const e = explainOf(call);
+    const { rec, e } = readLine(text);
     if (a.json) {
       out.record({ file, line, ...e });
       return;
     }
     out.line(`${file}:${line}  ${e.name}  ${e.fingerprint}`);
     out.line(`  kind       ${e.kind}`);
-    out.line(`  selection  ${selectionText(call, e)}`);
+    out.line(`  selection  ${selectionText(rec, e)}`);
     out.line(`  canonical  ${e.canonical}`);
   });
   return finish(counts);
@@ -421,23 +346,23 @@ async function runExplain(a: Args, out: Output): Promise<number> {
 async function runVerify(a: Args, out: Output): Promise<number> {
   let match = 0, differ = 0, unrecorded = 0;
   const counts = await eachLine(a.files, out, a.json, (text, file, line) => {
-    const { call, stored } = parseCall(text);
-    if (stored === null) {
+    const { rec, e } = readLine(text);
+    const stored = rec.recorded;
+    if (stored === undefined) {
       unrecorded++;
-      fingerprintOf(call); // still a check that the line can be fingerprinted
       return;
     }
-    const hex = fingerprintOf(call);
+    const hex = e.fingerprint;
     if (hex === stored) {
       match++;
       return;
     }
     differ++;
-    const { canonical } = explainOf(call);
+    const { canonical } = e;
     if (a.json) {
-      out.record({ file, line, name: call.name, recorded: stored, fingerprint: hex, canonical });
+      out.record({ file, line, name: e.name, recorded: stored, fingerprint: hex, canonical });
     } else {
-      out.line(`${file}:${line}  ${call.name}  recorded ${stored}  computed ${hex}`);
+      out.line(`${file}:${line}  ${e.name}  recorded ${stored}  computed ${hex}`);
       out.line(`  canonical  ${canonical}`);
     }
   });
@@ -455,7 +380,7 @@ async function runWhy(a: Args, out: Output): Promise<number> {
   const src = a.files[0];
   if (src === "-" && a.inFiles.includes("-")) throw new UsageError("only one of CALL.json and --in can be standard input");
   let target: Explanation;
-  let call: Call;
+  let call: CallRecord;
   try {
     let bytes: Uint8Array = readFileSync(src === "-" ? 0 : src);
     if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
@@ -465,8 +390,7 @@ async function runWhy(a: Args, out: Output): Promise<number> {
     } catch {
       throw new LineError("invalid UTF-8", "invalid-utf8");
     }
-    call = parseCall(text).call;
-    target = explainOf(call);
+    ({ rec: call, e: target } = readLine(text));
   } catch (err) {
     if (err instanceof LineError || err instanceof FingerprintError) warn(`${src}: ${err.message}`);
     else if ((err as { code?: string }).code) warn(fileError(src, err));
@@ -474,13 +398,12 @@ async function runWhy(a: Args, out: Output): Promise<number> {
     return 1;
   }
 
-  let best = null as { file: string; line: number; call: Call; explanation: Explanation; diff: Diff } | null;
+  let best = null as { file: string; line: number; call: CallRecord; explanation: Explanation; diff: Diff } | null;
   let candidates = 0;
   const counts = await eachLine(a.inFiles, out, a.json, (text, file, line) => {
-    const rec = parseCall(text).call;
-    if (rec.name !== target.name || (rec.options?.kind ?? "tool_call") !== target.kind) return;
+    const { rec, e: explanation } = readLine(text);
+    if (rec.name !== target.name || rec.kind !== target.kind) return;
     candidates++;
-    const explanation = explainOf(rec);
     const d = diff(explanation, target);
     if (best === null || d.changes.length < best.diff.changes.length) best = { file, line, call: rec, explanation, diff: d };
     return d.same ? "stop" : undefined;
@@ -507,7 +430,7 @@ async function runWhy(a: Args, out: Output): Promise<number> {
       for (const l of changeLines(found.diff)) out.line(l);
       const mine = selectionName(call), theirs = selectionName(found.call);
       if (mine !== theirs) out.line(`note       selection differs: this call has ${mine}, the recording ${theirs}`);
-      if (!call.options?.matchOn) {
+      if (!call.matchOn) {
         out.line("hint       if a changed key is noise (a request id, a timestamp, a cursor), leave it out with ignoreArgs or matchOn");
       }
     }

@@ -78,17 +78,18 @@ describe("fingerprint (the main job)", () => {
     ]));
     const r = run([p]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toBe(`${sha("tool_call\nok1\n1")}  ok1\n${sha("tool_call\nok2\n2")}  ok2\n`);
+    // Line 6: the core reads recording lines with the one JSON reader, so a
+    // bare NaN is null there as in any JSON text (D12).
+    expect(r.stdout).toBe(`${sha("tool_call\nok1\n1")}  ok1\n${sha("tool_call\nx\nnull")}  x\n${sha("tool_call\nok2\n2")}  ok2\n`);
     expect(r.stderr.split("\n")).toEqual([
       `${p}:2: invalid JSON: unexpected character at byte 22`,
       `${p}:3: a call must be a JSON object`,
       `${p}:4: missing "name"`,
       `${p}:5: argsJSON: invalid JSON: unexpected character at byte 5`,
-      `${p}:6: invalid JSON: NaN, Infinity and -Infinity are not allowed in a recording line`,
       `${p}:7: "matchOn" must be an array of strings`,
       `${p}:8: invalid name: name must be a non-empty string without lone surrogates`,
       `${p}:9: invalid UTF-8`,
-      "8 of 10 lines failed",
+      "7 of 10 lines failed",
       "",
     ]);
     const j = jsonLines(run(["--json", p]).stdout);
