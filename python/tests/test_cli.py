@@ -83,17 +83,19 @@ def test_bad_lines(tmp_path: Path):
     ]))
     code, out, err = run([p])
     assert code == 1
-    assert out == "%s  ok1\n%s  ok2\n" % (sha("tool_call\nok1\n1"), sha("tool_call\nok2\n2"))
+    # Line 6: the core reads recording lines with the one JSON reader, so a
+    # bare NaN is null there as in any JSON text (D12).
+    assert out == "%s  ok1\n%s  x\n%s  ok2\n" % (sha("tool_call\nok1\n1"), sha("tool_call\nx\nnull"),
+                                                 sha("tool_call\nok2\n2"))
     assert err.split("\n") == [
         "%s:2: invalid JSON: unexpected character at byte 22" % p,
         "%s:3: a call must be a JSON object" % p,
         '%s:4: missing "name"' % p,
         "%s:5: argsJSON: invalid JSON: unexpected character at byte 5" % p,
-        "%s:6: invalid JSON: NaN, Infinity and -Infinity are not allowed in a recording line" % p,
         '%s:7: "matchOn" must be an array of strings' % p,
         "%s:8: invalid name: name must be a non-empty string without lone surrogates" % p,
         "%s:9: invalid UTF-8" % p,
-        "8 of 10 lines failed",
+        "7 of 10 lines failed",
         "",
     ]
     j = json_lines(run(["--json", p])[1])

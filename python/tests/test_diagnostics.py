@@ -118,21 +118,21 @@ def call(args, **kw):
 
 def test_no_change_in_whitespace_nulls_order_numbers():
     a = call({"title": "Login 500", "priority": "P0", "n": 10, "tags": ["a", "b"], "deep": {"x": 1, "y": 2}})
-    b = {"name": "create_ticket", "args_json": '{"deep":{"y":2.0,"x":1,"z":null},"tags":[" a ",null,"b\\t"],'
+    b = {"name": "create_ticket", "argsJSON": '{"deep":{"y":2.0,"x":1,"z":null},"tags":[" a ",null,"b\\t"],'
                                                 '"n":1e1,"priority":"P0","title":"  Login 500 ","gone":null}'}
     assert diff(a, b) == {"same": True, "changes": []}
 
 
 def test_no_change_in_noise_keys():
-    assert diff(call({"title": "T", "priority": "P0", "requestId": "r-1"}, match_on=["title", "priority"]),
-                call({"title": "T", "priority": "P0", "requestId": "r-2", "at": 17}, match_on=["title", "priority"])) \
+    assert diff(call({"title": "T", "priority": "P0", "requestId": "r-1"}, matchOn=["title", "priority"]),
+                call({"title": "T", "priority": "P0", "requestId": "r-2", "at": 17}, matchOn=["title", "priority"])) \
         == {"same": True, "changes": []}
 
 
 def test_changed_priority():
     m = ["ticketId", "priority"]
-    assert diff(call({"ticketId": "T-1", "priority": "P0", "requestId": "a"}, match_on=m),
-                call({"ticketId": "T-1", "priority": "P1", "requestId": "b"}, match_on=m)) == {
+    assert diff(call({"ticketId": "T-1", "priority": "P0", "requestId": "a"}, matchOn=m),
+                call({"ticketId": "T-1", "priority": "P1", "requestId": "b"}, matchOn=m)) == {
         "same": False, "changes": [{"path": "priority", "kind": "changed", "before": '"P0"', "after": '"P1"'}]}
 
 
@@ -174,7 +174,7 @@ def test_kind_and_name():
 
 
 def test_selection_difference():
-    assert diff(call({"a": 1, "b": 2}, match_on=["a"]), call({"a": 1, "b": 2}))["changes"] == [
+    assert diff(call({"a": 1, "b": 2}, matchOn=["a"]), call({"a": 1, "b": 2}))["changes"] == [
         {"path": "b", "kind": "added", "before": None, "after": "2"}]
 
 
@@ -187,7 +187,7 @@ def test_accepts_explanations():
 def test_deep_nesting_without_recursion():
     depth = 5000
     deep = lambda leaf: "[" * depth + str(leaf) + "]" * depth  # noqa: E731
-    d = diff({"name": "t", "args_json": deep(1)}, {"name": "t", "args_json": deep(2)})
+    d = diff({"name": "t", "argsJSON": deep(1)}, {"name": "t", "argsJSON": deep(2)})
     assert d["changes"] == [{"path": "[0]" * depth, "kind": "changed", "before": "1", "after": "2"}]
 
 
@@ -246,13 +246,13 @@ def test_random_single_leaf_edit():
 
 RECORDING = [
     {"name": "search_docs", "args": {"query": "refund policy", "limit": 10}},
-    {"name": "create_ticket", "args": {"title": "Login", "priority": "P0", "tags": ["a", "b"]}, "ignore_args": ["requestId"]},
-    {"name": "create_ticket", "args": {"title": "Login", "priority": "P2", "tags": ["a"]}, "ignore_args": ["requestId"]},
-    {"name": "create_ticket", "args": {"title": "Login", "priority": "P1", "tags": ["a", "c"]}, "ignore_args": ["requestId"]},
+    {"name": "create_ticket", "args": {"title": "Login", "priority": "P0", "tags": ["a", "b"]}, "ignoreArgs": ["requestId"]},
+    {"name": "create_ticket", "args": {"title": "Login", "priority": "P2", "tags": ["a"]}, "ignoreArgs": ["requestId"]},
+    {"name": "create_ticket", "args": {"title": "Login", "priority": "P1", "tags": ["a", "c"]}, "ignoreArgs": ["requestId"]},
     {"name": "create_ticket", "args": {"title": "Login", "priority": "P1", "tags": ["a", "b"]}, "kind": "other"},
 ]
 UNSEEN = {"name": "create_ticket", "args": {"title": " Login", "priority": "P1", "tags": ["a", "b"], "requestId": "r-9"},
-          "ignore_args": ["requestId"]}
+          "ignoreArgs": ["requestId"]}
 
 
 def test_nearest_fewest_changes_same_kind_and_name():

@@ -15,24 +15,19 @@ file is skipped; blank lines are skipped. A bad line is reported with its
 number and reason and the run goes on; the exit status is 1 when anything
 failed, 2 for a usage error.
 
-Lines are read with ``json.loads`` (as the TypeScript CLI uses
-``JSON.parse``), with two adjustments so both read the same lines alike:
-bare ``NaN``/``Infinity`` tokens are refused, and integer literals longer
-than Python's int-conversion limit become the nearest double (±inf), as in
-JavaScript. Why a line is not JSON is always told by the core, in the same
-words in both languages.
+Lines are read by the core (``assembly/call.ts``), never by ``json.loads``:
+one JSON reader (RFC 8259 with D11–D14, iterative, so a line nested 100,000
+levels deep works), one call model, the same errors in both languages.
 """
 from __future__ import annotations
 
-import json
 import os
-import re
 import sys
 import time
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from . import FINGERPRINT_VERSION, canonicalize_json, fingerprint, fingerprint_json
-from ._diagnostics import Diff, Explanation, diff, explain, explain_json, js_dumps
+from . import FINGERPRINT_VERSION
+from ._diagnostics import Diff, Explanation, diff, explain_record, js_dumps
 from ._errors import FingerprintError
 
 PROG = "python -m overturn.fingerprint"
@@ -346,147 +341,37 @@ def each_line(files: List[str], out: Output, json_mode: bool,
 
 # --- one line → one call ---------------------------------------------------------
 
-class _Constant(ValueError):
-    pass
-
-
-def _no_constant(name: str) -> Any:
-    raise _Constant(name)
-
-
-def _big_int(s: str) -> Any:
-    # Past sys.get_int_max_str_digits() int() refuses; such a literal is far
-    # beyond the largest double, which is what JSON.parse makes of it (±inf).
-    try:
-        return int(s)
-    except ValueError:
-        return float(s)
-
-
-def _json_error(text: str, err: BaseException) -> LineError:
-    """Why a line is not JSON, in the core's words (the same in both SDKs)."""
-    try:
-        canonicalize_json(text)
-    except FingerprintError as e:
-        return LineError(str(e), e.code)
-    if isinstance(err, RecursionError):
-        return LineError("the line is nested too deeply for Python's JSON reader", "too-deep")
-    return LineError("invalid JSON: NaN, Infinity and -Infinity are not allowed in a recording line", "bad-line")
-
-
-def _loads(text: str) -> Any:
-    try:
-        return json.loads(text, parse_constant=_no_constant)
-    except _Constant as e:
-        raise _json_error(text, e) from None
-    except ValueError:
-        pass  # perhaps only an over-long integer: try again with the slow hook
-    except RecursionError as e:
-        raise _json_error(text, e) from None
-    try:
-        return json.loads(text, parse_constant=_no_constant, parse_int=_big_int)
-    except (ValueError, RecursionError) as e:
-        raise _json_error(text, e) from None
-
-
-def _opt_str(o: Dict[str, Any], key: str) -> Optional[str]:
-    v = o.get(key)
-    if v is None:
-        return None
-    if not isinstance(v, str):
-        raise LineError('"%s" must be a string' % key, "bad-line")
-    return v
-
-
-def _opt_keys(o: Dict[str, Any], key: str) -> Optional[List[str]]:
-    v = o.get(key)
-    if v is None:
-        return None
-    if not isinstance(v, list) or not all(isinstance(k, str) for k in v):
-        raise LineError('"%s" must be an array of strings' % key, "bad-line")
-    return v
-
-
-_HEX64 = re.compile(r"[0-9a-f]{64}\Z")
-
-
-class Call:
-    """One recorded call, with the options as the recording spells them."""
-
-    __slots__ = ("name", "kind", "match_on", "ignore_args", "args", "args_json")
-
-    def __init__(self, name: str, kind: Optional[str], match_on: Optional[List[str]],
-                 ignore_args: Optional[List[str]], args: Any, args_json: Optional[str]) -> None:
-        self.name = name
-        self.kind = kind
-        self.match_on = match_on
-        self.ignore_args = ignore_args
-        self.args = args
-        self.args_json = args_json
-
-    def kwargs(self) -> Dict[str, Any]:
-        kw: Dict[str, Any] = {"match_on": self.match_on, "ignore_args": self.ignore_args}
-        if self.kind is not None:
-            kw["kind"] = self.kind
-        return kw
-
-    def _run(self, text_fn: Callable[..., Any], value_fn: Callable[..., Any]) -> Any:
-        try:
-            if self.args_json is not None:
-                return text_fn(self.name, self.args_json, **self.kwargs())
-            return value_fn(self.name, self.args, **self.kwargs())
-        except FingerprintError as e:
-            if e.offset is not None and self.args_json is not None:
-                raise LineError("argsJSON: %s" % e, e.code) from None
-            raise
-
-    def fingerprint(self) -> str:
-        return self._run(fingerprint_json, fingerprint)  # type: ignore[no-any-return]
-
-    def explain(self) -> Explanation:
-        return self._run(explain_json, explain)  # type: ignore[no-any-return]
-
-
-def parse_call(text: str) -> Tuple[Call, Optional[str]]:
-    o = _loads(text)
-    if not isinstance(o, dict):
-        raise LineError("a call must be a JSON object", "bad-line")
-    name = _opt_str(o, "name")
-    if name is None:
-        raise LineError('missing "name"', "bad-line")
-    kind = _opt_str(o, "kind")
-    match_on = _opt_keys(o, "matchOn")
-    ignore_args = _opt_keys(o, "ignoreArgs")
-    args_json = _opt_str(o, "argsJSON")
-    stored = _opt_str(o, "fingerprint")
-    if stored is not None and not _HEX64.match(stored):
-        raise LineError('"fingerprint" must be 64 lowercase hex digits', "bad-line")
-    return Call(name, kind, match_on, ignore_args, o.get("args"), args_json), stored
+def read_line(text: str) -> Tuple[Dict[str, Any], Explanation]:
+    """The line as the core read it (assembly/call.ts; no json.loads here): its record and explanation."""
+    rec, digest = explain_record(text)
+    e: Explanation = {"version": 1, "kind": rec["kind"], "name": rec["name"], "selected": rec["selected"],
+                      "canonical": rec["canonical"], "preimage": rec["preimage"], "fingerprint": digest}
+    return rec, e
 
 
 # --- text formats ------------------------------------------------------------------
 
-def selection_text(c: Call, e: Explanation) -> str:
-    if c.match_on is not None:
-        what = "matchOn " + js_dumps(c.match_on)
-    elif c.ignore_args is not None:
-        what = "ignoreArgs " + js_dumps(c.ignore_args)
+def selection_text(c: Dict[str, Any], e: Explanation) -> str:
+    if "matchOn" in c:
+        what = "matchOn " + js_dumps(c["matchOn"])
+    elif "ignoreArgs" in c:
+        what = "ignoreArgs " + js_dumps(c["ignoreArgs"])
     else:
         return "none"
     s = e["selected"]
     t = "%s: kept %s, dropped %s" % (what, js_dumps(s["kept"]), js_dumps(s["dropped"]))
     if s["missing"]:
         t += ", missing " + js_dumps(s["missing"])
-    if c.match_on is not None and c.ignore_args is not None:
+    if "matchOn" in c and "ignoreArgs" in c:
         t += " (matchOn wins over ignoreArgs)"
     return t
 
 
-def selection_name(c: Call) -> str:
-    if c.match_on is not None:
-        return "matchOn " + js_dumps(c.match_on)
-    if c.ignore_args is not None:
-        return "ignoreArgs " + js_dumps(c.ignore_args)
+def selection_name(c: Dict[str, Any]) -> str:
+    if "matchOn" in c:
+        return "matchOn " + js_dumps(c["matchOn"])
+    if "ignoreArgs" in c:
+        return "ignoreArgs " + js_dumps(c["ignoreArgs"])
     return "no selection"
 
 
@@ -519,19 +404,17 @@ def finish(c: Counts) -> int:
 
 def run_fingerprint(a: Args, out: Output) -> int:
     def each(text: str, file: str, line: int) -> None:
-        call, _ = parse_call(text)
-        hex_ = call.fingerprint()
+        _, e = read_line(text)
         if a.json:
-            out.record({"file": file, "line": line, "name": call.name, "fingerprint": hex_})
+            out.record({"file": file, "line": line, "name": e["name"], "fingerprint": e["fingerprint"]})
         else:
-            out.line("%s  %s" % (hex_, call.name))
+            out.line("%s  %s" % (e["fingerprint"], e["name"]))
     return finish(each_line(a.files, out, a.json, each))
 
 
 def run_explain(a: Args, out: Output) -> int:
     def each(text: str, file: str, line: int) -> None:
-        call, _ = parse_call(text)
-        e = call.explain()
+        call, e = read_line(text)
         if a.json:
             rec: Dict[str, Any] = {"file": file, "line": line}
             rec.update(e)
@@ -548,22 +431,22 @@ def run_verify(a: Args, out: Output) -> int:
     n = {"match": 0, "differ": 0, "unrecorded": 0}
 
     def each(text: str, file: str, line: int) -> None:
-        call, stored = parse_call(text)
+        rec, e = read_line(text)
+        stored = rec.get("recorded")
         if stored is None:
             n["unrecorded"] += 1
-            call.fingerprint()  # still a check that the line can be fingerprinted
             return
-        hex_ = call.fingerprint()
+        hex_ = e["fingerprint"]
         if hex_ == stored:
             n["match"] += 1
             return
         n["differ"] += 1
-        canonical = call.explain()["canonical"]
+        canonical = e["canonical"]
         if a.json:
-            out.record({"file": file, "line": line, "name": call.name, "recorded": stored,
+            out.record({"file": file, "line": line, "name": e["name"], "recorded": stored,
                         "fingerprint": hex_, "canonical": canonical})
         else:
-            out.line("%s:%d  %s  recorded %s  computed %s" % (file, line, call.name, stored, hex_))
+            out.line("%s:%d  %s  recorded %s  computed %s" % (file, line, e["name"], stored, hex_))
             out.line("  canonical  %s" % canonical)
 
     counts = each_line(a.files, out, a.json, each)
@@ -598,8 +481,7 @@ def run_why(a: Args, out: Output) -> int:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
             raise LineError("invalid UTF-8", "invalid-utf8") from None
-        call, _ = parse_call(text)
-        target = call.explain()
+        call, target = read_line(text)
     except (LineError, FingerprintError) as e:
         warn("%s: %s" % (src, e))
         return 1
@@ -612,11 +494,10 @@ def run_why(a: Args, out: Output) -> int:
 
     def each(text: str, file: str, line: int) -> Optional[str]:
         nonlocal best, candidates
-        rec, _ = parse_call(text)
-        if rec.name != target["name"] or (rec.kind if rec.kind is not None else "tool_call") != target["kind"]:
+        rec, explanation = read_line(text)
+        if rec["name"] != target["name"] or rec["kind"] != target["kind"]:
             return None
         candidates += 1
-        explanation = rec.explain()
         d = diff(explanation, target)
         if not best or len(d["changes"]) < len(best[4]["changes"]):
             best = [file, line, rec, explanation, d]
@@ -647,7 +528,7 @@ def run_why(a: Args, out: Output) -> int:
             mine, theirs = selection_name(call), selection_name(rec)
             if mine != theirs:
                 out.line("note       selection differs: this call has %s, the recording %s" % (mine, theirs))
-            if call.match_on is None:
+            if "matchOn" not in call:
                 out.line("hint       if a changed key is noise (a request id, a timestamp, a cursor), "
                          "leave it out with ignoreArgs or matchOn")
     out.flush()

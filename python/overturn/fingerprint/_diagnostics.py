@@ -4,10 +4,12 @@ Internal module; the public names (``explain``, ``explain_json``, ``diff``,
 ``nearest``) are re-exported by ``overturn.fingerprint``. The TypeScript twin
 is ``src/diagnostics.ts``: both return the same values for the same calls.
 
-The core is the single source of truth: every canonical text here is the one
-the wasm core wrote (request flag PREIMAGE returns ``kind "\\n" name "\\n"
-canonical``, D17), and the digest comes from the core too. Nothing is
-canonicalized in Python. The diff walks the core's canonical texts and
+The core is the single source of truth: it reads each call (the one call
+model: ``{"name", "args" | "argsJSON", "kind"?, "matchOn"?, "ignoreArgs"?}``,
+``assembly/call.ts``) and writes the explanation record with the digest
+(``assembly/explain.ts``), in the diagnostics module
+(``_diagnostics_wasm.py``). Nothing is selected or canonicalized in Python.
+The diff walks the core's canonical texts and
 compares subtrees by their canonical text, which is exactly the equality the
 fingerprint sees: a trimmed space, a dropped null, key order or ``1.0`` vs
 ``1`` never show up as changes. Both walks are iterative, so deep nesting
@@ -19,15 +21,11 @@ import json
 import re
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, TypedDict, Union
 
-from . import _core
-from ._core import F_DIGEST, F_IGNORE, F_MATCH_ON, F_STRING_INPUT, F_TEXT
-from ._encode import key_list, key_name, select_value, to_json_text
+from ._diagnostics_wasm import explain_call_text
+from ._encode import key_list, key_name, to_json_text
 from ._errors import FingerprintError
 
-#: Request flag (assembly/index.ts): return kind "\n" name "\n" canonical as the text.
-F_PREIMAGE = 32
 _DEFAULT_KIND = "tool_call"
-_quote = json.encoder.encode_basestring  # JSON string literal, non-ASCII kept raw
 
 
 class Selection(TypedDict):
@@ -89,8 +87,9 @@ class NearestMatch(TypedDict):
     diff: Diff
 
 
-#: A call: ``{"name", "args" | "args_json", "kind"?, "match_on"?, "ignore_args"?}``
-#: (the keyword arguments of fingerprint()), or an Explanation.
+#: A call: ``{"name", "args" | "argsJSON", "kind"?, "matchOn"?, "ignoreArgs"?}`` —
+#: the camelCase object a recording line holds — or an Explanation. A near miss
+#: (``args_json``, ``match_on``…) is a FingerprintError naming the right key.
 CallLike = Mapping[str, Any]
 
 
@@ -105,7 +104,7 @@ def explain(name: str, args: Any, *, match_on: Optional[Iterable[str]] = None,
         >>> explain("search", {"q": " cats ", "page": 2}, ignore_args=["page"])["canonical"]
         '{"q":"cats"}'
     """
-    return _explain(name, kind, match_on, ignore_args, False, args)
+    return explain_call(_call(name, kind, match_on, ignore_args, {"args": args}))
 
 
 def explain_json(name: str, args_json: Union[str, bytes, bytearray, memoryview], *,
@@ -120,14 +119,19 @@ def explain_json(name: str, args_json: Union[str, bytes, bytearray, memoryview],
         >>> explain_json("search", '{"q":"cats","page":2}', match_on=["q"])["selected"]["dropped"]
         ['page']
     """
-    return _explain(name, kind, match_on, ignore_args, True, args_json)
+    if isinstance(args_json, (bytes, bytearray, memoryview)):
+        args_json = _utf8(bytes(args_json))
+    elif not isinstance(args_json, str):
+        raise FingerprintError("invalid-argument", "JSON text must be str or bytes, got %s"
+                               % type(args_json).__qualname__)
+    return explain_call(_call(name, kind, match_on, ignore_args, {"argsJSON": args_json}))
 
 
 def diff(a: CallLike, b: CallLike) -> Diff:
     """The differences between two calls that change the fingerprint.
 
-    Each side is a call mapping (``{"name", "args" | "args_json", "kind"?,
-    "match_on"?, "ignore_args"?}``) or an Explanation from :func:`explain`
+    Each side is a call mapping (``{"name", "args" | "argsJSON", "kind"?,
+    "matchOn"?, "ignoreArgs"?}``) or an Explanation from :func:`explain`
     (cheaper when one call is compared with many). Computed on the core's
     canonical texts.
 
@@ -164,10 +168,11 @@ def nearest(call: CallLike, recording: Iterable[CallLike]) -> Optional[NearestMa
         if not isinstance(rec, Mapping):
             raise FingerprintError("invalid-argument", "a recorded call must be a mapping")
         # Names first: calls of other tools are never fingerprinted.
-        kind = rec["kind"] if _is_explanation(rec) else rec.get("kind", _DEFAULT_KIND)
-        if rec.get("name") != target["name"] or kind != target["kind"]:
+        if rec.get("name") != target["name"]:
             continue
         explanation = _to_explanation(rec)
+        if explanation["kind"] != target["kind"]:
+            continue
         d = diff(explanation, target)
         if best is None or len(d["changes"]) < len(best["diff"]["changes"]):
             best = {"index": i, "call": rec, "explanation": explanation, "diff": d}
@@ -196,98 +201,89 @@ def _is_explanation(x: Any) -> bool:
 def _to_explanation(x: Any) -> Explanation:
     if _is_explanation(x):
         return x  # type: ignore[no-any-return]
-    if not isinstance(x, Mapping):
+    return explain_call(x)
+
+
+def explain_call(call: Any) -> Explanation:
+    """Explains one call: a call mapping, or a recording line's JSON text (``str``
+    or ``bytes``, read by the core — never by ``json.loads``).
+
+    Raises:
+        FingerprintError: for a call the core cannot read or fingerprint.
+    Example:
+        >>> explain_call('{"name":"t","args":{"p":"P0"}}')["canonical"]
+        '{"p":"P0"}'
+    """
+    record, digest = explain_record(call)
+    return {"version": 1, "kind": record["kind"], "name": record["name"], "selected": record["selected"],
+            "canonical": record["canonical"], "preimage": record["preimage"], "fingerprint": digest}
+
+
+def explain_record(call: Any) -> Tuple[Dict[str, Any], str]:
+    """The core's explanation record and digest for a call (for the CLI). Internal."""
+    if isinstance(call, (str, bytes, bytearray, memoryview)):
+        return explain_call_text(call)
+    if not isinstance(call, Mapping):
         raise FingerprintError("invalid-argument",
-                               "a call must be a mapping {name, args | args_json, kind?, match_on?, ignore_args?}")
-    text = x.get("args_json") is not None
-    return _explain(x.get("name"), x.get("kind", _DEFAULT_KIND), x.get("match_on"), x.get("ignore_args"),
-                    text, x["args_json"] if text else x.get("args"))
+                               "a call must be a mapping {name, args | argsJSON, kind?, matchOn?, ignoreArgs?}")
+    c = dict(call)
+    if isinstance(c.get("argsJSON"), (bytes, bytearray, memoryview)):
+        c["argsJSON"] = _utf8(bytes(c["argsJSON"]))
+    try:
+        text = to_json_text(c)
+    except FingerprintError:
+        return _explain_around_rejected(c)
+    return explain_call_text(text)
 
 
-def _literal(s: Any, what: str) -> bytes:
-    if not isinstance(s, str):
-        raise FingerprintError("invalid-argument", "%s must be a str, got %s" % (what, type(s).__qualname__))
-    return _quote(str.__str__(s)).encode("utf-8", "surrogatepass")
-
-
-def _text(t: Any) -> Tuple[bytes, int]:
-    if isinstance(t, str):
-        return t.encode("utf-8", "surrogatepass"), F_STRING_INPUT
-    if isinstance(t, (bytes, bytearray)):
-        return bytes(t), 0
-    if isinstance(t, memoryview):
-        return t.tobytes(), 0
-    raise FingerprintError("invalid-argument", "JSON text must be str or bytes, got %s" % type(t).__qualname__)
-
-
-def _utf16(s: str) -> str:
-    """s as the core reads it: a two-char surrogate pair is one code point (D14)."""
-    return s.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
-
-
-def _explain(name: Any, kind: Any, match_on: Any, ignore_args: Any, is_text: bool, args: Any) -> Explanation:
-    n = _literal(name, "name")
-    k = _literal(kind, "kind")
-    mt = key_list(match_on, "match_on") if match_on is not None else None
-    gt = key_list(ignore_args, "ignore_args") if ignore_args is not None else None
-    flags = (F_MATCH_ON if mt is not None else 0) | (F_IGNORE if gt is not None else 0)
-    m = _keys_text(mt) if mt is not None else b""
-    g = _keys_text(gt) if gt is not None else b""
-    if is_text:
-        data, tflag = _text(args)
-    else:
-        # As fingerprint(): select on the value first, so left-out values are never read (D9).
-        data, tflag = to_json_text(select_value(args, mt, gt) if flags else args), 0
-    preimage = _core.call(flags | tflag | F_TEXT | F_PREIMAGE, k, n, m, g, data)
-    digest = _core.call(flags | tflag | F_DIGEST, k, n, m, g, data)
-    prefix = _utf16("%s\n%s\n" % (kind, name))
-    if not preimage.startswith(prefix):
-        raise FingerprintError("bad-request", "the core returned a preimage without the expected kind and name "
-                                              "(an SDK bug)")
-    canonical = preimage[len(prefix):]
-    kept = _top_keys(canonical) or []
-    selected: Selection = {"kept": kept, "dropped": [], "missing": []}
-    if flags and canonical.startswith("{"):
-        if is_text or not isinstance(args, dict):
-            selected["dropped"] = _dropped_from_text(data if is_text else to_json_text(args), tflag, kept)
-        else:
-            selected["dropped"] = _dropped_from_value(args, mt, gt)
-        if mt is not None:
-            have = set(kept)
-            selected["missing"] = [key for key in dict.fromkeys(mt) if key not in have]
-    return {"version": 1, "kind": kind, "name": name, "selected": selected, "canonical": canonical,
-            "preimage": prefix + canonical, "fingerprint": digest}
-
-
-def _keys_text(keys: Tuple[str, ...]) -> bytes:
-    return ("[" + ",".join(_quote(str.__str__(key)) for key in keys) + "]").encode("utf-8", "surrogatepass")
-
-
-def _dropped_from_text(data: bytes, tflag: int, kept: List[str]) -> List[str]:
-    """Keys of the unselected canonical text (core) that the selected one lacks."""
-    have = set(kept)
-    return [key for key in _top_keys(_core.call(F_TEXT | tflag, b"", b"", b"", b"", data)) or [] if key not in have]
-
-
-def _dropped_from_value(args: Dict[Any, Any], mt: Optional[Tuple[str, ...]],
-                        gt: Optional[Tuple[str, ...]]) -> List[str]:
-    """Keys selection left out of a dict, minus those whose value the core drops
-    anyway (canonical text ``null``). A value that cannot be fingerprinted at all
-    still counts as dropped: the selection is what kept it out (D9). Ordered by
-    the core, which sorts keys."""
-    listed = set(mt if mt is not None else gt or ())
-    out: Dict[str, int] = {}
+def _explain_around_rejected(c: Dict[str, Any]) -> Tuple[Dict[str, Any], str]:
+    """A call whose args hold a value D16 rejects: no error when selection leaves
+    it out (D9). Each rejected top-level member goes in as a stand-in (True:
+    present, not None); if the core keeps one, the real error is raised — the
+    core, not this host, decides what is selected."""
+    args = c.get("args")
+    if not isinstance(args, dict):
+        to_json_text(args)  # raises the error with its path
+        raise FingerprintError("unsupported-value", "a call's members must be JSON values")
+    copy: Dict[Any, Any] = {}
+    rejected = set()
     for key, value in args.items():
-        kn = key if key.__class__ is str else key_name(key)
-        if kn is None or (kn in listed) == (mt is not None):
-            continue  # selected (or a key no JSON text can name)
         try:
-            text = _core.call(F_TEXT, b"", b"", b"", b"", to_json_text(value))
+            to_json_text(value)
+            copy[key] = value
         except FingerprintError:
-            text = ""
-        if text != "null":
-            out[kn] = 0
-    return _top_keys(_core.call(F_TEXT, b"", b"", b"", b"", to_json_text(out))) or []
+            rejected.add(key if key.__class__ is str else key_name(key))
+            copy[key] = True
+    try:
+        text = to_json_text(dict(c, args=copy))
+    except FingerprintError:
+        to_json_text(args)  # a bad key: raises the error with its path
+        raise
+    record, digest = explain_call_text(text)
+    if any(k in rejected for k in record["selected"]["kept"]):
+        to_json_text(args)
+    return record, digest
+
+
+def _call(name: Any, kind: Any, match_on: Any, ignore_args: Any, args: Dict[str, Any]) -> Dict[str, Any]:
+    """The call mapping for the keyword-argument functions (explain, explain_json)."""
+    c: Dict[str, Any] = {"name": name, "kind": kind}
+    if match_on is not None:
+        c["matchOn"] = list(key_list(match_on, "match_on"))
+    if ignore_args is not None:
+        c["ignoreArgs"] = list(key_list(ignore_args, "ignore_args"))
+    c.update(args)
+    return c
+
+
+def _utf8(data: bytes) -> str:
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]  # a BOM in byte input is skipped (D12)
+    try:
+        return data.decode("utf-8", "surrogatepass")
+    except UnicodeDecodeError as e:
+        raise FingerprintError("invalid-utf8", "invalid JSON: invalid UTF-8 at byte %d" % e.start,
+                               offset=e.start) from None
 
 
 # --- the canonical text as a tree ------------------------------------------------
@@ -385,13 +381,6 @@ def _parse_canonical(t: str) -> _Node:
                     raise _malformed()
                 i = e + 1
             break
-
-
-def _top_keys(canonical: str) -> Optional[List[str]]:
-    """Member names of a canonical object text, in order; None when it is not an object."""
-    if not canonical.startswith("{"):
-        return None
-    return _parse_canonical(canonical).keys
 
 
 # --- the diff --------------------------------------------------------------------

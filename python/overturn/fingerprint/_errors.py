@@ -51,17 +51,20 @@ def _rebuild(code: str, message: str, offset: Optional[int], path: Optional[str]
     return FingerprintError(code, message, offset=offset, path=path)
 
 
-def core_error(status: int, offset: int, part: int) -> FingerprintError:
-    """The FingerprintError for a non-zero core status (result block fields)."""
+def core_error(status: int, offset: int, part: int, detail: str = "") -> FingerprintError:
+    """The FingerprintError for a non-zero core status (result block fields; detail from its text)."""
     if 1 <= status <= len(CORE_ERRORS):
         code, reason = CORE_ERRORS[status - 1]
     else:
         code, reason = "bad-request", "core status %d" % status
     where = PARTS[part] if 0 <= part < len(PARTS) else "args"
-    if where == "args" and offset >= 0:
-        return FingerprintError(code, "invalid JSON: %s at byte %d" % (reason, offset), offset=offset)
+    if detail:
+        return FingerprintError(code, detail, offset=offset if offset >= 0 else None)
+    if where in ("args", "call", "argsJSON") and offset >= 0:
+        prefix = "argsJSON: " if where == "argsJSON" else ""
+        return FingerprintError(code, "%sinvalid JSON: %s at byte %d" % (prefix, reason, offset), offset=offset)
     if where == "selection":
         return FingerprintError(code, "invalid match_on/ignore_args: %s" % reason)
-    if where != "args":
+    if where in ("kind", "name"):
         return FingerprintError(code, "invalid %s: %s" % (where, reason))
     return FingerprintError(code, reason)

@@ -1,0 +1,101 @@
+"""The diagnostics module (``diagnostics.wasm``, entry ``assembly/diagnostics.ts``).
+
+Internal; the TypeScript twin is ``src/_diagnostics_wasm.ts``. The module has
+the fingerprint module's ABI plus calls (``F_CALL``, ``assembly/call.ts``)
+and explanation records (``F_EXPLAIN``, ``assembly/explain.ts``). Transport
+only: a call goes in as JSON text (a recording line, or a mapping encoded by
+``_encode.to_json_text`` under D16), the core's record and digest come out.
+It is compiled on first use (sharing the fingerprint module's Engine), so
+the fingerprint path never pays for it, and used through wasmtime's checked
+call path: diagnostics are not the hot path. One instance per thread, as in
+``_core``; a trap drops the thread's instance and becomes a FingerprintError.
+"""
+from __future__ import annotations
+
+import json
+import struct
+import threading
+from typing import Any, Dict, Tuple
+
+from . import _core
+from ._abi import (ABI_ID, F_CALL, F_DIGEST, F_EXPLAIN, F_STRING_INPUT, FINGERPRINT_VERSION, HEADER_BYTES,
+                   HEADER_WORDS, RESULT_DIGEST, RESULT_STATUS)
+from ._errors import FingerprintError, core_error
+
+WASM_FILE = "diagnostics.wasm"
+
+_lock = threading.Lock()
+_module: Any = None
+_local = threading.local()
+_HEADER = struct.Struct("<%dI" % HEADER_WORDS)
+_RESULT = struct.Struct("<iiiII")  # status, offset, part, text ptr, text len (RESULT_* order)
+
+
+def _compiled() -> Any:
+    global _module
+    if _module is None:
+        with _lock:
+            if _module is None:
+                from importlib import resources
+
+                wasmtime, engine = _core._compiled()[:2]
+                data = resources.files(__package__).joinpath(WASM_FILE).read_bytes()
+                _module = wasmtime.Module(engine, data)
+    return _module
+
+
+class _Instance:
+    def __init__(self) -> None:
+        wasmtime = _core._compiled()[0]
+        self.store = wasmtime.Store(_core._compiled()[1])
+        ex = wasmtime.Instance(self.store, _compiled(), []).exports(self.store)
+        self.memory, self.run, self.reserve = ex["memory"], ex["run"], ex["reserve"]
+        if ex["version"](self.store) != FINGERPRINT_VERSION or ex["abiId"](self.store) != ABI_ID:
+            raise FingerprintError("internal-error", "diagnostics.wasm does not match this SDK (reinstall the package)")
+        self.result = ex["result"](self.store)
+        self.cap = 64 * 1024
+        self.ptr = self.reserve(self.store, self.cap)
+        self.errors = (wasmtime.Trap, wasmtime.WasmtimeError)
+
+
+def _instance() -> _Instance:
+    inst = getattr(_local, "inst", None)
+    if inst is None:
+        try:
+            inst = _Instance()
+        except FingerprintError:
+            raise
+        except Exception as e:  # a wasmtime failure never leaks as such
+            raise FingerprintError("internal-error", "could not load the diagnostics core: %s" % e) from e
+        _local.inst = inst
+    return inst
+
+
+def explain_call_text(text: Any) -> Tuple[Dict[str, Any], str]:
+    """(record, digest) for a call given as JSON text: ``str`` or UTF-8 ``bytes``."""
+    if isinstance(text, str):
+        data, flags = text.encode("utf-8", "surrogatepass"), F_CALL | F_EXPLAIN | F_DIGEST | F_STRING_INPUT
+    elif isinstance(text, (bytes, bytearray, memoryview)):
+        data, flags = bytes(text), F_CALL | F_EXPLAIN | F_DIGEST
+    else:
+        raise FingerprintError("invalid-argument", "a call's JSON text must be str or bytes, got %s"
+                               % type(text).__qualname__)
+    st = _instance()
+    n = HEADER_BYTES + len(data)
+    if n > st.cap:
+        if st.reserve(st.store, n) == 0:
+            raise FingerprintError("out-of-memory", "a call of %d bytes does not fit in wasm memory" % n)
+        st.cap = n
+    st.memory.write(st.store, _HEADER.pack(flags, 0, 0, 0, 0, len(data)) + data, st.ptr)
+    try:
+        status = st.run(st.store, n)
+    except st.errors as e:
+        del _local.inst  # its state is not trusted (D19)
+        raise FingerprintError("internal-error", "the diagnostics core trapped: %s" % str(e).splitlines()[0]) from None
+    r = st.result
+    status, offset, part, ptr, size = _RESULT.unpack(bytes(st.memory.read(st.store, r + RESULT_STATUS, r + 20)))
+    text_out = bytes(st.memory.read(st.store, ptr, ptr + size)).decode("utf-8", "surrogatepass")
+    if status:
+        raise core_error(status, offset, part, text_out)
+    digest = bytes(st.memory.read(st.store, r + RESULT_DIGEST, r + RESULT_DIGEST + 64)).decode("ascii")
+    return json.loads(text_out), digest
