@@ -28,7 +28,7 @@ from . import _core
 from ._core import F_DIGEST, F_IGNORE, F_MATCH_ON, F_STRING_INPUT, F_TEXT
 from ._encode import key_list, select_value, to_json_text
 from ._errors import FingerprintError
-from ._diagnostics import diff, explain, explain_json, nearest
+from ._diagnostics import diff, explain, explain_call, explain_json, nearest
 
 __all__ = [
     "FINGERPRINT_VERSION",
@@ -37,6 +37,7 @@ __all__ = [
     "canonicalize_json",
     "diff",
     "explain",
+    "explain_call",
     "explain_json",
     "fingerprint",
     "fingerprint_json",
