@@ -37,7 +37,7 @@ def test_overturn_is_a_namespace_package():
 def test_public_api():
     assert fp.FINGERPRINT_VERSION == 1
     assert set(fp.__all__) == {"FINGERPRINT_VERSION", "FingerprintError", "canonical_json", "canonicalize_json",
-                               "fingerprint", "fingerprint_json", "explain", "explain_json", "diff", "nearest"}
+                               "fingerprint", "fingerprint_json", "explain", "explain_json", "explain_call", "diff", "nearest"}
     assert issubclass(FingerprintError, ValueError)
     assert resources.files("overturn.fingerprint").joinpath("py.typed").is_file()
     assert isinstance(fp.__version__, str)
