@@ -25,6 +25,7 @@ export const F_PREIMAGE: u32 = 32;    // return kind "\n" name "\n" canonical as
 export const F_VALUES: u32 = 64;      // args is a host-value stream (json/values.ts)
 export const F_CALL: u32 = 128;       // args is a whole call (call.ts); kind/name/lists parts empty
 export const F_EXPLAIN: u32 = 256;    // return the explanation record (explain.ts) as the text
+export const F_DIFF: u32 = 512;       // kind and name parts hold two canonical texts; return their diff (diff.ts)
 
 // Request header: six little-endian u32 words, then the parts back to back.
 export const HEADER_BYTES: u32 = 24;

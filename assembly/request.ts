@@ -4,13 +4,14 @@
 // and defined in abi.ts.
 import { ABI_ID } from "./_abi_id.gen";
 import {
-  F_CALL, F_DIGEST, F_EXPLAIN, F_IGNORE, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES,
+  F_CALL, F_DIFF, F_DIGEST, F_EXPLAIN, F_IGNORE, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES,
   FINGERPRINT_VERSION, PART_CALL,
   HEADER_BYTES, RESULT_BYTES, RESULT_DIGEST, RESULT_OFFSET, RESULT_PART, RESULT_STATUS, RESULT_TEXT_LEN,
   RESULT_TEXT_PTR,
 } from "./abi";
 import { arenaReset, reserveInput } from "./arena";
 import { callArgs, callIgnore, callKind, callMatchOn, callName, callRecorded, readCall } from "./call";
+import { diffTexts } from "./diff";
 import { writeExplanation } from "./explain";
 import {
   E_BAD_KIND, E_BAD_NAME, E_BAD_REQUEST, E_BAD_SELECTION, E_OUT_OF_MEMORY, OK, PART_ARGS,
@@ -91,10 +92,14 @@ export function runRequest<V>(len: usize): i32 {
   const argsPtr = ignorePtr + ignoreLen;
   let explain = false, isCall = false;
   if (sizeof<V>() == 8) {
+    if (flags & F_DIFF) {
+      textStart = 0;
+      return diffTexts(kindPtr, <u32>kindLen, namePtr, <u32>nameLen) ? OK : failed();
+    }
     explain = (flags & F_EXPLAIN) != 0;
     isCall = (flags & F_CALL) != 0;
   } else {
-    if ((flags & (F_CALL | F_EXPLAIN)) != 0) return fail(E_BAD_REQUEST, -1);
+    if ((flags & (F_CALL | F_EXPLAIN | F_DIFF)) != 0) return fail(E_BAD_REQUEST, -1);
   }
   const digest = (flags & F_DIGEST) != 0;
   const preimage = (flags & F_PREIMAGE) != 0 || explain;

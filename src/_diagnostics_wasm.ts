@@ -4,12 +4,13 @@
  * explanation records (F_EXPLAIN, assembly/explain.ts). Transport only: a
  * call goes in as a recording line's JSON text or as a host object through
  * the value stream (src/values.ts); the core's record and digest come out.
+ * Two canonical texts go in for their diff (F_DIFF, assembly/diff.ts).
  * Compiled on first use from the embedded bytes, so the fingerprint path
  * never pays for it (README, "How it is built"). Internal.
  * @module
  */
 import {
-  ABI_ID, F_CALL, F_DIGEST, F_EXPLAIN, F_STRING_INPUT, F_VALUES, FINGERPRINT_VERSION, HEADER_BYTES, HEADER_WORDS,
+  ABI_ID, F_CALL, F_DIFF, F_DIGEST, F_EXPLAIN, F_STRING_INPUT, F_VALUES, FINGERPRINT_VERSION, HEADER_BYTES, HEADER_WORDS,
   RESULT_DIGEST, RESULT_OFFSET, RESULT_PART, RESULT_STATUS, RESULT_TEXT_LEN, RESULT_TEXT_PTR,
 } from "./_abi.gen.js";
 import { isWellFormed, writeWtf8 } from "./_wtf8.js";
@@ -117,19 +118,45 @@ export function explainCallValue(call: object): Explained {
 
 function runCall(e: Exports, flags: number, argsLen: number): Explained {
   new Uint32Array(e.memory.buffer, inPtr, HEADER_WORDS).set([flags, 0, 0, 0, 0, argsLen]);
+  const text = runText(e, HEADER_BYTES + argsLen);
+  const digest = decoder.decode(new Uint8Array(e.memory.buffer, e.result() + RESULT_DIGEST, 64));
+  return { record: JSON.parse(text) as CallRecord, digest };
+}
+
+/** One change of a diff (assembly/diff.ts). */
+export interface CoreChange {
+  path: string;
+  kind: "added" | "removed" | "changed";
+  before: string | null;
+  after: string | null;
+}
+
+/** The core's diff of two canonical texts (linear at any depth). */
+export function diffTexts(a: string, b: string): CoreChange[] {
+  const e = ready();
+  room(e, HEADER_BYTES + 3 * (a.length + b.length));
+  const mem = new Uint8Array(e.memory.buffer);
+  const enc = new TextEncoder();
+  let at = inPtr + HEADER_BYTES;
+  // Canonical texts are well-formed (lone surrogates are escaped, D6).
+  const na = enc.encodeInto(a, mem.subarray(at, at + 3 * a.length)).written;
+  at += na;
+  const nb = enc.encodeInto(b, mem.subarray(at, at + 3 * b.length)).written;
+  new Uint32Array(e.memory.buffer, inPtr, HEADER_WORDS).set([F_DIFF, na, nb, 0, 0, 0]);
+  return JSON.parse(runText(e, HEADER_BYTES + na + nb)) as CoreChange[];
+}
+
+function runText(e: Exports, len: number): string {
   let status: number;
   try {
-    status = e.run(HEADER_BYTES + argsLen);
+    status = e.run(len);
   } catch (err) {
-    exp = undefined; // a trap is a core bug: never reuse that instance (D19)
+    exp = undefined;
     throw new FingerprintError("internal-error", `the diagnostics core failed: ${(err as Error)?.message ?? String(err)}`);
   }
   const buf = e.memory.buffer;
   const res = new Int32Array(buf, e.result(), RESULT_DIGEST >> 2);
   const text = decoder.decode(new Uint8Array(buf, res[RESULT_TEXT_PTR >> 2] >>> 0, res[RESULT_TEXT_LEN >> 2] >>> 0));
-  if (status !== 0) {
-    throw errorFromCore(res[RESULT_STATUS >> 2], res[RESULT_OFFSET >> 2], res[RESULT_PART >> 2], text);
-  }
-  const digest = decoder.decode(new Uint8Array(buf, e.result() + RESULT_DIGEST, 64));
-  return { record: JSON.parse(text) as CallRecord, digest };
+  if (status !== 0) throw errorFromCore(res[RESULT_STATUS >> 2], res[RESULT_OFFSET >> 2], res[RESULT_PART >> 2], text);
+  return text;
 }

@@ -12,14 +12,13 @@
  * The core is the single source of truth: it reads the call (assembly/call.ts)
  * and writes the explanation record with the digest (assembly/explain.ts),
  * in the diagnostics module (src/_diagnostics_wasm.ts). Nothing is
- * canonicalized or selected on the host. The
- * diff walks the core's canonical texts and compares subtrees by their
- * canonical text, which is exactly the equality the fingerprint sees: a
- * trimmed space, a dropped null, key order or `1.0` vs `1` never show up.
- * The walks are iterative, so deep nesting (D19) cannot overflow the stack.
+ * canonicalized or selected on the host. The diff compares the core's
+ * canonical texts in the core (assembly/diff.ts, linear at any depth), which
+ * is exactly the equality the fingerprint sees: a trimmed space, a dropped
+ * null, key order or `1.0` vs `1` never show up.
  * @module
  */
-import { explainCallText, explainCallValue, type Explained } from "./_diagnostics_wasm.js";
+import { diffTexts, explainCallText, explainCallValue, type Explained } from "./_diagnostics_wasm.js";
 import { toJsonText } from "./encode.js";
 import { FingerprintError } from "./errors.js";
 import type { FingerprintOptions } from "./api.js";
@@ -220,7 +219,7 @@ export function diff(a: Call | Explanation, b: Call | Explanation): Diff {
   const changes: Change[] = [];
   if (ea.kind !== eb.kind) changes.push(changed("(kind)", JSON.stringify(ea.kind), JSON.stringify(eb.kind)));
   if (ea.name !== eb.name) changes.push(changed("(name)", JSON.stringify(ea.name), JSON.stringify(eb.name)));
-  diffCanonical(ea.canonical, eb.canonical, changes);
+  if (ea.canonical !== eb.canonical) changes.push(...diffTexts(ea.canonical, eb.canonical));
   return { same: ea.fingerprint === eb.fingerprint, changes };
 }
 
@@ -259,145 +258,6 @@ function toExplanation(x: Call | Explanation): Explanation {
   return isExplanation(x) ? x : explainCall(x);
 }
 
-// --- the canonical text as a tree ------------------------------------------
-
-/** A value in a canonical text: its span [start, end) and, for containers, its children. */
-interface Node {
-  start: number;
-  end: number;
-  type: "{" | "[" | "v";
-  keys: string[]; // decoded member names ("{" only)
-  raws: string[]; // the same names as canonical string literals
-  children: Node[];
-}
-
-const newNode = (type: Node["type"], start: number): Node => ({ start, end: -1, type, keys: [], raws: [], children: [] });
-
-/** End (exclusive) of the string literal starting at i. */
-function stringEnd(t: string, i: number): number {
-  for (i++; ; i++) {
-    const c = t.charCodeAt(i);
-    if (c === 0x5c) i++;
-    else if (c === 0x22) return i + 1;
-    else if (Number.isNaN(c)) throw malformed();
-  }
-}
-
-function malformed(): FingerprintError {
-  return new FingerprintError("bad-request", "unexpected canonical text from the core (an SDK bug)");
-}
-
-/**
- * Parses canonical text (the core's output: valid JSON, no whitespace)
- * without recursion. Only spans and member names are kept; values stay text.
- */
-function parseCanonical(t: string): Node {
-  const stack: Node[] = [];
-  let root: Node | undefined;
-  let key = "", raw = "";
-  let i = 0;
-  for (;;) {
-    // A value starts at i.
-    const c = t[i];
-    let node: Node;
-    if (c === "{" || c === "[") {
-      node = newNode(c, i++);
-    } else {
-      node = newNode("v", i);
-      if (c === '"') i = stringEnd(t, i);
-      else while (i < t.length && t[i] !== "," && t[i] !== "]" && t[i] !== "}") i++;
-      node.end = i;
-      if (i === node.start) throw malformed();
-    }
-    const parent = stack[stack.length - 1];
-    if (!parent) root = node;
-    else {
-      parent.children.push(node);
-      if (parent.type === "{") { parent.keys.push(key); parent.raws.push(raw); }
-    }
-    if (node.type !== "v") stack.push(node);
-    // Close what ends here, then move to the next value (after its key).
-    for (;;) {
-      const top = stack[stack.length - 1];
-      if (!top) {
-        if (i !== t.length) throw malformed();
-        return root!;
-      }
-      const d = t[i];
-      if (d === "}" || d === "]") {
-        top.end = ++i;
-        stack.pop();
-        continue;
-      }
-      if (d === ",") i++;
-      else if (top.children.length > 0) throw malformed();
-      if (top.type === "{") {
-        const e = stringEnd(t, i);
-        raw = t.slice(i, e);
-        key = JSON.parse(raw) as string;
-        if (t[e] !== ":") throw malformed();
-        i = e + 1;
-      }
-      break;
-    }
-  }
-}
-
-// --- the diff --------------------------------------------------------------
-
-const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-
 function changed(path: string, before: string, after: string): Change {
   return { path, kind: "changed", before, after };
-}
-
-/** Code point order (D5), the order of the core's keys; JavaScript's `<` compares UTF-16 units. */
-function compareCodePoints(a: string, b: string): number {
-  let i = 0, j = 0;
-  while (i < a.length && j < b.length) {
-    const x = a.codePointAt(i)!, y = b.codePointAt(j)!;
-    if (x !== y) return x < y ? -1 : 1;
-    i += x > 0xffff ? 2 : 1;
-    j += y > 0xffff ? 2 : 1;
-  }
-  return (i < a.length ? 1 : 0) - (j < b.length ? 1 : 0);
-}
-
-interface Task { path: string; a: Node | null; b: Node | null }
-
-/**
- * Appends the changes from canonical text ta to tb, depth first in canonical
- * order. Objects are compared by member name, arrays index by index (order
- * is meaning for tool arguments, so an insertion is reported as what it
- * does to each index), everything else by its canonical text.
- */
-function diffCanonical(ta: string, tb: string, out: Change[]): void {
-  if (ta === tb) return;
-  const todo: Task[] = [{ path: "", a: parseCanonical(ta), b: parseCanonical(tb) }];
-  const span = (t: string, n: Node) => t.slice(n.start, n.end);
-  while (todo.length) {
-    const { path, a, b } = todo.pop()!;
-    if (!a) { out.push({ path, kind: "added", before: null, after: span(tb, b!) }); continue; }
-    if (!b) { out.push({ path, kind: "removed", before: span(ta, a), after: null }); continue; }
-    const sa = span(ta, a), sb = span(tb, b);
-    if (sa === sb) continue;
-    const next: Task[] = [];
-    if (a.type === "{" && b.type === "{") {
-      let i = 0, j = 0;
-      while (i < a.keys.length || j < b.keys.length) {
-        const c = i >= a.keys.length ? 1 : j >= b.keys.length ? -1 : compareCodePoints(a.keys[i], b.keys[j]);
-        const key = c <= 0 ? a.keys[i] : b.keys[j];
-        const raw = c <= 0 ? a.raws[i] : b.raws[j];
-        const sub = IDENT.test(key) ? (path ? `${path}.${key}` : key) : `${path}[${raw}]`;
-        next.push({ path: sub, a: c <= 0 ? a.children[i++] : null, b: c >= 0 ? b.children[j++] : null });
-      }
-    } else if (a.type === "[" && b.type === "[") {
-      const n = Math.max(a.children.length, b.children.length);
-      for (let k = 0; k < n; k++) next.push({ path: `${path}[${k}]`, a: a.children[k] ?? null, b: b.children[k] ?? null });
-    } else {
-      out.push(changed(path, sa, sb));
-      continue;
-    }
-    for (let k = next.length - 1; k >= 0; k--) todo.push(next[k]);
-  }
 }
