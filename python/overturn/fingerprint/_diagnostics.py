@@ -9,11 +9,10 @@ model: ``{"name", "args" | "argsJSON", "kind"?, "matchOn"?, "ignoreArgs"?}``,
 ``assembly/call.ts``) and writes the explanation record with the digest
 (``assembly/explain.ts``), in the diagnostics module
 (``_diagnostics_wasm.py``). Nothing is selected or canonicalized in Python.
-The diff walks the core's canonical texts and
-compares subtrees by their canonical text, which is exactly the equality the
-fingerprint sees: a trimmed space, a dropped null, key order or ``1.0`` vs
-``1`` never show up as changes. Both walks are iterative, so deep nesting
-(D19) cannot hit Python's recursion limit.
+The diff compares the core's canonical texts in
+the core (``assembly/diff.ts``, linear at any depth), which is exactly the
+equality the fingerprint sees: a trimmed space, a dropped null, key order or
+``1.0`` vs ``1`` never show up as changes.
 """
 from __future__ import annotations
 
@@ -21,7 +20,7 @@ import json
 import re
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, TypedDict, Union
 
-from ._diagnostics_wasm import explain_call_text
+from ._diagnostics_wasm import diff_texts, explain_call_text
 from ._encode import key_list, key_name, to_json_text
 from ._errors import FingerprintError
 
@@ -148,7 +147,8 @@ def diff(a: CallLike, b: CallLike) -> Diff:
         changes.append(_change("(kind)", "changed", js_dumps(ea["kind"]), js_dumps(eb["kind"])))
     if ea["name"] != eb["name"]:
         changes.append(_change("(name)", "changed", js_dumps(ea["name"]), js_dumps(eb["name"])))
-    _diff_canonical(ea["canonical"], eb["canonical"], changes)
+    if ea["canonical"] != eb["canonical"]:
+        changes.extend(diff_texts(ea["canonical"], eb["canonical"]))
     return {"same": ea["fingerprint"] == eb["fingerprint"], "changes": changes}
 
 
@@ -286,159 +286,5 @@ def _utf8(data: bytes) -> str:
                                offset=e.start) from None
 
 
-# --- the canonical text as a tree ------------------------------------------------
-
-class _Node:
-    """A value in a canonical text: its span [start, end) and, for containers, its children."""
-
-    __slots__ = ("start", "end", "type", "keys", "raws", "children")
-
-    def __init__(self, type_: str, start: int) -> None:
-        self.start = start
-        self.end = -1
-        self.type = type_  # "{", "[" or "v"
-        self.keys: List[str] = []  # decoded member names ("{" only)
-        self.raws: List[str] = []  # the same names as canonical string literals
-        self.children: List[_Node] = []
-
-
-_DELIM = re.compile(r"[,\]}]")
-
-
-def _malformed() -> FingerprintError:
-    return FingerprintError("bad-request", "unexpected canonical text from the core (an SDK bug)")
-
-
-def _string_end(t: str, i: int) -> int:
-    """End (exclusive) of the string literal starting at i."""
-    j = i + 1
-    while True:
-        q = t.find('"', j)
-        if q < 0:
-            raise _malformed()
-        b = q - 1
-        while t[b] == "\\":
-            b -= 1
-        if (q - 1 - b) % 2 == 0:  # an even run of backslashes: the quote is not escaped
-            return q + 1
-        j = q + 1
-
-
-def _parse_canonical(t: str) -> _Node:
-    """Parses canonical text (valid JSON, no whitespace) without recursion;
-    only spans and member names are kept, values stay text."""
-    stack: List[_Node] = []
-    root: Optional[_Node] = None
-    key = raw = ""
-    i = 0
-    n = len(t)
-    while True:
-        c = t[i] if i < n else ""
-        if c == "{" or c == "[":
-            node = _Node(c, i)
-            i += 1
-        else:
-            node = _Node("v", i)
-            if c == '"':
-                i = _string_end(t, i)
-            else:
-                m = _DELIM.search(t, i)
-                i = m.start() if m else n
-            node.end = i
-            if i == node.start:
-                raise _malformed()
-        if not stack:
-            root = node
-        else:
-            parent = stack[-1]
-            parent.children.append(node)
-            if parent.type == "{":
-                parent.keys.append(key)
-                parent.raws.append(raw)
-        if node.type != "v":
-            stack.append(node)
-        while True:
-            if not stack:
-                if i != n or root is None:
-                    raise _malformed()
-                return root
-            top = stack[-1]
-            d = t[i] if i < n else ""
-            if d == "}" or d == "]":
-                i += 1
-                top.end = i
-                stack.pop()
-                continue
-            if d == ",":
-                i += 1
-            elif top.children:
-                raise _malformed()
-            if top.type == "{":
-                e = _string_end(t, i)
-                raw = t[i:e]
-                key = json.loads(raw)
-                if t[e:e + 1] != ":":
-                    raise _malformed()
-                i = e + 1
-            break
-
-
-# --- the diff --------------------------------------------------------------------
-
-_IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*\Z")
-
-
 def _change(path: str, kind: str, before: Optional[str], after: Optional[str]) -> Change:
-    return {"path": path, "kind": kind, "before": before, "after": after}
-
-
-def _diff_canonical(ta: str, tb: str, out: List[Change]) -> None:
-    """Appends the changes from canonical text ta to tb, depth first in canonical
-    order. Objects are compared by member name (str order is code point order,
-    the core's key order, D5), arrays index by index (order is meaning for tool
-    arguments), everything else by its canonical text."""
-    if ta == tb:
-        return
-    todo: List[Tuple[str, Optional[_Node], Optional[_Node]]] = [("", _parse_canonical(ta), _parse_canonical(tb))]
-    while todo:
-        path, a, b = todo.pop()
-        if a is None:
-            assert b is not None
-            out.append(_change(path, "added", None, tb[b.start:b.end]))
-            continue
-        if b is None:
-            out.append(_change(path, "removed", ta[a.start:a.end], None))
-            continue
-        sa, sb = ta[a.start:a.end], tb[b.start:b.end]
-        if sa == sb:
-            continue
-        nxt: List[Tuple[str, Optional[_Node], Optional[_Node]]] = []
-        if a.type == "{" and b.type == "{":
-            i = j = 0
-            while i < len(a.keys) or j < len(b.keys):
-                if i >= len(a.keys):
-                    c = 1
-                elif j >= len(b.keys):
-                    c = -1
-                else:
-                    ka, kb = a.keys[i], b.keys[j]
-                    c = -1 if ka < kb else (1 if ka > kb else 0)
-                key, raw = (a.keys[i], a.raws[i]) if c <= 0 else (b.keys[j], b.raws[j])
-                sub = (path + "." + key if path else key) if _IDENT.match(key) else "%s[%s]" % (path, raw)
-                na = nb = None
-                if c <= 0:
-                    na = a.children[i]
-                    i += 1
-                if c >= 0:
-                    nb = b.children[j]
-                    j += 1
-                nxt.append((sub, na, nb))
-        elif a.type == "[" and b.type == "[":
-            la, lb = len(a.children), len(b.children)
-            for k in range(max(la, lb)):
-                nxt.append(("%s[%d]" % (path, k), a.children[k] if k < la else None,
-                            b.children[k] if k < lb else None))
-        else:
-            out.append(_change(path, "changed", sa, sb))
-            continue
-        todo.extend(reversed(nxt))
+    return {"path": path, "kind": kind, "before": before, "after": after}  # type: ignore[typeddict-item]

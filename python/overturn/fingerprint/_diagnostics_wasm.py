@@ -4,7 +4,8 @@ Internal; the TypeScript twin is ``src/_diagnostics_wasm.ts``. The module has
 the fingerprint module's ABI plus calls (``F_CALL``, ``assembly/call.ts``)
 and explanation records (``F_EXPLAIN``, ``assembly/explain.ts``). Transport
 only: a call goes in as JSON text (a recording line, or a mapping encoded by
-``_encode.to_json_text`` under D16), the core's record and digest come out.
+``_encode.to_json_text`` under D16), the core's record and digest come out;
+two canonical texts go in for their diff (``F_DIFF``, ``assembly/diff.ts``).
 It is compiled on first use (sharing the fingerprint module's Engine), so
 the fingerprint path never pays for it, and used through wasmtime's checked
 call path: diagnostics are not the hot path. One instance per thread, as in
@@ -18,7 +19,7 @@ import threading
 from typing import Any, Dict, Tuple
 
 from . import _core
-from ._abi import (ABI_ID, F_CALL, F_DIGEST, F_EXPLAIN, F_STRING_INPUT, FINGERPRINT_VERSION, HEADER_BYTES,
+from ._abi import (ABI_ID, F_CALL, F_DIFF, F_DIGEST, F_EXPLAIN, F_STRING_INPUT, FINGERPRINT_VERSION, HEADER_BYTES,
                    HEADER_WORDS, RESULT_DIGEST, RESULT_STATUS)
 from ._errors import FingerprintError, core_error
 
@@ -81,21 +82,34 @@ def explain_call_text(text: Any) -> Tuple[Dict[str, Any], str]:
         raise FingerprintError("invalid-argument", "a call's JSON text must be str or bytes, got %s"
                                % type(text).__qualname__)
     st = _instance()
-    n = HEADER_BYTES + len(data)
+    text_out = _run(st, _HEADER.pack(flags, 0, 0, 0, 0, len(data)) + data)
+    r = st.result
+    digest = bytes(st.memory.read(st.store, r + RESULT_DIGEST, r + RESULT_DIGEST + 64)).decode("ascii")
+    return json.loads(text_out), digest
+
+
+def diff_texts(a: str, b: str) -> Any:
+    """The core's changes from canonical text a to b (linear at any depth)."""
+    da, db = a.encode("utf-8"), b.encode("utf-8")  # canonical texts are well-formed (D6)
+    return json.loads(_run(_instance(), _HEADER.pack(F_DIFF, len(da), len(db), 0, 0, 0) + da + db))
+
+
+def _run(st: _Instance, request: bytes) -> str:
+    """One request; the returned text, or the FingerprintError. A trap drops the instance (D19)."""
+    n = len(request)
     if n > st.cap:
         if st.reserve(st.store, n) == 0:
-            raise FingerprintError("out-of-memory", "a call of %d bytes does not fit in wasm memory" % n)
+            raise FingerprintError("out-of-memory", "a request of %d bytes does not fit in wasm memory" % n)
         st.cap = n
-    st.memory.write(st.store, _HEADER.pack(flags, 0, 0, 0, 0, len(data)) + data, st.ptr)
+    st.memory.write(st.store, request, st.ptr)
     try:
-        status = st.run(st.store, n)
+        st.run(st.store, n)
     except st.errors as e:
-        del _local.inst  # its state is not trusted (D19)
+        del _local.inst  # its state is not trusted
         raise FingerprintError("internal-error", "the diagnostics core trapped: %s" % str(e).splitlines()[0]) from None
     r = st.result
     status, offset, part, ptr, size = _RESULT.unpack(bytes(st.memory.read(st.store, r + RESULT_STATUS, r + 20)))
-    text_out = bytes(st.memory.read(st.store, ptr, ptr + size)).decode("utf-8", "surrogatepass")
+    text = bytes(st.memory.read(st.store, ptr, ptr + size)).decode("utf-8", "surrogatepass")
     if status:
-        raise core_error(status, offset, part, text_out)
-    digest = bytes(st.memory.read(st.store, r + RESULT_DIGEST, r + RESULT_DIGEST + 64)).decode("ascii")
-    return json.loads(text_out), digest
+        raise core_error(status, offset, part, text)
+    return text
