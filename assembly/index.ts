@@ -140,7 +140,7 @@ function process(req: usize, len: usize): i32 {
     const list = parseText(listPtr, listLen, false);
     if (list < 0) return failed();
     if (nodeType(<u32>list) != T_ARR || !isKeyList(<u32>list)) return fail(E_BAD_SELECTION, 0);
-    setSelection(mode, <u32>list);
+    if (!setSelection(mode, <u32>list)) return failed();
   } else {
     setSelection(SELECT_NONE, 0);
   }

@@ -18,8 +18,8 @@
  * The walks are iterative, so deep nesting (D19) cannot overflow the stack.
  * @module
  */
-import { F_DIGEST, F_IGNORE, F_MATCH_ON, F_PREIMAGE, F_TEXT, call } from "./core.js";
-import { selectValue, toJsonText } from "./encode.js";
+import { F_DIGEST, F_IGNORE, F_MATCH_ON, F_PREIMAGE, F_TEXT, call, callValue } from "./core.js";
+import { selectValue } from "./select.js";
 import { FingerprintError } from "./errors.js";
 import type { FingerprintOptions } from "./api.js";
 
@@ -167,8 +167,8 @@ function explainCall(c: Call): Explanation {
   }
   const kind = options?.kind;
   if (kind !== undefined && typeof kind !== "string") throw new FingerprintError("invalid-argument", "kind must be a string");
-  const matchOn = keyList(options?.matchOn, "matchOn");
-  const ignoreArgs = keyList(options?.ignoreArgs, "ignoreArgs");
+  const matchOn = keyList(options?.matchOn, "matchOn") ?? null;
+  const ignoreArgs = keyList(options?.ignoreArgs, "ignoreArgs") ?? null;
   const flags = (matchOn ? F_MATCH_ON : 0) | (ignoreArgs ? F_IGNORE : 0);
   const m = matchOn ? JSON.stringify(matchOn) : "";
   const g = ignoreArgs ? JSON.stringify(ignoreArgs) : "";
@@ -411,4 +411,12 @@ function diffCanonical(ta: string, tb: string, out: Change[]): void {
     }
     for (let k = next.length - 1; k >= 0; k--) todo.push(next[k]);
   }
+}
+
+/**
+ * JSON text standing for a host value: its canonical text, which the core
+ * reads back to the same canonical text (canonicalization is idempotent).
+ */
+function toJsonText(value: unknown): string {
+  return callValue(F_TEXT, "", "", "", "", value).text;
 }
