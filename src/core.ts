@@ -239,15 +239,18 @@ function callWithValue(flags: number, kind: string, name: string, matchOn: strin
  * outer call's request, and the outer call's state is restored after it.
  */
 let level = 0;
-interface Slot { exp: Exports | undefined; u8: Uint8Array; hdr: Uint32Array; res: Int32Array; inPtr: number; inCap: number; resPtr: number }
+interface Slot {
+  exp: Exports | undefined; u8: Uint8Array; hdr: Uint32Array; res: Int32Array; inPtr: number; inCap: number; resPtr: number;
+  kindLen: number; nameLen: number; matchLen: number; ignoreLen: number;
+}
 const spares: Slot[] = [];
 
 function saveSlot(): Slot {
-  return { exp, u8, hdr, res, inPtr, inCap, resPtr };
+  return { exp, u8, hdr, res, inPtr, inCap, resPtr, kindLen, nameLen, matchLen, ignoreLen };
 }
 
 function loadSlot(s: Slot): void {
-  ({ exp, u8, hdr, res, inPtr, inCap, resPtr } = s);
+  ({ exp, u8, hdr, res, inPtr, inCap, resPtr, kindLen, nameLen, matchLen, ignoreLen } = s);
 }
 
 function nested(run: () => Outcome): Outcome {

@@ -292,8 +292,8 @@ function timeOf(v: object): number | undefined {
 function push(o: object, key: string | number, keys: string[] | null, isArr: boolean, len: number, tag: number): void {
   const depth = sp - base;
   if (depth >= MAX_DEPTH) {
-    throw new FingerprintError("too-deep", `args are nested too deeply (over ${MAX_DEPTH} levels) at ${pathTo(sp, key)}`,
-      { path: pathTo(sp, key) });
+    const path = pathTo(sp, key);
+    throw new FingerprintError("too-deep", `args are nested too deeply (over ${MAX_DEPTH} levels) at ${shorten(path)}`, { path });
   }
   if (depth >= CYCLE_CHECK_DEPTH) {
     if (deep === null) deep = new Set();
@@ -444,7 +444,12 @@ function circular(o: object, key: string | number): FingerprintError {
   }
   const path = at === sp ? pathTo(sp, key) : pathTo(at, frameKey(at - 1));
   void o;
-  return new FingerprintError("circular-value", `circular reference at ${path}`, { path });
+  return new FingerprintError("circular-value", `circular reference at ${shorten(path)}`, { path });
+}
+
+/** A path for a message: very deep ones keep their two ends (the `path` property has it whole). */
+function shorten(path: string): string {
+  return path.length <= 200 ? path : `${path.slice(0, 120)}…${path.slice(-60)}`;
 }
 
 function unsupported(path: string, what: string): FingerprintError {
