@@ -88,8 +88,10 @@ function optionParts(options: FingerprintOptions | undefined): Parts {
 export function fingerprint(name: string, args: unknown, options?: FingerprintOptions): string {
   const nameLit = checkName(name);
   const o = optionParts(options);
+  // Selected here, on the value, before any toJSON runs (D9, D10); the core
+  // must not select again, or a toJSON's result would be selected from too.
   const selected = o.flags ? selectValue(args, o.matchOn, o.ignoreArgs) : args;
-  return callValue(o.flags | F_DIGEST, o.kind, nameLit, o.match, o.ignore, selected).digest;
+  return callValue(F_DIGEST, o.kind, nameLit, "", "", selected).digest;
 }
 
 /**
