@@ -70,22 +70,36 @@ function members(list: usize, n: u32, kept: bool): bool {
 }
 
 /**
- * matchOn keys that no kept member has, in listing order, once each. A
- * binary search in the sorted members; the once-each check is quadratic in
- * the list's length (TODO: sort a copy if lists of thousands of keys matter).
+ * matchOn keys that no kept member has, in listing order, once each; n log n
+ * in the list's length. The list's entries are sorted in reverse listing
+ * order, so the sort's "last duplicate wins" keeps each key's first listing:
+ * an element is reported only if it is that one.
  */
 function missing(list: usize, n: u32, matchOn: u32): bool {
-  const end = subtreeEnd(matchOn);
+  const count = nodeA(matchOn);
+  const firsts = alloc(<usize>count << 4);
+  if (count > 0 && firsts == 0) return false;
+  for (let m: u32 = 0; m < count; m++) setEntry(firsts + (<usize>(count - 1 - m) << 4), matchOn + 1 + m);
+  const distinct = sortMembers(firsts, count);
+  if (distinct < 0) return false;
   let first = true;
-  for (let e = matchOn + 1; e < end; e++) {
-    let seen = false;
-    for (let d = matchOn + 1; d < e && !seen; d++) seen = compareKeys(d, e) == 0;
-    if (seen || isKept(list, n, e)) continue;
+  for (let e = matchOn + 1; e <= matchOn + count; e++) {
+    if (entryNode(firsts, <u32>find(firsts, <u32>distinct, e)) != e || isKept(list, n, e)) continue;
     if (!first && !lit(",")) return false;
     first = false;
     if (!str(e)) return false;
   }
   return true;
+}
+
+/** Index of the entry whose key equals node key's (it is present). */
+function find(list: usize, n: u32, key: u32): i32 {
+  let lo: i32 = 0, hi: i32 = <i32>n - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareKeys(entryNode(list, <u32>mid), key) < 0) lo = mid + 1; else hi = mid;
+  }
+  return lo;
 }
 
 function isKept(list: usize, n: u32, key: u32): bool {

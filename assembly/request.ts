@@ -159,9 +159,11 @@ export function runRequest<V>(len: usize): i32 {
   let matchList: i32 = -1, ignoreList: i32 = -1;
   if (sizeof<V>() == 8 && isCall) {
     matchList = callMatchOn; ignoreList = callIgnore;
-    if (matchList >= 0) { mode = SELECT_MATCH_ON; setSelection(mode, <u32>matchList); }
-    else if (ignoreList >= 0) { mode = SELECT_IGNORE; setSelection(mode, <u32>ignoreList); }
-    else setSelection(SELECT_NONE, 0);
+    if (matchList >= 0) mode = SELECT_MATCH_ON;
+    else if (ignoreList >= 0) mode = SELECT_IGNORE;
+    if (!setSelection(mode, <u32>(mode == SELECT_MATCH_ON ? matchList : mode == SELECT_IGNORE ? ignoreList : 0))) {
+      return failed();
+    }
   } else {
     let listPtr = matchPtr, listLen = matchLen;
     if (flags & F_MATCH_ON) mode = SELECT_MATCH_ON;
@@ -171,7 +173,7 @@ export function runRequest<V>(len: usize): i32 {
       const list = parseText(listPtr, listLen, false);
       if (list < 0) return failed();
       if (nodeType(<u32>list) != T_ARR || !isKeyList(<u32>list)) return fail(E_BAD_SELECTION, 0);
-      setSelection(mode, <u32>list);
+      if (!setSelection(mode, <u32>list)) return failed();
       if (mode == SELECT_MATCH_ON) matchList = list; else ignoreList = list;
     } else {
       setSelection(SELECT_NONE, 0);

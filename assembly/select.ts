@@ -3,18 +3,42 @@
 // when empty; ignoreArgs drops the listed keys. Keys match exactly (byte
 // equality of the decoded keys: case-sensitive, untrimmed). Only a JSON
 // object is selected from; any other top-level value passes through.
+import { alloc } from "./arena";
+import { compareKeys, entryNode, setEntry, sortMembers } from "./json/sort";
 import { T_STR, nodeA, nodeB, nodeType, subtreeEnd } from "./json/tape";
 
 export const SELECT_NONE: i32 = 0;
 export const SELECT_MATCH_ON: i32 = 1;
 export const SELECT_IGNORE: i32 = 2;
 
+/** Up to this many listed keys a linear scan is cheapest; longer lists are sorted once. */
+const LINEAR_MAX: u32 = 16;
+
 let mode: i32 = SELECT_NONE;
 let listNode: u32 = 0; // the ARR node holding the key list
+let sorted: usize = 0; // sort entries (json/sort.ts) of a long list, 0 for a short one
+let sortedCount: u32 = 0;
 
-export function setSelection(m: i32, list: u32): void {
+/**
+ * Sets the selection for the next write. A long list is sorted once, so
+ * each member costs O(log list) and selecting n keys with a list of m costs
+ * O((n + m) log m), not O(n × m) (issue 10). False on out of memory.
+ */
+export function setSelection(m: i32, list: u32): bool {
   mode = m;
   listNode = list;
+  sorted = 0;
+  if (m == SELECT_NONE) return true;
+  const n = subtreeEnd(list) - list - 1; // one node per string (isKeyList)
+  if (n <= LINEAR_MAX) return true;
+  const entries = alloc(<usize>n << 4);
+  if (entries == 0) return false;
+  for (let i: u32 = 0; i < n; i++) setEntry(entries + (<usize>i << 4), list + 1 + i);
+  const kept = sortMembers(entries, n); // also drops repeats: listing a key twice changes nothing (D9)
+  if (kept < 0) return false;
+  sorted = entries;
+  sortedCount = <u32>kept;
+  return true;
 }
 
 /** True when every element of the list node is a string (the request is well-formed). */
@@ -34,6 +58,16 @@ export function keepMember(k: u32): bool {
 }
 
 function isListed(k: u32): bool {
+  if (sorted != 0) {
+    let lo: u32 = 0, hi = sortedCount;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const c = compareKeys(entryNode(sorted, mid), k);
+      if (c == 0) return true;
+      if (c < 0) lo = mid + 1; else hi = mid;
+    }
+    return false;
+  }
   const p = <usize>nodeB(k), n = nodeA(k);
   const end = subtreeEnd(listNode);
   for (let i = listNode + 1; i < end; i++) {

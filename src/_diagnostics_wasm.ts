@@ -15,7 +15,8 @@ import {
 } from "./_abi.gen.js";
 import { isWellFormed, writeWtf8 } from "./_wtf8.js";
 import { FingerprintError, errorFromCore } from "./errors.js";
-import { retarget, setTarget, writeValue } from "./values.js";
+import { asValueWalk } from "./core.js";
+import { retarget, writeValue } from "./values.js";
 
 interface Exports {
   memory: WebAssembly.Memory;
@@ -107,12 +108,11 @@ export function explainCallText(text: string | Uint8Array): Explained {
 export function explainCallValue(call: object): Explained {
   const e = ready();
   const start = inPtr + HEADER_BYTES;
-  setTarget(new Uint8Array(e.memory.buffer), start, inPtr + inCap, (need) => {
-    const want = Math.max(2 * (need - inPtr), need - inPtr + 1024);
-    room(e, want);
+  const grow = (need: number) => {
+    room(e, Math.max(2 * (need - inPtr), need - inPtr + 1024));
     retarget(new Uint8Array(e.memory.buffer), inPtr + inCap);
-  });
-  const end = writeValue(call);
+  };
+  const end = asValueWalk((nested) => writeValue(call, new Uint8Array(e.memory.buffer), start, inPtr + inCap, grow, nested));
   return runCall(e, F_CALL | F_EXPLAIN | F_DIGEST | F_VALUES, end - start);
 }
 

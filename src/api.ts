@@ -3,8 +3,8 @@
  * sha256(kind "\n" name "\n" canonicalJSON(select(args))), lowercase hex.
  * @module
  */
-import { F_DIGEST, F_IGNORE, F_MATCH_ON, F_TEXT, call } from "./core.js";
-import { selectValue, valueCall } from "./encode.js";
+import { F_DIGEST, F_IGNORE, F_MATCH_ON, F_TEXT, call, callValue } from "./core.js";
+import { selectValue } from "./select.js";
 import { FingerprintError } from "./errors.js";
 
 /** The contract version these fingerprints follow (D18). */
@@ -32,25 +32,52 @@ function checkName(name: unknown): string {
   return lastNameLiteral;
 }
 
-function checkList(list: unknown, what: string): string {
-  if (list === undefined || list === null) return "";
-  if (!Array.isArray(list) || !list.every((k) => typeof k === "string")) {
-    throw new FingerprintError("invalid-argument", `${what} must be an array of strings`);
+/**
+ * A key list copied once: its length and each element are read exactly once
+ * (a getter or Proxy behind them runs once per call, issue 10).
+ */
+function readList(list: unknown, what: string): string[] | null {
+  if (list === undefined || list === null) return null;
+  if (!Array.isArray(list)) throw new FingerprintError("invalid-argument", `${what} must be an array of strings`);
+  const n = list.length;
+  const out: string[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const k: unknown = list[i];
+    if (typeof k !== "string") throw new FingerprintError("invalid-argument", `${what} must be an array of strings`);
+    out[i] = k;
   }
-  return JSON.stringify(list);
+  return out;
 }
 
-const NO_OPTIONS: [number, string, string, string] = [0, "", "", ""];
+interface Parts { flags: number; kind: string; match: string; ignore: string; matchOn: string[] | null; ignoreArgs: string[] | null }
+const NO_OPTIONS: Parts = { flags: 0, kind: "", match: "", ignore: "", matchOn: null, ignoreArgs: null };
 
-function optionParts(options: FingerprintOptions | undefined): [number, string, string, string] {
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/**
+ * An option of a plain options object is its own property: a key planted on
+ * Object.prototype (prototype pollution) must not select for every call.
+ * Other objects (class instances, Object.create(defaults)) are read as is.
+ */
+function option(options: object, plain: boolean, k: keyof FingerprintOptions): unknown {
+  return !plain || hasOwn.call(options, k) ? (options as Record<string, unknown>)[k] : undefined;
+}
+
+/** Reads each option exactly once; the copies are what selection and the core see. */
+function optionParts(options: FingerprintOptions | undefined): Parts {
   if (options === undefined) return NO_OPTIONS;
   if (typeof options !== "object" || options === null) throw new FingerprintError("invalid-argument", "options must be an object");
-  const { kind, matchOn, ignoreArgs } = options;
+  const plain = Object.getPrototypeOf(options) === Object.prototype;
+  const kind = option(options, plain, "kind");
   if (kind !== undefined && typeof kind !== "string") throw new FingerprintError("invalid-argument", "kind must be a string");
-  const m = checkList(matchOn, "matchOn");
-  const g = checkList(ignoreArgs, "ignoreArgs");
+  const matchOn = readList(option(options, plain, "matchOn"), "matchOn");
+  const ignoreArgs = readList(option(options, plain, "ignoreArgs"), "ignoreArgs");
   const flags = (matchOn ? F_MATCH_ON : 0) | (ignoreArgs ? F_IGNORE : 0);
-  return [flags, kind === undefined ? "" : JSON.stringify(kind), m, g];
+  return {
+    flags, kind: kind === undefined ? "" : JSON.stringify(kind),
+    match: matchOn ? JSON.stringify(matchOn) : "", ignore: ignoreArgs ? JSON.stringify(ignoreArgs) : "",
+    matchOn, ignoreArgs,
+  };
 }
 
 /**
@@ -60,9 +87,11 @@ function optionParts(options: FingerprintOptions | undefined): [number, string, 
  */
 export function fingerprint(name: string, args: unknown, options?: FingerprintOptions): string {
   const nameLit = checkName(name);
-  const [flags, kind, m, g] = optionParts(options);
-  const selected = flags ? selectValue(args, options?.matchOn, options?.ignoreArgs) : args;
-  return valueCall(flags | F_DIGEST, kind, nameLit, m, g, selected).digest;
+  const o = optionParts(options);
+  // Selected here, on the value, before any toJSON runs (D9, D10); the core
+  // must not select again, or a toJSON's result would be selected from too.
+  const selected = o.flags ? selectValue(args, o.matchOn, o.ignoreArgs) : args;
+  return callValue(F_DIGEST, o.kind, nameLit, "", "", selected).digest;
 }
 
 /**
@@ -72,13 +101,13 @@ export function fingerprint(name: string, args: unknown, options?: FingerprintOp
  */
 export function fingerprintJSON(name: string, argsJSON: string | Uint8Array, options?: FingerprintOptions): string {
   const nameLit = checkName(name);
-  const [flags, kind, m, g] = optionParts(options);
-  return call(flags | F_DIGEST, kind, nameLit, m, g, checkText(argsJSON)).digest;
+  const o = optionParts(options);
+  return call(o.flags | F_DIGEST, o.kind, nameLit, o.match, o.ignore, checkText(argsJSON)).digest;
 }
 
 /** Canonical JSON text of a value (no selection). @throws FingerprintError as for fingerprint(). */
 export function canonicalJSON(value: unknown): string {
-  return valueCall(F_TEXT, "", "", "", "", value).text;
+  return callValue(F_TEXT, "", "", "", "", value).text;
 }
 
 /** Canonical JSON text of JSON text (no selection). @throws FingerprintError with the byte `offset`. */

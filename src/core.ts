@@ -8,7 +8,7 @@ import {
   HEADER_WORDS, RESULT_DIGEST, RESULT_OFFSET, RESULT_PART, RESULT_TEXT_LEN, RESULT_TEXT_PTR,
 } from "./_abi.gen.js";
 import { FingerprintError, errorFromCore } from "./errors.js";
-import { retarget, setTarget, writeValue } from "./values.js";
+import { retarget, writeValue } from "./values.js";
 import { isWellFormed, writeWtf8 } from "./_wtf8.js";
 
 interface Exports {
@@ -25,7 +25,7 @@ export { F_DIGEST, F_IGNORE, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_V
 const HEADER = HEADER_BYTES;
 
 let exp: Exports | undefined;
-let u8 = new Uint8Array(0);
+let u8: Uint8Array = new Uint8Array(0);
 let inPtr = 0;
 let inCap = 0;
 let resPtr = 0;
@@ -48,7 +48,10 @@ export function isReady(): boolean {
 let rebuild: (() => WebAssembly.Instance) | undefined;
 
 export function useInstance(instance: WebAssembly.Instance, module?: WebAssembly.Module): void {
-  if (module) rebuild = () => new WebAssembly.Instance(module, {});
+  if (module) {
+    rebuild = () => new WebAssembly.Instance(module, {});
+    spares.length = 0; // spares come from the module in use
+  }
   const e = instance.exports as unknown as Exports;
   if (e.version() !== FINGERPRINT_VERSION) {
     throw new FingerprintError("invalid-argument", `wasm module has version ${e.version()}, expected ${FINGERPRINT_VERSION}`);
@@ -78,8 +81,8 @@ function ready(): Exports {
   return exp!;
 }
 
-let hdr = new Uint32Array(0); // request header at inPtr
-let res = new Int32Array(0);  // result block at resPtr
+let hdr: Uint32Array = new Uint32Array(0); // request header at inPtr
+let res: Int32Array = new Int32Array(0);  // result block at resPtr
 const hexDecoder = new TextDecoder("latin1");
 
 /** The current views of linear memory (memory.grow detaches the old buffer). */
@@ -184,6 +187,17 @@ export interface Outcome {
  */
 export function call(flags: number, kind: string, name: string, matchOn: string, ignoreArgs: string,
   args: string | Uint8Array): Outcome {
+  if (level !== 0) return nested(() => callText(flags, kind, name, matchOn, ignoreArgs, args));
+  level = 1;
+  try {
+    return callText(flags, kind, name, matchOn, ignoreArgs, args);
+  } finally {
+    level = 0;
+  }
+}
+
+function callText(flags: number, kind: string, name: string, matchOn: string, ignoreArgs: string,
+  args: string | Uint8Array): Outcome {
   const e = ready();
   const argsBound = typeof args === "string" ? args.length * 3 : args.length;
   let at = putLiterals(e, kind, name, matchOn, ignoreArgs, argsBound);
@@ -202,16 +216,85 @@ export function call(flags: number, kind: string, name: string, matchOn: string,
 
 /**
  * One core call with a host value, written as the core's value stream
- * (src/values.ts) straight into linear memory. Throws Rejected (values.ts)
- * for values D15 rejects; the caller explains them.
+ * (src/values.ts) straight into linear memory. Throws FingerprintError (with
+ * the path) for values D15 rejects, and a user getter's or toJSON's own
+ * exception unchanged.
  */
 export function callValue(flags: number, kind: string, name: string, matchOn: string, ignoreArgs: string,
   value: unknown): Outcome {
+  if (level !== 0) return nested(() => callWithValue(flags, kind, name, matchOn, ignoreArgs, value));
+  level = 1;
+  try {
+    return callWithValue(flags, kind, name, matchOn, ignoreArgs, value);
+  } finally {
+    level = 0;
+  }
+}
+
+function callWithValue(flags: number, kind: string, name: string, matchOn: string, ignoreArgs: string,
+  value: unknown): Outcome {
   const e = ready();
   const start = putLiterals(e, kind, name, matchOn, ignoreArgs, 0);
-  setTarget(u8, start, inPtr + inCap, growInput);
-  const end = writeValue(value);
+  const end = writeValue(value, u8, start, inPtr + inCap, growInput, level > 1);
   return runRequest(e, flags | F_VALUES, end - start, end);
+}
+
+/**
+ * Core calls in progress: 1 for an ordinary call, more while a toJSON or a
+ * getter of a call in progress calls back in (issue 10). A nested call runs
+ * on its own instance (one spare per level), so it cannot overwrite the
+ * outer call's request, and the outer call's state is restored after it.
+ */
+let level = 0;
+interface Slot {
+  exp: Exports | undefined; u8: Uint8Array; hdr: Uint32Array; res: Int32Array; inPtr: number; inCap: number; resPtr: number;
+  kindLen: number; nameLen: number; matchLen: number; ignoreLen: number;
+}
+const spares: Slot[] = [];
+
+function saveSlot(): Slot {
+  return { exp, u8, hdr, res, inPtr, inCap, resPtr, kindLen, nameLen, matchLen, ignoreLen };
+}
+
+function loadSlot(s: Slot): void {
+  ({ exp, u8, hdr, res, inPtr, inCap, resPtr, kindLen, nameLen, matchLen, ignoreLen } = s);
+}
+
+function nested(run: () => Outcome): Outcome {
+  ready(); // the module of the outer call exists, so rebuild does too
+  const outer = saveSlot();
+  const l = level++;
+  let slot = spares[l - 1];
+  try {
+    if (slot === undefined || slot.exp === undefined) {
+      exp = undefined;
+      useInstance(rebuild!());
+    } else {
+      loadSlot(slot);
+    }
+    return run();
+  } finally {
+    slot = saveSlot(); // keeps grown memory, or the rebuilt instance after a trap
+    spares[l - 1] = slot;
+    level = l;
+    loadSlot(outer);
+  }
+}
+
+/**
+ * Runs `walk` as a value walk of its own, for another module's requests (the
+ * diagnostics module, src/_diagnostics_wasm.ts): a fingerprint call made from
+ * inside its toJSON or getters nests as in callValue. `walk` receives the
+ * `nested` argument for writeValue.
+ */
+export function asValueWalk<T>(walk: (nested: boolean) => T): T {
+  const outer = level;
+  level = outer + 1;
+  try {
+    return walk(outer !== 0);
+  } finally {
+    level = outer;
+  }
 }
 
 /** Makes the input region hold `need` (an absolute address) while a value is being written. */

@@ -19,10 +19,9 @@
  * @module
  */
 import { diffTexts, explainCallText, explainCallValue, type Explained } from "./_diagnostics_wasm.js";
-import { toJsonText } from "./encode.js";
+import { F_TEXT, callValue } from "./core.js";
 import { FingerprintError } from "./errors.js";
 import type { FingerprintOptions } from "./api.js";
-import { Rejected } from "./values.js";
 
 /**
  * One tool call, the object a recording line holds (the one call model of
@@ -133,7 +132,7 @@ export function explainRecord(call: Call | string | Uint8Array): Explained {
   try {
     return explainCallValue(c);
   } catch (err) {
-    if (!(err instanceof Rejected || err instanceof RangeError)) throw err;
+    if (!isRejection(err)) throw err;
   }
   return explainAroundRejected(c);
 }
@@ -152,7 +151,7 @@ function explainAroundRejected(c: Call): Explained {
   for (const k of Object.keys(args)) {
     const v = (args as Record<string, unknown>)[k];
     try {
-      toJsonText(v);
+      canonicalText(v);
       copy[k] = v;
     } catch (err) {
       if (!(err instanceof FingerprintError)) throw err;
@@ -164,7 +163,7 @@ function explainAroundRejected(c: Call): Explained {
   try {
     out = explainCallValue({ ...c, args: copy });
   } catch (err) {
-    if (!(err instanceof Rejected || err instanceof RangeError)) throw err;
+    if (!isRejection(err)) throw err;
     throw new FingerprintError("unsupported-value", "a call's name, kind, matchOn, ignoreArgs and other members must be JSON values");
   }
   if (out.record.selected.kept.some((k) => rejected.has(k))) throw errorOf(args);
@@ -174,12 +173,22 @@ function explainAroundRejected(c: Call): Explained {
 /** The FingerprintError (with its path) for args that cannot be fingerprinted. */
 function errorOf(args: unknown): FingerprintError {
   try {
-    toJsonText(args);
+    canonicalText(args);
   } catch (err) {
     if (err instanceof FingerprintError) return err;
     throw err;
   }
   return new FingerprintError("unsupported-value", "args cannot be fingerprinted");
+}
+
+/** A value D15 rejects (src/values.ts), as opposed to an exception of the user's own. */
+function isRejection(err: unknown): boolean {
+  return err instanceof FingerprintError && (err.code === "unsupported-value" || err.code === "circular-value" || err.code === "too-deep");
+}
+
+/** The fingerprint module's canonical text of a value: throws the D15 error with its `args…` path. */
+function canonicalText(v: unknown): string {
+  return callValue(F_TEXT, "", "", "", "", v).text;
 }
 
 function utf8(bytes: Uint8Array): string {

@@ -21,6 +21,8 @@ export interface FingerprintErrorDetails {
   offset?: number;
   /** Path of the offending value, e.g. `args.items[3].when` (value input). */
   path?: string;
+  /** The exception behind this error (e.g. from a revoked Proxy), as the standard `Error.cause`. */
+  cause?: unknown;
 }
 
 export class FingerprintError extends Error {
@@ -29,7 +31,7 @@ export class FingerprintError extends Error {
   readonly path?: string;
 
   constructor(code: FingerprintErrorCode, message: string, details: FingerprintErrorDetails = {}) {
-    super(message);
+    super(message, details.cause !== undefined ? { cause: details.cause } : undefined);
     this.name = "FingerprintError";
     this.code = code;
     if (details.offset !== undefined) this.offset = details.offset;

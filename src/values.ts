@@ -1,42 +1,112 @@
 /**
  * Host values → the core's value stream (assembly/json/values.ts), written
  * straight into linear memory in one walk: the fast path for fingerprint()
- * and canonicalJSON(). It replaces JSON.stringify + a check walk + the
- * core's JSON parse, and numbers travel as doubles (no decimal round trip).
- * D15 exactly as the oracle reads it: Dates print toISOString() (invalid →
- * null), other toJSON methods are applied once with the property key,
- * undefined/functions/symbols are dropped; anything else that is not a plain
- * object or array is rejected (the caller then finds the path, encode.ts).
+ * and canonicalJSON(). Numbers travel as doubles (no decimal round trip).
+ * D15 as the oracle reads it: Dates print toISOString() (invalid → null),
+ * other toJSON methods are applied once with the property key,
+ * undefined/functions/symbols are dropped, objects contribute their own
+ * enumerable string keys (Object.keys, as JSON.stringify reads them — never
+ * inherited ones), and anything else is a FingerprintError naming its path.
+ *
+ * Invariants (issue 10):
+ * - Iterative: the frame stack lives in arrays, so depth does not depend on
+ *   the host's call stack (D19 holds under `node --stack-size=400`).
+ * - Read once: every getter, Proxy trap and toJSON runs at most once per
+ *   call; the error path is built from the frames, never by walking again.
+ * - Re-entrant: a call made from inside a toJSON or getter runs its own walk
+ *   above the outer one's frames and restores the outer writer state.
+ * - User exceptions (getters, toJSON) pass through unchanged; failures to
+ *   read an object's shape (a revoked Proxy, a bad ownKeys trap) become a
+ *   FingerprintError with the original as `cause`.
  * Internal.
  * @module
  */
 
+import { FingerprintError } from "./errors.js";
 import { isWellFormed, writeWtf8 } from "./_wtf8.js";
 import { V_ARRAY, V_FALSE, V_NULL, V_NUMBER, V_OBJECT, V_STR, V_STR_CLEAN, V_TRUE } from "./_abi.gen.js";
-/** Deeper than this is treated as a possible cycle; the slow describe() walk decides. */
-const MAX_DEPTH = 4000;
+
+/** Deeper than this is an error: the text path reads 100,000 levels too (D19). */
+const MAX_DEPTH = 100_000;
+/** Cycles are looked for only below this depth: a cycle repeats, so it gets there (see push()). */
+const CYCLE_CHECK_DEPTH = 64;
+/** Arrays at least this long are checked for holes: cost follows the elements present. */
+const SPARSE_MIN_LENGTH = 1 << 16;
 /** Strings longer than this go through TextEncoder (SIMD); shorter ones through a byte loop. */
 const LONG_STRING = 48;
 const SPECIAL = /[\u0000-\u001f"\\]/;
 
-/** Thrown for a value D15 rejects (or too deep): the caller explains it with a path. */
-export class Rejected {}
-const REJECTED = new Rejected();
-
 const objectProto = Object.prototype;
+const arrayProto = Array.prototype;
+const getPrototypeOf = Object.getPrototypeOf;
+const objectKeys = Object.keys;
+const isArray = Array.isArray;
+const dateGetTime = Date.prototype.getTime;
+const dateToISOString = Date.prototype.toISOString;
 const encoder = new TextEncoder();
 
-let u8 = new Uint8Array(0);
-let dv = new DataView(new ArrayBuffer(0));
+// Writer state: the current target in linear memory.
+let u8: Uint8Array = new Uint8Array(0);
+let dv: DataView = new DataView(new ArrayBuffer(0));
 let pos = 0;
 let cap = 0;
 let growTo: (need: number) => void = () => { throw new Error("no target"); };
 
+// The frame stack, one entry per open container (struct of arrays: no
+// allocation per container). fKeys is null for a dense array frame.
+const fObj: object[] = [];
+const fKeys: (string[] | null)[] = [];
+const fIsArray: boolean[] = [];
+const fIdx: number[] = [];
+const fLen: number[] = [];
+const fHead: number[] = [];
+const fCount: number[] = [];
+const fMark: number[] = [];
+let sp = 0;
+/** Frames below this belong to an outer call in progress (re-entrancy). */
+let base = 0;
+/** Containers on the path deeper than CYCLE_CHECK_DEPTH. */
+let deep: Set<object> | null = null;
+
 /**
- * Points the writer at linear memory: bytes go to [start, end); `grow(need)`
- * must make room up to `need` and call setTarget again (memory may move).
+ * Writes the stream for `value` into mem[start..end); `grow(need)` must make
+ * room up to `need` and call retarget() (memory may move). Returns the end
+ * position. Throws FingerprintError for values D15 rejects, and whatever a
+ * user's getter or toJSON throws, unchanged. `nested`: a call made from
+ * inside a toJSON or getter of a walk in progress (core.ts knows).
  */
-export function setTarget(mem: Uint8Array, start: number, end: number, grow: (need: number) => void): void {
+export function writeValue(value: unknown, mem: Uint8Array, start: number, end: number,
+  grow: (need: number) => void, nested: boolean): number {
+  if (nested) return writeNested(value, mem, start, end, grow);
+  target(mem, start, end, grow);
+  sp = base = 0;
+  deep = null;
+  try {
+    walk(value);
+  } catch (err) {
+    release(0);
+    throw err;
+  }
+  return pos;
+}
+
+/** A walk above the frames of the walk in progress, whose writer state is restored after. */
+function writeNested(value: unknown, mem: Uint8Array, start: number, end: number,
+  grow: (need: number) => void): number {
+  const s8 = u8, sdv = dv, spos = pos, scap = cap, sgrow = growTo, sbase = base, sdeep = deep;
+  target(mem, start, end, grow);
+  base = sp;
+  deep = null;
+  try {
+    walk(value);
+    return pos;
+  } finally {
+    release(base);
+    u8 = s8; dv = sdv; pos = spos; cap = scap; growTo = sgrow; base = sbase; deep = sdeep;
+  }
+}
+
+function target(mem: Uint8Array, start: number, end: number, grow: (need: number) => void): void {
   if (u8 !== mem) {
     u8 = mem;
     dv = new DataView(mem.buffer);
@@ -46,99 +116,230 @@ export function setTarget(mem: Uint8Array, start: number, end: number, grow: (ne
   growTo = grow;
 }
 
+/** Pops the frames above `to` after an early exit, dropping their references to user objects. */
+function release(to: number): void {
+  for (let f = to; f < sp; f++) { fObj[f] = objectProto; fKeys[f] = null; }
+  sp = to;
+}
+
+/** Points the writer at moved or grown memory (called from the grow callback). */
 export function retarget(mem: Uint8Array, end: number): void {
   u8 = mem;
   dv = new DataView(mem.buffer);
   cap = end;
 }
 
-/** Writes the stream for value; returns the end position. Throws Rejected. */
-export function writeValue(value: unknown): number {
-  if (!item(value, "", 0)) {
-    room(1);
-    u8[pos++] = V_NULL; // D2: a dropped top level is null
-  }
-  return pos;
-}
-
 function room(n: number): void {
   if (pos + n > cap) growTo(pos + n);
 }
 
-/** Writes one item; false (and nothing written) when D1/D15 drop it. */
-/** `key` is the property name, or the index in an array (made a string only if a toJSON needs it). */
-function item(v: unknown, key: string | number, depth: number): boolean {
+/**
+ * The walk. Scalars of the innermost open container are written in a tight
+ * loop over its members; a child container pushes a frame and the loop
+ * moves to it. The frame's index, count and mark are stored before any call
+ * that may throw or re-enter, so error paths and nested walks see them.
+ */
+function walk(root: unknown): void {
+  if (item(root, "") === DROPPED) {
+    room(1);
+    u8[pos++] = V_NULL; // D2: a dropped top level is null
+  }
+  while (sp > base) {
+    const f = sp - 1;
+    const o = fObj[f];
+    const keys = fKeys[f];
+    const n = fLen[f];
+    const isArr = fIsArray[f];
+    let i = fIdx[f];
+    let count = fCount[f];
+    let pushed = false;
+    while (i < n) {
+      let key: string | number;
+      let v: unknown;
+      const mark = pos;
+      if (!isArr) {
+        key = keys![i++];
+        writeKey(key);
+        v = (o as Record<string, unknown>)[key];
+      } else if (keys === null) {
+        key = i++;
+        v = (o as unknown[])[key];
+      } else {
+        key = +keys[i++];
+        v = (o as unknown[])[key];
+      }
+      let r = scalar(v);
+      if (r === OTHER) {
+        fIdx[f] = i;
+        fCount[f] = count;
+        r = item(v, key);
+        if (r === PUSHED) { pushed = true; break; }
+      }
+      if (r === WRITTEN) count++;
+      else if (isArr) { room(1); u8[pos++] = V_NULL; count++; } // dropped element: the writer drops it (D1), the count stays right
+      else pos = mark; // dropped member: no key either
+    }
+    if (pushed) continue;
+    // Close the container; in its parent it counts as written (D8: never dropped).
+    putU32(fHead[f] + 1, count);
+    if (f - base >= CYCLE_CHECK_DEPTH) deep!.delete(o);
+    fObj[f] = objectProto;
+    fKeys[f] = null;
+    sp = f;
+    if (f > base) fCount[f - 1]++;
+  }
+}
+
+const DROPPED = 0, WRITTEN = 1, PUSHED = 2, OTHER = 3;
+
+/** Writes a string, number or boolean; DROPPED for undefined/function/symbol; OTHER for the rest. */
+function scalar(v: unknown): number {
   switch (typeof v) {
     case "string":
       str(v);
-      return true;
+      return WRITTEN;
     case "number":
-      room(9);
+      if (pos + 9 > cap) growTo(pos + 9);
       u8[pos] = V_NUMBER;
       dv.setFloat64(pos + 1, v, true); // non-finite: the core makes it null (D1)
       pos += 9;
-      return true;
+      return WRITTEN;
     case "boolean":
-      room(1);
+      if (pos + 1 > cap) growTo(pos + 1);
       u8[pos++] = v ? V_TRUE : V_FALSE;
-      return true;
+      return WRITTEN;
     case "undefined":
     case "function":
     case "symbol":
-      return false;
-    case "bigint":
-      throw REJECTED;
+      return DROPPED;
   }
-  if (v === null) return false;
-  return object(v as object, key, depth, false);
+  return v === null ? DROPPED : OTHER;
 }
 
-function object(v: object, key: string | number, depth: number, toJSONApplied: boolean): boolean {
-  if (depth > MAX_DEPTH) throw REJECTED;
-  // Plain objects first: the common case pays one prototype read and one toJSON miss.
-  const proto = Object.getPrototypeOf(v);
-  const plain = proto === objectProto || proto === null;
-  if (!plain && v instanceof Date) {
-    const t = v.getTime();
-    if (t !== t) return false;
-    str(v.toISOString());
-    return true;
+/** Writes one item (a scalar, or a container's header and frame); DROPPED when D1/D15 drop it. */
+function item(v: unknown, key: string | number): number {
+  const r = scalar(v);
+  if (r !== OTHER) return r;
+  if (typeof v === "bigint") throw unsupported(pathTo(sp, key), "a BigInt");
+  if (v === null) return DROPPED;
+  return object(v as object, key, false);
+}
+
+function object(v: object, key: string | number, toJSONApplied: boolean): number {
+  let proto: unknown;
+  try {
+    proto = getPrototypeOf(v);
+  } catch (err) {
+    throw unreadable(key, err);
   }
-  const toJSON = (v as { toJSON?: unknown }).toJSON;
-  if (!toJSONApplied && typeof toJSON === "function") {
-    const r = (toJSON as (k: string) => unknown).call(v, String(key));
-    if (typeof r === "object" && r !== null) return object(r, key, depth, true);
-    return item(r, key, depth);
+  const plain = proto === objectProto || proto === null;
+  if (!plain && proto !== arrayProto) {
+    // A Date by its internal slot, as the oracle checks (not by prototype).
+    const t = timeOf(v);
+    if (t !== undefined) {
+      if (t !== t) return DROPPED; // invalid Date → null (D15)
+      str(dateToISOString.call(v as Date));
+      return WRITTEN;
+    }
+  }
+  if (!toJSONApplied) {
+    const toJSON = (v as { toJSON?: unknown }).toJSON;
+    if (typeof toJSON === "function") {
+      // Applied once, with the key as JSON.stringify passes it (D15).
+      const r: unknown = toJSON.call(v, typeof key === "number" ? String(key) : key);
+      if (typeof r === "object" && r !== null) return object(r, key, true);
+      return item(r, key);
+    }
   }
   if (plain) {
-    if (pos + 5 > cap) growTo(pos + 5);
-    const head = pos;
-    u8[head] = V_OBJECT;
-    pos += 5;
-    let count = 0;
-    // for-in: V8's enum cache; see encode.ts for why inherited keys are harmless.
-    for (const k in v) {
-      const mark = pos;
-      writeKey(k);
-      if (item((v as Record<string, unknown>)[k], k, depth + 1)) count++;
-      else pos = mark; // dropped member: no key either
+    let keys: string[];
+    try {
+      keys = objectKeys(v);
+    } catch (err) {
+      throw unreadable(key, err);
     }
-    putU32(head + 1, count);
-    return true;
+    push(v, key, keys, false, keys.length, V_OBJECT);
+    return PUSHED;
   }
-  if (!Array.isArray(v)) throw REJECTED;
-  const n = v.length;
-  if (pos + 5 > cap) growTo(pos + 5);
-  u8[pos] = V_ARRAY;
-  putU32(pos + 1, n);
+  let array: boolean;
+  try {
+    array = isArray(v);
+  } catch (err) {
+    throw unreadable(key, err);
+  }
+  if (!array) throw unsupported(pathTo(sp, key), typeName(v));
+  const len = (v as unknown[]).length;
+  const present = len >= SPARSE_MIN_LENGTH ? presentIndices(v as unknown[], len, key) : null;
+  if (present === null) push(v, key, null, true, len, V_ARRAY);
+  else push(v, key, present, true, present.length, V_ARRAY);
+  return PUSHED;
+}
+
+/** The time value of a Date (NaN when invalid), or undefined for anything that is not a Date. */
+function timeOf(v: object): number | undefined {
+  try {
+    return dateGetTime.call(v as Date);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Opens a container: its header now, its count when it closes. Below
+ * CYCLE_CHECK_DEPTH no cycle check is made; a cycle repeats its objects
+ * every L levels, so it is found by depth CYCLE_CHECK_DEPTH + 2L.
+ */
+function push(o: object, key: string | number, keys: string[] | null, isArr: boolean, len: number, tag: number): void {
+  const depth = sp - base;
+  if (depth >= MAX_DEPTH) {
+    const path = pathTo(sp, key);
+    throw new FingerprintError("too-deep", `args are nested too deeply (over ${MAX_DEPTH} levels) at ${shorten(path)}`, { path });
+  }
+  if (depth >= CYCLE_CHECK_DEPTH) {
+    if (deep === null) deep = new Set();
+    if (deep.has(o)) throw circular(o, key);
+    deep.add(o);
+  }
+  room(5);
+  const f = sp++;
+  fObj[f] = o;
+  fKeys[f] = keys;
+  fIsArray[f] = isArr;
+  fIdx[f] = 0;
+  fLen[f] = len;
+  fHead[f] = pos;
+  fCount[f] = 0;
+  fMark[f] = pos;
+  u8[pos] = tag;
   pos += 5;
-  for (let i = 0; i < n; i++) {
-    if (!item(v[i], i, depth + 1)) {
-      if (pos + 1 > cap) growTo(pos + 1);
-      u8[pos++] = V_NULL; // dropped by the writer (D1), keeps the count right
-    }
+}
+
+/**
+ * The own index keys of a long array, ascending, when fewer than half its
+ * slots are filled (else null: walk it densely). Holes are no elements, so
+ * a sparse array costs what it holds, not its length; indices inherited from
+ * the prototype chain are included, since reading a hole reads them (as
+ * JSON.stringify does).
+ */
+function presentIndices(a: unknown[], len: number, key: string | number): string[] | null {
+  let own: string[];
+  try {
+    own = objectKeys(a);
+  } catch (err) {
+    throw unreadable(key, err);
   }
-  return true;
+  if (own.length >= len / 2) return null;
+  const set = new Set<number>();
+  for (const k of own) addIndex(set, k, len);
+  for (let p = getPrototypeOf(a); p !== null; p = getPrototypeOf(p)) {
+    for (const k of Object.getOwnPropertyNames(p)) addIndex(set, k, len);
+  }
+  return Array.from(set).sort((x, y) => x - y).map(String);
+}
+
+function addIndex(set: Set<number>, k: string, len: number): void {
+  const n = +k;
+  if (n >= 0 && n < len && String(n) === k) set.add(n);
 }
 
 /** Little-endian u32 at an absolute position (already within capacity). */
@@ -153,7 +354,7 @@ function putU32(at: number, x: number): void {
 /**
  * Object keys repeat across records (every row of a list has the same
  * keys): their encoded items are cached, so a repeated key is one Map
- * lookup and a short copy. Bounded; cleared when full.
+ * lookup and a short copy. Keyed by the exact string; bounded.
  */
 const keyCache = new Map<string, Uint8Array>();
 const KEY_CACHE_MAX = 4096;
@@ -206,4 +407,77 @@ function str(s: string): void {
   u8[head] = clean ? V_STR_CLEAN : V_STR;
   putU32(head + 1, p - head - 5);
   pos = p;
+}
+
+// --- Errors: paths come from the frames (D15 notation, `args.items[3].when`).
+
+const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+function segment(key: string | number, inArray: boolean): string {
+  if (inArray || typeof key === "number") return `[${key}]`;
+  return IDENT.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
+}
+
+/** The current key of frame f (the member or element being written). */
+function frameKey(f: number): string | number {
+  const i = fIdx[f] - 1;
+  const keys = fKeys[f];
+  if (keys === null) return i;
+  return fIsArray[f] ? +keys[i] : keys[i];
+}
+
+/** Path of the item `key` inside frame top-1 (the top level when top === base). */
+function pathTo(top: number, key: string | number): string {
+  let p = "args";
+  for (let f = base; f < top - 1; f++) p += segment(frameKey(f), fIsArray[f]);
+  if (top > base) p += segment(key, fIsArray[top - 1]);
+  return p;
+}
+
+/** The first container on the path that repeats an earlier one, named as the oracle names it. */
+function circular(o: object, key: string | number): FingerprintError {
+  const seen = new Set<object>();
+  let at = sp;
+  for (let f = base; f < sp; f++) {
+    if (seen.has(fObj[f])) { at = f; break; }
+    seen.add(fObj[f]);
+  }
+  const path = at === sp ? pathTo(sp, key) : pathTo(at, frameKey(at - 1));
+  void o;
+  return new FingerprintError("circular-value", `circular reference at ${shorten(path)}`, { path });
+}
+
+/** A path for a message: very deep ones keep their two ends (the `path` property has it whole). */
+function shorten(path: string): string {
+  return path.length <= 200 ? path : `${path.slice(0, 120)}…${path.slice(-60)}`;
+}
+
+function unsupported(path: string, what: string): FingerprintError {
+  return new FingerprintError("unsupported-value",
+    `cannot fingerprint ${what} at ${path}: only plain objects, arrays, strings, numbers, booleans, null, Dates and objects with toJSON are allowed (D15)`,
+    { path });
+}
+
+/** The object's shape could not be read (a revoked Proxy, an ownKeys trap that breaks its invariants). */
+function unreadable(key: string | number, cause: unknown): FingerprintError {
+  const path = pathTo(sp, key);
+  const why = cause instanceof Error ? cause.message : String(cause);
+  return new FingerprintError("unsupported-value", `cannot read the object at ${path}: ${why}`, { path, cause });
+}
+
+function typeName(v: object): string {
+  try {
+    if (v instanceof Map) return "a Map";
+    if (v instanceof Set) return "a Set";
+    if (ArrayBuffer.isView(v)) return `a ${Object.prototype.toString.call(v).slice(8, -1)}`;
+    if (v instanceof ArrayBuffer) return "an ArrayBuffer";
+    if (v instanceof String || v instanceof Number || v instanceof Boolean) {
+      return `a boxed ${typeof v.valueOf()} (new ${v.constructor.name}(…))`;
+    }
+    const ctor = (getPrototypeOf(v) as { constructor?: { name?: unknown } } | null)?.constructor;
+    const name = typeof ctor === "function" ? ctor.name : undefined;
+    return typeof name === "string" && name ? `an instance of ${name}` : "a non-plain object";
+  } catch {
+    return "a non-plain object";
+  }
 }
