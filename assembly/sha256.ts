@@ -11,6 +11,7 @@
 // start without one.
 
 import { SHA256_IV, sha256CompressBlocks } from "./_sha256_rounds.gen";
+import { hexDigit } from "./hex";
 
 /** H0..H7 as native u32 words; 32 bytes. */
 const STATE: usize = memory.data(32, 16);
@@ -92,13 +93,6 @@ export function sha256Final(out: usize): void {
   sha256Reset();
 }
 
-/** ASCII code of the lowercase hex digit for nibble n (0..15). */
-// @ts-ignore: decorator
-@inline function hexDigit(n: u32): u32 {
-  // Branchless n < 10 ? 48 + n : 87 + n: ((9 - n) >> 31) is all ones iff n > 9,
-  // and 'a' - 10 - '0' = 39.
-  return n + 48 + (<u32>(<i32>(9 - n) >> 31) & 39);
-}
 
 /** Finishes; writes the 64 lowercase hex digits at out (64 bytes), then resets. */
 export function sha256FinalHex(out: usize): void {

@@ -40,11 +40,6 @@ export function sequenceLength(p: usize, end: usize): i32 {
   return (b & 0xC0) == 0x80;
 }
 
-/** True when the 3 bytes at p encode a surrogate code unit (ED A0..BF xx). */
-@inline export function isSurrogateAt(p: usize): bool {
-  return load<u8>(p) == 0xED && load<u8>(p + 1) >= 0xA0;
-}
-
 /** Appends code point (or lone surrogate) cp as WTF-8 at out; returns bytes written. */
 export function encodeWtf8(cp: u32, out: usize): usize {
   if (cp < 0x80) {

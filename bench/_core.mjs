@@ -1,9 +1,9 @@
 // Bench helper (internal): the pieces of one `fingerprint` call, callable
 // one at a time, for the profile in bench/run.mjs and bench/cpuprof.mjs.
 //
-//   loadEncode()      src/encode.ts's toJsonText (the D15 validation walk +
-//                     JSON.stringify), type-stripped with TypeScript into a
-//                     temp dir: the SDK's own code, not a copy.
+//   loadWalk()        src/values.ts's writeValue (the D15 walk that writes
+//                     the core's value stream), type-stripped with
+//                     TypeScript into a fresh temp dir: the SDK's own code.
 //   directCore(bytes) the core (shippedCore(): the bytes dist/ embeds)
 //                     instantiated directly, with the request written once
 //                     by hand (ABI in the header of assembly/index.ts: six
@@ -23,14 +23,18 @@ import { SDK_SOURCE } from "./_sdk.mjs";
 import { F_DIGEST, F_STRING_INPUT, HEADER_BYTES, HEADER_WORDS, RESULT_DIGEST, RESULT_TEXT_PTR } from "./_abi.gen.mjs";
 import { ROOT, compileEntry, instantiate } from "./_wasm.mjs";
 
-export async function loadEncode() {
-  const dir = mkdtempSync(join(tmpdir(), "fp-bench-encode-"));
-  for (const f of ["encode", "errors"]) {
+export async function loadWalk() {
+  const dir = mkdtempSync(join(tmpdir(), "fp-bench-walk-"));
+  for (const f of ["values", "errors", "_wtf8", "_abi.gen"]) {
     const src = readFileSync(join(ROOT, "src", `${f}.ts`), "utf8");
     const js = ts.transpileModule(src, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } });
     writeFileSync(join(dir, `${f}.js`), js.outputText);
   }
-  return import(join(dir, "encode.js"));
+  const { writeValue } = await import(join(dir, "values.js"));
+  let buf = new Uint8Array(1 << 16);
+  const grow = (need) => { const b = new Uint8Array(Math.max(need, 2 * buf.length)); b.set(buf); buf = b; };
+  /** Writes value's stream into a scratch buffer (as core.ts does into linear memory); returns its length. */
+  return { walk: (value) => writeValue(value, buf, 0, buf.length, grow, false) };
 }
 
 // The ABI's numbers, generated from assembly/abi.ts (scripts/gen-abi.mjs).

@@ -28,7 +28,7 @@ import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import canonicalize from "canonicalize";
 import fastStable from "fast-json-stable-stringify";
 import safeStable from "safe-stable-stringify";
-import { F_DIGEST, F_PREIMAGE, F_STRING_INPUT, directCore, loadEncode, loadParts, shippedCore } from "./_core.mjs";
+import { F_DIGEST, F_PREIMAGE, F_STRING_INPUT, directCore, loadParts, loadWalk, shippedCore } from "./_core.mjs";
 import { combineRounds, fmtTime, getClock, measure, ratioOfRounds, ratioStats, setClock } from "./_timer.mjs";
 import { SDK_PATH, SDK_SOURCE, SDK_URL, sdk } from "./_sdk.mjs";
 import { ROOT } from "./_wasm.mjs";
@@ -121,30 +121,30 @@ function checkAgree(p, rows) {
 // --- profile: the parts of one call, timed in the same interleaved rounds ---
 const HOST_HASH_MIN_BYTES = 2048; // src/core.ts: requests from this size on hash on the host
 
-let encodeCopy;
+let walkCopy;
 /**
- * src/encode.ts's toJsonText, one copy for all payloads and warmed with all
+ * src/values.ts's writeValue, one copy for all payloads and warmed with all
  * of them first: the SDK's own copy has seen every payload's shapes by then
  * (its inline caches are polymorphic), and a fresh copy per payload would be
  * unfairly fast.
  */
-async function sharedEncode(ps) {
-  if (!encodeCopy) {
-    encodeCopy = await loadEncode();
-    for (const p of ps) for (let i = 0, n = p.json.length > 1e5 ? 3 : 200; i < n; i++) encodeCopy.toJsonText(p.value);
+async function sharedWalk(ps) {
+  if (!walkCopy) {
+    walkCopy = await loadWalk();
+    for (const p of ps) for (let i = 0, n = p.json.length > 1e5 ? 3 : 200; i < n; i++) walkCopy.walk(p.value);
   }
-  return encodeCopy;
+  return walkCopy;
 }
 
 async function profileRows(p, ps) {
-  const { toJsonText } = await sharedEncode(ps);
+  const { walk } = await sharedWalk(ps);
   const { bytes } = shippedCore();
   const want = fingerprint(TOOL_NAME, p.value);
   const digestCore = directCore(bytes, TOOL_NAME, p.json, F_DIGEST | F_STRING_INPUT);
   const preCore = directCore(bytes, TOOL_NAME, p.json, F_PREIMAGE | F_STRING_INPUT);
   if (digestCore.run() !== 0 || digestCore.digest() !== want) throw new Error(`${p.name}: direct core (DIGEST) differs from the SDK`);
   if (preCore.run() !== 0 || nodeHash("sha256", preCore.text()) !== want) throw new Error(`${p.name}: direct core (PREIMAGE) differs from the SDK`);
-  if (toJsonText(p.value) !== p.json) throw new Error(`${p.name}: toJsonText differs from JSON.stringify`);
+  if (!(walk(p.value) > 0)) throw new Error(`${p.name}: the value walk wrote nothing`);
   const preimage = preCore.text().slice(); // a copy: the view is only valid until the next run
   const parts = loadParts(p.json);
   if (parts.parse() < 0) throw new Error(`${p.name}: core-parts parse failed`);
@@ -158,7 +158,7 @@ async function profileRows(p, ps) {
   const rows = {
     total: () => fingerprint(TOOL_NAME, p.value),
     totalJSON: () => fingerprintJSON(TOOL_NAME, json),
-    toJsonText: () => toJsonText(p.value),
+    walk: () => walk(p.value),
     stringify: () => JSON.stringify(p.value),
     wellFormed: () => json.isWellFormed(),
     copy: () => json.isWellFormed() && encoder.encodeInto(json, room.subarray(0, json.length * 3)).written,
@@ -188,12 +188,12 @@ function breakdown(p, m, hostHashed) {
     hostHashed,
     total: t("total"),
     totalJSON: t("totalJSON"),
-    walk: c((g) => g("toJsonText") - g("stringify")),
+    walk: t("walk"),
     stringify: t("stringify"),
     wellFormed: t("wellFormed"),
     copy: t("copy"),
     core: c(core),
-    glue: c((g) => g("total") - g("toJsonText") - g("copy") - core(g)),
+    glue: c((g) => g("total") - g("walk") - core(g)),
     glueJSON: c((g) => g("totalJSON") - g("copy") - core(g)),
     parse: t("parse"),
     write: c((g) => g("corePreimage") - g("parse")),
@@ -277,7 +277,7 @@ function printProfile(prof) {
   }
   const s = prof.find((b) => b.tinySdk !== undefined);
   if (s) console.log(`\n  fixed cost of one call: fingerprintJSON(name, "0") ${T(s.tinySdk)}, of which core run ${T(s.tinyCore)}`);
-  console.log("  walk = toJsonText − JSON.stringify (src/encode.ts, the D15 check); copy = isWellFormed + TextEncoder.encodeInto;");
+  console.log("  walk = src/values.ts writeValue (the D15 walk writing the value stream); copy = isWellFormed + TextEncoder.encodeInto;");
   console.log("  core = run() on the SDK's wasm bytes (+ node:crypto on the preimage where the SDK does that); glue = the");
   console.log("  rest of the SDK call (name literal, header, digest string); parse from bench/wasm/core-parts.ts,");
   console.log("  write = PREIMAGE run − parse, wasm SHA = DIGEST run − PREIMAGE run. Differences of medians: ±10% noise.");
@@ -354,8 +354,9 @@ async function main() {
       }
       printProfile(results.profile);
     } catch (err) {
-      // The profile reaches into assembly/ internals, which may be mid-change.
-      console.log(`\nProfile skipped: ${err.message}`);
+      // Loud, not skipped: a broken profile is a bench defect to fix.
+      console.error(`\nProfile FAILED: ${err.stack ?? err.message}`);
+      process.exitCode = 1;
     }
   }
 

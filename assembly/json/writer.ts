@@ -11,6 +11,7 @@
 //   D8  empty containers stay; D13 the last duplicate key wins.
 // No whitespace anywhere. Iterative, with an explicit frame stack (D19).
 import { alloc, grow } from "../arena";
+import { hexDigit } from "../hex";
 import { formatDouble } from "../num/dtoa";
 import { keepMember } from "../select";
 import { trimLengthAt, trimLengthBefore } from "../utf8";
@@ -214,16 +215,11 @@ function writeStringSlow(p: usize, n: usize, clean: bool, trim: bool): bool {
 function putEscapeU(o: usize, cu: u32): usize {
   store<u8>(o, 0x5C);
   store<u8>(o + 1, 0x75);
-  store<u8>(o + 2, hexDigit(cu >> 12));
-  store<u8>(o + 3, hexDigit(cu >> 8));
-  store<u8>(o + 4, hexDigit(cu >> 4));
-  store<u8>(o + 5, hexDigit(cu));
+  store<u8>(o + 2, <u8>hexDigit((cu >> 12) & 0xF));
+  store<u8>(o + 3, <u8>hexDigit((cu >> 8) & 0xF));
+  store<u8>(o + 4, <u8>hexDigit((cu >> 4) & 0xF));
+  store<u8>(o + 5, <u8>hexDigit(cu & 0xF));
   return o + 6;
-}
-
-@inline function hexDigit(v: u32): u8 {
-  const d = v & 0xF;
-  return <u8>(d < 10 ? 0x30 + d : 0x57 + d); // 0x57 + 10 == 'a'
 }
 
 @inline function isVisibleAscii(c: u8): bool {

@@ -21,6 +21,9 @@
 import { POW5_MIN, POW5_MAX, POW5_EXACT_MAX, POW5_TABLE } from "./_pow5.gen";
 import { umul128, u128_hi } from "./_u128";
 import { nearestByComparison } from "./_bigdec";
+// floor(log2(10^q)), shared with the formatter: exact for |q| < 1234
+// (test/dtoa.test.ts), and callers here use q in [POW5_MIN, POW5_MAX].
+import { floorLog2Pow10 } from "./dtoa";
 
 const INF_BITS: u64 = 0x7FF0000000000000;
 const DBL_MAX_BITS: u64 = 0x7FEFFFFFFFFFFFFF;
@@ -45,15 +48,6 @@ export let strtod_countFallback: i32 = 0;
 /** 1: skip Clinger; 2: also ignore Eisel–Lemire's decisions (fallback only). */
 export let strtod_force: i32 = 0;
 
-/** floor(log2(10^q)) = floor(q·log2 10) as (q·217706) >> 16, where
- *  217706 / 2^16 = 3.3219299... ≈ log2 10 = 3.3219280... Checked exhaustively
- *  against BigInt bit lengths for q in [-642, 642] (test/strtod.test.ts); it
- *  first fails at |q| = 643. Callers use q in [POW5_MIN, POW5_MAX]. */
-// @ts-ignore: decorator
-@inline export function floorLog2Pow10(q: i32): i32 {
-  assert(q >= -642 && q <= 642);
-  return (q * 217706) >> 16;
-}
 
 /** Parses a JSON number literal already validated against RFC 8259's grammar
  *  (-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?) at ptr[0..len) and returns the
