@@ -30,9 +30,14 @@ export async function loadWalk() {
     const js = ts.transpileModule(src, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } });
     writeFileSync(join(dir, `${f}.js`), js.outputText);
   }
-  const { writeValue } = await import(join(dir, "values.js"));
+  const { retarget, writeValue } = await import(join(dir, "values.js"));
   let buf = new Uint8Array(1 << 16);
-  const grow = (need) => { const b = new Uint8Array(Math.max(need, 2 * buf.length)); b.set(buf); buf = b; };
+  const grow = (need) => {
+    const b = new Uint8Array(Math.max(need, 2 * buf.length));
+    b.set(buf);
+    buf = b;
+    retarget(buf, buf.length);
+  };
   /** Writes value's stream into a scratch buffer (as core.ts does into linear memory); returns its length. */
   return { walk: (value) => writeValue(value, buf, 0, buf.length, grow, false) };
 }

@@ -16,13 +16,15 @@
  * is 1 when anything failed, 2 for a usage error.
  * @module
  */
-import { createReadStream, readFileSync, statSync } from "node:fs";
+import { createReadStream, existsSync, readFileSync, statSync } from "node:fs";
 import { once } from "node:events";
 import { FINGERPRINT_VERSION, FingerprintError, diff, type Diff, type Explanation } from "./index.js";
 import { explainRecord } from "./diagnostics.js";
+import { version } from "../package.json";
 import type { CallRecord } from "./_diagnostics_wasm.js";
 
 const PROG = "overturn-fingerprint";
+const PACKAGE_VERSION = version;
 const CHUNK = 64 * 1024;
 
 // --- help --------------------------------------------------------------------
@@ -34,6 +36,7 @@ const HELP: Record<string, string> = {
        ${PROG} why [--json] CALL.json --in FILE...
                                            the recorded call nearest to CALL, and what differs
        ${PROG} COMMAND --help              help for one command
+       ${PROG} --version                   the package and contract versions
 
 FILE is a recording in JSON Lines, one call a line:
   {"name": ..., "args": <value> | "argsJSON": "<JSON text>", "kind"?, "matchOn"?, "ignoreArgs"?, "fingerprint"?}
@@ -72,6 +75,7 @@ interface Args {
   command: "fingerprint" | "explain" | "verify" | "why" | "help";
   json: boolean;
   help: boolean;
+  version: boolean;
   files: string[];
   inFiles: string[];
 }
@@ -79,7 +83,7 @@ interface Args {
 const COMMANDS = new Set(["explain", "verify", "why", "help"]);
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { command: "fingerprint", json: false, help: false, files: [], inFiles: [] };
+  const a: Args = { command: "fingerprint", json: false, help: false, version: false, files: [], inFiles: [] };
   let optionsDone = false;
   let first = true;
   for (let i = 0; i < argv.length; i++) {
@@ -88,6 +92,7 @@ function parseArgs(argv: string[]): Args {
       if (s === "--") optionsDone = true;
       else if (s === "--json") a.json = true;
       else if (s === "-h" || s === "--help") a.help = true;
+      else if (s === "--version") a.version = true;
       else if (s === "--in" || s.startsWith("--in=")) {
         if (a.command !== "why") throw new UsageError(`--in belongs to the why command`);
         const v = s === "--in" ? argv[++i] : s.slice(5);
@@ -97,7 +102,10 @@ function parseArgs(argv: string[]): Args {
       continue;
     }
     if (first && !optionsDone && COMMANDS.has(s)) a.command = s as Args["command"];
-    else a.files.push(s);
+    else if (first && !optionsDone && /^[a-z][a-z-]*$/.test(s) && !existsSync(s)) {
+      // A bare word that is no file: a mistyped command, not a missing recording.
+      throw new UsageError(`unknown command "${s}" (commands: explain, verify, why, help; or a FILE)`);
+    } else a.files.push(s);
     first = false;
   }
   return a;
@@ -371,6 +379,10 @@ async function runVerify(a: Args, out: Output): Promise<number> {
   else out.line(`verify: ${match} match, ${differ} differ, ${unrecorded} without "fingerprint", ${counts.failed} failed`);
   await out.flush();
   const code = finish(counts);
+  if (match + differ === 0) {
+    warn('verify: nothing to verify (no line has a "fingerprint")');
+    return 1;
+  }
   return differ ? 1 : code;
 }
 
@@ -454,6 +466,10 @@ async function main(argv: string[]): Promise<number> {
       return 2;
     }
     throw err;
+  }
+  if (a.version) {
+    process.stdout.write(`${PROG} ${PACKAGE_VERSION} (fingerprint contract v${FINGERPRINT_VERSION})\n`);
+    return 0;
   }
   if (a.command === "help") {
     const topic = a.files[0];

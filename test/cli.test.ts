@@ -158,7 +158,8 @@ describe("verify", () => {
   it("rejects a stored fingerprint that is not 64 lowercase hex digits", () => {
     const r = run(["verify", "-"], JSON.stringify({ name: "t", fingerprint: good.toUpperCase() }) + "\n");
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe('-:1: "fingerprint" must be 64 lowercase hex digits\n1 of 1 lines failed\n');
+    expect(r.stderr).toBe('-:1: "fingerprint" must be 64 lowercase hex digits\n1 of 1 lines failed\n' +
+      'verify: nothing to verify (no line has a "fingerprint")\n');
   });
 });
 

@@ -22,11 +22,12 @@ levels deep works), one call model, the same errors in both languages.
 from __future__ import annotations
 
 import os
+import re
 import sys
 import time
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from . import FINGERPRINT_VERSION
+from . import FINGERPRINT_VERSION, __version__
 from ._diagnostics import Diff, Explanation, diff, explain_record, js_dumps
 from ._errors import FingerprintError
 
@@ -42,6 +43,7 @@ HELP: Dict[str, str] = {
        {p} why [--json] CALL.json --in FILE...
                                            the recorded call nearest to CALL, and what differs
        {p} COMMAND --help              help for one command
+       {p} --version                   the package and contract versions
 
 FILE is a recording in JSON Lines, one call a line:
   {{"name": ..., "args": <value> | "argsJSON": "<JSON text>", "kind"?, "matchOn"?, "ignoreArgs"?, "fingerprint"?}}
@@ -88,11 +90,13 @@ class Args:
         self.command = "fingerprint"
         self.json = False
         self.help = False
+        self.version = False
         self.files: List[str] = []
         self.in_files: List[str] = []
 
 
 _COMMANDS = {"explain", "verify", "why", "help"}
+_WORD = re.compile(r"[a-z][a-z-]*\Z")
 
 
 def parse_args(argv: List[str]) -> Args:
@@ -110,6 +114,8 @@ def parse_args(argv: List[str]) -> Args:
                 a.json = True
             elif s in ("-h", "--help"):
                 a.help = True
+            elif s == "--version":
+                a.version = True
             elif s == "--in" or s.startswith("--in="):
                 if a.command != "why":
                     raise UsageError("--in belongs to the why command")
@@ -126,6 +132,9 @@ def parse_args(argv: List[str]) -> Args:
             continue
         if first and not options_done and s in _COMMANDS:
             a.command = s
+        elif first and not options_done and _WORD.match(s) and not os.path.exists(s):
+            # A bare word that is no file: a mistyped command, not a missing recording.
+            raise UsageError('unknown command "%s" (commands: explain, verify, why, help; or a FILE)' % s)
         else:
             a.files.append(s)
         first = False
@@ -458,6 +467,9 @@ def run_verify(a: Args, out: Output) -> int:
                  % (n["match"], n["differ"], n["unrecorded"], counts.failed))
     out.flush()
     code = finish(counts)
+    if n["match"] + n["differ"] == 0:
+        warn('verify: nothing to verify (no line has a "fingerprint")')
+        return 1
     return 1 if n["differ"] else code
 
 
@@ -542,6 +554,9 @@ def main(argv: List[str]) -> int:
     except UsageError as e:
         warn("error: %s (see --help)" % e)
         return 2
+    if a.version:
+        sys.stdout.write("%s %s (fingerprint contract v%d)\n" % (PROG, __version__, FINGERPRINT_VERSION))
+        return 0
     if a.command == "help":
         topic = a.files[0] if a.files else None
         known = topic in HELP
