@@ -1,4 +1,5 @@
 import { copyFileSync } from "node:fs";
+import { writeWasmEmbed } from "./scripts/gen-wasm-embed.mjs";
 import { defineConfig } from "tsup";
 import type { Plugin } from "esbuild";
 
@@ -11,6 +12,9 @@ const wasmImportsStayExternal: Plugin = {
     build.onResolve({ filter: /\.wasm(\?module)?$/ }, (args) => ({ path: args.path, external: true }));
   },
 };
+
+// src/_wasm.gen.ts is derived from build/*.wasm, never committed: every build makes it.
+writeWasmEmbed();
 
 export default defineConfig([
   {
@@ -29,6 +33,8 @@ export default defineConfig([
     onSuccess: async () => {
       copyFileSync("build/fingerprint.wasm", "dist/fingerprint.wasm");
       copyFileSync("build/fingerprint.wasm.sha256", "dist/fingerprint.wasm.sha256");
+      copyFileSync("build/diagnostics.wasm", "dist/diagnostics.wasm");
+      copyFileSync("build/diagnostics.wasm.sha256", "dist/diagnostics.wasm.sha256");
     },
   },
   {

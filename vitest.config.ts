@@ -1,4 +1,8 @@
 import { defineConfig } from "vitest/config";
+import { writeWasmEmbed } from "./scripts/gen-wasm-embed.mjs";
+
+// src/_wasm.gen.ts is derived from build/*.wasm, never committed (scripts/gen-wasm-embed.mjs).
+writeWasmEmbed();
 
 export default defineConfig({
   test: {

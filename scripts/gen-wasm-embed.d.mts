@@ -1,0 +1,2 @@
+// Types for scripts/gen-wasm-embed.mjs (build configs).
+export declare function writeWasmEmbed(): string;
