@@ -4,8 +4,9 @@
 // and raw access to Eisel–Lemire, floorLog2Pow10 and the 64x64->128 multiply.
 // Never shipped.
 
+import { floorLog2Pow10 } from "../../assembly/num/dtoa"; // shared with strtod
 import {
-  parseDouble, eiselLemire, floorLog2Pow10,
+  parseDouble, eiselLemire,
   strtod_countClinger, strtod_countEL, strtod_countFallback, strtod_force,
 } from "../../assembly/num/strtod";
 import { umul128, umulh, u128_hi } from "../../assembly/num/_u128";
