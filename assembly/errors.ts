@@ -18,6 +18,9 @@ export const E_BAD_KIND: i32 = 10;           // kind empty, contains "\n", or ha
 export const E_BAD_NAME: i32 = 11;           // name empty or has a lone surrogate (D17)
 export const E_BAD_SELECTION: i32 = 12;      // key list is not a JSON array of strings
 export const E_BAD_REQUEST: i32 = 13;        // malformed request header (a host bug)
+// 14 is taken by bad-call (the call reader, issue 9).
+export const E_LIMIT_DEPTH: i32 = 15;        // nesting deeper than the maxDepth limit (limits.ts)
+export const E_LIMIT_MEMBERS: i32 = 16;      // an object with more members than the maxMembers limit
 
 /** Which part of the request an error offset refers to. */
 export const PART_ARGS: i32 = 0;

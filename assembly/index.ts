@@ -7,6 +7,7 @@
 //   run(len)  -> status 0, or an error code (errors.ts). Reads the request
 //                       at ptr[0..len), fills the result block.
 //   result()  -> ptr    the result block (fixed address).
+//   limits(depth, members)  caps for the calls that follow (limits.ts).
 //   version() -> 1, FINGERPRINT_VERSION = 1 (D18).
 //
 // Request (little-endian u32 header, then the parts back to back):
@@ -26,6 +27,7 @@
 //   +8 part (0 args, 1 kind, 2 name, 3 selection), +12 text ptr, +16 text len,
 //   +20 64 lowercase hex digest bytes.
 import { arenaReset, reserveInput } from "./arena";
+import { setLimits } from "./limits";
 import {
   E_BAD_KIND, E_BAD_NAME, E_BAD_REQUEST, E_BAD_SELECTION, E_OUT_OF_MEMORY, OK, PART_ARGS,
   PART_KIND, PART_NAME, PART_SELECTION, errCode, errOffset, errPart, fail,
@@ -66,6 +68,11 @@ export function reserve(n: usize): usize {
 
 export function result(): usize {
   return RESULT;
+}
+
+/** Sets the depth and member limits for the calls that follow (limits.ts; 0xFFFFFFFF = none). */
+export function limits(depth: u32, members: u32): void {
+  setLimits(depth, members);
 }
 
 export function run(len: usize): i32 {

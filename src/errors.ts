@@ -12,7 +12,7 @@ export type FingerprintErrorCode =
   | "control-character" | "bad-number" | "trailing-content" | "empty-input"
   | "out-of-memory" | "bad-kind" | "bad-name" | "bad-selection" | "bad-request"
   | "unsupported-value" | "circular-value" | "too-deep" | "invalid-argument"
-  | "not-initialized" | "internal-error";
+  | "not-initialized" | "internal-error" | "limit-exceeded" | "bad-call";
 
 /** Core status codes 1..13 → code and a plain-words reason (assembly/errors.ts). */
 export const CORE_ERRORS: ReadonlyArray<readonly [FingerprintErrorCode, string]> = [
@@ -29,6 +29,9 @@ export const CORE_ERRORS: ReadonlyArray<readonly [FingerprintErrorCode, string]>
   ["bad-name", "name must be a non-empty string without lone surrogates"],
   ["bad-selection", "matchOn/ignoreArgs must be arrays of strings"],
   ["bad-request", "malformed request to the core (an SDK bug)"],
+  ["bad-call", "a call is a JSON object"],
+  ["limit-exceeded", "nesting deeper than the maxDepth limit"],
+  ["limit-exceeded", "an object with more members than the maxMembers limit"],
 ];
 
 export interface FingerprintErrorDetails {
