@@ -772,9 +772,12 @@ Debian's packages and runs offline.
 | \`browser\` + \`require\` | \`dist/index.cjs\` | a CommonJS bundle has no \`import.meta.url\` to find the file, so it gets the embedded bytes (sync; \`await init()\` still compiles asynchronously). |
 | \`import\` / \`require\` (default) | \`dist/index.js\` / \`dist/index.cjs\` | embedded, sync. |
 
+\`@overturn/fingerprint/inline\` is \`dist/index.js\` / \`dist/index.cjs\` under any
+condition: the core embedded, synchronous after import, for bundlers that do
+not emit the \`.wasm\` (esbuild, Rollup without a plugin; tested below with
+esbuild and webpack — see [bundlers.md](bundlers.md)).
 \`@overturn/fingerprint/fingerprint.wasm\` is the core itself, for
-\`init(moduleOrBytes)\` anywhere else (e.g. an esbuild browser bundle, which does
-not copy files named by \`new URL(…)\`: copy the file and pass
+\`init(moduleOrBytes)\` anywhere else (copy the file and pass
 \`await WebAssembly.compileStreaming(fetch(url))\` to \`init()\`).
 \`node\`, \`deno\` and \`bun\` come before \`browser\` so that tools which add the
 \`browser\` condition while running in Node (test environments) keep the sync entry.
