@@ -19,7 +19,7 @@
 // Writes bench/results/startup.json.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -96,6 +96,7 @@ try {
   } else {
     console.log(".venv is missing: Python rows left out (bash scripts/test-python.sh makes it)");
   }
+  const loadBefore = loadavg()[0];
   const node = { empty: [], ours: [], "safe-stable-stringify + node:crypto": [] };
   const py = { "import wasmtime": [], "ours (warm cache)": [], "ours (no cache)": [], ...(rfc ? { "rfc8785 + hashlib": [] } : {}) };
   for (let i = 0; i < ROUNDS; i++) {
@@ -110,8 +111,11 @@ try {
     }
     if (rfc) py["rfc8785 + hashlib"].push(sample(PYTHON, ["-c", pyProgram(PY_PROBES.rfc8785), arg]).ms);
   }
-  const result = { date: new Date().toISOString(), node: process.version, rounds: ROUNDS, medians: {}, best: {} };
+    // Other jobs on the machine inflate every row; the load average says how much to trust the run.
+  const result = { date: new Date().toISOString(), node: process.version, rounds: ROUNDS, loadAverage1m: [loadBefore, loadavg()[0]],
+    medians: {}, best: {} };
   const emptyMed = median(node.empty);
+  console.log(`\nload average (1 min) ${loadBefore.toFixed(1)} before, ${loadavg()[0].toFixed(1)} after`);
   console.log(`\nNode ${process.version}, ${ROUNDS} fresh processes per row, interleaved (import → first fingerprint):`);
   console.log("| library | median | best | median more than an empty package |\n|---|---:|---:|---:|");
   for (const [name, xs] of Object.entries(node)) {
