@@ -545,7 +545,7 @@ function browserVerdict(got) {
 }
 
 const CHROMIUM_ROWS = ["Chromium (page)", "Chromium (Web Worker)", "Chromium (Vite dev server)",
-  "Chromium (esbuild, /inline)", "Chromium (webpack, /inline)"];
+  "Chromium (webpack, default entry)", "Chromium (esbuild, /inline)", "Chromium (webpack, /inline)"];
 
 async function chromiumRows(st) {
   if (!existsSync(CHROMIUM) && !CHROMIUM_REQUIRED) {
@@ -641,10 +641,25 @@ async function chromiumRows(st) {
         await server.close();
       }
     });
-    // 3. Bundlers given no .wasm handling at all use the /inline entry.
+    // 3. webpack 5 with the default entry: its own asset handling of new URL(…).
+    await row("Chromium (webpack, default entry)", "webpack 5 `target: \"web\"`, production mode, no rules, of a page importing `@overturn/fingerprint`: the `.wasm` emitted as an asset from `new URL(…, import.meta.url)`, `await init()`", async (r) => {
+      const outDir = join(st.dir, "webpack-default");
+      const { entry } = await bundleWithWebpack(st, "webpack", outDir);
+      r.entry = entry;
+      if (r.entry !== "dist/browser.js") throw new Error(`bundled ${r.entry}`);
+      const emitted = readdirSync(outDir).filter((f) => f.endsWith(".wasm"));
+      if (emitted.length !== 1) throw new Error(`webpack emitted ${emitted.length} .wasm files`);
+      const server = await serveStatic(outDir, { "/vectors.json": vectorsFile });
+      try {
+        return browserVerdict((await pageResults(await launch(), `http://127.0.0.1:${server.address().port}/`)).main);
+      } finally {
+        server.close();
+      }
+    });
+    // 4. Bundlers given no .wasm handling at all use the /inline entry.
     for (const [runtime, bundler, how] of [
       ["Chromium (esbuild, /inline)", bundleInlineWithEsbuild, "esbuild `--bundle --platform=browser` (no loader for .wasm)"],
-      ["Chromium (webpack, /inline)", bundleInlineWithWebpack, "webpack 5 `target: \"web\"`, production mode, no wasm rules"],
+      ["Chromium (webpack, /inline)", async (st, outDir) => (await bundleWithWebpack(st, "inline", outDir)).entry, "webpack 5 `target: \"web\"`, production mode, no wasm rules"],
     ]) {
       await row(runtime, `${how} of a page importing \`@overturn/fingerprint/inline\`: core embedded, first call synchronous after import, no init()`, async (r) => {
         const outDir = join(st.dir, `inline-${runtime.replace(/\W+/g, "-")}`);
@@ -678,22 +693,22 @@ async function bundleInlineWithEsbuild(st, outDir) {
   return entryFromMeta(res.metafile);
 }
 
-/** webpack 5 through its Node API, configured as a plain web app with no wasm rules. */
-async function bundleInlineWithWebpack(st, outDir) {
+/** webpack 5 through its Node API, configured as a plain web app with no rules; page from test/runtimes/<page>/. */
+async function bundleWithWebpack(st, page, outDir) {
   const webpack = require("webpack");
   versions.webpack = `webpack ${webpack.version}`;
   const stats = await new Promise((ok, fail) => {
     webpack({
-      mode: "production", target: "web", context: st.dir, entry: "./test/runtimes/inline/page.mjs",
+      mode: "production", target: "web", context: st.dir, entry: `./test/runtimes/${page}/page.mjs`,
       output: { path: outDir, filename: "bundle.js" }, devtool: false, performance: { hints: false },
     }, (err, s) => (err ? fail(err) : s.hasErrors() ? fail(new Error(s.toString({ all: false, errors: true }).slice(0, 400))) : ok(s)));
   });
-  cpSync(join(st.dir, "test", "runtimes", "inline", "index.html"), join(outDir, "index.html"));
+  cpSync(join(st.dir, "test", "runtimes", page, "index.html"), join(outDir, "index.html"));
   const files = stats.toJson({ all: false, modules: true, nestedModules: true }).modules
     .flatMap((m) => [m.nameForCondition, ...(m.modules ?? []).map((x) => x.nameForCondition)])
     .filter((p) => p && /node_modules\/@overturn\/fingerprint\/.*\.c?js$/.test(p)).map(rel);
   const unique = [...new Set(files)];
-  return unique.length === 1 ? unique[0] : JSON.stringify(unique);
+  return { entry: unique.length === 1 ? unique[0] : JSON.stringify(unique) };
 }
 
 // ---------------------------------------------------------------- sizes
