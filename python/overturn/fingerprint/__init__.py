@@ -22,12 +22,13 @@ All functions are thread-safe. Every bad input raises FingerprintError.
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, Iterable, Optional, Tuple, Union
+from typing import Any, Dict, Optional, Tuple, Union
 
 from . import _core
 from ._core import F_DIGEST, F_IGNORE, F_MATCH_ON, F_STRING_INPUT, F_TEXT
 from ._encode import key_list, select_value, to_json_text
 from ._errors import FingerprintError
+from ._types import KeyList as KeyList  # re-exported for annotations (not in __all__)
 from ._diagnostics import diff, explain, explain_json, nearest
 
 __all__ = [
@@ -98,8 +99,8 @@ def _options(kind: Any, match_on: Any, ignore_args: Any) -> Tuple[int, bytes, by
     return flags, k, m, g, mt, gt
 
 
-def fingerprint(name: str, args: Any, *, match_on: Optional[Iterable[str]] = None,
-                ignore_args: Optional[Iterable[str]] = None, kind: str = _DEFAULT_KIND) -> str:
+def fingerprint(name: str, args: Any, *, match_on: Optional[KeyList] = None,
+                ignore_args: Optional[KeyList] = None, kind: str = _DEFAULT_KIND) -> str:
     """Fingerprint of a tool call given as Python values.
 
     Args:
@@ -136,7 +137,7 @@ def fingerprint(name: str, args: Any, *, match_on: Optional[Iterable[str]] = Non
 
 
 def fingerprint_json(name: str, args_json: Union[str, bytes, bytearray, memoryview], *,
-                     match_on: Optional[Iterable[str]] = None, ignore_args: Optional[Iterable[str]] = None,
+                     match_on: Optional[KeyList] = None, ignore_args: Optional[KeyList] = None,
                      kind: str = _DEFAULT_KIND) -> str:
     """Fingerprint of a tool call whose args are JSON text (e.g. an LLM's ``arguments``).
 

@@ -39,6 +39,8 @@ Internal. Implements the host side of the ABI documented at the top of
 
   If the low-level symbols are missing (a future wasmtime-py), the checked
   public call path is used instead; results are the same, only slower.
+  ``OVERTURN_FINGERPRINT_PUBLIC_API=1`` forces that path (for its tests);
+* the compiled module is cached on disk across processes (``_module_cache.py``).
 
 Calls do not nest: a call re-entered on the same thread (a signal handler or
 ``__del__`` that fingerprints while another call is writing its request) gets
@@ -52,11 +54,13 @@ FingerprintError("internal-error") — never a wasmtime exception.
 from __future__ import annotations
 
 import ctypes
+import os
 import struct
 import threading
 from typing import Any, Optional
 
 from ._errors import FingerprintError, core_error
+from ._module_cache import load_module
 
 F_DIGEST = 1
 F_TEXT = 2
@@ -72,6 +76,7 @@ _INITIAL_INPUT = 64 * 1024
 _U32_MAX = 0xFFFFFFFF
 
 WASM_FILE = "fingerprint.wasm"
+PUBLIC_API_ENV = "OVERTURN_FINGERPRINT_PUBLIC_API"
 
 _lock = threading.Lock()
 _module: Any = None  # (wasmtime, Engine, Module, _LowLevel or None, base address fixed?)
@@ -80,9 +85,15 @@ _local = threading.local()
 
 def wasm_bytes() -> bytes:
     """The packaged core, byte for byte as built by scripts/build-wasm.mjs."""
-    from importlib import resources  # here, not at import: it costs a few ms
+    # A plain read beside this file where there is one (every pip install):
+    # importlib.resources took 15-22 ms of a fresh process's first call here.
+    try:
+        with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), WASM_FILE), "rb") as f:
+            return f.read()
+    except OSError:  # a zip import or another loader: ask it
+        from importlib import resources
 
-    return resources.files(__package__).joinpath(WASM_FILE).read_bytes()
+        return resources.files(__package__).joinpath(WASM_FILE).read_bytes()
 
 
 class _LowLevel:
@@ -118,13 +129,15 @@ def _compiled() -> Any:
             except AttributeError:  # pragma: no cover - older wasmtime
                 fixed = False
             engine = wasmtime.Engine(config)
-            module = wasmtime.Module(engine, wasm_bytes())
-            low: Optional[_LowLevel]
-            try:
-                from wasmtime import _ffi
-                low = _LowLevel(_ffi)
-            except (ImportError, AttributeError):  # pragma: no cover - layout changed
-                low = None
+            module = load_module(wasmtime, engine, wasm_bytes(), "memory_may_move=%s" % (not fixed))
+            low: Optional[_LowLevel] = None
+            # The env var forces the public call path, so tests cover it (test_package.py).
+            if os.environ.get(PUBLIC_API_ENV, "") in ("", "0"):
+                try:
+                    from wasmtime import _ffi
+                    low = _LowLevel(_ffi)
+                except (ImportError, AttributeError):  # pragma: no cover - layout changed
+                    low = None
             _module = (wasmtime, engine, module, low, fixed)
     return _module
 
