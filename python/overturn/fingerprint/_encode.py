@@ -23,9 +23,34 @@ subclasses are read as their base type, by value — ``IntEnum``/``IntFlag``
 members as their int, ``StrEnum`` members and other ``str`` subclasses as
 their text, ``OrderedDict``/``defaultdict``/``Counter`` as objects,
 namedtuples and other tuple/list subclasses as arrays, ``datetime``
-subclasses as datetimes. They *are* those types
-(``isinstance`` says so), and their JSON meaning is unambiguous.
-``bool`` is tested before ``int``, so it is never a number (D16).
+subclasses as datetimes. They *are* those types, and their JSON meaning is
+unambiguous. ``bool`` is tested before ``int``, so it is never a number (D16).
+
+Hostile values (issue #10). Types are tested on ``type(v)``, never through
+``isinstance`` (which consults an instance's ``__class__`` and so lets any
+object claim to be a ``str`` or a ``datetime``). A subclass is read by its
+base type's value (``int.__repr__``, ``float.__repr__``, the ``datetime``
+field descriptors), never through overridable methods, exactly as the C
+encoder reads it — except where ``json.dumps`` itself calls back: a dict
+subclass is read through its ``items()`` and a list/tuple subclass through
+its iteration, on both paths. Data that cannot be read (``items()`` yielding
+something other than pairs, an int key longer than the interpreter's int→str
+limit, a ``utcoffset`` that returns a non-timedelta) is a FingerprintError
+naming the path, with the original exception as ``__cause__``; an exception
+raised by the user's own code passes through unchanged.
+
+Re-entrancy: the C encoder is made without a cycle-check ``markers`` dict, so
+it holds no per-call state and one encoder serves every thread and every
+nested call (a fingerprint call made from inside a user's ``items()``,
+``__iter__`` or ``utcoffset``). A circular value then exhausts the recursion
+limit in C and the walk below names it.
+
+Depth (D19): the C encoder recurses on the C stack, bounded only by
+``sys.getrecursionlimit()``. Measured on CPython 3.11 (x86-64, 8 MiB main
+stack): a 60,000-deep list encodes, 80,000 deep kills the process
+(~110-130 bytes of C stack per level). The fast path is therefore used only
+while the limit is at most FAST_MAX_RECURSION_LIMIT (10,000 levels ≈ 1.3 MiB);
+above it every value takes the iterative walk, whatever its depth.
 
 Anything else — ``set``, ``bytes``, ``Decimal``, ``time``, ``timedelta``,
 other objects, a dict key that is not str/int/float/bool/None, a circular
@@ -39,9 +64,9 @@ from __future__ import annotations
 
 import json
 import re
-import threading
+import sys
 from datetime import date, datetime, timedelta, timezone
-from typing import Any, Callable, Dict, Iterable, List, Optional, Set, Tuple
+from typing import Any, Callable, Dict, List, Optional, Set, Tuple
 
 from ._errors import FingerprintError
 
@@ -78,6 +103,61 @@ def _civil(days: int) -> Tuple[int, int, int]:
     return yoe + era * 400 + (1 if m <= 2 else 0), m, d
 
 
+class BadData(TypeError):
+    """Data that cannot be read (not an exception of the user's code).
+
+    A TypeError so that the fast path falls back to the walk, which turns it
+    into a FingerprintError with the path and ``__cause__`` set to ``cause``.
+    """
+
+    def __init__(self, message: str, cause: BaseException) -> None:
+        super().__init__(message)
+        self.cause = cause
+
+
+_DAY_US = 86_400_000_000
+_US = timedelta(microseconds=1)
+_DT_FIELDS = tuple(getattr(datetime, n).__get__ for n in
+                   ("year", "month", "day", "hour", "minute", "second", "microsecond", "tzinfo", "fold"))
+_D_FIELDS = tuple(getattr(date, n).__get__ for n in ("year", "month", "day"))
+
+
+def _exact_datetime(dt: datetime) -> datetime:
+    """A subclass instance as a plain datetime, read through the base descriptors.
+
+    A subclass may override ``year``, ``utcoffset``, ``replace`` or ``__sub__``;
+    none of them is called (its value is its base type's, as for ``int``).
+    """
+    y, mo, d, h, mi, s, us, tz, fold = [f(dt) for f in _DT_FIELDS]
+    return datetime(y, mo, d, h, mi, s, us, tz, fold=fold)
+
+
+def _utcoffset_us(dt: datetime) -> Optional[int]:
+    """The UTC offset of an exact datetime in microseconds, or None (naive).
+
+    Calls ``tzinfo.utcoffset(dt)`` itself, as ``datetime.utcoffset`` does, so
+    that an exception of the tzinfo's own code passes through unchanged while
+    a result datetime would reject (not a timedelta, not strictly within ±24 h)
+    becomes BadData — checked here, with the message datetime gives.
+    """
+    tz = dt.tzinfo
+    if tz is None:
+        return None
+    off = tz.utcoffset(dt)  # user code: its exceptions pass through
+    if off is None:
+        return None
+    if not issubclass(type(off), timedelta):
+        e: Exception = TypeError("tzinfo.utcoffset() must return None or timedelta, not '%s'"
+                                 % type(off).__name__)
+        raise BadData("the tzinfo of a datetime returned a %s offset" % type(off).__name__, e)
+    us = timedelta.__floordiv__(off, _US)
+    if not -_DAY_US < us < _DAY_US:
+        e = ValueError("offset must be a timedelta strictly between -timedelta(hours=24) and "
+                       "timedelta(hours=24), not %s" % timedelta.__repr__(off))
+        raise BadData("the tzinfo of a datetime returned an offset of 24 hours or more", e)
+    return us
+
+
 def iso_datetime(dt: datetime) -> str:
     """``Date.prototype.toISOString()`` of a datetime: UTC, milliseconds, ``Z``.
 
@@ -85,13 +165,15 @@ def iso_datetime(dt: datetime) -> str:
     truncated (floor on the time line, which is the same as dropping the
     sub-millisecond digits since the microsecond field is never negative).
     Years outside 0000..9999 print as ``+YYYYYY`` like JavaScript.
+    Raises BadData for an offset datetime itself would reject.
     """
-    off = dt.utcoffset()
-    if off is None or not off:
-        if dt.tzinfo is not None:
-            dt = dt.replace(tzinfo=None)
+    if type(dt) is not datetime:
+        dt = _exact_datetime(dt)
+    off_us = _utcoffset_us(dt)
+    if not off_us:
         return "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ" % (
             dt.year, dt.month, dt.day, dt.hour, dt.minute, dt.second, dt.microsecond // 1000)
+    off = timedelta(microseconds=off_us)
     local = dt.replace(tzinfo=None)
     try:
         u = local - off
@@ -109,64 +191,63 @@ def iso_datetime(dt: datetime) -> str:
 
 
 def iso_date(d: date) -> str:
-    """A ``date`` as ``YYYY-MM-DD`` (D16)."""
-    return "%04d-%02d-%02d" % (d.year, d.month, d.day)
+    """A ``date`` as ``YYYY-MM-DD`` (D16), read through the base descriptors."""
+    return "%04d-%02d-%02d" % (_D_FIELDS[0](d), _D_FIELDS[1](d), _D_FIELDS[2](d))
 
 
 def _default(o: Any) -> str:
-    if isinstance(o, datetime):
+    t = type(o)
+    if issubclass(t, datetime):
         return iso_datetime(o)
-    if isinstance(o, date):
+    if issubclass(t, date):
         return iso_date(o)
     raise _Unsupported
 
 
 # --- the fast path ----------------------------------------------------------
 
-def _make_fast() -> Callable[[Any], str]:
-    """A compact, ASCII-only, NaN-allowing JSON encoder, one per thread.
+#: The highest ``sys.getrecursionlimit()`` under which the C encoder runs (see
+#: the module comment: ~1.3 MiB of C stack at this depth, 60,000 levels fit).
+FAST_MAX_RECURSION_LIMIT = 10_000
 
-    Each thread gets its own C encoder object because its ``markers`` dict
-    (the cycle check) is state; the cycle check stays on so that a circular
-    value is a clean ValueError even when a program raised the recursion
-    limit far enough for the C encoder to exhaust the C stack first.
+
+def _make_fast() -> Callable[[Any], str]:
+    """A compact, ASCII-only, NaN-allowing JSON encoder without per-call state.
+
+    ``markers`` is None (no cycle check), so the encoder object is shared by
+    all threads and by nested calls; a cycle becomes a RecursionError.
     """
-    enc: Any = None
-    markers: Dict[int, Any] = {}
     if _c_make_encoder is not None:
         try:  # the positional signature of json.encoder.c_make_encoder (CPython 3.9-3.13)
-            enc = _c_make_encoder(markers, _default, _quote, None, ":", ",", False, False, True)
+            enc = _c_make_encoder(None, _default, _quote, None, ":", ",", False, False, True)
         except TypeError:  # pragma: no cover - a CPython that changed it
             enc = None
-    if enc is not None:
-        def encode(value: Any) -> str:
-            try:
-                return "".join(enc(value, 0))
-            except BaseException:
-                markers.clear()  # a failed encode may leave entries behind
-                raise
-        return encode
-    py = json.JSONEncoder(ensure_ascii=True, allow_nan=True, separators=(",", ":"), default=_default)
+        if enc is not None:
+            return lambda value: "".join(enc(value, 0))
+    py = json.JSONEncoder(ensure_ascii=True, allow_nan=True, check_circular=False,
+                          separators=(",", ":"), default=_default)
     return py.encode  # pragma: no cover
 
 
-_local = threading.local()
+_fast = _make_fast()
+_limit = sys.getrecursionlimit
 
 
 def to_json_text(value: Any) -> bytes:
     """JSON text (WTF-8 bytes) of a host value, checked against D16.
 
-    Raises FingerprintError (with ``path``) for a value D16 rejects.
+    Raises FingerprintError (with ``path``) for a value D16 rejects; an
+    exception of the user's own code (``items()``, ``__iter__``,
+    ``utcoffset``) passes through unchanged.
     """
-    try:
-        enc = _local.encode
-    except AttributeError:
-        enc = _local.encode = _make_fast()
     text: str
-    try:
-        text = enc(value)
-    except (TypeError, ValueError, RecursionError, OverflowError):
-        text = slow_text(value)
+    if _limit() <= FAST_MAX_RECURSION_LIMIT:
+        try:
+            text = _fast(value)
+        except (TypeError, ValueError, RecursionError, OverflowError):
+            text = slow_text(value)
+    else:
+        text = slow_text(value)  # D19: the C stack could not hold the limit's depth
     return text.encode("utf-8", "surrogatepass")
 
 
@@ -177,7 +258,8 @@ _IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*\Z")
 
 
 def _float_text(x: float) -> str:
-    if x != x or x in (float("inf"), float("-inf")):
+    x = float.__float__(x)  # a subclass by its value: no overridden __ne__/__repr__
+    if x != x or x in (_INF, -_INF):
         return "null"  # D1: the core would read NaN/Infinity as null anyway
     return float.__repr__(x)
 
@@ -191,9 +273,21 @@ def _int_text(x: int) -> str:
         return "null"
 
 
-def key_name(k: Any) -> Optional[str]:
-    """The JSON name json.dumps gives a dict key (D16), None for other types."""
-    if isinstance(k, str):
+_INF = float("inf")
+
+
+def key_name(k: Any, where: str = "args") -> Optional[str]:
+    """The JSON name json.dumps gives a dict key (D16), None for other types.
+
+    Always an exact ``str`` (a subclass key by its content: its ``__eq__`` and
+    ``__hash__`` are never used, D9). An int key whose decimal digits exceed
+    the interpreter's int→str limit raises FingerprintError naming ``where``
+    (the object that holds the key), with the ValueError as cause.
+    """
+    t = type(k)
+    if t is str:
+        return k
+    if issubclass(t, str):
         return str.__str__(k)
     if k is True:
         return "true"
@@ -201,14 +295,20 @@ def key_name(k: Any) -> Optional[str]:
         return "false"
     if k is None:
         return "null"
-    if isinstance(k, int):
-        return int.__repr__(k)
-    if isinstance(k, float):
-        if k != k:
+    if issubclass(t, int):
+        try:
+            return int.__repr__(k)
+        except ValueError as e:
+            raise FingerprintError(
+                "unsupported-value", "cannot fingerprint an int dict key of more digits than "
+                "sys.get_int_max_str_digits() allows in the object at %s (D16)" % where, path=where) from e
+    if issubclass(t, float):
+        x = float.__float__(k)
+        if x != x:
             return "NaN"
-        if k in (float("inf"), float("-inf")):
-            return "Infinity" if k > 0 else "-Infinity"
-        return float.__repr__(k)
+        if x in (_INF, -_INF):
+            return "Infinity" if x > 0 else "-Infinity"
+        return float.__repr__(x)
     return None
 
 
@@ -229,6 +329,40 @@ def _path(frames: List[List[Any]]) -> str:
     return "".join(parts)
 
 
+def _iterate(res: Any, what: str, where: str) -> Any:
+    """``iter(res)`` where ``res`` came from user code; not iterable → FingerprintError."""
+    try:
+        return iter(res)
+    except TypeError as e:
+        t = type(res)
+        if getattr(t, "__iter__", None) is None and getattr(t, "__getitem__", None) is None:
+            raise FingerprintError("unsupported-value", "cannot fingerprint the object at %s: %s returned %s, "
+                                   "which is not iterable" % (where, what, _describe(res)), path=where) from e
+        raise  # raised by the object's own __iter__
+
+
+def items_of(d: Dict[Any, Any], where: str) -> Any:
+    """An iterator over a dict's (key, value) pairs, read as json.dumps reads them.
+
+    An exact dict is read directly; a subclass through its ``items()`` (user
+    code, whose exceptions pass through). Use with :func:`pair`.
+    """
+    if type(d) is dict:
+        return dict.items(d).__iter__()
+    return _iterate(d.items(), "items()", where)
+
+
+def pair(item: Any, where: str) -> Tuple[Any, Any]:
+    """One element of ``items()`` as (key, value); anything but a 2-tuple is FingerprintError."""
+    if type(item) is tuple and len(item) == 2:
+        return item  # type: ignore[return-value]
+    if issubclass(type(item), tuple) and tuple.__len__(item) == 2:
+        return tuple.__getitem__(item, 0), tuple.__getitem__(item, 1)
+    e = ValueError("items must return 2-tuples")  # the C json encoder's own message
+    raise FingerprintError("unsupported-value", "cannot fingerprint the dict at %s: its items() yielded %s, "
+                           "not a (key, value) pair" % (where, _describe(item)), path=where) from e
+
+
 def slow_text(value: Any) -> str:
     """Iterative twin of the fast path: the same JSON text, no depth limit.
 
@@ -241,34 +375,38 @@ def slow_text(value: Any) -> str:
     v = value
     while True:
         # Same test order as the C encoder: None, True, False, str, int,
-        # float, list/tuple, dict, then the default hook.
+        # float, list/tuple, dict, then the default hook; tested on type(v).
+        t = type(v)
         if v is None:
             out.append("null")
         elif v is True:
             out.append("true")
         elif v is False:
             out.append("false")
-        elif isinstance(v, str):
+        elif issubclass(t, str):
             out.append(_quote(v))
-        elif isinstance(v, int):
+        elif issubclass(t, int):
             out.append(_int_text(v))
-        elif isinstance(v, float):
+        elif issubclass(t, float):
             out.append(_float_text(v))
-        elif isinstance(v, (list, tuple, dict)):
+        elif issubclass(t, (list, tuple, dict)):
             if id(v) in active:
                 p = _path(frames)
                 raise FingerprintError("circular-value", "circular reference at %s" % p, path=p)
-            active.add(id(v))
-            if isinstance(v, dict):
+            if issubclass(t, dict):
+                it = items_of(v, _path(frames) if t is not dict else "")
                 out.append("{")
-                frames.append([v, iter(v.items()), True, None])
+                frames.append([v, it, True, None])
             else:
+                # An exact list/tuple directly; a subclass through its own
+                # iteration, as the C encoder's PySequence_Fast reads it.
+                it = v.__iter__() if t is list or t is tuple else _iterate(v, "__iter__()", _path(frames))
                 out.append("[")
-                it = list.__iter__(v) if isinstance(v, list) else tuple.__iter__(v)
                 frames.append([v, it, False, -1])
-        elif isinstance(v, datetime):
-            out.append(_quote(iso_datetime(v)))
-        elif isinstance(v, date):
+            active.add(id(v))
+        elif issubclass(t, datetime):
+            out.append(_quote(_dated(iso_datetime, v, frames)))
+        elif issubclass(t, date):
             out.append(_quote(iso_date(v)))
         else:
             p = _path(frames)
@@ -277,21 +415,26 @@ def slow_text(value: Any) -> str:
         # Next value to write: the next member of the innermost open container.
         while frames:
             f = frames[-1]
-            item: Any = next(f[1], _END)
+            item: Any = next(f[1], _END)  # user code for subclasses: exceptions pass through
             if item is _END:
                 out.append("}" if f[2] else "]")
                 active.discard(id(f[0]))
                 frames.pop()
                 continue
             if f[2]:
-                k, v = item
-                name = key_name(k)
+                if type(item) is tuple and len(item) == 2:
+                    k, v = item
+                else:
+                    k, v = pair(item, _path(frames[:-1]))
+                name = k if type(k) is str else None
                 if name is None:
                     p = _path(frames[:-1])  # the object that holds the key
-                    raise FingerprintError(
-                        "unsupported-value",
-                        "cannot fingerprint a dict key of type %s in the object at %s: keys must be str, int, "
-                        "float, bool or None (D16)" % (type(k).__qualname__, p), path=p)
+                    name = key_name(k, p)
+                    if name is None:
+                        raise FingerprintError(
+                            "unsupported-value",
+                            "cannot fingerprint a dict key of type %s in the object at %s: keys must be str, int, "
+                            "float, bool or None (D16)" % (type(k).__qualname__, p), path=p)
                 if f[3] is not None:
                     out.append(",")
                 f[3] = name
@@ -307,35 +450,82 @@ def slow_text(value: Any) -> str:
             return "".join(out)
 
 
+def _dated(fn: Callable[[Any], str], v: Any, frames: List[List[Any]]) -> str:
+    try:
+        return fn(v)
+    except BadData as e:
+        p = _path(frames)
+        raise FingerprintError("unsupported-value", "cannot fingerprint the datetime at %s: %s"
+                               % (p, e), path=p) from e.cause
+
+
 # --- selection (D9, D10) ----------------------------------------------------
+
+def _utf16(s: str) -> str:
+    """A name as the core compares it: a two-char surrogate pair is one code point (D14)."""
+    return s.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+
 
 def select_value(args: Any, match_on: Optional[Tuple[str, ...]], ignore_args: Optional[Tuple[str, ...]]) -> Any:
     """Narrows a top-level dict before anything in it is encoded (D9).
 
     Keys are compared by the name the JSON text gives them (``7`` → ``"7"``),
-    so value input and text input select alike. Values left out are never
-    read. Non-dict args pass through (D10); the core applies the same lists
-    again, which changes nothing.
+    exactly and by content (a str subclass's ``__eq__``/``__hash__`` are never
+    used), after joining surrogate pairs as the core does (D14), so value input
+    and text input select alike. One set lookup per key: O(keys + list).
+    Values left out are never read. Non-dict args pass through (D10).
+    ``match_on``/``ignore_args`` come from :func:`key_list` (exact str).
     """
-    if not isinstance(args, dict):
+    t = type(args)
+    if not issubclass(t, dict):
         return args
-    if match_on is not None:
-        keep = set(match_on)
-        return {k: v for k, v in args.items() if (k if k.__class__ is str else key_name(k)) in keep}
-    if ignore_args is not None:
-        drop = set(ignore_args)
-        return {k: v for k, v in args.items() if (k if k.__class__ is str else key_name(k)) not in drop}
-    return args
+    keys = match_on if match_on is not None else ignore_args
+    if keys is None:
+        return args
+    listed = {k if k.isascii() else _utf16(k) for k in keys}
+    keep = match_on is not None
+    out = {}
+    if t is dict:
+        for k, v in args.items():
+            n = k if type(k) is str and k.isascii() else _select_name(k)
+            if (n in listed) is keep:
+                out[k] = v
+        return out
+    for item in items_of(args, "args"):
+        k, v = pair(item, "args")
+        if (_select_name(k) in listed) is keep:
+            out[k] = v
+    return out
+
+
+def _select_name(k: Any) -> Optional[str]:
+    n = key_name(k, "args")
+    return n if n is None or n.isascii() else _utf16(n)
 
 
 def key_list(keys: Any, what: str) -> Tuple[str, ...]:
-    """A match_on/ignore_args argument as a tuple of str, or invalid-argument."""
-    if isinstance(keys, (str, bytes, bytearray, dict)) or not isinstance(keys, Iterable):
+    """A match_on/ignore_args argument as a tuple of exact ``str``, or invalid-argument.
+
+    Subclass elements become plain ``str`` of the same content, so neither
+    selection nor the key-list cache ever calls their ``__eq__``/``__hash__``.
+    """
+    t = type(keys)
+    if issubclass(t, (str, bytes, bytearray, dict)) or getattr(t, "__iter__", None) is None:
         raise FingerprintError("invalid-argument",
-                               "%s must be a list of strings, got %s" % (what, type(keys).__qualname__))
-    t = tuple(keys)
-    for k in t:
-        if not isinstance(k, str):
-            raise FingerprintError("invalid-argument",
-                                   "%s must be a list of strings, found %s" % (what, type(k).__qualname__))
-    return t
+                               "%s must be a list of strings, got %s" % (what, t.__qualname__))
+    out = tuple(keys)  # user code (__iter__): its exceptions pass through
+    for k in out:
+        if type(k) is not str:
+            break
+    else:
+        return out
+    exact = []
+    for k in out:
+        kt = type(k)
+        if kt is not str:
+            if not issubclass(kt, str):
+                raise FingerprintError("invalid-argument",
+                                       "%s must be a list of strings, found %s" % (what, kt.__qualname__))
+            k = str.__str__(k)
+        exact.append(k)
+    return tuple(exact)
