@@ -345,9 +345,11 @@ def items_of(d: Dict[Any, Any], where: str) -> Any:
     """An iterator over a dict's (key, value) pairs, read as json.dumps reads them.
 
     An exact dict is read directly; a subclass through its ``items()`` (user
-    code, whose exceptions pass through). Use with :func:`pair`.
+    code, whose exceptions pass through) — unless its own storage is empty,
+    which the C encoder writes as ``{}`` without calling ``items()``. Use
+    with :func:`pair`.
     """
-    if type(d) is dict:
+    if type(d) is dict or not dict.__len__(d):
         return dict.items(d).__iter__()
     return _iterate(d.items(), "items()", where)
 
@@ -470,11 +472,12 @@ def select_value(args: Any, match_on: Optional[Tuple[str, ...]], ignore_args: Op
     """Narrows a top-level dict before anything in it is encoded (D9).
 
     Keys are compared by the name the JSON text gives them (``7`` → ``"7"``),
-    exactly and by content (a str subclass's ``__eq__``/``__hash__`` are never
-    used), after joining surrogate pairs as the core does (D14), so value input
-    and text input select alike. One set lookup per key: O(keys + list).
-    Values left out are never read. Non-dict args pass through (D10).
-    ``match_on``/``ignore_args`` come from :func:`key_list` (exact str).
+    exactly and by content, after joining surrogate pairs as the core does
+    (D14), so value input and text input select alike. The result is a plain
+    dict keyed by those names (exact ``str``), which encode to the same JSON
+    text as the original keys; a key's own ``__eq__``/``__hash__`` never run.
+    One set lookup per key: O(keys + list). Values left out are never read.
+    Non-dict args pass through (D10). The lists come from :func:`key_list`.
     """
     t = type(args)
     if not issubclass(t, dict):
@@ -487,20 +490,28 @@ def select_value(args: Any, match_on: Optional[Tuple[str, ...]], ignore_args: Op
     out = {}
     if t is dict:
         for k, v in args.items():
-            n = k if type(k) is str and k.isascii() else _select_name(k)
-            if (n in listed) is keep:
-                out[k] = v
+            if type(k) is str and k.isascii():
+                if (k in listed) is keep:
+                    out[k] = v
+            else:
+                _select_one(out, k, v, listed, keep)
         return out
     for item in items_of(args, "args"):
         k, v = pair(item, "args")
-        if (_select_name(k) in listed) is keep:
-            out[k] = v
+        _select_one(out, k, v, listed, keep)
     return out
 
 
-def _select_name(k: Any) -> Optional[str]:
-    n = key_name(k, "args")
-    return n if n is None or n.isascii() else _utf16(n)
+def _select_one(out: Dict[str, Any], k: Any, v: Any, listed: Set[str], keep: bool) -> None:
+    name = key_name(k, "args")
+    if name is None:
+        if keep:
+            return  # not a name match_on can list: left out, never read (D9)
+        raise FingerprintError(
+            "unsupported-value", "cannot fingerprint a dict key of type %s in the object at args: keys must be "
+            "str, int, float, bool or None (D16)" % type(k).__qualname__, path="args")
+    if ((name if name.isascii() else _utf16(name)) in listed) is keep:
+        out[name] = v  # same name twice (1 and "1"): the last wins, as the core's D13 would decide
 
 
 def key_list(keys: Any, what: str) -> Tuple[str, ...]:
