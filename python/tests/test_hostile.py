@@ -600,3 +600,20 @@ def test_threads_with_reentrant_callbacks_agree_with_the_reference():
     assert sorted(results) == list(range(6))
     assert all(all(r) for r in results.values())
     assert all(log and all(log) for log in logs)
+
+
+# --- 8. JSON text input ------------------------------------------------------------
+
+def test_json_text_str_subclass_is_read_by_content():
+    class T(str):
+        def encode(self, *a, **k):
+            return b'{"lie":1}'
+
+    want = oracle_digest("tool_call", "t", '{"a":1}')
+    assert fingerprint_json("t", T('{"a":1}')) == want
+    assert canonicalize_json(T(' {"a": 1} ')) == '{"a":1}'
+
+    class Liar:
+        __class__ = property(lambda self: str)
+
+    assert fp_error(fingerprint_json, "t", Liar()).code == "invalid-argument"

@@ -203,11 +203,14 @@ def canonicalize_json(text: Union[str, bytes, bytearray, memoryview]) -> str:
 
 
 def _text(t: Any) -> Tuple[Any, int]:
-    if isinstance(t, str):
-        return t.encode("utf-8", "surrogatepass"), F_STRING_INPUT
-    if isinstance(t, (bytes, bytearray)):
+    # Tested on type(t) and read through the base type (a str subclass's
+    # encode(), an object's lying __class__ are never used: issue #10).
+    c = type(t)
+    if issubclass(c, str):
+        return str.encode(t, "utf-8", "surrogatepass"), F_STRING_INPUT
+    if issubclass(c, (bytes, bytearray)):
         return t, 0
-    if isinstance(t, memoryview):
+    if c is memoryview:
         return t.tobytes(), 0
     raise FingerprintError("invalid-argument",
                            "JSON text must be str or bytes, got %s" % type(t).__qualname__)

@@ -238,7 +238,10 @@ def to_json_text(value: Any) -> bytes:
 
     Raises FingerprintError (with ``path``) for a value D16 rejects; an
     exception of the user's own code (``items()``, ``__iter__``,
-    ``utcoffset``) passes through unchanged.
+    ``utcoffset``) passes through unchanged. The C encoder cannot tell the
+    two apart, so when it fails the walk reads the value again: user code
+    that raised TypeError/ValueError/RecursionError/OverflowError there runs
+    a second time (TODO: read-once, as issue #10 asks of the JS host).
     """
     text: str
     if _limit() <= FAST_MAX_RECURSION_LIMIT:
