@@ -617,3 +617,45 @@ def test_json_text_str_subclass_is_read_by_content():
         __class__ = property(lambda self: str)
 
     assert fp_error(fingerprint_json, "t", Liar()).code == "invalid-argument"
+
+
+# --- 9. re-entry while the core call itself runs (__del__ under GC, signal handlers) ---
+
+def test_nested_call_while_the_core_is_busy(monkeypatch):
+    from overturn.fingerprint import _core
+    inner: list = []
+    orig = _core._call
+
+    def nested(st, *a):
+        if not inner:
+            inner.append(None)
+            inner[0] = fingerprint("inner", {"q": [1, " x "]})  # st is busy: a temporary instance serves it
+        return orig(st, *a)
+
+    monkeypatch.setattr(_core, "_call", nested)
+    assert fingerprint("outer", {"a": 1}) == oracle_digest("tool_call", "outer", '{"a":1}')
+    assert inner == [oracle_digest("tool_call", "inner", '{"q":[1,"x"]}')]
+
+
+def test_del_under_gc_fingerprints_during_calls():
+    import gc
+    seen: list = []
+
+    class Litter:
+        def __init__(self):
+            self.me = self  # a cycle: only the collector frees it, at any allocation
+
+        def __del__(self):
+            seen.append(fingerprint("del", {"n": [2]}) == oracle_digest("tool_call", "del", '{"n":[2]}'))
+
+    want = oracle_digest("tool_call", "t", '{"a":[1,2,3],"b":"x"}')
+    old = gc.get_threshold()
+    gc.set_threshold(1, 1, 1)
+    try:
+        for _ in range(300):
+            Litter()
+            assert fingerprint("t", {"b": " x ", "a": [1, 2, 3]}, ignore_args=["c"]) == want
+    finally:
+        gc.set_threshold(*old)
+        gc.collect()
+    assert len(seen) >= 250 and all(seen)
