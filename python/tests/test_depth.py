@@ -120,3 +120,22 @@ def test_deep_error_path_names_the_path():
     with pytest.raises(FingerprintError) as e:
         canonical_json(v)
     assert e.value.path == "args" + "[0]" * 2_999 + "[1]"
+
+
+def test_deep_subclass_nesting_is_linear():
+    # The walk names paths only when it fails: a deep value of subclasses costs O(depth), not O(depth²).
+    import collections
+    import time
+
+    class L(list):
+        pass
+
+    n = 60_000
+    v: object = 1
+    for i in range(n):
+        v = collections.OrderedDict(a=v) if i % 2 else L([v])
+    t = time.perf_counter()
+    text = canonical_json(v)
+    took = time.perf_counter() - t
+    assert text == '{"a":[' * (n // 2) + "1" + "]}" * (n // 2)
+    assert took < 10, took

@@ -332,19 +332,27 @@ def _path(frames: List[List[Any]]) -> str:
     return "".join(parts)
 
 
-def _iterate(res: Any, what: str, where: str) -> Any:
+Where = Any  # a path (str), or a callable that makes it: only the error path pays for it
+
+
+def _where(where: Where) -> str:
+    return where if type(where) is str else where()
+
+
+def _iterate(res: Any, what: str, where: Where) -> Any:
     """``iter(res)`` where ``res`` came from user code; not iterable → FingerprintError."""
     try:
         return iter(res)
     except TypeError as e:
         t = type(res)
         if getattr(t, "__iter__", None) is None and getattr(t, "__getitem__", None) is None:
+            where = _where(where)
             raise FingerprintError("unsupported-value", "cannot fingerprint the object at %s: %s returned %s, "
                                    "which is not iterable" % (where, what, _describe(res)), path=where) from e
         raise  # raised by the object's own __iter__
 
 
-def items_of(d: Dict[Any, Any], where: str) -> Any:
+def items_of(d: Dict[Any, Any], where: Where) -> Any:
     """An iterator over a dict's (key, value) pairs, read as json.dumps reads them.
 
     An exact dict is read directly; a subclass through its ``items()`` (user
@@ -357,13 +365,14 @@ def items_of(d: Dict[Any, Any], where: str) -> Any:
     return _iterate(d.items(), "items()", where)
 
 
-def pair(item: Any, where: str) -> Tuple[Any, Any]:
+def pair(item: Any, where: Where) -> Tuple[Any, Any]:
     """One element of ``items()`` as (key, value); anything but a 2-tuple is FingerprintError."""
     if type(item) is tuple and len(item) == 2:
         return item  # type: ignore[return-value]
     if issubclass(type(item), tuple) and tuple.__len__(item) == 2:
         return tuple.__getitem__(item, 0), tuple.__getitem__(item, 1)
     e = ValueError("items must return 2-tuples")  # the C json encoder's own message
+    where = _where(where)
     raise FingerprintError("unsupported-value", "cannot fingerprint the dict at %s: its items() yielded %s, "
                            "not a (key, value) pair" % (where, _describe(item)), path=where) from e
 
@@ -399,13 +408,14 @@ def slow_text(value: Any) -> str:
                 p = _path(frames)
                 raise FingerprintError("circular-value", "circular reference at %s" % p, path=p)
             if issubclass(t, dict):
-                it = items_of(v, _path(frames) if t is not dict else "")
+                it = items_of(v, lambda: _path(frames)) if t is not dict else dict.items(v).__iter__()
                 out.append("{")
                 frames.append([v, it, True, None])
             else:
                 # An exact list/tuple directly; a subclass through its own
                 # iteration, as the C encoder's PySequence_Fast reads it.
-                it = v.__iter__() if t is list or t is tuple else _iterate(v, "__iter__()", _path(frames))
+                it = v.__iter__() if t is list or t is tuple else \
+                    _iterate(v, "__iter__()", lambda: _path(frames))
                 out.append("[")
                 frames.append([v, it, False, -1])
             active.add(id(v))
@@ -430,7 +440,7 @@ def slow_text(value: Any) -> str:
                 if type(item) is tuple and len(item) == 2:
                     k, v = item
                 else:
-                    k, v = pair(item, _path(frames[:-1]))
+                    k, v = pair(item, lambda: _path(frames[:-1]))
                 name = k if type(k) is str else None
                 if name is None:
                     p = _path(frames[:-1])  # the object that holds the key
