@@ -139,3 +139,25 @@ def test_deep_subclass_nesting_is_linear():
     took = time.perf_counter() - t
     assert text == '{"a":[' * (n // 2) + "1" + "]}" * (n // 2)
     assert took < 10, took
+
+
+def test_small_process_stack_lowers_the_fast_path_bound():
+    # RLIMIT_STACK of 1 MiB holds fewer than 10,000 C encoder levels (~120 B each, measured).
+    import resource
+
+    def small_stack() -> None:
+        resource.setrlimit(resource.RLIMIT_STACK, (1 << 20, resource.getrlimit(resource.RLIMIT_STACK)[1]))
+
+    code = textwrap.dedent("""
+        import sys
+        from overturn.fingerprint import canonical_json, _encode
+        sys.setrecursionlimit(10_000)
+        v = []
+        for _ in range(9_900):
+            v = [v]
+        print(_encode.FAST_MAX_RECURSION_LIMIT, canonical_json(v) == "[" * 9_901 + "]" * 9_901)
+    """)
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                       preexec_fn=small_stack)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.split() == [str((1 << 20) // 400), "True"]

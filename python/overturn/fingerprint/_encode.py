@@ -48,9 +48,14 @@ limit in C and the walk below names it.
 Depth (D19): the C encoder recurses on the C stack, bounded only by
 ``sys.getrecursionlimit()``. Measured on CPython 3.11 (x86-64, 8 MiB main
 stack): a 60,000-deep list encodes, 80,000 deep kills the process
-(~110-130 bytes of C stack per level). The fast path is therefore used only
-while the limit is at most FAST_MAX_RECURSION_LIMIT (10,000 levels ≈ 1.3 MiB);
-above it every value takes the iterative walk, whatever its depth.
+(~110-130 bytes of C stack per level); in a thread with a 256 KiB stack
+1,000 levels fit and 3,000 do not. The fast path is therefore used only while
+the limit is at most FAST_MAX_RECURSION_LIMIT: 10,000 levels, or fewer when
+the process stack (RLIMIT_STACK, which glibc also gives new threads) holds
+less at 400 bytes a level (3× the measured cost), but never below 1,000,
+CPython's default limit, where ``json.dumps`` itself runs. Above it every
+value takes the iterative walk, whatever its depth. Not covered: a thread
+started after ``threading.stack_size()`` was set below ~400 KiB.
 
 Anything else — ``set``, ``bytes``, ``Decimal``, ``time``, ``timedelta``,
 other objects, a dict key that is not str/int/float/bool/None, a circular
@@ -206,9 +211,21 @@ def _default(o: Any) -> str:
 
 # --- the fast path ----------------------------------------------------------
 
+def _fast_max_limit() -> int:
+    """The deepest C encoder recursion this process's stack holds, in [1,000, 10,000]."""
+    stack = 1 << 20  # where the size cannot be read (e.g. Windows' default thread stack)
+    try:
+        import resource
+        soft = resource.getrlimit(resource.RLIMIT_STACK)[0]
+        stack = soft if soft != resource.RLIM_INFINITY else 2 << 20  # glibc's thread default then
+    except (ImportError, AttributeError, OSError, ValueError):  # pragma: no cover - not Unix
+        pass
+    return max(1_000, min(10_000, stack // 400))
+
+
 #: The highest ``sys.getrecursionlimit()`` under which the C encoder runs (see
-#: the module comment: ~1.3 MiB of C stack at this depth, 60,000 levels fit).
-FAST_MAX_RECURSION_LIMIT = 10_000
+#: the module comment: 10,000 levels take ~1.3 MiB of C stack; 60,000 fit in 8 MiB).
+FAST_MAX_RECURSION_LIMIT = _fast_max_limit()
 
 
 def _make_fast() -> Callable[[Any], str]:
