@@ -659,3 +659,31 @@ def test_del_under_gc_fingerprints_during_calls():
         gc.set_threshold(*old)
         gc.collect()
     assert len(seen) >= 250 and all(seen)
+
+
+# --- 10. a user's exception is not retried --------------------------------------------
+
+@pytest.mark.parametrize("exc_type", [ValueError, TypeError, OverflowError, Boom])
+def test_a_callback_that_raises_once_is_not_called_again(exc_type):
+    # Retrying would call user code twice and could turn the user's error into a fingerprint.
+    calls = []
+
+    class Flaky(dict):
+        def items(self):
+            calls.append(1)
+            if len(calls) == 1:
+                raise exc_type("first read fails")
+            return dict.items(self)
+
+    class FlakyTZ(tzinfo):
+        def utcoffset(self, dt):
+            calls.append(1)
+            if len(calls) == 1:
+                raise exc_type("first read fails")
+            return None
+
+    for v in ({"a": Flaky(b=1)}, {"a": datetime(2024, 1, 2, tzinfo=FlakyTZ())}):
+        calls.clear()
+        with pytest.raises(exc_type, match="first read fails"):
+            canonical_json(v)
+        assert calls == [1]

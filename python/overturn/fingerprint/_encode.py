@@ -255,20 +255,40 @@ def to_json_text(value: Any) -> bytes:
 
     Raises FingerprintError (with ``path``) for a value D16 rejects; an
     exception of the user's own code (``items()``, ``__iter__``,
-    ``utcoffset``) passes through unchanged. The C encoder cannot tell the
-    two apart, so when it fails the walk reads the value again: user code
-    that raised TypeError/ValueError/RecursionError/OverflowError there runs
-    a second time (TODO: read-once, as issue #10 asks of the JS host).
+    ``utcoffset``) passes through unchanged and is not retried: when the C
+    encoder fails with an exception raised in a frame outside this module and
+    ``json.encoder``, that exception is the caller's. Otherwise the walk reads
+    the value again, so user callbacks that succeeded run a second time on
+    this error path (TODO: read-once, as issue #10 asks of the JS host).
+    RecursionError always falls back: it may surface inside a user's frame
+    only because the value is deep (D19).
     """
     text: str
     if _limit() <= FAST_MAX_RECURSION_LIMIT:
         try:
             text = _fast(value)
-        except (TypeError, ValueError, RecursionError, OverflowError):
+        except RecursionError:
+            text = slow_text(value)
+        except (TypeError, ValueError, OverflowError) as e:
+            if _raised_by_user(e):
+                raise
             text = slow_text(value)
     else:
         text = slow_text(value)  # D19: the C stack could not hold the limit's depth
     return text.encode("utf-8", "surrogatepass")
+
+
+_OWN_FILES = frozenset((_make_fast.__code__.co_filename, json.encoder.__file__))
+
+
+def _raised_by_user(e: BaseException) -> bool:
+    """Whether any frame between here and the raise belongs to neither this module nor json.encoder."""
+    tb = e.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename not in _OWN_FILES:
+            return True
+        tb = tb.tb_next
+    return False
 
 
 # --- the slow walk: same text, or an error with a path ---------------------
