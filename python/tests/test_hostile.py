@@ -687,3 +687,24 @@ def test_a_callback_that_raises_once_is_not_called_again(exc_type):
         with pytest.raises(exc_type, match="first read fails"):
             canonical_json(v)
         assert calls == [1]
+
+
+def test_nested_call_while_this_thread_compiles_the_core():
+    # A __del__ (or signal handler) that fingerprints during the first call's compile must not deadlock.
+    import subprocess
+    import sys
+    code = """
+from overturn.fingerprint import _core, fingerprint
+real = _core.wasm_bytes
+inner = []
+def wasm_bytes():
+    if not inner:
+        inner.append(None)
+        inner[0] = fingerprint("inner", [1])
+    return real()
+_core.wasm_bytes = wasm_bytes
+print(fingerprint("outer", [2]), inner[0])
+"""
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.split() == [oracle_digest("tool_call", "outer", "[2]"), oracle_digest("tool_call", "inner", "[1]")]

@@ -73,7 +73,7 @@ _U32_MAX = 0xFFFFFFFF
 
 WASM_FILE = "fingerprint.wasm"
 
-_lock = threading.Lock()
+_lock = threading.RLock()  # re-entrant: a __del__ that fingerprints may run while this thread compiles
 _module: Any = None  # (wasmtime, Engine, Module, _LowLevel or None, base address fixed?)
 _local = threading.local()
 
