@@ -11,7 +11,8 @@ its seed:
   ``reference.parse_json`` (the standard library's ``json`` under D11-D14)
   then ``reference.canonical_json``/``reference.fingerprint``.
 * ``value``: a random Python host value (subclasses, datetimes with offsets,
-  huge ints, NaN, trim and non-trim spaces, surrogates, non-str keys), then
+  huge ints, NaN, trim and non-trim spaces, surrogates, non-str keys, dicts
+  whose ``items()`` makes a nested SDK call that is checked too), then
   mutated: an unsupported value, a cycle, or a dict whose ``items()`` does
   not yield pairs spliced in somewhere; random ``match_on``/``ignore_args``
   and ``kind``. Oracle: ``reference.fingerprint``.
@@ -141,6 +142,40 @@ class PairsDict(dict):
         return "PairsDict(%r)" % (self._items,)
 
 
+#: Disagreements found by nested calls (ReentrantDict); check() reports and clears them.
+NESTED_PROBLEMS: List[str] = []
+
+
+class ReentrantDict(dict):
+    """items() first fingerprints another value (a nested call) and checks it against the oracle."""
+
+    def __init__(self, data: Dict[Any, Any], inner: Any) -> None:
+        super().__init__(data)
+        self._inner = inner
+
+    def items(self):  # type: ignore[override]
+        if _IN_SDK:
+            try:
+                got: Any = canonical_json(self._inner)
+            except FingerprintError:
+                got = "reject"
+            try:
+                want: Any = ref.canonical_json(self._inner)
+            except (ValueError, ref.ReferenceError_):
+                want = "reject"
+            except RecursionError:
+                want = got
+            if got != want:
+                NESTED_PROBLEMS.append("nested call gave %r, oracle %r" % (got, want))
+        return dict.items(self)
+
+    def __repr__(self) -> str:
+        return "ReentrantDict(%r, inner=%r)" % (dict(self), self._inner)
+
+
+_IN_SDK: List[bool] = []  # truthy while the SDK (not the oracle) reads the value
+
+
 def rand_tz(r: random.Random) -> Optional[timezone]:
     if r.random() < 0.3:
         return None
@@ -184,8 +219,10 @@ def rand_value(r: random.Random, depth: int = 0) -> Any:
                         r.randint(0, 59), r.randint(0, 999999), tzinfo=rand_tz(r))
     if pick < 0.6:
         return date(r.randint(1, 9999), r.randint(1, 12), r.randint(1, 28))
-    if pick < 0.7:
+    if pick < 0.67:
         return rand_value(r, depth + 1)
+    if pick < 0.7:
+        return ReentrantDict({rand_key(r, False): rand_value(r, depth + 1)}, rand_value(r, depth + 2))
     if pick < 0.85:
         items = [rand_value(r, depth + 1) for _ in range(r.randint(0, 4))]
         return r.choice([list, tuple, SubList])(items)
@@ -359,6 +396,14 @@ def _jsonable(v: Any) -> Any:
 # --- running and comparing -------------------------------------------------------
 
 def sdk_outcome(c: Case) -> Outcome:
+    _IN_SDK.append(True)
+    try:
+        return _sdk_outcome(c)
+    finally:
+        _IN_SDK.pop()
+
+
+def _sdk_outcome(c: Case) -> Outcome:
     try:
         if c.kind == "text":
             canon = canonicalize_json(c.input)
@@ -403,6 +448,10 @@ def check(c: Case) -> Optional[str]:
         return "SDK raised %s: %s" % (type(e).__name__, e)
     if got[0] != want[0] or (got[0] == "ok" and got[1] != want[1]):
         return "SDK %r, oracle %r" % (got, want)
+    if NESTED_PROBLEMS:
+        problem = NESTED_PROBLEMS[0]
+        NESTED_PROBLEMS.clear()
+        return problem
     return None
 
 
