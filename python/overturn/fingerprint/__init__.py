@@ -26,7 +26,8 @@ from typing import Any, Dict, Iterable, Optional, Tuple, Union
 
 from . import _core
 from ._core import F_DIGEST, F_IGNORE, F_MATCH_ON, F_STRING_INPUT, F_TEXT
-from ._encode import key_list, select_value, to_json_text
+from ._encode import to_json_text
+from ._select import key_list, select_value
 from ._errors import FingerprintError
 from ._diagnostics import diff, explain, explain_json, nearest
 

@@ -1,4 +1,4 @@
-"""Python host values → JSON text for the core (D16), and value-side selection (D9).
+"""Python host values → JSON text for the core (D16).
 
 Internal. The fast path is the C ``json`` encoder (compact RFC 8259 text,
 NaN/Infinity written as bare tokens) with a ``default`` hook for
@@ -30,10 +30,11 @@ Hostile values (issue #10). Types are tested on ``type(v)``, never through
 ``isinstance`` (which consults an instance's ``__class__`` and so lets any
 object claim to be a ``str`` or a ``datetime``). A subclass is read by its
 base type's value (``int.__repr__``, ``float.__repr__``, the ``datetime``
-field descriptors), never through overridable methods, exactly as the C
-encoder reads it — except where ``json.dumps`` itself calls back: a dict
-subclass is read through its ``items()`` and a list/tuple subclass through
-its iteration, on both paths. Data that cannot be read (``items()`` yielding
+field descriptors, see ``_dates``), never through overridable methods,
+exactly as the C encoder reads it — except where ``json.dumps`` itself calls
+back: a dict subclass is read through its ``items()`` (unless its own storage
+is empty) and a list/tuple subclass through its iteration, on both paths
+(``_read``). Data that cannot be read (``items()`` yielding
 something other than pairs, an int key longer than the interpreter's int→str
 limit, a ``utcoffset`` that returns a non-timedelta) is a FingerprintError
 naming the path, with the original exception as ``__cause__``; an exception
@@ -70,134 +71,27 @@ from __future__ import annotations
 import json
 import re
 import sys
-from datetime import date, datetime, timedelta, timezone
-from typing import Any, Callable, Dict, List, Optional, Set, Tuple
+from datetime import date, datetime
+from typing import Any, Callable, List, Optional, Set
 
+from ._dates import BadData, iso_date, iso_datetime
 from ._errors import FingerprintError
+from ._read import describe, items_of, iterate, key_name, pair
+from ._select import key_list, select_value
+
+__all__ = ["FAST_MAX_RECURSION_LIMIT", "iso_date", "iso_datetime", "key_list", "key_name", "select_value",
+           "slow_text", "to_json_text"]  # key_list/select_value/key_name: re-exported for _diagnostics
 
 # json.encoder picks the C implementations (module _json) when CPython has them.
 _quote: Callable[[str], str] = json.encoder.encode_basestring_ascii
 _c_make_encoder: Optional[Callable[..., Any]] = getattr(json.encoder, "c_make_encoder", None)
 
-_UTC = timezone.utc
-_EPOCH = datetime(1970, 1, 1)
+_INF = float("inf")
 _ALLOWED = "only dict, list, tuple, str, int, float, bool, None, datetime and date are allowed (D16)"
 
 
 class _Unsupported(TypeError):
     """Raised by the default hook; makes the fast path fall back to the walk."""
-
-
-# --- dates (D16) ----------------------------------------------------------
-
-def _civil(days: int) -> Tuple[int, int, int]:
-    """Proleptic Gregorian (year, month, day) of a day count from 1970-01-01.
-
-    Only used when a UTC conversion leaves datetime's year range (year 0 or
-    10000); counts 400-year eras of 146097 days, from March 1 so that the
-    leap day ends the year.
-    """
-    z = days + 719468
-    era = z // 146097
-    doe = z - era * 146097
-    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
-    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
-    mp = (5 * doy + 2) // 153
-    d = doy - (153 * mp + 2) // 5 + 1
-    m = mp + 3 if mp < 10 else mp - 9
-    return yoe + era * 400 + (1 if m <= 2 else 0), m, d
-
-
-class BadData(TypeError):
-    """Data that cannot be read (not an exception of the user's code).
-
-    A TypeError so that the fast path falls back to the walk, which turns it
-    into a FingerprintError with the path and ``__cause__`` set to ``cause``.
-    """
-
-    def __init__(self, message: str, cause: BaseException) -> None:
-        super().__init__(message)
-        self.cause = cause
-
-
-_DAY_US = 86_400_000_000
-_US = timedelta(microseconds=1)
-_DT_FIELDS = tuple(getattr(datetime, n).__get__ for n in
-                   ("year", "month", "day", "hour", "minute", "second", "microsecond", "tzinfo", "fold"))
-_D_FIELDS = tuple(getattr(date, n).__get__ for n in ("year", "month", "day"))
-
-
-def _exact_datetime(dt: datetime) -> datetime:
-    """A subclass instance as a plain datetime, read through the base descriptors.
-
-    A subclass may override ``year``, ``utcoffset``, ``replace`` or ``__sub__``;
-    none of them is called (its value is its base type's, as for ``int``).
-    """
-    y, mo, d, h, mi, s, us, tz, fold = [f(dt) for f in _DT_FIELDS]
-    return datetime(y, mo, d, h, mi, s, us, tz, fold=fold)
-
-
-def _utcoffset_us(dt: datetime) -> Optional[int]:
-    """The UTC offset of an exact datetime in microseconds, or None (naive).
-
-    Calls ``tzinfo.utcoffset(dt)`` itself, as ``datetime.utcoffset`` does, so
-    that an exception of the tzinfo's own code passes through unchanged while
-    a result datetime would reject (not a timedelta, not strictly within ±24 h)
-    becomes BadData — checked here, with the message datetime gives.
-    """
-    tz = dt.tzinfo
-    if tz is None:
-        return None
-    off = tz.utcoffset(dt)  # user code: its exceptions pass through
-    if off is None:
-        return None
-    if not issubclass(type(off), timedelta):
-        e: Exception = TypeError("tzinfo.utcoffset() must return None or timedelta, not '%s'"
-                                 % type(off).__name__)
-        raise BadData("the tzinfo of a datetime returned a %s offset" % type(off).__name__, e)
-    us = timedelta.__floordiv__(off, _US)
-    if not -_DAY_US < us < _DAY_US:
-        e = ValueError("offset must be a timedelta strictly between -timedelta(hours=24) and "
-                       "timedelta(hours=24), not %s" % timedelta.__repr__(off))
-        raise BadData("the tzinfo of a datetime returned an offset of 24 hours or more", e)
-    return us
-
-
-def iso_datetime(dt: datetime) -> str:
-    """``Date.prototype.toISOString()`` of a datetime: UTC, milliseconds, ``Z``.
-
-    Naive → taken as UTC; aware → converted to UTC; microseconds are
-    truncated (floor on the time line, which is the same as dropping the
-    sub-millisecond digits since the microsecond field is never negative).
-    Years outside 0000..9999 print as ``+YYYYYY`` like JavaScript.
-    Raises BadData for an offset datetime itself would reject.
-    """
-    if type(dt) is not datetime:
-        dt = _exact_datetime(dt)
-    off_us = _utcoffset_us(dt)
-    if not off_us:
-        return "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ" % (
-            dt.year, dt.month, dt.day, dt.hour, dt.minute, dt.second, dt.microsecond // 1000)
-    off = timedelta(microseconds=off_us)
-    local = dt.replace(tzinfo=None)
-    try:
-        u = local - off
-        return "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ" % (
-            u.year, u.month, u.day, u.hour, u.minute, u.second, u.microsecond // 1000)
-    except OverflowError:
-        # The UTC instant is in year 0 or 10000, which datetime cannot hold.
-        us = (local - _EPOCH) // timedelta(microseconds=1) - off // timedelta(microseconds=1)
-        days, rest = divmod(us, 86_400_000_000)
-        y, m, d = _civil(days)
-        ms = rest // 1000
-        year = "%04d" % y if 0 <= y <= 9999 else ("+%06d" % y if y > 0 else "-%06d" % -y)
-        return "%s-%02d-%02dT%02d:%02d:%02d.%03dZ" % (
-            year, m, d, ms // 3_600_000, ms // 60_000 % 60, ms // 1000 % 60, ms % 1000)
-
-
-def iso_date(d: date) -> str:
-    """A ``date`` as ``YYYY-MM-DD`` (D16), read through the base descriptors."""
-    return "%04d-%02d-%02d" % (_D_FIELDS[0](d), _D_FIELDS[1](d), _D_FIELDS[2](d))
 
 
 def _default(o: Any) -> str:
@@ -278,11 +172,11 @@ def to_json_text(value: Any) -> bytes:
     return text.encode("utf-8", "surrogatepass")
 
 
-_OWN_FILES = frozenset((_make_fast.__code__.co_filename, json.encoder.__file__))
+_OWN_FILES = frozenset((_make_fast.__code__.co_filename, iso_datetime.__code__.co_filename, json.encoder.__file__))
 
 
 def _raised_by_user(e: BaseException) -> bool:
-    """Whether any frame between here and the raise belongs to neither this module nor json.encoder."""
+    """Whether any frame between here and the raise belongs to none of this module, _dates and json.encoder."""
     tb = e.__traceback__
     while tb is not None:
         if tb.tb_frame.f_code.co_filename not in _OWN_FILES:
@@ -295,7 +189,6 @@ def _raised_by_user(e: BaseException) -> bool:
 
 _END = object()
 _IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*\Z")
-
 
 def _float_text(x: float) -> str:
     x = float.__float__(x)  # a subclass by its value: no overridden __ne__/__repr__
@@ -313,50 +206,6 @@ def _int_text(x: int) -> str:
         return "null"
 
 
-_INF = float("inf")
-
-
-def key_name(k: Any, where: str = "args") -> Optional[str]:
-    """The JSON name json.dumps gives a dict key (D16), None for other types.
-
-    Always an exact ``str`` (a subclass key by its content: its ``__eq__`` and
-    ``__hash__`` are never used, D9). An int key whose decimal digits exceed
-    the interpreter's int→str limit raises FingerprintError naming ``where``
-    (the object that holds the key), with the ValueError as cause.
-    """
-    t = type(k)
-    if t is str:
-        return k
-    if issubclass(t, str):
-        return str.__str__(k)
-    if k is True:
-        return "true"
-    if k is False:
-        return "false"
-    if k is None:
-        return "null"
-    if issubclass(t, int):
-        try:
-            return int.__repr__(k)
-        except ValueError as e:
-            raise FingerprintError(
-                "unsupported-value", "cannot fingerprint an int dict key of more digits than "
-                "sys.get_int_max_str_digits() allows in the object at %s (D16)" % where, path=where) from e
-    if issubclass(t, float):
-        x = float.__float__(k)
-        if x != x:
-            return "NaN"
-        if x in (_INF, -_INF):
-            return "Infinity" if x > 0 else "-Infinity"
-        return float.__repr__(x)
-    return None
-
-
-def _describe(v: Any) -> str:
-    t = type(v)
-    name = t.__qualname__ if t.__module__ == "builtins" else "%s.%s" % (t.__module__, t.__qualname__)
-    return "a value of type %s" % name
-
 
 def _path(frames: List[List[Any]]) -> str:
     parts = ["args"]
@@ -367,52 +216,6 @@ def _path(frames: List[List[Any]]) -> str:
         else:
             parts.append("[%d]" % k)
     return "".join(parts)
-
-
-Where = Any  # a path (str), or a callable that makes it: only the error path pays for it
-
-
-def _where(where: Where) -> str:
-    return where if type(where) is str else where()
-
-
-def _iterate(res: Any, what: str, where: Where) -> Any:
-    """``iter(res)`` where ``res`` came from user code; not iterable → FingerprintError."""
-    try:
-        return iter(res)
-    except TypeError as e:
-        t = type(res)
-        if getattr(t, "__iter__", None) is None and getattr(t, "__getitem__", None) is None:
-            where = _where(where)
-            raise FingerprintError("unsupported-value", "cannot fingerprint the object at %s: %s returned %s, "
-                                   "which is not iterable" % (where, what, _describe(res)), path=where) from e
-        raise  # raised by the object's own __iter__
-
-
-def items_of(d: Dict[Any, Any], where: Where) -> Any:
-    """An iterator over a dict's (key, value) pairs, read as json.dumps reads them.
-
-    An exact dict is read directly; a subclass through its ``items()`` (user
-    code, whose exceptions pass through) — unless its own storage is empty,
-    which the C encoder writes as ``{}`` without calling ``items()``. Use
-    with :func:`pair`.
-    """
-    if type(d) is dict or not dict.__len__(d):
-        return dict.items(d).__iter__()
-    return _iterate(d.items(), "items()", where)
-
-
-def pair(item: Any, where: Where) -> Tuple[Any, Any]:
-    """One element of ``items()`` as (key, value); anything but a 2-tuple is FingerprintError."""
-    if type(item) is tuple and len(item) == 2:
-        return item  # type: ignore[return-value]
-    if issubclass(type(item), tuple) and tuple.__len__(item) == 2:
-        return tuple.__getitem__(item, 0), tuple.__getitem__(item, 1)
-    e = ValueError("items must return 2-tuples")  # the C json encoder's own message
-    where = _where(where)
-    raise FingerprintError("unsupported-value", "cannot fingerprint the dict at %s: its items() yielded %s, "
-                           "not a (key, value) pair" % (where, _describe(item)), path=where) from e
-
 
 def slow_text(value: Any) -> str:
     """Iterative twin of the fast path: the same JSON text, no depth limit.
@@ -452,7 +255,7 @@ def slow_text(value: Any) -> str:
                 # An exact list/tuple directly; a subclass through its own
                 # iteration, as the C encoder's PySequence_Fast reads it.
                 it = v.__iter__() if t is list or t is tuple else \
-                    _iterate(v, "__iter__()", lambda: _path(frames))
+                    iterate(v, "__iter__()", lambda: _path(frames))
                 out.append("[")
                 frames.append([v, it, False, -1])
             active.add(id(v))
@@ -463,7 +266,7 @@ def slow_text(value: Any) -> str:
         else:
             p = _path(frames)
             raise FingerprintError("unsupported-value",
-                                   "cannot fingerprint %s at %s: %s" % (_describe(v), p, _ALLOWED), path=p)
+                                   "cannot fingerprint %s at %s: %s" % (describe(v), p, _ALLOWED), path=p)
         # Next value to write: the next member of the innermost open container.
         while frames:
             f = frames[-1]
@@ -509,84 +312,3 @@ def _dated(fn: Callable[[Any], str], v: Any, frames: List[List[Any]]) -> str:
         p = _path(frames)
         raise FingerprintError("unsupported-value", "cannot fingerprint the datetime at %s: %s"
                                % (p, e), path=p) from e.cause
-
-
-# --- selection (D9, D10) ----------------------------------------------------
-
-def _utf16(s: str) -> str:
-    """A name as the core compares it: a two-char surrogate pair is one code point (D14)."""
-    return s.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
-
-
-def select_value(args: Any, match_on: Optional[Tuple[str, ...]], ignore_args: Optional[Tuple[str, ...]]) -> Any:
-    """Narrows a top-level dict before anything in it is encoded (D9).
-
-    Keys are compared by the name the JSON text gives them (``7`` → ``"7"``),
-    exactly and by content, after joining surrogate pairs as the core does
-    (D14), so value input and text input select alike. The result is a plain
-    dict keyed by those names (exact ``str``), which encode to the same JSON
-    text as the original keys; a key's own ``__eq__``/``__hash__`` never run.
-    One set lookup per key: O(keys + list). Values left out are never read.
-    Non-dict args pass through (D10). The lists come from :func:`key_list`.
-    """
-    t = type(args)
-    if not issubclass(t, dict):
-        return args
-    keys = match_on if match_on is not None else ignore_args
-    if keys is None:
-        return args
-    listed = {k if k.isascii() else _utf16(k) for k in keys}
-    keep = match_on is not None
-    out = {}
-    if t is dict:
-        for k, v in args.items():
-            if type(k) is str and k.isascii():
-                if (k in listed) is keep:
-                    out[k] = v
-            else:
-                _select_one(out, k, v, listed, keep)
-        return out
-    for item in items_of(args, "args"):
-        k, v = pair(item, "args")
-        _select_one(out, k, v, listed, keep)
-    return out
-
-
-def _select_one(out: Dict[str, Any], k: Any, v: Any, listed: Set[str], keep: bool) -> None:
-    name = key_name(k, "args")
-    if name is None:
-        if keep:
-            return  # not a name match_on can list: left out, never read (D9)
-        raise FingerprintError(
-            "unsupported-value", "cannot fingerprint a dict key of type %s in the object at args: keys must be "
-            "str, int, float, bool or None (D16)" % type(k).__qualname__, path="args")
-    if ((name if name.isascii() else _utf16(name)) in listed) is keep:
-        out[name] = v  # same name twice (1 and "1"): the last wins, as the core's D13 would decide
-
-
-def key_list(keys: Any, what: str) -> Tuple[str, ...]:
-    """A match_on/ignore_args argument as a tuple of exact ``str``, or invalid-argument.
-
-    Subclass elements become plain ``str`` of the same content, so neither
-    selection nor the key-list cache ever calls their ``__eq__``/``__hash__``.
-    """
-    t = type(keys)
-    if issubclass(t, (str, bytes, bytearray, dict)) or getattr(t, "__iter__", None) is None:
-        raise FingerprintError("invalid-argument",
-                               "%s must be a list of strings, got %s" % (what, t.__qualname__))
-    out = tuple(keys)  # user code (__iter__): its exceptions pass through
-    for k in out:
-        if type(k) is not str:
-            break
-    else:
-        return out
-    exact = []
-    for k in out:
-        kt = type(k)
-        if kt is not str:
-            if not issubclass(kt, str):
-                raise FingerprintError("invalid-argument",
-                                       "%s must be a list of strings, found %s" % (what, kt.__qualname__))
-            k = str.__str__(k)
-        exact.append(k)
-    return tuple(exact)
