@@ -156,10 +156,12 @@ def canon(v: Any, path: str = "args", active: Optional[set] = None) -> Any:
                 if not (issubclass(type(item), tuple) and tuple.__len__(item) == 2):
                     raise ReferenceError_("items() must yield pairs at %s" % path)
                 k, x = tuple.__getitem__(item, 0), tuple.__getitem__(item, 1)
-                members[js_string(key_name(k, path))] = x  # same name twice: the last wins
+                name = js_string(key_name(k, path))
+                # Same name twice: the last wins (D13), but every value must be one D16 admits.
+                members[name] = canon(x, path + "." + name, active)
             out: List[str] = []
             for name in sorted(members):  # Python compares str by code point (D5)
-                text = canon(members[name], path + "." + name, active)
+                text = members[name]
                 if text is not DROP:
                     out.append(quote(name) + ":" + text)
             result = "{" + ",".join(out) + "}"

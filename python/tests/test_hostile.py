@@ -708,3 +708,18 @@ print(fingerprint("outer", [2]), inner[0])
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr[-2000:]
     assert r.stdout.split() == [oracle_digest("tool_call", "outer", "[2]"), oracle_digest("tool_call", "inner", "[1]")]
+
+
+# --- 11. keys that share a name --------------------------------------------------------
+
+def test_keys_sharing_a_name_keep_the_last_value_and_check_every_value():
+    # {1: …, "1": …} is JSON text with "1" twice: the last wins (D13), every value must be valid (D16).
+    for opts in ({}, {"ignore_args": ["x"]}, {"match_on": ["1", "a"]}):
+        assert expect_ref({1: "first", "a": 0, "1": " last "}, **opts) == \
+            oracle_digest("tool_call", "t", '{"1":"last","a":0}')
+        e = fp_error(fingerprint, "t", {1: {1, 2}, "1": "ok"}, **opts)
+        assert e.code == "unsupported-value" and e.path == "args[\"1\"]"
+        with pytest.raises(ref.ReferenceError_):
+            ref.fingerprint("t", {1: {1, 2}, "1": "ok"}, **opts)
+    assert expect_ref(ItemsDict({True: 1, "true": 2}), match_on=["true"]) == \
+        oracle_digest("tool_call", "t", '{"true":2}')

@@ -5,7 +5,7 @@ subclass's ``__eq__``/``__hash__`` never run, issue #10), in O(keys + list).
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Set, Tuple
+from typing import Any, Dict, List, Optional, Set, Tuple
 
 from ._errors import FingerprintError
 from ._read import items_of, key_name, pair
@@ -24,6 +24,7 @@ def select_value(args: Any, match_on: Optional[Tuple[str, ...]], ignore_args: Op
     (D14), so value input and text input select alike. The result is a plain
     dict keyed by those names (exact ``str``), which encode to the same JSON
     text as the original keys; a key's own ``__eq__``/``__hash__`` never run.
+    Keys that share a name keep all their values (see ``_Members``).
     One set lookup per key: O(keys + list). Values left out are never read.
     Non-dict args pass through (D10). The lists come from :func:`key_list`.
     """
@@ -35,31 +36,60 @@ def select_value(args: Any, match_on: Optional[Tuple[str, ...]], ignore_args: Op
         return args
     listed = {k if k.isascii() else _utf16(k) for k in keys}
     keep = match_on is not None
-    out = {}
+    out: Dict[str, Any] = {}
     if t is dict:
+        n = 0
         for k, v in args.items():
             if type(k) is str and k.isascii():
                 if (k in listed) is keep:
                     out[k] = v
+                    n += 1
             else:
-                _select_one(out, k, v, listed, keep)
-        return out
+                name = _selected_name(k, listed, keep)
+                if name is not None:
+                    out[name] = v
+                    n += 1
+        if n == len(out):
+            return out
+        # Two keys share a name: read the exact dict again (no user code runs) for every member.
+        pairs = [(name, v) for name, v in ((_selected_name(k, listed, keep), v) for k, v in args.items())
+                 if name is not None]
+        return _Members(out, pairs)
+    pairs = []
     for item in items_of(args, "args"):
         k, v = pair(item, "args")
-        _select_one(out, k, v, listed, keep)
-    return out
+        name = _selected_name(k, listed, keep)
+        if name is not None:
+            pairs.append((name, v))
+            out[name] = v
+    return out if len(pairs) == len(out) else _Members(out, pairs)
 
 
-def _select_one(out: Dict[str, Any], k: Any, v: Any, listed: Set[str], keep: bool) -> None:
+class _Members(dict):  # type: ignore[type-arg]
+    """Selected members where two keys share a name (``{1: "a", "1": "b"}``).
+
+    Encoded through ``items()`` like any dict subclass, so every value is
+    written and checked, as without selection; the core keeps the last (D13).
+    """
+
+    def __init__(self, last: Dict[str, Any], pairs: List[Tuple[str, Any]]) -> None:
+        super().__init__(last)  # non-empty storage: the C encoder calls items()
+        self._pairs = pairs
+
+    def items(self) -> List[Tuple[str, Any]]:  # type: ignore[override]
+        return self._pairs
+
+
+def _selected_name(k: Any, listed: Set[str], keep: bool) -> Optional[str]:
+    """The JSON name of key ``k`` if selection keeps it, else None."""
     name = key_name(k, "args")
     if name is None:
         if keep:
-            return  # not a name match_on can list: left out, never read (D9)
+            return None  # not a name match_on can list: left out, never read (D9)
         raise FingerprintError(
             "unsupported-value", "cannot fingerprint a dict key of type %s in the object at args: keys must be "
             "str, int, float, bool or None (D16)" % type(k).__qualname__, path="args")
-    if ((name if name.isascii() else _utf16(name)) in listed) is keep:
-        out[name] = v  # same name twice (1 and "1"): the last wins, as the core's D13 would decide
+    return name if ((name if name.isascii() else _utf16(name)) in listed) is keep else None
 
 
 def key_list(keys: Any, what: str) -> Tuple[str, ...]:
