@@ -184,12 +184,14 @@ def rand_tz(r: random.Random) -> Optional[timezone]:
 
 def rand_key(r: random.Random, nested: bool) -> Any:
     pick = r.random()
+    if pick < 0.06:
+        return str(r.randint(-3, 3)) if r.random() < 0.8 else r.choice(["true", "false", "null", "1.5"])
     if pick < 0.6:
         return rand_str(r, 4)
     if pick < 0.7:
         return SubStr(rand_str(r, 4))
     if pick < 0.8:
-        return r.randint(-50, 50)
+        return r.randint(-3, 3) if r.random() < 0.5 else r.randint(-50, 50)
     if pick < 0.85:
         return r.choice([True, False, None])
     if pick < 0.9:
