@@ -4,7 +4,7 @@ Internal. Implements the host side of the ABI documented at the top of
 ``assembly/index.ts`` (the TypeScript twin is ``src/core.ts``):
 
 * one ``Engine`` and ``Module`` per process, compiled lazily on the first
-  call under a lock. Measured here (2-core EPYC shared with other jobs, so
+  call under a (re-entrant) lock. Measured here (2-core EPYC shared with other jobs, so
   read ratios): ``import overturn.fingerprint`` 25-65 ms without wasmtime,
   ``import wasmtime`` 25-150 ms, compiling the ~35 KB module 45-190 ms,
   instantiating 0.5-0.7 ms, a later call ~0.1 ms. Compiling at import would
@@ -78,7 +78,7 @@ _U32_MAX = 0xFFFFFFFF
 WASM_FILE = "fingerprint.wasm"
 PUBLIC_API_ENV = "OVERTURN_FINGERPRINT_PUBLIC_API"
 
-_lock = threading.Lock()
+_lock = threading.RLock()  # re-entrant: a __del__ that fingerprints may run while this thread compiles
 _module: Any = None  # (wasmtime, Engine, Module, _LowLevel or None, base address fixed?)
 _local = threading.local()
 
