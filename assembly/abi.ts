@@ -75,3 +75,5 @@ export const E_BAD_NAME: i32 = 11;       // error: bad-name | name must be a non
 export const E_BAD_SELECTION: i32 = 12;  // error: bad-selection | matchOn/ignoreArgs must be arrays of strings
 export const E_BAD_REQUEST: i32 = 13;    // error: bad-request | malformed request to the core (an SDK bug)
 export const E_BAD_CALL: i32 = 14;       // error: bad-call | a call is a JSON object {"name", "args" | "argsJSON", "kind"?, "matchOn"?, "ignoreArgs"?, "fingerprint"?}
+export const E_LIMIT_DEPTH: i32 = 15;    // error: limit-exceeded | nesting deeper than the maxDepth limit
+export const E_LIMIT_MEMBERS: i32 = 16;  // error: limit-exceeded | an object with more members than the maxMembers limit

@@ -3,7 +3,7 @@
 // (F_EXPLAIN, explain.ts) compiled in. Loaded by the hosts on first use of
 // explain/diff/nearest and by the CLIs, never on the fingerprint path.
 export { FINGERPRINT_VERSION } from "./abi";
-export { abiId, reserve, result, version } from "./request";
+export { abiId, limits, reserve, result, version } from "./request";
 import { WithCalls, runRequest } from "./request";
 
 export function run(len: usize): i32 {

@@ -14,6 +14,7 @@
 //                       at ptr[0..len), fills the result block.
 //   result()  -> ptr    the result block (fixed address, RESULT_* layout).
 //   version() -> 1, FINGERPRINT_VERSION = 1 (D18).
+//   limits(depth, members)  caps for the calls that follow (limits.ts).
 //   abiId()   -> ABI_ID, a hash of abi.ts: hosts refuse a module whose ABI
 //                       is not the one their constants were generated from.
 //
@@ -32,7 +33,7 @@
 // the value stream, call.ts) and the other parts are empty. F_EXPLAIN
 // returns the explanation record (explain.ts) as the text.
 export { FINGERPRINT_VERSION } from "./abi";
-export { abiId, reserve, result, version } from "./request";
+export { abiId, limits, reserve, result, version } from "./request";
 import { FingerprintOnly, runRequest } from "./request";
 
 export function run(len: usize): i32 {

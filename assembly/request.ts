@@ -10,6 +10,7 @@ import {
   RESULT_TEXT_PTR,
 } from "./abi";
 import { arenaReset, reserveInput } from "./arena";
+import { setLimits } from "./limits";
 import { callArgs, callIgnore, callKind, callMatchOn, callName, callRecorded, readCall } from "./call";
 import { diffTexts } from "./diff";
 import { writeExplanation } from "./explain";
@@ -36,6 +37,11 @@ const NEWLINE: usize = memory.data<u8>([0x0A]);
 
 export function version(): i32 {
   return FINGERPRINT_VERSION;
+}
+
+/** Sets the depth and member limits for the calls that follow (limits.ts; 0xFFFFFFFF = none). */
+export function limits(depth: u32, members: u32): void {
+  setLimits(depth, members);
 }
 
 export function abiId(): i32 {

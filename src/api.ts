@@ -3,7 +3,7 @@
  * sha256(kind "\n" name "\n" canonicalJSON(select(args))), lowercase hex.
  * @module
  */
-import { F_DIGEST, F_IGNORE, F_MATCH_ON, F_TEXT, call, callValue } from "./core.js";
+import { F_DIGEST, F_IGNORE, F_MATCH_ON, F_TEXT, type Limits, call, callValue, readLimits, setDefaults } from "./core.js";
 import { selectValue } from "./select.js";
 import { FingerprintError } from "./errors.js";
 
@@ -17,7 +17,41 @@ export interface FingerprintOptions {
   matchOn?: readonly string[] | null;
   /** Drop these top-level keys (D9). null = not set. */
   ignoreArgs?: readonly string[] | null;
+  /** This call's own limits, over the configured ones (see configure()). */
+  limits?: Limits;
 }
+
+export type { Limits } from "./core.js";
+
+export interface Settings {
+  /** Limits for every call that does not set its own; a field left out keeps its setting. */
+  limits?: Limits;
+  /**
+   * After a call leaves the core's linear memory larger than this many bytes
+   * (default 64 MiB), the instance is dropped and the next call gets a fresh
+   * one, so the memory a large request took is given back.
+   */
+  retainMemoryBytes?: number;
+}
+
+/**
+ * Process-wide settings, for servers: limits every call gets (a request over
+ * a limit fails with FingerprintError "limit-exceeded" before the memory is
+ * taken) and how much core memory is kept between calls. Defaults: no limits,
+ * 64 MiB retained.
+ * @example configure({ limits: { maxInputBytes: 1 << 20, maxDepth: 64, maxMembers: 1000 } })
+ */
+export function configure(settings: Settings): void {
+  if (typeof settings !== "object" || settings === null) throw new FingerprintError("invalid-argument", "settings must be an object");
+  const { limits, retainMemoryBytes } = settings;
+  const retain = retainMemoryBytes === undefined ? retained : retainMemoryBytes;
+  if (typeof retain !== "number" || !(retain >= 0)) {
+    throw new FingerprintError("invalid-argument", `retainMemoryBytes must be a non-negative number, got ${String(retain)}`);
+  }
+  retained = retain;
+  setDefaults(readLimits(limits), retain);
+}
+let retained = 64 * 1024 * 1024;
 
 // The last name's literal: agents call a handful of tools, often the same one repeatedly.
 let lastName = "";
@@ -49,8 +83,11 @@ function readList(list: unknown, what: string): string[] | null {
   return out;
 }
 
-interface Parts { flags: number; kind: string; match: string; ignore: string; matchOn: string[] | null; ignoreArgs: string[] | null }
-const NO_OPTIONS: Parts = { flags: 0, kind: "", match: "", ignore: "", matchOn: null, ignoreArgs: null };
+interface Parts {
+  flags: number; kind: string; match: string; ignore: string; matchOn: string[] | null; ignoreArgs: string[] | null;
+  limits: ReturnType<typeof readLimits> | null;
+}
+const NO_OPTIONS: Parts = { flags: 0, kind: "", match: "", ignore: "", matchOn: null, ignoreArgs: null, limits: null };
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
@@ -72,11 +109,13 @@ function optionParts(options: FingerprintOptions | undefined): Parts {
   if (kind !== undefined && typeof kind !== "string") throw new FingerprintError("invalid-argument", "kind must be a string");
   const matchOn = readList(option(options, plain, "matchOn"), "matchOn");
   const ignoreArgs = readList(option(options, plain, "ignoreArgs"), "ignoreArgs");
+  const l = option(options, plain, "limits");
+  const limits = l === undefined || l === null ? null : readLimits(l);
   const flags = (matchOn ? F_MATCH_ON : 0) | (ignoreArgs ? F_IGNORE : 0);
   return {
     flags, kind: kind === undefined ? "" : JSON.stringify(kind),
     match: matchOn ? JSON.stringify(matchOn) : "", ignore: ignoreArgs ? JSON.stringify(ignoreArgs) : "",
-    matchOn, ignoreArgs,
+    matchOn, ignoreArgs, limits,
   };
 }
 
@@ -91,7 +130,7 @@ export function fingerprint(name: string, args: unknown, options?: FingerprintOp
   // Selected here, on the value, before any toJSON runs (D9, D10); the core
   // must not select again, or a toJSON's result would be selected from too.
   const selected = o.flags ? selectValue(args, o.matchOn, o.ignoreArgs) : args;
-  return callValue(F_DIGEST, o.kind, nameLit, "", "", selected).digest;
+  return callValue(F_DIGEST, o.kind, nameLit, "", "", selected, o.limits).digest;
 }
 
 /**
@@ -102,7 +141,7 @@ export function fingerprint(name: string, args: unknown, options?: FingerprintOp
 export function fingerprintJSON(name: string, argsJSON: string | Uint8Array, options?: FingerprintOptions): string {
   const nameLit = checkName(name);
   const o = optionParts(options);
-  return call(o.flags | F_DIGEST, o.kind, nameLit, o.match, o.ignore, checkText(argsJSON)).digest;
+  return call(o.flags | F_DIGEST, o.kind, nameLit, o.match, o.ignore, checkText(argsJSON), o.limits).digest;
 }
 
 /** Canonical JSON text of a value (no selection). @throws FingerprintError as for fingerprint(). */

@@ -4,11 +4,11 @@
  * @module
  */
 import {
-  ABI_ID, F_DIGEST, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES, FINGERPRINT_VERSION, HEADER_BYTES,
+  ABI_ID, CORE_ERRORS, F_DIGEST, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES, FINGERPRINT_VERSION, HEADER_BYTES,
   HEADER_WORDS, RESULT_DIGEST, RESULT_OFFSET, RESULT_PART, RESULT_TEXT_LEN, RESULT_TEXT_PTR,
 } from "./_abi.gen.js";
 import { FingerprintError, errorFromCore } from "./errors.js";
-import { retarget, writeValue } from "./values.js";
+import { detachValues, retarget, writeValue } from "./values.js";
 import { isWellFormed, writeWtf8 } from "./_wtf8.js";
 
 interface Exports {
@@ -17,6 +17,7 @@ interface Exports {
   run(len: number): number;
   result(): number;
   version(): number;
+  limits(depth: number, members: number): void;
   abiId?(): number;
 }
 
@@ -63,6 +64,7 @@ export function useInstance(instance: WebAssembly.Instance, module?: WebAssembly
       `wasm module has ABI ${id.toString(16)}, this SDK was generated for ${ABI_ID.toString(16)} (rebuild or reinstall)`);
   }
   exp = e;
+  sentDepth = sentMembers = NO_LIMIT;
   resPtr = e.result();
   inPtr = e.reserve(64 * 1024);
   inCap = 64 * 1024;
@@ -72,6 +74,11 @@ export function useInstance(instance: WebAssembly.Instance, module?: WebAssembly
 
 function ready(): Exports {
   if (exp) return exp;
+  if (rebuild) {
+    // A retired instance (its memory grew past retainBytes): a fresh one from the kept module.
+    useInstance(rebuild());
+    return exp!;
+  }
   if (!syncSource) {
     throw new FingerprintError("not-initialized",
       "the fingerprint module is not initialized: await init() first (browser/edge entries compile asynchronously)");
@@ -180,25 +187,92 @@ export interface Outcome {
   text: string;
 }
 
+/** What a server caps per request (issue 15); undefined = no limit. */
+export interface Limits {
+  /** Largest args input in bytes (JSON text, or the value stream a host value becomes). */
+  maxInputBytes?: number;
+  /** Deepest nesting of objects and arrays (1 = flat). */
+  maxDepth?: number;
+  /** Most members of one object. */
+  maxMembers?: number;
+}
+
+const NO_LIMIT = 0xffff_ffff;
+/** Limits of the call in progress (the configured ones, or a call's own). */
+let maxBytes = Infinity, maxDepth = NO_LIMIT, maxMembers = NO_LIMIT;
+/** What the current instance was last told (limits()). */
+let sentDepth = NO_LIMIT, sentMembers = NO_LIMIT;
+let configured: Required<Limits> = { maxInputBytes: Infinity, maxDepth: Infinity, maxMembers: Infinity };
+
+/**
+ * After a call leaves the instance's memory larger than this, the instance
+ * is retired and the next call gets a fresh one from the kept module: wasm
+ * memory cannot shrink, so this is how a large request gives it back.
+ */
+let retainBytes = 64 * 1024 * 1024;
+
+function limitValue(x: unknown, what: string): number {
+  if (x === undefined || x === null) return Infinity;
+  if (typeof x !== "number" || !(x >= 0) || (x !== Infinity && !Number.isInteger(x))) {
+    throw new FingerprintError("invalid-argument", `${what} must be a non-negative integer (or Infinity), got ${String(x)}`);
+  }
+  return x;
+}
+
+/** Checks and copies a Limits object (each field read once). */
+export function readLimits(l: unknown, base: Required<Limits> = configured): Required<Limits> {
+  if (l === undefined || l === null) return base;
+  if (typeof l !== "object") throw new FingerprintError("invalid-argument", "limits must be an object");
+  const { maxInputBytes, maxDepth: d, maxMembers: m } = l as Limits;
+  return {
+    maxInputBytes: maxInputBytes === undefined ? base.maxInputBytes : limitValue(maxInputBytes, "maxInputBytes"),
+    maxDepth: d === undefined ? base.maxDepth : limitValue(d, "maxDepth"),
+    maxMembers: m === undefined ? base.maxMembers : limitValue(m, "maxMembers"),
+  };
+}
+
+/** Sets the process-wide limits and memory retention (configure() in the API). */
+export function setDefaults(limits: Required<Limits>, retain: number): void {
+  configured = limits;
+  retainBytes = retain;
+}
+
+/** Takes the limits for the call starting (null: the configured ones). */
+function useLimits(l: Required<Limits> | null): void {
+  const x = l ?? configured;
+  maxBytes = x.maxInputBytes;
+  maxDepth = x.maxDepth >= NO_LIMIT ? NO_LIMIT : x.maxDepth;
+  maxMembers = x.maxMembers >= NO_LIMIT ? NO_LIMIT : x.maxMembers;
+}
+
+function limitError(what: string, value: number, detail: string): FingerprintError {
+  return new FingerprintError("limit-exceeded", `limit exceeded: ${detail} (${what} is ${value})`);
+}
+
 /**
  * One core call. `kind`, `name`, `matchOn`, `ignoreArgs` are JSON texts
  * (string literal / array of strings, "" when absent); args is JSON text.
  * Throws FingerprintError for every core failure.
  */
 export function call(flags: number, kind: string, name: string, matchOn: string, ignoreArgs: string,
-  args: string | Uint8Array): Outcome {
-  if (level !== 0) return nested(() => callText(flags, kind, name, matchOn, ignoreArgs, args));
+  args: string | Uint8Array, limits: Required<Limits> | null = null): Outcome {
+  if (level !== 0) return nested(() => callText(flags, kind, name, matchOn, ignoreArgs, args, limits));
   level = 1;
   try {
-    return callText(flags, kind, name, matchOn, ignoreArgs, args);
+    return callText(flags, kind, name, matchOn, ignoreArgs, args, limits);
   } finally {
     level = 0;
   }
 }
 
 function callText(flags: number, kind: string, name: string, matchOn: string, ignoreArgs: string,
-  args: string | Uint8Array): Outcome {
+  args: string | Uint8Array, limits: Required<Limits> | null): Outcome {
   const e = ready();
+  useLimits(limits);
+  // The byte limit is checked before the text is copied into linear memory:
+  // a string has at least one UTF-8 byte per UTF-16 unit.
+  const minBytes = args.length;
+  if (minBytes > maxBytes) throw limitError("maxInputBytes", maxBytes, `args of at least ${minBytes} bytes`);
   const argsBound = typeof args === "string" ? args.length * 3 : args.length;
   let at = putLiterals(e, kind, name, matchOn, ignoreArgs, argsBound);
   const mem = u8;
@@ -206,6 +280,7 @@ function callText(flags: number, kind: string, name: string, matchOn: string, ig
   if (typeof args === "string") {
     argsLen = put(mem, at, args);
     flags |= F_STRING_INPUT;
+    if (argsLen > maxBytes) throw limitError("maxInputBytes", maxBytes, `args of ${argsLen} bytes`);
   } else {
     mem.set(args, at);
     argsLen = args.length;
@@ -221,21 +296,23 @@ function callText(flags: number, kind: string, name: string, matchOn: string, ig
  * exception unchanged.
  */
 export function callValue(flags: number, kind: string, name: string, matchOn: string, ignoreArgs: string,
-  value: unknown): Outcome {
-  if (level !== 0) return nested(() => callWithValue(flags, kind, name, matchOn, ignoreArgs, value));
+  value: unknown, limits: Required<Limits> | null = null): Outcome {
+  if (level !== 0) return nested(() => callWithValue(flags, kind, name, matchOn, ignoreArgs, value, limits));
   level = 1;
   try {
-    return callWithValue(flags, kind, name, matchOn, ignoreArgs, value);
+    return callWithValue(flags, kind, name, matchOn, ignoreArgs, value, limits);
   } finally {
     level = 0;
   }
 }
 
 function callWithValue(flags: number, kind: string, name: string, matchOn: string, ignoreArgs: string,
-  value: unknown): Outcome {
+  value: unknown, limits: Required<Limits> | null): Outcome {
   const e = ready();
+  useLimits(limits);
   const start = putLiterals(e, kind, name, matchOn, ignoreArgs, 0);
-  const end = writeValue(value, u8, start, inPtr + inCap, growInput, level > 1);
+  valueStart = start;
+  const end = writeValue(value, u8, start, Math.min(inPtr + inCap, start + maxBytes + 1), growInput, level > 1);
   return runRequest(e, flags | F_VALUES, end - start, end);
 }
 
@@ -249,15 +326,16 @@ let level = 0;
 interface Slot {
   exp: Exports | undefined; u8: Uint8Array; hdr: Uint32Array; res: Int32Array; inPtr: number; inCap: number; resPtr: number;
   kindLen: number; nameLen: number; matchLen: number; ignoreLen: number;
+  sentDepth: number; sentMembers: number; valueStart: number; maxBytes: number; maxDepth: number; maxMembers: number;
 }
 const spares: Slot[] = [];
 
 function saveSlot(): Slot {
-  return { exp, u8, hdr, res, inPtr, inCap, resPtr, kindLen, nameLen, matchLen, ignoreLen };
+  return { exp, u8, hdr, res, inPtr, inCap, resPtr, kindLen, nameLen, matchLen, ignoreLen, sentDepth, sentMembers, valueStart, maxBytes, maxDepth, maxMembers };
 }
 
 function loadSlot(s: Slot): void {
-  ({ exp, u8, hdr, res, inPtr, inCap, resPtr, kindLen, nameLen, matchLen, ignoreLen } = s);
+  ({ exp, u8, hdr, res, inPtr, inCap, resPtr, kindLen, nameLen, matchLen, ignoreLen, sentDepth, sentMembers, valueStart, maxBytes, maxDepth, maxMembers } = s);
 }
 
 function nested(run: () => Outcome): Outcome {
@@ -281,6 +359,9 @@ function nested(run: () => Outcome): Outcome {
   }
 }
 
+/** Where the value stream of the call in progress starts (its byte limit counts from here). */
+let valueStart = 0;
+
 /**
  * Runs `walk` as a value walk of its own, for another module's requests (the
  * diagnostics module, src/_diagnostics_wasm.ts): a fingerprint call made from
@@ -300,10 +381,13 @@ export function asValueWalk<T>(walk: (nested: boolean) => T): T {
 /** Makes the input region hold `need` (an absolute address) while a value is being written. */
 function growInput(need: number): void {
   const e = exp!;
-  const want = Math.max(2 * (need - inPtr), need - inPtr + 1024);
+  if (need - valueStart > maxBytes) {
+    throw limitError("maxInputBytes", maxBytes, `args larger than ${maxBytes} bytes as a value stream`);
+  }
+  const want = Math.min(Math.max(2 * (need - inPtr), need - inPtr + 1024), valueStart - inPtr + maxBytes + 1024);
   if (e.reserve(want) === 0) throw new FingerprintError("out-of-memory", `args of ${want} bytes do not fit in wasm memory`);
   inCap = want;
-  retarget(view(e), inPtr + inCap);
+  retarget(view(e), Math.min(inPtr + inCap, valueStart + maxBytes + 1));
 }
 
 // Lengths of the literal parts of the request being built (set by putLiterals).
@@ -328,6 +412,11 @@ function putLiterals(e: Exports, kind: string, name: string, matchOn: string, ig
 
 /** Fills the header, runs the core once, and turns the result block into an Outcome. */
 function runRequest(e: Exports, flags: number, argsLen: number, end: number): Outcome {
+  if (maxDepth !== sentDepth || maxMembers !== sentMembers) {
+    e.limits(maxDepth, maxMembers);
+    sentDepth = maxDepth;
+    sentMembers = maxMembers;
+  }
   const h = hdr;
   h[0] = flags; h[1] = kindLen; h[2] = nameLen; h[3] = matchLen; h[4] = ignoreLen; h[5] = argsLen;
   let host: HostHash | null = null;
@@ -352,7 +441,11 @@ function runRequest(e: Exports, flags: number, argsLen: number, end: number): Ou
     throw new FingerprintError("internal-error", `the fingerprint core failed: ${(err as Error)?.message ?? String(err)}`);
   }
   const out = view(e);
-  if (status !== 0) throw coreError(out, status);
+  if (status !== 0) {
+    const err = coreError(out, status);
+    retireIfLarge(out);
+    throw err;
+  }
   let digest = "";
   // Text pointer and length are u32 in the block: read them unsigned.
   if (host) {
@@ -366,10 +459,36 @@ function runRequest(e: Exports, flags: number, argsLen: number, end: number): Ou
     const p = res[RESULT_TEXT_PTR >> 2] >>> 0;
     text = decoder.decode(out.subarray(p, p + (res[RESULT_TEXT_LEN >> 2] >>> 0)));
   }
+  retireIfLarge(out);
   return { digest, text };
+}
+
+/** Retires the instance when the call left its memory above retainBytes (the next call gets a fresh one). */
+function retireIfLarge(mem: Uint8Array): void {
+  if (mem.byteLength > retainBytes && rebuild) {
+    // Drop every view of the old memory too, or it stays reachable.
+    exp = undefined;
+    u8 = new Uint8Array(0);
+    hdr = new Uint32Array(0);
+    res = new Int32Array(0);
+    detachValues();
+  }
+}
+
+/** Linear memory of the current instance, in bytes (0 when none is live). Internal (tests, benchmarks). */
+export function memoryBytes(): number {
+  return exp ? exp.memory.buffer.byteLength : 0;
 }
 
 function coreError(mem: Uint8Array, status: number): FingerprintError {
   const r = res;
-  return errorFromCore(status, r[RESULT_OFFSET >> 2], r[RESULT_PART >> 2], "");
+  const [code, reason] = CORE_ERRORS[status - 1] ?? ["bad-request", `core status ${status}`];
+  const offset = r[RESULT_OFFSET >> 2];
+  if (code === "limit-exceeded") {
+    const [what, value] = reason.includes("maxDepth") ? ["maxDepth", maxDepth] : ["maxMembers", maxMembers];
+    const where = offset >= 0 ? ` at byte ${offset}` : "";
+    return new FingerprintError(code, `limit exceeded: ${reason}${where} (${what} is ${value})`,
+      offset >= 0 ? { offset } : {});
+  }
+  return errorFromCore(status, offset, r[RESULT_PART >> 2], "");
 }

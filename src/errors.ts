@@ -14,7 +14,7 @@ import { CORE_ERRORS, PARTS } from "./_abi.gen.js";
 export type FingerprintErrorCode =
   | (typeof CORE_ERRORS)[number][0]
   | "unsupported-value" | "circular-value" | "too-deep" | "invalid-argument"
-  | "not-initialized" | "internal-error";
+  | "not-initialized" | "internal-error" | "limit-exceeded";
 
 export interface FingerprintErrorDetails {
   /** Byte offset into the UTF-8 JSON text (text input). */
@@ -24,6 +24,13 @@ export interface FingerprintErrorDetails {
   /** The exception behind this error (e.g. from a revoked Proxy), as the standard `Error.cause`. */
   cause?: unknown;
 }
+
+/**
+ * A brand in the global symbol registry: the ESM and CJS builds (and any
+ * other copy of the package in one process) each define their own class, so
+ * `instanceof` checks the brand rather than the prototype chain.
+ */
+const BRAND = Symbol.for("overturn.fingerprint.FingerprintError");
 
 export class FingerprintError extends Error {
   readonly code: FingerprintErrorCode;
@@ -36,6 +43,13 @@ export class FingerprintError extends Error {
     this.code = code;
     if (details.offset !== undefined) this.offset = details.offset;
     if (details.path !== undefined) this.path = details.path;
+  }
+
+  /** True for a FingerprintError from any copy of this package (ESM, CJS, a bundle). */
+  static [Symbol.hasInstance](x: unknown): boolean {
+    // A subclass keeps the ordinary prototype-chain check.
+    if (this !== FingerprintError) return Function.prototype[Symbol.hasInstance].call(this, x);
+    return typeof x === "object" && x !== null && (x as Record<symbol, unknown>)[BRAND] === true;
   }
 }
 
@@ -56,3 +70,6 @@ export function errorFromCore(status: number, offset: number, partIndex: number,
   if (part === "kind" || part === "name") return new FingerprintError(code, `invalid ${part}: ${reason}`);
   return new FingerprintError(code, reason);
 }
+
+// On the prototype, not each instance: errors stay plain to inspect and to JSON.
+Object.defineProperty(FingerprintError.prototype, BRAND, { value: true });

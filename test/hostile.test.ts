@@ -133,6 +133,20 @@ describe("polluted prototypes", () => {
   });
 });
 
+describe("selection happens once, on the args, before any toJSON (found by the fuzzer)", () => {
+  it("a plain object with a toJSON: its own keys are selected, the result is not selected again", () => {
+    const args = { toJSON: () => ({ a: 1, b: 2 }), c: 3 };
+    for (const o of [{ ignoreArgs: ["a", "b"] }, { matchOn: ["toJSON"] }, { matchOn: [] as string[] }]) {
+      expect(fingerprint("t", args, o)).toBe(fp("t", args, o));
+    }
+  });
+
+  it("a class instance with toJSON passes through selection whole (D10)", () => {
+    class Call { toJSON() { return { a: 1, b: 2 }; } }
+    expect(fingerprint("t", new Call(), { matchOn: ["a"] })).toBe(fp("t", { a: 1, b: 2 }));
+  });
+});
+
 describe("user code runs once per call", () => {
   function counting() {
     const counts = { getter: 0, toJSON: 0, items: 0, matchOn: 0, ignoreArgs: 0, kind: 0, trap: 0 };

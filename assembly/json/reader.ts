@@ -10,6 +10,7 @@
 // Iterative: nesting depth is bounded only by memory, never by the wasm
 // stack (D19). Errors record a code and the byte offset from the text start.
 import { alloc, grow } from "../arena";
+import { depthAllowed, membersAllowed } from "../limits";
 import {
   E_BAD_ESCAPE, E_BAD_NUMBER, E_CONTROL_CHAR, E_EMPTY, E_INVALID_UTF8,
   E_TRAILING, E_UNEXPECTED_CHAR, E_UNEXPECTED_END, fail,
@@ -323,11 +324,13 @@ export function parseText(start: usize, len: usize, allowBom: bool): i32 {
     if (c == 0x7B || c == 0x5B) {
       const node = tapePush(c == 0x7B ? T_OBJ : T_ARR, 0, 0, 0);
       if (node < 0 || !pushOpen(<u32>node)) return -1;
+      if (!depthAllowed(depth, <i32>(p - textBase))) return -1;
       p = skipWs(p + 1);
       if (p >= textEnd) { failAt(E_UNEXPECTED_END, p); return -1; }
       const d = <u32>load<u8>(p);
       if (d != c + 2) { // not an immediately closed {} / []
         setNodeA(<u32>node, 1);
+        if (c == 0x7B && !membersAllowed(1, <i32>(p - textBase))) return -1;
         if (c == 0x7B) {
           p = readKey(p);
           if (p == 0) return -1;
@@ -349,7 +352,9 @@ export function parseText(start: usize, len: usize, allowBom: bool): i32 {
       const d = <u32>load<u8>(p);
       const isObj = nodeType(top) == T_OBJ;
       if (d == 0x2C) {
-        setNodeA(top, nodeA(top) + 1);
+        const count = nodeA(top) + 1;
+        if (isObj && !membersAllowed(count, <i32>(p - textBase))) return -1;
+        setNodeA(top, count);
         p = skipWs(p + 1);
         if (isObj) {
           p = readKey(p);

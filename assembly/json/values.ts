@@ -18,6 +18,7 @@
 // throughout, so it can never read outside the request.
 import { alloc, grow } from "../arena";
 import { V_ARRAY, V_FALSE, V_NULL, V_NUMBER, V_OBJECT, V_STR, V_STR_CLEAN, V_TRUE } from "../abi";
+import { depthAllowed, membersAllowed } from "../limits";
 import { E_BAD_REQUEST, fail } from "../errors";
 import {
   STR_CLEAN, T_ARR, T_FALSE, T_NULL, T_NUM, T_OBJ, T_STR, T_TRUE,
@@ -84,6 +85,8 @@ export function readValues(start: usize, len: usize): i32 {
       const count = load<u32>(p + 1);
       // Every item takes at least one byte: a count beyond the rest is malformed.
       if (<usize>count > end - p - 5) return bad(p, start);
+      if (!depthAllowed(depth + 1, -1)) return -1;
+      if (t == V_OBJECT && !membersAllowed(count, -1)) return -1;
       const node = tapePush(t == V_ARRAY ? T_ARR : T_OBJ, 0, count, 0);
       if (node < 0) return -1;
       p += 5;

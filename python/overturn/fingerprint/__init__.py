@@ -22,12 +22,14 @@ All functions are thread-safe. Every bad input raises FingerprintError.
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, Iterable, Optional, Tuple, Union
+from typing import Any, Dict, Optional, Tuple, Union
 
 from . import _core
 from ._core import F_DIGEST, F_IGNORE, F_MATCH_ON, F_STRING_INPUT, F_TEXT
-from ._encode import key_list, select_value, to_json_text
+from ._encode import to_json_text
+from ._select import key_list, select_value
 from ._errors import FingerprintError
+from ._types import KeyList as KeyList  # re-exported for annotations (not in __all__)
 from ._diagnostics import diff, explain, explain_call, explain_json, nearest
 
 __all__ = [
@@ -57,10 +59,16 @@ _DEFAULT_KIND = "tool_call"
 
 
 def _literal(s: Any, what: str) -> bytes:
-    """A kind/name as a JSON string literal (WTF-8), memoized: names repeat."""
-    if s.__class__ is not str:
-        if not isinstance(s, str):
-            raise FingerprintError("invalid-argument", "%s must be a str, got %s" % (what, type(s).__qualname__))
+    """A kind/name as a JSON string literal (WTF-8), memoized: names repeat.
+
+    The caches here are keyed by exact ``str`` only (a subclass is turned into
+    one first, by content): a subclass's ``__eq__``/``__hash__`` could make two
+    different names share an entry (issue #10).
+    """
+    t = type(s)
+    if t is not str:
+        if not issubclass(t, str):
+            raise FingerprintError("invalid-argument", "%s must be a str, got %s" % (what, t.__qualname__))
         s = str.__str__(s)
     b = _names.get(s)
     if b is None:
@@ -72,6 +80,7 @@ def _literal(s: Any, what: str) -> bytes:
 
 
 def _list_text(keys: Tuple[str, ...]) -> bytes:
+    """A key list as JSON array text, memoized; ``keys`` holds exact str (key_list)."""
     b = _lists.get(keys)
     if b is None:
         b = ("[" + ",".join(_quote(str.__str__(k)) for k in keys) + "]").encode("utf-8", "surrogatepass")
@@ -85,7 +94,7 @@ def _options(kind: Any, match_on: Any, ignore_args: Any) -> Tuple[int, bytes, by
                                                                     Optional[Tuple[str, ...]],
                                                                     Optional[Tuple[str, ...]]]:
     flags = F_DIGEST
-    k = b"" if kind == _DEFAULT_KIND and kind.__class__ is str else _literal(kind, "kind")
+    k = b"" if type(kind) is str and kind == _DEFAULT_KIND else _literal(kind, "kind")
     m = g = b""
     mt = gt = None
     if match_on is not None:
@@ -99,8 +108,8 @@ def _options(kind: Any, match_on: Any, ignore_args: Any) -> Tuple[int, bytes, by
     return flags, k, m, g, mt, gt
 
 
-def fingerprint(name: str, args: Any, *, match_on: Optional[Iterable[str]] = None,
-                ignore_args: Optional[Iterable[str]] = None, kind: str = _DEFAULT_KIND) -> str:
+def fingerprint(name: str, args: Any, *, match_on: Optional[KeyList] = None,
+                ignore_args: Optional[KeyList] = None, kind: str = _DEFAULT_KIND) -> str:
     """Fingerprint of a tool call given as Python values.
 
     Args:
@@ -130,14 +139,20 @@ def fingerprint(name: str, args: Any, *, match_on: Optional[Iterable[str]] = Non
     n = _literal(name, "name")
     if match_on is None and ignore_args is None and kind is _DEFAULT_KIND:
         return _core.call(F_DIGEST, b"", n, b"", b"", to_json_text(args))
-    flags, k, m, g, mt, gt = _options(kind, match_on, ignore_args)
-    if mt is not None or gt is not None:
-        args = select_value(args, mt, gt)
-    return _core.call(flags, k, n, m, g, to_json_text(args))
+    k = b"" if type(kind) is str and kind == _DEFAULT_KIND else _literal(kind, "kind")
+    if match_on is not None:
+        args = select_value(args, key_list(match_on, "match_on"), None)  # D9: match_on wins
+        if ignore_args is not None:
+            key_list(ignore_args, "ignore_args")  # still checked
+    elif ignore_args is not None:
+        args = select_value(args, None, key_list(ignore_args, "ignore_args"))
+    # The selection is complete here, in O(keys + list) (issue #10), so the
+    # core gets no key lists: applying them again would change nothing.
+    return _core.call(F_DIGEST, k, n, b"", b"", to_json_text(args))
 
 
 def fingerprint_json(name: str, args_json: Union[str, bytes, bytearray, memoryview], *,
-                     match_on: Optional[Iterable[str]] = None, ignore_args: Optional[Iterable[str]] = None,
+                     match_on: Optional[KeyList] = None, ignore_args: Optional[KeyList] = None,
                      kind: str = _DEFAULT_KIND) -> str:
     """Fingerprint of a tool call whose args are JSON text (e.g. an LLM's ``arguments``).
 
@@ -191,11 +206,14 @@ def canonicalize_json(text: Union[str, bytes, bytearray, memoryview]) -> str:
 
 
 def _text(t: Any) -> Tuple[Any, int]:
-    if isinstance(t, str):
-        return t.encode("utf-8", "surrogatepass"), F_STRING_INPUT
-    if isinstance(t, (bytes, bytearray)):
+    # Tested on type(t) and read through the base type (a str subclass's
+    # encode(), an object's lying __class__ are never used: issue #10).
+    c = type(t)
+    if issubclass(c, str):
+        return str.encode(t, "utf-8", "surrogatepass"), F_STRING_INPUT
+    if issubclass(c, (bytes, bytearray)):
         return t, 0
-    if isinstance(t, memoryview):
+    if c is memoryview:
         return t.tobytes(), 0
     raise FingerprintError("invalid-argument",
                            "JSON text must be str or bytes, got %s" % type(t).__qualname__)

@@ -4,7 +4,7 @@ Internal. Implements the host side of the ABI documented at the top of
 ``assembly/index.ts`` (the TypeScript twin is ``src/core.ts``):
 
 * one ``Engine`` and ``Module`` per process, compiled lazily on the first
-  call under a lock. Measured here (2-core EPYC shared with other jobs, so
+  call under a (re-entrant) lock. Measured here (2-core EPYC shared with other jobs, so
   read ratios): ``import overturn.fingerprint`` 25-65 ms without wasmtime,
   ``import wasmtime`` 25-150 ms, compiling the ~35 KB module 45-190 ms,
   instantiating 0.5-0.7 ms, a later call ~0.1 ms. Compiling at import would
@@ -39,6 +39,8 @@ Internal. Implements the host side of the ABI documented at the top of
 
   If the low-level symbols are missing (a future wasmtime-py), the checked
   public call path is used instead; results are the same, only slower.
+  ``OVERTURN_FINGERPRINT_PUBLIC_API=1`` forces that path (for its tests);
+* the compiled module is cached on disk across processes (``_module_cache.py``).
 
 Calls do not nest: a call re-entered on the same thread (a signal handler or
 ``__del__`` that fingerprints while another call is writing its request) gets
@@ -52,6 +54,7 @@ FingerprintError("internal-error") — never a wasmtime exception.
 from __future__ import annotations
 
 import ctypes
+import os
 import struct
 import threading
 from typing import Any, Optional
@@ -59,6 +62,7 @@ from typing import Any, Optional
 from ._abi import (ABI_ID, F_DIGEST, F_IGNORE, F_MATCH_ON, F_STRING_INPUT, F_TEXT, FINGERPRINT_VERSION,
                    HEADER_WORDS, RESULT_DIGEST, RESULT_STATUS, RESULT_TEXT_PTR)
 from ._errors import FingerprintError, core_error
+from ._module_cache import load_module
 
 __all__ = ["F_DIGEST", "F_IGNORE", "F_MATCH_ON", "F_STRING_INPUT", "F_TEXT", "call"]
 
@@ -70,17 +74,24 @@ _INITIAL_INPUT = 64 * 1024
 _U32_MAX = 0xFFFFFFFF
 
 WASM_FILE = "fingerprint.wasm"
+PUBLIC_API_ENV = "OVERTURN_FINGERPRINT_PUBLIC_API"
 
-_lock = threading.Lock()
+_lock = threading.RLock()  # re-entrant: a __del__ that fingerprints may run while this thread compiles
 _module: Any = None  # (wasmtime, Engine, Module, _LowLevel or None, base address fixed?)
 _local = threading.local()
 
 
 def wasm_bytes() -> bytes:
     """The packaged core, byte for byte as built by scripts/build-wasm.mjs."""
-    from importlib import resources  # here, not at import: it costs a few ms
+    # A plain read beside this file where there is one (every pip install):
+    # importlib.resources took 15-22 ms of a fresh process's first call here.
+    try:
+        with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), WASM_FILE), "rb") as f:
+            return f.read()
+    except OSError:  # a zip import or another loader: ask it
+        from importlib import resources
 
-    return resources.files(__package__).joinpath(WASM_FILE).read_bytes()
+        return resources.files(__package__).joinpath(WASM_FILE).read_bytes()
 
 
 class _LowLevel:
@@ -116,13 +127,15 @@ def _compiled() -> Any:
             except AttributeError:  # pragma: no cover - older wasmtime
                 fixed = False
             engine = wasmtime.Engine(config)
-            module = wasmtime.Module(engine, wasm_bytes())
-            low: Optional[_LowLevel]
-            try:
-                from wasmtime import _ffi
-                low = _LowLevel(_ffi)
-            except (ImportError, AttributeError):  # pragma: no cover - layout changed
-                low = None
+            module = load_module(wasmtime, engine, wasm_bytes(), "memory_may_move=%s" % (not fixed))
+            low: Optional[_LowLevel] = None
+            # The env var forces the public call path, so tests cover it (test_package.py).
+            if os.environ.get(PUBLIC_API_ENV, "") in ("", "0"):
+                try:
+                    from wasmtime import _ffi
+                    low = _LowLevel(_ffi)
+                except (ImportError, AttributeError):  # pragma: no cover - layout changed
+                    low = None
             _module = (wasmtime, engine, module, low, fixed)
     return _module
 

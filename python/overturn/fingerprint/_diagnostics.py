@@ -23,6 +23,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, TypedDic
 from ._diagnostics_wasm import diff_texts, explain_call_text
 from ._encode import key_list, key_name, to_json_text
 from ._errors import FingerprintError
+from ._types import KeyList
 
 _DEFAULT_KIND = "tool_call"
 
@@ -92,8 +93,8 @@ class NearestMatch(TypedDict):
 CallLike = Mapping[str, Any]
 
 
-def explain(name: str, args: Any, *, match_on: Optional[Iterable[str]] = None,
-            ignore_args: Optional[Iterable[str]] = None, kind: str = _DEFAULT_KIND) -> Explanation:
+def explain(name: str, args: Any, *, match_on: Optional[KeyList] = None,
+            ignore_args: Optional[KeyList] = None, kind: str = _DEFAULT_KIND) -> Explanation:
     """Explains the fingerprint of a call given as Python values.
 
     Raises:
@@ -107,7 +108,7 @@ def explain(name: str, args: Any, *, match_on: Optional[Iterable[str]] = None,
 
 
 def explain_json(name: str, args_json: Union[str, bytes, bytearray, memoryview], *,
-                 match_on: Optional[Iterable[str]] = None, ignore_args: Optional[Iterable[str]] = None,
+                 match_on: Optional[KeyList] = None, ignore_args: Optional[KeyList] = None,
                  kind: str = _DEFAULT_KIND) -> Explanation:
     """Explains the fingerprint of a call whose args are JSON text.
 
