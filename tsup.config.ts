@@ -33,8 +33,6 @@ export default defineConfig([
     onSuccess: async () => {
       copyFileSync("build/fingerprint.wasm", "dist/fingerprint.wasm");
       copyFileSync("build/fingerprint.wasm.sha256", "dist/fingerprint.wasm.sha256");
-      copyFileSync("build/diagnostics.wasm", "dist/diagnostics.wasm");
-      copyFileSync("build/diagnostics.wasm.sha256", "dist/diagnostics.wasm.sha256");
     },
   },
   {
