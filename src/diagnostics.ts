@@ -20,6 +20,7 @@
  */
 import { diffTexts, explainCallText, explainCallValue, type Explained } from "./_diagnostics_wasm.js";
 import { F_TEXT, callValue } from "./core.js";
+import { selectValue } from "./select.js";
 import { FingerprintError } from "./errors.js";
 import type { FingerprintOptions } from "./api.js";
 
@@ -129,6 +130,7 @@ export function explainRecord(call: Call | string | Uint8Array): Explained {
   }
   let c: Call = call;
   if (c.argsJSON instanceof Uint8Array) c = { ...c, argsJSON: utf8(c.argsJSON) };
+  else if (c.argsJSON === undefined || c.argsJSON === null) c = withoutInapplicableSelection(c);
   try {
     return explainCallValue(c);
   } catch (err) {
@@ -179,6 +181,20 @@ function errorOf(args: unknown): FingerprintError {
     throw err;
   }
   return new FingerprintError("unsupported-value", "args cannot be fingerprinted");
+}
+
+/**
+ * D10 on the value side, decided by fingerprint()'s own selectValue (src/select.ts):
+ * when it leaves the args as they are although a selection is declared (a
+ * Date, a class instance with toJSON…), the core must not select from the
+ * value's JSON form either, or explain and fingerprint would disagree.
+ */
+function withoutInapplicableSelection(c: Call): Call {
+  const matchOn = c.matchOn ?? null, ignoreArgs = c.ignoreArgs ?? null;
+  if ((matchOn === null && ignoreArgs === null) || !Array.isArray(matchOn ?? ignoreArgs)) return c;
+  if (typeof c.args !== "object" || c.args === null || selectValue(c.args, matchOn, ignoreArgs) !== c.args) return c;
+  const { matchOn: _m, ignoreArgs: _g, ...rest } = c;
+  return rest as Call;
 }
 
 /** A value D15 rejects (src/values.ts), as opposed to an exception of the user's own. */

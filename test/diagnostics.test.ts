@@ -78,6 +78,19 @@ describe("explain", () => {
   });
 });
 
+describe("explain agrees with fingerprint()", () => {
+  it("selects only from plain objects (D10): a toJSON result or a Date passes through whole", () => {
+    class Odd { toJSON() { return { a: 1, b: 2 }; } }
+    const odd = new Odd();
+    for (const args of [odd, new Date(0), [{ a: 1 }]]) {
+      const e = explain("t", args, { matchOn: ["a"] });
+      expect(e.fingerprint).toBe(fingerprint("t", args, { matchOn: ["a"] }));
+      checkDigest(e);
+    }
+    expect(explain("t", odd, { matchOn: ["a"] }).canonical).toBe('{"a":1,"b":2}');
+  });
+});
+
 describe("diff", () => {
   const call = (args: unknown, options?: Partial<Call>): Call => ({ ...options, name: "create_ticket", args });
 
