@@ -15,17 +15,10 @@ import {
 } from "./_abi.gen.js";
 import { isWellFormed, writeWtf8 } from "./_wtf8.js";
 import { FingerprintError, errorFromCore } from "./errors.js";
-import { asValueWalk } from "./core.js";
+import { asValueWalk, type Exports as CoreExports } from "./core.js";
 import { retarget, writeValue } from "./values.js";
 
-interface Exports {
-  memory: WebAssembly.Memory;
-  reserve(n: number): number;
-  run(len: number): number;
-  result(): number;
-  version(): number;
-  abiId(): number;
-}
+type Exports = CoreExports & { abiId(): number };
 
 /** The core's explanation record (assembly/explain.ts). */
 export interface CallRecord {

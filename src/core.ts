@@ -11,7 +11,8 @@ import { FingerprintError, errorFromCore } from "./errors.js";
 import { detachValues, retarget, writeValue } from "./values.js";
 import { isWellFormed, writeWtf8 } from "./_wtf8.js";
 
-interface Exports {
+/** The exports both modules share (assembly/request.ts). */
+export interface Exports {
   memory: WebAssembly.Memory;
   reserve(n: number): number;
   run(len: number): number;

@@ -129,3 +129,14 @@ def test_cli_manners_alike_in_both_clis(tmp_path: Path):
     a, b = _cli(ts_cli, ["verify", nothing]), _cli(PY_CLI, ["verify", nothing])
     assert a == b
     assert a[0] == 1 and b'nothing to verify' in a[2]
+
+
+def test_diff_of_recording_lines_with_argsjson():
+    """The old bug: diff of two recording lines whose argsJSON differ said same=True."""
+    a = json.loads('{"name": "search_docs", "argsJSON": "{\\"query\\": \\"refund\\", \\"limit\\": 10}"}')
+    b = json.loads('{"name": "search_docs", "argsJSON": "{\\"query\\": \\"refunds\\", \\"limit\\": 10}"}')
+    d = diff(a, b)
+    assert d == {"same": False, "changes": [
+        {"path": "query", "kind": "changed", "before": '"refund"', "after": '"refunds"'}]}
+    lines = [ln for ln in RECORDING.read_text("utf-8").split("\n") if ln.strip()]
+    assert diff(json.loads(lines[2]), json.loads(lines[3]))["same"] is True  # same call, written differently
