@@ -36,7 +36,7 @@ function refuse(res, err) {
 }
 
 function tooLarge(res, bytes) {
-  // The request body is not read further: close the connection after answering.
+  // A body that streamed past the limit is not read further: close the connection after answering.
   res.setHeader("connection", "close");
   answer(res, 413, { error: "limit-exceeded", message: `limit exceeded: a body of ${bytes} bytes (maxInputBytes is ${LIMITS.maxInputBytes})` });
 }
@@ -46,7 +46,13 @@ const server = createServer((req, res) => {
   const m = /^\/fingerprint\/([^/]+)$/.exec(url.pathname);
   if (req.method !== "POST" || !m) return answer(res, 404, { error: "not-found", message: "POST /fingerprint/<name>" });
   const declared = Number(req.headers["content-length"] ?? 0);
-  if (declared > LIMITS.maxInputBytes) { req.resume(); return tooLarge(res, declared); }
+  if (declared > LIMITS.maxInputBytes) {
+    // Refused from its Content-Length, and the rest is read and discarded
+    // (resume, never buffered) on a connection kept open: closing it while an
+    // honest client is still sending made the client see EPIPE, not the 413.
+    req.resume();
+    return answer(res, 413, { error: "limit-exceeded", message: `limit exceeded: a body of ${declared} bytes (maxInputBytes is ${LIMITS.maxInputBytes})` });
+  }
   const list = (k) => (url.searchParams.has(k) ? url.searchParams.get(k).split(",").filter((s) => s !== "") : undefined);
   const options = { matchOn: list("matchOn"), ignoreArgs: list("ignoreArgs") };
   const chunks = [];
