@@ -44,6 +44,13 @@ Calls do not nest: a call re-entered on the same thread (a signal handler or
 ``__del__`` that fingerprints while another call is writing its request) gets
 a temporary instance of its own.
 
+Limits and memory retention (issue 15) live in ``_limits.py``; here they
+are three hooks in ``_call``: the byte limit before the args are copied in,
+``limits(depth, members)`` sent when the instance was told other values, and
+the instance retired after a call that left its memory above
+``retain_memory_bytes`` (checked only for requests large enough to have
+grown it: small calls pay one integer comparison).
+
 A wasm trap is never expected (the core reports every bad input as a status,
 D19); should one happen, the thread's instance is dropped (its state may be
 corrupt), a new one is made on the next call, and the trap becomes a
@@ -56,6 +63,7 @@ import struct
 import threading
 from typing import Any, Optional
 
+from . import _limits
 from ._errors import FingerprintError, core_error
 
 F_DIGEST = 1
@@ -141,6 +149,8 @@ class _Instance:
         self.memory = ex["memory"]
         self.fn_run = ex["run"]
         self.fn_reserve = ex["reserve"]
+        self.fn_limits = ex["limits"]
+        self.sent = (_limits.NO_LIMIT, _limits.NO_LIMIT)  # what limits() last told this instance
         self.low = low if low_level else None
         if self.low is not None:
             try:
@@ -258,13 +268,19 @@ def instance() -> _Instance:
     return inst
 
 
-def call(flags: int, kind: bytes, name: bytes, match: bytes, ignore: bytes, args: bytes) -> str:
+def call(flags: int, kind: bytes, name: bytes, match: bytes, ignore: bytes, args: Any,
+         settings: Optional[_limits.Settings] = None) -> str:
     """One core call; returns the digest (F_DIGEST) or the canonical text (F_TEXT).
 
     ``kind``/``name`` are JSON string literals, ``match``/``ignore`` JSON
-    arrays of strings (b"" when absent), ``args`` JSON text, all UTF-8/WTF-8.
+    arrays of strings (b"" when absent), all UTF-8/WTF-8. ``args`` is JSON
+    text as ``bytes`` (or another buffer), as a ``str`` (encoded here, after
+    the byte limit's lower bound passed), or a ``list`` of ASCII ``str``
+    pieces that this call empties while copying them in (see ``_put_large``).
+    ``settings``: the call's limits (None: the configured ones).
     Raises FingerprintError for every core failure.
     """
+    s = _limits.active if settings is None else settings
     try:
         st = _local.inst
     except AttributeError:
@@ -275,26 +291,36 @@ def call(flags: int, kind: bytes, name: bytes, match: bytes, ignore: bytes, args
         st = _Instance()
     st.busy = True
     try:
-        return _call(st, flags, kind, name, match, ignore, args)
+        return _call(st, s, flags, kind, name, match, ignore, args)
     finally:
         st.busy = False
 
 
-def _call(st: _Instance, flags: int, kind: bytes, name: bytes, match: bytes, ignore: bytes, args: bytes) -> str:
-    head = _HEADER.pack(flags, len(kind), len(name), len(match), len(ignore), len(args))
-    head += kind + name + match + ignore
-    h = len(head)
-    n = h + len(args)
-    if n > st.in_cap:
-        st.reserve(n)  # same address (fixed for the instance), more room
-        st.in_cap = n
-    p = st.in_ptr
-    view = st.view
-    if n <= 4096:  # one slice write beats two for small requests
-        view[p:p + n] = head + args
+def _call(st: _Instance, s: _limits.Settings, flags: int, kind: bytes, name: bytes, match: bytes,
+          ignore: bytes, args: Any) -> str:
+    if args.__class__ is not bytes:
+        n = _put_large(st, s, flags, kind, name, match, ignore, args)
+        args = None  # the caller's str/list stays, but what _put_large made is gone before run
     else:
-        view[p:p + h] = head
-        view[p + h:p + n] = args
+        if len(args) > s.max_bytes:  # issue 15: before anything is copied in
+            raise _limits.bytes_over(len(args), s)
+        head = _HEADER.pack(flags, len(kind), len(name), len(match), len(ignore), len(args))
+        head += kind + name + match + ignore
+        h = len(head)
+        n = h + len(args)
+        if n > st.in_cap:
+            st.reserve(n)  # same address (fixed for the instance), more room
+            st.in_cap = n
+        p = st.in_ptr
+        view = st.view
+        if n <= 4096:  # one slice write beats two for small requests
+            view[p:p + n] = head + args
+        else:
+            view[p:p + h] = head
+            view[p + h:p + n] = args
+    if st.sent != s.core:  # issue 15: the core keeps depth/member limits per instance
+        st.fn_limits(st.store, *s.core)
+        st.sent = s.core
     low = st.low
     if low is not None:  # Instance._call inlined: this is the hot path
         st.slot.value = n
@@ -312,8 +338,12 @@ def _call(st: _Instance, flags: int, kind: bytes, name: bytes, match: bytes, ign
     if not _module[4]:
         st.refresh()  # the base address may have moved
     r = st.result
+    if n > s.measure_above:  # issue 15: only a large request can have grown memory past retain
+        _retire_if_large(st, s.retain)  # st stays usable until this call returns
     if status:
         status, offset, part, _, _ = _RESULT.unpack_from(st.view, r)
+        if status == _limits.E_LIMIT_DEPTH or status == _limits.E_LIMIT_MEMBERS:
+            raise _limits.core_limit_error(status, offset, s)
         raise core_error(status, offset, part)
     if flags & F_DIGEST:
         return str(st.view[r + _DIGEST_AT:r + _DIGEST_AT + 64], "ascii")
@@ -321,6 +351,67 @@ def _call(st: _Instance, flags: int, kind: bytes, name: bytes, match: bytes, ign
     if ptr + size > len(st.view):
         st.refresh()
     return str(st.view[ptr:ptr + size], "utf-8")
+
+
+def _put_large(st: _Instance, s: _limits.Settings, flags: int, kind: bytes, name: bytes, match: bytes,
+               ignore: bytes, args: Any) -> int:
+    """Writes a request whose args are not ``bytes``; returns its length.
+
+    Issue 15: the byte limit is checked before the args reach linear memory,
+    and no host copy of them outlives the copy-in, so the core's peak (tape,
+    output) is not stacked on a second copy. ``str``: its length first (a
+    lower bound of its UTF-8 length), then the encoded bytes, freed on
+    return. A ``list`` of ASCII pieces (the value path's JSON text, from
+    ``_encode.to_json_args``): emptied piece by piece as it is written.
+    Other buffers (bytearray, memoryview) are copied from directly.
+    """
+    pieces = None
+    if isinstance(args, str):
+        if len(args) > s.max_bytes:
+            raise _limits.str_over(args, None, s)
+        data: Any = args.encode("utf-8", "surrogatepass")
+        if len(data) > s.max_bytes:
+            raise _limits.str_over(args, len(data), s)
+        size = len(data)
+    elif isinstance(args, list):
+        pieces = args
+        size = sum(map(len, pieces))  # ASCII: characters are bytes
+        if size > s.max_bytes:
+            raise _limits.value_over(size, s)
+    else:
+        data = memoryview(args).cast("B") if memoryview(args).c_contiguous else memoryview(args).tobytes()
+        size = len(data)
+        if size > s.max_bytes:
+            raise _limits.bytes_over(size, s)
+    head = _HEADER.pack(flags, len(kind), len(name), len(match), len(ignore), size)
+    head += kind + name + match + ignore
+    h = len(head)
+    n = h + size
+    if n > st.in_cap:
+        st.reserve(n)
+        st.in_cap = n
+    p = st.in_ptr
+    st.view[p:p + h] = head
+    p += h
+    if pieces is None:
+        st.view[p:p + size] = data
+        return n
+    pieces.reverse()  # pop() from the end frees each piece as soon as it is written
+    step = 1 << 20  # bounds the bytes temporary when the encoder returned one big piece
+    while pieces:
+        piece = pieces.pop()
+        for i in range(0, len(piece), step):
+            chunk = piece[i:i + step].encode("ascii") if len(piece) > step else piece.encode("ascii")
+            st.view[p:p + len(chunk)] = chunk
+            p += len(chunk)
+    return n
+
+
+def _retire_if_large(st: _Instance, retain: float) -> None:
+    """Drops this thread's instance when its linear memory is above ``retain`` (wasm memory cannot shrink)."""
+    st.refresh()
+    if len(st.view) > retain:
+        _forget(st)
 
 
 def _forget(st: _Instance) -> None:

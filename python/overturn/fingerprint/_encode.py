@@ -41,7 +41,7 @@ import json
 import re
 import threading
 from datetime import date, datetime, timedelta, timezone
-from typing import Any, Callable, Dict, Iterable, List, Optional, Set, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from ._errors import FingerprintError
 
@@ -123,8 +123,12 @@ def _default(o: Any) -> str:
 
 # --- the fast path ----------------------------------------------------------
 
-def _make_fast() -> Callable[[Any], str]:
+def _make_fast() -> Callable[[Any], Sequence[str]]:
     """A compact, ASCII-only, NaN-allowing JSON encoder, one per thread.
+
+    It returns the text as the C encoder leaves it: a sequence of pieces
+    (CPython 3.11 joins every 100,000 fragments into one piece, so a large
+    value comes back as many ~100 KB-1 MB pieces), not yet joined.
 
     Each thread gets its own C encoder object because its ``markers`` dict
     (the cycle check) is state; the cycle check stays on so that a circular
@@ -139,15 +143,15 @@ def _make_fast() -> Callable[[Any], str]:
         except TypeError:  # pragma: no cover - a CPython that changed it
             enc = None
     if enc is not None:
-        def encode(value: Any) -> str:
+        def encode(value: Any) -> Sequence[str]:
             try:
-                return "".join(enc(value, 0))
+                return enc(value, 0)  # type: ignore[no-any-return]
             except BaseException:
                 markers.clear()  # a failed encode may leave entries behind
                 raise
         return encode
     py = json.JSONEncoder(ensure_ascii=True, allow_nan=True, separators=(",", ":"), default=_default)
-    return py.encode  # pragma: no cover
+    return lambda value: [py.encode(value)]  # pragma: no cover
 
 
 _local = threading.local()
@@ -164,10 +168,41 @@ def to_json_text(value: Any) -> bytes:
         enc = _local.encode = _make_fast()
     text: str
     try:
-        text = enc(value)
+        text = "".join(enc(value))
     except (TypeError, ValueError, RecursionError, OverflowError):
         text = slow_text(value)
     return text.encode("utf-8", "surrogatepass")
+
+
+#: Above this many bytes of JSON text, the value path hands the core the
+#: encoder's pieces instead of one bytes object (issue 15, see to_json_args).
+PIECES_ABOVE = 1 << 20
+
+
+def to_json_args(value: Any) -> Any:
+    """``to_json_text``'s text as the core call takes it: bytes, or a list of ASCII pieces.
+
+    Small text (≤ PIECES_ABOVE) is one ``bytes``, as fast as before. Larger
+    text stays in the encoder's pieces, which ``_core`` writes into linear
+    memory and frees one by one: no joined ``str`` and no ``bytes`` copy of
+    the whole text exist, so the call's peak is the core's own (issue 15).
+    The text is ASCII (``ensure_ascii``), so its length in characters is its
+    length in bytes.
+    """
+    try:
+        enc = _local.encode
+    except AttributeError:
+        enc = _local.encode = _make_fast()
+    try:
+        parts = enc(value)
+    except (TypeError, ValueError, RecursionError, OverflowError):
+        parts = [slow_text(value)]
+    if len(parts) == 1:
+        text = parts[0]
+        if len(text) <= PIECES_ABOVE:
+            return text.encode("ascii")
+        return [text]
+    return list(parts)
 
 
 # --- the slow walk: same text, or an error with a path ---------------------

@@ -5,14 +5,14 @@ Mirrors ``src/errors.ts``: every bad input — malformed JSON text, a value the
 contract cannot fingerprint (D16), a bad kind or name (D17) — raises a
 FingerprintError with a stable ``code`` and, where it applies, the byte
 ``offset`` into the JSON text or the ``path`` of the offending value (D19).
-The order of CORE_ERRORS is the order of the status codes 1..13 in
+The order of CORE_ERRORS is the order of the status codes 1..16 in
 ``assembly/errors.ts``; keep the three tables in step.
 """
 from __future__ import annotations
 
 from typing import Optional, Tuple
 
-#: Core status 1..13 → (code, plain-words reason), as in assembly/errors.ts.
+#: Core status 1..16 → (code, plain-words reason), as in assembly/errors.ts.
 CORE_ERRORS: Tuple[Tuple[str, str], ...] = (
     ("unexpected-end", "the text ends inside a value"),
     ("unexpected-character", "unexpected character"),
@@ -27,6 +27,9 @@ CORE_ERRORS: Tuple[Tuple[str, str], ...] = (
     ("bad-name", "name must be a non-empty string without lone surrogates"),
     ("bad-selection", "match_on/ignore_args must be lists of strings"),
     ("bad-request", "malformed request to the core (an SDK bug)"),
+    ("bad-call", "a call is a JSON object"),
+    ("limit-exceeded", "nesting deeper than the maxDepth limit"),
+    ("limit-exceeded", "an object with more members than the maxMembers limit"),
 )
 
 #: Which part of the request the core's error offset refers to (result block +8).
@@ -41,8 +44,9 @@ class FingerprintError(ValueError):
             ``unexpected-character``, ``invalid-utf8``, ``bad-escape``,
             ``control-character``, ``bad-number``, ``trailing-content``,
             ``empty-input``, ``out-of-memory``, ``bad-kind``, ``bad-name``,
-            ``bad-selection``, ``bad-request`` (from the core, in the order of
-            its status codes), ``unsupported-value``, ``circular-value``,
+            ``bad-selection``, ``bad-request``, ``bad-call``,
+            ``limit-exceeded`` (from the core, in the order of its status
+            codes; ``limit-exceeded`` also from the host's byte limit), ``unsupported-value``, ``circular-value``,
             ``too-deep``, ``invalid-argument`` (from the host side) and
             ``internal-error`` (the core trapped: a defect, please report).
         offset: byte offset into the UTF-8 JSON text (text input), or None.
