@@ -78,6 +78,7 @@ _HEADER_LEN = 24
 _DIGEST_AT = 20
 _INITIAL_INPUT = 64 * 1024
 _U32_MAX = 0xFFFFFFFF
+_SMALL_TEXT = 1 << 16  # characters; a longer str is encoded in pieces by _put_large (issue 15)
 
 WASM_FILE = "fingerprint.wasm"
 
@@ -298,6 +299,13 @@ def call(flags: int, kind: bytes, name: bytes, match: bytes, ignore: bytes, args
 
 def _call(st: _Instance, s: _limits.Settings, flags: int, kind: bytes, name: bytes, match: bytes,
           ignore: bytes, args: Any) -> str:
+    if args.__class__ is str and len(args) <= _SMALL_TEXT:  # a short text call: encoded here in one piece
+        text = args
+        if len(text) > s.max_bytes:  # issue 15: the lower bound first, as the TypeScript SDK does
+            raise _limits.str_over(text, None, s)
+        args = text.encode("utf-8", "surrogatepass")
+        if len(args) > s.max_bytes:
+            raise _limits.str_over(text, len(args), s)
     if args.__class__ is not bytes:
         n = _put_large(st, s, flags, kind, name, match, ignore, args)
         args = None  # the caller's str/list stays, but what _put_large made is gone before run
