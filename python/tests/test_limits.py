@@ -228,3 +228,13 @@ def test_messages_match_typescript(ts_bundle):  # noqa: F811
             fingerprint_json("t", text.encode("utf-8") if as_bytes else text, limits=py_limits)
         assert want is not None, (text[:30], lim)
         assert [e.value.code, str(e.value)] == want, (text[:30], lim, as_bytes)
+
+
+def test_strided_and_typed_buffers_are_read_as_their_bytes():
+    strided = memoryview(b"[[11,,22]]")[::2]  # bytes 0, 2, 4, 6, 8: "[1,2]"
+    assert not strided.c_contiguous
+    assert fingerprint_json("t", strided) == oracle_digest("tool_call", "t", "[1,2]")
+    limit_error(fingerprint_json, "t", strided, limits={"max_input_bytes": 4})
+    import array
+    words = memoryview(array.array("B", b'{"a": 1}')).cast("B", (2, 4))  # 2-D, C-contiguous
+    assert fingerprint_json("t", words) == oracle_digest("tool_call", "t", '{"a":1}')

@@ -63,7 +63,7 @@ import struct
 import threading
 from typing import Any, Optional
 
-from . import _limits
+from . import _limits, _pieces
 from ._errors import FingerprintError, core_error
 
 F_DIGEST = 1
@@ -307,25 +307,29 @@ def _call(st: _Instance, s: _limits.Settings, flags: int, kind: bytes, name: byt
         if len(args) > s.max_bytes:
             raise _limits.str_over(text, len(args), s)
     if args.__class__ is not bytes:
-        n = _put_large(st, s, flags, kind, name, match, ignore, args)
-        args = None  # the caller's str/list stays, but what _put_large made is gone before run
+        # Nothing _put_large made outlives it: the core runs without a host copy beside it.
+        return _run(st, s, flags, _put_large(st, s, flags, kind, name, match, ignore, args))
+    if len(args) > s.max_bytes:  # issue 15: before anything is copied in
+        raise _limits.bytes_over(len(args), s)
+    head = _HEADER.pack(flags, len(kind), len(name), len(match), len(ignore), len(args))
+    head += kind + name + match + ignore
+    h = len(head)
+    n = h + len(args)
+    if n > st.in_cap:
+        st.reserve(n)  # same address (fixed for the instance), more room
+        st.in_cap = n
+    p = st.in_ptr
+    view = st.view
+    if n <= 4096:  # one slice write beats two for small requests
+        view[p:p + n] = head + args
     else:
-        if len(args) > s.max_bytes:  # issue 15: before anything is copied in
-            raise _limits.bytes_over(len(args), s)
-        head = _HEADER.pack(flags, len(kind), len(name), len(match), len(ignore), len(args))
-        head += kind + name + match + ignore
-        h = len(head)
-        n = h + len(args)
-        if n > st.in_cap:
-            st.reserve(n)  # same address (fixed for the instance), more room
-            st.in_cap = n
-        p = st.in_ptr
-        view = st.view
-        if n <= 4096:  # one slice write beats two for small requests
-            view[p:p + n] = head + args
-        else:
-            view[p:p + h] = head
-            view[p + h:p + n] = args
+        view[p:p + h] = head
+        view[p + h:p + n] = args
+    return _run(st, s, flags, n)
+
+
+def _run(st: _Instance, s: _limits.Settings, flags: int, n: int) -> str:
+    """Runs the request of n bytes written at st.in_ptr; returns the digest or text."""
     if st.sent != s.core:  # issue 15: the core keeps depth/member limits per instance
         st.fn_limits(st.store, *s.core)
         st.sent = s.core
@@ -363,41 +367,8 @@ def _call(st: _Instance, s: _limits.Settings, flags: int, kind: bytes, name: byt
 
 def _put_large(st: _Instance, s: _limits.Settings, flags: int, kind: bytes, name: bytes, match: bytes,
                ignore: bytes, args: Any) -> int:
-    """Writes a request whose args are not ``bytes``; returns its length.
-
-    Issue 15: the byte limit is checked before the args reach linear memory,
-    and no host copy of them outlives the copy-in, so the core's peak (tape,
-    output) is not stacked on a second copy. ``str``: its length first (a
-    lower bound of its UTF-8 length), then its encoded pieces, each freed
-    once written. A ``list`` of ASCII pieces (the value path's JSON text, from
-    ``_encode.to_json_args``): emptied piece by piece as it is written.
-    Other buffers (bytearray, memoryview) are copied from directly.
-    """
-    pieces = None
-    if isinstance(args, str):
-        if len(args) > s.max_bytes:
-            raise _limits.str_over(args, None, s)
-        # Encoded in pieces of 1 Mi characters (each code point is encoded on
-        # its own, lone surrogates included, so the pieces join to the whole
-        # text's encoding): one whole-text bytes object, once freed, would
-        # raise glibc's mmap and trim thresholds to its size and keep a
-        # later call's freed heap resident (measured: +34 MB kept after a
-        # 30 MB text call and a 30 MB value call, 3 MB in pieces).
-        step = 1 << 20
-        pieces = [args[i:i + step].encode("utf-8", "surrogatepass") for i in range(0, len(args), step)]
-        size = sum(map(len, pieces))
-        if size > s.max_bytes:
-            raise _limits.str_over(args, size, s)
-    elif isinstance(args, list):
-        pieces = args
-        size = sum(map(len, pieces))  # ASCII: characters are bytes
-        if size > s.max_bytes:
-            raise _limits.value_over(size, s)
-    else:
-        data = memoryview(args).cast("B") if memoryview(args).c_contiguous else memoryview(args).tobytes()
-        size = len(data)
-        if size > s.max_bytes:
-            raise _limits.bytes_over(size, s)
+    """Writes a request whose args are not ``bytes`` (see ``_pieces``); returns its length."""
+    size, pieces = _pieces.prepare(args, s)  # the byte limit is checked here, before the copy-in
     head = _HEADER.pack(flags, len(kind), len(name), len(match), len(ignore), size)
     head += kind + name + match + ignore
     h = len(head)
@@ -407,27 +378,7 @@ def _put_large(st: _Instance, s: _limits.Settings, flags: int, kind: bytes, name
         st.in_cap = n
     p = st.in_ptr
     st.view[p:p + h] = head
-    p += h
-    if pieces is None:
-        st.view[p:p + size] = data
-        return n
-    pieces.reverse()  # pop() from the end frees each piece as soon as it is written
-    step = 1 << 20  # bounds the bytes temporary when the encoder returned one big piece
-    while pieces:
-        piece = pieces.pop()
-        if piece.__class__ is bytes:
-            st.view[p:p + len(piece)] = piece
-            p += len(piece)
-            continue
-        for i in range(0, len(piece), step):
-            chunk = piece[i:i + step].encode("ascii") if len(piece) > step else piece.encode("ascii")
-            st.view[p:p + len(chunk)] = chunk
-            p += len(chunk)
-    if size >= step:
-        # The pieces are freed but may stay resident in the C heap (see
-        # _limits.trim_heap) under the core's peak: measured 5.5x instead of
-        # 4.45x of a 30 MB text. A trim costs ~1 ms here, the call ~100x that.
-        _limits.trim_heap()
+    _pieces.write(st.view, p + h, pieces)
     return n
 
 
@@ -440,6 +391,6 @@ def _retire_if_large(st: _Instance, retain: float) -> None:
 
 
 def _forget(st: _Instance) -> None:
-    """Drops a trapped instance: its state is not trusted; the next call makes a new one."""
+    """Drops this thread's instance (trapped: its state is not trusted; or retired); the next call makes a new one."""
     if _local.__dict__.get("inst") is st:
         del _local.inst
