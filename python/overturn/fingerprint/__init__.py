@@ -115,10 +115,10 @@ def _settings(limits: LimitsArg) -> Optional[_limits.Settings]:
 
 def _value_call(flags: int, k: bytes, n: bytes, m: bytes, g: bytes, args: Any, limits: LimitsArg) -> str:
     """The core call of the value path: limit errors lose the offset into text the caller never saw."""
-    s = _settings(limits)
+    s = _limits.active if limits is None else _limits.active.over(limits)
     data = to_json_args(args)
-    if data.__class__ is bytes and len(data) > (_limits.active if s is None else s).max_bytes:
-        raise _limits.value_over(len(data), _limits.active if s is None else s)  # _core would word it as text
+    if data.__class__ is bytes and len(data) > s.max_bytes:
+        raise _limits.value_over(len(data), s)  # _core would word it as text
     try:
         return _core.call(flags, k, n, m, g, data, s)
     except FingerprintError as e:

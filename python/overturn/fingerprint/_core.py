@@ -330,7 +330,7 @@ def _call(st: _Instance, s: _limits.Settings, flags: int, kind: bytes, name: byt
 
 def _run(st: _Instance, s: _limits.Settings, flags: int, n: int) -> str:
     """Runs the request of n bytes written at st.in_ptr; returns the digest or text."""
-    if st.sent != s.core:  # issue 15: the core keeps depth/member limits per instance
+    if st.sent is not s.core and st.sent != s.core:  # issue 15: the core keeps depth/member limits per instance
         st.fn_limits(st.store, *s.core)
         st.sent = s.core
     low = st.low
