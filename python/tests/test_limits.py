@@ -215,11 +215,18 @@ def test_messages_match_typescript(ts_bundle):  # noqa: F811
         "  try { sdk.fingerprintJSON('t', bytes ? new TextEncoder().encode(text) : text, { limits }); return null; }\n"
         "  catch (e) { return [e.code, e.message]; }\n"
         "});\n"
+        "const values = cases.map(([text, limits]) => {\n"
+        "  if ('maxInputBytes' in limits) return null;\n"
+        "  let v; try { v = JSON.parse(text); } catch { return null; }\n"
+        "  try { sdk.fingerprint('t', v, { limits }); return 'ok'; } catch (e) { return [e.code, e.message]; }\n"
+        "});\n"
+        "out.push(values);\n"
         "process.stdout.write(JSON.stringify(out));\n")
     cases = [[t, lim, b] for t, lim in MESSAGE_CASES for b in (False, True)]
     proc = subprocess.run(["node", "--input-type=module", "-e", script, str(ts_bundle)], input=json.dumps(cases),
                           capture_output=True, text=True, timeout=60, check=True)
     ts = json.loads(proc.stdout)
+    ts_values = ts.pop()
     names = {"maxDepth": "max_depth", "maxMembers": "max_members", "maxInputBytes": "max_input_bytes"}
     for (text, lim, as_bytes), want in zip(cases, ts):
         py_limits = {names[k]: v for k, v in lim.items()}
@@ -227,6 +234,17 @@ def test_messages_match_typescript(ts_bundle):  # noqa: F811
             fingerprint_json("t", text.encode("utf-8") if as_bytes else text, limits=py_limits)
         assert want is not None, (text[:30], lim)
         assert [e.value.code, str(e.value)] == want, (text[:30], lim, as_bytes)
+    # The value path, for the depth and member limits (the byte limit counts different bytes by design).
+    checked = 0
+    for (text, lim, _), want in zip(cases, ts_values):
+        if want is None:
+            continue
+        assert want != "ok", (text[:30], lim)
+        with pytest.raises(FingerprintError) as e:
+            fingerprint("t", json.loads(text), limits={names[k]: v for k, v in lim.items()})
+        assert [e.value.code, str(e.value)] == want, (text[:30], lim)
+        checked += 1
+    assert checked >= 6
 
 
 def test_strided_and_typed_buffers_are_read_as_their_bytes():
