@@ -255,3 +255,26 @@ def test_strided_and_typed_buffers_are_read_as_their_bytes():
     import array
     words = memoryview(array.array("B", b'{"a": 1}')).cast("B", (2, 4))  # 2-D, C-contiguous
     assert fingerprint_json("t", words) == oracle_digest("tool_call", "t", '{"a":1}')
+
+
+def test_threads_alternating_limits_each_get_their_own():
+    import threading
+    want = oracle_digest("tool_call", "t", nested(4))
+    errors = []
+
+    def work(k: int) -> None:
+        try:
+            for i in range(300):
+                if (i + k) % 2:
+                    limit_error(fingerprint_json, "t", nested(4), limits={"max_depth": 3})
+                else:
+                    assert fingerprint_json("t", nested(4)) == want
+        except BaseException as e:  # reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert not errors, errors[0]
