@@ -4,7 +4,7 @@
  * @module
  */
 import { CORE_ERRORS, FingerprintError } from "./errors.js";
-import { retarget, writeValue } from "./values.js";
+import { detachValues, retarget, writeValue } from "./values.js";
 import { isWellFormed, writeWtf8 } from "./_wtf8.js";
 
 interface Exports {
@@ -443,8 +443,12 @@ function runRequest(e: Exports, flags: number, argsLen: number, end: number): Ou
 /** Retires the instance when the call left its memory above retainBytes (the next call gets a fresh one). */
 function retireIfLarge(mem: Uint8Array): void {
   if (mem.byteLength > retainBytes && rebuild) {
+    // Drop every view of the old memory too, or it stays reachable.
     exp = undefined;
     u8 = new Uint8Array(0);
+    hdr = new Uint32Array(0);
+    res = new Int32Array(0);
+    detachValues();
   }
 }
 

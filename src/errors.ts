@@ -43,6 +43,13 @@ export interface FingerprintErrorDetails {
   cause?: unknown;
 }
 
+/**
+ * A brand in the global symbol registry: the ESM and CJS builds (and any
+ * other copy of the package in one process) each define their own class, so
+ * `instanceof` checks the brand rather than the prototype chain.
+ */
+const BRAND = Symbol.for("overturn.fingerprint.FingerprintError");
+
 export class FingerprintError extends Error {
   readonly code: FingerprintErrorCode;
   readonly offset?: number;
@@ -55,4 +62,14 @@ export class FingerprintError extends Error {
     if (details.offset !== undefined) this.offset = details.offset;
     if (details.path !== undefined) this.path = details.path;
   }
+
+  /** True for a FingerprintError from any copy of this package (ESM, CJS, a bundle). */
+  static [Symbol.hasInstance](x: unknown): boolean {
+    // A subclass keeps the ordinary prototype-chain check.
+    if (this !== FingerprintError) return Function.prototype[Symbol.hasInstance].call(this, x);
+    return typeof x === "object" && x !== null && (x as Record<symbol, unknown>)[BRAND] === true;
+  }
 }
+
+// On the prototype, not each instance: errors stay plain to inspect and to JSON.
+Object.defineProperty(FingerprintError.prototype, BRAND, { value: true });

@@ -122,6 +122,12 @@ function release(to: number): void {
   sp = to;
 }
 
+/** Forgets the writer's views of linear memory (a retired instance's memory must become garbage). */
+export function detachValues(): void {
+  u8 = new Uint8Array(0);
+  dv = new DataView(new ArrayBuffer(0));
+}
+
 /** Points the writer at moved or grown memory (called from the grow callback). */
 export function retarget(mem: Uint8Array, end: number): void {
   u8 = mem;

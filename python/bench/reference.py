@@ -12,10 +12,21 @@ points directly:
   shortest round-trip digits, empty containers kept (D8);
 * selection before canonicalization (D9, D10); host values per D16;
 * digest: sha256 of kind "\\n" name "\\n" canonical (D17, D18).
+
+It is also the tests' oracle for hostile host values (issue #10), so it reads
+values the way ``json.dumps`` does and trusts no overridable method: types are
+tested on ``type(v)`` (an instance's ``__class__`` can lie), a subclass of
+str/int/float/datetime/date is read by its base type's value, a dict through
+``items()`` and a list/tuple through its iteration (as json.dumps reads them),
+keys are compared by content (a str subclass's ``__eq__``/``__hash__`` never
+run). Anything it cannot read raises ReferenceError_; an exception of the
+value's own code passes through. ``parse_json`` reads JSON text (D11-D14) with
+the standard library's ``json`` module, for the text-input oracle.
 """
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 from datetime import date, datetime, timezone
 from typing import Any, Iterable, List, Optional
@@ -79,6 +90,13 @@ def number(x: float) -> Any:
     return sign + (digits if k == 1 else digits[0] + "." + digits[1:]) + "e" + es
 
 
+def exact_datetime(v: datetime) -> datetime:
+    """A datetime (subclass) as a plain datetime, through datetime's own field descriptors."""
+    f = [getattr(datetime, n).__get__(v) for n in ("year", "month", "day", "hour", "minute", "second",
+                                                    "microsecond", "tzinfo", "fold")]
+    return datetime(*f[:8], fold=f[8])
+
+
 def iso(dt: datetime) -> str:
     """toISOString(): naive = UTC, aware converted; milliseconds truncated (D16)."""
     if dt.utcoffset() is None:
@@ -89,57 +107,77 @@ def iso(dt: datetime) -> str:
 
 
 def key_name(k: Any, path: str) -> str:
-    if isinstance(k, str):
-        return k
+    t = type(k)
+    if issubclass(t, str):
+        return str.__str__(k)
     if k is True:
         return "true"
     if k is False:
         return "false"
     if k is None:
         return "null"
-    if isinstance(k, int):
-        return str(int(k))
-    if isinstance(k, float):
-        import json
-        return json.dumps(k)
+    if issubclass(t, int):
+        try:
+            return "%d" % k
+        except ValueError:  # beyond sys.get_int_max_str_digits()
+            raise ReferenceError_("int key too long at %s" % path) from None
+    if issubclass(t, float):
+        return json.dumps(float.__float__(k))
     raise ReferenceError_("bad key at %s" % path)
 
 
-def canon(v: Any, path: str = "args") -> Any:
+def canon(v: Any, path: str = "args", active: Optional[set] = None) -> Any:
     """Canonical text of v, or DROP."""
+    t = type(v)
     if v is None:
         return DROP
     if v is True:
         return "true"
     if v is False:
         return "false"
-    if isinstance(v, int):
+    if issubclass(t, str):
+        return quote(js_string(str.__str__(v)).strip(TRIM))
+    if issubclass(t, int):
         try:
-            return number(float(v))
+            return number(int.__float__(v))
         except OverflowError:
             return DROP
-    if isinstance(v, float):
-        return number(v)
-    if isinstance(v, str):
-        return quote(js_string(v).strip(TRIM))
-    if isinstance(v, datetime):
-        return quote(iso(v))
-    if isinstance(v, date):
-        return quote("%04d-%02d-%02d" % (v.year, v.month, v.day))
-    if isinstance(v, (list, tuple)):
-        parts = [canon(x, "%s[%d]" % (path, i)) for i, x in enumerate(v)]
-        return "[" + ",".join(p for p in parts if p is not DROP) + "]"
-    if isinstance(v, dict):
-        members = {}
-        for k, x in v.items():
-            members[js_string(key_name(k, path))] = x  # same name twice: the last wins
-        out: List[str] = []
-        for name in sorted(members):  # Python compares str by code point (D5)
-            text = canon(members[name], path + "." + name)
-            if text is not DROP:
-                out.append(quote(name) + ":" + text)
-        return "{" + ",".join(out) + "}"
-    raise ReferenceError_("cannot fingerprint %s at %s" % (type(v).__name__, path))
+    if issubclass(t, float):
+        return number(float.__float__(v))
+    if issubclass(t, (list, tuple, dict)):
+        active = set() if active is None else active
+        if id(v) in active:
+            raise ReferenceError_("circular at %s" % path)
+        active.add(id(v))
+        if issubclass(t, dict):
+            members = {}
+            # json.dumps (C) writes a dict whose own storage is empty as {}, never calling items().
+            for item in (v.items() if dict.__len__(v) else ()):
+                if not (issubclass(type(item), tuple) and tuple.__len__(item) == 2):
+                    raise ReferenceError_("items() must yield pairs at %s" % path)
+                k, x = tuple.__getitem__(item, 0), tuple.__getitem__(item, 1)
+                name = js_string(key_name(k, path))
+                # Same name twice: the last wins (D13), but every value must be one D16 admits.
+                members[name] = canon(x, path + "." + name, active)
+            out: List[str] = []
+            for name in sorted(members):  # Python compares str by code point (D5)
+                text = members[name]
+                if text is not DROP:
+                    out.append(quote(name) + ":" + text)
+            result = "{" + ",".join(out) + "}"
+        else:
+            parts = [canon(x, "%s[%d]" % (path, i), active) for i, x in enumerate(v)]
+            result = "[" + ",".join(p for p in parts if p is not DROP) + "]"
+        active.discard(id(v))
+        return result
+    if issubclass(t, datetime):
+        try:
+            return quote(iso(exact_datetime(v)))
+        except (TypeError, ValueError) as e:  # datetime rejected the tzinfo's offset
+            raise ReferenceError_("bad datetime at %s" % path) from e
+    if issubclass(t, date):
+        return quote("%04d-%02d-%02d" % tuple(getattr(date, n).__get__(v) for n in ("year", "month", "day")))
+    raise ReferenceError_("cannot fingerprint %s at %s" % (t.__name__, path))
 
 
 def canonical_json(value: Any) -> str:
@@ -148,15 +186,35 @@ def canonical_json(value: Any) -> str:
 
 
 def select(args: Any, match_on: Optional[Iterable[str]], ignore_args: Optional[Iterable[str]]) -> Any:
-    if not isinstance(args, dict):
+    if not issubclass(type(args), dict):
         return args
-    if match_on is not None:
-        keep = set(match_on)
-        return {k: x for k, x in args.items() if key_name(k, "args") in keep}
-    if ignore_args is not None:
-        drop = set(ignore_args)
-        return {k: x for k, x in args.items() if key_name(k, "args") not in drop}
-    return args
+    if match_on is None and ignore_args is None:
+        return args
+    listed = {js_string(str.__str__(k)) for k in (match_on if match_on is not None else ignore_args)}
+    keep = match_on is not None
+    out = {}
+    for item in (args.items() if dict.__len__(args) else ()):
+        if not (issubclass(type(item), tuple) and tuple.__len__(item) == 2):
+            raise ReferenceError_("items() must yield pairs at args")
+        k, x = tuple.__getitem__(item, 0), tuple.__getitem__(item, 1)
+        if (js_string(key_name(k, "args")) in listed) == keep:
+            out[k] = x
+    return out
+
+
+def parse_json(text: Any) -> Any:
+    """JSON text as json.loads reads it under D11-D14 (raises ValueError when D12 rejects it).
+
+    Bytes: a leading UTF-8 BOM is skipped, encoded surrogates pass (D14).
+    Integer literals go straight to the nearest double (``float`` of the
+    digits, D11), so no int-str digit limit applies.
+    """
+    if isinstance(text, (bytes, bytearray)):
+        b = bytes(text)
+        if b.startswith(b"\xef\xbb\xbf"):
+            b = b[3:]
+        text = b.decode("utf-8", "surrogatepass")
+    return json.loads(text, parse_int=float)
 
 
 def fingerprint(name: str, args: Any, *, match_on: Optional[Iterable[str]] = None,

@@ -9,6 +9,7 @@ datetime), ``object`` (a dict from ``entries``, the way to spell a "$ov" key).
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 from datetime import datetime, timezone
 from pathlib import Path
@@ -18,6 +19,16 @@ ROOT = Path(__file__).resolve().parents[2]
 VECTORS = ROOT / "vectors" / "fingerprint.vectors.json"
 REJECT = ROOT / "vectors" / "reject.jsonl"
 WASM_SHA256 = ROOT / "build" / "fingerprint.wasm.sha256"
+REFERENCE_PY = ROOT / "python" / "bench" / "reference.py"
+
+
+def load_reference() -> Any:
+    """python/bench/reference.py, the pure-Python oracle (independent of the SDK)."""
+    spec = importlib.util.spec_from_file_location("overturn_reference", REFERENCE_PY)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
 
 
 class Unrepresentable(Exception):

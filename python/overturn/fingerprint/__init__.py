@@ -26,13 +26,15 @@ every call, ``limits=`` on one call.
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, Iterable, Mapping, Optional, Tuple, Union
+from typing import Any, Dict, Mapping, Optional, Tuple, Union
 
 from . import _core, _limits
 from ._core import F_DIGEST, F_IGNORE, F_MATCH_ON, F_STRING_INPUT, F_TEXT
-from ._encode import key_list, select_value, to_json_args
+from ._encode import to_json_args
+from ._select import key_list, select_value
 from ._errors import FingerprintError
 from ._limits import Limits, configure
+from ._types import KeyList as KeyList  # re-exported for annotations (not in __all__)
 from ._diagnostics import diff, explain, explain_json, nearest
 
 __all__ = [
@@ -63,10 +65,16 @@ _DEFAULT_KIND = "tool_call"
 
 
 def _literal(s: Any, what: str) -> bytes:
-    """A kind/name as a JSON string literal (WTF-8), memoized: names repeat."""
-    if s.__class__ is not str:
-        if not isinstance(s, str):
-            raise FingerprintError("invalid-argument", "%s must be a str, got %s" % (what, type(s).__qualname__))
+    """A kind/name as a JSON string literal (WTF-8), memoized: names repeat.
+
+    The caches here are keyed by exact ``str`` only (a subclass is turned into
+    one first, by content): a subclass's ``__eq__``/``__hash__`` could make two
+    different names share an entry (issue #10).
+    """
+    t = type(s)
+    if t is not str:
+        if not issubclass(t, str):
+            raise FingerprintError("invalid-argument", "%s must be a str, got %s" % (what, t.__qualname__))
         s = str.__str__(s)
     b = _names.get(s)
     if b is None:
@@ -78,6 +86,7 @@ def _literal(s: Any, what: str) -> bytes:
 
 
 def _list_text(keys: Tuple[str, ...]) -> bytes:
+    """A key list as JSON array text, memoized; ``keys`` holds exact str (key_list)."""
     b = _lists.get(keys)
     if b is None:
         b = ("[" + ",".join(_quote(str.__str__(k)) for k in keys) + "]").encode("utf-8", "surrogatepass")
@@ -91,7 +100,7 @@ def _options(kind: Any, match_on: Any, ignore_args: Any) -> Tuple[int, bytes, by
                                                                     Optional[Tuple[str, ...]],
                                                                     Optional[Tuple[str, ...]]]:
     flags = F_DIGEST
-    k = b"" if kind == _DEFAULT_KIND and kind.__class__ is str else _literal(kind, "kind")
+    k = b"" if type(kind) is str and kind == _DEFAULT_KIND else _literal(kind, "kind")
     m = g = b""
     mt = gt = None
     if match_on is not None:
@@ -113,22 +122,22 @@ def _settings(limits: LimitsArg) -> Optional[_limits.Settings]:
     return None if limits is None else _limits.active.over(limits)
 
 
-def _value_call(flags: int, k: bytes, n: bytes, m: bytes, g: bytes, args: Any, limits: LimitsArg) -> str:
+def _value_call(flags: int, k: bytes, n: bytes, args: Any, limits: LimitsArg) -> str:
     """The core call of the value path: limit errors lose the offset into text the caller never saw."""
     s = _limits.active if limits is None else _limits.active.over(limits)
     data = to_json_args(args)
     if data.__class__ is bytes and len(data) > s.max_bytes:
         raise _limits.value_over(len(data), s)  # _core would word it as text
     try:
-        return _core.call(flags, k, n, m, g, data, s)
+        return _core.call(flags, k, n, b"", b"", data, s)
     except FingerprintError as e:
         if e.code == "limit-exceeded":
             raise _limits.without_offset(e) from None
         raise
 
 
-def fingerprint(name: str, args: Any, *, match_on: Optional[Iterable[str]] = None,
-                ignore_args: Optional[Iterable[str]] = None, kind: str = _DEFAULT_KIND,
+def fingerprint(name: str, args: Any, *, match_on: Optional[KeyList] = None,
+                ignore_args: Optional[KeyList] = None, kind: str = _DEFAULT_KIND,
                 limits: LimitsArg = None) -> str:
     """Fingerprint of a tool call given as Python values.
 
@@ -162,15 +171,21 @@ def fingerprint(name: str, args: Any, *, match_on: Optional[Iterable[str]] = Non
     """
     n = _literal(name, "name")
     if match_on is None and ignore_args is None and kind is _DEFAULT_KIND:
-        return _value_call(F_DIGEST, b"", n, b"", b"", args, limits)
-    flags, k, m, g, mt, gt = _options(kind, match_on, ignore_args)
-    if mt is not None or gt is not None:
-        args = select_value(args, mt, gt)
-    return _value_call(flags, k, n, m, g, args, limits)
+        return _value_call(F_DIGEST, b"", n, args, limits)
+    k = b"" if type(kind) is str and kind == _DEFAULT_KIND else _literal(kind, "kind")
+    if match_on is not None:
+        args = select_value(args, key_list(match_on, "match_on"), None)  # D9: match_on wins
+        if ignore_args is not None:
+            key_list(ignore_args, "ignore_args")  # still checked
+    elif ignore_args is not None:
+        args = select_value(args, None, key_list(ignore_args, "ignore_args"))
+    # The selection is complete here, in O(keys + list) (issue #10), so the
+    # core gets no key lists: applying them again would change nothing.
+    return _value_call(F_DIGEST, k, n, args, limits)
 
 
 def fingerprint_json(name: str, args_json: Union[str, bytes, bytearray, memoryview], *,
-                     match_on: Optional[Iterable[str]] = None, ignore_args: Optional[Iterable[str]] = None,
+                     match_on: Optional[KeyList] = None, ignore_args: Optional[KeyList] = None,
                      kind: str = _DEFAULT_KIND, limits: LimitsArg = None) -> str:
     """Fingerprint of a tool call whose args are JSON text (e.g. an LLM's ``arguments``).
 
@@ -211,7 +226,7 @@ def canonical_json(value: Any) -> str:
         >>> canonical_json({"b": [1.0, None, float("nan")], "a": -0.0})
         '{"a":0,"b":[1]}'
     """
-    return _value_call(F_TEXT, b"", b"", b"", b"", value, None)
+    return _value_call(F_TEXT, b"", b"", value, None)
 
 
 def canonicalize_json(text: Union[str, bytes, bytearray, memoryview]) -> str:
@@ -231,10 +246,16 @@ def canonicalize_json(text: Union[str, bytes, bytearray, memoryview]) -> str:
 
 
 def _text(t: Any) -> Tuple[Any, int]:
-    # A str is encoded by _core, after the byte limit's lower bound (len) passed.
-    if isinstance(t, str):
+    # Tested on type(t) and read through the base type (a str subclass's
+    # encode(), an object's lying __class__ are never used: issue #10).
+    # A str is encoded by _core, after the byte limit's lower bound (its
+    # length) passed, in pieces when long (issue 15); a subclass as a plain copy.
+    c = type(t)
+    if c is str:
         return t, F_STRING_INPUT
-    if isinstance(t, (bytes, bytearray, memoryview)):
+    if issubclass(c, str):
+        return str.__str__(t), F_STRING_INPUT
+    if issubclass(c, (bytes, bytearray)) or c is memoryview:
         return t, 0
     raise FingerprintError("invalid-argument",
                            "JSON text must be str or bytes, got %s" % type(t).__qualname__)

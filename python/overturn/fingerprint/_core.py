@@ -4,7 +4,7 @@ Internal. Implements the host side of the ABI documented at the top of
 ``assembly/index.ts`` (the TypeScript twin is ``src/core.ts``):
 
 * one ``Engine`` and ``Module`` per process, compiled lazily on the first
-  call under a lock. Measured here (2-core EPYC shared with other jobs, so
+  call under a (re-entrant) lock. Measured here (2-core EPYC shared with other jobs, so
   read ratios): ``import overturn.fingerprint`` 25-65 ms without wasmtime,
   ``import wasmtime`` 25-150 ms, compiling the ~35 KB module 45-190 ms,
   instantiating 0.5-0.7 ms, a later call ~0.1 ms. Compiling at import would
@@ -39,6 +39,8 @@ Internal. Implements the host side of the ABI documented at the top of
 
   If the low-level symbols are missing (a future wasmtime-py), the checked
   public call path is used instead; results are the same, only slower.
+  ``OVERTURN_FINGERPRINT_PUBLIC_API=1`` forces that path (for its tests);
+* the compiled module is cached on disk across processes (``_module_cache.py``).
 
 Calls do not nest: a call re-entered on the same thread (a signal handler or
 ``__del__`` that fingerprints while another call is writing its request) gets
@@ -59,12 +61,14 @@ FingerprintError("internal-error") — never a wasmtime exception.
 from __future__ import annotations
 
 import ctypes
+import os
 import struct
 import threading
 from typing import Any, Optional
 
 from . import _limits, _pieces
 from ._errors import FingerprintError, core_error
+from ._module_cache import load_module
 
 F_DIGEST = 1
 F_TEXT = 2
@@ -81,17 +85,24 @@ _U32_MAX = 0xFFFFFFFF
 _SMALL_TEXT = 1 << 16  # characters; a longer str is encoded in pieces by _put_large (issue 15)
 
 WASM_FILE = "fingerprint.wasm"
+PUBLIC_API_ENV = "OVERTURN_FINGERPRINT_PUBLIC_API"
 
-_lock = threading.Lock()
+_lock = threading.RLock()  # re-entrant: a __del__ that fingerprints may run while this thread compiles
 _module: Any = None  # (wasmtime, Engine, Module, _LowLevel or None, base address fixed?)
 _local = threading.local()
 
 
 def wasm_bytes() -> bytes:
     """The packaged core, byte for byte as built by scripts/build-wasm.mjs."""
-    from importlib import resources  # here, not at import: it costs a few ms
+    # A plain read beside this file where there is one (every pip install):
+    # importlib.resources took 15-22 ms of a fresh process's first call here.
+    try:
+        with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), WASM_FILE), "rb") as f:
+            return f.read()
+    except OSError:  # a zip import or another loader: ask it
+        from importlib import resources
 
-    return resources.files(__package__).joinpath(WASM_FILE).read_bytes()
+        return resources.files(__package__).joinpath(WASM_FILE).read_bytes()
 
 
 class _LowLevel:
@@ -127,13 +138,15 @@ def _compiled() -> Any:
             except AttributeError:  # pragma: no cover - older wasmtime
                 fixed = False
             engine = wasmtime.Engine(config)
-            module = wasmtime.Module(engine, wasm_bytes())
-            low: Optional[_LowLevel]
-            try:
-                from wasmtime import _ffi
-                low = _LowLevel(_ffi)
-            except (ImportError, AttributeError):  # pragma: no cover - layout changed
-                low = None
+            module = load_module(wasmtime, engine, wasm_bytes(), "memory_may_move=%s" % (not fixed))
+            low: Optional[_LowLevel] = None
+            # The env var forces the public call path, so tests cover it (test_package.py).
+            if os.environ.get(PUBLIC_API_ENV, "") in ("", "0"):
+                try:
+                    from wasmtime import _ffi
+                    low = _LowLevel(_ffi)
+                except (ImportError, AttributeError):  # pragma: no cover - layout changed
+                    low = None
             _module = (wasmtime, engine, module, low, fixed)
     return _module
 
@@ -299,14 +312,14 @@ def call(flags: int, kind: bytes, name: bytes, match: bytes, ignore: bytes, args
 
 def _call(st: _Instance, s: _limits.Settings, flags: int, kind: bytes, name: bytes, match: bytes,
           ignore: bytes, args: Any) -> str:
-    if args.__class__ is str and len(args) <= _SMALL_TEXT:  # a short text call: encoded here in one piece
+    if type(args) is str and len(args) <= _SMALL_TEXT:  # a short text call: encoded here in one piece
         text = args
         if len(text) > s.max_bytes:  # issue 15: the lower bound first, as the TypeScript SDK does
             raise _limits.str_over(text, None, s)
         args = text.encode("utf-8", "surrogatepass")
         if len(args) > s.max_bytes:
             raise _limits.str_over(text, len(args), s)
-    if args.__class__ is not bytes:
+    if type(args) is not bytes:  # type(): a subclass's lying __class__ is never trusted (issue #10)
         # Nothing _put_large made outlives it: the core runs without a host copy beside it.
         return _run(st, s, flags, _put_large(st, s, flags, kind, name, match, ignore, args))
     if len(args) > s.max_bytes:  # issue 15: before anything is copied in

@@ -23,6 +23,7 @@ from . import _core
 from ._core import F_DIGEST, F_IGNORE, F_MATCH_ON, F_STRING_INPUT, F_TEXT
 from ._encode import key_list, key_name, select_value, to_json_text
 from ._errors import FingerprintError
+from ._types import KeyList
 
 #: Request flag (assembly/index.ts): return kind "\n" name "\n" canonical as the text.
 F_PREIMAGE = 32
@@ -94,8 +95,8 @@ class NearestMatch(TypedDict):
 CallLike = Mapping[str, Any]
 
 
-def explain(name: str, args: Any, *, match_on: Optional[Iterable[str]] = None,
-            ignore_args: Optional[Iterable[str]] = None, kind: str = _DEFAULT_KIND) -> Explanation:
+def explain(name: str, args: Any, *, match_on: Optional[KeyList] = None,
+            ignore_args: Optional[KeyList] = None, kind: str = _DEFAULT_KIND) -> Explanation:
     """Explains the fingerprint of a call given as Python values.
 
     Raises:
@@ -109,7 +110,7 @@ def explain(name: str, args: Any, *, match_on: Optional[Iterable[str]] = None,
 
 
 def explain_json(name: str, args_json: Union[str, bytes, bytearray, memoryview], *,
-                 match_on: Optional[Iterable[str]] = None, ignore_args: Optional[Iterable[str]] = None,
+                 match_on: Optional[KeyList] = None, ignore_args: Optional[KeyList] = None,
                  kind: str = _DEFAULT_KIND) -> Explanation:
     """Explains the fingerprint of a call whose args are JSON text.
 

@@ -1,4 +1,4 @@
-"""Python host values → JSON text for the core (D16), and value-side selection (D9).
+"""Python host values → JSON text for the core (D16).
 
 Internal. The fast path is the C ``json`` encoder (compact RFC 8259 text,
 NaN/Infinity written as bare tokens) with a ``default`` hook for
@@ -23,9 +23,40 @@ subclasses are read as their base type, by value — ``IntEnum``/``IntFlag``
 members as their int, ``StrEnum`` members and other ``str`` subclasses as
 their text, ``OrderedDict``/``defaultdict``/``Counter`` as objects,
 namedtuples and other tuple/list subclasses as arrays, ``datetime``
-subclasses as datetimes. They *are* those types
-(``isinstance`` says so), and their JSON meaning is unambiguous.
-``bool`` is tested before ``int``, so it is never a number (D16).
+subclasses as datetimes. They *are* those types, and their JSON meaning is
+unambiguous. ``bool`` is tested before ``int``, so it is never a number (D16).
+
+Hostile values (issue #10). Types are tested on ``type(v)``, never through
+``isinstance`` (which consults an instance's ``__class__`` and so lets any
+object claim to be a ``str`` or a ``datetime``). A subclass is read by its
+base type's value (``int.__repr__``, ``float.__repr__``, the ``datetime``
+field descriptors, see ``_dates``), never through overridable methods,
+exactly as the C encoder reads it — except where ``json.dumps`` itself calls
+back: a dict subclass is read through its ``items()`` (unless its own storage
+is empty) and a list/tuple subclass through its iteration, on both paths
+(``_read``). Data that cannot be read (``items()`` yielding
+something other than pairs, an int key longer than the interpreter's int→str
+limit, a ``utcoffset`` that returns a non-timedelta) is a FingerprintError
+naming the path, with the original exception as ``__cause__``; an exception
+raised by the user's own code passes through unchanged.
+
+Re-entrancy: the C encoder is made without a cycle-check ``markers`` dict, so
+it holds no per-call state and one encoder serves every thread and every
+nested call (a fingerprint call made from inside a user's ``items()``,
+``__iter__`` or ``utcoffset``). A circular value then exhausts the recursion
+limit in C and the walk below names it.
+
+Depth (D19): the C encoder recurses on the C stack, bounded only by
+``sys.getrecursionlimit()``. Measured on CPython 3.11 (x86-64, 8 MiB main
+stack): a 60,000-deep list encodes, 80,000 deep kills the process
+(~110-130 bytes of C stack per level); in a thread with a 256 KiB stack
+1,000 levels fit and 3,000 do not. The fast path is therefore used only while
+the limit is at most FAST_MAX_RECURSION_LIMIT: 10,000 levels, or fewer when
+the process stack (RLIMIT_STACK, which glibc also gives new threads) holds
+less at 400 bytes a level (3× the measured cost), but never below 1,000,
+CPython's default limit, where ``json.dumps`` itself runs. Above it every
+value takes the iterative walk, whatever its depth. Not covered: a thread
+started after ``threading.stack_size()`` was set below ~400 KiB.
 
 Anything else — ``set``, ``bytes``, ``Decimal``, ``time``, ``timedelta``,
 other objects, a dict key that is not str/int/float/bool/None, a circular
@@ -39,18 +70,23 @@ from __future__ import annotations
 
 import json
 import re
-import threading
-from datetime import date, datetime, timedelta, timezone
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
+import sys
+from datetime import date, datetime
+from typing import Any, Callable, List, Optional, Sequence, Set
 
+from ._dates import BadData, iso_date, iso_datetime
 from ._errors import FingerprintError
+from ._read import describe, items_of, iterate, key_name, pair
+from ._select import key_list, select_value
+
+__all__ = ["FAST_MAX_RECURSION_LIMIT", "iso_date", "iso_datetime", "key_list", "key_name", "select_value",
+           "slow_text", "to_json_args", "to_json_text"]  # key_list/select_value/key_name: re-exported for _diagnostics
 
 # json.encoder picks the C implementations (module _json) when CPython has them.
 _quote: Callable[[str], str] = json.encoder.encode_basestring_ascii
 _c_make_encoder: Optional[Callable[..., Any]] = getattr(json.encoder, "c_make_encoder", None)
 
-_UTC = timezone.utc
-_EPOCH = datetime(1970, 1, 1)
+_INF = float("inf")
 _ALLOWED = "only dict, list, tuple, str, int, float, bool, None, datetime and date are allowed (D16)"
 
 
@@ -58,120 +94,89 @@ class _Unsupported(TypeError):
     """Raised by the default hook; makes the fast path fall back to the walk."""
 
 
-# --- dates (D16) ----------------------------------------------------------
-
-def _civil(days: int) -> Tuple[int, int, int]:
-    """Proleptic Gregorian (year, month, day) of a day count from 1970-01-01.
-
-    Only used when a UTC conversion leaves datetime's year range (year 0 or
-    10000); counts 400-year eras of 146097 days, from March 1 so that the
-    leap day ends the year.
-    """
-    z = days + 719468
-    era = z // 146097
-    doe = z - era * 146097
-    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
-    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
-    mp = (5 * doy + 2) // 153
-    d = doy - (153 * mp + 2) // 5 + 1
-    m = mp + 3 if mp < 10 else mp - 9
-    return yoe + era * 400 + (1 if m <= 2 else 0), m, d
-
-
-def iso_datetime(dt: datetime) -> str:
-    """``Date.prototype.toISOString()`` of a datetime: UTC, milliseconds, ``Z``.
-
-    Naive → taken as UTC; aware → converted to UTC; microseconds are
-    truncated (floor on the time line, which is the same as dropping the
-    sub-millisecond digits since the microsecond field is never negative).
-    Years outside 0000..9999 print as ``+YYYYYY`` like JavaScript.
-    """
-    off = dt.utcoffset()
-    if off is None or not off:
-        if dt.tzinfo is not None:
-            dt = dt.replace(tzinfo=None)
-        return "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ" % (
-            dt.year, dt.month, dt.day, dt.hour, dt.minute, dt.second, dt.microsecond // 1000)
-    local = dt.replace(tzinfo=None)
-    try:
-        u = local - off
-        return "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ" % (
-            u.year, u.month, u.day, u.hour, u.minute, u.second, u.microsecond // 1000)
-    except OverflowError:
-        # The UTC instant is in year 0 or 10000, which datetime cannot hold.
-        us = (local - _EPOCH) // timedelta(microseconds=1) - off // timedelta(microseconds=1)
-        days, rest = divmod(us, 86_400_000_000)
-        y, m, d = _civil(days)
-        ms = rest // 1000
-        year = "%04d" % y if 0 <= y <= 9999 else ("+%06d" % y if y > 0 else "-%06d" % -y)
-        return "%s-%02d-%02dT%02d:%02d:%02d.%03dZ" % (
-            year, m, d, ms // 3_600_000, ms // 60_000 % 60, ms // 1000 % 60, ms % 1000)
-
-
-def iso_date(d: date) -> str:
-    """A ``date`` as ``YYYY-MM-DD`` (D16)."""
-    return "%04d-%02d-%02d" % (d.year, d.month, d.day)
-
-
 def _default(o: Any) -> str:
-    if isinstance(o, datetime):
+    t = type(o)
+    if issubclass(t, datetime):
         return iso_datetime(o)
-    if isinstance(o, date):
+    if issubclass(t, date):
         return iso_date(o)
     raise _Unsupported
 
 
 # --- the fast path ----------------------------------------------------------
 
+def _fast_max_limit() -> int:
+    """The deepest C encoder recursion this process's stack holds, in [1,000, 10,000]."""
+    stack = 1 << 20  # where the size cannot be read (e.g. Windows' default thread stack)
+    try:
+        import resource
+        soft = resource.getrlimit(resource.RLIMIT_STACK)[0]
+        stack = soft if soft != resource.RLIM_INFINITY else 2 << 20  # glibc's thread default then
+    except (ImportError, AttributeError, OSError, ValueError):  # pragma: no cover - not Unix
+        pass
+    return max(1_000, min(10_000, stack // 400))
+
+
+#: The highest ``sys.getrecursionlimit()`` under which the C encoder runs (see
+#: the module comment: 10,000 levels take ~1.3 MiB of C stack; 60,000 fit in 8 MiB).
+FAST_MAX_RECURSION_LIMIT = _fast_max_limit()
+
+
 def _make_fast() -> Callable[[Any], Sequence[str]]:
-    """A compact, ASCII-only, NaN-allowing JSON encoder, one per thread.
+    """A compact, ASCII-only, NaN-allowing JSON encoder without per-call state.
+
+    ``markers`` is None (no cycle check), so the encoder object is shared by
+    all threads and by nested calls; a cycle becomes a RecursionError.
 
     It returns the text as the C encoder leaves it: a sequence of pieces
     (CPython 3.11 joins every 100,000 fragments into one piece, so a large
-    value comes back as many ~100 KB-1 MB pieces), not yet joined.
-
-    Each thread gets its own C encoder object because its ``markers`` dict
-    (the cycle check) is state; the cycle check stays on so that a circular
-    value is a clean ValueError even when a program raised the recursion
-    limit far enough for the C encoder to exhaust the C stack first.
+    value comes back as many ~100 KB pieces), not yet joined (issue 15, see
+    to_json_args).
     """
-    enc: Any = None
-    markers: Dict[int, Any] = {}
     if _c_make_encoder is not None:
         try:  # the positional signature of json.encoder.c_make_encoder (CPython 3.9-3.13)
-            enc = _c_make_encoder(markers, _default, _quote, None, ":", ",", False, False, True)
+            enc = _c_make_encoder(None, _default, _quote, None, ":", ",", False, False, True)
         except TypeError:  # pragma: no cover - a CPython that changed it
             enc = None
-    if enc is not None:
-        def encode(value: Any) -> Sequence[str]:
-            try:
-                return enc(value, 0)  # type: ignore[no-any-return]
-            except BaseException:
-                markers.clear()  # a failed encode may leave entries behind
-                raise
-        return encode
-    py = json.JSONEncoder(ensure_ascii=True, allow_nan=True, separators=(",", ":"), default=_default)
+        if enc is not None:
+            return lambda value: enc(value, 0)  # type: ignore[no-any-return]
+    py = json.JSONEncoder(ensure_ascii=True, allow_nan=True, check_circular=False,
+                          separators=(",", ":"), default=_default)
     return lambda value: [py.encode(value)]  # pragma: no cover
 
 
-_local = threading.local()
+_fast = _make_fast()
+_limit = sys.getrecursionlimit
 
 
 def to_json_text(value: Any) -> bytes:
     """JSON text (WTF-8 bytes) of a host value, checked against D16.
 
-    Raises FingerprintError (with ``path``) for a value D16 rejects.
+    Raises FingerprintError (with ``path``) for a value D16 rejects; an
+    exception of the user's own code (``items()``, ``__iter__``,
+    ``utcoffset``) passes through unchanged and is not retried: when the C
+    encoder fails with an exception raised in a frame outside this module and
+    ``json.encoder``, that exception is the caller's. Otherwise the walk reads
+    the value again, so user callbacks that succeeded run a second time on
+    this error path (TODO: read-once, as issue #10 asks of the JS host).
+    RecursionError always falls back: it may surface inside a user's frame
+    only because the value is deep (D19).
     """
-    try:
-        enc = _local.encode
-    except AttributeError:
-        enc = _local.encode = _make_fast()
-    text: str
-    try:
-        text = "".join(enc(value))
-    except (TypeError, ValueError, RecursionError, OverflowError):
-        text = slow_text(value)
-    return text.encode("utf-8", "surrogatepass")
+    return "".join(_text_parts(value)).encode("utf-8", "surrogatepass")
+
+
+def _text_parts(value: Any) -> Sequence[str]:
+    """to_json_text's text in pieces (ASCII: ``ensure_ascii``), not yet joined."""
+    if _limit() <= FAST_MAX_RECURSION_LIMIT:
+        try:
+            return _fast(value)
+        except RecursionError:
+            return [slow_text(value)]
+        except (TypeError, ValueError, OverflowError) as e:
+            if _raised_by_user(e):
+                raise
+            return [slow_text(value)]
+    return [slow_text(value)]  # D19: the C stack could not hold the limit's depth
 
 
 #: Above this many bytes of JSON text, the value path hands the core the
@@ -184,19 +189,12 @@ def to_json_args(value: Any) -> Any:
 
     Small text (≤ PIECES_ABOVE) is one ``bytes``, as fast as before. Larger
     text stays in the encoder's pieces, which ``_core`` writes into linear
-    memory and frees one by one: no joined ``str`` and no ``bytes`` copy of
-    the whole text exist, so the call's peak is the core's own (issue 15).
+    memory and frees one by one (``_pieces``): no joined ``str`` and no
+    ``bytes`` copy of the whole text exist beside the core's peak (issue 15).
     The text is ASCII (``ensure_ascii``), so its length in characters is its
-    length in bytes.
+    length in bytes. Raises as to_json_text does.
     """
-    try:
-        enc = _local.encode
-    except AttributeError:
-        enc = _local.encode = _make_fast()
-    try:
-        parts = enc(value)
-    except (TypeError, ValueError, RecursionError, OverflowError):
-        parts = [slow_text(value)]
+    parts = _text_parts(value)
     if len(parts) == 1:
         text = parts[0]
         if len(text) <= PIECES_ABOVE:
@@ -205,14 +203,27 @@ def to_json_args(value: Any) -> Any:
     return list(parts)
 
 
+_OWN_FILES = frozenset((_make_fast.__code__.co_filename, iso_datetime.__code__.co_filename, json.encoder.__file__))
+
+
+def _raised_by_user(e: BaseException) -> bool:
+    """Whether any frame between here and the raise belongs to none of this module, _dates and json.encoder."""
+    tb = e.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename not in _OWN_FILES:
+            return True
+        tb = tb.tb_next
+    return False
+
+
 # --- the slow walk: same text, or an error with a path ---------------------
 
 _END = object()
 _IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*\Z")
 
-
 def _float_text(x: float) -> str:
-    if x != x or x in (float("inf"), float("-inf")):
+    x = float.__float__(x)  # a subclass by its value: no overridden __ne__/__repr__
+    if x != x or x in (_INF, -_INF):
         return "null"  # D1: the core would read NaN/Infinity as null anyway
     return float.__repr__(x)
 
@@ -226,32 +237,6 @@ def _int_text(x: int) -> str:
         return "null"
 
 
-def key_name(k: Any) -> Optional[str]:
-    """The JSON name json.dumps gives a dict key (D16), None for other types."""
-    if isinstance(k, str):
-        return str.__str__(k)
-    if k is True:
-        return "true"
-    if k is False:
-        return "false"
-    if k is None:
-        return "null"
-    if isinstance(k, int):
-        return int.__repr__(k)
-    if isinstance(k, float):
-        if k != k:
-            return "NaN"
-        if k in (float("inf"), float("-inf")):
-            return "Infinity" if k > 0 else "-Infinity"
-        return float.__repr__(k)
-    return None
-
-
-def _describe(v: Any) -> str:
-    t = type(v)
-    name = t.__qualname__ if t.__module__ == "builtins" else "%s.%s" % (t.__module__, t.__qualname__)
-    return "a value of type %s" % name
-
 
 def _path(frames: List[List[Any]]) -> str:
     parts = ["args"]
@@ -262,7 +247,6 @@ def _path(frames: List[List[Any]]) -> str:
         else:
             parts.append("[%d]" % k)
     return "".join(parts)
-
 
 def slow_text(value: Any) -> str:
     """Iterative twin of the fast path: the same JSON text, no depth limit.
@@ -276,57 +260,67 @@ def slow_text(value: Any) -> str:
     v = value
     while True:
         # Same test order as the C encoder: None, True, False, str, int,
-        # float, list/tuple, dict, then the default hook.
+        # float, list/tuple, dict, then the default hook; tested on type(v).
+        t = type(v)
         if v is None:
             out.append("null")
         elif v is True:
             out.append("true")
         elif v is False:
             out.append("false")
-        elif isinstance(v, str):
+        elif issubclass(t, str):
             out.append(_quote(v))
-        elif isinstance(v, int):
+        elif issubclass(t, int):
             out.append(_int_text(v))
-        elif isinstance(v, float):
+        elif issubclass(t, float):
             out.append(_float_text(v))
-        elif isinstance(v, (list, tuple, dict)):
+        elif issubclass(t, (list, tuple, dict)):
             if id(v) in active:
                 p = _path(frames)
                 raise FingerprintError("circular-value", "circular reference at %s" % p, path=p)
-            active.add(id(v))
-            if isinstance(v, dict):
+            if issubclass(t, dict):
+                it = items_of(v, lambda: _path(frames)) if t is not dict else dict.items(v).__iter__()
                 out.append("{")
-                frames.append([v, iter(v.items()), True, None])
+                frames.append([v, it, True, None])
             else:
+                # An exact list/tuple directly; a subclass through its own
+                # iteration, as the C encoder's PySequence_Fast reads it.
+                it = v.__iter__() if t is list or t is tuple else \
+                    iterate(v, "__iter__()", lambda: _path(frames))
                 out.append("[")
-                it = list.__iter__(v) if isinstance(v, list) else tuple.__iter__(v)
                 frames.append([v, it, False, -1])
-        elif isinstance(v, datetime):
-            out.append(_quote(iso_datetime(v)))
-        elif isinstance(v, date):
+            active.add(id(v))
+        elif issubclass(t, datetime):
+            out.append(_quote(_dated(iso_datetime, v, frames)))
+        elif issubclass(t, date):
             out.append(_quote(iso_date(v)))
         else:
             p = _path(frames)
             raise FingerprintError("unsupported-value",
-                                   "cannot fingerprint %s at %s: %s" % (_describe(v), p, _ALLOWED), path=p)
+                                   "cannot fingerprint %s at %s: %s" % (describe(v), p, _ALLOWED), path=p)
         # Next value to write: the next member of the innermost open container.
         while frames:
             f = frames[-1]
-            item: Any = next(f[1], _END)
+            item: Any = next(f[1], _END)  # user code for subclasses: exceptions pass through
             if item is _END:
                 out.append("}" if f[2] else "]")
                 active.discard(id(f[0]))
                 frames.pop()
                 continue
             if f[2]:
-                k, v = item
-                name = key_name(k)
+                if type(item) is tuple and len(item) == 2:
+                    k, v = item
+                else:
+                    k, v = pair(item, lambda: _path(frames[:-1]))
+                name = k if type(k) is str else None
                 if name is None:
                     p = _path(frames[:-1])  # the object that holds the key
-                    raise FingerprintError(
-                        "unsupported-value",
-                        "cannot fingerprint a dict key of type %s in the object at %s: keys must be str, int, "
-                        "float, bool or None (D16)" % (type(k).__qualname__, p), path=p)
+                    name = key_name(k, p)
+                    if name is None:
+                        raise FingerprintError(
+                            "unsupported-value",
+                            "cannot fingerprint a dict key of type %s in the object at %s: keys must be str, int, "
+                            "float, bool or None (D16)" % (type(k).__qualname__, p), path=p)
                 if f[3] is not None:
                     out.append(",")
                 f[3] = name
@@ -342,35 +336,10 @@ def slow_text(value: Any) -> str:
             return "".join(out)
 
 
-# --- selection (D9, D10) ----------------------------------------------------
-
-def select_value(args: Any, match_on: Optional[Tuple[str, ...]], ignore_args: Optional[Tuple[str, ...]]) -> Any:
-    """Narrows a top-level dict before anything in it is encoded (D9).
-
-    Keys are compared by the name the JSON text gives them (``7`` → ``"7"``),
-    so value input and text input select alike. Values left out are never
-    read. Non-dict args pass through (D10); the core applies the same lists
-    again, which changes nothing.
-    """
-    if not isinstance(args, dict):
-        return args
-    if match_on is not None:
-        keep = set(match_on)
-        return {k: v for k, v in args.items() if (k if k.__class__ is str else key_name(k)) in keep}
-    if ignore_args is not None:
-        drop = set(ignore_args)
-        return {k: v for k, v in args.items() if (k if k.__class__ is str else key_name(k)) not in drop}
-    return args
-
-
-def key_list(keys: Any, what: str) -> Tuple[str, ...]:
-    """A match_on/ignore_args argument as a tuple of str, or invalid-argument."""
-    if isinstance(keys, (str, bytes, bytearray, dict)) or not isinstance(keys, Iterable):
-        raise FingerprintError("invalid-argument",
-                               "%s must be a list of strings, got %s" % (what, type(keys).__qualname__))
-    t = tuple(keys)
-    for k in t:
-        if not isinstance(k, str):
-            raise FingerprintError("invalid-argument",
-                                   "%s must be a list of strings, found %s" % (what, type(k).__qualname__))
-    return t
+def _dated(fn: Callable[[Any], str], v: Any, frames: List[List[Any]]) -> str:
+    try:
+        return fn(v)
+    except BadData as e:
+        p = _path(frames)
+        raise FingerprintError("unsupported-value", "cannot fingerprint the datetime at %s: %s"
+                               % (p, e), path=p) from e.cause

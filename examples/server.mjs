@@ -1,0 +1,80 @@
+// A fingerprint server on node:http with limits set (issue 15).
+//
+//   POST /fingerprint/<name>[?matchOn=a,b | ?ignoreArgs=a,b]   body: the args as JSON text
+//   → 200 {"fingerprint": "<64 hex>"}
+//   → 413 {"error": "limit-exceeded", "message": …}   body, nesting or an object over a limit
+//   → 400 {"error": "<code>", "message": …}           malformed JSON, bad name
+//
+// The body is read as bytes and handed to the core as they are (no JSON.parse
+// on the host). A body over maxInputBytes is refused from its Content-Length,
+// or as soon as it has streamed that far: it is never buffered whole.
+// Run: node examples/server.mjs [port]   (port 0 picks a free one; the port is printed)
+// In an application, import from "@overturn/fingerprint" instead of ../dist.
+import { createServer } from "node:http";
+import { FingerprintError, configure, fingerprintJSON } from "../dist/index.js";
+
+const LIMITS = {
+  maxInputBytes: Number(process.env.MAX_INPUT_BYTES ?? 16 * 1024 * 1024),
+  maxDepth: Number(process.env.MAX_DEPTH ?? 512),
+  maxMembers: Number(process.env.MAX_MEMBERS ?? 100_000),
+};
+// Keep at most 64 MiB of core memory between requests: a large request's memory is given back.
+configure({ limits: LIMITS, retainMemoryBytes: 64 * 1024 * 1024 });
+
+function answer(res, status, body) {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function refuse(res, err) {
+  if (err instanceof FingerprintError) {
+    answer(res, err.code === "limit-exceeded" ? 413 : 400, { error: err.code, message: err.message });
+  } else {
+    answer(res, 500, { error: "internal-error", message: String(err) });
+  }
+}
+
+function tooLarge(res, bytes) {
+  // The request body is not read further: close the connection after answering.
+  res.setHeader("connection", "close");
+  answer(res, 413, { error: "limit-exceeded", message: `limit exceeded: a body of ${bytes} bytes (maxInputBytes is ${LIMITS.maxInputBytes})` });
+}
+
+const server = createServer((req, res) => {
+  const url = new URL(req.url ?? "/", "http://localhost");
+  const m = /^\/fingerprint\/([^/]+)$/.exec(url.pathname);
+  if (req.method !== "POST" || !m) return answer(res, 404, { error: "not-found", message: "POST /fingerprint/<name>" });
+  const declared = Number(req.headers["content-length"] ?? 0);
+  if (declared > LIMITS.maxInputBytes) { req.resume(); return tooLarge(res, declared); }
+  const list = (k) => (url.searchParams.has(k) ? url.searchParams.get(k).split(",").filter((s) => s !== "") : undefined);
+  const options = { matchOn: list("matchOn"), ignoreArgs: list("ignoreArgs") };
+  const chunks = [];
+  let size = 0;
+  let refused = false;
+  req.on("data", (chunk) => {
+    if (refused) return;
+    size += chunk.length;
+    if (size > LIMITS.maxInputBytes) {
+      refused = true;
+      chunks.length = 0;
+      tooLarge(res, size);
+      req.destroy();
+      return;
+    }
+    chunks.push(chunk);
+  });
+  req.on("end", () => {
+    if (refused) return;
+    try {
+      const body = new Uint8Array(Buffer.concat(chunks, size));
+      answer(res, 200, { fingerprint: fingerprintJSON(decodeURIComponent(m[1]), body, options) });
+    } catch (err) {
+      refuse(res, err);
+    }
+  });
+});
+
+server.listen(Number(process.argv[2] ?? 8787), "127.0.0.1", () => {
+  console.log(`listening on ${server.address().port}`);
+});

@@ -1,0 +1,106 @@
+"""How host containers and keys are read, as ``json.dumps`` reads them (D16).
+
+Internal, shared by the walk (``_encode``) and selection (``_select``).
+Types are tested on ``type(v)``; a subclass is read by its base type's value
+(``int.__repr__``, ``float.__repr__``, ``str.__str__``); a dict subclass is
+read through ``items()`` (not called when its own storage is empty, as the C
+encoder skips it) and must yield 2-tuples. Data that cannot be read is a
+FingerprintError naming the path with the original exception as cause; the
+user's own exceptions pass through (issue #10).
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, Optional, Tuple
+
+from ._errors import FingerprintError
+
+_INF = float("inf")
+
+
+def key_name(k: Any, where: str = "args") -> Optional[str]:
+    """The JSON name json.dumps gives a dict key (D16), None for other types.
+
+    Always an exact ``str`` (a subclass key by its content: its ``__eq__`` and
+    ``__hash__`` are never used, D9). An int key whose decimal digits exceed
+    the interpreter's int→str limit raises FingerprintError naming ``where``
+    (the object that holds the key), with the ValueError as cause.
+    """
+    t = type(k)
+    if t is str:
+        return k
+    if issubclass(t, str):
+        return str.__str__(k)
+    if k is True:
+        return "true"
+    if k is False:
+        return "false"
+    if k is None:
+        return "null"
+    if issubclass(t, int):
+        try:
+            return int.__repr__(k)
+        except ValueError as e:
+            raise FingerprintError(
+                "unsupported-value", "cannot fingerprint an int dict key of more digits than "
+                "sys.get_int_max_str_digits() allows in the object at %s (D16)" % where, path=where) from e
+    if issubclass(t, float):
+        x = float.__float__(k)
+        if x != x:
+            return "NaN"
+        if x in (_INF, -_INF):
+            return "Infinity" if x > 0 else "-Infinity"
+        return float.__repr__(x)
+    return None
+
+
+def describe(v: Any) -> str:
+    t = type(v)
+    name = t.__qualname__ if t.__module__ == "builtins" else "%s.%s" % (t.__module__, t.__qualname__)
+    return "a value of type %s" % name
+
+
+Where = Any  # a path (str), or a callable that makes it: only the error path pays for it
+
+
+def _where(where: Where) -> str:
+    return where if type(where) is str else where()
+
+
+def iterate(res: Any, what: str, where: Where) -> Any:
+    """``iter(res)`` where ``res`` came from user code; not iterable → FingerprintError."""
+    try:
+        return iter(res)
+    except TypeError as e:
+        t = type(res)
+        if getattr(t, "__iter__", None) is None and getattr(t, "__getitem__", None) is None:
+            where = _where(where)
+            raise FingerprintError("unsupported-value", "cannot fingerprint the object at %s: %s returned %s, "
+                                   "which is not iterable" % (where, what, describe(res)), path=where) from e
+        raise  # raised by the object's own __iter__
+
+
+def items_of(d: Dict[Any, Any], where: Where) -> Any:
+    """An iterator over a dict's (key, value) pairs, read as json.dumps reads them.
+
+    An exact dict is read directly; a subclass through its ``items()`` (user
+    code, whose exceptions pass through) — unless its own storage is empty,
+    which the C encoder writes as ``{}`` without calling ``items()``. Use
+    with :func:`pair`.
+    """
+    if type(d) is dict or not dict.__len__(d):
+        return dict.items(d).__iter__()
+    return iterate(d.items(), "items()", where)
+
+
+def pair(item: Any, where: Where) -> Tuple[Any, Any]:
+    """One element of ``items()`` as (key, value); anything but a 2-tuple is FingerprintError."""
+    if type(item) is tuple and len(item) == 2:
+        return item  # type: ignore[return-value]
+    if issubclass(type(item), tuple) and tuple.__len__(item) == 2:
+        return tuple.__getitem__(item, 0), tuple.__getitem__(item, 1)
+    e = ValueError("items must return 2-tuples")  # the C json encoder's own message
+    where = _where(where)
+    raise FingerprintError("unsupported-value", "cannot fingerprint the dict at %s: its items() yielded %s, "
+                           "not a (key, value) pair" % (where, describe(item)), path=where) from e
+
+
