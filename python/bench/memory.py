@@ -14,7 +14,10 @@ the reset) and, after 1,000 small calls and ``gc.collect()``, ``VmRSS`` again.
 Linux only (``/proc``). ``ru_maxrss`` cannot be reset, so it would report the
 input's own construction; the clear_refs mark can.
 
-    python python/bench/memory.py [--sizes 50,200] [--paths text,value] [--json FILE]
+    python python/bench/memory.py [--sizes 50,200] [--paths text,value] [--shape records|rows] [--json FILE]
+
+``--shape rows`` builds the document of ``bench/memory.mjs`` (the TypeScript
+benchmark: ~100-byte rows of five fields), for comparing the two SDKs.
 """
 from __future__ import annotations
 
@@ -58,10 +61,17 @@ def document(size: int) -> Dict[str, Any]:
     return {"requestId": "req-1", "records": [pool[i % len(pool)] for i in range(n)]}
 
 
-def one(path: str, size_mb: float) -> Dict[str, Any]:
+def rows_document(size: int) -> Dict[str, Any]:
+    """bench/memory.mjs's document: ``{rows: [{id, value, tag, ok, x}]}``, ~100 bytes a row (MiB-sized)."""
+    n = round(size / MB * 2 ** 20 / 100)
+    return {"rows": [{"id": "row-%d" % i, "value": i / 7, "tag": " t ", "ok": i % 2 == 0, "x": None}
+                     for i in range(n)]}
+
+
+def one(path: str, size_mb: float, shape: str = "records") -> Dict[str, Any]:
     from overturn import fingerprint as sdk
 
-    value = document(int(size_mb * MB))
+    value = (rows_document if shape == "rows" else document)(int(size_mb * MB))
     text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
     nbytes = len(text.encode("utf-8"))
     if path == "text":
@@ -93,18 +103,19 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="50,200", help="input sizes in MB, comma-separated")
     ap.add_argument("--paths", default="text,value", help="text, value or both")
+    ap.add_argument("--shape", default="records", choices=["records", "rows"], help="the document (see above)")
     ap.add_argument("--json", metavar="FILE", help="also write the results as JSON")
-    ap.add_argument("--one", nargs=2, metavar=("PATH", "MB"), help=argparse.SUPPRESS)
+    ap.add_argument("--one", nargs=3, metavar=("PATH", "MB", "SHAPE"), help=argparse.SUPPRESS)
     opt = ap.parse_args()
     if opt.one:
-        print(json.dumps(one(opt.one[0], float(opt.one[1]))))
+        print(json.dumps(one(opt.one[0], float(opt.one[1]), opt.one[2])))
         return
     results: List[Dict[str, Any]] = []
     print("| path | input | extra peak | peak / input | kept after 1,000 small calls |")
     print("|---|---:|---:|---:|---:|")
     for size in opt.sizes.split(","):
         for path in opt.paths.split(","):
-            out = subprocess.run([sys.executable, __file__, "--one", path, size],
+            out = subprocess.run([sys.executable, __file__, "--one", path, size, opt.shape],
                                  capture_output=True, text=True, check=True).stdout
             r = json.loads(out)
             results.append(r)
