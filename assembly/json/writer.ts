@@ -10,7 +10,7 @@
 //   D7  numbers as ECMAScript Number::toString (num/dtoa.ts), -0 → 0;
 //   D8  empty containers stay; D13 the last duplicate key wins.
 // No whitespace anywhere. Iterative, with an explicit frame stack (D19).
-import { alloc, grow } from "../arena";
+import { alloc, grow, releaseFrom } from "../arena";
 import { formatDouble } from "../num/dtoa";
 import { keepMember } from "../select";
 import { trimLengthAt, trimLengthBefore } from "../utf8";
@@ -51,6 +51,7 @@ export function writeCanonical(root: u32): bool {
       if (!ensure(1)) return false;
       putByte(type == T_OBJ ? 0x7D : 0x5D);
       depth--;
+      if (type == T_OBJ) releaseList(<usize>load<u32>(f, 12));
       continue;
     }
     store<u32>(f, remaining - 1, 8);
@@ -78,6 +79,16 @@ export function writeCanonical(root: u32): bool {
     if (!openValue(child, false)) return false;
   }
   return true;
+}
+
+/**
+ * A closed object's sort entries (and the merge buffer after them) are dead;
+ * inner objects closed before it, so they sit last in the arena unless the
+ * frame stack or the kept output grew after them (then they stay until the
+ * call ends). Keeps a document's scratch proportional to its depth.
+ */
+function releaseList(list: usize): void {
+  if (list != 0 && frames < list && outBase < list) releaseFrom(list);
 }
 
 /** Writes a scalar, or the opener of a container and pushes its frame. */
