@@ -54,6 +54,7 @@ FingerprintError("internal-error") — never a wasmtime exception.
 from __future__ import annotations
 
 import ctypes
+import hashlib
 import os
 import struct
 import threading
@@ -67,11 +68,12 @@ F_TEXT = 2
 F_MATCH_ON = 4
 F_IGNORE = 8
 F_STRING_INPUT = 16
+F_PREIMAGE = 32
 
 _HEADER = struct.Struct("<6I")  # flags, kindLen, nameLen, matchLen, ignoreLen, argsLen
 _RESULT = struct.Struct("<iiiII")  # status, error offset, part, text ptr, text len
-_HEADER_LEN = 24
-_DIGEST_AT = 20
+_TEXT = struct.Struct("<II")  # text ptr, text len (result block +12)
+_sha256 = hashlib.sha256
 _INITIAL_INPUT = 64 * 1024
 _U32_MAX = 0xFFFFFFFF
 
@@ -294,6 +296,13 @@ def call(flags: int, kind: bytes, name: bytes, match: bytes, ignore: bytes, args
 
 
 def _call(st: _Instance, flags: int, kind: bytes, name: bytes, match: bytes, ignore: bytes, args: bytes) -> str:
+    # A digest is asked as the preimage, hashed here by hashlib (OpenSSL, SHA
+    # extensions) as the Node SDK does with node:crypto: measured in one run
+    # (medians µs, small/medium/large) core SHA-256 4.2/128/17,848 against
+    # preimage + hashlib 3.9/100/16,700. The core still writes every byte.
+    digest = flags & F_DIGEST
+    if digest:
+        flags ^= F_DIGEST | F_PREIMAGE
     head = _HEADER.pack(flags, len(kind), len(name), len(match), len(ignore), len(args))
     head += kind + name + match + ignore
     h = len(head)
@@ -328,11 +337,11 @@ def _call(st: _Instance, flags: int, kind: bytes, name: bytes, match: bytes, ign
     if status:
         status, offset, part, _, _ = _RESULT.unpack_from(st.view, r)
         raise core_error(status, offset, part)
-    if flags & F_DIGEST:
-        return str(st.view[r + _DIGEST_AT:r + _DIGEST_AT + 64], "ascii")
-    ptr, size = struct.unpack_from("<II", st.view, r + 12)
+    ptr, size = _TEXT.unpack_from(st.view, r + 12)
     if ptr + size > len(st.view):
         st.refresh()
+    if digest:
+        return _sha256(st.view[ptr:ptr + size]).hexdigest()
     return str(st.view[ptr:ptr + size], "utf-8")
 
 
