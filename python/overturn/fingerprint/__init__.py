@@ -27,6 +27,7 @@ from typing import Any, Dict, Optional, Tuple, Union
 from . import _core
 from ._core import F_DIGEST, F_IGNORE, F_MATCH_ON, F_STRING_INPUT, F_TEXT
 from ._encode import to_json_text
+from ._stream import value_call
 from ._select import key_list, select_value
 from ._errors import FingerprintError
 from ._types import KeyList as KeyList  # re-exported for annotations (not in __all__)
@@ -137,7 +138,7 @@ def fingerprint(name: str, args: Any, *, match_on: Optional[KeyList] = None,
     """
     n = _literal(name, "name")
     if match_on is None and ignore_args is None and kind is _DEFAULT_KIND:
-        return _core.call(F_DIGEST, b"", n, b"", b"", to_json_text(args))
+        return value_call(F_DIGEST, b"", n, args)
     k = b"" if type(kind) is str and kind == _DEFAULT_KIND else _literal(kind, "kind")
     if match_on is not None:
         args = select_value(args, key_list(match_on, "match_on"), None)  # D9: match_on wins
@@ -147,7 +148,7 @@ def fingerprint(name: str, args: Any, *, match_on: Optional[KeyList] = None,
         args = select_value(args, None, key_list(ignore_args, "ignore_args"))
     # The selection is complete here, in O(keys + list) (issue #10), so the
     # core gets no key lists: applying them again would change nothing.
-    return _core.call(F_DIGEST, k, n, b"", b"", to_json_text(args))
+    return value_call(F_DIGEST, k, n, args)
 
 
 def fingerprint_json(name: str, args_json: Union[str, bytes, bytearray, memoryview], *,
@@ -187,7 +188,7 @@ def canonical_json(value: Any) -> str:
         >>> canonical_json({"b": [1.0, None, float("nan")], "a": -0.0})
         '{"a":0,"b":[1]}'
     """
-    return _core.call(F_TEXT, b"", b"", b"", b"", to_json_text(value))
+    return value_call(F_TEXT, b"", b"", value)
 
 
 def canonicalize_json(text: Union[str, bytes, bytearray, memoryview]) -> str:
