@@ -11,7 +11,7 @@
 //   'g' binary f64 (non-finite → null, D1)
 //   'u' 't' u32 length + UTF-8;  'a' 'A' u32 length + ASCII;  'z' 'Z' u8 length + ASCII
 //   '[' '(' u32 count, ')' u8 count → array;  '{' key/value pairs up to '0' → object
-//   'r' u32 index: a repeat of an earlier string or number (marshal writes
+//   'r' u32 index: a repeat of an earlier string, number or empty container (marshal writes
 //       shared objects once; a flag bit 0x80 on the type marks those it will
 //       refer to later, in pre-order)
 // Everything else fails with E_BAD_REQUEST at its byte offset, and the host
@@ -19,8 +19,8 @@
 // error with a path: a set, bytes, complex, code object, an int of 60 bits or
 // more, a str with a surrogate (marshal writes the two halves of a pair
 // separately; the text path joins them, D14), a dict key that is not a str
-// (int/float/bool/None keys have D16 spellings), and a repeat of a container
-// (a shared list, or a cycle). It builds the same tape as the JSON reader, so
+// (int/float/bool/None keys have D16 spellings), and a repeat of a non-empty
+// container (a shared list, or a cycle). It builds the same tape as the JSON reader, so
 // selection and the canonical writer are shared. Bounds-checked throughout:
 // a malformed stream can never read outside the request.
 import { alloc, grow } from "../arena";
@@ -28,11 +28,10 @@ import { depthAllowed, membersAllowed } from "../limits";
 import { E_BAD_REQUEST, fail } from "../errors";
 import {
   STR_CLEAN, T_ARR, T_FALSE, T_NULL, T_NUM, T_OBJ, T_STR, T_TRUE,
-  nodeAt, nodeType, setNodeA, setNodeB, tapeLen, tapePush,
+  nodeA, nodeAt, nodeB, nodeType, setNodeA, setNodeB, tapeLen, tapePush,
 } from "./tape";
 
 const FLAG_REF: u8 = 0x80;
-const CONTAINER: u32 = 0xFFFF_FFFF; // a ref-table entry that may not be repeated
 const FRAME: usize = 12; // node, items left (list) or members so far (dict), is dict
 
 let stack: usize = 0;
@@ -107,7 +106,7 @@ export function readMarshal(start: usize, len: usize): i32 {
       if (!depthAllowed(depth + 1, -1)) return -1;
       const node = tapePush(code == 0x7B ? T_OBJ : T_ARR, 0, count, 0);
       if (node < 0) return -1;
-      if (ref && !addRef(CONTAINER)) return -1;
+      if (ref && !addRef(<u32>node)) return -1;
       if (depth == stackCap) {
         const cap = stackCap << 1;
         const s = grow(stack, <usize>stackCap * FRAME, <usize>cap * FRAME);
@@ -222,8 +221,15 @@ function repeat(p: usize, end: usize, at: usize, start: usize, asKey: bool): usi
   const i = load<u32>(p);
   if (i >= refLen) return badAt(at, start);
   const src = load<u32>(refs + (<usize>i << 2));
-  if (src == CONTAINER) return badAt(at, start);
   const t = nodeType(src);
+  if (t == T_ARR || t == T_OBJ) {
+    // Only a finished empty one (the shared () singleton, mostly): b is 0
+    // while a container is still open (a cycle), and a non-empty one would
+    // need its subtree copied under the depth limit: the text path does that.
+    if (asKey || nodeA(src) != 0 || <u32>nodeB(src) != src + 1) return badAt(at, start);
+    if (tapePush(t, 0, 0, <u64>tapeLen + 1) < 0) return 0;
+    return p + 4;
+  }
   if (asKey ? t != T_STR : t != T_STR && t != T_NUM) return badAt(at, start);
   const s = nodeAt(src);
   if (tapePush(t, load<u8>(s, 1), load<u32>(s, 4), load<u64>(s, 8)) < 0) return 0;
