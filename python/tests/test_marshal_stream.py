@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import marshal
 import random
+import subprocess
 import sys
 from typing import Any, List
 
@@ -132,3 +133,23 @@ def test_deeper_than_marshal_goes_by_text() -> None:
         v = [v]
     assert canonical_json(v) == "[" * 2500 + '"end"' + "]" * 2500
     assert sys.getrecursionlimit() > 0
+
+
+def test_a_thread_with_a_small_stack_takes_the_text_path() -> None:
+    # marshal recurses up to 2,000 levels in C: in a 256 KiB thread that
+    # killed the process (measured); the json encoder stops at the recursion
+    # limit there and the walk finishes the value.
+    code = (
+        "import threading\n"
+        "from overturn.fingerprint import canonical_json\n"
+        "threading.stack_size(256 * 1024)\n"
+        "v = 0\n"
+        "for _ in range(1999): v = [v]\n"
+        "out = []\n"
+        "t = threading.Thread(target=lambda: out.append(canonical_json(v)))\n"
+        "t.start(); t.join()\n"
+        "assert out == ['[' * 1999 + '0' + ']' * 1999], out[:1]\n"
+        "print('ok')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", (done.returncode, done.stderr[-2000:])
