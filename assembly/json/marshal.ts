@@ -23,6 +23,9 @@
 // container (a shared list, or a cycle). It builds the same tape as the JSON reader, so
 // selection and the canonical writer are shared. Bounds-checked throughout:
 // a malformed stream can never read outside the request.
+// tapePush stays inlined at its nine call sites: one non-inlined wrapper
+// saved 414 bytes of the 40 KiB budget but made value input 3-6% slower
+// (medium and large bench payloads, measured against canonicaljson).
 import { alloc, grow } from "../arena";
 import { depthAllowed, membersAllowed } from "../limits";
 import { E_BAD_REQUEST, fail } from "../errors";
