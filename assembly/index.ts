@@ -16,6 +16,7 @@
 //             bit2 MATCH_ON present   bit3 IGNORE_ARGS present (D9: matchOn wins)
 //             bit4 STRING_INPUT: args came from a host string, so no BOM (D12)
 //             bit6 VALUES: args is a host-value stream (json/values.ts), not JSON text
+//             bit10 MARSHAL: args is CPython marshal (version 4) of a plain value (json/marshal.ts)
 //             bit5 PREIMAGE: return kind "\n" name "\n" canonical as the text,
 //                  for hosts that hash large texts faster themselves (node:crypto)
 //   kindLen   kind as a JSON string literal ("" = default "tool_call")
@@ -36,6 +37,7 @@ import {
 import { lastStrLen, lastStrPtr, parseText, readStringLiteral } from "./json/reader";
 import { ensure, outBase, outPos, putBytes, sinkFinish, sinkInit } from "./json/sink";
 import { T_ARR, nodeType, tapeInit } from "./json/tape";
+import { readMarshal } from "./json/marshal";
 import { readValues } from "./json/values";
 import { writeCanonical } from "./json/writer";
 import { SELECT_IGNORE, SELECT_MATCH_ON, SELECT_NONE, isKeyList, setSelection } from "./select";
@@ -51,6 +53,7 @@ const F_IGNORE: u32 = 8;
 const F_STRING_INPUT: u32 = 16;
 const F_PREIMAGE: u32 = 32;
 const F_VALUES: u32 = 64;
+const F_MARSHAL: u32 = 1024; // 128-512 are taken by issue #9's flags
 const HEADER: usize = 24;
 
 const RESULT: usize = memory.data(96);
@@ -135,6 +138,8 @@ function process(req: usize, len: usize): i32 {
   if (!tapeInit(argsLen)) return failed();
   const root = (flags & F_VALUES) != 0
     ? readValues(argsPtr, argsLen)
+    : (flags & F_MARSHAL) != 0
+    ? readMarshal(argsPtr, argsLen)
     : parseText(argsPtr, argsLen, (flags & F_STRING_INPUT) == 0);
   if (root < 0) return failed();
 

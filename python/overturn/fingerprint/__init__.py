@@ -31,6 +31,7 @@ from typing import Any, Dict, Mapping, Optional, Tuple, Union
 from . import _core, _limits
 from ._core import F_DIGEST, F_IGNORE, F_MATCH_ON, F_STRING_INPUT, F_TEXT
 from ._encode import to_json_args
+from ._stream import marshal_call
 from ._select import key_list, select_value
 from ._errors import FingerprintError
 from ._limits import Limits, configure
@@ -125,6 +126,9 @@ def _settings(limits: LimitsArg) -> Optional[_limits.Settings]:
 def _value_call(flags: int, k: bytes, n: bytes, args: Any, limits: LimitsArg) -> str:
     """The core call of the value path: limit errors lose the offset into text the caller never saw."""
     s = _limits.active if limits is None else _limits.active.over(limits)
+    out = marshal_call(flags, k, n, args, s)  # plain values: marshal, read by the core (issue 14)
+    if out is not None:
+        return out
     data = to_json_args(args)
     if data.__class__ is bytes and len(data) > s.max_bytes:
         raise _limits.value_over(len(data), s)  # _core would word it as text

@@ -1,6 +1,8 @@
 """Python host values → JSON text for the core (D16).
 
-Internal. The fast path is the C ``json`` encoder (compact RFC 8259 text,
+Internal. Since issue #14, plain values first go to the core as marshal
+(``_stream.py``); this module is the path for everything that refuses — and
+what gives every D16 error its path. Its fast path is the C ``json`` encoder (compact RFC 8259 text,
 NaN/Infinity written as bare tokens) with a ``default`` hook for
 ``datetime``/``date``. For every type D16 admits, its output already has the
 contract's meaning once the core reads it: the core drops null, reads
