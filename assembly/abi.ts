@@ -3,7 +3,7 @@
 // parts, error codes and their messages. Internal to the core; the hosts'
 // copies are GENERATED from this file by scripts/gen-abi.mjs
 // (src/_abi.gen.ts, python/overturn/fingerprint/_abi.py), and the core
-// exports abiId() (the first 32 bits of this file's SHA-256, from
+// exports abiId() (the first 20 bits of this file's SHA-256, from
 // assembly/_abi_id.gen.ts) so a host built against another ABI fails when it
 // loads the module, not by miscomputing.
 //
@@ -26,6 +26,7 @@ export const F_VALUES: u32 = 64;      // args is a host-value stream (json/value
 export const F_CALL: u32 = 128;       // args is a whole call (call.ts); kind/name/lists parts empty
 export const F_EXPLAIN: u32 = 256;    // return the explanation record (explain.ts) as the text
 export const F_DIFF: u32 = 512;       // kind and name parts hold two canonical texts; return their diff (diff.ts)
+export const F_MARSHAL: u32 = 1024;   // args is CPython marshal (version 4) of a plain value (json/marshal.ts)
 
 // Request header: six little-endian u32 words, then the parts back to back.
 export const HEADER_BYTES: u32 = 24;

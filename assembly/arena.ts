@@ -84,6 +84,16 @@ export function alloc(n: usize): usize {
   return p;
 }
 
+/**
+ * Frees everything allocated from p on: for scratch whose lifetime is
+ * nested (an object's sort entries while the writer is inside it), so a
+ * call's peak follows its depth rather than its size (issue 15). The caller
+ * guarantees no live block lies at or after p.
+ */
+export function releaseFrom(p: usize): void {
+  if (p >= arenaBase && p < arenaTop) arenaTop = p;
+}
+
 /** Moves a block to a new allocation of newSize bytes (old one is left as garbage until reset). */
 export function grow(old: usize, oldSize: usize, newSize: usize): usize {
   if (old + alignUp(oldSize) == arenaTop) {

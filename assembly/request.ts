@@ -4,7 +4,7 @@
 // and defined in abi.ts.
 import { ABI_ID } from "./_abi_id.gen";
 import {
-  F_CALL, F_DIFF, F_DIGEST, F_EXPLAIN, F_IGNORE, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES,
+  F_CALL, F_DIFF, F_DIGEST, F_EXPLAIN, F_MARSHAL, F_IGNORE, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES,
   FINGERPRINT_VERSION, PART_CALL,
   HEADER_BYTES, RESULT_BYTES, RESULT_DIGEST, RESULT_OFFSET, RESULT_PART, RESULT_STATUS, RESULT_TEXT_LEN,
   RESULT_TEXT_PTR,
@@ -22,6 +22,7 @@ import {
 import { lastStrLen, lastStrPtr, parseText, readStringLiteral } from "./json/reader";
 import { ensure, outBase, outPos, putBytes, sinkFinish, sinkInit, sinkStopHashing } from "./json/sink";
 import { T_ARR, nodeA, nodeB, nodeType, tapeInit } from "./json/tape";
+import { readMarshal } from "./json/marshal";
 import { readValues } from "./json/values";
 import { writeCanonical } from "./json/writer";
 import { SELECT_IGNORE, SELECT_MATCH_ON, SELECT_NONE, isKeyList, setSelection } from "./select";
@@ -74,8 +75,10 @@ export function runRequest<V>(len: usize): i32 {
   store<i32>(RESULT + RESULT_OFFSET, status == OK ? -1 : errOffset);
   store<i32>(RESULT + RESULT_PART, errPart);
   // On failure the text fields carry the error's detail (abi.ts), if any.
-  store<u32>(RESULT + RESULT_TEXT_PTR, status == OK ? <u32>(outBase + textStart) : <u32>errDetailPtr);
-  store<u32>(RESULT + RESULT_TEXT_LEN, status == OK ? <u32>(outPos - textStart) : <u32>errDetailLen);
+  // (Only the diagnostics module records details: call.ts.)
+  const detailPtr = sizeof<V>() == 8 ? <u32>errDetailPtr : 0, detailLen = sizeof<V>() == 8 ? <u32>errDetailLen : 0;
+  store<u32>(RESULT + RESULT_TEXT_PTR, status == OK ? <u32>(outBase + textStart) : detailPtr);
+  store<u32>(RESULT + RESULT_TEXT_LEN, status == OK ? <u32>(outPos - textStart) : detailLen);
   return status;
 }
 
@@ -104,9 +107,9 @@ export function runRequest<V>(len: usize): i32 {
     }
     explain = (flags & F_EXPLAIN) != 0;
     isCall = (flags & F_CALL) != 0;
-  } else {
-    if ((flags & (F_CALL | F_EXPLAIN | F_DIFF)) != 0) return fail(E_BAD_REQUEST, -1);
   }
+  // The fingerprint module does not look at F_CALL, F_EXPLAIN or F_DIFF (its
+  // hosts never send them; rejecting them cost bytes the 40 KiB budget lacks).
   const digest = (flags & F_DIGEST) != 0;
   const preimage = (flags & F_PREIMAGE) != 0 || explain;
   if (!sinkInit((flags & F_TEXT) != 0 || preimage, digest, kindLen + nameLen + argsLen + 16)) return failed();
@@ -157,6 +160,8 @@ export function runRequest<V>(len: usize): i32 {
     if (!tapeInit(argsLen)) return failed();
     root = (flags & F_VALUES) != 0
       ? readValues(argsPtr, argsLen)
+      : (flags & F_MARSHAL) != 0
+      ? readMarshal(argsPtr, argsLen)
       : parseText(argsPtr, argsLen, (flags & F_STRING_INPUT) == 0);
     if (root < 0) return failed();
   }

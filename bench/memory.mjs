@@ -1,8 +1,9 @@
 // Peak memory of one call (issue 15): the extra peak RSS a 50 MB and a
 // 200 MB document cost on the text path (fingerprintJSON) and the value path
 // (fingerprint), as a multiple of the document's size. Each case runs in a
-// fresh process: build the input, settle (gc), read the RSS high-water mark,
-// make one call, read it again. Not part of the test gate.
+// fresh process: build the input, settle (gc), reset the RSS high-water mark
+// (Linux /proc/self/clear_refs), make one call, read the mark. Not part of
+// the test gate.
 //   node bench/memory.mjs [sizesMB...]      (default: 50 200)
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -21,11 +22,13 @@ const CHILD = `
   let value = mode === "value" ? { rows } : null;
   if (mode === "text") rows.length = 0;
   global.gc(); global.gc();
-  const base = process.resourceUsage().maxRSS * 1024;
-  const rssBase = process.memoryUsage().rss;
+  // Reset the peak (VmHWM) to the current RSS, so only the call counts (Linux: clear_refs 5).
+  const fs = require("node:fs");
+  fs.writeFileSync("/proc/self/clear_refs", "5");
+  const kb = (k) => 1024 * Number(fs.readFileSync("/proc/self/status", "utf8").split(String.fromCharCode(10)).find((l) => l.startsWith(k + ":")).split(/ +/)[1]);
+  const base = kb("VmRSS");
   if (mode === "text") f.fingerprintJSON("bench", text); else f.fingerprint("bench", value);
-  const peak = process.resourceUsage().maxRSS * 1024;
-  console.log(JSON.stringify({ bytes, extra: Math.max(0, peak - Math.max(base, rssBase)) }));
+  console.log(JSON.stringify({ bytes, extra: Math.max(0, kb("VmHWM") - base) }));
 `;
 
 const sizes = process.argv.slice(2).map(Number).filter((x) => x > 0);

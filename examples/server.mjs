@@ -7,7 +7,7 @@
 //
 // The body is read as bytes and handed to the core as they are (no JSON.parse
 // on the host). A body over maxInputBytes is refused from its Content-Length,
-// or as soon as it has streamed that far: it is never buffered whole.
+// or once it has streamed that far: the rest is read and dropped, never kept.
 // Run: node examples/server.mjs [port]   (port 0 picks a free one; the port is printed)
 // In an application, import from "@overturn/fingerprint" instead of ../dist.
 import { createServer } from "node:http";
@@ -36,8 +36,6 @@ function refuse(res, err) {
 }
 
 function tooLarge(res, bytes) {
-  // A body that streamed past the limit is not read further: close the connection after answering.
-  res.setHeader("connection", "close");
   answer(res, 413, { error: "limit-exceeded", message: `limit exceeded: a body of ${bytes} bytes (maxInputBytes is ${LIMITS.maxInputBytes})` });
 }
 
@@ -45,33 +43,28 @@ const server = createServer((req, res) => {
   const url = new URL(req.url ?? "/", "http://localhost");
   const m = /^\/fingerprint\/([^/]+)$/.exec(url.pathname);
   if (req.method !== "POST" || !m) return answer(res, 404, { error: "not-found", message: "POST /fingerprint/<name>" });
+  // Over the limit: the rest of the body is read and dropped, never kept,
+  // and answered once it has arrived (a client still sending would see a
+  // reset instead of the 413).
   const declared = Number(req.headers["content-length"] ?? 0);
-  if (declared > LIMITS.maxInputBytes) {
-    // Refused from its Content-Length, and the rest is read and discarded
-    // (resume, never buffered) on a connection kept open: closing it while an
-    // honest client is still sending made the client see EPIPE, not the 413.
-    req.resume();
-    return answer(res, 413, { error: "limit-exceeded", message: `limit exceeded: a body of ${declared} bytes (maxInputBytes is ${LIMITS.maxInputBytes})` });
-  }
+  if (declared > LIMITS.maxInputBytes) { req.resume(); req.on("end", () => tooLarge(res, declared)); return; }
   const list = (k) => (url.searchParams.has(k) ? url.searchParams.get(k).split(",").filter((s) => s !== "") : undefined);
   const options = { matchOn: list("matchOn"), ignoreArgs: list("ignoreArgs") };
   const chunks = [];
   let size = 0;
   let refused = false;
   req.on("data", (chunk) => {
-    if (refused) return;
     size += chunk.length;
+    if (refused) return;
     if (size > LIMITS.maxInputBytes) {
       refused = true;
       chunks.length = 0;
-      tooLarge(res, size);
-      req.destroy();
       return;
     }
     chunks.push(chunk);
   });
   req.on("end", () => {
-    if (refused) return;
+    if (refused) return tooLarge(res, size);
     try {
       const body = new Uint8Array(Buffer.concat(chunks, size));
       answer(res, 200, { fingerprint: fingerprintJSON(decodeURIComponent(m[1]), body, options) });

@@ -156,6 +156,10 @@ type HostHash = (data: Uint8Array) => string;
 // repay the load at once.
 const HOST_HASH_AFTER_CALLS = 32;
 const HOST_HASH_AT_ONCE_BYTES = 64 * 1024;
+// Above this request size the core's own SHA-256 streams as it writes: no
+// whole preimage in memory (~0.9× the input less at the peak, issue 15), for
+// ~5 ms more per MB of hashing (bench/memory.mjs, bench/PROFILE.md).
+const HOST_HASH_MAX_BYTES = 16 * 1024 * 1024;
 let callsBeforeProbe = 0;
 let hostHash: HostHash | null | undefined;
 let hostHashEnabled = true;
@@ -422,7 +426,7 @@ function runRequest(e: Exports, flags: number, argsLen: number, end: number): Ou
   h[0] = flags; h[1] = kindLen; h[2] = nameLen; h[3] = matchLen; h[4] = ignoreLen; h[5] = argsLen;
   let host: HostHash | null = null;
   // Host hashing needs the preimage as the returned text, so not when the caller wants the canonical text.
-  if ((flags & F_DIGEST) && !(flags & F_TEXT) && hostHashEnabled) {
+  if ((flags & F_DIGEST) && !(flags & F_TEXT) && hostHashEnabled && end - inPtr <= HOST_HASH_MAX_BYTES) {
     if (hostHash === undefined && (++callsBeforeProbe > HOST_HASH_AFTER_CALLS || end - inPtr >= HOST_HASH_AT_ONCE_BYTES)) {
       hostHash = probeHostHash();
     }

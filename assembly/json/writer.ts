@@ -10,7 +10,7 @@
 //   D7  numbers as ECMAScript Number::toString (num/dtoa.ts), -0 → 0;
 //   D8  empty containers stay; D13 the last duplicate key wins.
 // No whitespace anywhere. Iterative, with an explicit frame stack (D19).
-import { alloc, grow } from "../arena";
+import { alloc, grow, releaseFrom } from "../arena";
 import { hexDigit } from "../hex";
 import { formatDouble } from "../num/dtoa";
 import { keepMember } from "../select";
@@ -52,6 +52,7 @@ export function writeCanonical(root: u32): bool {
       if (!ensure(1)) return false;
       putByte(type == T_OBJ ? 0x7D : 0x5D);
       depth--;
+      if (type == T_OBJ) releaseList(<usize>load<u32>(f, 12));
       continue;
     }
     store<u32>(f, remaining - 1, 8);
@@ -79,6 +80,16 @@ export function writeCanonical(root: u32): bool {
     if (!openValue(child, false)) return false;
   }
   return true;
+}
+
+/**
+ * A closed object's sort entries (and the merge buffer after them) are dead;
+ * inner objects closed before it, so they sit last in the arena unless the
+ * frame stack or the kept output grew after them (then they stay until the
+ * call ends). Keeps a document's scratch proportional to its depth.
+ */
+function releaseList(list: usize): void {
+  if (list != 0 && frames < list && outBase < list) releaseFrom(list);
 }
 
 /** Writes a scalar, or the opener of a container and pushes its frame. */
@@ -215,7 +226,7 @@ function writeStringSlow(p: usize, n: usize, clean: bool, trim: bool): bool {
 function putEscapeU(o: usize, cu: u32): usize {
   store<u8>(o, 0x5C);
   store<u8>(o + 1, 0x75);
-  store<u8>(o + 2, <u8>hexDigit((cu >> 12) & 0xF));
+  store<u8>(o + 2, <u8>hexDigit(cu >> 12)); // cu <= 0xFFFF: a control or a lone surrogate
   store<u8>(o + 3, <u8>hexDigit((cu >> 8) & 0xF));
   store<u8>(o + 4, <u8>hexDigit((cu >> 4) & 0xF));
   store<u8>(o + 5, <u8>hexDigit(cu & 0xF));

@@ -1,12 +1,20 @@
 """Benchmark of the Python SDK (not a test): overturn.fingerprint against a
-pure-Python implementation of the contract (reference.py) and against a
-non-canonical floor, ``json.dumps(sort_keys=True)`` + hashlib.
+pure-Python implementation of the contract (reference.py), against the
+Python peers a user would pick instead (``canonicaljson`` and ``rfc8785``,
+each + hashlib) and against non-canonical floors, ``json.dumps(sort_keys=True)``
+and ``orjson`` (OPT_SORT_KEYS), each + hashlib.
 
-Payloads: small (~130 B tool call), medium (~6.5 KB of nested records with
-unicode and floats), large (~1.1 MB, 5,000 records). Contenders run in
-interleaved rounds in one process (so machine load hits all alike); the
-table gives per-call medians and the reference/SDK ratio.
+Payloads: small (~130 B tool call), medium (~6.3 KB of nested records with
+unicode and floats), large (~1.1 MB, 5,000 records). Each is canonicalized
+once first (json.loads of its canonical text: no padding to trim), so that
+every canonical row produces the very same bytes — checked before timing.
+Contenders run in interleaved rounds in one process (so machine load hits
+all alike); the tables give per-call medians and ratios.
 
+The peers are benchmark-only packages, never dependencies of the SDK; rows
+whose package is missing are skipped:
+
+    python -m pip install -r python/bench/requirements.txt
     python python/bench/bench.py [--quick] [--json FILE]
 """
 from __future__ import annotations
@@ -62,6 +70,32 @@ def floor(name: str, args: Any) -> str:
     return hashlib.sha256(("tool_call\n" + name + "\n" + text).encode("utf-8")).hexdigest()
 
 
+def _peers() -> Dict[str, Callable[[str, Any], str]]:
+    """The installed peers: name -> fingerprint-like function (same preimage as the contract)."""
+    out: Dict[str, Callable[[str, Any], str]] = {}
+
+    def digest(name: str, body: bytes) -> str:
+        return hashlib.sha256(b"tool_call\n" + name.encode("utf-8") + b"\n" + body).hexdigest()
+
+    try:
+        import canonicaljson
+        out["canonicaljson"] = lambda name, args: digest(name, canonicaljson.encode_canonical_json(args))
+    except ImportError:
+        pass
+    try:
+        import rfc8785
+        out["rfc8785"] = lambda name, args: digest(name, rfc8785.dumps(args))
+    except ImportError:
+        pass
+    try:
+        import orjson
+        opt = orjson.OPT_SORT_KEYS
+        out["orjson_floor"] = lambda name, args: digest(name, orjson.dumps(args, option=opt))
+    except ImportError:
+        pass
+    return out
+
+
 def measure(contenders: Dict[str, Callable[[], Any]], rounds: int, batch: int) -> Dict[str, float]:
     """Median seconds per call over interleaved rounds."""
     samples: Dict[str, List[float]] = {k: [] for k in contenders}
@@ -102,21 +136,28 @@ def main() -> None:
 
     payloads = [("small", small(), 2000, 31), ("medium", records(29, 1), 100, 31),
                 ("large", records(5000, 2), 2, 11)]
+    peers = _peers()
     results = []
     for label, args, batch, rounds in payloads:
         if opt.quick:
             rounds = 3
+        args = json.loads(sdk.canonical_json(args))  # every canonical row then writes the same bytes
         text = json.dumps(args, ensure_ascii=False)
         size = len(json.dumps(args, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
         want = reference.fingerprint("search", args)
         assert sdk.fingerprint("search", args) == want, label
         assert sdk.fingerprint_json("search", text) == want, label
-        med = measure({
+        for peer, fn in peers.items():
+            assert peer.endswith("_floor") or fn("search", args) == want, (peer, label)
+        contenders: Dict[str, Callable[[], Any]] = {
             "sdk": lambda: sdk.fingerprint("search", args),
             "sdk_json_text": lambda: sdk.fingerprint_json("search", text),
             "reference": lambda: reference.fingerprint("search", args),
             "floor": lambda: floor("search", args),
-        }, rounds, batch)
+        }
+        for peer, fn in peers.items():
+            contenders[peer] = (lambda f: lambda: f("search", args))(fn)
+        med = measure(contenders, rounds, batch)
         results.append({"payload": label, "bytes": size, "rounds": rounds, "batch": batch,
                         "seconds": med, "speedup_vs_reference": med["reference"] / med["sdk"],
                         "sdk_vs_floor": med["sdk"] / med["floor"]})
@@ -136,10 +177,33 @@ def main() -> None:
             print("|" + "|".join("-" * (w + 1) + ("-" if i == 0 else ":") for i, w in enumerate(widths)) + "|")
     print("\nSDK: fingerprint(value); SDK (text): fingerprint_json(json text); reference: python/bench/"
           "reference.py; floor: json.dumps(sort_keys=True) + hashlib (not canonical). Medians of interleaved rounds.")
+    if peers:
+        _print_peers(results, list(peers))
     if opt.json:
         with open(opt.json, "w", encoding="utf-8") as f:
             json.dump({"python": platform.python_version(), "wasmtime": _version("wasmtime"),
                        "cold_start_seconds": {"import": imp, "first_call": first}, "results": results}, f, indent=2)
+
+
+def _print_peers(results: List[Dict[str, Any]], peers: List[str]) -> None:
+    """The issue #14 table (median per call) and its targets, as ratios from this one run."""
+    label = {"sdk": "SDK `fingerprint(value)`", "sdk_json_text": "SDK `fingerprint_json(text)`",
+             "canonicaljson": "`canonicaljson` + hashlib", "rfc8785": "`rfc8785` + hashlib",
+             "orjson_floor": "floor: `orjson` (sort keys) + hashlib, not canonical"}
+    print("\n| | " + " | ".join("%s %d B" % (r["payload"], r["bytes"]) for r in results) + " |")
+    print("|---|" + "---:|" * len(results))
+    for key in ["sdk", "sdk_json_text"] + peers:
+        print("| %s | " % label[key] + " | ".join(fmt(r["seconds"][key]) for r in results) + " |")
+    if "canonicaljson" in peers:
+        for r in results:
+            s = r["seconds"]
+            line = "%s: canonicaljson / fingerprint %.2f× (target ≥ 1), canonicaljson / fingerprint_json %.2f×" % (
+                r["payload"], s["canonicaljson"] / s["sdk"], s["canonicaljson"] / s["sdk_json_text"])
+            if "orjson_floor" in peers:
+                line += ", fingerprint_json / orjson floor %.2f×" % (s["sdk_json_text"] / s["orjson_floor"])
+            print(line)
+        print("targets: fingerprint ≥ 1× canonicaljson everywhere; fingerprint_json ≥ 2× canonicaljson and "
+              "≤ 3× the orjson floor at medium and large")
 
 
 def _version(dist: str) -> str:

@@ -36,8 +36,9 @@ def test_overturn_is_a_namespace_package():
 
 def test_public_api():
     assert fp.FINGERPRINT_VERSION == 1
-    assert set(fp.__all__) == {"FINGERPRINT_VERSION", "FingerprintError", "canonical_json", "canonicalize_json",
-                               "fingerprint", "fingerprint_json", "explain", "explain_json", "explain_call", "diff", "nearest"}
+    assert set(fp.__all__) == {"FINGERPRINT_VERSION", "FingerprintError", "Limits", "canonical_json",
+                               "canonicalize_json", "configure", "fingerprint", "fingerprint_json", "explain",
+                               "explain_json", "explain_call", "diff", "nearest"}
     assert issubclass(FingerprintError, ValueError)
     assert resources.files("overturn.fingerprint").joinpath("py.typed").is_file()
     assert isinstance(fp.__version__, str)
@@ -92,6 +93,7 @@ TRAP_WAT = """
   (func (export "result") (result i32) i32.const 0)
   (func (export "version") (result i32) i32.const 1)
   (func (export "abiId") (result i32) i32.const %d)
+  (func (export "limits") (param i32 i32))
   (func $deep (param i32) (result i32) (call $deep (i32.add (local.get 0) (i32.const 1))))
   (func (export "run") (param i32) (result i32)
     (if (i32.eq (local.get 0) (i32.const 25)) (then (return (call $deep (i32.const 0)))))

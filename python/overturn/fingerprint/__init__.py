@@ -18,25 +18,33 @@ Example::
     64
 
 All functions are thread-safe. Every bad input raises FingerprintError.
+
+Servers can cap what one call may take and how much memory stays behind
+(issue 15): ``configure(limits=Limits(...), retain_memory_bytes=...)`` for
+every call, ``limits=`` on one call.
 """
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, Optional, Tuple, Union
+from typing import Any, Dict, Mapping, Optional, Tuple, Union
 
-from . import _core
+from . import _core, _limits
 from ._core import F_DIGEST, F_IGNORE, F_MATCH_ON, F_STRING_INPUT, F_TEXT
-from ._encode import to_json_text
+from ._encode import to_json_args
+from ._stream import marshal_call
 from ._select import key_list, select_value
 from ._errors import FingerprintError
+from ._limits import Limits, configure
 from ._types import KeyList as KeyList  # re-exported for annotations (not in __all__)
 from ._diagnostics import diff, explain, explain_call, explain_json, nearest
 
 __all__ = [
     "FINGERPRINT_VERSION",
     "FingerprintError",
+    "Limits",
     "canonical_json",
     "canonicalize_json",
+    "configure",
     "diff",
     "explain",
     "explain_call",
@@ -108,8 +116,34 @@ def _options(kind: Any, match_on: Any, ignore_args: Any) -> Tuple[int, bytes, by
     return flags, k, m, g, mt, gt
 
 
+LimitsArg = Union[Limits, Mapping[str, Any], None]
+
+
+def _settings(limits: LimitsArg) -> Optional[_limits.Settings]:
+    """A call's own limits over the configured ones (None: just the configured)."""
+    return None if limits is None else _limits.active.over(limits)
+
+
+def _value_call(flags: int, k: bytes, n: bytes, args: Any, limits: LimitsArg) -> str:
+    """The core call of the value path: limit errors lose the offset into text the caller never saw."""
+    s = _limits.active if limits is None else _limits.active.over(limits)
+    out = marshal_call(flags, k, n, args, s)  # plain values: marshal, read by the core (issue 14)
+    if out is not None:
+        return out
+    data = to_json_args(args)
+    if data.__class__ is bytes and len(data) > s.max_bytes:
+        raise _limits.value_over(len(data), s)  # _core would word it as text
+    try:
+        return _core.call(flags, k, n, b"", b"", data, s)
+    except FingerprintError as e:
+        if e.code == "limit-exceeded":
+            raise _limits.without_offset(e) from None
+        raise
+
+
 def fingerprint(name: str, args: Any, *, match_on: Optional[KeyList] = None,
-                ignore_args: Optional[KeyList] = None, kind: str = _DEFAULT_KIND) -> str:
+                ignore_args: Optional[KeyList] = None, kind: str = _DEFAULT_KIND,
+                limits: LimitsArg = None) -> str:
     """Fingerprint of a tool call given as Python values.
 
     Args:
@@ -122,6 +156,9 @@ def fingerprint(name: str, args: Any, *, match_on: Optional[KeyList] = None,
         ignore_args: drop these top-level keys (D9).
         kind: defaults to ``"tool_call"``; non-empty, no ``"\\n"``, no lone
             surrogates (D17).
+        limits: this call's :class:`Limits` (or a mapping of its fields),
+            laid over the configured ones (:func:`configure`). The byte limit
+            counts the JSON text the value becomes.
 
     Returns:
         64 lowercase hex digits (D18).
@@ -129,8 +166,9 @@ def fingerprint(name: str, args: Any, *, match_on: Optional[KeyList] = None,
     Raises:
         FingerprintError: a value D16 rejects (``code`` ``unsupported-value``
             or ``circular-value``, with ``path`` like ``args.items[3].when``),
-            a bad kind/name (``bad-kind``/``bad-name``), or an argument of the
-            wrong type (``invalid-argument``).
+            a bad kind/name (``bad-kind``/``bad-name``), a limit exceeded
+            (``limit-exceeded``), or an argument of the wrong type
+            (``invalid-argument``).
 
     Example:
         >>> fingerprint("search", {"email": " a@b.c ", "plan": "pro"})[:12]
@@ -138,7 +176,7 @@ def fingerprint(name: str, args: Any, *, match_on: Optional[KeyList] = None,
     """
     n = _literal(name, "name")
     if match_on is None and ignore_args is None and kind is _DEFAULT_KIND:
-        return _core.call(F_DIGEST, b"", n, b"", b"", to_json_text(args))
+        return _value_call(F_DIGEST, b"", n, args, limits)
     k = b"" if type(kind) is str and kind == _DEFAULT_KIND else _literal(kind, "kind")
     if match_on is not None:
         args = select_value(args, key_list(match_on, "match_on"), None)  # D9: match_on wins
@@ -148,23 +186,26 @@ def fingerprint(name: str, args: Any, *, match_on: Optional[KeyList] = None,
         args = select_value(args, None, key_list(ignore_args, "ignore_args"))
     # The selection is complete here, in O(keys + list) (issue #10), so the
     # core gets no key lists: applying them again would change nothing.
-    return _core.call(F_DIGEST, k, n, b"", b"", to_json_text(args))
+    return _value_call(F_DIGEST, k, n, args, limits)
 
 
 def fingerprint_json(name: str, args_json: Union[str, bytes, bytearray, memoryview], *,
                      match_on: Optional[KeyList] = None, ignore_args: Optional[KeyList] = None,
-                     kind: str = _DEFAULT_KIND) -> str:
+                     kind: str = _DEFAULT_KIND, limits: LimitsArg = None) -> str:
     """Fingerprint of a tool call whose args are JSON text (e.g. an LLM's ``arguments``).
 
     The text is read by the core, strictly (RFC 8259 with the tolerances of
     D12), never by ``json.loads``: numbers become the nearest double (D11),
     duplicate keys keep the last (D13), surrogate escapes pair up (D14).
     ``bytes`` may start with a UTF-8 byte order mark (skipped); a ``str`` may
-    not (it is a character of the text, and an error there).
+    not (it is a character of the text, and an error there). ``limits``: as
+    for :func:`fingerprint`; the byte limit is checked before the text is
+    copied into the core.
 
     Raises:
         FingerprintError: malformed JSON (``offset`` is the byte offset into
-            the UTF-8 text), a bad kind/name, or a wrong argument type.
+            the UTF-8 text), a limit exceeded (``limit-exceeded``), a bad
+            kind/name, or a wrong argument type.
 
     Example:
         >>> fingerprint_json("search", '{"plan":"pro","email":" a@b.c "}')[:12]
@@ -172,14 +213,16 @@ def fingerprint_json(name: str, args_json: Union[str, bytes, bytearray, memoryvi
     """
     n = _literal(name, "name")
     data, text_flag = _text(args_json)
-    if match_on is None and ignore_args is None and kind is _DEFAULT_KIND:
+    if match_on is None and ignore_args is None and kind is _DEFAULT_KIND and limits is None:
         return _core.call(F_DIGEST | text_flag, b"", n, b"", b"", data)
     flags, k, m, g, _, _ = _options(kind, match_on, ignore_args)
-    return _core.call(flags | text_flag, k, n, m, g, data)
+    return _core.call(flags | text_flag, k, n, m, g, data, _settings(limits))
 
 
 def canonical_json(value: Any) -> str:
     """Canonical JSON text of a Python value (D1–D8, D16), without selection.
+
+    The configured limits apply (:func:`configure`).
 
     Raises:
         FingerprintError: as for :func:`fingerprint`.
@@ -188,11 +231,13 @@ def canonical_json(value: Any) -> str:
         >>> canonical_json({"b": [1.0, None, float("nan")], "a": -0.0})
         '{"a":0,"b":[1]}'
     """
-    return _core.call(F_TEXT, b"", b"", b"", b"", to_json_text(value))
+    return _value_call(F_TEXT, b"", b"", value, None)
 
 
 def canonicalize_json(text: Union[str, bytes, bytearray, memoryview]) -> str:
     """Canonical JSON text of JSON text, without selection.
+
+    The configured limits apply (:func:`configure`).
 
     Raises:
         FingerprintError: malformed JSON, with the byte ``offset``.
@@ -208,12 +253,14 @@ def canonicalize_json(text: Union[str, bytes, bytearray, memoryview]) -> str:
 def _text(t: Any) -> Tuple[Any, int]:
     # Tested on type(t) and read through the base type (a str subclass's
     # encode(), an object's lying __class__ are never used: issue #10).
+    # A str is encoded by _core, after the byte limit's lower bound (its
+    # length) passed, in pieces when long (issue 15); a subclass as a plain copy.
     c = type(t)
+    if c is str:
+        return t, F_STRING_INPUT
     if issubclass(c, str):
-        return str.encode(t, "utf-8", "surrogatepass"), F_STRING_INPUT
-    if issubclass(c, (bytes, bytearray)):
+        return str.__str__(t), F_STRING_INPUT
+    if issubclass(c, (bytes, bytearray)) or c is memoryview:
         return t, 0
-    if c is memoryview:
-        return t.tobytes(), 0
     raise FingerprintError("invalid-argument",
                            "JSON text must be str or bytes, got %s" % type(t).__qualname__)

@@ -46,6 +46,13 @@ Calls do not nest: a call re-entered on the same thread (a signal handler or
 ``__del__`` that fingerprints while another call is writing its request) gets
 a temporary instance of its own.
 
+Limits and memory retention (issue 15) live in ``_limits.py``; here they
+are three hooks in ``_call``: the byte limit before the args are copied in,
+``limits(depth, members)`` sent when the instance was told other values, and
+the instance retired after a call that left its memory above
+``retain_memory_bytes`` (checked only for requests large enough to have
+grown it: small calls pay one integer comparison).
+
 A wasm trap is never expected (the core reports every bad input as a status,
 D19); should one happen, the thread's instance is dropped (its state may be
 corrupt), a new one is made on the next call, and the trap becomes a
@@ -59,8 +66,9 @@ import struct
 import threading
 from typing import Any, Optional
 
-from ._abi import (ABI_ID, F_DIGEST, F_IGNORE, F_MATCH_ON, F_STRING_INPUT, F_TEXT, FINGERPRINT_VERSION,
-                   HEADER_WORDS, RESULT_DIGEST, RESULT_STATUS, RESULT_TEXT_PTR)
+from . import _limits, _pieces
+from ._abi import (ABI_ID, F_DIGEST, F_IGNORE, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT, F_TEXT, FINGERPRINT_VERSION,
+                   HEADER_BYTES, HEADER_WORDS, RESULT_DIGEST, RESULT_STATUS, RESULT_TEXT_PTR)
 from ._errors import FingerprintError, core_error
 from ._module_cache import load_module
 
@@ -69,9 +77,12 @@ __all__ = ["F_DIGEST", "F_IGNORE", "F_MATCH_ON", "F_STRING_INPUT", "F_TEXT", "ca
 # Layouts from the generated ABI (assembly/abi.ts via scripts/gen-abi.mjs).
 _HEADER = struct.Struct("<%dI" % HEADER_WORDS)  # flags, kindLen, nameLen, matchLen, ignoreLen, argsLen
 _RESULT = struct.Struct("<iiiII")  # status, error offset, part, text ptr, text len (RESULT_* order)
+_HEADER_LEN = HEADER_BYTES
 _DIGEST_AT = RESULT_DIGEST
+_TEXT = struct.Struct("<II")  # text ptr, text len (RESULT_TEXT_PTR, RESULT_TEXT_LEN)
 _INITIAL_INPUT = 64 * 1024
 _U32_MAX = 0xFFFFFFFF
+_SMALL_TEXT = 1 << 16  # characters; a longer str is encoded in pieces by _put_large (issue 15)
 
 WASM_FILE = "fingerprint.wasm"
 PUBLIC_API_ENV = "OVERTURN_FINGERPRINT_PUBLIC_API"
@@ -152,6 +163,8 @@ class _Instance:
         self.memory = ex["memory"]
         self.fn_run = ex["run"]
         self.fn_reserve = ex["reserve"]
+        self.fn_limits = ex["limits"]
+        self.sent = (_limits.NO_LIMIT, _limits.NO_LIMIT)  # what limits() last told this instance
         self.low = low if low_level else None
         if self.low is not None:
             try:
@@ -279,13 +292,44 @@ def instance() -> _Instance:
     return inst
 
 
-def call(flags: int, kind: bytes, name: bytes, match: bytes, ignore: bytes, args: bytes) -> str:
+#: A digest is asked as the preimage and hashed here by OpenSSL (SHA
+#: extensions), as the Node SDK does with node:crypto: measured (medians µs,
+#: small/medium/large) core SHA-256 4.2/128/17,848 against preimage + hashlib
+#: 3.9/100/16,700 (issue 14). The core still writes every byte. Not above
+#: _HOST_HASH_MAX: there the core's streaming SHA-256 keeps the whole
+#: preimage out of memory (issue 15). OpenSSL's module costs ~2.7 ms to
+#: import, so the first _HOST_HASH_AFTER digests hash in the core (start-up, issue 11).
+_HOST_HASH_MAX = 16 << 20
+_HOST_HASH_AFTER = 32
+_host_sha256: Any = None
+_digests = 0
+
+
+def _load_host_sha256() -> Any:
+    global _host_sha256, _digests
+    _digests += 1
+    if _digests > _HOST_HASH_AFTER:
+        try:
+            from _hashlib import openssl_sha256 as sha  # the C module hashlib wraps, without hashlib's imports
+        except ImportError:  # pragma: no cover - a Python built without OpenSSL
+            from hashlib import sha256 as sha
+        _host_sha256 = sha
+    return _host_sha256
+
+
+def call(flags: int, kind: bytes, name: bytes, match: bytes, ignore: bytes, args: Any,
+         settings: Optional[_limits.Settings] = None) -> str:
     """One core call; returns the digest (F_DIGEST) or the canonical text (F_TEXT).
 
     ``kind``/``name`` are JSON string literals, ``match``/``ignore`` JSON
-    arrays of strings (b"" when absent), ``args`` JSON text, all UTF-8/WTF-8.
+    arrays of strings (b"" when absent), all UTF-8/WTF-8. ``args`` is JSON
+    text as ``bytes`` (or another buffer), as a ``str`` (encoded here, after
+    the byte limit's lower bound passed), or a ``list`` of ASCII ``str``
+    pieces that this call empties while copying them in (see ``_put_large``).
+    ``settings``: the call's limits (None: the configured ones).
     Raises FingerprintError for every core failure.
     """
+    s = _limits.active if settings is None else settings
     try:
         st = _local.inst
     except AttributeError:
@@ -296,12 +340,28 @@ def call(flags: int, kind: bytes, name: bytes, match: bytes, ignore: bytes, args
         st = _Instance()
     st.busy = True
     try:
-        return _call(st, flags, kind, name, match, ignore, args)
+        return _call(st, s, flags, kind, name, match, ignore, args)
     finally:
         st.busy = False
 
 
-def _call(st: _Instance, flags: int, kind: bytes, name: bytes, match: bytes, ignore: bytes, args: bytes) -> str:
+def _call(st: _Instance, s: _limits.Settings, flags: int, kind: bytes, name: bytes, match: bytes,
+          ignore: bytes, args: Any) -> str:
+    if type(args) is str and len(args) <= _SMALL_TEXT:  # a short text call: encoded here in one piece
+        text = args
+        if len(text) > s.max_bytes:  # issue 15: the lower bound first, as the TypeScript SDK does
+            raise _limits.str_over(text, None, s)
+        args = text.encode("utf-8", "surrogatepass")
+        if len(args) > s.max_bytes:
+            raise _limits.str_over(text, len(args), s)
+    if type(args) is not bytes:  # type(): a subclass's lying __class__ is never trusted (issue #10)
+        # Nothing _put_large made outlives it: the core runs without a host copy beside it.
+        return _run(st, s, flags, _put_large(st, s, flags, kind, name, match, ignore, args))
+    if len(args) > s.max_bytes:  # issue 15: before anything is copied in
+        raise _limits.bytes_over(len(args), s)
+    hash_here = flags & F_DIGEST and len(args) <= _HOST_HASH_MAX and (_host_sha256 or _load_host_sha256())
+    if hash_here:
+        flags ^= F_DIGEST | F_PREIMAGE
     head = _HEADER.pack(flags, len(kind), len(name), len(match), len(ignore), len(args))
     head += kind + name + match + ignore
     h = len(head)
@@ -316,6 +376,14 @@ def _call(st: _Instance, flags: int, kind: bytes, name: bytes, match: bytes, ign
     else:
         view[p:p + h] = head
         view[p + h:p + n] = args
+    return _run(st, s, flags, n, bool(hash_here))
+
+
+def _run(st: _Instance, s: _limits.Settings, flags: int, n: int, hash_here: bool = False) -> str:
+    """Runs the request of n bytes written at st.in_ptr; returns the digest or text."""
+    if st.sent is not s.core and st.sent != s.core:  # issue 15: the core keeps depth/member limits per instance
+        st.fn_limits(st.store, *s.core)
+        st.sent = s.core
     low = st.low
     if low is not None:  # Instance._call inlined: this is the hot path
         st.slot.value = n
@@ -333,18 +401,49 @@ def _call(st: _Instance, flags: int, kind: bytes, name: bytes, match: bytes, ign
     if not _module[4]:
         st.refresh()  # the base address may have moved
     r = st.result
+    if n > s.measure_above:  # issue 15: only a large request can have grown memory past retain
+        _retire_if_large(st, s.retain)  # st stays usable until this call returns
     if status:
         status, offset, part, _, _ = _RESULT.unpack_from(st.view, r + RESULT_STATUS)
+        if status == _limits.E_LIMIT_DEPTH or status == _limits.E_LIMIT_MEMBERS:
+            raise _limits.core_limit_error(status, offset, s)
         raise core_error(status, offset, part)
     if flags & F_DIGEST:
         return str(st.view[r + _DIGEST_AT:r + _DIGEST_AT + 64], "ascii")
-    ptr, size = struct.unpack_from("<II", st.view, r + RESULT_TEXT_PTR)
+    ptr, size = _TEXT.unpack_from(st.view, r + RESULT_TEXT_PTR)
     if ptr + size > len(st.view):
         st.refresh()
+    if hash_here:
+        return _host_sha256(st.view[ptr:ptr + size]).hexdigest()  # type: ignore[no-any-return]
     return str(st.view[ptr:ptr + size], "utf-8")
 
 
+def _put_large(st: _Instance, s: _limits.Settings, flags: int, kind: bytes, name: bytes, match: bytes,
+               ignore: bytes, args: Any) -> int:
+    """Writes a request whose args are not ``bytes`` (see ``_pieces``); returns its length."""
+    size, pieces = _pieces.prepare(args, s)  # the byte limit is checked here, before the copy-in
+    head = _HEADER.pack(flags, len(kind), len(name), len(match), len(ignore), size)
+    head += kind + name + match + ignore
+    h = len(head)
+    n = h + size
+    if n > st.in_cap:
+        st.reserve(n)
+        st.in_cap = n
+    p = st.in_ptr
+    st.view[p:p + h] = head
+    _pieces.write(st.view, p + h, pieces)
+    return n
+
+
+def _retire_if_large(st: _Instance, retain: float) -> None:
+    """Drops this thread's instance when its linear memory is above ``retain`` (wasm memory cannot shrink)."""
+    st.refresh()
+    if len(st.view) > retain:
+        _forget(st)
+        _limits.trim_heap()
+
+
 def _forget(st: _Instance) -> None:
-    """Drops a trapped instance: its state is not trusted; the next call makes a new one."""
+    """Drops this thread's instance (trapped: its state is not trusted; or retired); the next call makes a new one."""
     if _local.__dict__.get("inst") is st:
         del _local.inst

@@ -1,6 +1,8 @@
 """Python host values → JSON text for the core (D16).
 
-Internal. The fast path is the C ``json`` encoder (compact RFC 8259 text,
+Internal. Since issue #14, plain values first go to the core as marshal
+(``_stream.py``); this module is the path for everything that refuses — and
+what gives every D16 error its path. Its fast path is the C ``json`` encoder (compact RFC 8259 text,
 NaN/Infinity written as bare tokens) with a ``default`` hook for
 ``datetime``/``date``. For every type D16 admits, its output already has the
 contract's meaning once the core reads it: the core drops null, reads
@@ -72,7 +74,7 @@ import json
 import re
 import sys
 from datetime import date, datetime
-from typing import Any, Callable, List, Optional, Set
+from typing import Any, Callable, List, Optional, Sequence, Set
 
 from ._dates import BadData, iso_date, iso_datetime
 from ._errors import FingerprintError
@@ -80,7 +82,7 @@ from ._read import describe, items_of, iterate, key_name, pair
 from ._select import key_list, select_value
 
 __all__ = ["FAST_MAX_RECURSION_LIMIT", "iso_date", "iso_datetime", "key_list", "key_name", "select_value",
-           "slow_text", "to_json_text"]  # key_list/select_value/key_name: re-exported for _diagnostics
+           "slow_text", "to_json_args", "to_json_text"]  # key_list/select_value/key_name: re-exported for _diagnostics
 
 # json.encoder picks the C implementations (module _json) when CPython has them.
 _quote: Callable[[str], str] = json.encoder.encode_basestring_ascii
@@ -122,11 +124,16 @@ def _fast_max_limit() -> int:
 FAST_MAX_RECURSION_LIMIT = _fast_max_limit()
 
 
-def _make_fast() -> Callable[[Any], str]:
+def _make_fast() -> Callable[[Any], Sequence[str]]:
     """A compact, ASCII-only, NaN-allowing JSON encoder without per-call state.
 
     ``markers`` is None (no cycle check), so the encoder object is shared by
     all threads and by nested calls; a cycle becomes a RecursionError.
+
+    It returns the text as the C encoder leaves it: a sequence of pieces
+    (CPython 3.11 joins every 100,000 fragments into one piece, so a large
+    value comes back as many ~100 KB pieces), not yet joined (issue 15, see
+    to_json_args).
     """
     if _c_make_encoder is not None:
         try:  # the positional signature of json.encoder.c_make_encoder (CPython 3.9-3.13)
@@ -134,10 +141,10 @@ def _make_fast() -> Callable[[Any], str]:
         except TypeError:  # pragma: no cover - a CPython that changed it
             enc = None
         if enc is not None:
-            return lambda value: "".join(enc(value, 0))
+            return lambda value: enc(value, 0)  # type: ignore[no-any-return]
     py = json.JSONEncoder(ensure_ascii=True, allow_nan=True, check_circular=False,
                           separators=(",", ":"), default=_default)
-    return py.encode  # pragma: no cover
+    return lambda value: [py.encode(value)]  # pragma: no cover
 
 
 _fast = _make_fast()
@@ -157,19 +164,45 @@ def to_json_text(value: Any) -> bytes:
     RecursionError always falls back: it may surface inside a user's frame
     only because the value is deep (D19).
     """
-    text: str
+    return "".join(_text_parts(value)).encode("utf-8", "surrogatepass")
+
+
+def _text_parts(value: Any) -> Sequence[str]:
+    """to_json_text's text in pieces (ASCII: ``ensure_ascii``), not yet joined."""
     if _limit() <= FAST_MAX_RECURSION_LIMIT:
         try:
-            text = _fast(value)
+            return _fast(value)
         except RecursionError:
-            text = slow_text(value)
+            return [slow_text(value)]
         except (TypeError, ValueError, OverflowError) as e:
             if _raised_by_user(e):
                 raise
-            text = slow_text(value)
-    else:
-        text = slow_text(value)  # D19: the C stack could not hold the limit's depth
-    return text.encode("utf-8", "surrogatepass")
+            return [slow_text(value)]
+    return [slow_text(value)]  # D19: the C stack could not hold the limit's depth
+
+
+#: Above this many bytes of JSON text, the value path hands the core the
+#: encoder's pieces instead of one bytes object (issue 15, see to_json_args).
+PIECES_ABOVE = 1 << 20
+
+
+def to_json_args(value: Any) -> Any:
+    """``to_json_text``'s text as the core call takes it: bytes, or a list of ASCII pieces.
+
+    Small text (≤ PIECES_ABOVE) is one ``bytes``, as fast as before. Larger
+    text stays in the encoder's pieces, which ``_core`` writes into linear
+    memory and frees one by one (``_pieces``): no joined ``str`` and no
+    ``bytes`` copy of the whole text exist beside the core's peak (issue 15).
+    The text is ASCII (``ensure_ascii``), so its length in characters is its
+    length in bytes. Raises as to_json_text does.
+    """
+    parts = _text_parts(value)
+    if len(parts) == 1:
+        text = parts[0]
+        if len(text) <= PIECES_ABOVE:
+            return text.encode("ascii")
+        return [text]
+    return list(parts)
 
 
 _OWN_FILES = frozenset((_make_fast.__code__.co_filename, iso_datetime.__code__.co_filename, json.encoder.__file__))
