@@ -267,8 +267,9 @@ def test_large_file_streams_in_constant_memory(tmp_path: Path):
     k = n - 1
     assert lines[k] == "%s  tool_%d" % (sha('tool_call\ntool_%d\n{"page":%d,"q":"query %d","tags":["a","%d"]}'
                                             % (k % 7, k % 13, k, k % 5)), k % 7)
-    base = _peak_kb(tmp_path, [small])
-    peak = _peak_kb(tmp_path, [big])
+    # Lowest of two runs each: the peak of one process moves by a few hundred KB with machine load.
+    base = min(_peak_kb(tmp_path, [small]) for _ in range(2))
+    peak = min(_peak_kb(tmp_path, [big]) for _ in range(2))
     # Control: the same run holding the file's text shows what a reader that
     # loads it whole would add (at least its 4 MB str); streaming adds ~0.3 MB.
     held = _peak_kb(tmp_path, [big], "_held = open(sys.argv[-1], 'rb').read().decode('utf-8')")
