@@ -723,3 +723,44 @@ def test_keys_sharing_a_name_keep_the_last_value_and_check_every_value():
             ref.fingerprint("t", {1: {1, 2}, "1": "ok"}, **opts)
     assert expect_ref(ItemsDict({True: 1, "true": 2}), match_on=["true"]) == \
         oracle_digest("tool_call", "t", '{"true":2}')
+
+
+# --- read once: the error path does not call user code again (issue 10) -----
+
+class _CountingItems(dict):
+    calls = 0
+
+    def items(self):  # type: ignore[override]
+        type(self).calls += 1
+        return dict.items(self)
+
+
+class _CountingZone(tzinfo):
+    calls = 0
+
+    def utcoffset(self, dt):  # type: ignore[override]
+        type(self).calls += 1
+        return timedelta(hours=2)
+
+    def dst(self, dt):  # type: ignore[override]
+        return None
+
+
+@pytest.mark.parametrize("later", [{1, 2}, b"bytes", object()], ids=["set", "bytes", "object"])
+def test_user_code_runs_once_when_a_later_value_is_rejected(later):
+    _CountingItems.calls = 0
+    _CountingZone.calls = 0
+    value = {"a": _CountingItems(x=1), "b": datetime(2024, 5, 6, 7, 8, 9, tzinfo=_CountingZone()), "z": [1, later]}
+    with pytest.raises(FingerprintError) as e:
+        fingerprint("t", value)
+    assert e.value.path == "args.z[1]"
+    assert (_CountingItems.calls, _CountingZone.calls) == (1, 1)
+
+
+def test_user_code_runs_once_on_success_too():
+    _CountingItems.calls = 0
+    _CountingZone.calls = 0
+    value = {"a": _CountingItems(x=1), "b": datetime(2024, 5, 6, 7, 8, 9, tzinfo=_CountingZone())}
+    want = oracle_digest("tool_call", "t", '{"a":{"x":1},"b":"2024-05-06T05:08:09.000Z"}')
+    assert fingerprint("t", value) == want
+    assert (_CountingItems.calls, _CountingZone.calls) == (1, 1)

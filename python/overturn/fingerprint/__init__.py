@@ -31,7 +31,7 @@ from typing import Any, Dict, Mapping, Optional, Tuple, Union
 from . import _core, _limits
 from ._core import F_DIGEST, F_IGNORE, F_MATCH_ON, F_STRING_INPUT, F_TEXT
 from ._encode import to_json_args
-from ._stream import marshal_call
+from ._stream import NOT_PLAIN, PLAIN, UNKNOWN, marshal_call
 from ._select import key_list, select_value
 from ._errors import FingerprintError
 from ._limits import Limits, configure
@@ -128,9 +128,16 @@ def _value_call(flags: int, k: bytes, n: bytes, args: Any, limits: LimitsArg) ->
     """The core call of the value path: limit errors lose the offset into text the caller never saw."""
     s = _limits.active if limits is None else _limits.active.over(limits)
     out = marshal_call(flags, k, n, args, s)  # plain values: marshal, read by the core (issue 14)
-    if out is not None:
+    if out is NOT_PLAIN:
+        # User code may stand behind the value (a dict subclass's items(), a
+        # tzinfo): the iterative walk reads it once and gives the text or the
+        # error with its path; the C encoder could fail after calling it, and
+        # a second walk would call it again (issue 10: read once).
+        data = to_json_args(args, reads_once=True)
+    elif out is PLAIN or out is UNKNOWN:
+        data = to_json_args(args)
+    else:
         return out
-    data = to_json_args(args)
     if data.__class__ is bytes and len(data) > s.max_bytes:
         raise _limits.value_over(len(data), s)  # _core would word it as text
     try:

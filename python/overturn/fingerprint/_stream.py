@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import marshal
 from _thread import stack_size
-from typing import Any, Optional
+from typing import Any
 
 from . import _core
 from ._encode import FAST_MAX_RECURSION_LIMIT
@@ -49,22 +49,36 @@ _USE_MARSHAL = FAST_MAX_RECURSION_LIMIT >= _DEPTH
 _MIN_THREAD_STACK = _DEPTH * 400
 
 
-def marshal_call(flags: int, kind: bytes, name: bytes, args: Any, s: Any) -> Optional[str]:
-    """One core call on the marshal stream of a plain value; None when the JSON-text path must answer.
+#: marshal_call's answer when the value is not plain: marshal refused it (a
+#: subclass, a datetime, another type, too deep), so user code may be involved.
+NOT_PLAIN = "not-plain"
+#: Its answer when marshal could not be asked (small thread stacks).
+UNKNOWN = "unknown"
 
-    ``s``: the call's limits. A refusal of either side — marshal's, or the
-    core's reader's, or a limit (whose error the text path words as D16 text
-    sizes it) — returns None, and the text path gives the answer or the error.
+
+def marshal_call(flags: int, kind: bytes, name: bytes, args: Any, s: Any) -> str:
+    """One core call on the marshal stream of a plain value.
+
+    Returns the answer, or one of the markers for the JSON-text path:
+    ``NOT_PLAIN`` (marshal refused the value: it holds something user code
+    may stand behind), ``PLAIN`` (marshal took it, so the C json encoder will
+    call no user code on it — the core refused the stream, or a byte limit,
+    defined on the JSON text, applies), or ``UNKNOWN``. ``s``: the call's limits.
     """
+    if not (_USE_MARSHAL and (stack_size() == 0 or stack_size() >= _MIN_THREAD_STACK)):
+        return UNKNOWN
+    try:
+        data = _dumps(args, 4)
+    except Exception:  # ValueError: unmarshallable or too deep; the text path decides
+        return NOT_PLAIN
     # A byte limit is defined on the JSON text a value becomes (issue 15), so
     # a call under one takes the text path, where that size is known.
-    if _USE_MARSHAL and s.max_bytes >= _UNLIMITED and (stack_size() == 0 or stack_size() >= _MIN_THREAD_STACK):
-        try:
-            data = _dumps(args, 4)
-        except Exception:  # ValueError: unmarshallable or too deep; the text path decides
-            return None
+    if s.max_bytes >= _UNLIMITED:
         try:
             return _core.call(flags | F_MARSHAL, kind, name, b"", b"", data, s)
         except FingerprintError:
-            return None  # refused by the core's reader: the text path gives the answer or the error
-    return None
+            pass  # refused by the core's reader: the text path gives the answer or the error
+    return PLAIN
+
+
+PLAIN = "plain"
