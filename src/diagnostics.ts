@@ -41,6 +41,13 @@ export interface Call {
   [member: string]: unknown;
 }
 
+/**
+ * A tool call in one of the shapes agents emit (OpenAI Chat Completions or
+ * Responses, Anthropic, Bedrock, Gemini, MCP, Vercel AI SDK, LangChain),
+ * read by the core (assembly/shapes.ts) like a recording line.
+ */
+export type ProviderCall = Record<string, unknown>;
+
 /** Which top-level keys of the args reached the canonical text. */
 export interface Selection {
   /** Keys in the canonical text, in its (code point) order. */
@@ -118,17 +125,17 @@ export function explainJSON(name: string, argsJSON: string | Uint8Array, options
  * @throws FingerprintError for a call the core cannot read or fingerprint.
  * @example explainCall('{"name":"t","args":{"p":"P0"}}').canonical // '{"p":"P0"}'
  */
-export function explainCall(call: Call | string | Uint8Array): Explanation {
+export function explainCall(call: Call | ProviderCall | string | Uint8Array): Explanation {
   return explanationOf(explainRecord(call));
 }
 
 /** The core's record for a call (src/_diagnostics_wasm.ts), for the CLI, which prints its members. Internal. */
-export function explainRecord(call: Call | string | Uint8Array): Explained {
+export function explainRecord(call: Call | ProviderCall | string | Uint8Array): Explained {
   if (typeof call === "string" || call instanceof Uint8Array) return explainCallText(call);
   if (call === null || typeof call !== "object") {
     throw new FingerprintError("invalid-argument", "a call must be an object {name, args | argsJSON, kind?, matchOn?, ignoreArgs?}");
   }
-  let c: Call = call;
+  let c = call as Call;
   if (c.argsJSON instanceof Uint8Array) c = { ...c, argsJSON: utf8(c.argsJSON) };
   else if (c.argsJSON === undefined || c.argsJSON === null) c = withoutInapplicableSelection(c);
   try {
@@ -262,8 +269,9 @@ export function nearest(call: Call | Explanation, recording: Iterable<Call | Exp
   for (const rec of recording) {
     const i = index++;
     if (rec === null || typeof rec !== "object") throw new FingerprintError("invalid-argument", "a recorded call must be an object");
-    // Names first: calls of other tools are never fingerprinted.
-    if (rec.name !== target.name) continue;
+    // Names first: calls of other tools are never fingerprinted. A call in a
+    // provider's shape (no string "name" at the top) is read by the core.
+    if (typeof rec.name === "string" && rec.name !== target.name) continue;
     const explanation = toExplanation(rec);
     if (explanation.kind !== target.kind) continue;
     const d = diff(explanation, target);

@@ -168,8 +168,10 @@ def nearest(call: CallLike, recording: Iterable[CallLike]) -> Optional[NearestMa
     for i, rec in enumerate(recording):
         if not isinstance(rec, Mapping):
             raise FingerprintError("invalid-argument", "a recorded call must be a mapping")
-        # Names first: calls of other tools are never fingerprinted.
-        if rec.get("name") != target["name"]:
+        # Names first: calls of other tools are never fingerprinted. A call
+        # in a provider's shape (no string "name" at the top) is read by the core.
+        rec_name = rec.get("name")
+        if isinstance(rec_name, str) and rec_name != target["name"]:
             continue
         explanation = _to_explanation(rec)
         if explanation["kind"] != target["kind"]:

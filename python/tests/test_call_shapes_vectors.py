@@ -1,0 +1,42 @@
+"""The thin runner of vectors/call-shapes.vectors.json for the Python SDK and
+CLI (the TypeScript twin: test/call-shapes-vectors.test.ts). Each call goes in
+as JSON text, as a Python mapping and as a line of a file for the CLI; expected
+values come from the independent oracles (test/reference/shapes.mjs,
+diagnostics.mjs), never from the core."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from _support import ROOT
+from overturn.fingerprint import FingerprintError, explain_call
+
+CASES = json.loads((ROOT / "vectors" / "call-shapes.vectors.json").read_text("utf-8"))["cases"]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+def test_vector(case):
+    for call in (case["call"], json.loads(case["call"])):
+        if case["op"] == "explain":
+            assert explain_call(call) == case["expect"]
+        else:
+            with pytest.raises(FingerprintError) as e:
+                explain_call(call)
+            assert {"code": e.value.code, "message": str(e.value)} == case["expect"]
+
+
+def test_cli_reads_every_shape(tmp_path):
+    p = tmp_path / "calls.jsonl"
+    p.write_text("".join(c["call"] + "\n" for c in CASES), "utf-8")
+    r = subprocess.run([sys.executable, "-m", "overturn.fingerprint", "--json", str(p)], cwd=ROOT,
+                       capture_output=True, timeout=120)
+    got = [json.loads(line) for line in r.stdout.decode("utf-8").strip().split("\n")]
+    want = [{"file": str(p), "line": i + 1, "name": c["expect"]["name"], "fingerprint": c["expect"]["fingerprint"]}
+            if c["op"] == "explain" else
+            {"file": str(p), "line": i + 1, "code": c["expect"]["code"], "error": c["expect"]["message"]}
+            for i, c in enumerate(CASES)]
+    assert got == want
+    assert r.returncode == 1
