@@ -23,11 +23,11 @@
 //   - absent (or null) arguments/input/args → args null (D2), like a line;
 //   - a shape carries no kind or selection: the default kind, the tool's
 //     declaration (issue 12, slice 2) decides the selection.
-import { E_BAD_CALL, PART_ARGS_JSON } from "./abi";
+import { E_BAD_CALL, E_NO_CALLS, PART_ARGS_JSON } from "./abi";
 import { alloc } from "./arena";
 import { fail, setErrorDetail, setPart } from "./errors";
 import { parseText } from "./json/reader";
-import { T_NULL, T_OBJ, T_STR, nodeA, nodeB, nodeType, subtreeEnd, tapePush } from "./json/tape";
+import { T_ARR, T_NULL, T_OBJ, T_STR, nodeA, nodeB, nodeType, subtreeEnd, tapePush } from "./json/tape";
 
 /** readShape results: the name and args nodes of a call in one of the shapes. */
 export let shapeName: i32 = -1;
@@ -142,4 +142,107 @@ function bad(a: string, b: string, c: string, d: string, e: string, f: string): 
 function put(o: usize, s: string): usize {
   for (let i = 0; i < s.length; i++) store<u8>(o++, <u8>s.charCodeAt(i));
   return o;
+}
+
+// ---- Messages holding several calls (F_NTH_CALL) ----------------------------
+//   Chat Completions message   {"tool_calls": [call...]}
+//   Chat Completions response  {"choices": [{"message": {"tool_calls": [...]}}...]}
+//   Anthropic message          {"content": [block...]}: its "tool_use" blocks
+//   OpenAI Responses response  {"output": [item...]}: its "function_call" items
+// A message is an object with one of these arrays and none of a call's own
+// members (args, argsJSON, or a shape's marker); anything else is one call.
+// Calls come out in order; text blocks, reasoning items etc. are skipped.
+
+/** pickCall's count of the calls in the message (1 for a single call). */
+export let callCount: u32 = 0;
+
+const M_TOOL_CALLS = 1, M_CHOICES = 2, M_CONTENT = 3, M_OUTPUT = 4;
+
+function containerKey(m: i32): string {
+  switch (m) {
+    case M_TOOL_CALLS: return "tool_calls";
+    case M_CHOICES: return "choices";
+    case M_CONTENT: return "content";
+    default: return "output";
+  }
+}
+
+/** The node of the call at index in root (a message or a single call), or -1 (recorded: E_NO_CALLS or a clash). */
+export function pickCall(root: u32, index: u32): i32 {
+  callCount = 1;
+  let kind = 0, arr: i32 = -1;
+  if (nodeType(root) == T_OBJ && !isCallObject(root)) {
+    for (let m = M_TOOL_CALLS; m <= M_OUTPUT; m++) {
+      const a = member(root, containerKey(m));
+      if (a < 0 || nodeType(<u32>a) != T_ARR) continue;
+      if (kind != 0) {
+        bad("this message holds calls in both \"", containerKey(kind), "\" and \"", containerKey(m), "\"", "");
+        return -1;
+      }
+      kind = m; arr = a;
+    }
+  }
+  if (kind == 0) {
+    // An assistant message without calls (a "role" and text content): none.
+    if (nodeType(root) == T_OBJ && member(root, "role") >= 0 && !isCallObject(root)) callCount = 0;
+    else if (index == 0) return <i32>root;
+    fail(E_NO_CALLS, -1);
+    return -1;
+  }
+  let n: u32 = 0, found: i32 = -1;
+  if (kind == M_CHOICES) {
+    const count = nodeA(<u32>arr);
+    let c = <u32>arr + 1;
+    for (let i: u32 = 0; i < count; i++) {
+      if (nodeType(c) == T_OBJ) {
+        const msg = member(c, "message");
+        const calls = msg >= 0 && nodeType(<u32>msg) == T_OBJ ? member(<u32>msg, "tool_calls") : -1;
+        if (calls >= 0 && nodeType(<u32>calls) == T_ARR) {
+          const r = scan(<u32>calls, "", index, n);
+          if (r >= 0 && found < 0) found = r;
+          n = scanned;
+        }
+      }
+      c = subtreeEnd(c);
+    }
+  } else {
+    found = scan(<u32>arr, kind == M_CONTENT ? "tool_use" : kind == M_OUTPUT ? "function_call" : "", index, 0);
+    n = scanned;
+  }
+  callCount = n;
+  if (found < 0) fail(E_NO_CALLS, -1);
+  return found;
+}
+
+/** scan's running count (a second return value). */
+let scanned: u32 = 0;
+
+/** The element of arr that is call number index (counting from n), keeping only objects of the given type ("" = all). */
+function scan(arr: u32, type: string, index: u32, n: u32): i32 {
+  let found: i32 = -1;
+  const count = nodeA(arr);
+  let e = arr + 1;
+  for (let i: u32 = 0; i < count; i++) {
+    let keep = type.length == 0;
+    if (!keep && nodeType(e) == T_OBJ) {
+      const t = member(e, "type");
+      keep = t >= 0 && nodeType(<u32>t) == T_STR && strIs(<u32>t, type);
+    }
+    if (keep) {
+      if (n == index) found = <i32>e;
+      n++;
+    }
+    e = subtreeEnd(e);
+  }
+  scanned = n;
+  return found;
+}
+
+/** The object has a call's own members: args/argsJSON, or a shape marker. */
+function isCallObject(o: u32): bool {
+  if (member(o, "args") >= 0 || member(o, "argsJSON") >= 0 || member(o, "function") >= 0) return true;
+  if (member(o, "jsonrpc") >= 0 || member(o, "toolUse") >= 0 || member(o, "functionCall") >= 0) return true;
+  const t = member(o, "type");
+  return t >= 0 && nodeType(<u32>t) == T_STR &&
+    (strIs(<u32>t, "function_call") || strIs(<u32>t, "tool_use") || strIs(<u32>t, "tool-call") || strIs(<u32>t, "tool_call"));
 }

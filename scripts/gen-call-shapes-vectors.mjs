@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { explainLine } from "../test/reference/diagnostics.mjs";
-import { asRecordingLine } from "../test/reference/shapes.mjs";
+import { asRecordingLine, callsOfMessage } from "../test/reference/shapes.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const CALL_SHAPES_VECTORS_PATH = resolve(ROOT, "vectors/call-shapes.vectors.json");
@@ -43,6 +43,25 @@ const CALLS = [
   ["error-no-shape", { id: "x", arguments: "{}" }],
 ];
 
+const chat = (id, name, args) => ({ id, type: "function", function: { name, arguments: JSON.stringify(args) } });
+const MESSAGES = [
+  ["chat-message-two-calls", { role: "assistant", content: null, tool_calls: [chat("c1", W, { city: "Paris" }), chat("c2", "get_time", { tz: "Europe/Paris" })] }],
+  ["chat-response-choices", { id: "chatcmpl-1", object: "chat.completion", choices: [
+    { index: 0, message: { role: "assistant", tool_calls: [chat("c1", W, { city: "Oslo" })] }, finish_reason: "tool_calls" },
+    { index: 1, message: { role: "assistant", content: "No tools." }, finish_reason: "stop" },
+    { index: 2, message: { role: "assistant", tool_calls: [chat("c3", W, { city: "Rome" }), chat("c4", "get_time", {})] } }] }],
+  ["anthropic-message-content", { id: "msg_1", type: "message", role: "assistant", stop_reason: "tool_use", content: [
+    { type: "text", text: "Let me check." }, { type: "tool_use", id: "toolu_1", name: W, input: { city: "Paris" } },
+    { type: "tool_use", id: "toolu_2", name: "get_time", input: { tz: "UTC" } }] }],
+  ["responses-output", { id: "resp_1", object: "response", output: [
+    { type: "reasoning", id: "rs_1", summary: [] }, { type: "function_call", call_id: "call_1", name: W, arguments: '{"city":"Lima"}' },
+    { type: "message", role: "assistant", content: [] }] }],
+  ["message-without-calls", { role: "assistant", content: "Hello." }],
+  ["anthropic-text-only", { role: "assistant", content: [{ type: "text", text: "Hi" }] }],
+  ["single-call-is-one", { type: "tool_use", id: "t", name: W, input: { city: "Paris" } }],
+  ["error-two-containers", { tool_calls: [], output: [] }],
+];
+
 export function buildCallShapesVectors() {
   const cases = CALLS.map(([id, call]) => {
     const text = JSON.stringify(call);
@@ -50,6 +69,13 @@ export function buildCallShapesVectors() {
     const expect = r.error ? { code: "bad-call", message: r.error } : explainLine(JSON.stringify(r.line));
     return { id, op: r.error ? "error" : "explain", call: text, expect };
   });
+  for (const [id, message] of MESSAGES) {
+    const text = JSON.stringify(message);
+    const r = callsOfMessage(text);
+    const expect = r.error ? { code: "bad-call", message: r.error }
+      : r.calls.map((c) => explainLine(JSON.stringify(asRecordingLine(c).line)));
+    cases.push({ id: `message-${id}`, op: r.error ? "calls-error" : "calls", call: text, expect });
+  }
   return {
     description: "Tool calls in the shapes agents emit, read by the core: each must explain (and fingerprint) as the " +
       "recording line it stands for, or give the error. Expected values from test/reference/shapes.mjs and " +

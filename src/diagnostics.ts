@@ -18,7 +18,7 @@
  * null, key order or `1.0` vs `1` never show up.
  * @module
  */
-import { diffTexts, explainCallText, explainCallValue, type Explained } from "./_diagnostics_wasm.js";
+import { diffTexts, explainCallText, explainCallValue, explainCalls as explainCallsCore, type Explained } from "./_diagnostics_wasm.js";
 import { F_TEXT, callValue } from "./core.js";
 import { selectValue } from "./select.js";
 import { FingerprintError } from "./errors.js";
@@ -127,6 +127,23 @@ export function explainJSON(name: string, argsJSON: string | Uint8Array, options
  */
 export function explainCall(call: Call | ProviderCall | string | Uint8Array): Explanation {
   return explanationOf(explainRecord(call));
+}
+
+/**
+ * Explains every call of a message that holds several, in order: a Chat
+ * Completions message (`tool_calls`) or response (`choices`), an Anthropic
+ * message (`content`: its tool_use blocks), a Responses response (`output`:
+ * its function_call items). A single call gives one explanation, a message
+ * without calls none. Read by the core (assembly/shapes.ts).
+ * @throws FingerprintError for a call the core cannot read or fingerprint.
+ * @example explainCalls({ role: "assistant", content: [{ type: "text", text: "…" },
+ *   { type: "tool_use", id: "t", name: "search", input: { q: "x" } }] }).length // 1
+ */
+export function explainCalls(message: ProviderCall | string | Uint8Array): Explanation[] {
+  if (message === null || typeof message !== "object" && typeof message !== "string") {
+    throw new FingerprintError("invalid-argument", "a message must be an object or its JSON text");
+  }
+  return explainCallsCore(message).map(explanationOf);
 }
 
 /** The core's record for a call (src/_diagnostics_wasm.ts), for the CLI, which prints its members. Internal. */

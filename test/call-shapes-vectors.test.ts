@@ -9,9 +9,9 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CALL_SHAPES_VECTORS_PATH, renderCallShapesVectors } from "../scripts/gen-call-shapes-vectors.mjs";
-import { FingerprintError, explainCall, type Call } from "../src/index";
+import { FingerprintError, explainCall, explainCalls, type Call } from "../src/index";
 
-interface Case { id: string; op: "explain" | "error"; call: string; expect: Record<string, unknown> }
+interface Case { id: string; op: "explain" | "error" | "calls" | "calls-error"; call: string; expect: Record<string, unknown> }
 const file = readFileSync(CALL_SHAPES_VECTORS_PATH, "utf8");
 const { cases } = JSON.parse(file) as { cases: Case[] };
 
@@ -30,7 +30,13 @@ describe("vectors/call-shapes.vectors.json", () => {
 
   it.each(cases.map((c) => [c.id, c] as const))("%s", (_id, c) => {
     const value = JSON.parse(c.call) as Call;
-    if (c.op === "explain") {
+    if (c.op === "calls") {
+      expect(explainCalls(c.call)).toEqual(c.expect);
+      expect(explainCalls(value)).toEqual(c.expect);
+    } else if (c.op === "calls-error") {
+      expect(errorOf(() => explainCalls(c.call))).toEqual(c.expect);
+      expect(errorOf(() => explainCalls(value))).toEqual(c.expect);
+    } else if (c.op === "explain") {
       expect(explainCall(c.call)).toEqual(c.expect);
       expect(explainCall(value)).toEqual(c.expect);
     } else {
@@ -43,11 +49,12 @@ describe("vectors/call-shapes.vectors.json", () => {
     const dir = mkdtempSync(join(tmpdir(), "overturn-shapes-"));
     try {
       const p = join(dir, "calls.jsonl");
-      writeFileSync(p, cases.map((c) => c.call).join("\n") + "\n");
+      const lines = cases.filter((c) => c.op === "explain" || c.op === "error"); // one call per line
+      writeFileSync(p, lines.map((c) => c.call).join("\n") + "\n");
       const r = spawnSync(process.execPath, [resolve(__dirname, "..", "dist", "cli.js"), "--json", p], { encoding: "utf8" });
       const got = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as { line: number; name: string; fingerprint: string });
       // --json writes a bad line as a record too (its code and error).
-      const want = cases.map((c, i) => (c.op === "explain"
+      const want = lines.map((c, i) => (c.op === "explain"
         ? { file: p, line: i + 1, name: c.expect.name, fingerprint: c.expect.fingerprint }
         : { file: p, line: i + 1, code: c.expect.code, error: c.expect.message }));
       expect(got).toEqual(want);

@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from _support import ROOT
-from overturn.fingerprint import FingerprintError, explain_call
+from overturn.fingerprint import FingerprintError, explain_call, explain_calls
 
 CASES = json.loads((ROOT / "vectors" / "call-shapes.vectors.json").read_text("utf-8"))["cases"]
 
@@ -20,7 +20,13 @@ CASES = json.loads((ROOT / "vectors" / "call-shapes.vectors.json").read_text("ut
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 def test_vector(case):
     for call in (case["call"], json.loads(case["call"])):
-        if case["op"] == "explain":
+        if case["op"] == "calls":
+            assert explain_calls(call) == case["expect"]
+        elif case["op"] == "calls-error":
+            with pytest.raises(FingerprintError) as e:
+                explain_calls(call)
+            assert {"code": e.value.code, "message": str(e.value)} == case["expect"]
+        elif case["op"] == "explain":
             assert explain_call(call) == case["expect"]
         else:
             with pytest.raises(FingerprintError) as e:
@@ -30,13 +36,14 @@ def test_vector(case):
 
 def test_cli_reads_every_shape(tmp_path):
     p = tmp_path / "calls.jsonl"
-    p.write_text("".join(c["call"] + "\n" for c in CASES), "utf-8")
+    lines = [c for c in CASES if c["op"] in ("explain", "error")]  # one call per line
+    p.write_text("".join(c["call"] + "\n" for c in lines), "utf-8")
     r = subprocess.run([sys.executable, "-m", "overturn.fingerprint", "--json", str(p)], cwd=ROOT,
                        capture_output=True, timeout=120)
     got = [json.loads(line) for line in r.stdout.decode("utf-8").strip().split("\n")]
     want = [{"file": str(p), "line": i + 1, "name": c["expect"]["name"], "fingerprint": c["expect"]["fingerprint"]}
             if c["op"] == "explain" else
             {"file": str(p), "line": i + 1, "code": c["expect"]["code"], "error": c["expect"]["message"]}
-            for i, c in enumerate(CASES)]
+            for i, c in enumerate(lines)]
     assert got == want
     assert r.returncode == 1
