@@ -45,18 +45,21 @@ describe("vectors/call-shapes.vectors.json", () => {
     }
   });
 
-  it("the CLI fingerprints every shape as the oracle does, and reports the bad ones", () => {
+  it("the CLI fingerprints every shape and message as the oracle does, and reports the bad ones", () => {
     const dir = mkdtempSync(join(tmpdir(), "overturn-shapes-"));
     try {
       const p = join(dir, "calls.jsonl");
-      const lines = cases.filter((c) => c.op === "explain" || c.op === "error"); // one call per line
-      writeFileSync(p, lines.map((c) => c.call).join("\n") + "\n");
+      // Every case is a line: a message expands to one record per call, in order.
+      writeFileSync(p, cases.map((c) => c.call).join("\n") + "\n");
       const r = spawnSync(process.execPath, [resolve(__dirname, "..", "dist", "cli.js"), "--json", p], { encoding: "utf8" });
-      const got = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as { line: number; name: string; fingerprint: string });
+      const got = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
       // --json writes a bad line as a record too (its code and error).
-      const want = lines.map((c, i) => (c.op === "explain"
-        ? { file: p, line: i + 1, name: c.expect.name, fingerprint: c.expect.fingerprint }
-        : { file: p, line: i + 1, code: c.expect.code, error: c.expect.message }));
+      const want = cases.flatMap((c, i) => {
+        const line = i + 1;
+        if (c.op === "error" || c.op === "calls-error") return [{ file: p, line, code: c.expect.code, error: c.expect.message }];
+        const calls = (c.op === "calls" ? c.expect : [c.expect]) as unknown as { name: string; fingerprint: string }[];
+        return calls.map((e) => ({ file: p, line, name: e.name, fingerprint: e.fingerprint }));
+      });
       expect(got).toEqual(want);
       expect(r.status).toBe(1);
     } finally {

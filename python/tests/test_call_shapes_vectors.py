@@ -34,16 +34,24 @@ def test_vector(case):
             assert {"code": e.value.code, "message": str(e.value)} == case["expect"]
 
 
-def test_cli_reads_every_shape(tmp_path):
+def _cli_want(path: str):
+    """Every case is a line: a message expands to one record per call, in order."""
+    out = []
+    for i, c in enumerate(CASES):
+        line = i + 1
+        if c["op"] in ("error", "calls-error"):
+            out.append({"file": path, "line": line, "code": c["expect"]["code"], "error": c["expect"]["message"]})
+            continue
+        for e in (c["expect"] if c["op"] == "calls" else [c["expect"]]):
+            out.append({"file": path, "line": line, "name": e["name"], "fingerprint": e["fingerprint"]})
+    return out
+
+
+def test_cli_reads_every_shape_and_message(tmp_path):
     p = tmp_path / "calls.jsonl"
-    lines = [c for c in CASES if c["op"] in ("explain", "error")]  # one call per line
-    p.write_text("".join(c["call"] + "\n" for c in lines), "utf-8")
+    p.write_text("".join(c["call"] + "\n" for c in CASES), "utf-8")
     r = subprocess.run([sys.executable, "-m", "overturn.fingerprint", "--json", str(p)], cwd=ROOT,
                        capture_output=True, timeout=120)
     got = [json.loads(line) for line in r.stdout.decode("utf-8").strip().split("\n")]
-    want = [{"file": str(p), "line": i + 1, "name": c["expect"]["name"], "fingerprint": c["expect"]["fingerprint"]}
-            if c["op"] == "explain" else
-            {"file": str(p), "line": i + 1, "code": c["expect"]["code"], "error": c["expect"]["message"]}
-            for i, c in enumerate(lines)]
-    assert got == want
+    assert got == _cli_want(str(p))
     assert r.returncode == 1
