@@ -27,6 +27,7 @@ export const F_CALL: u32 = 128;       // args is a whole call (call.ts); kind/na
 export const F_EXPLAIN: u32 = 256;    // return the explanation record (explain.ts) as the text
 export const F_DIFF: u32 = 512;       // kind and name parts hold two canonical texts; return their diff (diff.ts)
 export const F_MARSHAL: u32 = 1024;   // args is CPython marshal (version 4) of a plain value (json/marshal.ts)
+export const F_NTH_CALL: u32 = 2048;  // with F_CALL: args may hold several calls (a message, shapes.ts); the kind part is 4 bytes, the u32 index of the one to read; RESULT_OFFSET returns their count
 
 // Request header: six little-endian u32 words, then the parts back to back.
 export const HEADER_BYTES: u32 = 24;
@@ -78,3 +79,4 @@ export const E_BAD_REQUEST: i32 = 13;    // error: bad-request | malformed reque
 export const E_BAD_CALL: i32 = 14;       // error: bad-call | a call is a JSON object {"name", "args" | "argsJSON", "kind"?, "matchOn"?, "ignoreArgs"?, "fingerprint"?}
 export const E_LIMIT_DEPTH: i32 = 15;    // error: limit-exceeded | nesting deeper than the maxDepth limit
 export const E_LIMIT_MEMBERS: i32 = 16;  // error: limit-exceeded | an object with more members than the maxMembers limit
+export const E_NO_CALLS: i32 = 17;       // error: no-calls | the message holds no tool call at that index

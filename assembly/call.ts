@@ -21,6 +21,7 @@ import { fail, setErrorDetail, setPart } from "./errors";
 import { parseText } from "./json/reader";
 import { STR_CLEAN, T_ARR, T_NULL, T_OBJ, T_STR, nodeA, nodeB, nodeFlags, nodeType, subtreeEnd, tapePush } from "./json/tape";
 import { isKeyList } from "./select";
+import { accepted, SHAPE_ERROR, SHAPE_NONE, readShape, shapeArgs, shapeName } from "./shapes";
 
 // Results of readCall (module globals as extra return values; -1 = absent).
 export let callName: i32 = -1;
@@ -54,6 +55,15 @@ export function readCall(root: u32, textBase: usize, textLen: usize): bool {
   callName = callKind = callMatchOn = callIgnore = callArgs = callRecorded = -1;
   setPart(PART_CALL);
   if (nodeType(root) != T_OBJ) return bad(-1, "a call must be a JSON object");
+  // A provider's tool call (shapes.ts): name and args only, no kind or selection.
+  const shape = readShape(root);
+  if (shape == SHAPE_ERROR) return false;
+  if (shape != SHAPE_NONE) {
+    callName = shapeName;
+    callArgs = shapeArgs;
+    setPart(PART_CALL);
+    return true;
+  }
   let argsJson: i32 = -1;
   const count = nodeA(root);
   let k = root + 1;
@@ -74,7 +84,11 @@ export function readCall(root: u32, textBase: usize, textLen: usize): bool {
     }
     k = subtreeEnd(v);
   }
-  if (callName < 0) return bad(-1, "missing \"name\"");
+  if (callName < 0) {
+    fail(E_BAD_CALL, -1);
+    setDetail(0, 0, "missing \"name\"; ", accepted(), "");
+    return false;
+  }
   if (nodeType(<u32>callName) != T_STR) return bad(-1, "\"name\" must be a string");
   if (callKind >= 0 && nodeType(<u32>callKind) != T_STR) return bad(-1, "\"kind\" must be a string");
   if (!keyListOrAbsent(callMatchOn)) return bad(-1, "\"matchOn\" must be an array of strings");

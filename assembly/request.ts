@@ -4,7 +4,7 @@
 // and defined in abi.ts.
 import { ABI_ID } from "./_abi_id.gen";
 import {
-  F_CALL, F_DIFF, F_DIGEST, F_EXPLAIN, F_MARSHAL, F_IGNORE, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES,
+  F_CALL, F_NTH_CALL, F_DIFF, F_DIGEST, F_EXPLAIN, F_MARSHAL, F_IGNORE, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES,
   FINGERPRINT_VERSION, PART_CALL,
   HEADER_BYTES, RESULT_BYTES, RESULT_DIGEST, RESULT_OFFSET, RESULT_PART, RESULT_STATUS, RESULT_TEXT_LEN,
   RESULT_TEXT_PTR,
@@ -13,6 +13,7 @@ import { arenaReset, reserveInput } from "./arena";
 import { setLimits } from "./limits";
 import { callArgs, callIgnore, callKind, callMatchOn, callName, callRecorded, readCall } from "./call";
 import { diffTexts } from "./diff";
+import { callCount, pickCall } from "./shapes";
 import { writeExplanation } from "./explain";
 import {
   E_BAD_KIND, E_BAD_NAME, E_BAD_REQUEST, E_BAD_SELECTION, E_OUT_OF_MEMORY, OK, PART_ARGS,
@@ -69,10 +70,11 @@ export type WithCalls = u64;
  */
 export function runRequest<V>(len: usize): i32 {
   arenaReset();
+  callsInMessage = -1;
   resetErrors(PART_ARGS);
   const status = process<V>(reserveInput(0), len);
   store<i32>(RESULT + RESULT_STATUS, status);
-  store<i32>(RESULT + RESULT_OFFSET, status == OK ? -1 : errOffset);
+  store<i32>(RESULT + RESULT_OFFSET, status == OK ? <i32>callsInMessage : errOffset);
   store<i32>(RESULT + RESULT_PART, errPart);
   // On failure the text fields carry the error's detail (abi.ts), if any.
   // (Only the diagnostics module records details: call.ts.)
@@ -120,11 +122,17 @@ export function runRequest<V>(len: usize): i32 {
   let kindP = DEFAULT_KIND, kindN = DEFAULT_KIND_LEN, nameP: usize = 0, nameN: usize = 0;
   if (sizeof<V>() == 8) {
     if (isCall) {
-      if (kindLen + nameLen + matchLen + ignoreLen != 0) return fail(E_BAD_REQUEST, -1);
+      // F_NTH_CALL: the kind part is the u32 index of the call in a message (shapes.ts).
+      const nth = (flags & F_NTH_CALL) != 0;
+      if (kindLen - (nth ? 4 : 0) + nameLen + matchLen + ignoreLen != 0) return fail(E_BAD_REQUEST, -1);
       setPart(PART_CALL);
       if (!tapeInit(argsLen)) return failed();
       const values = (flags & F_VALUES) != 0;
-      const call = values ? readValues(argsPtr, argsLen) : parseText(argsPtr, argsLen, (flags & F_STRING_INPUT) == 0);
+      let call = values ? readValues(argsPtr, argsLen) : parseText(argsPtr, argsLen, (flags & F_STRING_INPUT) == 0);
+      if (nth && call >= 0) {
+        call = pickCall(<u32>call, load<u32>(kindPtr));
+        callsInMessage = callCount;
+      }
       if (call < 0 || !readCall(<u32>call, values ? 0 : argsPtr, values ? 0 : argsLen)) return failed();
       if (callKind >= 0) { kindP = <usize>nodeB(<u32>callKind); kindN = <usize>nodeA(<u32>callKind); }
       nameP = <usize>nodeB(<u32>callName); nameN = <usize>nodeA(<u32>callName);
@@ -216,6 +224,9 @@ export function runRequest<V>(len: usize): i32 {
 function failed(): i32 {
   return errCode != OK ? errCode : fail(E_OUT_OF_MEMORY, -1);
 }
+
+/** F_NTH_CALL's count of calls in the message, returned in RESULT_OFFSET (-1 otherwise). */
+let callsInMessage: i32 = -1;
 
 /** Offset of the returned text in the sink: after the prefix, unless PREIMAGE. */
 let textStart: usize = 0;

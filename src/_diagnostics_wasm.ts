@@ -10,7 +10,7 @@
  * @module
  */
 import {
-  ABI_ID, F_CALL, F_DIFF, F_DIGEST, F_EXPLAIN, F_STRING_INPUT, F_VALUES, FINGERPRINT_VERSION, HEADER_BYTES, HEADER_WORDS,
+  ABI_ID, F_CALL, F_DIFF, F_DIGEST, F_EXPLAIN, F_NTH_CALL, F_STRING_INPUT, F_VALUES, FINGERPRINT_VERSION, HEADER_BYTES, HEADER_WORDS,
   RESULT_DIGEST, RESULT_OFFSET, RESULT_PART, RESULT_STATUS, RESULT_TEXT_LEN, RESULT_TEXT_PTR,
 } from "./_abi.gen.js";
 import { isWellFormed, writeWtf8 } from "./_wtf8.js";
@@ -36,6 +36,8 @@ export interface CallRecord {
 export interface Explained {
   record: CallRecord;
   digest: string;
+  /** With F_NTH_CALL: how many calls the message holds. */
+  count?: number;
 }
 
 let source: (() => BufferSource | WebAssembly.Module) | undefined;
@@ -77,7 +79,7 @@ function room(e: Exports, n: number): void {
 }
 
 /** Explains a call given as JSON text (a recording line); the core reads it (no JSON.parse here). */
-export function explainCallText(text: string | Uint8Array): Explained {
+export function explainCallText(text: string | Uint8Array, index = -1): Explained {
   const e = ready();
   let n: number;
   let flags = F_CALL | F_EXPLAIN | F_DIGEST;
@@ -94,11 +96,11 @@ export function explainCallText(text: string | Uint8Array): Explained {
     new Uint8Array(e.memory.buffer).set(text, inPtr + HEADER_BYTES);
     n = text.length;
   }
-  return runCall(e, flags, n);
+  return runCall(e, flags, n, index);
 }
 
 /** Explains a call given as a host object, written as the core's value stream (src/values.ts). */
-export function explainCallValue(call: object): Explained {
+export function explainCallValue(call: object, index = -1): Explained {
   const e = ready();
   const start = inPtr + HEADER_BYTES;
   const grow = (need: number) => {
@@ -106,14 +108,48 @@ export function explainCallValue(call: object): Explained {
     retarget(new Uint8Array(e.memory.buffer), inPtr + inCap);
   };
   const end = asValueWalk((nested) => writeValue(call, new Uint8Array(e.memory.buffer), start, inPtr + inCap, grow, nested));
-  return runCall(e, F_CALL | F_EXPLAIN | F_DIGEST | F_VALUES, end - start);
+  return runCall(e, F_CALL | F_EXPLAIN | F_DIGEST | F_VALUES, end - start, index);
 }
 
-function runCall(e: Exports, flags: number, argsLen: number): Explained {
-  new Uint32Array(e.memory.buffer, inPtr, HEADER_WORDS).set([flags, 0, 0, 0, 0, argsLen]);
-  const text = runText(e, HEADER_BYTES + argsLen);
+/**
+ * Every call of a message holding several (a Chat Completions message or
+ * response, an Anthropic message, a Responses output; a single call is one),
+ * in order: the core picks call number i (F_NTH_CALL) and says how many
+ * there are. A message with no calls gives [].
+ */
+export function explainCalls(message: string | Uint8Array | object): Explained[] {
+  const one = (i: number) => (typeof message === "string" || message instanceof Uint8Array
+    ? explainCallText(message, i) : explainCallValue(message, i));
+  const out: Explained[] = [];
+  for (let i = 0, count = 1; i < count; i++) {
+    let x: Explained;
+    try {
+      x = one(i);
+    } catch (err) {
+      if (err instanceof FingerprintError && err.code === "no-calls" && i === 0) return out;
+      throw err;
+    }
+    count = x.count ?? 1;
+    out.push(x);
+  }
+  return out;
+}
+
+function runCall(e: Exports, flags: number, argsLen: number, index: number): Explained {
+  const nth = index >= 0;
+  // F_NTH_CALL: the kind part is 4 bytes, the index; the call follows it.
+  if (nth) {
+    room(e, HEADER_BYTES + 4 + argsLen);
+    const mem = new Uint8Array(e.memory.buffer);
+    mem.copyWithin(inPtr + HEADER_BYTES + 4, inPtr + HEADER_BYTES, inPtr + HEADER_BYTES + argsLen);
+    new DataView(e.memory.buffer).setUint32(inPtr + HEADER_BYTES, index, true);
+  }
+  new Uint32Array(e.memory.buffer, inPtr, HEADER_WORDS).set([nth ? flags | F_NTH_CALL : flags, nth ? 4 : 0, 0, 0, 0, argsLen]);
+  const text = runText(e, HEADER_BYTES + (nth ? 4 : 0) + argsLen);
   const digest = decoder.decode(new Uint8Array(e.memory.buffer, e.result() + RESULT_DIGEST, 64));
-  return { record: JSON.parse(text) as CallRecord, digest };
+  const out: Explained = { record: JSON.parse(text) as CallRecord, digest };
+  if (nth) out.count = new Int32Array(e.memory.buffer, e.result() + RESULT_OFFSET, 1)[0];
+  return out;
 }
 
 /** One change of a diff (assembly/diff.ts). */

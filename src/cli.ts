@@ -20,6 +20,7 @@ import { createReadStream, existsSync, readFileSync, statSync } from "node:fs";
 import { once } from "node:events";
 import { FINGERPRINT_VERSION, FingerprintError, diff, type Diff, type Explanation } from "./index.js";
 import { explainRecord } from "./diagnostics.js";
+import { explainCalls, type Explained } from "./_diagnostics_wasm.js";
 import { version } from "../package.json";
 import type { CallRecord } from "./_diagnostics_wasm.js";
 
@@ -285,7 +286,18 @@ interface Line { rec: CallRecord; e: Explanation }
 
 /** The core reads the line (no JSON.parse here): one call model for both CLIs and SDKs. */
 function readLine(text: string): Line {
-  const x = explainRecord(text);
+  return lineOf(explainRecord(text));
+}
+
+/**
+ * Every call of a line: a recording line or one provider call is one; a
+ * message holding several (assembly/shapes.ts) is each of them, in order.
+ */
+function readCalls(text: string): Line[] {
+  return explainCalls(text).map(lineOf);
+}
+
+function lineOf(x: Explained): Line {
   const { kind, name, selected, canonical, preimage } = x.record;
   return { rec: x.record, e: { version: 1, kind, name, selected, canonical, preimage, fingerprint: x.digest } };
 }
@@ -329,24 +341,26 @@ function changeLines(d: Diff): string[] {
 
 async function runFingerprint(a: Args, out: Output): Promise<number> {
   const counts = await eachLine(a.files, out, a.json, (text, file, line) => {
-    const { e } = readLine(text);
-    if (a.json) out.record({ file, line, name: e.name, fingerprint: e.fingerprint });
-    else out.line(`${e.fingerprint}  ${e.name}`);
+    for (const { e } of readCalls(text)) {
+      if (a.json) out.record({ file, line, name: e.name, fingerprint: e.fingerprint });
+      else out.line(`${e.fingerprint}  ${e.name}`);
+    }
   });
   return finish(counts);
 }
 
 async function runExplain(a: Args, out: Output): Promise<number> {
   const counts = await eachLine(a.files, out, a.json, (text, file, line) => {
-    const { rec, e } = readLine(text);
-    if (a.json) {
-      out.record({ file, line, ...e });
-      return;
+    for (const { rec, e } of readCalls(text)) {
+      if (a.json) {
+        out.record({ file, line, ...e });
+        continue;
+      }
+      out.line(`${file}:${line}  ${e.name}  ${e.fingerprint}`);
+      out.line(`  kind       ${e.kind}`);
+      out.line(`  selection  ${selectionText(rec, e)}`);
+      out.line(`  canonical  ${e.canonical}`);
     }
-    out.line(`${file}:${line}  ${e.name}  ${e.fingerprint}`);
-    out.line(`  kind       ${e.kind}`);
-    out.line(`  selection  ${selectionText(rec, e)}`);
-    out.line(`  canonical  ${e.canonical}`);
   });
   return finish(counts);
 }

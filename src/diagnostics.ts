@@ -18,7 +18,7 @@
  * null, key order or `1.0` vs `1` never show up.
  * @module
  */
-import { diffTexts, explainCallText, explainCallValue, type Explained } from "./_diagnostics_wasm.js";
+import { diffTexts, explainCallText, explainCallValue, explainCalls as explainCallsCore, type Explained } from "./_diagnostics_wasm.js";
 import { F_TEXT, callValue } from "./core.js";
 import { selectValue } from "./select.js";
 import { FingerprintError } from "./errors.js";
@@ -40,6 +40,13 @@ export interface Call {
   fingerprint?: string;
   [member: string]: unknown;
 }
+
+/**
+ * A tool call in one of the shapes agents emit (OpenAI Chat Completions or
+ * Responses, Anthropic, Bedrock, Gemini, MCP, Vercel AI SDK, LangChain),
+ * read by the core (assembly/shapes.ts) like a recording line.
+ */
+export type ProviderCall = Record<string, unknown>;
 
 /** Which top-level keys of the args reached the canonical text. */
 export interface Selection {
@@ -118,17 +125,34 @@ export function explainJSON(name: string, argsJSON: string | Uint8Array, options
  * @throws FingerprintError for a call the core cannot read or fingerprint.
  * @example explainCall('{"name":"t","args":{"p":"P0"}}').canonical // '{"p":"P0"}'
  */
-export function explainCall(call: Call | string | Uint8Array): Explanation {
+export function explainCall(call: Call | ProviderCall | string | Uint8Array): Explanation {
   return explanationOf(explainRecord(call));
 }
 
+/**
+ * Explains every call of a message that holds several, in order: a Chat
+ * Completions message (`tool_calls`) or response (`choices`), an Anthropic
+ * message (`content`: its tool_use blocks), a Responses response (`output`:
+ * its function_call items). A single call gives one explanation, a message
+ * without calls none. Read by the core (assembly/shapes.ts).
+ * @throws FingerprintError for a call the core cannot read or fingerprint.
+ * @example explainCalls({ role: "assistant", content: [{ type: "text", text: "…" },
+ *   { type: "tool_use", id: "t", name: "search", input: { q: "x" } }] }).length // 1
+ */
+export function explainCalls(message: ProviderCall | string | Uint8Array): Explanation[] {
+  if (message === null || typeof message !== "object" && typeof message !== "string") {
+    throw new FingerprintError("invalid-argument", "a message must be an object or its JSON text");
+  }
+  return explainCallsCore(message).map(explanationOf);
+}
+
 /** The core's record for a call (src/_diagnostics_wasm.ts), for the CLI, which prints its members. Internal. */
-export function explainRecord(call: Call | string | Uint8Array): Explained {
+export function explainRecord(call: Call | ProviderCall | string | Uint8Array): Explained {
   if (typeof call === "string" || call instanceof Uint8Array) return explainCallText(call);
   if (call === null || typeof call !== "object") {
     throw new FingerprintError("invalid-argument", "a call must be an object {name, args | argsJSON, kind?, matchOn?, ignoreArgs?}");
   }
-  let c: Call = call;
+  let c = call as Call;
   if (c.argsJSON instanceof Uint8Array) c = { ...c, argsJSON: utf8(c.argsJSON) };
   else if (c.argsJSON === undefined || c.argsJSON === null) c = withoutInapplicableSelection(c);
   try {
@@ -262,8 +286,9 @@ export function nearest(call: Call | Explanation, recording: Iterable<Call | Exp
   for (const rec of recording) {
     const i = index++;
     if (rec === null || typeof rec !== "object") throw new FingerprintError("invalid-argument", "a recorded call must be an object");
-    // Names first: calls of other tools are never fingerprinted.
-    if (rec.name !== target.name) continue;
+    // Names first: calls of other tools are never fingerprinted. A call in a
+    // provider's shape (no string "name" at the top) is read by the core.
+    if (typeof rec.name === "string" && rec.name !== target.name) continue;
     const explanation = toExplanation(rec);
     if (explanation.kind !== target.kind) continue;
     const d = diff(explanation, target);

@@ -14,7 +14,7 @@ import { CORE_ERRORS, PARTS } from "./_abi.gen.js";
 export type FingerprintErrorCode =
   | (typeof CORE_ERRORS)[number][0]
   | "unsupported-value" | "circular-value" | "too-deep" | "invalid-argument"
-  | "not-initialized" | "internal-error" | "limit-exceeded";
+  | "not-initialized" | "internal-error" | "limit-exceeded" | "no-calls";
 
 export interface FingerprintErrorDetails {
   /** Byte offset into the UTF-8 JSON text (text input). */

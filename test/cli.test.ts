@@ -30,6 +30,9 @@ const jsonLines = (s: string) => s.trim().split("\n").map((l) => JSON.parse(l) a
 beforeAll(() => { dir = mkdtempSync(join(tmpdir(), "overturn-cli-")); });
 afterAll(() => { rmSync(dir, { recursive: true, force: true }); });
 
+// The bad-call detail that lists the call shapes (assembly/shapes.ts), from the shapes oracle.
+const ACCEPTED = 'accepted: a recording line {"name", "args" | "argsJSON"}, or a tool call of OpenAI Chat Completions, ' +
+  "OpenAI Responses, Anthropic Messages, Bedrock Converse, Gemini, MCP tools/call, Vercel AI SDK or LangChain";
 const TICKET = 'tool_call\ncreate_ticket\n{"priority":"P0","title":"Login page returns 500"}';
 const DOCS = 'tool_call\nsearch_docs\n{"limit":10,"query":"refund policy"}';
 
@@ -84,7 +87,7 @@ describe("fingerprint (the main job)", () => {
     expect(r.stderr.split("\n")).toEqual([
       `${p}:2: invalid JSON: unexpected character at byte 22`,
       `${p}:3: a call must be a JSON object`,
-      `${p}:4: missing "name"`,
+      `${p}:4: missing "name"; ${ACCEPTED}`,
       `${p}:5: argsJSON: invalid JSON: unexpected character at byte 5`,
       `${p}:7: "matchOn" must be an array of strings`,
       `${p}:8: invalid name: name must be a non-empty string without lone surrogates`,

@@ -26,6 +26,11 @@ NODE = shutil.which("node")
 TS_CLI = ROOT / "dist" / "cli.js"
 
 
+# The bad-call detail that lists the call shapes (assembly/shapes.ts).
+ACCEPTED = ('accepted: a recording line {"name", "args" | "argsJSON"}, or a tool call of OpenAI Chat Completions, '
+            "OpenAI Responses, Anthropic Messages, Bedrock Converse, Gemini, MCP tools/call, Vercel AI SDK or LangChain")
+
+
 def sha(s: str) -> str:
     return hashlib.sha256(s.encode("utf-8")).hexdigest()
 
@@ -90,7 +95,7 @@ def test_bad_lines(tmp_path: Path):
     assert err.split("\n") == [
         "%s:2: invalid JSON: unexpected character at byte 22" % p,
         "%s:3: a call must be a JSON object" % p,
-        '%s:4: missing "name"' % p,
+        '%s:4: missing "name"; %s' % (p, ACCEPTED),
         "%s:5: argsJSON: invalid JSON: unexpected character at byte 5" % p,
         '%s:7: "matchOn" must be an array of strings' % p,
         "%s:8: invalid name: name must be a non-empty string without lone surrogates" % p,

@@ -38,7 +38,7 @@ def test_public_api():
     assert fp.FINGERPRINT_VERSION == 1
     assert set(fp.__all__) == {"FINGERPRINT_VERSION", "FingerprintError", "Limits", "canonical_json",
                                "canonicalize_json", "configure", "fingerprint", "fingerprint_json", "explain",
-                               "explain_json", "explain_call", "diff", "nearest"}
+                               "explain_json", "explain_call", "explain_calls", "diff", "nearest"}
     assert issubclass(FingerprintError, ValueError)
     assert resources.files("overturn.fingerprint").joinpath("py.typed").is_file()
     assert isinstance(fp.__version__, str)

@@ -20,6 +20,7 @@
 import {
   DEFAULT_KIND, OracleError, canonicalValue, compareCodePoints, fingerprintOf, fingerprintOfText, parseJSONText,
 } from "./contract.mjs";
+import { ACCEPTED } from "./shapes.mjs";
 
 const RESERVED = ["name", "args", "argsJSON", "kind", "matchOn", "ignoreArgs", "fingerprint", "options"];
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -40,7 +41,7 @@ export function callError(text) {
     }
     if (near) return { code: "bad-call", message: `"${k}" should be "${near}" (call keys are camelCase)` };
   }
-  if (c.name === undefined || c.name === null) return { code: "bad-call", message: 'missing "name"' };
+  if (c.name === undefined || c.name === null) return { code: "bad-call", message: `missing "name"; ${ACCEPTED}` };
   if (typeof c.name !== "string") return { code: "bad-call", message: '"name" must be a string' };
   return null;
 }

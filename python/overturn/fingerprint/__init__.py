@@ -36,7 +36,7 @@ from ._select import key_list, select_value
 from ._errors import FingerprintError
 from ._limits import Limits, configure
 from ._types import KeyList as KeyList  # re-exported for annotations (not in __all__)
-from ._diagnostics import diff, explain, explain_call, explain_json, nearest
+from ._diagnostics import diff, explain, explain_call, explain_calls, explain_json, nearest
 
 __all__ = [
     "FINGERPRINT_VERSION",
@@ -48,6 +48,7 @@ __all__ = [
     "diff",
     "explain",
     "explain_call",
+    "explain_calls",
     "explain_json",
     "fingerprint",
     "fingerprint_json",

@@ -29,6 +29,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from . import FINGERPRINT_VERSION, __version__
 from ._diagnostics import Diff, Explanation, diff, explain_record, js_dumps
+from ._diagnostics_wasm import explain_calls_text
 from ._errors import FingerprintError
 
 PROG = "python -m overturn.fingerprint"
@@ -358,6 +359,16 @@ def read_line(text: str) -> Tuple[Dict[str, Any], Explanation]:
     return rec, e
 
 
+def read_calls(text: str) -> List[Tuple[Dict[str, Any], Explanation]]:
+    """Every call of a line: a recording line or one provider call is one; a
+    message holding several (assembly/shapes.ts) is each of them, in order."""
+    out: List[Tuple[Dict[str, Any], Explanation]] = []
+    for rec, digest in explain_calls_text(text):
+        out.append((rec, {"version": 1, "kind": rec["kind"], "name": rec["name"], "selected": rec["selected"],
+                          "canonical": rec["canonical"], "preimage": rec["preimage"], "fingerprint": digest}))
+    return out
+
+
 # --- text formats ------------------------------------------------------------------
 
 def selection_text(c: Dict[str, Any], e: Explanation) -> str:
@@ -413,26 +424,26 @@ def finish(c: Counts) -> int:
 
 def run_fingerprint(a: Args, out: Output) -> int:
     def each(text: str, file: str, line: int) -> None:
-        _, e = read_line(text)
-        if a.json:
-            out.record({"file": file, "line": line, "name": e["name"], "fingerprint": e["fingerprint"]})
-        else:
-            out.line("%s  %s" % (e["fingerprint"], e["name"]))
+        for _, e in read_calls(text):
+            if a.json:
+                out.record({"file": file, "line": line, "name": e["name"], "fingerprint": e["fingerprint"]})
+            else:
+                out.line("%s  %s" % (e["fingerprint"], e["name"]))
     return finish(each_line(a.files, out, a.json, each))
 
 
 def run_explain(a: Args, out: Output) -> int:
     def each(text: str, file: str, line: int) -> None:
-        call, e = read_line(text)
-        if a.json:
-            rec: Dict[str, Any] = {"file": file, "line": line}
-            rec.update(e)
-            out.record(rec)
-            return
-        out.line("%s:%d  %s  %s" % (file, line, e["name"], e["fingerprint"]))
-        out.line("  kind       %s" % e["kind"])
-        out.line("  selection  %s" % selection_text(call, e))
-        out.line("  canonical  %s" % e["canonical"])
+        for call, e in read_calls(text):
+            if a.json:
+                rec: Dict[str, Any] = {"file": file, "line": line}
+                rec.update(e)
+                out.record(rec)
+                continue
+            out.line("%s:%d  %s  %s" % (file, line, e["name"], e["fingerprint"]))
+            out.line("  kind       %s" % e["kind"])
+            out.line("  selection  %s" % selection_text(call, e))
+            out.line("  canonical  %s" % e["canonical"])
     return finish(each_line(a.files, out, a.json, each))
 
 

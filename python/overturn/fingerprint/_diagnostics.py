@@ -20,7 +20,7 @@ import json
 import re
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, TypedDict, Union
 
-from ._diagnostics_wasm import diff_texts, explain_call_text
+from ._diagnostics_wasm import diff_texts, explain_call_text, explain_calls_text
 from ._encode import key_list, key_name, to_json_text
 from ._errors import FingerprintError
 from ._types import KeyList
@@ -168,8 +168,10 @@ def nearest(call: CallLike, recording: Iterable[CallLike]) -> Optional[NearestMa
     for i, rec in enumerate(recording):
         if not isinstance(rec, Mapping):
             raise FingerprintError("invalid-argument", "a recorded call must be a mapping")
-        # Names first: calls of other tools are never fingerprinted.
-        if rec.get("name") != target["name"]:
+        # Names first: calls of other tools are never fingerprinted. A call
+        # in a provider's shape (no string "name" at the top) is read by the core.
+        rec_name = rec.get("name")
+        if isinstance(rec_name, str) and rec_name != target["name"]:
             continue
         explanation = _to_explanation(rec)
         if explanation["kind"] != target["kind"]:
@@ -218,6 +220,23 @@ def explain_call(call: Any) -> Explanation:
     record, digest = explain_record(call)
     return {"version": 1, "kind": record["kind"], "name": record["name"], "selected": record["selected"],
             "canonical": record["canonical"], "preimage": record["preimage"], "fingerprint": digest}
+
+
+def explain_calls(message: Any) -> List[Explanation]:
+    """Explains every call of a message that holds several, in order: a Chat
+    Completions message (``tool_calls``) or response (``choices``), an
+    Anthropic message (``content``: its tool_use blocks), a Responses response
+    (``output``: its function_call items). A single call gives one explanation,
+    a message without calls none. Read by the core (``assembly/shapes.ts``).
+
+    Raises:
+        FingerprintError: for a call the core cannot read or fingerprint.
+    """
+    if isinstance(message, Mapping):
+        message = to_json_text(dict(message))
+    return [{"version": 1, "kind": r["kind"], "name": r["name"], "selected": r["selected"],
+             "canonical": r["canonical"], "preimage": r["preimage"], "fingerprint": d}
+            for r, d in explain_calls_text(message)]
 
 
 def explain_record(call: Any) -> Tuple[Dict[str, Any], str]:

@@ -16,11 +16,11 @@ from __future__ import annotations
 import json
 import struct
 import threading
-from typing import Any, Dict, Tuple
+from typing import Any, Dict, List, Tuple
 
 from . import _core
-from ._abi import (ABI_ID, F_CALL, F_DIFF, F_DIGEST, F_EXPLAIN, F_STRING_INPUT, FINGERPRINT_VERSION, HEADER_BYTES,
-                   HEADER_WORDS, RESULT_DIGEST, RESULT_STATUS)
+from ._abi import (ABI_ID, F_CALL, F_DIFF, F_DIGEST, F_EXPLAIN, F_NTH_CALL, F_STRING_INPUT, FINGERPRINT_VERSION, HEADER_BYTES,
+                   HEADER_WORDS, RESULT_DIGEST, RESULT_OFFSET, RESULT_STATUS)
 from ._errors import FingerprintError, core_error
 
 WASM_FILE = "diagnostics.wasm"
@@ -86,6 +86,35 @@ def explain_call_text(text: Any) -> Tuple[Dict[str, Any], str]:
     r = st.result
     digest = bytes(st.memory.read(st.store, r + RESULT_DIGEST, r + RESULT_DIGEST + 64)).decode("ascii")
     return json.loads(text_out), digest
+
+
+def explain_calls_text(text: Any) -> List[Tuple[Dict[str, Any], str]]:
+    """(record, digest) of every call of a message holding several (F_NTH_CALL:
+    the core picks call number i, the kind part is its u32 index, and returns
+    the count in RESULT_OFFSET); [] for a message without calls."""
+    if isinstance(text, str):
+        data, flags = text.encode("utf-8", "surrogatepass"), F_CALL | F_EXPLAIN | F_DIGEST | F_STRING_INPUT
+    elif isinstance(text, (bytes, bytearray, memoryview)):
+        data, flags = bytes(text), F_CALL | F_EXPLAIN | F_DIGEST
+    else:
+        raise FingerprintError("invalid-argument", "a message's JSON text must be str or bytes, got %s"
+                               % type(text).__qualname__)
+    st = _instance()
+    out: List[Tuple[Dict[str, Any], str]] = []
+    i, count = 0, 1
+    while i < count:
+        try:
+            text_out = _run(st, _HEADER.pack(flags | F_NTH_CALL, 4, 0, 0, 0, len(data)) + struct.pack("<I", i) + data)
+        except FingerprintError as e:
+            if e.code == "no-calls" and i == 0:
+                return out
+            raise
+        r = st.result
+        count = struct.unpack("<i", bytes(st.memory.read(st.store, r + RESULT_OFFSET, r + RESULT_OFFSET + 4)))[0]
+        digest = bytes(st.memory.read(st.store, r + RESULT_DIGEST, r + RESULT_DIGEST + 64)).decode("ascii")
+        out.append((json.loads(text_out), digest))
+        i += 1
+    return out
 
 
 def diff_texts(a: str, b: str) -> Any:

@@ -1,0 +1,248 @@
+// The tool-call shapes agents emit, read by the core so every SDK and CLI
+// accepts them alike (issue 12). Internal; called by readCall (call.ts)
+// before it reads a recording line.
+//
+//   OpenAI Chat Completions  {"type": "function"?, "function": {"name", "arguments"}}
+//                            (Ollama omits type and gives arguments as an object)
+//   OpenAI Responses         {"type": "function_call", "name", "arguments"}
+//   Anthropic Messages       {"type": "tool_use", "name", "input"}
+//   Bedrock Converse         {"toolUse": {"name", "input"}}
+//   Gemini                   {"functionCall": {"name", "args"?}}
+//   MCP                      {"jsonrpc", "method": "tools/call", "params": {"name", "arguments"?}}
+//   Vercel AI SDK            {"type": "tool-call", "toolName", "input" | "args"}
+//   LangChain                {"name", "args", "type": "tool_call"}: a recording
+//                            line already, read by call.ts as one.
+//
+// Detection is exact, by markers that no recording line needs: a "type" of
+// one of the values above, or a "jsonrpc", "toolUse" or "functionCall"
+// member. Two markers at once is an error naming both; no marker → the
+// recording line reader. Decisions where the providers are silent:
+//   - `arguments` given as a string is JSON text and goes through the text
+//     path (PART_ARGS_JSON offsets), as argsJSON does; any other value is the
+//     args as is (Ollama). input/args of the other shapes are values as is;
+//   - absent (or null) arguments/input/args → args null (D2), like a line;
+//   - a shape carries no kind or selection: the default kind, the tool's
+//     declaration (issue 12, slice 2) decides the selection.
+import { E_BAD_CALL, E_NO_CALLS, PART_ARGS_JSON } from "./abi";
+import { alloc } from "./arena";
+import { fail, setErrorDetail, setPart } from "./errors";
+import { parseText } from "./json/reader";
+import { T_ARR, T_NULL, T_OBJ, T_STR, nodeA, nodeB, nodeType, subtreeEnd, tapePush } from "./json/tape";
+
+/** readShape results: the name and args nodes of a call in one of the shapes. */
+export let shapeName: i32 = -1;
+export let shapeArgs: i32 = -1;
+
+export const SHAPE_ERROR: i32 = -1;
+export const SHAPE_NONE: i32 = 0; // no marker: a recording line
+const CHAT = 1, RESPONSES = 2, ANTHROPIC = 3, BEDROCK = 4, GEMINI = 5, MCP = 6, VERCEL = 7;
+
+// String literals only, never concatenated: they live in static data (the
+// stub runtime's heap would overlap the arena, arena.ts).
+// A function, not a const: a module-level string is emitted even into the
+// fingerprint module, which never reads calls (40 KiB budget).
+export function accepted(): string {
+  return "accepted: a recording line {\"name\", \"args\" | \"argsJSON\"}, or a tool call of OpenAI Chat Completions, OpenAI Responses, Anthropic Messages, Bedrock Converse, Gemini, MCP tools/call, Vercel AI SDK or LangChain";
+}
+
+function shapeLabel(s: i32): string {
+  switch (s) {
+    case CHAT: return "an OpenAI Chat Completions tool call";
+    case RESPONSES: return "an OpenAI Responses function_call";
+    case ANTHROPIC: return "an Anthropic tool_use block";
+    case BEDROCK: return "a Bedrock toolUse";
+    case GEMINI: return "a Gemini functionCall";
+    case MCP: return "an MCP request";
+    default: return "a Vercel AI SDK tool-call";
+  }
+}
+
+/** Reads the shape of the call object at root: SHAPE_NONE, SHAPE_ERROR (recorded), or the shape with shapeName/shapeArgs set. */
+export function readShape(root: u32): i32 {
+  shapeName = shapeArgs = -1;
+  const type = member(root, "type");
+  let byType = 0;
+  if (type >= 0 && nodeType(<u32>type) == T_STR) {
+    if (strIs(<u32>type, "function_call")) byType = RESPONSES;
+    else if (strIs(<u32>type, "tool_use")) byType = ANTHROPIC;
+    else if (strIs(<u32>type, "tool-call")) byType = VERCEL;
+  }
+  const fn = member(root, "function");
+  const chatType = type < 0 || (nodeType(<u32>type) == T_STR && strIs(<u32>type, "function"));
+  if (fn >= 0 && nodeType(<u32>fn) == T_OBJ && chatType) byType = CHAT;
+  let shape = byType;
+  for (let m = MCP; m >= BEDROCK; m--) { // the member markers (no array: no runtime allocation)
+    if (member(root, m == MCP ? "jsonrpc" : m == BEDROCK ? "toolUse" : "functionCall") < 0) continue;
+    if (shape != 0) return bad("this call matches both ", shapeLabel(shape), " and ", shapeLabel(m), "; ", accepted());
+    shape = m;
+  }
+  if (shape == 0) return SHAPE_NONE;
+  let holder = <i32>root, nameKey = "name", argsKey = "arguments", altKey = "";
+  if (shape == CHAT) holder = fn;
+  else if (shape == ANTHROPIC) argsKey = "input";
+  else if (shape == BEDROCK) { holder = member(root, "toolUse"); argsKey = "input"; }
+  else if (shape == GEMINI) { holder = member(root, "functionCall"); argsKey = "args"; }
+  else if (shape == VERCEL) { nameKey = "toolName"; argsKey = "input"; altKey = "args"; }
+  else if (shape == MCP) {
+    const method = member(root, "method");
+    if (method < 0 || nodeType(<u32>method) != T_STR || !strIs(<u32>method, "tools/call")) {
+      return bad(shapeLabel(shape), " must be a tools/call (\"method\": \"tools/call\")", "", "", "", "");
+    }
+    holder = member(root, "params");
+  }
+  if (holder < 0 || nodeType(<u32>holder) != T_OBJ) return bad(shapeLabel(shape), " must hold its call in an object", "", "", "", "");
+  shapeName = member(<u32>holder, nameKey);
+  if (shapeName < 0 || nodeType(<u32>shapeName) != T_STR) return bad(shapeLabel(shape), " needs a string \"", nameKey, "\"", "", "");
+  let args = member(<u32>holder, argsKey);
+  if ((args < 0 || nodeType(<u32>args) == T_NULL) && altKey.length > 0) args = member(<u32>holder, altKey);
+  if (args >= 0 && nodeType(<u32>args) == T_STR && (shape == CHAT || shape == RESPONSES || shape == MCP)) {
+    setPart(PART_ARGS_JSON); // arguments as JSON text: the text path, never a host parse
+    args = parseText(<usize>nodeB(<u32>args), <usize>nodeA(<u32>args), false);
+    if (args < 0) return SHAPE_ERROR;
+  } else if (args < 0) {
+    args = tapePush(T_NULL, 0, 0, 0); // no args: null (D2)
+    if (args < 0) return SHAPE_ERROR;
+  }
+  shapeArgs = args;
+  return shape;
+}
+
+/** The value node of obj's member named key (the last of duplicates, D13), or -1. */
+function member(obj: u32, key: string): i32 {
+  let found: i32 = -1;
+  const count = nodeA(obj);
+  let k = obj + 1;
+  for (let m: u32 = 0; m < count; m++) {
+    if (strIs(k, key)) found = <i32>(k + 1);
+    k = subtreeEnd(k + 1);
+  }
+  return found;
+}
+
+/** The string node i spells the ASCII string s exactly. */
+function strIs(i: u32, s: string): bool {
+  if (nodeA(i) != <u32>s.length) return false;
+  const p = <usize>nodeB(i);
+  for (let j = 0; j < s.length; j++) {
+    if (<u32>load<u8>(p + <usize>j) != <u32>s.charCodeAt(j)) return false;
+  }
+  return true;
+}
+
+/** E_BAD_CALL with the detail a + b + c + d + e + f (ASCII literals), written into the arena. */
+function bad(a: string, b: string, c: string, d: string, e: string, f: string): i32 {
+  fail(E_BAD_CALL, -1);
+  const out = alloc(<usize>(a.length + b.length + c.length + d.length + e.length + f.length));
+  if (out == 0) return SHAPE_ERROR;
+  let o = put(out, a); o = put(o, b); o = put(o, c); o = put(o, d); o = put(o, e); o = put(o, f);
+  setErrorDetail(out, o - out);
+  return SHAPE_ERROR;
+}
+
+function put(o: usize, s: string): usize {
+  for (let i = 0; i < s.length; i++) store<u8>(o++, <u8>s.charCodeAt(i));
+  return o;
+}
+
+// ---- Messages holding several calls (F_NTH_CALL) ----------------------------
+//   Chat Completions message   {"tool_calls": [call...]}
+//   Chat Completions response  {"choices": [{"message": {"tool_calls": [...]}}...]}
+//   Anthropic message          {"content": [block...]}: its "tool_use" blocks
+//   OpenAI Responses response  {"output": [item...]}: its "function_call" items
+// A message is an object with one of these arrays and none of a call's own
+// members (args, argsJSON, or a shape's marker); anything else is one call.
+// Calls come out in order; text blocks, reasoning items etc. are skipped.
+
+/** pickCall's count of the calls in the message (1 for a single call). */
+export let callCount: u32 = 0;
+
+const M_TOOL_CALLS = 1, M_CHOICES = 2, M_CONTENT = 3, M_OUTPUT = 4;
+
+function containerKey(m: i32): string {
+  switch (m) {
+    case M_TOOL_CALLS: return "tool_calls";
+    case M_CHOICES: return "choices";
+    case M_CONTENT: return "content";
+    default: return "output";
+  }
+}
+
+/** The node of the call at index in root (a message or a single call), or -1 (recorded: E_NO_CALLS or a clash). */
+export function pickCall(root: u32, index: u32): i32 {
+  callCount = 1;
+  let kind = 0, arr: i32 = -1;
+  if (nodeType(root) == T_OBJ && !isCallObject(root)) {
+    for (let m = M_TOOL_CALLS; m <= M_OUTPUT; m++) {
+      const a = member(root, containerKey(m));
+      if (a < 0 || nodeType(<u32>a) != T_ARR) continue;
+      if (kind != 0) {
+        bad("this message holds calls in both \"", containerKey(kind), "\" and \"", containerKey(m), "\"", "");
+        return -1;
+      }
+      kind = m; arr = a;
+    }
+  }
+  if (kind == 0) {
+    // An assistant message without calls (a "role" and text content): none.
+    if (nodeType(root) == T_OBJ && member(root, "role") >= 0 && !isCallObject(root)) callCount = 0;
+    else if (index == 0) return <i32>root;
+    fail(E_NO_CALLS, -1);
+    return -1;
+  }
+  let n: u32 = 0, found: i32 = -1;
+  if (kind == M_CHOICES) {
+    const count = nodeA(<u32>arr);
+    let c = <u32>arr + 1;
+    for (let i: u32 = 0; i < count; i++) {
+      if (nodeType(c) == T_OBJ) {
+        const msg = member(c, "message");
+        const calls = msg >= 0 && nodeType(<u32>msg) == T_OBJ ? member(<u32>msg, "tool_calls") : -1;
+        if (calls >= 0 && nodeType(<u32>calls) == T_ARR) {
+          const r = scan(<u32>calls, "", index, n);
+          if (r >= 0 && found < 0) found = r;
+          n = scanned;
+        }
+      }
+      c = subtreeEnd(c);
+    }
+  } else {
+    found = scan(<u32>arr, kind == M_CONTENT ? "tool_use" : kind == M_OUTPUT ? "function_call" : "", index, 0);
+    n = scanned;
+  }
+  callCount = n;
+  if (found < 0) fail(E_NO_CALLS, -1);
+  return found;
+}
+
+/** scan's running count (a second return value). */
+let scanned: u32 = 0;
+
+/** The element of arr that is call number index (counting from n), keeping only objects of the given type ("" = all). */
+function scan(arr: u32, type: string, index: u32, n: u32): i32 {
+  let found: i32 = -1;
+  const count = nodeA(arr);
+  let e = arr + 1;
+  for (let i: u32 = 0; i < count; i++) {
+    let keep = type.length == 0;
+    if (!keep && nodeType(e) == T_OBJ) {
+      const t = member(e, "type");
+      keep = t >= 0 && nodeType(<u32>t) == T_STR && strIs(<u32>t, type);
+    }
+    if (keep) {
+      if (n == index) found = <i32>e;
+      n++;
+    }
+    e = subtreeEnd(e);
+  }
+  scanned = n;
+  return found;
+}
+
+/** The object has a call's own members: args/argsJSON, or a shape marker. */
+function isCallObject(o: u32): bool {
+  if (member(o, "args") >= 0 || member(o, "argsJSON") >= 0 || member(o, "function") >= 0) return true;
+  if (member(o, "jsonrpc") >= 0 || member(o, "toolUse") >= 0 || member(o, "functionCall") >= 0) return true;
+  const t = member(o, "type");
+  return t >= 0 && nodeType(<u32>t) == T_STR &&
+    (strIs(<u32>t, "function_call") || strIs(<u32>t, "tool_use") || strIs(<u32>t, "tool-call") || strIs(<u32>t, "tool_call"));
+}
