@@ -27,6 +27,7 @@ export const F_CALL: u32 = 128;       // args is a whole call (call.ts); kind/na
 export const F_EXPLAIN: u32 = 256;    // return the explanation record (explain.ts) as the text
 export const F_DIFF: u32 = 512;       // kind and name parts hold two canonical texts; return their diff (diff.ts)
 export const F_MARSHAL: u32 = 1024;   // args is CPython marshal (version 4) of a plain value (json/marshal.ts)
+export const F_CLI: u32 = 2048;       // CLI output (cli/out.ts): kind = formatter, name = operand, matchOn/ignoreArgs parts = program, package version
 
 // Request header: six little-endian u32 words, then the parts back to back.
 export const HEADER_BYTES: u32 = 24;

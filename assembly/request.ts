@@ -4,7 +4,7 @@
 // and defined in abi.ts.
 import { ABI_ID } from "./_abi_id.gen";
 import {
-  F_CALL, F_DIFF, F_DIGEST, F_EXPLAIN, F_MARSHAL, F_IGNORE, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES,
+  F_CALL, F_CLI, F_DIFF, F_DIGEST, F_EXPLAIN, F_MARSHAL, F_IGNORE, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES,
   FINGERPRINT_VERSION, PART_CALL,
   HEADER_BYTES, RESULT_BYTES, RESULT_DIGEST, RESULT_OFFSET, RESULT_PART, RESULT_STATUS, RESULT_TEXT_LEN,
   RESULT_TEXT_PTR,
@@ -13,6 +13,7 @@ import { arenaReset, reserveInput } from "./arena";
 import { setLimits } from "./limits";
 import { callArgs, callIgnore, callKind, callMatchOn, callName, callRecorded, readCall } from "./call";
 import { diffTexts } from "./diff";
+import { cliText } from "./cli/out";
 import { writeExplanation } from "./explain";
 import {
   E_BAD_KIND, E_BAD_NAME, E_BAD_REQUEST, E_BAD_SELECTION, E_OUT_OF_MEMORY, OK, PART_ARGS,
@@ -104,6 +105,10 @@ export function runRequest<V>(len: usize): i32 {
     if (flags & F_DIFF) {
       textStart = 0;
       return diffTexts(kindPtr, <u32>kindLen, namePtr, <u32>nameLen) ? OK : failed();
+    }
+    if (flags & F_CLI) {
+      textStart = 0;
+      return cliText(kindPtr, kindLen, namePtr, nameLen, matchPtr, matchLen, ignorePtr, ignoreLen) ? OK : failed();
     }
     explain = (flags & F_EXPLAIN) != 0;
     isCall = (flags & F_CALL) != 0;

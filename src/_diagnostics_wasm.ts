@@ -10,7 +10,7 @@
  * @module
  */
 import {
-  ABI_ID, F_CALL, F_DIFF, F_DIGEST, F_EXPLAIN, F_STRING_INPUT, F_VALUES, FINGERPRINT_VERSION, HEADER_BYTES, HEADER_WORDS,
+  ABI_ID, F_CALL, F_CLI, F_DIFF, F_DIGEST, F_EXPLAIN, F_STRING_INPUT, F_VALUES, FINGERPRINT_VERSION, HEADER_BYTES, HEADER_WORDS,
   RESULT_DIGEST, RESULT_OFFSET, RESULT_PART, RESULT_STATUS, RESULT_TEXT_LEN, RESULT_TEXT_PTR,
 } from "./_abi.gen.js";
 import { isWellFormed, writeWtf8 } from "./_wtf8.js";
@@ -137,6 +137,23 @@ export function diffTexts(a: string, b: string): CoreChange[] {
   const nb = enc.encodeInto(b, mem.subarray(at, at + 3 * b.length)).written;
   new Uint32Array(e.memory.buffer, inPtr, HEADER_WORDS).set([F_DIFF, na, nb, 0, 0, 0]);
   return JSON.parse(runText(e, HEADER_BYTES + na + nb)) as CoreChange[];
+}
+
+/**
+ * The bytes a CLI prints, made by the core's formatter (assembly/cli/out.ts):
+ * `formatter` ("help", "version"), its operand, the program name and package
+ * version. Throws FingerprintError "bad-request" for an unknown formatter or topic.
+ */
+export function cliText(formatter: string, operand: string, prog: string, pkg: string): string {
+  const e = ready();
+  const parts = [formatter, operand, prog, pkg].map((s) => new TextEncoder().encode(s));
+  const len = parts.reduce((n, p) => n + p.length, 0);
+  room(e, HEADER_BYTES + len);
+  const mem = new Uint8Array(e.memory.buffer);
+  let at = inPtr + HEADER_BYTES;
+  for (const p of parts) { mem.set(p, at); at += p.length; }
+  new Uint32Array(e.memory.buffer, inPtr, HEADER_WORDS).set([F_CLI, ...parts.map((p) => p.length), 0]);
+  return runText(e, HEADER_BYTES + len);
 }
 
 function runText(e: Exports, len: number): string {

@@ -19,7 +19,7 @@ import threading
 from typing import Any, Dict, Tuple
 
 from . import _core
-from ._abi import (ABI_ID, F_CALL, F_DIFF, F_DIGEST, F_EXPLAIN, F_STRING_INPUT, FINGERPRINT_VERSION, HEADER_BYTES,
+from ._abi import (ABI_ID, F_CALL, F_CLI, F_DIFF, F_DIGEST, F_EXPLAIN, F_STRING_INPUT, FINGERPRINT_VERSION, HEADER_BYTES,
                    HEADER_WORDS, RESULT_DIGEST, RESULT_STATUS)
 from ._errors import FingerprintError, core_error
 
@@ -92,6 +92,15 @@ def diff_texts(a: str, b: str) -> Any:
     """The core's changes from canonical text a to b (linear at any depth)."""
     da, db = a.encode("utf-8"), b.encode("utf-8")  # canonical texts are well-formed (D6)
     return json.loads(_run(_instance(), _HEADER.pack(F_DIFF, len(da), len(db), 0, 0, 0) + da + db))
+
+
+def cli_text(formatter: str, operand: str, prog: str, pkg: str) -> str:
+    """The bytes a CLI prints, made by the core's formatter (assembly/cli/out.ts).
+
+    FingerprintError "bad-request" for an unknown formatter or help topic.
+    """
+    parts = [s.encode("utf-8", "surrogatepass") for s in (formatter, operand, prog, pkg)]
+    return _run(_instance(), _HEADER.pack(F_CLI, *[len(p) for p in parts], 0) + b"".join(parts))
 
 
 def _run(st: _Instance, request: bytes) -> str:
