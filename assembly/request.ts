@@ -14,6 +14,7 @@ import { setLimits } from "./limits";
 import { callArgs, callIgnore, callKind, callMatchOn, callName, callRecorded, readCall } from "./call";
 import { diffTexts } from "./diff";
 import { cliText } from "./cli/out";
+import { writeCallLine } from "./cli/line";
 import { writeExplanation } from "./explain";
 import {
   E_BAD_KIND, E_BAD_NAME, E_BAD_REQUEST, E_BAD_SELECTION, E_OUT_OF_MEMORY, OK, PART_ARGS,
@@ -106,7 +107,7 @@ export function runRequest<V>(len: usize): i32 {
       textStart = 0;
       return diffTexts(kindPtr, <u32>kindLen, namePtr, <u32>nameLen) ? OK : failed();
     }
-    if (flags & F_CLI) {
+    if ((flags & (F_CLI | F_CALL)) == F_CLI) {
       textStart = 0;
       return cliText(kindPtr, kindLen, namePtr, nameLen, matchPtr, matchLen, ignorePtr, ignoreLen) ? OK : failed();
     }
@@ -117,7 +118,8 @@ export function runRequest<V>(len: usize): i32 {
   // hosts never send them; rejecting them cost bytes the 40 KiB budget lacks).
   const digest = (flags & F_DIGEST) != 0;
   const preimage = (flags & F_PREIMAGE) != 0 || explain;
-  if (!sinkInit((flags & F_TEXT) != 0 || preimage, digest, kindLen + nameLen + argsLen + 16)) return failed();
+  // (F_CLI only in the diagnostics module: a constant mask keeps the fingerprint module as it was.)
+  if (!sinkInit((flags & (sizeof<V>() == 8 ? F_TEXT | F_CLI : F_TEXT)) != 0 || preimage, digest, kindLen + nameLen + argsLen + 16)) return failed();
   if (digest) sha256Reset();
 
   // A call (call.ts) is read first: kind, name, lists and args all come from it.
@@ -125,7 +127,8 @@ export function runRequest<V>(len: usize): i32 {
   let kindP = DEFAULT_KIND, kindN = DEFAULT_KIND_LEN, nameP: usize = 0, nameN: usize = 0;
   if (sizeof<V>() == 8) {
     if (isCall) {
-      if (kindLen + nameLen + matchLen + ignoreLen != 0) return fail(E_BAD_REQUEST, -1);
+      // A CLI line (F_CLI) carries its formatter, file and line number in the parts.
+      if ((flags & F_CLI) == 0 && kindLen + nameLen + matchLen + ignoreLen != 0) return fail(E_BAD_REQUEST, -1);
       setPart(PART_CALL);
       if (!tapeInit(argsLen)) return failed();
       const values = (flags & F_VALUES) != 0;
@@ -208,6 +211,13 @@ export function runRequest<V>(len: usize): i32 {
       if (!writeExplanation(kindP, kindN, nameP, nameN, matchList, ignoreList, isCall ? callRecorded : -1,
         <u32>root, mode, 0, canonStart, canonEnd)) return failed();
       textStart = canonEnd;
+    } else if (isCall && (flags & F_CLI) != 0 && digest) {
+      sinkStopHashing();
+      const start = outPos;
+      if (!writeCallLine(kindPtr, kindLen, namePtr, nameLen, matchPtr, matchLen, nameP, nameN, RESULT + RESULT_DIGEST)) {
+        return errCode != OK ? errCode : fail(E_BAD_REQUEST, -1);
+      }
+      textStart = start;
     }
   }
   return OK;

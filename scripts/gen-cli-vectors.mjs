@@ -29,6 +29,7 @@ const cases = [
   { id: "no-arguments", args: [], stdout: "", stderr: help("main"), exit: 2 },
   ok("version", ["--version"], versionLine()),
   ok("fingerprint", [RECORDING], fingerprintLines(resolve(ROOT, RECORDING))),
+  ok("fingerprint-json", ["--json", RECORDING], fingerprintLines(resolve(ROOT, RECORDING), true, RECORDING)),
 ];
 
 const text = JSON.stringify({

@@ -79,22 +79,50 @@ function room(e: Exports, n: number): void {
 /** Explains a call given as JSON text (a recording line); the core reads it (no JSON.parse here). */
 export function explainCallText(text: string | Uint8Array): Explained {
   const e = ready();
+  return runCall(e, F_CALL | F_EXPLAIN | F_DIGEST | writeCallText(e, text, 0), 0);
+}
+
+/**
+ * The bytes a CLI prints for one recording line (assembly/cli/line.ts):
+ * `formatter` ("fingerprint", "fingerprint-json") of the call the core reads
+ * from `text`, found at `file`:`line`. Throws FingerprintError for a bad line.
+ */
+export function cliLine(formatter: string, file: string, line: number, text: string): string {
+  const e = ready();
+  const enc = new TextEncoder();
+  const head = [formatter, file, String(line)].map((s) => enc.encode(s));
+  const headLen = head.reduce((n, p) => n + p.length, 0);
+  const flags = F_CALL | F_CLI | F_DIGEST | writeCallText(e, text, headLen);
+  const mem = new Uint8Array(e.memory.buffer);
+  let at = inPtr + HEADER_BYTES;
+  for (const p of head) { mem.set(p, at); at += p.length; }
+  const words = new Uint32Array(e.memory.buffer, inPtr, HEADER_WORDS);
+  words.set([flags, head[0].length, head[1].length, head[2].length, 0]);
+  return runText(e, HEADER_BYTES + headLen + words[5]);
+}
+
+/**
+ * Writes a call's JSON text after the header and `skip` bytes of parts; sets
+ * header word 5 (its length). Returns F_STRING_INPUT for a string.
+ */
+function writeCallText(e: Exports, text: string | Uint8Array, skip: number): number {
   let n: number;
-  let flags = F_CALL | F_EXPLAIN | F_DIGEST;
+  let flags = 0;
   if (typeof text === "string") {
-    room(e, HEADER_BYTES + text.length * 3);
+    room(e, HEADER_BYTES + skip + text.length * 3);
     const mem = new Uint8Array(e.memory.buffer);
-    const at = inPtr + HEADER_BYTES;
+    const at = inPtr + HEADER_BYTES + skip;
     n = isWellFormed(text)
       ? new TextEncoder().encodeInto(text, mem.subarray(at, at + text.length * 3)).written
       : writeWtf8(text, 0, mem, at) - at;
     flags |= F_STRING_INPUT;
   } else {
-    room(e, HEADER_BYTES + text.length);
-    new Uint8Array(e.memory.buffer).set(text, inPtr + HEADER_BYTES);
+    room(e, HEADER_BYTES + skip + text.length);
+    new Uint8Array(e.memory.buffer).set(text, inPtr + HEADER_BYTES + skip);
     n = text.length;
   }
-  return runCall(e, flags, n);
+  new Uint32Array(e.memory.buffer, inPtr, HEADER_WORDS)[5] = n;
+  return flags;
 }
 
 /** Explains a call given as a host object, written as the core's value stream (src/values.ts). */
@@ -109,8 +137,11 @@ export function explainCallValue(call: object): Explained {
   return runCall(e, F_CALL | F_EXPLAIN | F_DIGEST | F_VALUES, end - start);
 }
 
+/** Runs a call request; argsLen 0: the length already in header word 5 (writeCallText). */
 function runCall(e: Exports, flags: number, argsLen: number): Explained {
-  new Uint32Array(e.memory.buffer, inPtr, HEADER_WORDS).set([flags, 0, 0, 0, 0, argsLen]);
+  const words = new Uint32Array(e.memory.buffer, inPtr, HEADER_WORDS);
+  if (argsLen === 0) argsLen = words[5];
+  words.set([flags, 0, 0, 0, 0, argsLen]);
   const text = runText(e, HEADER_BYTES + argsLen);
   const digest = decoder.decode(new Uint8Array(e.memory.buffer, e.result() + RESULT_DIGEST, 64));
   return { record: JSON.parse(text) as CallRecord, digest };

@@ -21,7 +21,7 @@ import { once } from "node:events";
 import { FingerprintError, diff, type Diff, type Explanation } from "./index.js";
 import { explainRecord } from "./diagnostics.js";
 import { version } from "../package.json";
-import { cliText, type CallRecord } from "./_diagnostics_wasm.js";
+import { cliLine, cliText, type CallRecord } from "./_diagnostics_wasm.js";
 
 const PROG = "overturn-fingerprint";
 const PACKAGE_VERSION = version;
@@ -93,6 +93,11 @@ class Output {
 
   line(s: string): void {
     this.parts.push(s, "\n");
+  }
+
+  /** Bytes made by the core, newlines included. */
+  text(s: string): void {
+    this.parts.push(s);
   }
 
   record(o: unknown): void {
@@ -300,11 +305,9 @@ function changeLines(d: Diff): string[] {
 // --- commands --------------------------------------------------------------------
 
 async function runFingerprint(a: Args, out: Output): Promise<number> {
-  const counts = await eachLine(a.files, out, a.json, (text, file, line) => {
-    const { e } = readLine(text);
-    if (a.json) out.record({ file, line, name: e.name, fingerprint: e.fingerprint });
-    else out.line(`${e.fingerprint}  ${e.name}`);
-  });
+  // The core reads the line and writes what is printed (assembly/cli/line.ts).
+  const format = a.json ? "fingerprint-json" : "fingerprint";
+  const counts = await eachLine(a.files, out, a.json, (text, file, line) => out.text(cliLine(format, file, line, text)));
   return finish(counts);
 }
 

@@ -7,6 +7,10 @@
 // its first operand, matchOn part = the host's program name, ignoreArgs part
 // = the package version, args = further input (unused so far).
 //
+// Per-line output (F_CLI | F_CALL, cli/line.ts): the core reads and
+// fingerprints the call in args and formats it; kind = formatter, name =
+// file, matchOn part = the decimal line number.
+//
 // Adding a command (e.g. `replay`): write its formatter in cli/<command>.ts
 // (static literals and request bytes into the sink, as help.ts does), add
 // one `if` below for its name, and one host function per language that

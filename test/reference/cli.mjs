@@ -58,12 +58,16 @@ export const help = (topic) => HELP[topic].join("\n") + "\n";
 
 export const versionLine = () => `{prog} {pkg} (fingerprint contract v${FINGERPRINT_VERSION})\n`;
 
-/** "<hex>  <name>" per call of a recording of plain {"name", "args" | "argsJSON", ...} lines. */
-export function fingerprintLines(path) {
-  return readFileSync(path, "utf8").split("\n").filter((l) => l.trim()).map((l) => {
+/**
+ * Per call of a recording of plain {"name", "args" | "argsJSON", ...} lines:
+ * "<hex>  <name>", or with `json` the record {"file", "line", "name", "fingerprint"}.
+ */
+export function fingerprintLines(path, json = false, file = path) {
+  return readFileSync(path, "utf8").split("\n").map((l, i) => [l, i + 1]).filter(([l]) => l.trim()).map(([l, line]) => {
     const c = JSON.parse(l);
     const args = typeof c.argsJSON === "string" ? parseJSONText(c.argsJSON) : c.args;
     const canonical = canonicalValue(select(args, { matchOn: c.matchOn ?? undefined, ignoreArgs: c.ignoreArgs ?? undefined }));
-    return `${sha256Hex(`${c.kind ?? DEFAULT_KIND}\n${c.name}\n${canonical}`)}  ${c.name}\n`;
+    const fingerprint = sha256Hex(`${c.kind ?? DEFAULT_KIND}\n${c.name}\n${canonical}`);
+    return json ? JSON.stringify({ file, line, name: c.name, fingerprint }) + "\n" : `${fingerprint}  ${c.name}\n`;
   }).join("");
 }

@@ -29,7 +29,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from . import __version__
 from ._diagnostics import Diff, Explanation, diff, explain_record, js_dumps
-from ._diagnostics_wasm import cli_text
+from ._diagnostics_wasm import cli_line, cli_text
 from ._errors import FingerprintError
 
 PROG = "python -m overturn.fingerprint"
@@ -165,6 +165,10 @@ class Output:
     def line(self, s: str) -> None:
         self.parts.append(s)
         self.parts.append("\n")
+
+    def text(self, s: str) -> None:
+        """Bytes made by the core, newlines included."""
+        self.parts.append(s)
 
     def record(self, o: Any) -> None:
         self.line(js_dumps(o))
@@ -381,12 +385,10 @@ def finish(c: Counts) -> int:
 
 
 def run_fingerprint(a: Args, out: Output) -> int:
+    fmt = "fingerprint-json" if a.json else "fingerprint"  # the core writes what is printed
+
     def each(text: str, file: str, line: int) -> None:
-        _, e = read_line(text)
-        if a.json:
-            out.record({"file": file, "line": line, "name": e["name"], "fingerprint": e["fingerprint"]})
-        else:
-            out.line("%s  %s" % (e["fingerprint"], e["name"]))
+        out.text(cli_line(fmt, file, line, text))
     return finish(each_line(a.files, out, a.json, each))
 
 

@@ -72,15 +72,29 @@ def _instance() -> _Instance:
     return inst
 
 
+def _call_text(text: Any) -> Tuple[bytes, int]:
+    """A call's JSON text as bytes, and F_STRING_INPUT for a ``str``."""
+    if isinstance(text, str):
+        return text.encode("utf-8", "surrogatepass"), F_STRING_INPUT
+    if isinstance(text, (bytes, bytearray, memoryview)):
+        return bytes(text), 0
+    raise FingerprintError("invalid-argument", "a call's JSON text must be str or bytes, got %s"
+                           % type(text).__qualname__)
+
+
+def cli_line(formatter: str, file: str, line: int, text: Any) -> str:
+    """The bytes a CLI prints for one recording line (assembly/cli/line.ts): ``formatter``
+    ("fingerprint", "fingerprint-json") of the call the core reads from ``text``."""
+    data, flags = _call_text(text)
+    f, fn, ln = formatter.encode("ascii"), file.encode("utf-8", "surrogatepass"), str(line).encode("ascii")
+    return _run(_instance(), _HEADER.pack(F_CALL | F_CLI | F_DIGEST | flags, len(f), len(fn), len(ln), 0, len(data))
+                + f + fn + ln + data)
+
+
 def explain_call_text(text: Any) -> Tuple[Dict[str, Any], str]:
     """(record, digest) for a call given as JSON text: ``str`` or UTF-8 ``bytes``."""
-    if isinstance(text, str):
-        data, flags = text.encode("utf-8", "surrogatepass"), F_CALL | F_EXPLAIN | F_DIGEST | F_STRING_INPUT
-    elif isinstance(text, (bytes, bytearray, memoryview)):
-        data, flags = bytes(text), F_CALL | F_EXPLAIN | F_DIGEST
-    else:
-        raise FingerprintError("invalid-argument", "a call's JSON text must be str or bytes, got %s"
-                               % type(text).__qualname__)
+    data, flags = _call_text(text)
+    flags |= F_CALL | F_EXPLAIN | F_DIGEST
     st = _instance()
     text_out = _run(st, _HEADER.pack(flags, 0, 0, 0, 0, len(data)) + data)
     r = st.result
