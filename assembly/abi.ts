@@ -28,6 +28,7 @@ export const F_EXPLAIN: u32 = 256;    // return the explanation record (explain.
 export const F_DIFF: u32 = 512;       // kind and name parts hold two canonical texts; return their diff (diff.ts)
 export const F_MARSHAL: u32 = 1024;   // args is CPython marshal (version 4) of a plain value (json/marshal.ts)
 export const F_NTH_CALL: u32 = 2048;  // with F_CALL: args may hold several calls (a message, shapes.ts); the kind part is 4 bytes, the u32 index of the one to read; RESULT_OFFSET returns their count
+export const F_CLI: u32 = 4096;       // CLI output (cli/out.ts): kind = formatter, name = operand, matchOn/ignoreArgs parts = program, package version
 
 // Request header: six little-endian u32 words, then the parts back to back.
 export const HEADER_BYTES: u32 = 24;

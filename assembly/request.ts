@@ -4,7 +4,7 @@
 // and defined in abi.ts.
 import { ABI_ID } from "./_abi_id.gen";
 import {
-  F_CALL, F_NTH_CALL, F_DIFF, F_DIGEST, F_EXPLAIN, F_MARSHAL, F_IGNORE, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES,
+  F_CALL, F_CLI, F_NTH_CALL, F_DIFF, F_DIGEST, F_EXPLAIN, F_MARSHAL, F_IGNORE, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES,
   FINGERPRINT_VERSION, PART_CALL,
   HEADER_BYTES, RESULT_BYTES, RESULT_DIGEST, RESULT_OFFSET, RESULT_PART, RESULT_STATUS, RESULT_TEXT_LEN,
   RESULT_TEXT_PTR,
@@ -14,6 +14,8 @@ import { setLimits } from "./limits";
 import { callArgs, callIgnore, callKind, callMatchOn, callName, callRecorded, readCall } from "./call";
 import { diffTexts } from "./diff";
 import { callCount, pickCall } from "./shapes";
+import { cliText } from "./cli/out";
+import { writeCallLine } from "./cli/line";
 import { writeExplanation } from "./explain";
 import {
   E_BAD_KIND, E_BAD_NAME, E_BAD_REQUEST, E_BAD_SELECTION, E_OUT_OF_MEMORY, OK, PART_ARGS,
@@ -107,6 +109,10 @@ export function runRequest<V>(len: usize): i32 {
       textStart = 0;
       return diffTexts(kindPtr, <u32>kindLen, namePtr, <u32>nameLen) ? OK : failed();
     }
+    if ((flags & (F_CLI | F_CALL)) == F_CLI) {
+      textStart = 0;
+      return cliText(kindPtr, kindLen, namePtr, nameLen, matchPtr, matchLen, ignorePtr, ignoreLen) ? OK : failed();
+    }
     explain = (flags & F_EXPLAIN) != 0;
     isCall = (flags & F_CALL) != 0;
   }
@@ -114,7 +120,8 @@ export function runRequest<V>(len: usize): i32 {
   // hosts never send them; rejecting them cost bytes the 40 KiB budget lacks).
   const digest = (flags & F_DIGEST) != 0;
   const preimage = (flags & F_PREIMAGE) != 0 || explain;
-  if (!sinkInit((flags & F_TEXT) != 0 || preimage, digest, kindLen + nameLen + argsLen + 16)) return failed();
+  // (F_CLI only in the diagnostics module: a constant mask keeps the fingerprint module as it was.)
+  if (!sinkInit((flags & (sizeof<V>() == 8 ? F_TEXT | F_CLI : F_TEXT)) != 0 || preimage, digest, kindLen + nameLen + argsLen + 16)) return failed();
   if (digest) sha256Reset();
 
   // A call (call.ts) is read first: kind, name, lists and args all come from it.
@@ -122,9 +129,11 @@ export function runRequest<V>(len: usize): i32 {
   let kindP = DEFAULT_KIND, kindN = DEFAULT_KIND_LEN, nameP: usize = 0, nameN: usize = 0;
   if (sizeof<V>() == 8) {
     if (isCall) {
-      // F_NTH_CALL: the kind part is the u32 index of the call in a message (shapes.ts).
-      const nth = (flags & F_NTH_CALL) != 0;
-      if (kindLen - (nth ? 4 : 0) + nameLen + matchLen + ignoreLen != 0) return fail(E_BAD_REQUEST, -1);
+      // F_NTH_CALL: the kind part is the u32 index of the call in a message
+      // (shapes.ts); a CLI line (F_CLI) carries its formatter, file and line
+      // number in the parts instead (the two are not combined).
+      const nth = (flags & F_NTH_CALL) != 0 && (flags & F_CLI) == 0;
+      if ((flags & F_CLI) == 0 && kindLen - (nth ? 4 : 0) + nameLen + matchLen + ignoreLen != 0) return fail(E_BAD_REQUEST, -1);
       setPart(PART_CALL);
       if (!tapeInit(argsLen)) return failed();
       const values = (flags & F_VALUES) != 0;
@@ -211,6 +220,13 @@ export function runRequest<V>(len: usize): i32 {
       if (!writeExplanation(kindP, kindN, nameP, nameN, matchList, ignoreList, isCall ? callRecorded : -1,
         <u32>root, mode, 0, canonStart, canonEnd)) return failed();
       textStart = canonEnd;
+    } else if (isCall && (flags & F_CLI) != 0 && digest) {
+      sinkStopHashing();
+      const start = outPos;
+      if (!writeCallLine(kindPtr, kindLen, namePtr, nameLen, matchPtr, matchLen, nameP, nameN, RESULT + RESULT_DIGEST)) {
+        return errCode != OK ? errCode : fail(E_BAD_REQUEST, -1);
+      }
+      textStart = start;
     }
   }
   return OK;

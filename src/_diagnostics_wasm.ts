@@ -10,7 +10,7 @@
  * @module
  */
 import {
-  ABI_ID, F_CALL, F_DIFF, F_DIGEST, F_EXPLAIN, F_NTH_CALL, F_STRING_INPUT, F_VALUES, FINGERPRINT_VERSION, HEADER_BYTES, HEADER_WORDS,
+  ABI_ID, F_CALL, F_CLI, F_DIFF, F_DIGEST, F_EXPLAIN, F_NTH_CALL, F_STRING_INPUT, F_VALUES, FINGERPRINT_VERSION, HEADER_BYTES, HEADER_WORDS,
   RESULT_DIGEST, RESULT_OFFSET, RESULT_PART, RESULT_STATUS, RESULT_TEXT_LEN, RESULT_TEXT_PTR,
 } from "./_abi.gen.js";
 import { isWellFormed, writeWtf8 } from "./_wtf8.js";
@@ -81,22 +81,51 @@ function room(e: Exports, n: number): void {
 /** Explains a call given as JSON text (a recording line); the core reads it (no JSON.parse here). */
 export function explainCallText(text: string | Uint8Array, index = -1): Explained {
   const e = ready();
+  const flags = F_CALL | F_EXPLAIN | F_DIGEST | writeCallText(e, text, 0);
+  return runCall(e, flags, new Uint32Array(e.memory.buffer, inPtr, HEADER_WORDS)[5], index);
+}
+
+/**
+ * The bytes a CLI prints for one recording line (assembly/cli/line.ts):
+ * `formatter` ("fingerprint", "fingerprint-json") of the call the core reads
+ * from `text`, found at `file`:`line`. Throws FingerprintError for a bad line.
+ */
+export function cliLine(formatter: string, file: string, line: number, text: string): string {
+  const e = ready();
+  const enc = new TextEncoder();
+  const head = [formatter, file, String(line)].map((s) => enc.encode(s));
+  const headLen = head.reduce((n, p) => n + p.length, 0);
+  const flags = F_CALL | F_CLI | F_DIGEST | writeCallText(e, text, headLen);
+  const mem = new Uint8Array(e.memory.buffer);
+  let at = inPtr + HEADER_BYTES;
+  for (const p of head) { mem.set(p, at); at += p.length; }
+  const words = new Uint32Array(e.memory.buffer, inPtr, HEADER_WORDS);
+  words.set([flags, head[0].length, head[1].length, head[2].length, 0]);
+  return runText(e, HEADER_BYTES + headLen + words[5]);
+}
+
+/**
+ * Writes a call's JSON text after the header and `skip` bytes of parts; sets
+ * header word 5 (its length). Returns F_STRING_INPUT for a string.
+ */
+function writeCallText(e: Exports, text: string | Uint8Array, skip: number): number {
   let n: number;
-  let flags = F_CALL | F_EXPLAIN | F_DIGEST;
+  let flags = 0;
   if (typeof text === "string") {
-    room(e, HEADER_BYTES + text.length * 3);
+    room(e, HEADER_BYTES + skip + text.length * 3);
     const mem = new Uint8Array(e.memory.buffer);
-    const at = inPtr + HEADER_BYTES;
+    const at = inPtr + HEADER_BYTES + skip;
     n = isWellFormed(text)
       ? new TextEncoder().encodeInto(text, mem.subarray(at, at + text.length * 3)).written
       : writeWtf8(text, 0, mem, at) - at;
     flags |= F_STRING_INPUT;
   } else {
-    room(e, HEADER_BYTES + text.length);
-    new Uint8Array(e.memory.buffer).set(text, inPtr + HEADER_BYTES);
+    room(e, HEADER_BYTES + skip + text.length);
+    new Uint8Array(e.memory.buffer).set(text, inPtr + HEADER_BYTES + skip);
     n = text.length;
   }
-  return runCall(e, flags, n, index);
+  new Uint32Array(e.memory.buffer, inPtr, HEADER_WORDS)[5] = n;
+  return flags;
 }
 
 /** Explains a call given as a host object, written as the core's value stream (src/values.ts). */
@@ -173,6 +202,23 @@ export function diffTexts(a: string, b: string): CoreChange[] {
   const nb = enc.encodeInto(b, mem.subarray(at, at + 3 * b.length)).written;
   new Uint32Array(e.memory.buffer, inPtr, HEADER_WORDS).set([F_DIFF, na, nb, 0, 0, 0]);
   return JSON.parse(runText(e, HEADER_BYTES + na + nb)) as CoreChange[];
+}
+
+/**
+ * The bytes a CLI prints, made by the core's formatter (assembly/cli/out.ts):
+ * `formatter` ("help", "version"), its operand, the program name and package
+ * version. Throws FingerprintError "bad-request" for an unknown formatter or topic.
+ */
+export function cliText(formatter: string, operand: string, prog: string, pkg: string): string {
+  const e = ready();
+  const parts = [formatter, operand, prog, pkg].map((s) => new TextEncoder().encode(s));
+  const len = parts.reduce((n, p) => n + p.length, 0);
+  room(e, HEADER_BYTES + len);
+  const mem = new Uint8Array(e.memory.buffer);
+  let at = inPtr + HEADER_BYTES;
+  for (const p of parts) { mem.set(p, at); at += p.length; }
+  new Uint32Array(e.memory.buffer, inPtr, HEADER_WORDS).set([F_CLI, ...parts.map((p) => p.length), 0]);
+  return runText(e, HEADER_BYTES + len);
 }
 
 function runText(e: Exports, len: number): string {

@@ -18,11 +18,11 @@
  */
 import { createReadStream, existsSync, readFileSync, statSync } from "node:fs";
 import { once } from "node:events";
-import { FINGERPRINT_VERSION, FingerprintError, diff, type Diff, type Explanation } from "./index.js";
+import { FingerprintError, diff, type Diff, type Explanation } from "./index.js";
 import { explainRecord } from "./diagnostics.js";
 import { explainCalls, type Explained } from "./_diagnostics_wasm.js";
 import { version } from "../package.json";
-import type { CallRecord } from "./_diagnostics_wasm.js";
+import { cliText, type CallRecord } from "./_diagnostics_wasm.js";
 
 const PROG = "overturn-fingerprint";
 const PACKAGE_VERSION = version;
@@ -30,43 +30,15 @@ const CHUNK = 64 * 1024;
 
 // --- help --------------------------------------------------------------------
 
-const HELP: Record<string, string> = {
-  main: `usage: ${PROG} [--json] FILE...            one fingerprint per call: "<sha256 hex>  <name>"
-       ${PROG} explain [--json] FILE...    the selection and canonical text of each call
-       ${PROG} verify [--json] FILE...     recompute every stored "fingerprint", report the ones that differ
-       ${PROG} why [--json] CALL.json --in FILE...
-                                           the recorded call nearest to CALL, and what differs
-       ${PROG} COMMAND --help              help for one command
-       ${PROG} --version                   the package and contract versions
-
-FILE is a recording in JSON Lines, one call a line:
-  {"name": ..., "args": <value> | "argsJSON": "<JSON text>", "kind"?, "matchOn"?, "ignoreArgs"?, "fingerprint"?}
-Use - for standard input. Bad lines are reported (FILE:LINE: reason) and skipped;
-the exit status is 1 if any failed, 2 for a usage error. --json writes JSON Lines.
-Fingerprint contract v${FINGERPRINT_VERSION}.`,
-  explain: `usage: ${PROG} explain [--json] FILE...
-
-For each call: its fingerprint, kind, what matchOn/ignoreArgs kept and dropped
-(top-level keys), and the canonical JSON text that is hashed.
---json: one object per call: {"file", "line", "version", "kind", "name",
-"selected": {"kept", "dropped", "missing"}, "canonical", "preimage", "fingerprint"}.`,
-  verify: `usage: ${PROG} verify [--json] FILE...
-
-Recomputes the fingerprint of every line that stores one ("fingerprint") and
-reports the lines whose stored value no longer matches, then a summary.
-Exit status 1 if any differ or failed. Run it after upgrading the SDK.
---json: one object per differing line, {"file", "line", "name", "recorded",
-"fingerprint", "canonical"}, then {"summary": {"match", "differ", "unrecorded", "failed"}}.`,
-  why: `usage: ${PROG} why [--json] CALL.json --in FILE [--in FILE...]
-
-Answers "why was this call unseen?": CALL.json holds one call (same shape as a
-recording line). Among the recorded calls with the same kind and name, shows
-the one with the fewest differences and each difference that changes the
-fingerprint (path, before, after). Whitespace, nulls, key order and number
-spelling are never differences: the comparison runs on canonical texts.
---json: one object {"call", "seen", "candidates", "nearest": null |
-{"file", "line", "explanation", "diff": {"same", "changes"}}}.`,
-};
+/** Help text of `topic` from the core (assembly/cli/help.ts), or null for an unknown topic. */
+function help(topic: string): string | null {
+  try {
+    return cliText("help", topic, PROG, PACKAGE_VERSION);
+  } catch (err) {
+    if (err instanceof FingerprintError && err.code === "bad-request") return null;
+    throw err;
+  }
+}
 
 // --- arguments ---------------------------------------------------------------
 
@@ -122,6 +94,11 @@ class Output {
 
   line(s: string): void {
     this.parts.push(s, "\n");
+  }
+
+  /** Bytes made by the core, newlines included. */
+  text(s: string): void {
+    this.parts.push(s);
   }
 
   record(o: unknown): void {
@@ -482,22 +459,22 @@ async function main(argv: string[]): Promise<number> {
     throw err;
   }
   if (a.version) {
-    process.stdout.write(`${PROG} ${PACKAGE_VERSION} (fingerprint contract v${FINGERPRINT_VERSION})\n`);
+    process.stdout.write(cliText("version", "", PROG, PACKAGE_VERSION));
     return 0;
   }
   if (a.command === "help") {
     const topic = a.files[0];
-    const known = topic !== undefined && Object.hasOwn(HELP, topic);
-    process.stdout.write((known ? HELP[topic] : HELP.main) + "\n");
-    return topic !== undefined && !known ? 2 : 0;
+    const text = topic === undefined ? null : help(topic);
+    process.stdout.write(text ?? help("main")!);
+    return topic !== undefined && text === null ? 2 : 0;
   }
   if (a.help) {
-    process.stdout.write((a.command === "fingerprint" ? HELP.main : HELP[a.command]) + "\n");
+    process.stdout.write(help(a.command === "fingerprint" ? "main" : a.command)!);
     return 0;
   }
   if (a.files.length === 0 && a.command !== "why") {
     if (a.command === "fingerprint") {
-      process.stderr.write(HELP.main + "\n");
+      process.stderr.write(help("main")!);
       return 2;
     }
     warn(`error: ${a.command} needs a FILE (- for standard input) (see --help)`);

@@ -37,22 +37,7 @@ const TICKET = 'tool_call\ncreate_ticket\n{"priority":"P0","title":"Login page r
 const DOCS = 'tool_call\nsearch_docs\n{"limit":10,"query":"refund policy"}';
 
 describe("fingerprint (the main job)", () => {
-  it("prints <hex>  <name> per line, unchanged format", () => {
-    const r = run(["examples/recording.jsonl"]);
-    expect(r.code).toBe(0);
-    expect(r.stderr).toBe("");
-    const lines = r.stdout.split("\n");
-    expect(lines.slice(0, 4)).toEqual([`${sha(TICKET)}  create_ticket`, `${sha(TICKET)}  create_ticket`,
-      `${sha(DOCS)}  search_docs`, `${sha(DOCS)}  search_docs`]);
-    expect(lines).toHaveLength(7); // six calls and the final newline
-    for (const l of lines.slice(0, 6)) expect(l).toMatch(/^[0-9a-f]{64} {2}\w+$/);
-  });
-
-  it("writes JSON Lines with --json", () => {
-    const r = run(["--json", "examples/recording.jsonl"]);
-    expect(jsonLines(r.stdout)[2]).toEqual({ file: "examples/recording.jsonl", line: 3, name: "search_docs", fingerprint: sha(DOCS) });
-  });
-
+  // The "<hex>  <name>" lines and their --json records, help texts, --version: vectors/cli.vectors.json.
   it("reads standard input with -", () => {
     const r = run(["-"], '{"name":"t","args":{"a":" 1 "}}\n');
     expect(r.stdout).toBe(`${sha('tool_call\nt\n{"a":"1"}')}  t\n`);
@@ -237,14 +222,7 @@ describe("why", () => {
 });
 
 describe("help and arguments", () => {
-  it("prints help for each command", () => {
-    for (const [args, needle] of [[["--help"], "explain [--json] FILE"], [["explain", "--help"], "canonical JSON text"],
-      [["verify", "-h"], "after upgrading"], [["why", "--help"], "--in FILE"], [["help", "why"], "--in FILE"]] as const) {
-      const r = run([...args]);
-      expect(r.code).toBe(0);
-      expect(r.stdout).toContain(needle);
-    }
-    expect(run([]).code).toBe(2);
+  it("rejects an unknown option", () => {
     expect(run(["--bogus"]).stderr).toBe("error: unknown option --bogus (see --help)\n");
     expect(run(["--bogus"]).code).toBe(2);
   });

@@ -27,9 +27,10 @@ import sys
 import time
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from . import FINGERPRINT_VERSION, __version__
+from . import __version__
 from ._diagnostics import Diff, Explanation, diff, explain_record, js_dumps
 from ._diagnostics_wasm import explain_calls_text
+from ._diagnostics_wasm import cli_text
 from ._errors import FingerprintError
 
 PROG = "python -m overturn.fingerprint"
@@ -37,47 +38,15 @@ CHUNK = 64 * 1024
 
 # --- help ----------------------------------------------------------------------
 
-HELP: Dict[str, str] = {
-    "main": """usage: {p} [--json] FILE...            one fingerprint per call: "<sha256 hex>  <name>"
-       {p} explain [--json] FILE...    the selection and canonical text of each call
-       {p} verify [--json] FILE...     recompute every stored "fingerprint", report the ones that differ
-       {p} why [--json] CALL.json --in FILE...
-                                           the recorded call nearest to CALL, and what differs
-       {p} COMMAND --help              help for one command
-       {p} --version                   the package and contract versions
 
-FILE is a recording in JSON Lines, one call a line:
-  {{"name": ..., "args": <value> | "argsJSON": "<JSON text>", "kind"?, "matchOn"?, "ignoreArgs"?, "fingerprint"?}}
-Use - for standard input. Bad lines are reported (FILE:LINE: reason) and skipped;
-the exit status is 1 if any failed, 2 for a usage error. --json writes JSON Lines.
-Fingerprint contract v{v}.""",
-    "explain": """usage: {p} explain [--json] FILE...
-
-For each call: its fingerprint, kind, what matchOn/ignoreArgs kept and dropped
-(top-level keys), and the canonical JSON text that is hashed.
---json: one object per call: {{"file", "line", "version", "kind", "name",
-"selected": {{"kept", "dropped", "missing"}}, "canonical", "preimage", "fingerprint"}}.""",
-    "verify": """usage: {p} verify [--json] FILE...
-
-Recomputes the fingerprint of every line that stores one ("fingerprint") and
-reports the lines whose stored value no longer matches, then a summary.
-Exit status 1 if any differ or failed. Run it after upgrading the SDK.
---json: one object per differing line, {{"file", "line", "name", "recorded",
-"fingerprint", "canonical"}}, then {{"summary": {{"match", "differ", "unrecorded", "failed"}}}}.""",
-    "why": """usage: {p} why [--json] CALL.json --in FILE [--in FILE...]
-
-Answers "why was this call unseen?": CALL.json holds one call (same shape as a
-recording line). Among the recorded calls with the same kind and name, shows
-the one with the fewest differences and each difference that changes the
-fingerprint (path, before, after). Whitespace, nulls, key order and number
-spelling are never differences: the comparison runs on canonical texts.
---json: one object {{"call", "seen", "candidates", "nearest": null |
-{{"file", "line", "explanation", "diff": {{"same", "changes"}}}}}}.""",
-}
-
-
-def _help(topic: str) -> str:
-    return HELP[topic].format(p=PROG, v=FINGERPRINT_VERSION)
+def _help(topic: str) -> Optional[str]:
+    """Help text of ``topic`` from the core (``assembly/cli/help.ts``), or None for an unknown topic."""
+    try:
+        return cli_text("help", topic, PROG, __version__)
+    except FingerprintError as e:
+        if e.code == "bad-request":
+            return None
+        raise
 
 
 # --- arguments -----------------------------------------------------------------
@@ -197,6 +166,10 @@ class Output:
     def line(self, s: str) -> None:
         self.parts.append(s)
         self.parts.append("\n")
+
+    def text(self, s: str) -> None:
+        """Bytes made by the core, newlines included."""
+        self.parts.append(s)
 
     def record(self, o: Any) -> None:
         self.line(js_dumps(o))
@@ -423,6 +396,8 @@ def finish(c: Counts) -> int:
 
 
 def run_fingerprint(a: Args, out: Output) -> int:
+    fmt = "fingerprint-json" if a.json else "fingerprint"  # the core writes what is printed
+
     def each(text: str, file: str, line: int) -> None:
         for _, e in read_calls(text):
             if a.json:
@@ -566,19 +541,19 @@ def main(argv: List[str]) -> int:
         warn("error: %s (see --help)" % e)
         return 2
     if a.version:
-        sys.stdout.write("%s %s (fingerprint contract v%d)\n" % (PROG, __version__, FINGERPRINT_VERSION))
+        sys.stdout.write(cli_text("version", "", PROG, __version__))
         return 0
     if a.command == "help":
         topic = a.files[0] if a.files else None
-        known = topic in HELP
-        sys.stdout.write(_help(topic if known else "main") + "\n")  # type: ignore[arg-type]
-        return 2 if topic and not known else 0
+        text = _help(topic) if topic is not None else None
+        sys.stdout.write(text if text is not None else _help("main"))  # type: ignore[arg-type]
+        return 2 if topic and text is None else 0
     if a.help:
-        sys.stdout.write(_help("main" if a.command == "fingerprint" else a.command) + "\n")
+        sys.stdout.write(_help("main" if a.command == "fingerprint" else a.command))  # type: ignore[arg-type]
         return 0
     if not a.files and a.command != "why":
         if a.command == "fingerprint":
-            _stderr(_help("main") + "\n")
+            _stderr(_help("main"))  # type: ignore[arg-type]
             return 2
         warn("error: %s needs a FILE (- for standard input) (see --help)" % a.command)
         return 2

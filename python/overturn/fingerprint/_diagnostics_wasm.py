@@ -19,8 +19,8 @@ import threading
 from typing import Any, Dict, List, Tuple
 
 from . import _core
-from ._abi import (ABI_ID, F_CALL, F_DIFF, F_DIGEST, F_EXPLAIN, F_NTH_CALL, F_STRING_INPUT, FINGERPRINT_VERSION, HEADER_BYTES,
-                   HEADER_WORDS, RESULT_DIGEST, RESULT_OFFSET, RESULT_STATUS)
+from ._abi import (ABI_ID, F_CALL, F_CLI, F_DIFF, F_DIGEST, F_EXPLAIN, F_NTH_CALL, F_STRING_INPUT, FINGERPRINT_VERSION,
+                   HEADER_BYTES, HEADER_WORDS, RESULT_DIGEST, RESULT_OFFSET, RESULT_STATUS)
 from ._errors import FingerprintError, core_error
 
 WASM_FILE = "diagnostics.wasm"
@@ -72,15 +72,29 @@ def _instance() -> _Instance:
     return inst
 
 
+def _call_text(text: Any) -> Tuple[bytes, int]:
+    """A call's JSON text as bytes, and F_STRING_INPUT for a ``str``."""
+    if isinstance(text, str):
+        return text.encode("utf-8", "surrogatepass"), F_STRING_INPUT
+    if isinstance(text, (bytes, bytearray, memoryview)):
+        return bytes(text), 0
+    raise FingerprintError("invalid-argument", "a call's JSON text must be str or bytes, got %s"
+                           % type(text).__qualname__)
+
+
+def cli_line(formatter: str, file: str, line: int, text: Any) -> str:
+    """The bytes a CLI prints for one recording line (assembly/cli/line.ts): ``formatter``
+    ("fingerprint", "fingerprint-json") of the call the core reads from ``text``."""
+    data, flags = _call_text(text)
+    f, fn, ln = formatter.encode("ascii"), file.encode("utf-8", "surrogatepass"), str(line).encode("ascii")
+    return _run(_instance(), _HEADER.pack(F_CALL | F_CLI | F_DIGEST | flags, len(f), len(fn), len(ln), 0, len(data))
+                + f + fn + ln + data)
+
+
 def explain_call_text(text: Any) -> Tuple[Dict[str, Any], str]:
     """(record, digest) for a call given as JSON text: ``str`` or UTF-8 ``bytes``."""
-    if isinstance(text, str):
-        data, flags = text.encode("utf-8", "surrogatepass"), F_CALL | F_EXPLAIN | F_DIGEST | F_STRING_INPUT
-    elif isinstance(text, (bytes, bytearray, memoryview)):
-        data, flags = bytes(text), F_CALL | F_EXPLAIN | F_DIGEST
-    else:
-        raise FingerprintError("invalid-argument", "a call's JSON text must be str or bytes, got %s"
-                               % type(text).__qualname__)
+    data, flags = _call_text(text)
+    flags |= F_CALL | F_EXPLAIN | F_DIGEST
     st = _instance()
     text_out = _run(st, _HEADER.pack(flags, 0, 0, 0, 0, len(data)) + data)
     r = st.result
@@ -121,6 +135,15 @@ def diff_texts(a: str, b: str) -> Any:
     """The core's changes from canonical text a to b (linear at any depth)."""
     da, db = a.encode("utf-8"), b.encode("utf-8")  # canonical texts are well-formed (D6)
     return json.loads(_run(_instance(), _HEADER.pack(F_DIFF, len(da), len(db), 0, 0, 0) + da + db))
+
+
+def cli_text(formatter: str, operand: str, prog: str, pkg: str) -> str:
+    """The bytes a CLI prints, made by the core's formatter (assembly/cli/out.ts).
+
+    FingerprintError "bad-request" for an unknown formatter or help topic.
+    """
+    parts = [s.encode("utf-8", "surrogatepass") for s in (formatter, operand, prog, pkg)]
+    return _run(_instance(), _HEADER.pack(F_CLI, *[len(p) for p in parts], 0) + b"".join(parts))
 
 
 def _run(st: _Instance, request: bytes) -> str:
