@@ -4,7 +4,8 @@
 // Internal; reached through F_CLI (abi.ts, cli/out.ts). Only static
 // literals and request bytes are written: the core's arena owns the heap, so
 // no string is built at run time.
-import { ensure, putByte, putBytes } from "../json/sink";
+import { ensure, putByte } from "../json/sink";
+import { bytes, lit } from "./_emit";
 
 /** The host's program name and package version: UTF-8 bytes in the request. */
 let progP: usize = 0, progN: usize = 0;
@@ -18,14 +19,14 @@ export function writeHelp(p: usize, n: usize, contract: i32): bool {
   const topic = n == 4 && is(p, "main") ? 0 : n == 7 && is(p, "explain") ? 1 : n == 6 && is(p, "verify") ? 2
     : n == 3 && is(p, "why") ? 3 : -1;
   if (topic == 0) return main(contract);
-  if (topic == 1) return put("usage: ") && prog() && put(` explain [--json] FILE...
+  if (topic == 1) return lit("usage: ") && prog() && lit(` explain [--json] FILE...
 
 For each call: its fingerprint, kind, what matchOn/ignoreArgs kept and dropped
 (top-level keys), and the canonical JSON text that is hashed.
 --json: one object per call: {"file", "line", "version", "kind", "name",
 "selected": {"kept", "dropped", "missing"}, "canonical", "preimage", "fingerprint"}.
 `);
-  if (topic == 2) return put("usage: ") && prog() && put(` verify [--json] FILE...
+  if (topic == 2) return lit("usage: ") && prog() && lit(` verify [--json] FILE...
 
 Recomputes the fingerprint of every line that stores one ("fingerprint") and
 reports the lines whose stored value no longer matches, then a summary.
@@ -33,7 +34,7 @@ Exit status 1 if any differ or failed. Run it after upgrading the SDK.
 --json: one object per differing line, {"file", "line", "name", "recorded",
 "fingerprint", "canonical"}, then {"summary": {"match", "differ", "unrecorded", "failed"}}.
 `);
-  if (topic == 3) return put("usage: ") && prog() && put(` why [--json] CALL.json --in FILE [--in FILE...]
+  if (topic == 3) return lit("usage: ") && prog() && lit(` why [--json] CALL.json --in FILE [--in FILE...]
 
 Answers "why was this call unseen?": CALL.json holds one call (same shape as a
 recording line). Among the recorded calls with the same kind and name, shows
@@ -48,36 +49,23 @@ spelling are never differences: the comparison runs on canonical texts.
 
 /** The --version line. */
 export function writeVersion(pkgP: usize, pkgN: usize, contract: i32): bool {
-  return prog() && put(" ") && bytes(pkgP, pkgN) && put(" (fingerprint contract v") && int(contract) && put(")\n");
+  return prog() && lit(" ") && bytes(pkgP, pkgN) && lit(" (fingerprint contract v") && int(contract) && lit(")\n");
 }
 
 function main(contract: i32): bool {
-  return put("usage: ") && prog() && put(` [--json] FILE...            one fingerprint per call: "<sha256 hex>  <name>"
-       `) && prog() && put(` explain [--json] FILE...    the selection and canonical text of each call
-       `) && prog() && put(` verify [--json] FILE...     recompute every stored "fingerprint", report the ones that differ
-       `) && prog() && put(` why [--json] CALL.json --in FILE...
+  return lit("usage: ") && prog() && lit(` [--json] FILE...            one fingerprint per call: "<sha256 hex>  <name>"
+       `) && prog() && lit(` explain [--json] FILE...    the selection and canonical text of each call
+       `) && prog() && lit(` verify [--json] FILE...     recompute every stored "fingerprint", report the ones that differ
+       `) && prog() && lit(` why [--json] CALL.json --in FILE...
                                            the recorded call nearest to CALL, and what differs
-       `) && prog() && put(` COMMAND --help              help for one command
-       `) && prog() && put(` --version                   the package and contract versions
+       `) && prog() && lit(` COMMAND --help              help for one command
+       `) && prog() && lit(` --version                   the package and contract versions
 
 FILE is a recording in JSON Lines, one call a line:
   {"name": ..., "args": <value> | "argsJSON": "<JSON text>", "kind"?, "matchOn"?, "ignoreArgs"?, "fingerprint"?}
 Use - for standard input. Bad lines are reported (FILE:LINE: reason) and skipped;
 the exit status is 1 if any failed, 2 for a usage error. --json writes JSON Lines.
-Fingerprint contract v`) && int(contract) && put(".\n");
-}
-
-/** A static ASCII literal into the sink. */
-function put(s: string): bool {
-  if (!ensure(<usize>s.length)) return false;
-  for (let i = 0; i < s.length; i++) putByte(<u32>s.charCodeAt(i));
-  return true;
-}
-
-function bytes(p: usize, n: usize): bool {
-  if (!ensure(n)) return false;
-  putBytes(p, n);
-  return true;
+Fingerprint contract v`) && int(contract) && lit(".\n");
 }
 
 function prog(): bool {

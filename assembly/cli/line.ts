@@ -1,7 +1,7 @@
 // Per-line CLI output for a call the core has just read and fingerprinted
 // (F_CLI | F_CALL, cli/out.ts): the bytes printed for one recording line.
 // Internal.
-import { ensure, putByte, putBytes } from "../json/sink";
+import { bytes, lit } from "./_emit";
 import { writeJsonString } from "../json/writer";
 import { is } from "./help";
 
@@ -24,14 +24,3 @@ export function writeCallLine(fP: usize, fN: usize, fileP: usize, fileN: usize, 
   return false;
 }
 
-function lit(s: string): bool {
-  if (!ensure(<usize>s.length)) return false;
-  for (let i = 0; i < s.length; i++) putByte(<u32>s.charCodeAt(i));
-  return true;
-}
-
-function bytes(p: usize, n: usize): bool {
-  if (!ensure(n)) return false;
-  putBytes(p, n);
-  return true;
-}
