@@ -33,6 +33,9 @@ export default defineConfig([
     onSuccess: async () => {
       copyFileSync("build/fingerprint.wasm", "dist/fingerprint.wasm");
       copyFileSync("build/fingerprint.wasm.sha256", "dist/fingerprint.wasm.sha256");
+      // The second module, for entries that import or fetch it (initDiagnostics).
+      copyFileSync("build/diagnostics.wasm", "dist/diagnostics.wasm");
+      copyFileSync("build/diagnostics.wasm.sha256", "dist/diagnostics.wasm.sha256");
     },
   },
   {

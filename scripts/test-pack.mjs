@@ -16,7 +16,8 @@ import { fileURLToPath } from "node:url";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const EXPECTED = [
   "LICENSE", "README.md", "package.json",
-  "dist/browser.d.ts", "dist/browser.js", "dist/cli.js", "dist/edge-light.d.ts", "dist/edge-light.js",
+  "dist/browser.d.ts", "dist/browser.js", "dist/cli.js", "dist/diagnostics.wasm", "dist/diagnostics.wasm.sha256",
+  "dist/edge-light.d.ts", "dist/edge-light.js",
   "dist/fingerprint.wasm", "dist/fingerprint.wasm.sha256", "dist/index.cjs", "dist/index.d.cts",
   "dist/index.d.ts", "dist/index.js", "dist/workerd.d.ts", "dist/workerd.js",
 ];
@@ -64,6 +65,8 @@ try {
     "postpack put the developers' README.md back in the clone");
   check(sha(join(pkgDir, "dist", "fingerprint.wasm")) === sha(join(ROOT, "build", "fingerprint.wasm")),
     "the packed core is build/fingerprint.wasm byte for byte");
+  check(sha(join(pkgDir, "dist", "diagnostics.wasm")) === sha(join(ROOT, "build", "diagnostics.wasm")),
+    "the packed diagnostics module is build/diagnostics.wasm byte for byte");
 
   const app = join(tmp, "app");
   writeFileSync(join(app, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));

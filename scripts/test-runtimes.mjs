@@ -72,8 +72,10 @@ function verdict(r, extra = []) {
   const problems = [...extra];
   if (r.failed) problems.push(`${r.failed} differences, e.g. ${r.failures.join("; ")}`);
   if (!(r.vectors >= 200) || !(r.checks > r.vectors)) problems.push(`only ${r.checks} checks on ${r.vectors} vectors`);
+  // Every row also runs the diagnostics vectors through the entry's second module.
+  if (!(r.diagnostics >= 50)) problems.push(`diagnostics vectors not run (${r.diagnostics ?? 0} cases)`);
   if (problems.length) throw new Error(problems.join("; "));
-  return `pass: ${r.vectors} vectors, ${r.checks} checks`;
+  return `pass: ${r.vectors} vectors + ${r.diagnostics} diagnostics cases, ${r.checks} checks`;
 }
 
 async function row(runtime, how, fn) {
@@ -149,6 +151,7 @@ function stage() {
   cpSync(join(ROOT, "test", "vectors-decode.mjs"), join(dir, "test", "vectors-decode.mjs"));
   mkdirSync(join(dir, "vectors"));
   cpSync(join(ROOT, "vectors", "fingerprint.vectors.json"), join(dir, "vectors", "fingerprint.vectors.json"));
+  cpSync(join(ROOT, "vectors", "diagnostics.vectors.json"), join(dir, "vectors", "diagnostics.vectors.json"));
   // No dependencies: Deno and Bun must not try to install anything.
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "overturn-runtime-stage", private: true, type: "module" }));
   // Trivial packages the host programs import before timing ours (see host.mjs).
@@ -184,7 +187,7 @@ async function packaging(st) {
     // attw exits 1 on any problem; the JSON report on stdout is what we judge.
     let report;
     try {
-      report = run(bin("attw"), [st.tarball, "--format", "json", "--exclude-entrypoints", "./fingerprint.wasm"], { cwd: st.dir });
+      report = run(bin("attw"), [st.tarball, "--format", "json", "--exclude-entrypoints", "./fingerprint.wasm", "./diagnostics.wasm"], { cwd: st.dir });
     } catch (err) {
       report = err.stdout;
     }
@@ -366,7 +369,8 @@ async function workerdRow(st) {
     const b = await bundleForWorkerd(join(src, "workerd-worker.mjs"), join(st.dir, "workerd", "vectors"));
     r.entry = entryFromMeta(b.meta);
     if (r.entry !== "dist/workerd.js") throw new Error(`bundled ${r.entry}`);
-    if (b.wasmModules.size !== 1) throw new Error("the .wasm did not become a wasm module");
+    // The core and the diagnostics module, each uploaded as a compiled module.
+    if (b.wasmModules.size !== 2) throw new Error(`${b.wasmModules.size} .wasm imports became wasm modules, want 2`);
     const s = await startWorkerd(b.config);
     stopChild(s.child);
     if (s.status !== 200) throw new Error(`HTTP ${s.status}: ${s.body.slice(0, 300)} ${s.stderr.slice(0, 300)}`);
@@ -445,7 +449,8 @@ async function edgeRow(st) {
     const b = await bundleForEdge(join(st.dir, "test", "runtimes", "edge-function.mjs"));
     r.entry = entryFromMeta(b.meta);
     if (r.entry !== "dist/edge-light.js") throw new Error(`bundled ${r.entry}`);
-    if (b.bindings.size !== 1) throw new Error("the .wasm?module import was not bound");
+    // The core and the diagnostics module (instantiated on first explain only).
+    if (b.bindings.size !== 2) throw new Error(`${b.bindings.size} .wasm?module imports bound, want 2`);
     const rt = edgeRuntime(b.bindings);
     rt.evaluate(b.code);
     const res = await rt.dispatchFetch("http://localhost/");
@@ -458,17 +463,17 @@ async function edgeRow(st) {
     const b = await bundleForEdge(join(st.dir, "test", "runtimes", "cold-worker.mjs"));
     const bundle = join(st.dir, "edge-cold-bundle.js");
     writeFileSync(bundle, b.code);
-    const [[name, wasm]] = [...b.bindings];
+    const pairs = [...b.bindings].map(([name, file]) => `${name}=${file}`);
     const runtimeUrl = pathToFileURL(require.resolve("edge-runtime")).href;
     const samples = [];
     let compile = [];
     for (let i = 0; i < 5; i++) {
-      const got = runJson(process.execPath, [join(st.dir, "test", "runtimes", "edge-cold.mjs"), runtimeUrl, bundle, name, wasm]);
+      const got = runJson(process.execPath, [join(st.dir, "test", "runtimes", "edge-cold.mjs"), runtimeUrl, bundle, ...pairs]);
       if (!/^[0-9a-f]{64}$/.test(got.probe)) throw new Error(`probe ${got.probe}`);
       samples.push(got.coldMs);
       compile.push(got.compileMs);
     }
-    colds.push({ runtime: "Vercel Edge Runtime", what: `evaluate the bundled function → first fingerprint in a new VM, fresh process each, median of 5; the module is compiled ahead as on Vercel (${ms(median(compile))} ms, not included)`,
+    colds.push({ runtime: "Vercel Edge Runtime", what: `evaluate the bundled function → first fingerprint in a new VM, fresh process each, median of 5; the modules (core and diagnostics) are compiled ahead as on Vercel (${ms(median(compile))} ms, not included)`,
       median: median(samples), min: Math.min(...samples) });
   } catch (err) {
     colds.push({ runtime: "Vercel Edge Runtime", what: `not measured: ${err.message}` });
@@ -553,6 +558,8 @@ async function chromiumRows(st) {
     return;
   }
   const vectorsFile = join(st.dir, "vectors", "fingerprint.vectors.json");
+  const diagnosticsFile = join(st.dir, "vectors", "diagnostics.vectors.json");
+  const served = { "/vectors.json": vectorsFile, "/diagnostics.json": diagnosticsFile };
   let browser;
   const launch = async () => {
     if (browser) return browser;
@@ -571,7 +578,7 @@ async function chromiumRows(st) {
         const { outDir, seen } = await viteBuild(st);
         const assets = readdirSync(join(outDir, "assets"));
         if (!assets.some((f) => f.endsWith(".wasm"))) throw new Error(`Vite emitted no .wasm asset: ${assets.join(", ")}`);
-        const server = await serveStatic(outDir, { "/vectors.json": vectorsFile });
+        const server = await serveStatic(outDir, served);
         try {
           const b = await launch();
           const base = `http://127.0.0.1:${server.address().port}/`;
@@ -616,10 +623,12 @@ async function chromiumRows(st) {
         plugins: [recordPackageFiles(seen), {
           name: "serve-vectors",
           configureServer(s) {
-            s.middlewares.use("/vectors.json", (_req, res) => {
-              res.setHeader("content-type", "application/json");
-              res.end(readFileSync(vectorsFile));
-            });
+            for (const [path, file] of Object.entries(served)) {
+              s.middlewares.use(path, (_req, res) => {
+                res.setHeader("content-type", "application/json");
+                res.end(readFileSync(file));
+              });
+            }
           },
         }],
       });
@@ -648,8 +657,9 @@ async function chromiumRows(st) {
       r.entry = entry;
       if (r.entry !== "dist/browser.js") throw new Error(`bundled ${r.entry}`);
       const emitted = readdirSync(outDir).filter((f) => f.endsWith(".wasm"));
-      if (emitted.length !== 1) throw new Error(`webpack emitted ${emitted.length} .wasm files`);
-      const server = await serveStatic(outDir, { "/vectors.json": vectorsFile });
+      // The core, and the diagnostics module (fetched by initDiagnostics() only).
+      if (emitted.length !== 2) throw new Error(`webpack emitted ${emitted.length} .wasm files`);
+      const server = await serveStatic(outDir, served);
       try {
         return browserVerdict((await pageResults(await launch(), `http://127.0.0.1:${server.address().port}/`)).main);
       } finally {
@@ -668,7 +678,7 @@ async function chromiumRows(st) {
         const emitted = readdirSync(outDir).filter((f) => f.endsWith(".wasm"));
         if (emitted.length) throw new Error(`the bundle has .wasm files beside it: ${emitted.join(", ")}`);
         const requested = [];
-        const server = await serveStatic(outDir, { "/vectors.json": vectorsFile }, requested);
+        const server = await serveStatic(outDir, served, requested);
         try {
           const got = (await pageResults(await launch(), `http://127.0.0.1:${server.address().port}/`)).main;
           const wasm = requested.filter((p) => p.endsWith(".wasm"));
@@ -770,7 +780,8 @@ Every row below comes from one run of \`scripts/test-runtimes.mjs\`, which is pa
 of the README's test command (\`npm test\`, so CI runs it). It packs the package
 with \`npm pack\`, installs the tarball into a scratch folder's \`node_modules\`,
 and runs **all** of \`vectors/fingerprint.vectors.json\` (text and value input,
-canonical text, every error vector) inside each real runtime; any difference
+canonical text, every error vector) and of \`vectors/diagnostics.vectors.json\`
+(explain, diff, nearest on the second module) inside each real runtime; any difference
 fails the run. Nothing is mocked: each runtime comes from the npm registry or
 Debian's packages and runs offline.
 
@@ -780,10 +791,10 @@ Debian's packages and runs offline.
 
 | Condition | File | How the core loads |
 |---|---|---|
-| \`workerd\` | \`dist/workerd.js\` | \`import m from "./fingerprint.wasm"\` — Wrangler uploads it as a compiled \`WebAssembly.Module\`; instantiated once at module start-up. Sync API right after import. |
-| \`edge-light\` | \`dist/edge-light.js\` | \`import m from "./fingerprint.wasm?module"\` — Vercel binds a compiled \`WebAssembly.Module\`; instantiated at start-up. Sync API right after import. |
+| \`workerd\` | \`dist/workerd.js\` | \`import m from "./fingerprint.wasm"\` — Wrangler uploads it as a compiled \`WebAssembly.Module\`; instantiated once at module start-up; \`diagnostics.wasm\` likewise, instantiated on the first explain. Sync API right after import. |
+| \`edge-light\` | \`dist/edge-light.js\` | \`import m from "./fingerprint.wasm?module"\` — Vercel binds a compiled \`WebAssembly.Module\`; instantiated at start-up; \`diagnostics.wasm?module\` likewise, instantiated on the first explain. Sync API right after import. |
 | \`node\`, \`deno\`, \`bun\` | \`dist/index.js\` / \`dist/index.cjs\` | bytes embedded (base64), compiled synchronously on first use. |
-| \`browser\` + \`import\` | \`dist/browser.js\` | \`await init()\` fetches \`new URL("./fingerprint.wasm", import.meta.url)\` (Vite emits it as an asset — tested below in build and dev; webpack 5 and Parcel document the same pattern) and compiles it asynchronously; any call before that throws \`FingerprintError("not-initialized")\`. |
+| \`browser\` + \`import\` | \`dist/browser.js\` | \`await init()\` fetches \`new URL("./fingerprint.wasm", import.meta.url)\` (Vite emits it as an asset — tested below in build and dev; webpack 5 and Parcel document the same pattern) and compiles it asynchronously; any call before that throws \`FingerprintError("not-initialized")\`. \`await initDiagnostics()\` fetches \`diagnostics.wasm\` the same way for explain/diff/nearest. |
 | \`browser\` + \`require\` | \`dist/index.cjs\` | a CommonJS bundle has no \`import.meta.url\` to find the file, so it gets the embedded bytes (sync; \`await init()\` still compiles asynchronously). |
 | \`import\` / \`require\` (default) | \`dist/index.js\` / \`dist/index.cjs\` | embedded, sync. |
 

@@ -17,6 +17,7 @@ import { isWellFormed, writeWtf8 } from "./_wtf8.js";
 import { FingerprintError, errorFromCore } from "./errors.js";
 import { asValueWalk, type Exports as CoreExports } from "./core.js";
 import { retarget, writeValue } from "./values.js";
+import { isModule } from "./_is_module.js";
 
 type Exports = CoreExports & { abiId(): number };
 
@@ -47,20 +48,42 @@ let inCap = 0;
 
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
-/** Set by the entries: where the diagnostics module's bytes (or module) come from. */
-export function setDiagnosticsSource(src: () => BufferSource | WebAssembly.Module): void {
+/** Set by the entries (or initDiagnostics): where the diagnostics module's bytes (or module) come from. */
+export function setDiagnosticsSource(src: (() => BufferSource | WebAssembly.Module) | undefined): void {
   source = src;
   exp = undefined;
+}
+
+/** Whether explain/diff/nearest can run synchronously now (a source is set). */
+export function hasDiagnosticsSource(): boolean {
+  return source !== undefined;
+}
+
+/**
+ * Instantiates the module now and reads one call with it, so a wrong source
+ * (e.g. fingerprint.wasm, which shares the ABI but reads no calls) fails in
+ * initDiagnostics() rather than in a later explain().
+ */
+export function loadDiagnostics(): void {
+  try {
+    explainCallText('{"name":"probe","args":{}}');
+  } catch (err) {
+    exp = undefined;
+    throw err instanceof FingerprintError && err.code !== "invalid-argument"
+      ? new FingerprintError("invalid-argument", `this module is not diagnostics.wasm (it answered: ${err.message})`)
+      : err;
+  }
 }
 
 function ready(): Exports {
   if (exp) return exp;
   if (!source) {
     throw new FingerprintError("not-initialized",
-      "the diagnostics module (diagnostics.wasm) is not available in this entry");
+      "the diagnostics module is not loaded in this entry: `await initDiagnostics()` first " +
+      "(it fetches diagnostics.wasm beside the entry, or takes the module or bytes)");
   }
   const src = source();
-  const module = src instanceof WebAssembly.Module ? src : new WebAssembly.Module(src);
+  const module = isModule(src) ? src : new WebAssembly.Module(src);
   const e = new WebAssembly.Instance(module, {}).exports as unknown as Exports;
   if (e.version() !== FINGERPRINT_VERSION || e.abiId() !== ABI_ID) {
     throw new FingerprintError("invalid-argument",

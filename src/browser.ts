@@ -12,15 +12,17 @@
  * @module
  */
 import { FingerprintError } from "./errors.js";
-import { setDefaultSource } from "./init.js";
+import { setDefaultDiagnosticsSource, setDefaultSource } from "./init.js";
 
 const HELP = "pass the module or bytes to init(), e.g. " +
   "init(await WebAssembly.compileStreaming(fetch(urlOfFingerprintWasm))); the file ships as " +
   "@overturn/fingerprint/fingerprint.wasm";
 
-function notLoaded(why: string): FingerprintError {
-  return new FingerprintError("not-initialized", `could not load fingerprint.wasm: ${why}; ${HELP}`);
+function notLoaded(why: string, file = "fingerprint.wasm"): FingerprintError {
+  return new FingerprintError("not-initialized", `could not load ${file}: ${why}; ${file === "fingerprint.wasm" ? HELP : DIAGNOSTICS_HELP}`);
 }
+
+const DIAGNOSTICS_HELP = "pass the module or bytes to initDiagnostics(); the file ships as @overturn/fingerprint/diagnostics.wasm";
 
 async function fetchCore(): Promise<WebAssembly.Module> {
   let url: URL;
@@ -30,13 +32,29 @@ async function fetchCore(): Promise<WebAssembly.Module> {
   } catch {
     throw notLoaded("this bundle has no import.meta.url to locate it");
   }
+  return fetchModule(url, "fingerprint.wasm");
+}
+
+/** The diagnostics module, fetched only when initDiagnostics() asks: the fingerprint path never loads it. */
+async function fetchDiagnostics(): Promise<WebAssembly.Module> {
+  let url: URL;
+  try {
+    // Literal and on one line, like the core's: bundlers emit it as an asset.
+    url = new URL("./diagnostics.wasm", import.meta.url);
+  } catch {
+    throw notLoaded("this bundle has no import.meta.url to locate it", "diagnostics.wasm");
+  }
+  return fetchModule(url, "diagnostics.wasm");
+}
+
+async function fetchModule(url: URL, file: string): Promise<WebAssembly.Module> {
   let res: Response;
   try {
     res = await fetch(url);
   } catch (err) {
-    throw notLoaded(`fetch ${url.href} failed (${String(err)})`);
+    throw notLoaded(`fetch ${url.href} failed (${String(err)})`, file);
   }
-  if (!res.ok) throw notLoaded(`fetch ${url.href} answered HTTP ${res.status}`);
+  if (!res.ok) throw notLoaded(`fetch ${url.href} answered HTTP ${res.status}`, file);
   const type = res.headers.get("content-type") ?? "";
   try {
     // compileStreaming insists on the application/wasm MIME type; anything
@@ -45,11 +63,12 @@ async function fetchCore(): Promise<WebAssembly.Module> {
       ? await WebAssembly.compileStreaming(res)
       : await WebAssembly.compile(await res.arrayBuffer());
   } catch (err) {
-    throw notLoaded(`${url.href} is not the core (${String(err)}) — did the bundler copy the asset?`);
+    throw notLoaded(`${url.href} is not a wasm module (${String(err)}) — did the bundler copy the asset?`, file);
   }
 }
 
 setDefaultSource(fetchCore);
+setDefaultDiagnosticsSource(fetchDiagnostics);
 
 export * from "./api.js";
-export { init } from "./init.js";
+export { init, initDiagnostics } from "./init.js";

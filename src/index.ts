@@ -16,4 +16,4 @@ setDefaultSource(async () => decodeBase64(WASM_BASE64));
 setDiagnosticsSource(() => decodeBase64(DIAGNOSTICS_WASM_BASE64));
 
 export * from "./api.js";
-export { init } from "./init.js";
+export { init, initDiagnostics } from "./init.js";

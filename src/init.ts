@@ -5,6 +5,8 @@
  */
 import { isReady, useInstance } from "./core.js";
 import { FingerprintError } from "./errors.js";
+import { isModule } from "./_is_module.js";
+import { hasDiagnosticsSource, loadDiagnostics, setDiagnosticsSource } from "./_diagnostics_wasm.js";
 
 let pending: Promise<void> | undefined;
 
@@ -14,10 +16,6 @@ export function setDefaultSource(src: () => Promise<WebAssembly.Module | BufferS
   defaultSource = src;
 }
 
-/** True for a compiled module, also one from another realm (a vm context, an iframe), where instanceof fails. */
-function isModule(x: unknown): x is WebAssembly.Module {
-  return x instanceof WebAssembly.Module || Object.prototype.toString.call(x) === "[object WebAssembly.Module]";
-}
 
 /**
  * Prepares the core. Without an argument, uses the entry's own copy of the
@@ -45,6 +43,45 @@ export function init(source?: WebAssembly.Module | BufferSource): Promise<void> 
     // handles the rejection so only the caller's promise reports it.
     pending = p;
     p.catch(() => { if (pending === p) pending = undefined; });
+  }
+  return p;
+}
+
+let defaultDiagnostics: (() => Promise<WebAssembly.Module | BufferSource>) | undefined;
+let pendingDiagnostics: Promise<void> | undefined;
+
+export function setDefaultDiagnosticsSource(src: () => Promise<WebAssembly.Module | BufferSource>): void {
+  defaultDiagnostics = src;
+}
+
+/**
+ * Prepares the diagnostics module (explain, diff, nearest, explainCalls):
+ * a second module kept off the fingerprint path. Node, Deno, Bun, workerd and
+ * the Edge Runtime have it already (this resolves at once); a browser entry
+ * fetches `diagnostics.wasm` beside itself, or takes the module or bytes.
+ * @throws FingerprintError("invalid-argument") when the source is not the diagnostics module.
+ */
+export function initDiagnostics(source?: WebAssembly.Module | BufferSource): Promise<void> {
+  if (source === undefined && hasDiagnosticsSource()) return Promise.resolve();
+  if (source === undefined && pendingDiagnostics) return pendingDiagnostics;
+  const p = (async () => {
+    let src = source;
+    if (src === undefined) {
+      if (!defaultDiagnostics) throw new FingerprintError("not-initialized", "no default diagnostics source in this entry: pass the module or bytes to initDiagnostics()");
+      src = await defaultDiagnostics();
+    }
+    const module = isModule(src) ? src : await WebAssembly.compile(src);
+    setDiagnosticsSource(() => module);
+    try {
+      loadDiagnostics();
+    } catch (err) {
+      setDiagnosticsSource(undefined); // never keep a source that is not the diagnostics module
+      throw err;
+    }
+  })();
+  if (source === undefined) {
+    pendingDiagnostics = p;
+    p.catch(() => { if (pendingDiagnostics === p) pendingDiagnostics = undefined; });
   }
   return p;
 }

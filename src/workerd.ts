@@ -9,9 +9,14 @@
  * @module
  */
 import wasm from "./fingerprint.wasm";
+import diagnostics from "./diagnostics.wasm";
 import { useInstance } from "./core.js";
+import { setDiagnosticsSource } from "./_diagnostics_wasm.js";
 
 useInstance(new WebAssembly.Instance(wasm, {}), wasm);
 
+// explain/diff/nearest: the platform compiled it with the script; instantiated on first use only.
+setDiagnosticsSource(() => diagnostics);
+
 export * from "./api.js";
-export { init } from "./init.js";
+export { init, initDiagnostics } from "./init.js";

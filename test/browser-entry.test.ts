@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import * as browser from "../dist/browser.js";
 
 const wasm = readFileSync(new URL("../dist/fingerprint.wasm", import.meta.url));
+const diagnosticsWasm = readFileSync(new URL("../dist/diagnostics.wasm", import.meta.url));
 const vectors = JSON.parse(readFileSync(new URL("../vectors/fingerprint.vectors.json", import.meta.url), "utf8")) as {
   vectors: { id: string; name: string; argsJSON?: string; fingerprint?: string; error?: boolean; matchOn?: unknown; ignoreArgs?: unknown; kind?: unknown }[];
 };
@@ -48,5 +49,24 @@ describe("browser entry (dist/browser.js)", () => {
     await browser.init(new Uint8Array(wasm));
     expect(browser.fingerprintJSON(plain.name, plain.argsJSON!)).toBe(plain.fingerprint);
     await browser.init(); // already initialized: resolves at once
+  });
+
+  it("loads the diagnostics module only through initDiagnostics(), and checks what it is given", async () => {
+    const line = `{"name":"${plain.name}","argsJSON":${JSON.stringify(plain.argsJSON)}}`;
+    let err: unknown = (() => { try { return browser.explainCall(line); } catch (e) { return e; } })();
+    expect(err).toBeInstanceOf(browser.FingerprintError);
+    expect((err as { code: string }).code).toBe("not-initialized");
+    expect(String((err as Error).message)).toMatch(/initDiagnostics\(\)/);
+    // The default fetch fails in Node (a file: URL), as a page whose bundler dropped the asset.
+    err = await browser.initDiagnostics().then(() => "resolved", (e: unknown) => e);
+    expect((err as { code: string }).code).toBe("not-initialized");
+    expect(String((err as Error).message)).toMatch(/diagnostics\.wasm/);
+    // The fingerprint module is not the diagnostics module: refused, and nothing is kept.
+    err = await browser.initDiagnostics(new Uint8Array(wasm)).then(() => "resolved", (e: unknown) => e);
+    expect(err).toBeInstanceOf(browser.FingerprintError);
+    expect(() => browser.explainCall(line)).toThrow(/initDiagnostics/);
+    await browser.initDiagnostics(await WebAssembly.compile(diagnosticsWasm));
+    expect(browser.explainCall(line).fingerprint).toBe(plain.fingerprint);
+    await browser.initDiagnostics(); // already loaded: resolves at once
   });
 });

@@ -6,11 +6,13 @@
 // whether compiling from bytes was refused. Test-only, internal.
 import * as sdk from "@overturn/fingerprint";
 import file from "../../vectors/fingerprint.vectors.json";
-import { checkVectors, compileFromBytes, firstCall } from "./vectors-check.mjs";
+import diagnostics from "../../vectors/diagnostics.vectors.json";
+import { checkDiagnostics, checkVectors, compileFromBytes, firstCall } from "./vectors-check.mjs";
 
 addEventListener("fetch", (event) => {
   const probe = firstCall(sdk);
-  const result = checkVectors(sdk, file);
+  // Synchronous, no initDiagnostics(): Vercel bound diagnostics.wasm as a compiled module.
+  const result = checkDiagnostics(sdk, diagnostics, checkVectors(sdk, file));
   const body = JSON.stringify({ probe, codegenInRequest: compileFromBytes(), ...result });
   event.respondWith(new Response(body, { headers: { "content-type": "application/json" } }));
 });

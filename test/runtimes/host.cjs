@@ -6,7 +6,7 @@ const { join } = require("node:path");
 const { performance } = require("node:perf_hooks");
 
 (async () => {
-  const { checkVectors, firstCall } = await import("./vectors-check.mjs");
+  const { checkDiagnostics, checkVectors, firstCall } = await import("./vectors-check.mjs");
   // As in host.mjs: the loader's one-time set-up is not billed to this
   // package, and a second trivial package shows what any require costs.
   require("overturn-warmup");
@@ -25,6 +25,8 @@ const { performance } = require("node:perf_hooks");
   if (!process.argv.includes("--cold-only")) {
     const file = JSON.parse(readFileSync(join(__dirname, "../../vectors/fingerprint.vectors.json"), "utf8"));
     Object.assign(out, checkVectors(sdk, file));
+    await sdk.initDiagnostics();
+    checkDiagnostics(sdk, JSON.parse(readFileSync(join(__dirname, "../../vectors/diagnostics.vectors.json"), "utf8")), out);
   }
   console.log(JSON.stringify(out));
 })().catch((err) => {

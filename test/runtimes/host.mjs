@@ -3,7 +3,7 @@
 // fingerprint, then run every shared vector. Prints one JSON line.
 // Test-only; run by scripts/test-runtimes.mjs from the staging folder.
 import { readFileSync } from "node:fs";
-import { checkVectors, firstCall } from "./vectors-check.mjs";
+import { checkDiagnostics, checkVectors, firstCall } from "./vectors-check.mjs";
 
 // An app has imported other packages before ours: load a trivial one first so
 // the runtime's one-time module-loader set-up is not billed to this package,
@@ -24,5 +24,7 @@ const out = { entry: import.meta.resolve("@overturn/fingerprint"), coldMs, phase
 if (!process.argv.includes("--cold-only")) {
   const file = JSON.parse(readFileSync(new URL("../../vectors/fingerprint.vectors.json", import.meta.url), "utf8"));
   Object.assign(out, checkVectors(sdk, file));
+  await sdk.initDiagnostics();
+  checkDiagnostics(sdk, JSON.parse(readFileSync(new URL("../../vectors/diagnostics.vectors.json", import.meta.url), "utf8")), out);
 }
 console.log(JSON.stringify(out));

@@ -70,6 +70,53 @@ export function checkVectors(sdk, file) {
   return { vectors: file.vectors.length, checks, failed: failures.length, failures: failures.slice(0, 5) };
 }
 
+/** Key-order-free equality of JSON values (expected values come from the vectors file). */
+function same(a, b) {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a), kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && same(a[k], b[k]));
+}
+
+/**
+ * Runs vectors/diagnostics.vectors.json (explain / diff / nearest / errors of
+ * recording lines) through the SDK's diagnostics module, as
+ * test/diagnostics-vectors.test.ts does; `await sdk.initDiagnostics()` first.
+ * Adds its counts to `into` (a checkVectors result).
+ */
+export function checkDiagnostics(sdk, file, into) {
+  let checks = 0;
+  const failures = [];
+  for (const c of file.cases) {
+    checks++;
+    let got;
+    try {
+      if (c.op === "explain") got = sdk.explainCall(c.line);
+      else if (c.op === "diff") got = sdk.diff(sdk.explainCall(c.a), sdk.explainCall(c.b));
+      else if (c.op === "nearest") {
+        const n = sdk.nearest(sdk.explainCall(c.line), c.recording.map((l) => sdk.explainCall(l)));
+        got = n && { index: n.index, diff: n.diff };
+      } else {
+        try {
+          sdk.explainCall(c.line);
+          got = "no error";
+        } catch (err) {
+          got = err instanceof sdk.FingerprintError ? { code: err.code, message: err.message } : String(err);
+        }
+      }
+    } catch (err) {
+      got = { crash: String((err && err.stack) || err) };
+    }
+    if (!same(got, c.expect)) failures.push(`${c.id}: got ${JSON.stringify(got).slice(0, 200)}`);
+  }
+  into.diagnostics = file.cases.length;
+  into.checks += checks;
+  into.failed += failures.length;
+  into.failures = [...into.failures, ...failures].slice(0, 5);
+  return into;
+}
+
 /** The probe call every cold-start timing ends with. */
 export function firstCall(sdk) {
   return sdk.fingerprint("search", { q: "cats", limit: 10 });

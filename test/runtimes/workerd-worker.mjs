@@ -7,14 +7,16 @@
 // Test-only, internal.
 import * as sdk from "@overturn/fingerprint";
 import file from "../../vectors/fingerprint.vectors.json";
-import { checkVectors, compileFromBytes, firstCall } from "./vectors-check.mjs";
+import diagnostics from "../../vectors/diagnostics.vectors.json";
+import { checkDiagnostics, checkVectors, compileFromBytes, firstCall } from "./vectors-check.mjs";
 
 const atStartup = compileFromBytes();
 
 export default {
   async fetch() {
     const probe = firstCall(sdk);
-    const result = checkVectors(sdk, file);
+    await sdk.initDiagnostics(); // resolves at once: the platform compiled diagnostics.wasm with the script
+    const result = checkDiagnostics(sdk, diagnostics, checkVectors(sdk, file));
     return Response.json({ probe, codegenAtStartup: atStartup, codegenInRequest: compileFromBytes(), ...result });
   },
 };

@@ -3,7 +3,7 @@
 // before init() fails with FingerprintError("not-initialized"), await
 // init() (which fetches the packaged .wasm), time import → first
 // fingerprint, then run every shared vector (unless only timing). Test-only.
-import { checkVectors, firstCall } from "../vectors-check.mjs";
+import { checkDiagnostics, checkVectors, firstCall } from "../vectors-check.mjs";
 
 export async function runInBrowser({ vectors = true } = {}) {
   const t0 = performance.now();
@@ -24,5 +24,8 @@ export async function runInBrowser({ vectors = true } = {}) {
   const phases = { importMs: t1 - t0, initMs: t3 - t2, firstCallMs: t4 - t3 };
   if (!vectors) return { coldMs, phases, probe, beforeInit };
   const file = await (await fetch("/vectors.json")).json();
-  return { coldMs, phases, probe, beforeInit, ...checkVectors(sdk, file) };
+  const out = { coldMs, phases, probe, beforeInit, ...checkVectors(sdk, file) };
+  // The second module: fetched only now (initDiagnostics), never on the fingerprint path.
+  await sdk.initDiagnostics();
+  return checkDiagnostics(sdk, await (await fetch("/diagnostics.json")).json(), out);
 }

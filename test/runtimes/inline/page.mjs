@@ -4,7 +4,7 @@
 // import, with no init() and no request for a .wasm file. Results land on
 // window.__results for the runner. Test-only.
 import * as sdk from "@overturn/fingerprint/inline";
-import { checkVectors, firstCall } from "../vectors-check.mjs";
+import { checkDiagnostics, checkVectors, firstCall } from "../vectors-check.mjs";
 
 // No top-level await: webpack and esbuild output stays a plain script.
 async function run() {
@@ -12,7 +12,9 @@ async function run() {
   const probe = firstCall(sdk); // before any await: the entry is synchronous
   const firstCallMs = performance.now() - t0;
   const file = await (await fetch("/vectors.json")).json();
-  return { probe, firstCallMs, ...checkVectors(sdk, file) };
+  const out = { probe, firstCallMs, ...checkVectors(sdk, file) };
+  // Embedded too: synchronous, no request for diagnostics.wasm either.
+  return checkDiagnostics(sdk, await (await fetch("/diagnostics.json")).json(), out);
 }
 
 run().catch((err) => ({ crash: String((err && err.stack) || err) })).then((main) => {
