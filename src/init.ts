@@ -1,6 +1,7 @@
 /**
- * `init()`: the escape hatch for runtimes that must compile asynchronously or
- * hand in a precompiled module (browsers, Cloudflare Workers, Vercel Edge).
+ * `init()` and `initDiagnostics()`: the escape hatch for runtimes that must
+ * compile asynchronously or hand in a precompiled module (browsers,
+ * Cloudflare Workers, Vercel Edge), for the core and for the diagnostics module.
  * @module
  */
 import { isReady, useInstance } from "./core.js";
@@ -8,50 +9,74 @@ import { FingerprintError } from "./errors.js";
 import { isModule } from "./_is_module.js";
 import { hasDiagnosticsSource, loadDiagnostics, setDiagnosticsSource } from "./_diagnostics_wasm.js";
 
-let pending: Promise<void> | undefined;
+type Source = WebAssembly.Module | BufferSource;
 
-let defaultSource: (() => Promise<WebAssembly.Module | BufferSource>) | undefined;
+/**
+ * One module's loader: `load(source)` with the given source, or with the
+ * entry's default, fetched once; a failed default load (e.g. a fetch) may be
+ * retried, and only the caller's promise reports its rejection.
+ */
+class Loader {
+  private pending: Promise<void> | undefined;
+  defaultSource: (() => Promise<Source>) | undefined;
 
-export function setDefaultSource(src: () => Promise<WebAssembly.Module | BufferSource>): void {
-  defaultSource = src;
+  constructor(private readonly ready: () => boolean, private readonly use: (src: Source) => Promise<void>,
+    private readonly fn: string) {}
+
+  load(source: Source | undefined): Promise<void> {
+    if (source === undefined && this.ready()) return Promise.resolve();
+    if (source === undefined && this.pending) return this.pending;
+    const p = (async () => {
+      let src = source;
+      if (src === undefined) {
+        if (!this.defaultSource) throw new FingerprintError("not-initialized", `no default wasm source in this entry: pass the module or bytes to ${this.fn}()`);
+        src = await this.defaultSource();
+      }
+      await this.use(src);
+    })();
+    if (source === undefined) {
+      this.pending = p;
+      p.catch(() => { if (this.pending === p) this.pending = undefined; });
+    }
+    return p;
+  }
 }
 
+const core = new Loader(isReady, async (src) => {
+  if (isModule(src)) {
+    useInstance(await WebAssembly.instantiate(src, {}), src);
+  } else {
+    const { instance, module } = await WebAssembly.instantiate(src, {});
+    useInstance(instance, module);
+  }
+}, "init");
+
+const diagnostics = new Loader(hasDiagnosticsSource, async (src) => {
+  const module = isModule(src) ? src : await WebAssembly.compile(src);
+  setDiagnosticsSource(() => module);
+  try {
+    loadDiagnostics();
+  } catch (err) {
+    setDiagnosticsSource(undefined); // never keep a source that is not the diagnostics module
+    throw err;
+  }
+}, "initDiagnostics");
+
+export function setDefaultSource(src: () => Promise<Source>): void {
+  core.defaultSource = src;
+}
+
+export function setDefaultDiagnosticsSource(src: () => Promise<Source>): void {
+  diagnostics.defaultSource = src;
+}
 
 /**
  * Prepares the core. Without an argument, uses the entry's own copy of the
  * module; with one, a `WebAssembly.Module` or the `.wasm` bytes. Idempotent.
  * @throws FingerprintError("invalid-argument") when the source is not the core.
  */
-export function init(source?: WebAssembly.Module | BufferSource): Promise<void> {
-  if (source === undefined && isReady()) return Promise.resolve();
-  if (source === undefined && pending) return pending;
-  const p = (async () => {
-    let src: WebAssembly.Module | BufferSource | undefined = source;
-    if (src === undefined) {
-      if (!defaultSource) throw new FingerprintError("not-initialized", "no default wasm source in this entry: pass the module or bytes to init()");
-      src = await defaultSource();
-    }
-    if (isModule(src)) {
-      useInstance(await WebAssembly.instantiate(src, {}), src);
-    } else {
-      const { instance, module } = await WebAssembly.instantiate(src, {});
-      useInstance(instance, module);
-    }
-  })();
-  if (source === undefined) {
-    // A failed default load (e.g. a fetch) may be retried; this side branch
-    // handles the rejection so only the caller's promise reports it.
-    pending = p;
-    p.catch(() => { if (pending === p) pending = undefined; });
-  }
-  return p;
-}
-
-let defaultDiagnostics: (() => Promise<WebAssembly.Module | BufferSource>) | undefined;
-let pendingDiagnostics: Promise<void> | undefined;
-
-export function setDefaultDiagnosticsSource(src: () => Promise<WebAssembly.Module | BufferSource>): void {
-  defaultDiagnostics = src;
+export function init(source?: Source): Promise<void> {
+  return core.load(source);
 }
 
 /**
@@ -61,27 +86,6 @@ export function setDefaultDiagnosticsSource(src: () => Promise<WebAssembly.Modul
  * fetches `diagnostics.wasm` beside itself, or takes the module or bytes.
  * @throws FingerprintError("invalid-argument") when the source is not the diagnostics module.
  */
-export function initDiagnostics(source?: WebAssembly.Module | BufferSource): Promise<void> {
-  if (source === undefined && hasDiagnosticsSource()) return Promise.resolve();
-  if (source === undefined && pendingDiagnostics) return pendingDiagnostics;
-  const p = (async () => {
-    let src = source;
-    if (src === undefined) {
-      if (!defaultDiagnostics) throw new FingerprintError("not-initialized", "no default diagnostics source in this entry: pass the module or bytes to initDiagnostics()");
-      src = await defaultDiagnostics();
-    }
-    const module = isModule(src) ? src : await WebAssembly.compile(src);
-    setDiagnosticsSource(() => module);
-    try {
-      loadDiagnostics();
-    } catch (err) {
-      setDiagnosticsSource(undefined); // never keep a source that is not the diagnostics module
-      throw err;
-    }
-  })();
-  if (source === undefined) {
-    pendingDiagnostics = p;
-    p.catch(() => { if (pendingDiagnostics === p) pendingDiagnostics = undefined; });
-  }
-  return p;
+export function initDiagnostics(source?: Source): Promise<void> {
+  return diagnostics.load(source);
 }
