@@ -110,8 +110,9 @@ export function runRequest<V>(len: usize): i32 {
       return diffTexts(kindPtr, <u32>kindLen, namePtr, <u32>nameLen) ? OK : failed();
     }
     if ((flags & (F_CLI | F_CALL)) == F_CLI) {
-      textStart = 0;
-      return cliText(kindPtr, kindLen, namePtr, nameLen, matchPtr, matchLen, ignorePtr, ignoreLen) ? OK : failed();
+      const ok = cliText(kindPtr, kindLen, namePtr, nameLen, matchPtr, matchLen, ignorePtr, ignoreLen, argsPtr, argsLen);
+      textStart = 0; // (the engine's own calls moved it)
+      return ok ? OK : failed();
     }
     explain = (flags & F_EXPLAIN) != 0;
     isCall = (flags & F_CALL) != 0;
@@ -230,6 +231,27 @@ export function runRequest<V>(len: usize): i32 {
     }
   }
   return OK;
+}
+
+/**
+ * One call of a CLI line (cli/run.ts): the request at req, as run() would
+ * run it, without touching the result block's status words. Diagnostics
+ * module only. Returns the status; the text is [lineText(), outPos).
+ */
+export function runLine(req: usize, len: usize): i32 {
+  callsInMessage = -1;
+  resetErrors(PART_ARGS);
+  return process<WithCalls>(req, len);
+}
+
+/** The count of calls in the message of the last runLine (F_NTH_CALL), -1 otherwise. */
+export function lineCalls(): i32 {
+  return callsInMessage;
+}
+
+/** Sink offset of the last runLine's text. */
+export function lineText(): usize {
+  return textStart;
 }
 
 /**
