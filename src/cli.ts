@@ -131,7 +131,7 @@ class Pool {
   /** Queues a chunk; writes the oldest results first while too many are in flight (constant memory). */
   async push(file: string, first: number, bytes: Uint8Array, sink: (r: CliResult) => Promise<void>): Promise<void> {
     const w = this.workers[this.next++ % this.workers.length];
-    const copy = bytes.slice();
+    const copy = new Uint8Array(bytes); // a copy: its buffer is transferred
     this.queue.push(this.ask(w, { file, first, bytes: copy }, [copy.buffer as ArrayBuffer]));
     while (this.queue.length >= 2 * this.workers.length) await sink(await this.queue.shift()!);
   }
@@ -186,7 +186,7 @@ async function main(argv: string[]): Promise<number> {
     state = t.state;
   }
   const jobs = plan.command === "why" ? 1 : plan.jobs || availableParallelism();
-  const pool = jobs > 1 ? new Pool(jobs, args) : null;
+  let pool: Pool | null = null;
   let lines = 0, bytesRead = 0;
   try {
     files: for (const file of plan.command === "why" ? plan.in : plan.files) {
@@ -198,6 +198,10 @@ async function main(argv: string[]): Promise<number> {
       try {
         for await (const chunk of wholeLines(file)) {
           bytesRead += chunk.length;
+          // Workers only pay off past one chunk; standard input stays in this thread, answering as lines arrive.
+          if (!pool && jobs > 1 && file !== "-" && chunk.length >= CHUNK / 2 && (progress?.total ?? size(file)) > CHUNK) {
+            pool = new Pool(jobs, args);
+          }
           if (pool) {
             const n = lineCount(chunk);
             await pool.push(file, first, chunk, write);
@@ -225,6 +229,10 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     progress?.clear();
   }
+}
+
+function size(file: string): number {
+  try { return statSync(file).size; } catch { return 0; }
 }
 
 async function readAll(file: string): Promise<Uint8Array> {
