@@ -118,7 +118,11 @@ def _whole_lines(file: str) -> Iterator[bytes]:
 # --- jobs: worker processes, each with its own core instance -------------------------
 
 def _worker_init(argv: bytes) -> None:
+    import atexit
     cli_step("plan", argv, PROG, __version__)
+    # A worker ends by interpreter teardown, where wasmtime's finalizers can
+    # run after wasmtime's own module is gone: end the process before that.
+    atexit.register(os._exit, 0)
 
 
 def _worker_chunk(file: str, first: int, data: bytes) -> Tuple[bytes, bytes, int, Tuple[int, bytes]]:
