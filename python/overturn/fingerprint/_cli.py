@@ -222,7 +222,9 @@ def _run(argv: List[str]) -> int:
                         _progress.update(nbytes, lines)
                     if stop:
                         break
-            except OSError as e:
+            except BrokenPipeError:
+                raise
+            except OSError as e:  # the file, not the output
                 if pool:
                     pool.drain()
                 out, err = cli_step("unreadable", file, b"", _reason(e))[:2]
