@@ -88,6 +88,12 @@ export function runChunk(fP: usize, fN: usize, sP: usize, sN: usize, first: u32,
   let stop = false;
   while (i < end && !stop) {
     let nl = i;
+    // 8 bytes at a time: a word holds "\n" when (w ^ 0x0A..) has a zero byte.
+    while (nl + 8 <= end) {
+      const w = load<u64>(nl) ^ 0x0A0A_0A0A_0A0A_0A0A;
+      if (((w - 0x0101_0101_0101_0101) & ~w & 0x8080_8080_8080_8080) != 0) break;
+      nl += 8;
+    }
     while (nl < end && load<u8>(nl) != 0x0A) nl++;
     let s = i, e = nl;
     if (e > s && load<u8>(e - 1) == 0x0D) e--;
