@@ -247,3 +247,12 @@ function runText(e: Exports, len: number): string {
   if (status !== 0) throw errorFromCore(res[RESULT_STATUS >> 2], res[RESULT_OFFSET >> 2], res[RESULT_PART >> 2], text);
   return text;
 }
+
+/**
+ * " at byte N (line L, column C, X)" for an error at `offset` in a JSON text
+ * (the core's one wording, assembly/cli/message.ts; X the character there,
+ * `U+0001` when invisible): for an SDK's error path, which is cold.
+ */
+export function jsonErrorAt(text: string | Uint8Array, offset: number): string {
+  return new TextDecoder().decode(cliStep("position", text, "", String(offset)).out);
+}

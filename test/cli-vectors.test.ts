@@ -79,3 +79,14 @@ describe.each(CLIS)("$prog, generated inputs", ({ cmd }) => {
     }
   });
 });
+
+// Where a JSON error is, as the SDKs' error path asks the core (assembly/cli/message.ts); expected by hand.
+it("says where a JSON error is: byte, line, column, the character (issue 11)", async () => {
+  await import("../src/index.js"); // the embedded diagnostics module
+  const { jsonErrorAt } = await import("../src/_diagnostics_wasm.js");
+  const { positions } = JSON.parse(readFileSync(join(ROOT, "vectors", "cli.vectors.json"), "utf8")) as
+    { positions: { text?: string; hex?: string; offset: number; want: string }[] };
+  for (const p of positions) {
+    expect(jsonErrorAt(p.hex !== undefined ? Buffer.from(p.hex, "hex") : p.text!, p.offset)).toBe(p.want);
+  }
+});

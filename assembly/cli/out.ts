@@ -11,6 +11,8 @@
 //   unreadable  name = file, ignoreArgs = the reason in plain words
 //   counts      (none)
 //   finish      matchOn = state, args = the workers' counts, back to back
+//   position    name = JSON text, ignoreArgs = a byte offset (decimal) → " at byte N (line L, column C, X)",
+//               the one place that says where a JSON error is (issue 11), for the SDKs' cold error path
 //   help, version   name = topic, matchOn = program name, ignoreArgs = package version
 //
 // Adding a command (e.g. `replay`): write its formatter in cli/<command>.ts
@@ -22,7 +24,7 @@ import { sinkInit } from "../json/sink";
 import { FINGERPRINT_VERSION } from "../abi";
 import { is, setProg, writeHelp, writeVersion } from "./help";
 import { setPkg } from "./args";
-import { runChunk, runCounts, runFinish, runPlan, runTarget, runUnreadable } from "./run";
+import { runChunk, runCounts, runFinish, runPlan, runPosition, runTarget, runUnreadable } from "./run";
 
 /** Runs step [fP, fP+fN) with the request's parts; true with the text at the sink's start. */
 export function cliText(fP: usize, fN: usize, opP: usize, opN: usize, progP: usize, progN: usize,
@@ -35,6 +37,7 @@ export function cliText(fP: usize, fN: usize, opP: usize, opN: usize, progP: usi
   if (fN == 6 && is(fP, "target")) return runTarget(opP, opN, argsP, argsN);
   if (fN == 10 && is(fP, "unreadable")) return runUnreadable(opP, opN, pkgP, pkgN);
   if (fN == 6 && is(fP, "counts")) return runCounts();
+  if (fN == 8 && is(fP, "position")) return runPosition(opP, opN, decimal(pkgP, pkgN));
   if (fN == 6 && is(fP, "finish")) return runFinish(progP, progN, argsP, argsN);
   if (!sinkInit(true, false, 4096)) return false;
   setProg(progP, progN);

@@ -24,7 +24,7 @@ import { lineCalls, result } from "../request";
 import { accFinal, accInit, accRollback, accSave, accScratch, accSink, errBytes, outBytes } from "./acc";
 import { C_EXPLAIN, C_FINGERPRINT, C_VERIFY, C_WHY, command, exitCode, json, plan, toStderr, writePlan } from "./args";
 import { bytes, lit } from "./_emit";
-import { codeWord, int, writeMessage } from "./message";
+import { codeWord, int, position, writeMessage } from "./message";
 import { DIGEST, callText, explanationBody, jsonList, member, nameN, nameP, readCall, strN, strP } from "./record";
 import { whyChunkStart, whyFinish, whyLine, whyStop, whyTarget } from "./why";
 
@@ -257,6 +257,12 @@ export function runUnreadable(fP: usize, fN: usize, rP: usize, rN: usize): bool 
       || !lit(",\"code\":\"unreadable-file\"}\n") || !accSink(false)) return false;
   } else if (!bytes(fP, fN) || !lit(": ") || !bytes(rP, rN) || !lit("\n") || !accSink(true)) return false;
   return final(0, 0, 0, 0);
+}
+
+/** "position": where offset lies in the JSON text [p, p+n), as stdout text (message.ts). */
+export function runPosition(p: usize, n: usize, offset: u32): bool {
+  if (!sinkInit(true, false, 64) || !position(p, n, <usize>offset)) return false;
+  return done(outPos, 0, 0, 0, 0);
 }
 
 const COUNTS = 6;

@@ -73,3 +73,11 @@ def test_jobs_keep_input_order_and_merge_counts(prog, cmd, tmp_path):
         assert r.stderr.decode() == ('%s:%d: invalid JSON: unexpected character at byte 1 (line 1, column 2, "b")\n'
                                      "1 of %d lines failed\n" % (p, bad + 1, n))
         assert r.returncode == 1
+
+
+def test_json_error_positions():
+    """Where a JSON error is, as the SDKs' error path asks the core (assembly/cli/message.ts); expected by hand."""
+    from overturn.fingerprint._diagnostics_wasm import json_error_at
+    for p in json.loads((ROOT / "vectors" / "cli.vectors.json").read_text("utf-8"))["positions"]:
+        text = bytes.fromhex(p["hex"]) if "hex" in p else p["text"]
+        assert json_error_at(text, p["offset"]) == p["want"]

@@ -179,3 +179,10 @@ def _run(st: _Instance, request: bytes) -> str:
     if status:
         raise core_error(status, offset, part, text)
     return text
+
+
+def json_error_at(text: Any, offset: int) -> str:
+    """" at byte N (line L, column C, X)" for an error at ``offset`` in a JSON text (the core's
+    one wording, ``assembly/cli/message.ts``; X the character there, ``U+0001`` when invisible)."""
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else bytes(text)
+    return cli_step("position", data, b"", str(offset))[0].decode("utf-8")
