@@ -19,7 +19,10 @@ import json
 import os
 import sys
 import time
-from typing import Dict, Iterator, List, Optional, Tuple
+from typing import TYPE_CHECKING, Dict, Iterator, List, Optional, Tuple
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 from . import __version__
 from ._diagnostics_wasm import cli_step
@@ -139,7 +142,7 @@ class _Pool:
         # spawn: a fresh interpreter per worker (forking a process that runs wasmtime is not safe).
         self.ex = ProcessPoolExecutor(jobs, multiprocessing.get_context("spawn"), _worker_init, (argv,))
         self.jobs = jobs
-        self.queue: collections.deque = collections.deque()
+        self.queue: "collections.deque[Future[Tuple[bytes, bytes, int, Tuple[int, bytes]]]]" = collections.deque()
         self.counts: Dict[int, bytes] = {}
 
     def push(self, file: str, first: int, data: bytes) -> None:

@@ -132,7 +132,8 @@ def diff_texts(a: str, b: str) -> Any:
 _CLI_WORDS = struct.Struct("<IIIIi")  # RESULT_CLI_OUT, _ERR, _STATE, _LINES, _CODE (consecutive in abi.ts)
 
 
-def cli_step(step: str, name: Any = b"", match: Any = b"", ignore: Any = b"", args: Any = b"") -> Tuple[bytes, bytes, bytes, int, int]:
+def cli_step(step: str, name: Any = b"", match: Any = b"", ignore: Any = b"",
+             args: Any = b"") -> Tuple[bytes, bytes, bytes, int, int]:
     """One step of the core's CLI engine (``assembly/cli/out.ts`` lists the steps):
     (stdout bytes, stderr bytes, state to hand back, lines read, code)."""
     parts = [p.encode("utf-8", "surrogateescape") if isinstance(p, str) else p for p in (step, name, match, ignore)]
@@ -155,9 +156,9 @@ def cli_step(step: str, name: Any = b"", match: Any = b"", ignore: Any = b"", ar
         _status, offset, part = struct.unpack_from("<iii", head)
         raise core_error(status, offset, part, "")
     ptr, size = struct.unpack_from("<II", head, RESULT_TEXT_PTR)
-    o, e, s, lines, code = _CLI_WORDS.unpack_from(head, RESULT_CLI_OUT)
+    n_out, n_err, n_state, lines, code = _CLI_WORDS.unpack_from(head, RESULT_CLI_OUT)
     text = bytes(st.memory.read(st.store, ptr, ptr + size))
-    return text[:o], text[o:o + e], text[o + e:o + e + s], lines, code
+    return text[:n_out], text[n_out:n_out + n_err], text[n_out + n_err:n_out + n_err + n_state], lines, code
 
 
 def _run(st: _Instance, request: bytes) -> str:
