@@ -43,6 +43,16 @@ export const RESULT_TEXT_PTR: u32 = 12; // u32: returned text
 export const RESULT_TEXT_LEN: u32 = 16; // u32
 export const RESULT_DIGEST: u32 = 20;  // 64 lowercase hex digest bytes
 export const RESULT_BYTES: u32 = 96;
+// The CLI engine's result (F_CLI requests of cli/run.ts): the text is the
+// stdout bytes, then the stderr bytes, then the state the host hands back
+// unread with the next request; these words (in the digest area) say how
+// long each is, how many lines a chunk held, and the code (plan: -1 = run,
+// else the exit status; chunk: 1 = stop reading; finish: the exit status).
+export const RESULT_CLI_OUT: u32 = 20;   // u32: stdout bytes
+export const RESULT_CLI_ERR: u32 = 24;   // u32: stderr bytes
+export const RESULT_CLI_STATE: u32 = 28; // u32: state bytes
+export const RESULT_CLI_LINES: u32 = 32; // u32: lines read
+export const RESULT_CLI_CODE: u32 = 36;  // i32
 
 // Which part of the request an error offset refers to.
 export const PART_ARGS: i32 = 0;

@@ -17,7 +17,7 @@
 //   - duplicate members: the last wins (D13), as for args.
 import { E_BAD_CALL, PART_ARGS_JSON, PART_CALL } from "./abi";
 import { alloc } from "./arena";
-import { fail, setErrorDetail, setPart } from "./errors";
+import { fail, setErrorDetail, setPart, setTextPart } from "./errors";
 import { parseText } from "./json/reader";
 import { STR_CLEAN, T_ARR, T_NULL, T_OBJ, T_STR, nodeA, nodeB, nodeFlags, nodeType, subtreeEnd, tapePush } from "./json/tape";
 import { isKeyList } from "./select";
@@ -98,7 +98,7 @@ export function readCall(root: u32, textBase: usize, textLen: usize): bool {
   }
   if (argsJson >= 0) {
     if (nodeType(<u32>argsJson) != T_STR) return bad(-1, "\"argsJSON\" must be a string");
-    setPart(PART_ARGS_JSON);
+    setTextPart(PART_ARGS_JSON, <usize>nodeB(<u32>argsJson), <usize>nodeA(<u32>argsJson));
     const r = parseText(<usize>nodeB(<u32>argsJson), <usize>nodeA(<u32>argsJson), false);
     if (r < 0) return false;
     callArgs = r;

@@ -214,6 +214,8 @@ function push(a: u32, b: u32, parentLen: u32, seg: u32, val: u32): bool {
 }
 
 let firstChange = true;
+/** How many changes the last diffTexts wrote (the CLI's why ranks candidates by it). */
+export let changeCount: u32 = 0;
 
 function lit(s: string): bool {
   if (!ensure(<usize>s.length)) return false;
@@ -229,6 +231,7 @@ function span(t: usize, node: u32): bool {
 function change(kind: string, ta: usize, a: u32, tb: usize, b: u32): bool {
   if (!lit(firstChange ? "{\"path\":" : ",{\"path\":")) return false;
   firstChange = false;
+  changeCount++;
   return writeJsonString(path, <usize>pathLen, false) && lit(",\"kind\":\"") && lit(kind) && lit("\",\"before\":")
     && span(ta, a) && lit(",\"after\":") && span(tb, b) && lit("}");
 }
@@ -247,6 +250,7 @@ export function diffTexts(ta: usize, na: u32, tb: usize, nb: u32): bool {
   const rb = indexText(tb, nb);
   if (ra == NONE || rb == NONE) return false;
   firstChange = true;
+  changeCount = 0;
   if (!lit("[") || !push(ra, rb, 0, SEG_NONE, 0)) return false;
   while (todoLen > 0) {
     todoLen--;

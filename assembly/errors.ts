@@ -47,3 +47,14 @@ export function resetErrors(part: i32): void {
 export function setPart(part: i32): void {
   errPart = part;
 }
+
+// The text an argsJSON / arguments error offset points into (diagnostics
+// module only): the CLI engine shows the line, column and character there.
+export let errTextPtr: usize = 0;
+export let errTextLen: usize = 0;
+
+export function setTextPart(part: i32, p: usize, n: usize): void {
+  errPart = part;
+  errTextPtr = p;
+  errTextLen = n;
+}

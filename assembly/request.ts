@@ -15,7 +15,6 @@ import { callArgs, callIgnore, callKind, callMatchOn, callName, callRecorded, re
 import { diffTexts } from "./diff";
 import { callCount, pickCall } from "./shapes";
 import { cliText } from "./cli/out";
-import { writeCallLine } from "./cli/line";
 import { writeExplanation } from "./explain";
 import {
   E_BAD_KIND, E_BAD_NAME, E_BAD_REQUEST, E_BAD_SELECTION, E_OUT_OF_MEMORY, OK, PART_ARGS,
@@ -74,7 +73,8 @@ export function runRequest<V>(len: usize): i32 {
   arenaReset();
   callsInMessage = -1;
   resetErrors(PART_ARGS);
-  const status = process<V>(reserveInput(0), len);
+  // The diagnostics module compiles process once (runLine calls it too); the fingerprint module inlines it.
+  const status = sizeof<V>() == 8 ? processCalls(reserveInput(0), len) : process<V>(reserveInput(0), len);
   store<i32>(RESULT + RESULT_STATUS, status);
   store<i32>(RESULT + RESULT_OFFSET, status == OK ? <i32>callsInMessage : errOffset);
   store<i32>(RESULT + RESULT_PART, errPart);
@@ -110,8 +110,9 @@ export function runRequest<V>(len: usize): i32 {
       return diffTexts(kindPtr, <u32>kindLen, namePtr, <u32>nameLen) ? OK : failed();
     }
     if ((flags & (F_CLI | F_CALL)) == F_CLI) {
-      textStart = 0;
-      return cliText(kindPtr, kindLen, namePtr, nameLen, matchPtr, matchLen, ignorePtr, ignoreLen) ? OK : failed();
+      const ok = cliText(kindPtr, kindLen, namePtr, nameLen, matchPtr, matchLen, ignorePtr, ignoreLen, argsPtr, argsLen);
+      textStart = 0; // (the engine's own calls moved it)
+      return ok ? OK : failed();
     }
     explain = (flags & F_EXPLAIN) != 0;
     isCall = (flags & F_CALL) != 0;
@@ -120,8 +121,7 @@ export function runRequest<V>(len: usize): i32 {
   // hosts never send them; rejecting them cost bytes the 40 KiB budget lacks).
   const digest = (flags & F_DIGEST) != 0;
   const preimage = (flags & F_PREIMAGE) != 0 || explain;
-  // (F_CLI only in the diagnostics module: a constant mask keeps the fingerprint module as it was.)
-  if (!sinkInit((flags & (sizeof<V>() == 8 ? F_TEXT | F_CLI : F_TEXT)) != 0 || preimage, digest, kindLen + nameLen + argsLen + 16)) return failed();
+  if (!sinkInit((flags & F_TEXT) != 0 || preimage, digest, kindLen + nameLen + argsLen + 16)) return failed();
   if (digest) sha256Reset();
 
   // A call (call.ts) is read first: kind, name, lists and args all come from it.
@@ -129,11 +129,9 @@ export function runRequest<V>(len: usize): i32 {
   let kindP = DEFAULT_KIND, kindN = DEFAULT_KIND_LEN, nameP: usize = 0, nameN: usize = 0;
   if (sizeof<V>() == 8) {
     if (isCall) {
-      // F_NTH_CALL: the kind part is the u32 index of the call in a message
-      // (shapes.ts); a CLI line (F_CLI) carries its formatter, file and line
-      // number in the parts instead (the two are not combined).
-      const nth = (flags & F_NTH_CALL) != 0 && (flags & F_CLI) == 0;
-      if ((flags & F_CLI) == 0 && kindLen - (nth ? 4 : 0) + nameLen + matchLen + ignoreLen != 0) return fail(E_BAD_REQUEST, -1);
+      // F_NTH_CALL: the kind part is the u32 index of the call in a message (shapes.ts).
+      const nth = (flags & F_NTH_CALL) != 0;
+      if (kindLen - (nth ? 4 : 0) + nameLen + matchLen + ignoreLen != 0) return fail(E_BAD_REQUEST, -1);
       setPart(PART_CALL);
       if (!tapeInit(argsLen)) return failed();
       const values = (flags & F_VALUES) != 0;
@@ -220,16 +218,34 @@ export function runRequest<V>(len: usize): i32 {
       if (!writeExplanation(kindP, kindN, nameP, nameN, matchList, ignoreList, isCall ? callRecorded : -1,
         <u32>root, mode, 0, canonStart, canonEnd)) return failed();
       textStart = canonEnd;
-    } else if (isCall && (flags & F_CLI) != 0 && digest) {
-      sinkStopHashing();
-      const start = outPos;
-      if (!writeCallLine(kindPtr, kindLen, namePtr, nameLen, matchPtr, matchLen, nameP, nameN, RESULT + RESULT_DIGEST)) {
-        return errCode != OK ? errCode : fail(E_BAD_REQUEST, -1);
-      }
-      textStart = start;
     }
   }
   return OK;
+}
+
+/**
+ * One call of a CLI line (cli/run.ts): the request at req, as run() would
+ * run it, without touching the result block's status words. Diagnostics
+ * module only. Returns the status; the text is [lineText(), outPos).
+ */
+export function runLine(req: usize, len: usize): i32 {
+  callsInMessage = -1;
+  resetErrors(PART_ARGS);
+  return processCalls(req, len);
+}
+
+@noinline function processCalls(req: usize, len: usize): i32 {
+  return process<WithCalls>(req, len);
+}
+
+/** The count of calls in the message of the last runLine (F_NTH_CALL), -1 otherwise. */
+export function lineCalls(): i32 {
+  return callsInMessage;
+}
+
+/** Sink offset of the last runLine's text. */
+export function lineText(): usize {
+  return textStart;
 }
 
 /**

@@ -25,7 +25,7 @@
 //     declaration (issue 12, slice 2) decides the selection.
 import { E_BAD_CALL, E_NO_CALLS, PART_ARGS_JSON } from "./abi";
 import { alloc } from "./arena";
-import { fail, setErrorDetail, setPart } from "./errors";
+import { fail, setErrorDetail, setPart, setTextPart } from "./errors";
 import { parseText } from "./json/reader";
 import { T_ARR, T_NULL, T_OBJ, T_STR, nodeA, nodeB, nodeType, subtreeEnd, tapePush } from "./json/tape";
 
@@ -96,7 +96,7 @@ export function readShape(root: u32): i32 {
   let args = member(<u32>holder, argsKey);
   if ((args < 0 || nodeType(<u32>args) == T_NULL) && altKey.length > 0) args = member(<u32>holder, altKey);
   if (args >= 0 && nodeType(<u32>args) == T_STR && (shape == CHAT || shape == RESPONSES || shape == MCP)) {
-    setPart(PART_ARGS_JSON); // arguments as JSON text: the text path, never a host parse
+    setTextPart(PART_ARGS_JSON, <usize>nodeB(<u32>args), <usize>nodeA(<u32>args)); // arguments as JSON text: the text path, never a host parse
     args = parseText(<usize>nodeB(<u32>args), <usize>nodeA(<u32>args), false);
     if (args < 0) return SHAPE_ERROR;
   } else if (args < 0) {

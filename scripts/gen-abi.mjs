@@ -72,8 +72,29 @@ const as = `${head("//")}
 export const ABI_ID: i32 = ${hex};
 `;
 
+// The error table for the core's own messages (the CLI engine, assembly/cli/):
+// switch over string literals, so they live in static data (no runtime strings).
+const asErrors = `${head("//")}
+// Core status → FingerprintError.code and reason, for messages the core writes
+// itself (assembly/cli/message.ts). Diagnostics module only.
+export function errorCode(status: i32): string {
+  switch (status) {
+${errors.map((e) => `    case ${e.status}: return ${JSON.stringify(e.code)};`).join("\n")}
+    default: return "bad-request";
+  }
+}
+
+export function errorReason(status: i32): string {
+  switch (status) {
+${errors.map((e) => `    case ${e.status}: return ${JSON.stringify(e.message)};`).join("\n")}
+    default: return "malformed request to the core";
+  }
+}
+`;
+
 const outputs = {
   "assembly/_abi_id.gen.ts": as,
+  "assembly/cli/_errors.gen.ts": asErrors,
   "src/_abi.gen.ts": ts,
   "python/overturn/fingerprint/_abi.py": py,
   "bench/_abi.gen.mjs": mjs,

@@ -1,21 +1,92 @@
 // Writes vectors/cli.vectors.json: both CLIs' cases as data (args → stdout,
 // stderr, exit status), expected bytes from the independent oracle
-// (test/reference/cli.mjs, never the core). {prog} and {pkg} in a text stand
-// for the CLI's program name and package version. Read by
+// (test/reference/cli.mjs over the diagnostics and contract oracles, never
+// the core) or, for error messages, written here by hand. {prog} and {pkg}
+// in a text stand for the CLI's program name and package version. The input
+// files the cases read live in vectors/cli/ (written here too). Read by
 // test/cli-vectors.test.ts and python/tests/test_cli_vectors.py, which run
 // both CLIs.
 //   node scripts/gen-cli-vectors.mjs           write
-//   node scripts/gen-cli-vectors.mjs --check   exit 1 when the file is stale
-import { readFileSync, writeFileSync } from "node:fs";
+//   node scripts/gen-cli-vectors.mjs --check   exit 1 when a file is stale
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { fingerprintLines, help, versionLine } from "../test/reference/cli.mjs";
+import { explainOut, fingerprintLines, help, verifyOut, versionLine, whyOut } from "../test/reference/cli.mjs";
+import { explainLine } from "../test/reference/diagnostics.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const PATH = resolve(ROOT, "vectors/cli.vectors.json");
 const RECORDING = "examples/recording.jsonl"; // relative to the repository root, where the runners start the CLIs
+const at = (p) => resolve(ROOT, p);
+
+// Input files (vectors/cli/).
+const line = (o) => JSON.stringify(o);
+const good = explainLine(line({ name: "t", args: { a: "x" } })).fingerprint;
+const files = {
+  "vectors/cli/drift.jsonl": [
+    line({ name: "t", args: { a: " x " }, fingerprint: good }),
+    line({ name: "t", args: { a: "y" }, fingerprint: good }),
+    line({ name: "t", args: { a: "z" } }),
+    "",
+  ].join("\n"),
+  // Bad lines; their messages are written by hand below.
+  "vectors/cli/bad.jsonl": [
+    '{"name":"ok1","args":1}',
+    '{"name":"x","args":[1,}',
+    "[1]",
+    '{"args":1}',
+    '{"name":"x","argsJSON":"{\\"a\\" 1}"}',
+    '{"name":"x","args":NaN}',
+    '{"name":"x","matchOn":"a"}',
+    '{"name":"","args":1}',
+    '{"name":"x","args":[1,\u0001]}',
+    '{"name":"x","args":\u00e9}',
+    '{"name":"x","argsJSON":"[1,\\n2,]"}',
+    '{"name":"x","args":[1',
+    '{"name":"ok2","args":2}',
+    "",
+  ].join("\n"),
+  "vectors/cli/seen.json": line({ name: "search_docs", args: { query: "refund policy ", limit: 10.0 } }),
+  "vectors/cli/none.json": line({ name: "nope" }),
+  "vectors/cli/selection.json": JSON.stringify({ name: "get_weather", args: { city: "Zürich", units: "metric", ts: 1, lang: "de" } }, null, 2),
+  "vectors/cli/long.json": line({ name: "w", args: { text: "é".repeat(120), n: 1 } }),
+  "vectors/cli/long.jsonl": line({ name: "w", args: { text: "e".repeat(120), n: 2 } }) + "\n",
+};
+const BAD = "vectors/cli/bad.jsonl";
+// Bytes of a line that is not UTF-8, appended after the text lines (line 14).
+const BAD_BYTES = Buffer.concat([Buffer.from(files[BAD]), Buffer.from([0x7b, 0xff, 0x7d, 0x0a])]);
+const ACCEPTED = 'accepted: a recording line {"name", "args" | "argsJSON"}, or a tool call of OpenAI Chat Completions, ' +
+  "OpenAI Responses, Anthropic Messages, Bedrock Converse, Gemini, MCP tools/call, Vercel AI SDK or LangChain";
+/** [line, message, code] of each bad line of bad.jsonl (issue 11: offset, line, column, the character). */
+const BAD_LINES = [
+  [2, 'invalid JSON: unexpected character at byte 22 (line 1, column 23, "}")', "unexpected-character"],
+  [3, "a call must be a JSON object", "bad-call"],
+  [4, `missing "name"; ${ACCEPTED}`, "bad-call"],
+  [5, 'argsJSON: invalid JSON: unexpected character at byte 5 (line 1, column 6, "1")', "unexpected-character"],
+  [7, '"matchOn" must be an array of strings', "bad-call"],
+  [8, "invalid name: name must be a non-empty string without lone surrogates", "bad-name"],
+  [9, "invalid JSON: unexpected character at byte 22 (line 1, column 23, U+0001)", "unexpected-character"],
+  [10, 'invalid JSON: unexpected character at byte 19 (line 1, column 20, "\u00e9")', "unexpected-character"],
+  [11, 'argsJSON: invalid JSON: unexpected character at byte 6 (line 2, column 3, "]")', "unexpected-character"],
+  [12, "invalid JSON: the text ends inside a value at byte 21 (line 1, column 22, end of text)", "unexpected-end"],
+  [14, "invalid UTF-8", "invalid-utf8"],
+];
+const badOk = (json) => [1, 6, 13].map((n) => {
+  const l = files[BAD].split("\n")[n - 1];
+  const e = explainLine(l);
+  return json ? line({ file: BAD, line: n, name: e.name, fingerprint: e.fingerprint }) + "\n" : `${e.fingerprint}  ${e.name}\n`;
+});
+
+// The inputs first: the oracle reads them.
+const CHECK = process.argv.includes("--check");
+if (!CHECK) {
+  mkdirSync(at("vectors/cli"), { recursive: true });
+  for (const [p, body] of Object.entries({ ...files, [BAD]: BAD_BYTES })) writeFileSync(at(p), body);
+}
 
 const ok = (id, args, stdout) => ({ id, args, stdout, stderr: "", exit: 0 });
+const usage = (id, args, stderr) => ({ id, args, stdout: "", stderr, exit: 2 });
+const rec = at(RECORDING);
 const cases = [
   ok("help", ["--help"], help("main")),
   ok("help-short", ["-h"], help("main")),
@@ -28,17 +99,79 @@ const cases = [
   { id: "help-command-unknown", args: ["help", "nope"], stdout: help("main"), stderr: "", exit: 2 },
   { id: "no-arguments", args: [], stdout: "", stderr: help("main"), exit: 2 },
   ok("version", ["--version"], versionLine()),
-  ok("fingerprint", [RECORDING], fingerprintLines(resolve(ROOT, RECORDING))),
-  ok("fingerprint-json", ["--json", RECORDING], fingerprintLines(resolve(ROOT, RECORDING), true, RECORDING)),
+  ok("fingerprint", [RECORDING], fingerprintLines(rec)),
+  ok("fingerprint-json", ["--json", RECORDING], fingerprintLines(rec, true, RECORDING)),
+  ok("fingerprint-jobs-1", ["--jobs", "1", RECORDING], fingerprintLines(rec)),
+  ok("fingerprint-jobs-2", ["--jobs=2", RECORDING], fingerprintLines(rec)),
+  ok("explain", ["explain", RECORDING], explainOut(rec, false, RECORDING)),
+  ok("explain-json", ["explain", "--json", RECORDING], explainOut(rec, true, RECORDING)),
+  { id: "verify-drift", args: ["verify", "vectors/cli/drift.jsonl"], ...verifyOut(at("vectors/cli/drift.jsonl"), false, "vectors/cli/drift.jsonl") },
+  { id: "verify-drift-json", args: ["verify", "--json", "vectors/cli/drift.jsonl"], ...verifyOut(at("vectors/cli/drift.jsonl"), true, "vectors/cli/drift.jsonl") },
+  { id: "verify-nothing", args: ["verify", RECORDING], ...verifyOut(rec, false, RECORDING) },
+  ok("why-unseen", ["why", "examples/unseen-call.json", "--in", RECORDING], whyOut(at("examples/unseen-call.json"), rec, false, RECORDING)),
+  ok("why-unseen-json", ["why", "--json", "examples/unseen-call.json", "--in", RECORDING], whyOut(at("examples/unseen-call.json"), rec, true, RECORDING)),
+  ok("why-noise", ["why", "examples/noisy-call.json", `--in=${RECORDING}`], whyOut(at("examples/noisy-call.json"), rec, false, RECORDING)),
+  ok("why-seen", ["why", "vectors/cli/seen.json", "--in", RECORDING], whyOut(at("vectors/cli/seen.json"), rec, false, RECORDING)),
+  ok("why-seen-json", ["why", "--json", "vectors/cli/seen.json", "--in", RECORDING], whyOut(at("vectors/cli/seen.json"), rec, true, RECORDING)),
+  ok("why-none", ["why", "vectors/cli/none.json", "--in", RECORDING], whyOut(at("vectors/cli/none.json"), rec, false, RECORDING)),
+  ok("why-none-json", ["why", "--json", "vectors/cli/none.json", "--in", RECORDING], whyOut(at("vectors/cli/none.json"), rec, true, RECORDING)),
+  ok("why-selection", ["why", "vectors/cli/selection.json", "--in", RECORDING], whyOut(at("vectors/cli/selection.json"), rec, false, RECORDING)),
+  ok("why-long", ["why", "vectors/cli/long.json", "--in", "vectors/cli/long.jsonl"],
+    whyOut(at("vectors/cli/long.json"), at("vectors/cli/long.jsonl"), false, "vectors/cli/long.jsonl")),
+  {
+    id: "bad-lines", args: [BAD], stdout: badOk(false).join(""),
+    stderr: BAD_LINES.map(([n, m]) => `${BAD}:${n}: ${m}\n`).join("") + "11 of 14 lines failed\n", exit: 1,
+  },
+  {
+    id: "bad-lines-json", args: ["--json", BAD],
+    stdout: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13].map((i) => {
+      const bad = BAD_LINES.find(([n]) => n === i + 1);
+      if (bad) return line({ file: BAD, line: bad[0], error: bad[1], code: bad[2] }) + "\n";
+      return [1, 6, 13].includes(i + 1) ? badOk(true)[[1, 6, 13].indexOf(i + 1)] : "";
+    }).join(""),
+    stderr: "11 of 14 lines failed\n", exit: 1,
+  },
+  { id: "missing-file", args: ["vectors/cli/nope.jsonl", RECORDING], stdout: fingerprintLines(rec), stderr: "vectors/cli/nope.jsonl: no such file\n", exit: 1 },
+  { id: "missing-file-json", args: ["--json", "vectors/cli/nope.jsonl"], stdout: line({ file: "vectors/cli/nope.jsonl", error: "no such file", code: "unreadable-file" }) + "\n", stderr: "", exit: 1 },
+  { id: "directory", args: ["vectors/cli"], stdout: "", stderr: "vectors/cli: is a directory\n", exit: 1 },
+  usage("unknown-option", ["--bogus"], "error: unknown option --bogus (see --help)\n"),
+  usage("unknown-command", ["verfy", "x.jsonl"], 'error: unknown command "verfy" (commands: explain, verify, why, help; or a FILE) (see --help)\n'),
+  { id: "file-named-like-a-command", args: ["--", "explain"], stdout: "", stderr: "explain: no such file\n", exit: 1 },
+  usage("explain-needs-a-file", ["explain"], "error: explain needs a FILE (- for standard input) (see --help)\n"),
+  usage("in-belongs-to-why", ["explain", "--in", "x"], "error: --in belongs to the why command (see --help)\n"),
+  usage("in-needs-a-file", ["why", "x", "--in"], "error: --in needs a FILE (see --help)\n"),
+  usage("why-needs-in", ["why", "examples/unseen-call.json"], "error: why needs the recording: --in FILE\n"),
+  usage("why-takes-one-call", ["why", "--in", RECORDING], "error: why takes one CALL.json (see why --help)\n"),
+  usage("why-stdin-twice", ["why", "-", "--in", "-"], "error: only one of CALL.json and --in can be standard input\n"),
+  usage("jobs-needs-a-number", ["--jobs", "0", RECORDING], "error: --jobs needs a number of jobs, 1 or more (see --help)\n"),
+  usage("replay-reserved", ["replay", "x.jsonl"], "error: replay is not available yet (see issue 12)\n"),
+  usage("tools-reserved", ["--tools", "tools.json", RECORDING], "error: --tools: tool declarations are not available yet (see issue 12)\n"),
+];
+
+// Where a JSON error is (issue 11 item 5), as the SDKs' error path asks the core for it; written by hand.
+const positions = [
+  { text: "[1,}", offset: 3, want: ' at byte 3 (line 1, column 4, "}")' },
+  { text: "[1,\n 2,]", offset: 7, want: ' at byte 7 (line 2, column 4, "]")' },
+  { text: "[\u00e9\u00e9 x", offset: 6, want: ' at byte 6 (line 1, column 5, "x")' },
+  { text: '{"a":\u0000}', offset: 5, want: " at byte 5 (line 1, column 6, U+0000)" },
+  { text: "[1, \u00a0]", offset: 4, want: " at byte 4 (line 1, column 5, U+00A0)" },
+  { text: "[\"\u2028\"", offset: 2, want: " at byte 2 (line 1, column 3, U+2028)" },
+  { text: "[1", offset: 2, want: " at byte 2 (line 1, column 3, end of text)" },
+  { text: '["\ud83d\ude00" 1]', offset: 8, want: ' at byte 8 (line 1, column 6, "1")' },
+  { hex: "5b31ff5d", offset: 2, want: " at byte 2 (line 1, column 3, byte 0xFF)" },
 ];
 
 const text = JSON.stringify({
-  about: "CLI cases for both CLIs: args (run from the repository root) → stdout, stderr, exit. {prog}/{pkg}: program name, package version. Generated by scripts/gen-cli-vectors.mjs from test/reference/cli.mjs.",
+  about: "CLI cases for both CLIs: args (run from the repository root) → stdout, stderr, exit. {prog}/{pkg}: program name, package version. Inputs in vectors/cli/. Generated by scripts/gen-cli-vectors.mjs from test/reference/cli.mjs.",
   cases,
+  positions,
 }, null, 2) + "\n";
 
-if (process.argv.includes("--check")) {
-  let old = "";
-  try { old = readFileSync(PATH, "utf8"); } catch { /* missing: stale */ }
-  if (old !== text) { console.error("vectors/cli.vectors.json is stale: run node scripts/gen-cli-vectors.mjs"); process.exit(1); }
+const outputs = { "vectors/cli.vectors.json": text, ...files, [BAD]: BAD_BYTES };
+if (CHECK) {
+  const stale = Object.entries(outputs).filter(([p, body]) => !existsSync(at(p)) || !readFileSync(at(p)).equals(Buffer.from(body)));
+  if (stale.length) {
+    console.error(`stale: ${stale.map(([p]) => p).join(", ")}: run node scripts/gen-cli-vectors.mjs`);
+    process.exit(1);
+  }
 } else writeFileSync(PATH, text);

@@ -11,6 +11,7 @@
  */
 import {
   ABI_ID, F_CALL, F_CLI, F_DIFF, F_DIGEST, F_EXPLAIN, F_NTH_CALL, F_STRING_INPUT, F_VALUES, FINGERPRINT_VERSION, HEADER_BYTES, HEADER_WORDS,
+  RESULT_BYTES, RESULT_CLI_CODE, RESULT_CLI_ERR, RESULT_CLI_LINES, RESULT_CLI_OUT, RESULT_CLI_STATE,
   RESULT_DIGEST, RESULT_OFFSET, RESULT_PART, RESULT_STATUS, RESULT_TEXT_LEN, RESULT_TEXT_PTR,
 } from "./_abi.gen.js";
 import { isWellFormed, writeWtf8 } from "./_wtf8.js";
@@ -106,25 +107,6 @@ export function explainCallText(text: string | Uint8Array, index = -1): Explaine
   const e = ready();
   const flags = F_CALL | F_EXPLAIN | F_DIGEST | writeCallText(e, text, 0);
   return runCall(e, flags, new Uint32Array(e.memory.buffer, inPtr, HEADER_WORDS)[5], index);
-}
-
-/**
- * The bytes a CLI prints for one recording line (assembly/cli/line.ts):
- * `formatter` ("fingerprint", "fingerprint-json") of the call the core reads
- * from `text`, found at `file`:`line`. Throws FingerprintError for a bad line.
- */
-export function cliLine(formatter: string, file: string, line: number, text: string): string {
-  const e = ready();
-  const enc = new TextEncoder();
-  const head = [formatter, file, String(line)].map((s) => enc.encode(s));
-  const headLen = head.reduce((n, p) => n + p.length, 0);
-  const flags = F_CALL | F_CLI | F_DIGEST | writeCallText(e, text, headLen);
-  const mem = new Uint8Array(e.memory.buffer);
-  let at = inPtr + HEADER_BYTES;
-  for (const p of head) { mem.set(p, at); at += p.length; }
-  const words = new Uint32Array(e.memory.buffer, inPtr, HEADER_WORDS);
-  words.set([flags, head[0].length, head[1].length, head[2].length, 0]);
-  return runText(e, HEADER_BYTES + headLen + words[5]);
 }
 
 /**
@@ -227,21 +209,51 @@ export function diffTexts(a: string, b: string): CoreChange[] {
   return JSON.parse(runText(e, HEADER_BYTES + na + nb)) as CoreChange[];
 }
 
+/** What one step of the core's CLI engine returns (assembly/cli/run.ts, RESULT_CLI_*). */
+export interface CliResult {
+  out: Uint8Array;
+  err: Uint8Array;
+  /** Bytes to hand back unread with the next step (why's state, a plan, a worker's counts). */
+  state: Uint8Array;
+  lines: number;
+  code: number;
+}
+
+const enc = new TextEncoder();
+const asBytes = (p: string | Uint8Array) => (typeof p === "string" ? enc.encode(p) : p);
+
 /**
- * The bytes a CLI prints, made by the core's formatter (assembly/cli/out.ts):
- * `formatter` ("help", "version"), its operand, the program name and package
- * version. Throws FingerprintError "bad-request" for an unknown formatter or topic.
+ * One step of the CLI engine (assembly/cli/out.ts lists the steps and their
+ * parts): the core parses, reads, fingerprints and formats; this moves bytes.
  */
-export function cliText(formatter: string, operand: string, prog: string, pkg: string): string {
+export function cliStep(step: string, name: string | Uint8Array = "", match: string | Uint8Array = "",
+  ignore: string | Uint8Array = "", args: Uint8Array = new Uint8Array(0)): CliResult {
   const e = ready();
-  const parts = [formatter, operand, prog, pkg].map((s) => new TextEncoder().encode(s));
+  const parts = [step, name, match, ignore].map(asBytes);
+  parts.push(args);
   const len = parts.reduce((n, p) => n + p.length, 0);
   room(e, HEADER_BYTES + len);
   const mem = new Uint8Array(e.memory.buffer);
   let at = inPtr + HEADER_BYTES;
   for (const p of parts) { mem.set(p, at); at += p.length; }
-  new Uint32Array(e.memory.buffer, inPtr, HEADER_WORDS).set([F_CLI, ...parts.map((p) => p.length), 0]);
-  return runText(e, HEADER_BYTES + len);
+  new Uint32Array(e.memory.buffer, inPtr, HEADER_WORDS).set([F_CLI, ...parts.map((p) => p.length)]);
+  let status: number;
+  try {
+    status = e.run(HEADER_BYTES + len);
+  } catch (err) {
+    exp = undefined;
+    throw new FingerprintError("internal-error", `the diagnostics core failed: ${(err as Error)?.message ?? String(err)}`);
+  }
+  const buf = e.memory.buffer;
+  const res = new Int32Array(buf, e.result(), RESULT_BYTES >> 2);
+  if (status !== 0) throw errorFromCore(status, res[RESULT_OFFSET >> 2], res[RESULT_PART >> 2], "");
+  const w = (o: number) => res[o >> 2] >>> 0;
+  const text = new Uint8Array(buf, w(RESULT_TEXT_PTR), w(RESULT_TEXT_LEN)).slice();
+  const o = w(RESULT_CLI_OUT), r = w(RESULT_CLI_ERR);
+  return {
+    out: text.subarray(0, o), err: text.subarray(o, o + r), state: text.subarray(o + r, o + r + w(RESULT_CLI_STATE)),
+    lines: w(RESULT_CLI_LINES), code: res[RESULT_CLI_CODE >> 2],
+  };
 }
 
 function runText(e: Exports, len: number): string {
@@ -257,4 +269,13 @@ function runText(e: Exports, len: number): string {
   const text = decoder.decode(new Uint8Array(buf, res[RESULT_TEXT_PTR >> 2] >>> 0, res[RESULT_TEXT_LEN >> 2] >>> 0));
   if (status !== 0) throw errorFromCore(res[RESULT_STATUS >> 2], res[RESULT_OFFSET >> 2], res[RESULT_PART >> 2], text);
   return text;
+}
+
+/**
+ * " at byte N (line L, column C, X)" for an error at `offset` in a JSON text
+ * (the core's one wording, assembly/cli/message.ts; X the character there,
+ * `U+0001` when invisible): for an SDK's error path, which is cold.
+ */
+export function jsonErrorAt(text: string | Uint8Array, offset: number): string {
+  return new TextDecoder().decode(cliStep("position", text, "", String(offset)).out);
 }

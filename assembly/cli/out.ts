@@ -1,34 +1,55 @@
-// What the CLIs print, made once (issue 9 item 4). A CLI request (F_CLI)
-// names a formatter and hands it the parsed inputs; the core returns the
-// exact bytes to print. The hosts (src/cli.ts, _cli.py) keep only
-// arguments, file/stdin streaming, TTY progress and exit codes.
+// What the CLIs print, made once (issue 9 item 4): a CLI request (F_CLI)
+// names a formatter or an engine step, and the core returns the exact bytes.
+// The hosts (src/cli.ts, _cli.py) keep only transport: argv, files and
+// stdin in chunks, writing what comes back, TTY progress, exit codes.
 //
-// Request parts for F_CLI (abi.ts): kind = formatter name (ASCII), name =
-// its first operand, matchOn part = the host's program name, ignoreArgs part
-// = the package version, args = further input (unused so far).
-//
-// Per-line output (F_CLI | F_CALL, cli/line.ts): the core reads and
-// fingerprints the call in args and formats it; kind = formatter, name =
-// file, matchOn part = the decimal line number.
+// Request parts for F_CLI (abi.ts): kind = the step's name (ASCII); the
+// other parts by step (the engine, cli/run.ts; results: RESULT_CLI_*):
+//   plan        name = argv (cli/args.ts), matchOn = program name, ignoreArgs = package version
+//   target      name = CALL.json's name, args = its bytes
+//   chunk       name = file, matchOn = state, ignoreArgs = first line number (decimal), args = whole lines
+//   unreadable  name = file, ignoreArgs = the reason in plain words
+//   counts      (none)
+//   finish      matchOn = state, args = the workers' counts, back to back
+//   position    name = JSON text, ignoreArgs = a byte offset (decimal) → " at byte N (line L, column C, X)",
+//               the one place that says where a JSON error is (issue 11), for the SDKs' cold error path
+//   help, version   name = topic, matchOn = program name, ignoreArgs = package version
 //
 // Adding a command (e.g. `replay`): write its formatter in cli/<command>.ts
-// (static literals and request bytes into the sink, as help.ts does), add
-// one `if` below for its name, and one host function per language that
-// sends the request (cliText in src/_diagnostics_wasm.ts, cli_text in
-// _diagnostics_wasm.py). No host formats anything.
+// (static literals and request bytes into the sink, as why.ts does), add one
+// `if` for it in run.ts's oneLine (and its summary in runFinish), and one
+// word in args.ts's commandWord. No host formats anything.
 import { E_BAD_REQUEST, fail } from "../errors";
 import { sinkInit } from "../json/sink";
 import { FINGERPRINT_VERSION } from "../abi";
 import { is, setProg, writeHelp, writeVersion } from "./help";
+import { setPkg } from "./args";
+import { runChunk, runCounts, runFinish, runPlan, runPosition, runTarget, runUnreadable } from "./run";
 
-/** Runs formatter [fP, fP+fN) into a fresh sink; true with the text at the sink's start. */
+/** Runs step [fP, fP+fN) with the request's parts; true with the text at the sink's start. */
 export function cliText(fP: usize, fN: usize, opP: usize, opN: usize, progP: usize, progN: usize,
-  pkgP: usize, pkgN: usize): bool {
+  pkgP: usize, pkgN: usize, argsP: usize, argsN: usize): bool {
+  if (fN == 5 && is(fP, "chunk")) return runChunk(opP, opN, progP, progN, decimal(pkgP, pkgN), argsP, argsN);
+  if (fN == 4 && is(fP, "plan")) {
+    setProg(progP, progN); setPkg(pkgP, pkgN);
+    return runPlan(opP, opN, FINGERPRINT_VERSION);
+  }
+  if (fN == 6 && is(fP, "target")) return runTarget(opP, opN, argsP, argsN);
+  if (fN == 10 && is(fP, "unreadable")) return runUnreadable(opP, opN, pkgP, pkgN);
+  if (fN == 6 && is(fP, "counts")) return runCounts();
+  if (fN == 8 && is(fP, "position")) return runPosition(opP, opN, decimal(pkgP, pkgN));
+  if (fN == 6 && is(fP, "finish")) return runFinish(progP, progN, argsP, argsN);
   if (!sinkInit(true, false, 4096)) return false;
   setProg(progP, progN);
   if (fN == 4 && is(fP, "help")) return writeHelp(opP, opN, FINGERPRINT_VERSION) || unknown();
   if (fN == 7 && is(fP, "version")) return writeVersion(pkgP, pkgN, FINGERPRINT_VERSION);
   return unknown();
+}
+
+function decimal(p: usize, n: usize): u32 {
+  let v: u32 = 0;
+  for (let i: usize = 0; i < n; i++) v = v * 10 + (<u32>load<u8>(p + i) - 0x30);
+  return v;
 }
 
 /** An unknown formatter or help topic: the host decides what that means (a usage error). */

@@ -4,6 +4,7 @@
 // runners substitute them. Fingerprint lines come from the contract oracle.
 import { readFileSync } from "node:fs";
 import { DEFAULT_KIND, FINGERPRINT_VERSION, canonicalValue, parseJSONText, select, sha256Hex } from "./contract.mjs";
+import { explainLine, nearestLine } from "./diagnostics.mjs";
 
 const usage = (cmd) => `usage: {prog} ${cmd}`;
 
@@ -70,4 +71,84 @@ export function fingerprintLines(path, json = false, file = path) {
     const fingerprint = sha256Hex(`${c.kind ?? DEFAULT_KIND}\n${c.name}\n${canonical}`);
     return json ? JSON.stringify({ file, line, name: c.name, fingerprint }) + "\n" : `${fingerprint}  ${c.name}\n`;
   }).join("");
+}
+
+// --- explain, verify, why: from the diagnostics oracle (test/reference/diagnostics.mjs) ---------
+
+const lines = (path) => readFileSync(path, "utf8").replace(/^\uFEFF/, "").split("\n").map((l) => l.replace(/\r$/, ""))
+  .map((l, i) => [l, i + 1]).filter(([l]) => l.trim());
+const j = (v) => JSON.stringify(v);
+const opt = (v) => (v === null ? undefined : v);
+
+function selectionText(c, e) {
+  const m = opt(c.matchOn), g = opt(c.ignoreArgs);
+  if (!m && !g) return "none";
+  let t = `${m ? `matchOn ${j(m)}` : `ignoreArgs ${j(g)}`}: kept ${j(e.selected.kept)}, dropped ${j(e.selected.dropped)}`;
+  if (e.selected.missing.length) t += `, missing ${j(e.selected.missing)}`;
+  return m && g ? t + " (matchOn wins over ignoreArgs)" : t;
+}
+
+/** explain FILE: per call four text lines, or with json the whole explanation after file and line. */
+export function explainOut(path, json = false, file = path) {
+  return lines(path).map(([l, line]) => {
+    const e = explainLine(l);
+    if (json) return j({ file, line, ...e }) + "\n";
+    return `${file}:${line}  ${e.name}  ${e.fingerprint}\n  kind       ${e.kind}\n  selection  ${selectionText(JSON.parse(l), e)}\n` +
+      `  canonical  ${e.canonical}\n`;
+  }).join("");
+}
+
+/** verify FILE: { stdout, stderr, exit }. */
+export function verifyOut(path, json = false, file = path) {
+  let match = 0, differ = 0, unrecorded = 0, out = "";
+  for (const [l, line] of lines(path)) {
+    const stored = opt(JSON.parse(l).fingerprint);
+    const e = explainLine(l);
+    if (stored === undefined) unrecorded++;
+    else if (stored === e.fingerprint) match++;
+    else {
+      differ++;
+      out += json ? j({ file, line, name: e.name, recorded: stored, fingerprint: e.fingerprint, canonical: e.canonical }) + "\n"
+        : `${file}:${line}  ${e.name}  recorded ${stored}  computed ${e.fingerprint}\n  canonical  ${e.canonical}\n`;
+    }
+  }
+  out += json ? j({ summary: { match, differ, unrecorded, failed: 0 } }) + "\n"
+    : `verify: ${match} match, ${differ} differ, ${unrecorded} without "fingerprint", 0 failed\n`;
+  const nothing = match + differ === 0;
+  return { stdout: out, stderr: nothing ? 'verify: nothing to verify (no line has a "fingerprint")\n' : "", exit: nothing || differ ? 1 : 0 };
+}
+
+const clip = (s) => (Array.from(s).length <= 100 ? s : Array.from(s).slice(0, 100).join("") + "\u2026");
+const selName = (c) => (opt(c.matchOn) ? `matchOn ${j(c.matchOn)}` : opt(c.ignoreArgs) ? `ignoreArgs ${j(c.ignoreArgs)}` : "no selection");
+
+/** why CALL --in FILE: the answer (stdout). */
+export function whyOut(callPath, recPath, json = false, file = recPath) {
+  const callText = readFileSync(callPath, "utf8");
+  const rec = lines(recPath);
+  const target = explainLine(callText);
+  const best = nearestLine(callText, rec.map(([l]) => l));
+  const seen = best !== null && best.diff.same;
+  // Calls of the same tool read: the reading ends at an exact match.
+  const candidates = rec.slice(0, seen ? best.index + 1 : rec.length)
+    .filter(([l]) => { const e = explainLine(l); return e.name === target.name && e.kind === target.kind; }).length;
+  if (json) {
+    const nearest = best && { file, line: rec[best.index][1], explanation: explainLine(rec[best.index][0]), diff: best.diff };
+    return j({ call: target, seen, candidates, nearest }) + "\n";
+  }
+  let out = `call       ${target.name}  ${target.fingerprint}\n           ${target.canonical}\n`;
+  if (best === null) return out + `unseen     no recorded call of ${j(target.name)} (kind ${target.kind})\n`;
+  const [l, line] = rec[best.index];
+  if (seen) return out + `seen       ${file}:${line} has this fingerprint\n`;
+  const e = explainLine(l);
+  out += `unseen     no recorded call has this fingerprint (recorded calls of ${target.name}: ${candidates})\n` +
+    `nearest    ${file}:${line}  ${e.fingerprint}\n           ${e.canonical}\n` +
+    `changes    ${best.diff.changes.length} (before: the recording, after: this call)\n`;
+  for (const c of best.diff.changes) {
+    const what = c.kind === "changed" ? `${clip(c.before)} \u2192 ${clip(c.after)}` : clip(c.kind === "added" ? c.after : c.before);
+    out += `  ${c.kind.padEnd(8)} ${c.path === "" ? "(args)" : c.path}: ${what}\n`;
+  }
+  const call = JSON.parse(callText), mine = selName(call), theirs = selName(JSON.parse(l));
+  if (mine !== theirs) out += `note       selection differs: this call has ${mine}, the recording ${theirs}\n`;
+  if (!opt(call.matchOn)) out += "hint       if a changed key is noise (a request id, a timestamp, a cursor), leave it out with ignoreArgs or matchOn\n";
+  return out;
 }

@@ -20,7 +20,8 @@ from typing import Any, Dict, List, Tuple
 
 from . import _core
 from ._abi import (ABI_ID, F_CALL, F_CLI, F_DIFF, F_DIGEST, F_EXPLAIN, F_NTH_CALL, F_STRING_INPUT, FINGERPRINT_VERSION,
-                   HEADER_BYTES, HEADER_WORDS, RESULT_DIGEST, RESULT_OFFSET, RESULT_STATUS)
+                   HEADER_BYTES, HEADER_WORDS, RESULT_CLI_CODE, RESULT_CLI_OUT, RESULT_DIGEST, RESULT_OFFSET,
+                   RESULT_STATUS, RESULT_TEXT_PTR)
 from ._errors import FingerprintError, core_error
 
 WASM_FILE = "diagnostics.wasm"
@@ -82,15 +83,6 @@ def _call_text(text: Any) -> Tuple[bytes, int]:
                            % type(text).__qualname__)
 
 
-def cli_line(formatter: str, file: str, line: int, text: Any) -> str:
-    """The bytes a CLI prints for one recording line (assembly/cli/line.ts): ``formatter``
-    ("fingerprint", "fingerprint-json") of the call the core reads from ``text``."""
-    data, flags = _call_text(text)
-    f, fn, ln = formatter.encode("ascii"), file.encode("utf-8", "surrogatepass"), str(line).encode("ascii")
-    return _run(_instance(), _HEADER.pack(F_CALL | F_CLI | F_DIGEST | flags, len(f), len(fn), len(ln), 0, len(data))
-                + f + fn + ln + data)
-
-
 def explain_call_text(text: Any) -> Tuple[Dict[str, Any], str]:
     """(record, digest) for a call given as JSON text: ``str`` or UTF-8 ``bytes``."""
     data, flags = _call_text(text)
@@ -137,13 +129,36 @@ def diff_texts(a: str, b: str) -> Any:
     return json.loads(_run(_instance(), _HEADER.pack(F_DIFF, len(da), len(db), 0, 0, 0) + da + db))
 
 
-def cli_text(formatter: str, operand: str, prog: str, pkg: str) -> str:
-    """The bytes a CLI prints, made by the core's formatter (assembly/cli/out.ts).
+_CLI_WORDS = struct.Struct("<IIIIi")  # RESULT_CLI_OUT, _ERR, _STATE, _LINES, _CODE (consecutive in abi.ts)
 
-    FingerprintError "bad-request" for an unknown formatter or help topic.
-    """
-    parts = [s.encode("utf-8", "surrogatepass") for s in (formatter, operand, prog, pkg)]
-    return _run(_instance(), _HEADER.pack(F_CLI, *[len(p) for p in parts], 0) + b"".join(parts))
+
+def cli_step(step: str, name: Any = b"", match: Any = b"", ignore: Any = b"",
+             args: Any = b"") -> Tuple[bytes, bytes, bytes, int, int]:
+    """One step of the core's CLI engine (``assembly/cli/out.ts`` lists the steps):
+    (stdout bytes, stderr bytes, state to hand back, lines read, code)."""
+    parts = [p.encode("utf-8", "surrogateescape") if isinstance(p, str) else p for p in (step, name, match, ignore)]
+    st = _instance()
+    n = HEADER_BYTES + sum(len(p) for p in parts) + len(args)
+    if n > st.cap:
+        if st.reserve(st.store, n) == 0:
+            raise FingerprintError("out-of-memory", "a request of %d bytes does not fit in wasm memory" % n)
+        st.cap = n
+    st.memory.write(st.store, _HEADER.pack(F_CLI, *[len(p) for p in parts], len(args)) + b"".join(parts), st.ptr)
+    st.memory.write(st.store, args, st.ptr + n - len(args))
+    try:
+        status = st.run(st.store, n)
+    except st.errors as e:
+        del _local.inst
+        raise FingerprintError("internal-error", "the diagnostics core trapped: %s" % str(e).splitlines()[0]) from None
+    r = st.result
+    head = bytes(st.memory.read(st.store, r, r + RESULT_CLI_CODE + 4))
+    if status:
+        _status, offset, part = struct.unpack_from("<iii", head)
+        raise core_error(status, offset, part, "")
+    ptr, size = struct.unpack_from("<II", head, RESULT_TEXT_PTR)
+    n_out, n_err, n_state, lines, code = _CLI_WORDS.unpack_from(head, RESULT_CLI_OUT)
+    text = bytes(st.memory.read(st.store, ptr, ptr + size))
+    return text[:n_out], text[n_out:n_out + n_err], text[n_out + n_err:n_out + n_err + n_state], lines, code
 
 
 def _run(st: _Instance, request: bytes) -> str:
@@ -165,3 +180,10 @@ def _run(st: _Instance, request: bytes) -> str:
     if status:
         raise core_error(status, offset, part, text)
     return text
+
+
+def json_error_at(text: Any, offset: int) -> str:
+    """" at byte N (line L, column C, X)" for an error at ``offset`` in a JSON text (the core's
+    one wording, ``assembly/cli/message.ts``; X the character there, ``U+0001`` when invisible)."""
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else bytes(text)
+    return cli_step("position", data, b"", str(offset))[0].decode("utf-8")

@@ -1,0 +1,116 @@
+// The CLI engine's output for one request (cli/run.ts): stdout and stderr
+// bytes collected line after line, then handed back as [stdout][stderr][state].
+// Internal. The buffer sits in the arena before the lines' scratch: each
+// line's scratch is released when the line is done, so a chunk's memory is
+// its output plus one line's work, whatever the number of lines.
+//
+// Segments: [u8 stream][u32 len][bytes]; consecutive bytes of one stream
+// extend the last segment, so a chunk without errors is one segment.
+import { alloc, releaseFrom } from "../arena";
+import { ensure, outBase, outPos, putBytes, sinkInit } from "../json/sink";
+
+let base: usize = 0;
+let len: usize = 0;
+let cap: usize = 0;
+let last: usize = 0;      // offset of the last segment's header, or -1 as none
+let hasLast = false;
+/** Start of the current line's scratch (after the buffer). */
+let mark: usize = 0;
+
+@inline function align(n: usize): usize {
+  return (n + 15) & ~<usize>15;
+}
+
+/** A fresh buffer at the arena's top; false on out of memory. */
+export function accInit(hint: usize): bool {
+  cap = align(hint < 4096 ? 4096 : hint);
+  base = alloc(cap);
+  len = 0;
+  hasLast = false;
+  mark = base + cap;
+  return base != 0;
+}
+
+/** Frees the previous line's scratch. */
+export function accScratch(): void {
+  releaseFrom(mark);
+}
+
+/** Current length, to roll a line back (accRollback) when it fails half-way. */
+export function accLen(): usize {
+  return len;
+}
+
+let savedLast: usize = 0;
+let savedHas = false;
+
+export function accSave(): usize {
+  savedLast = last; savedHas = hasLast;
+  return len;
+}
+
+export function accRollback(to: usize): void {
+  len = to; last = savedLast; hasLast = savedHas;
+}
+
+/** Appends n bytes at src (in the scratch, above the buffer) to stream err (false: stdout). */
+export function accAppend(err: bool, src: usize, n: usize): bool {
+  const extend = hasLast && (load<u8>(base + last) != 0) == err;
+  const need = len + n + (extend ? 0 : 5);
+  if (need > cap) {
+    // Grow in place: the scratch above is dead but for src, which moves down (memmove).
+    let c = cap << 1;
+    if (c < need) c = need;
+    c = align(c);
+    const top = base + c;
+    if (top < base) return false;
+    if (top > mark) {
+      releaseFrom(mark);
+      if (alloc(top - mark + n) == 0) return false; // room for the new end (src may lie there)
+    }
+    cap = c;
+    mark = top;
+  }
+  if (extend) {
+    store<u32>(base + last + 1, load<u32>(base + last + 1) + <u32>n);
+  } else {
+    last = len; hasLast = true;
+    store<u8>(base + len, err ? 1 : 0);
+    store<u32>(base + len + 1, <u32>n);
+    len += 5;
+  }
+  memory.copy(base + len, src, n);
+  len += n;
+  return true;
+}
+
+/** Appends the sink's bytes [outBase, outBase + outPos). */
+export function accSink(err: bool): bool {
+  return accAppend(err, outBase, outPos);
+}
+
+/** Output sizes of the last accFinal. */
+export let outBytes: usize = 0;
+export let errBytes: usize = 0;
+
+/** Writes [stdout][stderr][state] into a fresh sink (the request's text). */
+export function accFinal(stateP: usize, stateN: usize): bool {
+  // Above everything (no release): the state may lie in the last line's scratch.
+  if (!sinkInit(true, false, len + stateN + 16)) return false;
+  outBytes = copyStream(false);
+  errBytes = copyStream(true);
+  if (!ensure(stateN)) return false;
+  putBytes(stateP, stateN);
+  return true;
+}
+
+function copyStream(err: bool): usize {
+  const start = outPos;
+  let i: usize = 0;
+  while (i < len) {
+    const n = <usize>load<u32>(base + i + 1);
+    if ((load<u8>(base + i) != 0) == err && ensure(n)) putBytes(base + i + 5, n);
+    i += 5 + n;
+  }
+  return outPos - start;
+}

@@ -1,0 +1,258 @@
+// The CLIs' arguments, read once here (issue 9 item 4): argv in, a plan out.
+// Internal; the "plan" request of cli/run.ts.
+//
+// argv arrives as one part: each argument is a byte "1" when it names an
+// existing path (the host's one fact about it: a bare word that is no file
+// is a mistyped command, issue 11), then its bytes, then a NUL.
+// The plan is either texts to print and an exit status (help, --version,
+// usage errors: 2), or a run:
+//   {"command","json","files":[…],"in":[…],"tools":FILE|null,"jobs":N}
+// (jobs 0: the host's default, the number of cores). `replay` and `--tools`
+// are reserved for replay and tool declarations (issue 12): parsed here,
+// refused until they exist.
+import { ensure, putByte } from "../json/sink";
+import { writeJsonString } from "../json/writer";
+import { bytes, lit } from "./_emit";
+import { is, writeHelp } from "./help";
+
+export const C_FINGERPRINT = 0, C_EXPLAIN = 1, C_VERIFY = 2, C_WHY = 3, C_HELP = 4, C_REPLAY = 5;
+
+export let command = C_FINGERPRINT;
+export let json = false;
+export let jobs: u32 = 0;
+let help = false, version = false;
+let toolsP: usize = 0, toolsN: usize = 0, hasTools = false;
+
+/** Argument i: [argP, argP+argN); files and --in files are kept as argument indexes. */
+let argv: usize = 0, argc: u32 = 0;
+const MAX_ARGS: u32 = 1024;
+// Static buffers inside functions: a module-level memory.data would be
+// placed in the fingerprint module too (it imports this tree), 40 KiB budget.
+function files(): usize { return memory.data(1024 * 4); }
+function inFiles(): usize { return memory.data(1024 * 4); }
+function offsets(): usize { return memory.data(1025 * 4); }
+let nFiles: u32 = 0, nIn: u32 = 0;
+
+/** Outcome: -1 run, else the exit status; the texts go to out (stdout) or err (stderr). */
+export let exitCode: i32 = -1;
+export let toStderr = false;
+
+/** The usage error text into the sink: "error: <text> (see --help)\n". */
+let usageP: usize = 0;
+
+export function argP(i: u32): usize { return argv + <usize>load<u32>(offsets() + (<usize>i << 2)) + 1; }
+export function argN(i: u32): usize {
+  return <usize>(load<u32>(offsets() + (<usize>(i + 1) << 2)) - load<u32>(offsets() + (<usize>i << 2))) - 2;
+}
+function exists(i: u32): bool { return load<u8>(argv + <usize>load<u32>(offsets() + (<usize>i << 2))) == 0x31; }
+export function fileArg(k: u32): u32 { return load<u32>(files() + (<usize>k << 2)); }
+export function inArg(k: u32): u32 { return load<u32>(inFiles() + (<usize>k << 2)); }
+export function fileCount(): u32 { return nFiles; }
+export function inCount(): u32 { return nIn; }
+
+/** Reads argv [p, p+n); false (with exitCode 2) on a usage error whose text is then in the sink. */
+function parse(p: usize, n: usize): bool {
+  command = C_FINGERPRINT; json = help = version = hasTools = false; jobs = 0; nFiles = nIn = 0; argc = 0;
+  argv = p;
+  let start: usize = 0;
+  for (let i: usize = 0; i < n; i++) {
+    if (load<u8>(p + i) != 0) continue;
+    if (argc == MAX_ARGS) return usage("too many arguments", true);
+    store<u32>(offsets() + (<usize>argc << 2), <u32>start);
+    argc++;
+    start = i + 1;
+  }
+  store<u32>(offsets() + (<usize>argc << 2), <u32>start);
+  let optionsDone = false, first = true;
+  for (let i: u32 = 0; i < argc; i++) {
+    const s = argP(i), m = argN(i);
+    if (!optionsDone && m > 1 && load<u8>(s) == 0x2D) {
+      if (m == 2 && is(s, "--")) optionsDone = true;
+      else if (m == 6 && is(s, "--json")) json = true;
+      else if ((m == 2 && is(s, "-h")) || (m == 6 && is(s, "--help"))) help = true;
+      else if (m == 9 && is(s, "--version")) version = true;
+      else if (opt(s, m, "--in")) {
+        if (command != C_WHY) return usage("--in belongs to the why command", true);
+        const v = value(s, m, 4, i);
+        if (v == NONE || (v == i ? m - 5 : argN(v)) == 0) return usage("--in needs a FILE", true);
+        if (v != i) i = v;
+        store<u32>(inFiles() + (<usize>nIn << 2), v == i && m > 4 ? i | 0x8000_0000 : v); nIn++;
+      } else if (opt(s, m, "--tools")) {
+        const v = value(s, m, 7, i);
+        if (v == NONE || (v == i ? m - 8 : argN(v)) == 0) return usage("--tools needs a FILE", true);
+        if (v != i) i = v;
+        hasTools = true;
+      } else if (opt(s, m, "--jobs")) {
+        const v = value(s, m, 6, i);
+        const vp = v == i ? s + 7 : v == NONE ? 0 : argP(v), vn = v == i ? m - 7 : v == NONE ? 0 : argN(v);
+        if (v != i && v != NONE) i = v;
+        jobs = number(vp, vn);
+        if (jobs == 0) return usage("--jobs needs a number of jobs, 1 or more", true);
+      } else {
+        return lit("error: unknown option ") && bytes(s, m) && lit(" (see --help)\n") && usageEnd();
+      }
+      continue;
+    }
+    if (first && !optionsDone && commandWord(s, m)) {
+      // set by commandWord
+    } else if (first && !optionsDone && isWord(s, m) && !exists(i)) {
+      // A bare word that is no file: a mistyped command, not a missing recording (issue 11).
+      return lit("error: unknown command \"") && bytes(s, m)
+        && lit("\" (commands: explain, verify, why, help; or a FILE) (see --help)\n") && usageEnd();
+    } else {
+      store<u32>(files() + (<usize>nFiles << 2), i); nFiles++;
+    }
+    first = false;
+  }
+  return true;
+}
+
+const NONE: u32 = 0xFFFF_FFFF;
+
+/** s is the option name, alone or as name=value. */
+function opt(s: usize, m: usize, name: string): bool {
+  const k = <usize>name.length;
+  return (m == k || (m > k && load<u8>(s + k) == 0x3D)) && is(s, name);
+}
+
+/** The argument holding the option's value: i itself for name=value, else the next one (NONE if none). */
+function value(s: usize, m: usize, k: usize, i: u32): u32 {
+  if (m > k) return i;
+  return i + 1 < argc ? i + 1 : NONE;
+}
+
+function number(p: usize, n: usize): u32 {
+  if (n == 0 || n > 4) return 0;
+  let v: u32 = 0;
+  for (let j: usize = 0; j < n; j++) {
+    const d = <u32>load<u8>(p + j) - 0x30;
+    if (d > 9) return 0;
+    v = v * 10 + d;
+  }
+  return v;
+}
+
+function commandWord(s: usize, m: usize): bool {
+  if (m == 7 && is(s, "explain")) command = C_EXPLAIN;
+  else if (m == 6 && is(s, "verify")) command = C_VERIFY;
+  else if (m == 3 && is(s, "why")) command = C_WHY;
+  else if (m == 4 && is(s, "help")) command = C_HELP;
+  else if (m == 6 && is(s, "replay")) command = C_REPLAY;
+  else return false;
+  return true;
+}
+
+/** [a-z][a-z-]* */
+function isWord(s: usize, m: usize): bool {
+  for (let j: usize = 0; j < m; j++) {
+    const c = <u32>load<u8>(s + j);
+    if (!(c - 0x61 < 26 || (j > 0 && c == 0x2D))) return false;
+  }
+  return m > 0;
+}
+
+function usage(text: string, seeHelp: bool): bool {
+  return lit("error: ") && lit(text) && (seeHelp ? lit(" (see --help)\n") : lit("\n")) && usageEnd();
+}
+
+function usageEnd(): bool {
+  exitCode = 2;
+  toStderr = true;
+  return false;
+}
+
+/**
+ * The plan of argv [p, p+n) into the sink (a fresh one, keep mode): either
+ * the text to print (exitCode >= 0, toStderr) or the run's plan (exitCode -1).
+ */
+export function plan(p: usize, n: usize, contract: i32): bool {
+  exitCode = -1; toStderr = false;
+  if (!parse(p, n)) return exitCode == 2; // the usage error is in the sink
+  exitCode = 0;
+  if (version) return writeVersionLine(contract);
+  if (command == C_HELP) {
+    if (nFiles > 0) {
+      const t = fileArg(0);
+      if (writeHelp(argP(t), argN(t), contract)) return true;
+      exitCode = 2;
+    }
+    return writeHelp(TOPIC_MAIN(), 4, contract);
+  }
+  if (help) {
+    return command == C_FINGERPRINT ? writeHelp(TOPIC_MAIN(), 4, contract)
+      : command == C_EXPLAIN ? writeHelp(T_EXPLAIN(), 7, contract)
+      : command == C_VERIFY ? writeHelp(T_VERIFY(), 6, contract)
+      : command == C_WHY ? writeHelp(T_WHY(), 3, contract) : writeHelp(TOPIC_MAIN(), 4, contract);
+  }
+  if (command == C_REPLAY) return usage("replay is not available yet (see issue 12)", false);
+  if (hasTools) return usage("--tools: tool declarations are not available yet (see issue 12)", false);
+  if (command == C_WHY) {
+    if (nFiles != 1) return usage("why takes one CALL.json (see why --help)", false);
+    if (nIn == 0) return usage("why needs the recording: --in FILE", false);
+    if (isStdin(fileArg(0))) {
+      for (let k: u32 = 0; k < nIn; k++) {
+        if (isStdinIn(k)) return usage("only one of CALL.json and --in can be standard input", false);
+      }
+    }
+  } else if (nFiles == 0) {
+    if (command == C_FINGERPRINT) { toStderr = true; exitCode = 2; return writeHelp(TOPIC_MAIN(), 4, contract); }
+    return lit("error: ") && (command == C_EXPLAIN ? lit("explain") : lit("verify"))
+      && lit(" needs a FILE (- for standard input) (see --help)\n") && usageEnd();
+  }
+  exitCode = -1;
+  return true;
+}
+
+function isStdin(i: u32): bool { return argN(i) == 1 && load<u8>(argP(i)) == 0x2D; }
+
+/** --in FILE k: "-" whether given as --in - or --in=-. */
+function isStdinIn(k: u32): bool {
+  const a = inArg(k);
+  if ((a & 0x8000_0000) == 0) return isStdin(a);
+  const i = a & 0x7FFF_FFFF;
+  return argN(i) == 6 && load<u8>(argP(i) + 5) == 0x2D;
+}
+
+/** The file name of --in k: bytes. */
+export function inP(k: u32): usize {
+  const a = inArg(k);
+  return (a & 0x8000_0000) == 0 ? argP(a) : argP(a & 0x7FFF_FFFF) + 5;
+}
+export function inN(k: u32): usize {
+  const a = inArg(k);
+  return (a & 0x8000_0000) == 0 ? argN(a) : argN(a & 0x7FFF_FFFF) - 5;
+}
+
+/** The run's plan as JSON (see the module comment). */
+export function writePlan(): bool {
+  if (!lit("{\"command\":\"")) return false;
+  if (!(command == C_EXPLAIN ? lit("explain") : command == C_VERIFY ? lit("verify") : command == C_WHY ? lit("why")
+    : lit("fingerprint"))) return false;
+  if (!lit(json ? "\",\"json\":true,\"files\":[" : "\",\"json\":false,\"files\":[")) return false;
+  for (let k: u32 = 0; k < nFiles; k++) {
+    if ((k > 0 && !lit(",")) || !writeJsonString(argP(fileArg(k)), argN(fileArg(k)), false)) return false;
+  }
+  if (!lit("],\"in\":[")) return false;
+  for (let k: u32 = 0; k < nIn; k++) {
+    if ((k > 0 && !lit(",")) || !writeJsonString(inP(k), inN(k), false)) return false;
+  }
+  if (!lit("],\"tools\":null,\"jobs\":")) return false;
+  return uint(jobs) && lit("}");
+}
+
+function uint(v: u32): bool {
+  if (v >= 10 && !uint(v / 10)) return false;
+  if (!ensure(1)) return false;
+  putByte(0x30 + v % 10);
+  return true;
+}
+
+function TOPIC_MAIN(): usize { return memory.data<u8>([0x6D, 0x61, 0x69, 0x6E]); } // "main"
+function T_EXPLAIN(): usize { return memory.data<u8>([0x65, 0x78, 0x70, 0x6C, 0x61, 0x69, 0x6E]); }
+function T_VERIFY(): usize { return memory.data<u8>([0x76, 0x65, 0x72, 0x69, 0x66, 0x79]); }
+function T_WHY(): usize { return memory.data<u8>([0x77, 0x68, 0x79]); }
+
+import { writeVersion } from "./help";
+let pkgP: usize = 0, pkgN: usize = 0;
+export function setPkg(p: usize, n: usize): void { pkgP = p; pkgN = n; }
+function writeVersionLine(contract: i32): bool { return writeVersion(pkgP, pkgN, contract); }

@@ -1,0 +1,81 @@
+// The message of a failed call, written by the core (issue 11 item 5): the
+// same words as the SDKs' FingerprintError (src/errors.ts, _errors.py), and
+// for an error in JSON text its byte offset, line, column and the character
+// there, escaped when it is invisible ("U+0000"). Internal.
+import { PART_ARGS_JSON, PART_CALL, PART_KIND, PART_NAME, PART_SELECTION } from "../abi";
+import { errCode, errDetailLen, errDetailPtr, errOffset, errPart, errTextLen, errTextPtr } from "../errors";
+import { ensure, putByte } from "../json/sink";
+import { writeJsonString } from "../json/writer";
+import { sequenceLength } from "../utf8";
+import { errorCode, errorReason } from "./_errors.gen";
+import { bytes, lit } from "./_emit";
+
+/** The code word of the last failure ("unexpected-character"). */
+export function codeWord(): string {
+  return errorCode(errCode);
+}
+
+/** The last failure's message into the sink; [lineP, lineP+lineN) is the call's JSON text. */
+export function writeMessage(lineP: usize, lineN: usize): bool {
+  if (errDetailLen > 0) return bytes(errDetailPtr, errDetailLen);
+  const part = errPart;
+  if ((part == PART_CALL || part == PART_ARGS_JSON) && errOffset >= 0) {
+    if (part == PART_ARGS_JSON && !lit("argsJSON: ")) return false;
+    if (!lit("invalid JSON: ") || !lit(errorReason(errCode))) return false;
+    return part == PART_CALL ? position(lineP, lineN, <usize>errOffset) : position(errTextPtr, errTextLen, <usize>errOffset);
+  }
+  if (part == PART_SELECTION) return lit("invalid matchOn/ignoreArgs: ") && lit(errorReason(errCode));
+  if (part == PART_KIND) return lit("invalid kind: ") && lit(errorReason(errCode));
+  if (part == PART_NAME) return lit("invalid name: ") && lit(errorReason(errCode));
+  return lit(errorReason(errCode));
+}
+
+/** " at byte N (line L, column C, X)": X the character at N, "end of text", or "byte 0xFF". */
+export function position(p: usize, n: usize, off: usize): bool {
+  if (off > n) off = n;
+  let line: u32 = 1, col: u32 = 1;
+  for (let i: usize = 0; i < off; i++) {
+    const c = <u32>load<u8>(p + i);
+    if (c == 0x0A) { line++; col = 1; } else if ((c & 0xC0) != 0x80) col++;
+  }
+  if (!lit(" at byte ") || !int(<u32>off) || !lit(" (line ") || !int(line) || !lit(", column ") || !int(col) || !lit(", ")) {
+    return false;
+  }
+  if (off == n) return lit("end of text)");
+  const c = <u32>load<u8>(p + off);
+  let k: usize = 1, cp = c;
+  if (c >= 0x80) {
+    k = <usize>sequenceLength(p + off, p + n);
+    if (k == 0) return lit("byte 0x") && hex(c, 2) && lit(")");
+    cp = k == 2 ? (c & 0x1F) << 6 | (load<u8>(p + off + 1) & 0x3F)
+      : k == 3 ? (c & 0x0F) << 12 | (<u32>(load<u8>(p + off + 1) & 0x3F) << 6) | (load<u8>(p + off + 2) & 0x3F)
+      : (c & 0x07) << 18 | (<u32>(load<u8>(p + off + 1) & 0x3F) << 12) | (<u32>(load<u8>(p + off + 2) & 0x3F) << 6)
+        | (load<u8>(p + off + 3) & 0x3F);
+  }
+  if (invisible(cp)) return lit("U+") && hex(cp, cp > 0xFFFF ? 5 : 4) && lit(")");
+  return writeJsonString(p + off, k, false) && lit(")");
+}
+
+/** Characters a reader cannot see or tell apart: controls, spaces, format characters, surrogates. */
+function invisible(cp: u32): bool {
+  return cp <= 0x20 || (cp >= 0x7F && cp <= 0xA0) || cp == 0xAD || (cp >= 0x2000 && cp <= 0x200F)
+    || (cp >= 0x2028 && cp <= 0x202F) || (cp >= 0x205F && cp <= 0x206F) || cp == 0x3000
+    || (cp >= 0xD800 && cp <= 0xDFFF) || cp == 0xFEFF || cp == 0x1680;
+}
+
+function hex(v: u32, digits: i32): bool {
+  if (!ensure(<usize>digits)) return false;
+  for (let i = digits - 1; i >= 0; i--) {
+    const d = (v >> (<u32>i * 4)) & 15;
+    putByte(d < 10 ? 0x30 + d : 0x41 + d - 10);
+  }
+  return true;
+}
+
+/** A non-negative integer in decimal. */
+export function int(v: u32): bool {
+  if (v >= 10 && !int(v / 10)) return false;
+  if (!ensure(1)) return false;
+  putByte(0x30 + v % 10);
+  return true;
+}

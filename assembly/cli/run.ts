@@ -1,0 +1,316 @@
+// The CLI engine (issue 9 item 4, issue 13 item 2): everything the CLIs do
+// that is not host transport. Internal; reached through F_CLI (cli/out.ts).
+//
+//   plan      argv → a plan or the text to print (cli/args.ts); starts a run
+//   target    why's CALL.json bytes → the state to hand back, or an error
+//   chunk     whole lines of a file (its name, the first line's number) →
+//             stdout and stderr bytes for all of them; counts; why's state
+//   unreadable  a file the host could not read, with the host's reason
+//   counts    this instance's counts as state (a worker's, for --jobs)
+//   finish    + the workers' counts → the summary lines and the exit status
+//
+// Lines are split here exactly as the CLIs always did: "\n" ends a line, one
+// trailing "\r" is dropped, a UTF-8 BOM opens line 1 only, lines of spaces
+// and tabs are skipped, a line that is not strict UTF-8 fails as "invalid
+// UTF-8". A bad line is reported (stderr "FILE:LINE: message", or a --json
+// record on stdout) and the run goes on. The engine keeps the counts in its
+// globals and why's variable state (the call, the best candidate's line) in
+// the state bytes the host carries from one request to the next.
+import { E_NO_CALLS, OK, RESULT_CLI_CODE, RESULT_CLI_ERR, RESULT_CLI_LINES, RESULT_CLI_OUT, RESULT_CLI_STATE } from "../abi";
+import { alloc } from "../arena";
+import { ensure, outBase, outPos, putByte, sinkInit } from "../json/sink";
+import { writeJsonString } from "../json/writer";
+import { lineCalls, result } from "../request";
+import { accFinal, accInit, accRollback, accSave, accScratch, accSink, errBytes, outBytes } from "./acc";
+import { C_EXPLAIN, C_FINGERPRINT, C_VERIFY, C_WHY, command, exitCode, json, plan, toStderr, writePlan } from "./args";
+import { bytes, lit } from "./_emit";
+import { codeWord, int, position, writeMessage } from "./message";
+import { DIGEST, callText, explanationBody, jsonList, member, nameN, nameP, readCall, strN, strP } from "./record";
+import { whyChunkStart, whyFinish, whyLine, whyStop, whyTarget } from "./why";
+
+// The run's counts (merged from the workers' at finish).
+let nLines: u32 = 0, nFailed: u32 = 0, nFileErrors: u32 = 0, nMatch: u32 = 0, nDiffer: u32 = 0, nUnrecorded: u32 = 0;
+
+let fileP: usize = 0, fileN: usize = 0;
+
+/** "plan": argv [p, p+n) → plan; resets the run. */
+export function runPlan(p: usize, n: usize, contract: i32): bool {
+  nLines = nFailed = nFileErrors = nMatch = nDiffer = nUnrecorded = 0;
+  if (!sinkInit(true, false, 4096)) return false;
+  if (!plan(p, n, contract)) { if (exitCode != 2) return false; }
+  if (exitCode >= 0) return done(toStderr ? 0 : outPos, toStderr ? outPos : 0, 0, 0, exitCode);
+  if (!writePlan()) return false;
+  return done(0, 0, outPos, 0, -1);
+}
+
+/** Result words: the sink already holds [stdout][stderr][state]. */
+function done(out: usize, err: usize, state: usize, lines: u32, code: i32): bool {
+  const r = result();
+  store<u32>(r + RESULT_CLI_OUT, <u32>out);
+  store<u32>(r + RESULT_CLI_ERR, <u32>err);
+  store<u32>(r + RESULT_CLI_STATE, <u32>state);
+  store<u32>(r + RESULT_CLI_LINES, lines);
+  store<i32>(r + RESULT_CLI_CODE, code);
+  return true;
+}
+
+function final(stateP: usize, stateN: usize, lines: u32, code: i32): bool {
+  if (!accFinal(stateP, stateN)) return false;
+  return done(outBytes, errBytes, stateN, lines, code);
+}
+
+/** "target": why's CALL.json, named src. */
+export function runTarget(srcP: usize, srcN: usize, p: usize, n: usize): bool {
+  fileP = srcP; fileN = srcN;
+  if (n >= 3 && load<u8>(p) == 0xEF && load<u8>(p + 1) == 0xBB && load<u8>(p + 2) == 0xBF) { p += 3; n -= 3; }
+  const status = strictUtf8(p, n) ? readCall(p, n, -1, true) : 3;
+  if (status != OK) {
+    if (!sinkInit(true, false, 256) || !bytes(srcP, srcN) || !lit(": ") || !message(status, callText, n) || !lit("\n")) return false;
+    return done(0, outPos, 0, 0, 1);
+  }
+  return whyTarget(p, n) && done(0, 0, outPos, 0, 0);
+}
+
+/** why.ts hands its state here for the result. */
+export let stateP: usize = 0;
+export let stateN: usize = 0;
+export function setState(p: usize, n: usize): void { stateP = p; stateN = n; }
+
+/** "chunk": lines [p, p+n) of file [fP, fP+fN), the first numbered first; state: why's. */
+export function runChunk(fP: usize, fN: usize, sP: usize, sN: usize, first: u32, p: usize, n: usize): bool {
+  fileP = fP; fileN = fN;
+  stateP = sP; stateN = sN;
+  if (command == C_WHY && !whyChunkStart(sP, sN)) return false;
+  if (!accInit(command == C_FINGERPRINT ? n / 2 + 1024 : n * 2 + 1024)) return false;
+  let line = first;
+  const end = p + n;
+  let i = p;
+  let stop = false;
+  while (i < end && !stop) {
+    let nl = i;
+    // 8 bytes at a time: a word holds "\n" when (w ^ 0x0A..) has a zero byte.
+    while (nl + 8 <= end) {
+      const w = load<u64>(nl) ^ 0x0A0A_0A0A_0A0A_0A0A;
+      if (((w - 0x0101_0101_0101_0101) & ~w & 0x8080_8080_8080_8080) != 0) break;
+      nl += 8;
+    }
+    while (nl < end && load<u8>(nl) != 0x0A) nl++;
+    let s = i, e = nl;
+    if (e > s && load<u8>(e - 1) == 0x0D) e--;
+    if (line == 1 && e - s >= 3 && load<u8>(s) == 0xEF && load<u8>(s + 1) == 0xBB && load<u8>(s + 2) == 0xBF) s += 3;
+    if (!blank(s, e)) {
+      nLines++;
+      accScratch();
+      if (!oneLine(line, s, e - s)) return false;
+      stop = command == C_WHY && whyStop;
+    }
+    line++;
+    i = nl + 1;
+  }
+  if (command == C_WHY && !whyChunkEnd()) return false;
+  return final(stateP, stateN, line - first, stop ? 1 : 0);
+}
+
+import { whyChunkEnd } from "./why";
+
+function blank(s: usize, e: usize): bool {
+  for (let q = s; q < e; q++) {
+    const c = load<u8>(q);
+    if (c != 0x20 && c != 0x09 && c != 0x0D) return false;
+  }
+  return true;
+}
+
+/** One line's output; false only on out of memory (a bad line is reported and counted). */
+function oneLine(line: u32, p: usize, n: usize): bool {
+  if (!strictUtf8(p, n)) return failLine(line, 3, p, n);
+  if (command == C_WHY) {
+    const status = readCall(p, n, -1, true);
+    if (status != OK) return failLine(line, status, callText, n);
+    return whyLine(fileP, fileN, line, p, n);
+  }
+  if (command == C_VERIFY) {
+    const status = readCall(p, n, -1, true);
+    if (status != OK) return failLine(line, status, callText, n);
+    return verifyLine(line);
+  }
+  const saved = accSave();
+  const explain = command == C_EXPLAIN;
+  for (let i = 0, count = 1; i < count; i++) {
+    const status = readCall(p, n, i, explain);
+    if (status != OK) {
+      if (status == E_NO_CALLS && i == 0) return true; // a message without calls: nothing to print
+      accRollback(saved); // no half-printed line
+      return failLine(line, status, callText, n);
+    }
+    count = lineCalls();
+    if (!(explain ? explainOut(line) : fingerprintOut(line)) || !accSink(false)) return false;
+  }
+  return true;
+}
+
+/** "<hex>  <name>", or {"file","line","name","fingerprint"}. */
+function fingerprintOut(line: u32): bool {
+  if (!sinkInit(true, false, nameN + fileN + 128)) return false;
+  if (!json) return bytes(DIGEST(), 64) && lit("  ") && bytes(nameP, nameN) && lit("\n");
+  return head(line) && lit(",\"name\":") && writeJsonString(nameP, nameN, false) && lit(",\"fingerprint\":\"")
+    && bytes(DIGEST(), 64) && lit("\"}\n");
+}
+
+/** {"file":F,"line":L — the start of every per-line record. */
+function head(line: u32): bool {
+  return lit("{\"file\":") && writeJsonString(fileP, fileN, false) && lit(",\"line\":") && int(line);
+}
+
+function explainOut(line: u32): bool {
+  if (!sinkInit(true, false, 1024)) return false;
+  if (json) return head(line) && lit(",") && explanationBody() && lit("\n");
+  const kind = member("kind");
+  return bytes(fileP, fileN) && lit(":") && int(line) && lit("  ") && bytes(nameP, nameN) && lit("  ") && bytes(DIGEST(), 64)
+    && lit("\n  kind       ") && bytes(strP(kind), strN(kind)) && lit("\n  selection  ") && selectionText()
+    && lit("\n  canonical  ") && bytes(strP(member("canonical")), strN(member("canonical"))) && lit("\n");
+}
+
+/** What matchOn/ignoreArgs kept and dropped, or "none". */
+function selectionText(): bool {
+  const m = member("matchOn"), g = member("ignoreArgs");
+  if (m < 0 && g < 0) return lit("none");
+  const sel = <u32>member("selected");
+  if (!(m >= 0 ? lit("matchOn ") && jsonList(<u32>m) : lit("ignoreArgs ") && jsonList(<u32>g))) return false;
+  if (!lit(": kept ") || !jsonList(<u32>memberOf(sel, "kept")) || !lit(", dropped ") || !jsonList(<u32>memberOf(sel, "dropped"))) {
+    return false;
+  }
+  const missing = memberOf(sel, "missing");
+  if (nodeA(<u32>missing) > 0 && !(lit(", missing ") && jsonList(<u32>missing))) return false;
+  return m >= 0 && g >= 0 ? lit(" (matchOn wins over ignoreArgs)") : true;
+}
+
+import { memberOf } from "./record";
+import { nodeA } from "../json/tape";
+
+function verifyLine(line: u32): bool {
+  const rec = member("recorded");
+  if (rec < 0) { nUnrecorded++; return true; }
+  if (memory.compare(strP(rec), DIGEST(), 64) == 0) { nMatch++; return true; }
+  nDiffer++;
+  const canon = member("canonical");
+  if (!sinkInit(true, false, strN(canon) + 512)) return false;
+  if (json) {
+    if (!head(line) || !lit(",\"name\":") || !writeJsonString(nameP, nameN, false) || !lit(",\"recorded\":\"")
+      || !bytes(strP(rec), 64) || !lit("\",\"fingerprint\":\"") || !bytes(DIGEST(), 64) || !lit("\",\"canonical\":")
+      || !writeJsonString(strP(canon), strN(canon), false) || !lit("}\n")) return false;
+  } else if (!bytes(fileP, fileN) || !lit(":") || !int(line) || !lit("  ") || !bytes(nameP, nameN) || !lit("  recorded ")
+    || !bytes(strP(rec), 64) || !lit("  computed ") || !bytes(DIGEST(), 64) || !lit("\n  canonical  ")
+    || !bytes(strP(canon), strN(canon)) || !lit("\n")) return false;
+  return accSink(false);
+}
+
+/** Reports line's failure (status, in the text [p, p+n)) and counts it. */
+function failLine(line: u32, status: i32, p: usize, n: usize): bool {
+  nFailed++;
+  if (!sinkInit(true, false, 256) || !message(status, p, n)) return false;
+  const mP = outBase, mN = outPos;
+  if (!sinkInit(true, false, mN * 6 + fileN * 6 + 128)) return false;
+  if (json) {
+    if (!head(line) || !lit(",\"error\":") || !writeJsonString(mP, mN, false) || !lit(",\"code\":\"")) return false;
+    if (!(status == 3 && errorWasUtf8 ? lit("invalid-utf8") : lit(codeWord())) || !lit("\"}\n")) return false;
+    return accSink(false);
+  }
+  return bytes(fileP, fileN) && lit(":") && int(line) && lit(": ") && bytes(mP, mN) && lit("\n") && accSink(true);
+}
+
+/** A line that is not strict UTF-8 fails as a whole ("invalid UTF-8"), as a host decoder would say. */
+let errorWasUtf8 = false;
+
+function message(status: i32, p: usize, n: usize): bool {
+  errorWasUtf8 = status == 3 && utf8Failed;
+  if (errorWasUtf8) return lit("invalid UTF-8");
+  return writeMessage(p, n);
+}
+
+let utf8Failed = false;
+
+/** Strict UTF-8 (no surrogates), as TextDecoder({fatal}) and bytes.decode() check it. */
+function strictUtf8(p: usize, n: usize): bool {
+  utf8Failed = false;
+  const end = p + n;
+  let q = p;
+  while (q < end) {
+    if (q + 8 <= end && (load<u64>(q) & 0x8080_8080_8080_8080) == 0) { q += 8; continue; }
+    const c = <u32>load<u8>(q);
+    if (c < 0x80) { q++; continue; }
+    const k = sequenceLength(q, end);
+    if (k == 0 || (c == 0xED && load<u8>(q + 1) >= 0xA0)) { utf8Failed = true; return false; }
+    q += <usize>k;
+  }
+  return true;
+}
+
+import { sequenceLength } from "../utf8";
+
+/** "unreadable": the host could not read file [fP, fP+fN); reason [rP, rP+rN) in plain words. */
+export function runUnreadable(fP: usize, fN: usize, rP: usize, rN: usize): bool {
+  nFileErrors++;
+  if (!accInit(256) || !sinkInit(true, false, (fN + rN) * 6 + 64)) return false;
+  if (json) {
+    if (!lit("{\"file\":") || !writeJsonString(fP, fN, false) || !lit(",\"error\":") || !writeJsonString(rP, rN, false)
+      || !lit(",\"code\":\"unreadable-file\"}\n") || !accSink(false)) return false;
+  } else if (!bytes(fP, fN) || !lit(": ") || !bytes(rP, rN) || !lit("\n") || !accSink(true)) return false;
+  return final(0, 0, 0, 0);
+}
+
+/** "position": where offset lies in the JSON text [p, p+n), as stdout text (message.ts). */
+export function runPosition(p: usize, n: usize, offset: u32): bool {
+  if (!sinkInit(true, false, 64) || !position(p, n, <usize>offset)) return false;
+  return done(outPos, 0, 0, 0, 0);
+}
+
+const COUNTS = 6;
+
+/** "counts": this instance's counts as state bytes (a worker's, merged by finish). */
+export function runCounts(): bool {
+  if (!sinkInit(true, false, COUNTS * 4) || !ensure(COUNTS * 4)) return false;
+  const at = outBase + outPos;
+  store<u32>(at, nLines); store<u32>(at, nFailed, 4); store<u32>(at, nFileErrors, 8);
+  store<u32>(at, nMatch, 12); store<u32>(at, nDiffer, 16); store<u32>(at, nUnrecorded, 20);
+  for (let i = 0; i < COUNTS * 4; i++) putByte(load<u8>(at + <usize>i));
+  return done(0, 0, COUNTS * 4, 0, 0);
+}
+
+/** "finish": state (why's), counts [cP, cP+cN) from the workers → summary, exit status. */
+export function runFinish(sP: usize, sN: usize, cP: usize, cN: usize): bool {
+  for (let q = cP; q + COUNTS * 4 <= cP + cN; q += COUNTS * 4) {
+    nLines += load<u32>(q); nFailed += load<u32>(q, 4); nFileErrors += load<u32>(q, 8);
+    nMatch += load<u32>(q, 12); nDiffer += load<u32>(q, 16); nUnrecorded += load<u32>(q, 20);
+  }
+  let code: i32 = nFailed > 0 || nFileErrors > 0 ? 1 : 0;
+  if (command == C_WHY) {
+    if (!whyFinish(sP, sN)) return false; // allocates its own output (acc) after its reads
+  } else if (!accInit(1024)) return false;
+  if (command == C_VERIFY) {
+    if (!sinkInit(true, false, 256)) return false;
+    if (json) {
+      if (!lit("{\"summary\":{\"match\":") || !int(nMatch) || !lit(",\"differ\":") || !int(nDiffer)
+        || !lit(",\"unrecorded\":") || !int(nUnrecorded) || !lit(",\"failed\":") || !int(nFailed) || !lit("}}\n")) return false;
+    } else if (!lit("verify: ") || !int(nMatch) || !lit(" match, ") || !int(nDiffer) || !lit(" differ, ")
+      || !int(nUnrecorded) || !lit(" without \"fingerprint\", ") || !int(nFailed) || !lit(" failed\n")) return false;
+    if (!accSink(false)) return false;
+  }
+  if (nFailed > 0) {
+    if (!sinkInit(true, false, 64) || !int(nFailed) || !lit(" of ") || !int(nLines) || !lit(" lines failed\n") || !accSink(true)) {
+      return false;
+    }
+  }
+  if (command == C_VERIFY) {
+    if (nMatch + nDiffer == 0) {
+      if (!sinkInit(true, false, 64) || !lit("verify: nothing to verify (no line has a \"fingerprint\")\n") || !accSink(true)) {
+        return false;
+      }
+      code = 1;
+    } else if (nDiffer > 0) code = 1;
+  }
+  return final(0, 0, 0, code);
+}
+
+// Kept for the formatters that do not need them.
+export { C_EXPLAIN, C_FINGERPRINT, alloc };

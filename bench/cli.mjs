@@ -1,0 +1,86 @@
+// The CLI over a recording (issue 13), side by side, each a fresh process
+// timed from spawn to exit (start-up included), interleaved rounds, medians:
+//   - `overturn-fingerprint --jobs 1 FILE` vs a user's own loop (readline,
+//     JSON.parse, fingerprint; target: the CLI >= 4x faster);
+//   - `--jobs 2` vs `--jobs 1` (target >= 1.7x on two cores);
+//   - peak RSS of the CLI at 200,000 and 400,000 lines (constant).
+// The recording is made by bench/cli-recording.mjs in a temporary folder.
+//   node bench/cli.mjs [--lines 200000] [--rounds 5] [--json FILE]
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { writeRecording } from "./cli-recording.mjs";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const arg = (name, dflt) => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : dflt; };
+const LINES = Number(arg("--lines", 200_000));
+const ROUNDS = Number(arg("--rounds", 5));
+const JSON_OUT = arg("--json", null);
+
+const dir = mkdtempSync(join(tmpdir(), "overturn-cli-bench-"));
+const CLI = join(ROOT, "dist", "cli.js");
+// The loop a user writes in ten lines, against the same dist/ build.
+const LOOP = join(dir, "loop.mjs");
+writeFileSync(LOOP, `import { createReadStream } from "node:fs";
+import { createInterface } from "node:readline";
+import { fingerprint } from ${JSON.stringify(join(ROOT, "dist", "index.js"))};
+const out = [];
+for await (const line of createInterface({ input: createReadStream(process.argv[2]) })) {
+  if (!line.trim()) continue;
+  const c = JSON.parse(line);
+  out.push(fingerprint(c.name, c.args, { kind: c.kind, matchOn: c.matchOn, ignoreArgs: c.ignoreArgs }) + "  " + c.name + "\\n");
+  if (out.length === 4096) { process.stdout.write(out.join("")); out.length = 0; }
+}
+process.stdout.write(out.join(""));
+`);
+// Peak RSS of a node process, written at exit (threads included: one process).
+const RSS = join(dir, "rss.cjs");
+writeFileSync(RSS, `process.on("exit", () => require("fs").writeFileSync(process.env.RSS_OUT, String(process.resourceUsage().maxRSS)));`);
+
+function time(args, env = {}) {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, args, { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, ...env } });
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (r.status !== 0) throw new Error(`${args.join(" ")} exited ${r.status}`);
+  return ms;
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+
+try {
+  const file = join(dir, "recording.jsonl");
+  const bytes = await writeRecording(file, LINES);
+  const double = join(dir, "recording-2x.jsonl");
+  await writeRecording(double, 2 * LINES);
+  console.log(`recording: ${LINES.toLocaleString("en-US")} lines, ${(bytes / 1e6).toFixed(1)} MB (bench/cli-recording.mjs)`);
+  const rows = { loop: [], jobs1: [], jobs2: [] };
+  for (let r = 0; r < ROUNDS; r++) {
+    rows.loop.push(time([LOOP, file]));
+    rows.jobs1.push(time([CLI, "--jobs", "1", file]));
+    rows.jobs2.push(time([CLI, "--jobs", "2", file]));
+  }
+  const m = Object.fromEntries(Object.entries(rows).map(([k, v]) => [k, median(v)]));
+  const rss = (f, jobs) => {
+    const out = join(dir, "rss");
+    time(["--require", RSS, CLI, "--jobs", String(jobs), f], { RSS_OUT: out });
+    return Number(readFileSync(out, "utf8"));
+  };
+  const peak = { jobs1: [rss(file, 1), rss(double, 1)], jobs2: [rss(file, 2), rss(double, 2)] };
+  const lps = (ms) => Math.round(LINES / (ms / 1000)).toLocaleString("en-US");
+  console.log(`\n| | median ms | lines/s |\n|---|---:|---:|`);
+  console.log(`| a user's loop (readline, JSON.parse, fingerprint) | ${m.loop.toFixed(0)} | ${lps(m.loop)} |`);
+  console.log(`| overturn-fingerprint --jobs 1 | ${m.jobs1.toFixed(0)} | ${lps(m.jobs1)} |`);
+  console.log(`| overturn-fingerprint --jobs 2 | ${m.jobs2.toFixed(0)} | ${lps(m.jobs2)} |`);
+  const vsLoop = m.loop / m.jobs1, vsOne = m.jobs1 / m.jobs2;
+  console.log(`\nCLI --jobs 1 vs the loop: ${vsLoop.toFixed(2)}x (target 4x) ${vsLoop >= 4 ? "PASS" : "MISS"}`);
+  console.log(`--jobs 2 vs --jobs 1:     ${vsOne.toFixed(2)}x (target 1.7x) ${vsOne >= 1.7 ? "PASS" : "MISS"}`);
+  for (const [k, [a, b]] of Object.entries(peak)) {
+    console.log(`peak RSS --${k.replace("jobs", "jobs ")}: ${(a / 1024).toFixed(1)} MB at ${LINES.toLocaleString("en-US")} lines, ` +
+      `${(b / 1024).toFixed(1)} MB at ${(2 * LINES).toLocaleString("en-US")} (${b - a >= 0 ? "+" : ""}${((b - a) / 1024).toFixed(1)} MB)`);
+  }
+  if (JSON_OUT) writeFileSync(JSON_OUT, JSON.stringify({ lines: LINES, bytes, rounds: ROUNDS, rows, median: m, peakRssKB: peak }, null, 2) + "\n");
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

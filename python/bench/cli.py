@@ -1,0 +1,104 @@
+"""The Python CLI over a recording (issue 13; not a test), side by side, each a
+fresh process timed from spawn to exit, interleaved rounds, medians:
+
+- ``python -m overturn.fingerprint --jobs 1 FILE`` vs a user's own loop
+  (``json.loads``, ``fingerprint``; target: the CLI >= 6x faster);
+- ``--jobs 2`` vs ``--jobs 1`` (target >= 1.7x on two cores);
+- peak RSS (VmHWM) of the CLI at N and 2N lines (constant).
+
+The recording comes from ``bench/cli-recording.mjs`` (node) in a temporary folder.
+
+    python python/bench/cli.py [--lines 200000] [--rounds 5] [--json FILE]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+LOOP = """import json, sys
+from overturn.fingerprint import fingerprint
+out = sys.stdout
+with open(sys.argv[1], encoding="utf-8") as f:
+    for line in f:
+        if not line.strip():
+            continue
+        c = json.loads(line)
+        out.write(fingerprint(c["name"], c.get("args"), match_on=c.get("matchOn"), ignore_args=c.get("ignoreArgs"))
+                  + "  " + c["name"] + "\\n")
+"""
+
+# Runs the CLI and writes its peak RSS (VmHWM, KB) to $HWM_OUT at exit (the parent process).
+HWM = ("import atexit, os, runpy, sys\n"
+       "def hwm():\n"
+       "    with open('/proc/self/status') as f:\n"
+       "        kb = [line.split()[1] for line in f if line.startswith('VmHWM:')][0]\n"
+       "    with open(os.environ['HWM_OUT'], 'w') as f:\n"
+       "        f.write(kb)\n"
+       "atexit.register(hwm)\n"
+       "sys.argv[0] = 'overturn.fingerprint'\n"
+       "runpy.run_module('overturn.fingerprint', run_name='__main__', alter_sys=True)\n")
+
+
+def timed(cmd, env=None) -> float:
+    t0 = time.perf_counter()
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, check=True, env=env)
+    return (time.perf_counter() - t0) * 1000
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--lines", type=int, default=200_000)
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--json")
+    a = ap.parse_args()
+    node = shutil.which("node")
+    if node is None:
+        sys.exit("needs node for bench/cli-recording.mjs")
+    with tempfile.TemporaryDirectory(prefix="overturn-cli-bench-") as d:
+        rec, double = os.path.join(d, "recording.jsonl"), os.path.join(d, "recording-2x.jsonl")
+        subprocess.run([node, str(ROOT / "bench/cli-recording.mjs"), rec, str(a.lines)], check=True, stdout=subprocess.DEVNULL)
+        subprocess.run([node, str(ROOT / "bench/cli-recording.mjs"), double, str(2 * a.lines)], check=True,
+                       stdout=subprocess.DEVNULL)
+        size = os.path.getsize(rec)
+        print("recording: {:,} lines, {:.1f} MB (bench/cli-recording.mjs)".format(a.lines, size / 1e6))
+        cli = [sys.executable, "-m", "overturn.fingerprint"]
+        rows = {"loop": [], "jobs1": [], "jobs2": []}
+        for _ in range(a.rounds):
+            rows["loop"].append(timed([sys.executable, "-c", LOOP, rec]))
+            rows["jobs1"].append(timed(cli + ["--jobs", "1", rec]))
+            rows["jobs2"].append(timed(cli + ["--jobs", "2", rec]))
+        med = {k: sorted(v)[len(v) // 2] for k, v in rows.items()}
+
+        def peak(path: str) -> int:
+            out = os.path.join(d, "hwm")
+            subprocess.run([sys.executable, "-c", HWM, "--jobs", "1", path], stdout=subprocess.DEVNULL, check=True,
+                           env=dict(os.environ, HWM_OUT=out))
+            return int(Path(out).read_text())
+
+        peaks = [peak(rec), peak(double)]
+        lps = lambda ms: "{:,}".format(round(a.lines / (ms / 1000)))  # noqa: E731
+        print("\n| | median ms | lines/s |\n|---|---:|---:|")
+        print("| a user's loop (json.loads, fingerprint) | %.0f | %s |" % (med["loop"], lps(med["loop"])))
+        print("| python -m overturn.fingerprint --jobs 1 | %.0f | %s |" % (med["jobs1"], lps(med["jobs1"])))
+        print("| python -m overturn.fingerprint --jobs 2 | %.0f | %s |" % (med["jobs2"], lps(med["jobs2"])))
+        vs_loop, vs_one = med["loop"] / med["jobs1"], med["jobs1"] / med["jobs2"]
+        print("\nCLI --jobs 1 vs the loop: %.2fx (target 6x) %s" % (vs_loop, "PASS" if vs_loop >= 6 else "MISS"))
+        print("--jobs 2 vs --jobs 1:     %.2fx (target 1.7x) %s" % (vs_one, "PASS" if vs_one >= 1.7 else "MISS"))
+        print("peak RSS --jobs 1: %.1f MB at {:,} lines, %.1f MB at {:,} (%+.1f MB)".format(a.lines, 2 * a.lines)
+              % (peaks[0] / 1024, peaks[1] / 1024, (peaks[1] - peaks[0]) / 1024))
+        if a.json:
+            Path(a.json).write_text(json.dumps({"lines": a.lines, "bytes": size, "rows": rows, "median": med,
+                                                "peakRssKB": peaks}, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
