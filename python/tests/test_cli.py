@@ -102,19 +102,20 @@ def test_large_file_streams_in_constant_memory(tmp_path: Path):
     assert lines[k] == "%s  tool_%d" % (sha('tool_call\ntool_%d\n{"page":%d,"q":"query %d","tags":["a","%d"]}'
                                             % (k % 7, k % 13, k, k % 5)), k % 7)
     # Lowest of two runs each: the peak of one process moves by a few hundred KB with machine load.
-    # Constant memory: twice the lines, the same peak (the 1 MiB chunks and their output set it;
-    # the first few MB also settle the allocator, so 8 MB is compared with 16 MB).
-    double, quad = tmp_path / "double.jsonl", tmp_path / "quad.jsonl"
+    # Constant memory: three times the lines, the same peak within the allocator's noise (the 1 MiB
+    # chunks and their output set the peak; the first MB settle the allocator, so 8 MB is compared
+    # with 24 MB): a CLI that kept its input or output would add more than 16 MB.
+    double, six = tmp_path / "double.jsonl", tmp_path / "six.jsonl"
     double.write_bytes(big.read_bytes() * 2)
-    quad.write_bytes(big.read_bytes() * 4)
+    six.write_bytes(big.read_bytes() * 6)
     base = min(_peak_kb(tmp_path, [small]) for _ in range(2))
     peak = min(_peak_kb(tmp_path, [double]) for _ in range(2))
-    peak2 = min(_peak_kb(tmp_path, [quad]) for _ in range(2))
+    peak3 = min(_peak_kb(tmp_path, [six]) for _ in range(2))
     # Control: the same run holding the file's text shows what a reader that
     # loads it whole would add (at least its 4 MB str).
     held = _peak_kb(tmp_path, [big], "_held = open(sys.argv[-1], 'rb').read().decode('utf-8')")
     assert held - base > 3584
-    assert peak2 - peak < 1024, "peak RSS grew by %d KB from 8 MB to 16 MB of lines" % (peak2 - peak)
+    assert peak3 - peak < 4096, "peak RSS grew by %d KB from 8 MB to 24 MB of lines" % (peak3 - peak)
 
 
 def test_answers_while_stdin_is_open():

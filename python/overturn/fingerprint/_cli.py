@@ -66,7 +66,7 @@ class Progress:
 _progress: Optional[Progress] = None
 
 
-def _write(out: bytes, err: bytes) -> None:
+def _write(out: "bytes | memoryview", err: "bytes | memoryview") -> None:
     if err:
         if _progress:
             _progress.clear()
@@ -91,31 +91,48 @@ def _reason(e: OSError) -> str:
     return e.strerror or str(e)
 
 
-def _whole_lines(file: str) -> Iterator[bytes]:
-    """A file's bytes in chunks of whole lines (the last may lack its newline)."""
-    carry = b""
+def _whole_lines(file: str) -> Iterator[bytearray]:
+    """A file's bytes in chunks of whole lines (the last may lack its newline).
+
+    One reused buffer, read into in place: 1 MiB objects made and freed per
+    chunk fragment the C heap, and the peak then creeps up with the file's size.
+    """
     if file == "-":
         src = sys.stdin.buffer
-        read = getattr(src, "read1", src.read)  # what has arrived: a pipe is answered line by line
-        size = 64 * 1024
-    else:
-        src = open(file, "rb")
-        read, size = src.read, CHUNK
-    try:
+        read1 = getattr(src, "read1", src.read)  # what has arrived: a pipe is answered line by line
+        buf = bytearray()
         while True:
-            chunk = read(size)
-            if not chunk:
+            piece = read1(64 * 1024)
+            if not piece:
                 break
-            data = carry + chunk if carry else chunk
-            cut = data.rfind(b"\n") + 1
-            carry = data[cut:]
+            buf += piece
+            cut = buf.rfind(b"\n") + 1
             if cut:
-                yield data[:cut]
-    finally:
-        if file != "-":
-            src.close()
-    if carry:
-        yield carry
+                yield buf[:cut]
+                del buf[:cut]
+        if buf:
+            yield buf
+        return
+    with open(file, "rb") as f:
+        buf = bytearray(CHUNK)
+        view = memoryview(buf)
+        have = 0
+        while True:
+            if have == len(buf):  # a line longer than the buffer
+                view.release()
+                buf.extend(bytes(len(buf)))
+                view = memoryview(buf)
+            n = f.readinto(view[have:])
+            if not n:
+                break
+            have += n
+            cut = buf.rfind(b"\n", 0, have) + 1
+            if cut:
+                yield buf[:cut]
+                view[:have - cut] = view[cut:have]
+                have -= cut
+        if have:
+            yield buf[:have]
 
 
 # --- jobs: worker processes, each with its own core instance -------------------------
@@ -128,11 +145,12 @@ def _worker_init(argv: bytes) -> None:
     atexit.register(os._exit, 0)
 
 
-def _worker_chunk(file: str, first: int, data: bytes) -> Tuple[bytes, bytes, int, Tuple[int, bytes]]:
+def _worker_chunk(file: str, first: int, data: bytearray) -> Tuple[bytes, bytes, int, Tuple[int, bytes]]:
     out, err, _state, _lines, _code = cli_step("chunk", file, b"", str(first), data)
+    result = bytes(out), bytes(err)  # (views into one read: copied before the next step)
     # This process's counts so far (cumulative): the newest per process is merged at finish.
-    counts = cli_step("counts")[2]
-    return out, err, _lines, (os.getpid(), counts)
+    counts = bytes(cli_step("counts")[2])
+    return result[0], result[1], _lines, (os.getpid(), counts)
 
 
 class _Pool:
@@ -145,7 +163,7 @@ class _Pool:
         self.queue: "collections.deque[Future[Tuple[bytes, bytes, int, Tuple[int, bytes]]]]" = collections.deque()
         self.counts: Dict[int, bytes] = {}
 
-    def push(self, file: str, first: int, data: bytes) -> None:
+    def push(self, file: str, first: int, data: bytearray) -> None:
         self.queue.append(self.ex.submit(_worker_chunk, file, first, data))
         while len(self.queue) >= 2 * self.jobs:
             self._write_oldest()
@@ -177,14 +195,14 @@ def _size(file: str) -> int:
 def _run(argv: List[str]) -> int:
     global _progress
     args = _argv_bytes(argv)
-    out, err, state, _lines, code = cli_step("plan", args, PROG, __version__)
+    out, err, planned, _lines, code = cli_step("plan", args, PROG, __version__)
     if code >= 0:
         _write(out, err)
         return code
-    plan = json.loads(state)
+    plan = json.loads(bytes(planned))
     if sys.stderr.isatty():
         _progress = Progress()
-    state = b""
+    state: "bytes | memoryview" = b""
     if plan["command"] == "why":
         src = plan["files"][0]
         try:

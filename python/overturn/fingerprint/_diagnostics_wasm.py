@@ -133,9 +133,10 @@ _CLI_WORDS = struct.Struct("<IIIIi")  # RESULT_CLI_OUT, _ERR, _STATE, _LINES, _C
 
 
 def cli_step(step: str, name: Any = b"", match: Any = b"", ignore: Any = b"",
-             args: Any = b"") -> Tuple[bytes, bytes, bytes, int, int]:
+             args: Any = b"") -> Tuple[memoryview, memoryview, memoryview, int, int]:
     """One step of the core's CLI engine (``assembly/cli/out.ts`` lists the steps):
-    (stdout bytes, stderr bytes, state to hand back, lines read, code)."""
+    (stdout bytes, stderr bytes, state to hand back, lines read, code), as views of one
+    read of wasm memory (no further copies: a CLI moves megabytes a step)."""
     parts = [p.encode("utf-8", "surrogateescape") if isinstance(p, str) else p for p in (step, name, match, ignore)]
     st = _instance()
     n = HEADER_BYTES + sum(len(p) for p in parts) + len(args)
@@ -157,7 +158,7 @@ def cli_step(step: str, name: Any = b"", match: Any = b"", ignore: Any = b"",
         raise core_error(status, offset, part, "")
     ptr, size = struct.unpack_from("<II", head, RESULT_TEXT_PTR)
     n_out, n_err, n_state, lines, code = _CLI_WORDS.unpack_from(head, RESULT_CLI_OUT)
-    text = bytes(st.memory.read(st.store, ptr, ptr + size))
+    text = memoryview(st.memory.read(st.store, ptr, ptr + size))
     return text[:n_out], text[n_out:n_out + n_err], text[n_out + n_err:n_out + n_err + n_state], lines, code
 
 
@@ -186,4 +187,4 @@ def json_error_at(text: Any, offset: int) -> str:
     """" at byte N (line L, column C, X)" for an error at ``offset`` in a JSON text (the core's
     one wording, ``assembly/cli/message.ts``; X the character there, ``U+0001`` when invisible)."""
     data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else bytes(text)
-    return cli_step("position", data, b"", str(offset))[0].decode("utf-8")
+    return bytes(cli_step("position", data, b"", str(offset))[0]).decode("utf-8")
