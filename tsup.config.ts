@@ -28,6 +28,11 @@ export default defineConfig([
     platform: "neutral",
     sourcemap: false,
     splitting: false,
+    // Minified: V8 parses every byte of this file on import, and parsing was
+    // the largest part of start-up after the embedded bytes (issue 11 item 9;
+    // README "Start-up"). Error names are set explicitly, so nothing relies
+    // on identifiers.
+    minify: true,
     // The packaged .wasm sits beside the entries that import or fetch it
     // (package.json exports "./fingerprint.wasm" from here too).
     onSuccess: async () => {

@@ -52,7 +52,9 @@ export { F_DIGEST, F_PREIMAGE, F_STRING_INPUT, F_TEXT } from "./_abi.gen.mjs";
  */
 export function shippedCore() {
   const dist = SDK_SOURCE;
-  const b64 = dist.match(/WASM_BASE64 = "([A-Za-z0-9+/=]+)"/)?.[1];
+  // The bundle may be minified (names gone): the core is the smaller of the
+  // embedded modules, the base64 literals that start with the wasm magic.
+  const b64 = [...dist.matchAll(/"(AGFzbQ[A-Za-z0-9+/]+=*)"/g)].map((m) => m[1]).sort((a, b) => a.length - b.length)[0];
   const bytes = b64 ? Buffer.from(b64, "base64") : readFileSync(join(ROOT, "build", "fingerprint.wasm"));
   return { bytes, source: b64 ? "dist/index.js snapshot (embedded)" : "build/fingerprint.wasm", sha256: createHash("sha256").update(bytes).digest("hex") };
 }

@@ -164,8 +164,8 @@ function walk(root: unknown): void {
       let v: unknown;
       const mark = pos;
       if (!isArr) {
-        key = keys![i++];
-        writeKey(key);
+        key = keys![i];
+        writeKey(key, ((f << 4) | i++) & KEY_SLOT_MASK);
         v = (o as Record<string, unknown>)[key];
       } else if (keys === null) {
         key = i++;
@@ -359,28 +359,54 @@ function putU32(at: number, x: number): void {
 
 /**
  * Object keys repeat across records (every row of a list has the same
- * keys): their encoded items are cached, so a repeated key is one Map
- * lookup and a short copy. Keyed by the exact string; bounded.
+ * keys): their encoded items are cached as little-endian u32 words (header
+ * and bytes, zero-padded), so a repeated key is a few word stores. In front
+ * of the Map, the key last written at the same frame and member position:
+ * records of one shape repeat their keys there, so most keys are found by
+ * one identity compare instead of a hash lookup (issue 13 item 4).
  */
-const keyCache = new Map<string, Uint8Array>();
+const keyCache = new Map<string, Uint32Array>();
 const KEY_CACHE_MAX = 4096;
 const KEY_MAX_CHARS = 64;
+const KEY_SLOT_MASK = 255;
+const slotKey: (string | undefined)[] = new Array<string | undefined>(KEY_SLOT_MASK + 1).fill(undefined);
+const slotWords: Uint32Array[] = new Array<Uint32Array>(KEY_SLOT_MASK + 1).fill(new Uint32Array(1));
 
-function writeKey(k: string): void {
-  const cached = keyCache.get(k);
-  if (cached !== undefined) {
-    const n = cached.length;
-    if (pos + n > cap) growTo(pos + n);
-    const b = u8;
-    for (let i = 0; i < n; i++) b[pos + i] = cached[i];
-    pos += n;
+function writeKey(k: string, slot: number): void {
+  let words: Uint32Array | undefined;
+  if (slotKey[slot] === k) words = slotWords[slot];
+  else {
+    words = keyCache.get(k);
+    if (words !== undefined) { slotKey[slot] = k; slotWords[slot] = words; }
+  }
+  if (words !== undefined) {
+    const n = words.length - 1;
+    const len = words[n];
+    if (pos + len > cap) growTo(pos + len);
+    if (pos + 4 * n <= cap) {
+      // Whole words: up to 3 bytes past the key, which the member's value overwrites.
+      const d = dv;
+      for (let i = 0, p = pos; i < n; i++, p += 4) d.setUint32(p, words[i], true);
+    } else {
+      // At the end of the room (a byte limit): exactly the key's bytes.
+      const b = u8;
+      for (let i = 0; i < len; i++) b[pos + i] = (words[i >> 2] >>> ((i & 3) << 3)) & 255;
+    }
+    pos += len;
     return;
   }
   const start = pos;
   str(k);
   if (k.length <= KEY_MAX_CHARS) {
     if (keyCache.size >= KEY_CACHE_MAX) keyCache.clear();
-    keyCache.set(k, u8.slice(start, pos));
+    const len = pos - start;
+    const n = (len + 3) >> 2;
+    const w = new Uint32Array(n + 1);
+    const b = new Uint8Array(w.buffer, 0, 4 * n);
+    b.set(u8.subarray(start, pos));
+    for (let i = 0; i < n; i++) w[i] = b[4 * i] | (b[4 * i + 1] << 8) | (b[4 * i + 2] << 16) | (b[4 * i + 3] << 24);
+    w[n] = len;
+    keyCache.set(k, w);
   }
 }
 
