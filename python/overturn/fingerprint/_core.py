@@ -30,8 +30,12 @@ Internal. Implements the host side of the ABI documented at the top of
   ``Func.__call__`` (wasmtime-py's checked path)   ~16 µs
   ``_bindings.wasmtime_func_call_unchecked``        ~2.1 µs
   own prototype, int addresses                       ~0.9 µs
-  own prototype, prebuilt c_void_p arguments        ~0.76 µs  ← used
+  own prototype, prebuilt c_void_p arguments        ~0.76 µs
+  no argtypes, the same prebuilt arguments          ~0.63 µs  ← used
   ===============================================  ========
+
+  (The last row measured later, in one process beside the one above it:
+  540 vs 680 ns, issue 14.)
 
   A whole small fingerprint (~130 B) then costs ~7.8 µs: ~2.5 µs in the C
   json encoder, ~2.9 µs in the ``run`` call (~0.8 µs of it the FFI), and
@@ -79,11 +83,16 @@ __all__ = ["F_DIGEST", "F_IGNORE", "F_MATCH_ON", "F_STRING_INPUT", "F_TEXT", "ca
 _HEADER = struct.Struct("<%dI" % HEADER_WORDS)  # flags, kindLen, nameLen, matchLen, ignoreLen, argsLen
 _RESULT = struct.Struct("<iiiII")  # status, error offset, part, text ptr, text len (RESULT_* order)
 _HEADER_LEN = HEADER_BYTES
+_ARGS_LEN_AT = 4 * (HEADER_WORDS - 1)  # the header's last word: argsLen
 _DIGEST_AT = RESULT_DIGEST
 _TEXT = struct.Struct("<II")  # text ptr, text len (RESULT_TEXT_PTR, RESULT_TEXT_LEN)
 _INITIAL_INPUT = 64 * 1024
 _U32_MAX = 0xFFFFFFFF
-_SMALL_TEXT = 1 << 16  # characters; a longer str is encoded in pieces by _put_large (issue 15)
+#: Characters of a str encoded in one piece; a longer one is encoded in
+#: pieces by _put_large (issue 15). The one piece (at most 8 MB, ~2 MB for
+#: typical text) is freed before the core runs, as a piece is; pieces and
+#: their heap trim cost a 1.1 MB text ~3-4 ms more than one encode (issue 14).
+_SMALL_TEXT = 1 << 21
 
 WASM_FILE = "fingerprint.wasm"
 PUBLIC_API_ENV = "OVERTURN_FINGERPRINT_PUBLIC_API"
@@ -110,9 +119,11 @@ class _LowLevel:
     """ctypes prototypes over wasmtime's C API, bound once per process."""
 
     def __init__(self, ffi: Any) -> None:
-        proto = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
-                                 ctypes.c_size_t, ctypes.c_void_p)
-        self.call_unchecked = proto(("wasmtime_func_call_unchecked", ffi.dll))
+        # No argtypes: every argument is a prebuilt ctypes object of the
+        # parameter's C type, passed as it is, without a from_param() per
+        # argument (~0.1 µs a call, issue 14).
+        self.call_unchecked = ffi.dll._FuncPtr(("wasmtime_func_call_unchecked", ffi.dll))
+        self.call_unchecked.restype = ctypes.c_void_p
         data = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
         self.memory_data = data(("wasmtime_memory_data", ffi.dll))
         size = ctypes.CFUNCTYPE(ctypes.c_size_t, ctypes.c_void_p, ctypes.c_void_p)
@@ -190,16 +201,18 @@ class _Instance:
                                    " (reinstall the package)" % (got & 0xFFFFFFFF, ABI_ID))
         self.busy = False
         self.view: memoryview = memoryview(b"")
+        self.head: Optional[bytes] = None  # name and flags of plain()'s header at in_ptr, if still there
+        self.head_flags = 0
         self.words: memoryview = self.view
         self.result = self.call_export(ex["result"])
         self.text_word = (self.result + RESULT_TEXT_PTR) >> 2
-        # plain()'s conditions that hold for the instance's lifetime: the
-        # low-level call, a fixed base address, and result words readable
-        # as native u32 (little-endian like wasm, RESULT 4-aligned).
-        self.fast = (self.low is not None and _module[4] and sys.byteorder == "little"
-                     and (self.result + RESULT_TEXT_PTR) & 3 == 0)
         self.in_ptr = self.reserve(_INITIAL_INPUT)
         self.in_cap = _INITIAL_INPUT
+        # plain()'s conditions that hold for the instance's lifetime: the
+        # low-level call, a fixed base address, and words it reads or writes
+        # as native u32 (little-endian like wasm, 4-aligned).
+        self.fast = (self.low is not None and _module[4] and sys.byteorder == "little"
+                     and (self.result + RESULT_TEXT_PTR) & 3 == 0 and self.in_ptr & 3 == 0)
 
     def _bind_low_level(self, ex: Any) -> None:
         """Addresses and buffers for wasmtime_func_call_unchecked, made once per instance."""
@@ -384,7 +397,15 @@ def plain(flags: int, name: bytes, data: bytes) -> Optional[str]:
     try:
         p = st.in_ptr
         view = st.view
-        view[p:p + n] = _HEADER.pack(flags, 0, len(name), 0, 0, len(data)) + name + data
+        if st.head is name and st.head_flags == flags:
+            # The header and name of the last request are still in place (no
+            # other request was written since): only the args length and the args.
+            st.words[(p + _ARGS_LEN_AT) >> 2] = len(data)
+            view[n - len(data) + p:p + n] = data
+        else:
+            view[p:p + n] = _HEADER.pack(flags, 0, len(name), 0, 0, len(data)) + name + data
+            st.head = name
+            st.head_flags = flags
         slot = st.slot
         slot.value = n
         err = st.low.call_unchecked(st.ctx, st.run_addr, st.raw_addr, st.one, st.trap_addr)
@@ -431,6 +452,7 @@ def _call(st: _Instance, s: _limits.Settings, flags: int, kind: bytes, name: byt
     head += kind + name + match + ignore
     h = len(head)
     n = h + len(args)
+    st.head = None  # plain() rewrites its header after this request
     if n > st.in_cap:
         st.reserve(n)  # same address (fixed for the instance), more room
         st.in_cap = n
@@ -441,6 +463,7 @@ def _call(st: _Instance, s: _limits.Settings, flags: int, kind: bytes, name: byt
     else:
         view[p:p + h] = head
         view[p + h:p + n] = args
+        args = None  # an encoded str is freed before the core runs (the peak of issue 15)
     return _run(st, s, flags, n, bool(hash_here))
 
 
@@ -492,6 +515,7 @@ def _put_large(st: _Instance, s: _limits.Settings, flags: int, kind: bytes, name
     head += kind + name + match + ignore
     h = len(head)
     n = h + size
+    st.head = None  # plain() rewrites its header after this request
     if n > st.in_cap:
         st.reserve(n)
         st.in_cap = n
