@@ -65,6 +65,8 @@ _names: Dict[str, bytes] = {}
 _lists: Dict[Tuple[str, ...], bytes] = {}
 _CACHE_MAX = 1024
 _DEFAULT_KIND = "tool_call"
+_PLAIN_TEXT = 1 << 16  # characters: a str up to this takes _core.plain (its bytes live during the run)
+_UNLIMITED = _limits._UNLIMITED  # max_bytes when there is no byte limit
 
 
 def _literal(s: Any, what: str) -> bytes:
@@ -233,10 +235,20 @@ def fingerprint_json(name: str, args_json: Union[str, bytes, bytearray, memoryvi
         >>> fingerprint_json("search", '{"plan":"pro","email":" a@b.c "}')[:12]
         '7724594218f0'
     """
+    if match_on is None and ignore_args is None and kind is _DEFAULT_KIND and limits is None:
+        n = _names.get(name) if type(name) is str else None
+        if n is None:
+            n = _literal(name, "name")
+        if type(args_json) is str and len(args_json) <= _PLAIN_TEXT and _limits.active.max_bytes >= _UNLIMITED:
+            # The common call in fewer Python steps (issue 14); an error is
+            # reported by the full path below (the core runs that text twice).
+            out = _core.plain(F_DIGEST | F_STRING_INPUT, n, args_json.encode("utf-8", "surrogatepass"))
+            if out is not None:
+                return out
+        data, text_flag = _text(args_json)
+        return _core.call(F_DIGEST | text_flag, b"", n, b"", b"", data)
     n = _literal(name, "name")
     data, text_flag = _text(args_json)
-    if match_on is None and ignore_args is None and kind is _DEFAULT_KIND and limits is None:
-        return _core.call(F_DIGEST | text_flag, b"", n, b"", b"", data)
     flags, k, m, g, _, _ = _options(kind, match_on, ignore_args)
     return _core.call(flags | text_flag, k, n, m, g, data, _settings(limits))
 

@@ -72,7 +72,7 @@ import threading
 from typing import Any, Optional
 
 from . import _limits, _pieces
-from ._abi import (ABI_ID, F_DIGEST, F_IGNORE, F_MARSHAL, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT, F_TEXT, FINGERPRINT_VERSION,
+from ._abi import (ABI_ID, F_DIGEST, F_IGNORE, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT, F_TEXT, FINGERPRINT_VERSION,
                    HEADER_BYTES, HEADER_WORDS, RESULT_DIGEST, RESULT_STATUS, RESULT_TEXT_PTR)
 from ._errors import FingerprintError, core_error
 from ._module_cache import load_module
@@ -368,15 +368,16 @@ def call(flags: int, kind: bytes, name: bytes, match: bytes, ignore: bytes, args
 
 
 def plain(flags: int, name: bytes, data: bytes) -> Optional[str]:
-    """The value path's common call (issue 14): the marshal stream ``data`` of
-    a plain value, the default kind, no key lists, the configured limits.
+    """The common call (issue 14): args ``data`` as bytes (the value path's
+    marshal stream with F_MARSHAL, or JSON text), the default kind, no key
+    lists, the configured limits, no byte limit (the caller checks).
 
     Returns the digest (F_DIGEST) or the text (F_TEXT), or None when the
-    core refused the stream (the caller takes the JSON-text path, which
-    gives the answer or the error with its path). The same request as
-    ``call``, in fewer Python steps: one bytes join and one slice write, the
-    run inlined, no limit or retirement work where the settings and size
-    show there is none to do; anything else goes through ``call``.
+    core refused the request (the caller then takes its full path, which
+    gives the answer or the error). The same request as ``call``, in fewer
+    Python steps: the header left in place from the last such call, the run
+    inlined, no limit or retirement work where the settings and size show
+    there is none to do; anything else goes through ``call``.
     """
     try:
         st = _local.inst
@@ -386,11 +387,10 @@ def plain(flags: int, name: bytes, data: bytes) -> Optional[str]:
     n = _HEADER_LEN + len(name) + len(data)
     if st.busy or not st.fast or st.sent is not s.core or n > st.in_cap or n > s.measure_above:
         try:
-            return call(flags | F_MARSHAL, b"", name, b"", b"", data, s)
+            return call(flags, b"", name, b"", b"", data, s)
         except FingerprintError:
             return None
     hash_here = flags & F_DIGEST and (_host_sha256 or _load_host_sha256())
-    flags |= F_MARSHAL
     if hash_here:
         flags ^= F_DIGEST | F_PREIMAGE
     st.busy = True

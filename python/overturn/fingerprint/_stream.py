@@ -65,7 +65,7 @@ def plain_call(flags: int, name: bytes, args: Any) -> str:
         except Exception:  # ValueError: unmarshallable or too deep; the text path decides
             return NOT_PLAIN
         if _limits.active.max_bytes >= _UNLIMITED:
-            out = _core.plain(flags, name, data)
+            out = _core.plain(flags | F_MARSHAL, name, data)
             if out is not None:
                 return out
         return PLAIN
