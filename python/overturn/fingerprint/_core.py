@@ -37,9 +37,10 @@ Internal. Implements the host side of the ABI documented at the top of
   (The last row measured later, in one process beside the one above it:
   540 vs 680 ns, issue 14.)
 
-  A whole small fingerprint (~130 B) then costs ~7.8 µs: ~2.5 µs in the C
-  json encoder, ~2.9 µs in the ``run`` call (~0.8 µs of it the FFI), and
-  ~2.4 µs of Python around them (argument checks, request, result).
+  A whole small fingerprint (~130 B) of a value then costs ~4.2 µs of CPU
+  (issue 14, python/README.md "Speed"): ``marshal.dumps`` 0.46, the request
+  0.2, the call 0.53, the core 0.47, ``hashlib`` 0.65, the rest Python
+  around them; ``plain()`` is that call in the fewest steps.
 
   If the low-level symbols are missing (a future wasmtime-py), the checked
   public call path is used instead; results are the same, only slower.
