@@ -765,6 +765,32 @@ def test_user_code_runs_once_when_a_later_value_is_rejected(later):
     assert (_CountingItems.calls, _CountingZone.calls) == (1, 1)
 
 
+@pytest.mark.parametrize("later", [{1, 2}, b"bytes", object()], ids=["set", "bytes", "object"])
+def test_user_code_runs_once_in_a_thread_with_a_small_stack(later):
+    # There marshal is not asked (_stream: UNKNOWN), so the value may hold
+    # user code: the walk reads it once, as for a value marshal refused.
+    _CountingItems.calls = 0
+    _CountingZone.calls = 0
+    value = {"a": _CountingItems(x=1), "b": datetime(2024, 5, 6, 7, 8, 9, tzinfo=_CountingZone()), "z": [1, later]}
+    errors: list = []
+
+    def work():
+        try:
+            fingerprint("t", value)
+        except FingerprintError as e:
+            errors.append(e)
+
+    old = threading.stack_size(256 * 1024)
+    try:
+        t = threading.Thread(target=work)
+        t.start()
+        t.join()
+    finally:
+        threading.stack_size(old)
+    assert [e.path for e in errors] == ["args.z[1]"]
+    assert (_CountingItems.calls, _CountingZone.calls) == (1, 1)
+
+
 def test_user_code_runs_once_on_success_too():
     _CountingItems.calls = 0
     _CountingZone.calls = 0

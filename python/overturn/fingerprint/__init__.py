@@ -138,11 +138,13 @@ def _value_call(flags: int, k: bytes, n: bytes, args: Any, limits: LimitsArg) ->
 
 def _text_path(out: str, flags: int, k: bytes, n: bytes, args: Any, s: _limits.Settings) -> str:
     """The value path for what marshal or the core's stream reader did not take (``out``: why)."""
-    if out is NOT_PLAIN:
+    if out is not PLAIN:
         # User code may stand behind the value (a dict subclass's items(), a
         # tzinfo): the iterative walk reads it once and gives the text or the
         # error with its path; the C encoder could fail after calling it, and
-        # a second walk would call it again (issue 10: read once).
+        # a second walk would call it again (issue 10: read once). UNKNOWN
+        # (a thread with a small stack, where marshal is not asked) may hold
+        # it too: such threads trade the C encoder's speed for that.
         data = to_json_args(args, reads_once=True)
     else:
         data = to_json_args(args)
