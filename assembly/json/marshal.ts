@@ -29,6 +29,7 @@
 import { alloc, grow } from "../arena";
 import { depthAllowed, membersAllowed } from "../limits";
 import { E_BAD_REQUEST, fail } from "../errors";
+import { specialMask } from "./reader";
 import {
   STR_CLEAN, T_ARR, T_FALSE, T_NULL, T_NUM, T_OBJ, T_STR, T_TRUE,
   nodeA, nodeAt, nodeB, nodeType, setNodeA, setNodeB, tapeLen, tapePush,
@@ -209,10 +210,19 @@ function readString(code: u8, p: usize, end: usize): usize {
   // needs escaping; 0xED A0..BF is a surrogate, which the text path handles.
   let clean = true;
   const e = p + n;
-  for (let s = p; s < e; s++) {
+  let s = p;
+  while (s < e) {
+    // Eight plain bytes at a time, landing on the first special one (issue
+    // 14: a byte loop here was a third of a small call's core time).
+    if (s + 8 <= e) {
+      const m = specialMask(load<u64>(s));
+      if (m == 0) { s += 8; continue; }
+      s += <usize>(ctz<u64>(m) >> 3);
+    }
     const c = load<u8>(s);
     if (c < 0x20 || c == 0x22 || c == 0x5C) clean = false;
     else if (c == 0xED && s + 1 < e && load<u8>(s + 1) >= 0xA0) return 0;
+    s++;
   }
   if (tapePush(T_STR, clean ? STR_CLEAN : 0, <u32>n, <u64>p) < 0) return 0;
   return e;

@@ -57,7 +57,7 @@ let strClean: bool = false;
  * byte" tests. Bits above the lowest set one may be false positives (borrow
  * propagation), but the lowest set bit is always a real special byte.
  */
-@inline function specialMask(v: u64): u64 {
+@inline export function specialMask(v: u64): u64 {
   const ones: u64 = 0x0101010101010101;
   const q = v ^ 0x2222222222222222; // zero byte where '"'
   const b = v ^ 0x5C5C5C5C5C5C5C5C; // zero byte where '\\'

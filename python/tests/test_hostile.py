@@ -621,19 +621,27 @@ def test_json_text_str_subclass_is_read_by_content():
 
 # --- 9. re-entry while the core call itself runs (__del__ under GC, signal handlers) ---
 
-def test_nested_call_while_the_core_is_busy(monkeypatch):
+@pytest.mark.parametrize("outer", ["value", "text"])
+def test_nested_call_while_the_core_is_busy(monkeypatch, outer):
+    # The nested call runs after the outer one wrote its request, right
+    # before the core runs it (the value path's _core.plain and _core._run
+    # both call through here): it must not overwrite that request.
     from overturn.fingerprint import _core
+    low = _core.instance().low
+    if low is None:
+        pytest.skip("the public call path has no low-level call to nest in")
     inner: list = []
-    orig = _core._call
+    run = low.call_unchecked
 
-    def nested(st, *a):
+    def nesting(*a):
         if not inner:
             inner.append(None)
             inner[0] = fingerprint("inner", {"q": [1, " x "]})  # st is busy: a temporary instance serves it
-        return orig(st, *a)
+        return run(*a)
 
-    monkeypatch.setattr(_core, "_call", nested)
-    assert fingerprint("outer", {"a": 1}) == oracle_digest("tool_call", "outer", '{"a":1}')
+    monkeypatch.setattr(low, "call_unchecked", nesting)
+    got = fingerprint("outer", {"a": 1}) if outer == "value" else fingerprint_json("outer", '{"a": 1}')
+    assert got == oracle_digest("tool_call", "outer", '{"a":1}')
     assert inner == [oracle_digest("tool_call", "inner", '{"q":[1,"x"]}')]
 
 
@@ -754,6 +762,32 @@ def test_user_code_runs_once_when_a_later_value_is_rejected(later):
     with pytest.raises(FingerprintError) as e:
         fingerprint("t", value)
     assert e.value.path == "args.z[1]"
+    assert (_CountingItems.calls, _CountingZone.calls) == (1, 1)
+
+
+@pytest.mark.parametrize("later", [{1, 2}, b"bytes", object()], ids=["set", "bytes", "object"])
+def test_user_code_runs_once_in_a_thread_with_a_small_stack(later):
+    # There marshal is not asked (_stream: UNKNOWN), so the value may hold
+    # user code: the walk reads it once, as for a value marshal refused.
+    _CountingItems.calls = 0
+    _CountingZone.calls = 0
+    value = {"a": _CountingItems(x=1), "b": datetime(2024, 5, 6, 7, 8, 9, tzinfo=_CountingZone()), "z": [1, later]}
+    errors: list = []
+
+    def work():
+        try:
+            fingerprint("t", value)
+        except FingerprintError as e:
+            errors.append(e)
+
+    old = threading.stack_size(256 * 1024)
+    try:
+        t = threading.Thread(target=work)
+        t.start()
+        t.join()
+    finally:
+        threading.stack_size(old)
+    assert [e.path for e in errors] == ["args.z[1]"]
     assert (_CountingItems.calls, _CountingZone.calls) == (1, 1)
 
 

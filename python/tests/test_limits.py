@@ -205,7 +205,9 @@ MESSAGE_CASES = [
     ("[" + "1," * 50_000 + "1]", {"maxInputBytes": 100_000}),
 ]
 
-def test_messages_match_typescript(ts_bundle):  # noqa: F811
+def test_messages_match_typescript(ts_bundle, monkeypatch):  # noqa: F811
+    from overturn.fingerprint import _core
+    monkeypatch.setattr(_core, "_SMALL_TEXT", 1 << 16)  # the cases over 64 Ki characters take the pieces
     script = (
         'import { pathToFileURL } from "node:url";\n'
         'import { readFileSync } from "node:fs";\n'

@@ -66,6 +66,26 @@ def test_plain_values_read_alike_on_both_paths_and_match_the_reference() -> None
         assert canonical_json(v) == want
 
 
+@pytest.mark.parametrize("special", ['"', "\\", "\n", "\x1f", "é", "😀", "\u2028", " "])
+def test_a_special_character_at_every_position_of_a_string(special: str) -> None:
+    # The reader skips plain bytes a word at a time (issue 14): a character
+    # that needs escaping, or a multi-byte one, at any offset of a word.
+    for n in range(0, 26):
+        for i in range(n + 1):
+            s = "a" * i + special + "b" * (n - i)
+            v = {s: [s, "x" * n + special]}
+            assert via_marshal(v) == ref.canonical_json(v), (n, i)
+
+
+def test_a_surrogate_at_every_position_is_refused_then_answered_by_text() -> None:
+    for n in range(0, 20):
+        for i in range(n + 1):
+            s = "a" * i + "\udc00" + "b" * (n - i)
+            with pytest.raises(FingerprintError):
+                via_marshal([s])
+            assert canonical_json([s]) == ref.canonical_json([s])
+
+
 @pytest.mark.parametrize("v", [
     2**60, -2**60, 10**30,  # beyond the reader's 4 digits: the text path rounds them (D11)
     {1: "a"}, {True: 1}, {None: 1}, {1.5: 2}, {(1, 2): 3},  # non-str keys have D16 spellings / errors

@@ -38,3 +38,13 @@ def test_rejected(case):
         canonicalize_json(data)
     assert (e2.value.code, e2.value.offset) == (err.code, err.offset)
     _still_works()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return
+    if not text.startswith("\ufeff"):  # a str's BOM is a character (another error)
+        # The same text as a str (issue 14: the common call's short path reports errors through the full one).
+        with pytest.raises(FingerprintError) as e3:
+            fingerprint_json("search", text)
+        assert (e3.value.code, e3.value.offset) == (err.code, err.offset)
+        _still_works()

@@ -31,7 +31,7 @@ from typing import Any, Dict, Mapping, Optional, Tuple, Union
 from . import _core, _limits
 from ._core import F_DIGEST, F_IGNORE, F_MATCH_ON, F_STRING_INPUT, F_TEXT
 from ._encode import to_json_args
-from ._stream import NOT_PLAIN, PLAIN, UNKNOWN, marshal_call
+from ._stream import NOT_PLAIN, PLAIN, UNKNOWN, marshal_call, plain_call
 from ._select import key_list, select_value
 from ._errors import FingerprintError
 from ._limits import Limits, configure
@@ -65,6 +65,8 @@ _names: Dict[str, bytes] = {}
 _lists: Dict[Tuple[str, ...], bytes] = {}
 _CACHE_MAX = 1024
 _DEFAULT_KIND = "tool_call"
+_PLAIN_TEXT = 1 << 16  # characters: a str up to this takes _core.plain (its bytes live during the run)
+_UNLIMITED = _limits._UNLIMITED  # max_bytes when there is no byte limit
 
 
 def _literal(s: Any, what: str) -> bytes:
@@ -129,16 +131,23 @@ def _value_call(flags: int, k: bytes, n: bytes, args: Any, limits: LimitsArg) ->
     """The core call of the value path: limit errors lose the offset into text the caller never saw."""
     s = _limits.active if limits is None else _limits.active.over(limits)
     out = marshal_call(flags, k, n, args, s)  # plain values: marshal, read by the core (issue 14)
-    if out is NOT_PLAIN:
+    if out is NOT_PLAIN or out is PLAIN or out is UNKNOWN:
+        return _text_path(out, flags, k, n, args, s)
+    return out
+
+
+def _text_path(out: str, flags: int, k: bytes, n: bytes, args: Any, s: _limits.Settings) -> str:
+    """The value path for what marshal or the core's stream reader did not take (``out``: why)."""
+    if out is not PLAIN:
         # User code may stand behind the value (a dict subclass's items(), a
         # tzinfo): the iterative walk reads it once and gives the text or the
         # error with its path; the C encoder could fail after calling it, and
-        # a second walk would call it again (issue 10: read once).
+        # a second walk would call it again (issue 10: read once). UNKNOWN
+        # (a thread with a small stack, where marshal is not asked) may hold
+        # it too: such threads trade the C encoder's speed for that.
         data = to_json_args(args, reads_once=True)
-    elif out is PLAIN or out is UNKNOWN:
-        data = to_json_args(args)
     else:
-        return out
+        data = to_json_args(args)
     if data.__class__ is bytes and len(data) > s.max_bytes:
         raise _limits.value_over(len(data), s)  # _core would word it as text
     try:
@@ -182,6 +191,15 @@ def fingerprint(name: str, args: Any, *, match_on: Optional[KeyList] = None,
         >>> fingerprint("search", {"email": " a@b.c ", "plan": "pro"})[:12]
         '7724594218f0'
     """
+    if match_on is None and ignore_args is None and kind is _DEFAULT_KIND and limits is None:
+        # The common call in the fewest Python steps (issue 14): _literal's cache hit inlined.
+        n = _names.get(name) if type(name) is str else None
+        if n is None:
+            n = _literal(name, "name")
+        out = plain_call(F_DIGEST, n, args)
+        if out is NOT_PLAIN or out is PLAIN or out is UNKNOWN:
+            return _text_path(out, F_DIGEST, b"", n, args, _limits.active)
+        return out
     n = _literal(name, "name")
     if match_on is None and ignore_args is None and kind is _DEFAULT_KIND:
         return _value_call(F_DIGEST, b"", n, args, limits)
@@ -219,10 +237,20 @@ def fingerprint_json(name: str, args_json: Union[str, bytes, bytearray, memoryvi
         >>> fingerprint_json("search", '{"plan":"pro","email":" a@b.c "}')[:12]
         '7724594218f0'
     """
+    if match_on is None and ignore_args is None and kind is _DEFAULT_KIND and limits is None:
+        n = _names.get(name) if type(name) is str else None
+        if n is None:
+            n = _literal(name, "name")
+        if type(args_json) is str and len(args_json) <= _PLAIN_TEXT and _limits.active.max_bytes >= _UNLIMITED:
+            # The common call in fewer Python steps (issue 14); an error is
+            # reported by the full path below (the core runs that text twice).
+            out = _core.plain(F_DIGEST | F_STRING_INPUT, n, args_json.encode("utf-8", "surrogatepass"))
+            if out is not None:
+                return out
+        data, text_flag = _text(args_json)
+        return _core.call(F_DIGEST | text_flag, b"", n, b"", b"", data)
     n = _literal(name, "name")
     data, text_flag = _text(args_json)
-    if match_on is None and ignore_args is None and kind is _DEFAULT_KIND and limits is None:
-        return _core.call(F_DIGEST | text_flag, b"", n, b"", b"", data)
     flags, k, m, g, _, _ = _options(kind, match_on, ignore_args)
     return _core.call(flags | text_flag, k, n, m, g, data, _settings(limits))
 
@@ -239,7 +267,10 @@ def canonical_json(value: Any) -> str:
         >>> canonical_json({"b": [1.0, None, float("nan")], "a": -0.0})
         '{"a":0,"b":[1]}'
     """
-    return _value_call(F_TEXT, b"", b"", value, None)
+    out = plain_call(F_TEXT, b"", value)
+    if out is NOT_PLAIN or out is PLAIN or out is UNKNOWN:
+        return _text_path(out, F_TEXT, b"", b"", value, _limits.active)
+    return out
 
 
 def canonicalize_json(text: Union[str, bytes, bytearray, memoryview]) -> str:

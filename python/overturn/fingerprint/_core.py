@@ -30,12 +30,17 @@ Internal. Implements the host side of the ABI documented at the top of
   ``Func.__call__`` (wasmtime-py's checked path)   ~16 µs
   ``_bindings.wasmtime_func_call_unchecked``        ~2.1 µs
   own prototype, int addresses                       ~0.9 µs
-  own prototype, prebuilt c_void_p arguments        ~0.76 µs  ← used
+  own prototype, prebuilt c_void_p arguments        ~0.76 µs
+  no argtypes, the same prebuilt arguments          ~0.63 µs  ← used
   ===============================================  ========
 
-  A whole small fingerprint (~130 B) then costs ~7.8 µs: ~2.5 µs in the C
-  json encoder, ~2.9 µs in the ``run`` call (~0.8 µs of it the FFI), and
-  ~2.4 µs of Python around them (argument checks, request, result).
+  (The last row measured later, in one process beside the one above it:
+  540 vs 680 ns, issue 14.)
+
+  A whole small fingerprint (~130 B) of a value then costs ~4.2 µs of CPU
+  (issue 14, python/README.md "Speed"): ``marshal.dumps`` 0.46, the request
+  0.2, the call 0.53, the core 0.47, ``hashlib`` 0.65, the rest Python
+  around them; ``plain()`` is that call in the fewest steps.
 
   If the low-level symbols are missing (a future wasmtime-py), the checked
   public call path is used instead; results are the same, only slower.
@@ -63,6 +68,7 @@ from __future__ import annotations
 import ctypes
 import os
 import struct
+import sys
 import threading
 from typing import Any, Optional
 
@@ -78,11 +84,16 @@ __all__ = ["F_DIGEST", "F_IGNORE", "F_MATCH_ON", "F_STRING_INPUT", "F_TEXT", "ca
 _HEADER = struct.Struct("<%dI" % HEADER_WORDS)  # flags, kindLen, nameLen, matchLen, ignoreLen, argsLen
 _RESULT = struct.Struct("<iiiII")  # status, error offset, part, text ptr, text len (RESULT_* order)
 _HEADER_LEN = HEADER_BYTES
+_ARGS_LEN_AT = 4 * (HEADER_WORDS - 1)  # the header's last word: argsLen
 _DIGEST_AT = RESULT_DIGEST
 _TEXT = struct.Struct("<II")  # text ptr, text len (RESULT_TEXT_PTR, RESULT_TEXT_LEN)
 _INITIAL_INPUT = 64 * 1024
 _U32_MAX = 0xFFFFFFFF
-_SMALL_TEXT = 1 << 16  # characters; a longer str is encoded in pieces by _put_large (issue 15)
+#: Characters of a str encoded in one piece; a longer one is encoded in
+#: pieces by _put_large (issue 15). The one piece (at most 8 MB, ~2 MB for
+#: typical text) is freed before the core runs, as a piece is; pieces and
+#: their heap trim cost a 1.1 MB text ~3-4 ms more than one encode (issue 14).
+_SMALL_TEXT = 1 << 21
 
 WASM_FILE = "fingerprint.wasm"
 PUBLIC_API_ENV = "OVERTURN_FINGERPRINT_PUBLIC_API"
@@ -109,9 +120,11 @@ class _LowLevel:
     """ctypes prototypes over wasmtime's C API, bound once per process."""
 
     def __init__(self, ffi: Any) -> None:
-        proto = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
-                                 ctypes.c_size_t, ctypes.c_void_p)
-        self.call_unchecked = proto(("wasmtime_func_call_unchecked", ffi.dll))
+        # No argtypes: every argument is a prebuilt ctypes object of the
+        # parameter's C type, passed as it is, without a from_param() per
+        # argument (~0.1 µs a call, issue 14).
+        self.call_unchecked = ffi.dll._FuncPtr(("wasmtime_func_call_unchecked", ffi.dll))
+        self.call_unchecked.restype = ctypes.c_void_p
         data = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
         self.memory_data = data(("wasmtime_memory_data", ffi.dll))
         size = ctypes.CFUNCTYPE(ctypes.c_size_t, ctypes.c_void_p, ctypes.c_void_p)
@@ -189,9 +202,18 @@ class _Instance:
                                    " (reinstall the package)" % (got & 0xFFFFFFFF, ABI_ID))
         self.busy = False
         self.view: memoryview = memoryview(b"")
+        self.head: Optional[bytes] = None  # name and flags of plain()'s header at in_ptr, if still there
+        self.head_flags = 0
+        self.words: memoryview = self.view
         self.result = self.call_export(ex["result"])
+        self.text_word = (self.result + RESULT_TEXT_PTR) >> 2
         self.in_ptr = self.reserve(_INITIAL_INPUT)
         self.in_cap = _INITIAL_INPUT
+        # plain()'s conditions that hold for the instance's lifetime: the
+        # low-level call, a fixed base address, and words it reads or writes
+        # as native u32 (little-endian like wasm, 4-aligned).
+        self.fast = (self.low is not None and _module[4] and sys.byteorder == "little"
+                     and (self.result + RESULT_TEXT_PTR) & 3 == 0 and self.in_ptr & 3 == 0)
 
     def _bind_low_level(self, ex: Any) -> None:
         """Addresses and buffers for wasmtime_func_call_unchecked, made once per instance."""
@@ -245,6 +267,7 @@ class _Instance:
             base = ctypes.addressof(self.memory.data_ptr(self.store).contents)
             size = self.memory.data_len(self.store)
         self.view = memoryview((ctypes.c_char * size).from_address(base)).cast("B")
+        self.words = self.view.cast("I")  # native u32 = wasm's little-endian on the hosts wasmtime runs on
 
     def reserve(self, n: int) -> int:
         if n > _U32_MAX:
@@ -345,6 +368,70 @@ def call(flags: int, kind: bytes, name: bytes, match: bytes, ignore: bytes, args
         st.busy = False
 
 
+def plain(flags: int, name: bytes, data: bytes) -> Optional[str]:
+    """The common call (issue 14): args ``data`` as bytes (the value path's
+    marshal stream with F_MARSHAL, or JSON text), the default kind, no key
+    lists, the configured limits, no byte limit (the caller checks).
+
+    Returns the digest (F_DIGEST) or the text (F_TEXT), or None when the
+    core refused the request (the caller then takes its full path, which
+    gives the answer or the error). The same request as ``call``, in fewer
+    Python steps: the header left in place from the last such call, the run
+    inlined, no limit or retirement work where the settings and size show
+    there is none to do; anything else goes through ``call``.
+    """
+    try:
+        st = _local.inst
+    except AttributeError:
+        st = instance()
+    s = _limits.active
+    n = _HEADER_LEN + len(name) + len(data)
+    if st.busy or not st.fast or st.sent is not s.core or n > st.in_cap or n > s.measure_above:
+        try:
+            return call(flags, b"", name, b"", b"", data, s)
+        except FingerprintError:
+            return None
+    hash_here = flags & F_DIGEST and (_host_sha256 or _load_host_sha256())
+    if hash_here:
+        flags ^= F_DIGEST | F_PREIMAGE
+    st.busy = True
+    try:
+        p = st.in_ptr
+        view = st.view
+        if st.head is name and st.head_flags == flags:
+            # The header and name of the last request are still in place (no
+            # other request was written since): only the args length and the args.
+            st.words[(p + _ARGS_LEN_AT) >> 2] = len(data)
+            view[n - len(data) + p:p + n] = data
+        else:
+            view[p:p + n] = _HEADER.pack(flags, 0, len(name), 0, 0, len(data)) + name + data
+            st.head = name
+            st.head_flags = flags
+        slot = st.slot
+        slot.value = n
+        err = st.low.call_unchecked(st.ctx, st.run_addr, st.raw_addr, st.one, st.trap_addr)
+        if err or st.trap.value:
+            _forget(st)
+            st._trapped(err)  # frees the trap; the text path answers (as call() failing would)
+            return None
+        if slot.value:
+            return None
+        if flags & F_DIGEST:
+            r = st.result + _DIGEST_AT
+            return str(view[r:r + 64], "ascii")
+        words = st.words  # the result's text pointer and length, read without a struct
+        ptr = words[st.text_word]
+        end = ptr + words[st.text_word + 1]
+        if end > len(view):
+            st.refresh()
+            view = st.view
+        if hash_here:
+            return _host_sha256(view[ptr:end]).hexdigest()  # type: ignore[no-any-return]
+        return str(view[ptr:end], "utf-8")
+    finally:
+        st.busy = False
+
+
 def _call(st: _Instance, s: _limits.Settings, flags: int, kind: bytes, name: bytes, match: bytes,
           ignore: bytes, args: Any) -> str:
     if type(args) is str and len(args) <= _SMALL_TEXT:  # a short text call: encoded here in one piece
@@ -366,6 +453,7 @@ def _call(st: _Instance, s: _limits.Settings, flags: int, kind: bytes, name: byt
     head += kind + name + match + ignore
     h = len(head)
     n = h + len(args)
+    st.head = None  # plain() rewrites its header after this request
     if n > st.in_cap:
         st.reserve(n)  # same address (fixed for the instance), more room
         st.in_cap = n
@@ -376,14 +464,16 @@ def _call(st: _Instance, s: _limits.Settings, flags: int, kind: bytes, name: byt
     else:
         view[p:p + h] = head
         view[p + h:p + n] = args
+        args = None  # an encoded str is freed before the core runs (the peak of issue 15)
     return _run(st, s, flags, n, bool(hash_here))
 
 
 def _run(st: _Instance, s: _limits.Settings, flags: int, n: int, hash_here: bool = False) -> str:
     """Runs the request of n bytes written at st.in_ptr; returns the digest or text."""
-    if st.sent is not s.core and st.sent != s.core:  # issue 15: the core keeps depth/member limits per instance
-        st.fn_limits(st.store, *s.core)
-        st.sent = s.core
+    if st.sent is not s.core:  # issue 15: the core keeps depth/member limits per instance
+        if st.sent != s.core:
+            st.fn_limits(st.store, *s.core)
+        st.sent = s.core  # the same object from now on: plain() tests identity
     low = st.low
     if low is not None:  # Instance._call inlined: this is the hot path
         st.slot.value = n
@@ -426,6 +516,7 @@ def _put_large(st: _Instance, s: _limits.Settings, flags: int, kind: bytes, name
     head += kind + name + match + ignore
     h = len(head)
     n = h + size
+    st.head = None  # plain() rewrites its header after this request
     if n > st.in_cap:
         st.reserve(n)
         st.in_cap = n

@@ -36,7 +36,7 @@ import marshal
 from _thread import stack_size
 from typing import Any
 
-from . import _core
+from . import _core, _limits
 from ._encode import FAST_MAX_RECURSION_LIMIT
 from ._errors import FingerprintError
 
@@ -54,6 +54,22 @@ _MIN_THREAD_STACK = _DEPTH * 400
 NOT_PLAIN = "not-plain"
 #: Its answer when marshal could not be asked (small thread stacks).
 UNKNOWN = "unknown"
+
+
+def plain_call(flags: int, name: bytes, args: Any) -> str:
+    """``marshal_call`` for the common call (default kind, configured limits),
+    in the fewest Python steps: ``fingerprint``/``canonical_json`` call it first (issue 14)."""
+    if _USE_MARSHAL and (stack_size() == 0 or stack_size() >= _MIN_THREAD_STACK):
+        try:
+            data = _dumps(args, 4)
+        except Exception:  # ValueError: unmarshallable or too deep; the text path decides
+            return NOT_PLAIN
+        if _limits.active.max_bytes >= _UNLIMITED:
+            out = _core.plain(flags | F_MARSHAL, name, data)
+            if out is not None:
+                return out
+        return PLAIN
+    return UNKNOWN
 
 
 def marshal_call(flags: int, kind: bytes, name: bytes, args: Any, s: Any) -> str:
