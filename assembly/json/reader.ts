@@ -16,9 +16,10 @@ import {
   E_TRAILING, E_UNEXPECTED_CHAR, E_UNEXPECTED_END, fail,
 } from "../errors";
 import { parseDouble } from "../num/strtod";
+import { decimalDigits, decimalE10, readShortDecimal } from "../num/decimal";
 import { encodeWtf8, sequenceLength, surrogateAt } from "../utf8";
 import {
-  NUM_LITERAL, STR_CLEAN, T_ARR, T_FALSE, T_NULL, T_NUM, T_OBJ, T_STR, T_TRUE,
+  NUM_DECIMAL, NUM_LITERAL, NUM_NEGATIVE, STR_CLEAN, T_ARR, T_FALSE, T_NULL, T_NUM, T_OBJ, T_STR, T_TRUE,
   nodeA, nodeType, setNodeA, setNodeB, tapeLen, tapePush,
 } from "./tape";
 
@@ -235,6 +236,11 @@ function readNumber(p: usize): usize {
   // "-0" is not a literal: it must print as "0" (D7).
   if (literal && intDigits <= LITERAL_MAX_DIGITS && !(neg && first == 0x30)) {
     return tapePush(T_NUM, NUM_LITERAL, <u32>(p - s), <u64>s) < 0 ? 0 : p;
+  }
+  // Fractions and exponents of at most 15 digits print from their own digits.
+  if (readShortDecimal(s, <i32>(p - s))) {
+    const flags = neg && decimalDigits != 0 ? NUM_DECIMAL | NUM_NEGATIVE : NUM_DECIMAL;
+    return tapePush(T_NUM, flags, <u32>decimalE10, decimalDigits) < 0 ? 0 : p;
   }
   const v = parseDouble(s, <i32>(p - s));
   const ok = v - v == 0; // finite; D1: ±Infinity becomes null

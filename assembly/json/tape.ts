@@ -7,6 +7,8 @@
 //   NULL                      (null, NaN/Infinity tokens, non-finite numbers: D1)
 //   FALSE / TRUE
 //   NUM   flags&NUM_LITERAL:  a = len, b = ptr of a small-integer literal printed as is
+//         flags&NUM_DECIMAL:  a = e10 (i32), b = digits of a short decimal literal
+//                             (num/decimal.ts), NUM_NEGATIVE for its sign
 //         else                b = the f64 value (finite)
 //   STR   a = len, b = ptr of WTF-8 bytes; flags&STR_CLEAN: bytes need no escaping
 //   ARR   a = child count,  b = index just past the subtree
@@ -22,6 +24,8 @@ export const T_ARR: u8 = 5;
 export const T_OBJ: u8 = 6;
 
 export const NUM_LITERAL: u8 = 1;
+export const NUM_DECIMAL: u8 = 2;
+export const NUM_NEGATIVE: u8 = 4;
 export const STR_CLEAN: u8 = 1;
 
 const NODE: usize = 16;

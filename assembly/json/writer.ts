@@ -12,13 +12,13 @@
 // No whitespace anywhere. Iterative, with an explicit frame stack (D19).
 import { alloc, grow, releaseFrom } from "../arena";
 import { hexDigit } from "../hex";
-import { formatDouble } from "../num/dtoa";
+import { formatDecimal, formatDouble } from "../num/dtoa";
 import { keepMember } from "../select";
 import { trimLengthAt, trimLengthBefore } from "../utf8";
 import { ensure, outBase, outPos, putByte, putBytes } from "./sink";
 import { entryNode, setEntry, sortMembers } from "./sort";
 import {
-  NUM_LITERAL, STR_CLEAN, T_ARR, T_FALSE, T_NULL, T_NUM, T_OBJ, T_STR, T_TRUE,
+  NUM_DECIMAL, NUM_LITERAL, NUM_NEGATIVE, STR_CLEAN, T_ARR, T_FALSE, T_NULL, T_NUM, T_OBJ, T_STR, T_TRUE,
   nodeA, nodeB, nodeF64, nodeFlags, nodeType, subtreeEnd,
 } from "./tape";
 
@@ -98,7 +98,9 @@ function openValue(i: u32, top: bool): bool {
   if (t == T_STR) return writeString(<usize>nodeB(i), <usize>nodeA(i), (nodeFlags(i) & STR_CLEAN) != 0, true);
   if (t == T_NUM) {
     if (!ensure(NUMBER_ROOM)) return false;
-    if (nodeFlags(i) & NUM_LITERAL) putBytes(<usize>nodeB(i), <usize>nodeA(i));
+    const f = nodeFlags(i);
+    if (f & NUM_LITERAL) putBytes(<usize>nodeB(i), <usize>nodeA(i));
+    else if (f & NUM_DECIMAL) outPos += <usize>formatDecimal(nodeB(i), <i32>nodeA(i), (f & NUM_NEGATIVE) != 0, outBase + outPos);
     else outPos += <usize>formatDouble(nodeF64(i), outBase + outPos);
     return true;
   }

@@ -298,6 +298,18 @@ function layout(p: usize, digits: u64, e10: i32): usize {
   return end + 1;
 }
 
+/** Writes the Number::toString text of ±digits·10^e10 when `digits` are
+ *  already the shortest (num/decimal.ts); 0 writes "0". Returns byte length. */
+export function formatDecimal(digits: u64, e10: i32, neg: bool, out: usize): i32 {
+  if (digits == 0) {
+    store<u8>(out, CHAR_0);
+    return 1;
+  }
+  let p = out;
+  if (neg) store<u8>(p++, CHAR_MINUS);
+  return <i32>(layout(p, digits, e10) - out);
+}
+
 /** Writes ECMAScript Number::toString(value) as ASCII at `out`; returns byte length.
  *  Caller guarantees 32 writable bytes. -0 writes "0". NaN → "NaN", ±Infinity → "Infinity"/"-Infinity".
  *  Example: formatDouble(0.1 + 0.2, p) writes "0.30000000000000004", returns 19.
