@@ -229,13 +229,22 @@ function span(t: usize, node: u32): bool {
 function change(kind: string, ta: usize, a: u32, tb: usize, b: u32): bool {
   if (!lit(firstChange ? "{\"path\":" : ",{\"path\":")) return false;
   firstChange = false;
+  changeCount++;
   return writeJsonString(path, <usize>pathLen, false) && lit(",\"kind\":\"") && lit(kind) && lit("\",\"before\":")
     && span(ta, a) && lit(",\"after\":") && span(tb, b) && lit("}");
 }
 
 /** Writes the changes from canonical text A to B as a JSON array; false on OOM. */
 export function diffTexts(ta: usize, na: u32, tb: usize, nb: u32): bool {
-  if (!sinkInit(true, false, 256)) return false;
+  return sinkInit(true, false, 256) && writeDiff(ta, na, tb, nb);
+}
+
+/** How many changes the last writeDiff wrote (replay.ts picks the nearest call by it). */
+export let changeCount: u32 = 0;
+
+/** diffTexts into the current sink (after what it holds); the texts must not be in the sink. */
+export function writeDiff(ta: usize, na: u32, tb: usize, nb: u32): bool {
+  changeCount = 0;
   nodeCap = 64; nodeCount = 0;
   nodes = alloc(<usize>nodeCap * NODE);
   pathCap = 256; pathLen = 0;
