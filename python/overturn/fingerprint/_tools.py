@@ -1,0 +1,33 @@
+"""Tool declarations (issue 12): ``{"create_ticket": {"matchOn": [...]},
+"search_docs": {"ignoreArgs": [...]}}`` as a mapping, the JSON text of a
+tools.json, or its path. The core checks and applies them
+(``assembly/tools.ts``); this host only hands their JSON text over. Internal;
+the TypeScript twin is ``src/tools.ts``.
+"""
+from __future__ import annotations
+
+import os
+from typing import Any, Mapping, Optional, Union
+
+from ._encode import to_json_text
+from ._errors import FingerprintError
+
+#: Declarations by tool name, their JSON text (``str``/``bytes``), or a tools.json path (``os.PathLike``).
+Tools = Optional[Union[Mapping[str, Any], str, bytes, "os.PathLike[str]"]]
+
+
+def tools_text(tools: Tools) -> bytes:
+    """The declarations' JSON text as UTF-8 bytes for the core; b"" when none."""
+    if tools is None:
+        return b""
+    if isinstance(tools, os.PathLike):
+        with open(tools, "rb") as f:
+            return f.read()
+    if isinstance(tools, str):
+        return tools.encode("utf-8", "surrogatepass")
+    if isinstance(tools, (bytes, bytearray, memoryview)):
+        return bytes(tools)
+    if isinstance(tools, Mapping):
+        return to_json_text(dict(tools))
+    raise FingerprintError("invalid-argument", "tools must be a mapping of declarations, their JSON text, or a path, "
+                           "got %s" % type(tools).__qualname__)
