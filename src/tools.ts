@@ -29,9 +29,10 @@ export function toolsText(options: CallOptions | undefined): Uint8Array | undefi
   const tools = options.tools;
   if (tools === undefined || tools === null) return undefined;
   if (typeof tools === "string") return new TextEncoder().encode(tools);
-  if (typeof tools !== "object" || Array.isArray(tools)) {
+  if (typeof tools !== "object") {
     throw new FingerprintError("invalid-argument", "tools must be an object of declarations or their JSON text");
   }
-  // Plain data (names and lists of strings): its JSON text is what a tools.json holds.
+  // Plain data (names and lists of strings): its JSON text is what a tools.json
+  // holds; the core checks its shape (an array is its error, not this host's).
   return new TextEncoder().encode(JSON.stringify(tools));
 }

@@ -10,7 +10,6 @@ import os
 from typing import Any, Mapping, Optional, Union
 
 from ._encode import to_json_text
-from ._errors import FingerprintError
 
 #: Declarations by tool name, their JSON text (``str``/``bytes``), or a tools.json path (``os.PathLike``).
 Tools = Optional[Union[Mapping[str, Any], str, bytes, "os.PathLike[str]"]]
@@ -27,7 +26,6 @@ def tools_text(tools: Tools) -> bytes:
         return tools.encode("utf-8", "surrogatepass")
     if isinstance(tools, (bytes, bytearray, memoryview)):
         return bytes(tools)
-    if isinstance(tools, Mapping):
-        return to_json_text(dict(tools))
-    raise FingerprintError("invalid-argument", "tools must be a mapping of declarations, their JSON text, or a path, "
-                           "got %s" % type(tools).__qualname__)
+    # Plain data: its JSON text is what a tools.json holds; the core checks its
+    # shape (a list is its error, not this host's).
+    return to_json_text(dict(tools) if isinstance(tools, Mapping) else tools)
