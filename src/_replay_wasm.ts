@@ -54,6 +54,11 @@ export class ReplayCore {
     return this.run(F_VALUES, R_ANSWER, index, end - start);
   }
 
+  /** Bytes of linear memory this instance holds (its index, line bytes and scratch). */
+  memoryBytes(): number {
+    return this.e.memory.buffer.byteLength;
+  }
+
   unused(): string {
     return this.bytes(R_UNUSED, 0, new Uint8Array(0), 0);
   }

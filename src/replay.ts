@@ -136,6 +136,11 @@ export class Recording {
     return this.#calls;
   }
 
+  /** Bytes of wasm memory the recording holds: its index and the recorded lines' bytes. */
+  get memoryBytes(): number {
+    return this.#core.memoryBytes();
+  }
+
   /** Lines read (blank ones included). */
   get lines(): number {
     return this.#lines;

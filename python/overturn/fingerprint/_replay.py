@@ -88,6 +88,11 @@ class Recording:
         return self._calls
 
     @property
+    def memory_bytes(self) -> int:
+        """Bytes of wasm memory the recording holds: its index and the recorded lines' bytes."""
+        return self._core.memory_bytes()
+
+    @property
     def lines(self) -> int:
         """Lines read (blank ones included)."""
         return self._lines

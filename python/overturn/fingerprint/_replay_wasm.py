@@ -33,6 +33,10 @@ class ReplayCore:
     def answer(self, text: bytes, from_str: bool, index: int) -> str:
         return self._run(F_STRING_INPUT if from_str else 0, R_ANSWER, index, text)
 
+    def memory_bytes(self) -> int:
+        """Bytes of linear memory this instance holds (its index, line bytes and scratch)."""
+        return int(self._st.memory.data_len(self._st.store))
+
     def unused(self) -> str:
         return self._run(0, R_UNUSED, 0, b"")
 
