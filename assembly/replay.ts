@@ -91,6 +91,36 @@ export function replayOp(kindP: usize, kindN: usize, p: usize, n: usize, flags: 
   return fail(E_BAD_REQUEST, -1) == OK;
 }
 
+// ---- For a CLI formatter (assembly/cli/): the same operations as functions ----
+// A `replay` command loads the recording with R_TOOLS / R_LOAD requests into
+// the engine's instance, then, per line of CALLS, calls replayAnswer and
+// formats from the fields below (or re-reads the record replayAnswer wrote
+// into the sink: [outBase, outBase + answerRecordEnd)). Any other command
+// applies a recording's declarations (--tools) with setTools(keptTools(),
+// keptToolsLength()) before reading its lines.
+
+/** Answers call number nth of [p, p + n) (flags: F_STRING_INPUT / F_VALUES); the record is in the sink. */
+export function replayAnswer(p: usize, n: usize, flags: u32, nth: u32): bool { return answer(p, n, flags, nth); }
+/** The declarations the recording keeps (R_TOOLS), for setTools (tools.ts). */
+export function keptTools(): usize { return base(); }
+export function keptToolsLength(): usize { return toolsLen; }
+/** The recorded calls never answered. */
+export function unusedCount(): u32 {
+  let k: u32 = 0;
+  for (let i: u32 = 0; i < entryCount; i++) if ((ef(i, E_FLAGS) & FLAG_USED) == 0) k++;
+  return k;
+}
+/** The last answer: a hit; the entry answered or the nearest (NONE: none); counts; where its parts are in the sink. */
+export let answerHit = false;
+export let answerEntry: u32 = NONE;
+export let answerRecorded: u32 = 0;
+export let answerAsked: u32 = 0;
+export let answerRecordEnd: usize = 0;
+export let answerWhyFrom: usize = 0, answerWhyTo: usize = 0, answerChangesFrom: usize = 0, answerChangesTo: usize = 0;
+/** An entry's line number and call index within its line. */
+export function entryLine(e: u32): u32 { return ef(e, E_LINE_NO); }
+export function entryCall(e: u32): u32 { return ef(e, E_CALL); }
+
 // ---- The kept region ----------------------------------------------------------
 
 @inline function align16(n: usize): usize { return (n + 15) & ~<usize>15; }
@@ -409,8 +439,12 @@ function answer(p: usize, n: usize, flags: u32, nth: u32): bool {
     setEf(head, E_ASKED, ef(head, E_ASKED) + 1);
     setEf(e, E_FLAGS, ef(e, E_FLAGS) | FLAG_USED);
     if (!sinkInit(true, false, 512 + <usize>ef(e, E_LINE_LEN))) return false;
-    return start(true, nameP, nameN, kindP, kindN, calls) && num(ef(e, E_LINE_NO)) && lit(",\"recordedCall\":")
-      && num(ef(e, E_CALL)) && lit("}\n") && lineBytes(e);
+    answerHit = true; answerEntry = e; answerRecorded = answerAsked = 0;
+    answerWhyFrom = answerWhyTo = answerChangesFrom = answerChangesTo = 0;
+    if (!start(true, nameP, nameN, kindP, kindN, calls) || !num(ef(e, E_LINE_NO)) || !lit(",\"recordedCall\":")
+      || !num(ef(e, E_CALL)) || !lit("}")) return false;
+    answerRecordEnd = outPos;
+    return lit("\n") && lineBytes(e);
   }
 
   let best: u32 = NONE, bestChanges: u32 = 0, recorded: u32 = 0, asked: u32 = 0;
@@ -445,18 +479,33 @@ function answer(p: usize, n: usize, flags: u32, nth: u32): bool {
   }
   if (!sinkInit(true, false, 1024 + (best != NONE ? <usize>ef(best, E_LINE_LEN) : 0))) return false;
   if (!start(false, nameP, nameN, kindP, kindN, calls) || !lit("null,\"why\":\"")) return false;
+  answerHit = false; answerEntry = best; answerRecorded = recorded; answerAsked = asked;
+  answerWhyFrom = outPos;
   if (head != NONE) {
     if (!lit("recorded ") || !num(recorded) || !lit(recorded == 1 ? " time, asked " : " times, asked ") || !num(asked)) return false;
   } else if (best != NONE) {
     if (!lit("no recorded call has this fingerprint; the nearest recorded call of this tool is line ")
       || !num(ef(best, E_LINE_NO)) || !lit(" (") || !num(bestChanges) || !lit(bestChanges == 1 ? " change)" : " changes)")) return false;
   } else if (!lit("no recorded call of this tool and kind")) return false;
+  answerWhyTo = outPos;
   if (!lit("\",\"recorded\":") || !num(recorded) || !lit(",\"asked\":") || !num(asked) || !lit(",\"nearest\":")) return false;
-  if (best == NONE) return lit("null,\"changes\":[]}");
+  if (best == NONE) {
+    if (!lit("null,\"changes\":")) return false;
+    answerChangesFrom = outPos;
+    if (!lit("[]")) return false;
+    answerChangesTo = outPos;
+    if (!lit("}")) return false;
+    answerRecordEnd = outPos;
+    return true;
+  }
   if (!lit("{\"line\":") || !num(ef(best, E_LINE_NO)) || !lit(",\"call\":") || !num(ef(best, E_CALL)) || !lit("},\"changes\":")) return false;
+  answerChangesFrom = outPos;
   if (head != NONE) { if (!lit("[]")) return false; }
   else if (!writeDiff(t, <u32>tn, canon, <u32>canonN)) return false;
-  return lit("}\n") && lineBytes(best);
+  answerChangesTo = outPos;
+  if (!lit("}")) return false;
+  answerRecordEnd = outPos;
+  return lit("\n") && lineBytes(best);
 }
 
 /** Re-reads entry i's call with its canonical text (in the sink). */
