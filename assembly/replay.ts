@@ -38,6 +38,7 @@ import { callTextStart, callsInLastMessage, processCall, result } from "./reques
 import { readTools } from "./tools";
 import { sequenceLength } from "./utf8";
 import { bytes, lit } from "./cli/_emit";
+import { digestTo, head16, hex, inum, logInit, logLen, logMark, logP, logPut, logRelease, num } from "./scratch";
 
 const NONE: u32 = 0xFFFF_FFFF;
 const ENTRY: usize = 72;
@@ -217,8 +218,6 @@ function detail(s: string): void {
 
 // ---- Calls through the core's one call path (request.ts) ----------------------
 
-let reqFlagsExtra: u32 = 0;
-
 /**
  * Fingerprints call number nth of the JSON text (or value stream) [p, p + n)
  * with the recording's declarations. The digest is at result() + RESULT_DIGEST;
@@ -248,68 +247,10 @@ function fnv(h: u32, p: usize, n: usize): u32 {
   return h;
 }
 
-function hexNibble(c: u32): u32 { return c <= 0x39 ? c - 0x30 : c - 0x57; }
-
-/** The last call's digest (64 hex digits in the result block) as 32 bytes at out. */
-function digestTo(out: usize): void {
-  const hex = result() + RESULT_DIGEST;
-  for (let i: usize = 0; i < 32; i++) {
-    store<u8>(out + i, <u8>((hexNibble(<u32>load<u8>(hex + 2 * i)) << 4) | hexNibble(<u32>load<u8>(hex + 2 * i + 1))));
-  }
-}
-
-// ---- A scratch log in the arena, kept while calls come and go after it --------
-// Each call's allocations are released back to the log's end; the log then
-// grows in place (it is the last block), so a chunk of any size runs in
-// bounded arena memory.
-
-let logP: usize = 0;
-let logLen: usize = 0;
-let logCap: usize = 0;
-let logMark: usize = 0;
-
-function logInit(): bool {
-  logCap = 4096; logLen = 0;
-  logP = alloc(logCap);
-  logMark = arenaMark();
-  return logP != 0;
-}
-
-/** Drops everything allocated after the log (a call's tape, sink…). */
-function logRelease(): void { releaseFrom(logMark); }
-
-/**
- * Appends a record: `words` u32 header words (head16()) then n bytes from src,
- * which may lie after the log (a released call's detail or name): the bytes
- * are moved first, as memmove does, then the header is written.
- */
-function logPut(words: usize, src: usize, n: usize): bool {
-  const need = logLen + (words << 2) + n;
-  if (need > logCap) {
-    let cap = logCap << 1;
-    if (cap < need) cap = need;
-    const q = grow(logP, logCap, cap); // in place: the log is the last block after logRelease
-    if (q == 0) return false;
-    logP = q; logCap = cap; logMark = arenaMark();
-  }
-  memory.copy(logP + logLen + (words << 2), src, n);
-  memory.copy(logP + logLen, head16(), words << 2);
-  logLen = need;
-  return true;
-}
-
-// Static scratch, inside a function: a module-level memory.data would be laid
-// out in the fingerprint module too (request.ts imports this file), moving its data.
-function scratch(): usize { return memory.data(144, 16); }
-/** A log record's header words; the live call's binary digest; decimal and hex output. */
-@inline function head16(): usize { return scratch(); }
-@inline function live(): usize { return scratch() + 32; }
-@inline function digits(): usize { return scratch() + 64; }
-@inline function hexBuf(): usize { return scratch() + 80; }
+/** The live call's binary digest (static: inside a function, so the fingerprint module never lays it out). */
+function live(): usize { return memory.data(32, 16); }
 
 // ---- R_LOAD ------------------------------------------------------------------
-
-let loadedCalls: u32 = 0;
 
 function loadChunk(p: usize, n: usize, last: bool): bool {
   // Worst case: every byte kept, a call per 8 bytes (a call's text is longer).
@@ -400,7 +341,6 @@ function loadLine(p: usize, n: usize): bool {
   linesLen += n;
   entryCount = first + count;
   for (let i = first; i < entryCount; i++) link(i);
-  loadedCalls += count;
   resetErrors(PART_CALL);
   return true;
 }
@@ -572,27 +512,4 @@ function unused(): bool {
     q += 8 + nn;
   }
   return lit("]");
-}
-
-// ---- Output helpers ----------------------------------------------------------
-
-
-function num(v: u32): bool {
-  let n: usize = 0;
-  do { store<u8>(digits() + 11 - n, <u8>(0x30 + v % 10)); v /= 10; n++; } while (v != 0);
-  return bytes(digits() + 12 - n, n);
-}
-
-function inum(v: i32): bool {
-  if (v < 0) return lit("-") && num(<u32>(-v));
-  return num(<u32>v);
-}
-
-function hex(d: usize): bool {
-  for (let i: usize = 0; i < 32; i++) {
-    const b = <u32>load<u8>(d + i);
-    store<u8>(hexBuf() + 2 * i, <u8>hexDigit(b >> 4));
-    store<u8>(hexBuf() + 2 * i + 1, <u8>hexDigit(b & 15));
-  }
-  return bytes(hexBuf(), 64);
 }

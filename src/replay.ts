@@ -8,6 +8,7 @@
  * @module
  */
 import { ReplayCore } from "./_replay_wasm.js";
+import { isWellFormed, writeWtf8 } from "./_wtf8.js";
 import { errorFromCore, FingerprintError } from "./errors.js";
 import { toolsText, type ToolDeclarations } from "./tools.js";
 import type { Call, Change, ProviderCall } from "./diagnostics.js";
@@ -176,20 +177,19 @@ export class Recording {
 
   #text(text: string): void {
     // Encoded a slice at a time: a large text never doubles in memory at once.
-    const enc = new TextEncoder();
     let i = 0;
     while (i < text.length) {
       let end = Math.min(text.length, i + CHUNK);
       const c = text.charCodeAt(end - 1);
       if (end < text.length && c >= 0xd800 && c < 0xdc00) end++; // keep a surrogate pair together
-      this.#bytes(enc.encode(text.slice(i, end)));
+      this.#bytes(encode(text.slice(i, end)));
       i = end;
     }
   }
 
   #piece(piece: string | Uint8Array): void {
     if (piece instanceof Uint8Array) this.#bytes(piece);
-    else if (typeof piece === "string") this.#bytes(new TextEncoder().encode(piece + "\n"));
+    else if (typeof piece === "string") this.#bytes(encode(piece + "\n"));
     else throw new FingerprintError("invalid-argument", "a recording's pieces are Uint8Array chunks or string lines");
   }
 
@@ -218,6 +218,17 @@ export class Recording {
     for (const b of r.bad) this.badLines.push({ line: b.line, error: errorFromCore(b.status, b.offset, b.part, b.detail) });
     return r.consumed;
   }
+}
+
+/**
+ * UTF-8, with a lone surrogate as its WTF-8 bytes rather than U+FFFD: the
+ * core then refuses that line as not UTF-8 (the line rules), instead of the
+ * recording silently holding another text.
+ */
+function encode(s: string): Uint8Array {
+  if (isWellFormed(s)) return new TextEncoder().encode(s);
+  const b = new Uint8Array(s.length * 3);
+  return b.subarray(0, writeWtf8(s, 0, b, 0));
 }
 
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {

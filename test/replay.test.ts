@@ -49,3 +49,11 @@ describe("Recording", () => {
     expect(rec.answer({ name: "t", args: { i: 1 } }).hit).toBe(true);
   });
 });
+
+describe("Recording text with a lone surrogate", () => {
+  it("is a bad line (not UTF-8), never a silently replaced character", () => {
+    const rec = Recording.load(`${line(1)}\n{"name":"t","args":{"s":"\ud800"}}\n${line(2)}\n`);
+    expect(rec.badLines.map((b) => [b.line, b.error.code])).toEqual([[2, "invalid-utf8"]]);
+    expect(rec.size).toBe(2);
+  });
+});

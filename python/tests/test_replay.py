@@ -48,3 +48,9 @@ def test_refuses_what_is_not_a_recording_or_a_call_and_keeps_working():
     with pytest.raises(FingerprintError):
         rec.answer("{")
     assert rec.answer({"name": "t", "args": {"i": 1}})["hit"]
+
+
+def test_text_with_a_lone_surrogate_is_a_bad_line():
+    rec = Recording.loads('%s\n{"name":"t","args":{"s":"\ud800"}}\n%s\n' % (line(1), line(2)))
+    assert [(n, e.code) for n, e in rec.bad_lines] == [(2, "invalid-utf8")]
+    assert rec.size == 2

@@ -6,6 +6,7 @@ parsed or decided here. Internal; the TypeScript twin is ``src/_replay_wasm.ts``
 from __future__ import annotations
 
 import struct
+import threading
 
 from ._abi import (F_REPLAY, F_STRING_INPUT, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, RESULT_STATUS)
 from ._diagnostics_wasm import _HEADER, _RESULT, _Instance
@@ -23,6 +24,7 @@ class ReplayCore:
         except Exception as e:  # a wasmtime failure never leaks as such
             raise FingerprintError("internal-error", "could not load the diagnostics core: %s" % e) from e
         self._broken = False
+        self._lock = threading.Lock()  # one store, not to be entered by two threads at once
 
     def tools(self, text: bytes) -> str:
         return self._run(0, R_TOOLS, 0, text)
@@ -41,6 +43,10 @@ class ReplayCore:
         return self._run(0, R_UNUSED, 0, b"")
 
     def _run(self, flags: int, op: int, arg: int, data: bytes) -> str:
+        with self._lock:
+            return self._run_locked(flags, op, arg, data)
+
+    def _run_locked(self, flags: int, op: int, arg: int, data: bytes) -> str:
         if self._broken:
             raise FingerprintError("internal-error", "this recording's core failed earlier; load the recording again")
         st = self._st
