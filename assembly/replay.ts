@@ -406,6 +406,8 @@ function answer(p: usize, n: usize, flags: u32, nth: u32): bool {
       if (!sinkInit(true, false, 256) || !writeDiff(t, <u32>(ce - cs), canon, <u32>canonN)) return false;
       if (best == NONE || changeCount < bestChanges) { best = i; bestChanges = changeCount; }
       releaseFrom(mark);
+      // Another fingerprint differs by one change at least: nothing beats one.
+      if (bestChanges == 1) break;
     }
   }
   // The nearest call's canonical text again (the loop released it), then the record.
