@@ -253,8 +253,12 @@ function live(): usize { return memory.data(32, 16); }
 // ---- R_LOAD ------------------------------------------------------------------
 
 function loadChunk(p: usize, n: usize, last: bool): bool {
-  // Worst case: every byte kept, a call per 8 bytes (a call's text is longer).
-  if (!makeRoom(n, <u32>(n >> 3) + 2)) return false;
+  // Worst case: every byte kept, and a call per "{" (every call is an object),
+  // at most one per 8 bytes (a call's text is longer).
+  let braces: usize = 0;
+  for (let i: usize = 0; i < n; i++) if (load<u8>(p + i) == 0x7B) braces++;
+  if (braces > (n >> 3)) braces = n >> 3;
+  if (!makeRoom(n, <u32>braces + 2)) return false;
   if (!logInit()) return false;
   let pos: usize = 0;
   while (pos < n) {

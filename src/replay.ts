@@ -93,7 +93,7 @@ export class Recording {
   /** Lines the core could not read, with their errors (the rest is kept). */
   readonly badLines: BadLine[] = [];
   #core: ReplayCore;
-  #pending: Uint8Array = new Uint8Array(0);
+  #pending: Uint8Array[] = [];
   #lines = 0;
   #calls = 0;
 
@@ -196,16 +196,18 @@ export class Recording {
   #bytes(chunk: Uint8Array): void {
     for (let i = 0; i < chunk.length; i += CHUNK) {
       const part = chunk.subarray(i, Math.min(chunk.length, i + CHUNK));
-      const data = this.#pending.length === 0 ? part : concat(this.#pending, part);
+      // No line ends in this part: keep it, joined once a line ends (a long line stays linear).
+      if (part.indexOf(10) < 0) { this.#pending.push(part.slice()); continue; }
+      const data = this.#pending.length === 0 ? part : concat([...this.#pending, part]);
       // The core leaves an unterminated last line for the next chunk.
       const consumed = this.#send(data, false);
-      this.#pending = data.slice(consumed);
+      this.#pending = consumed < data.length ? [data.slice(consumed)] : [];
     }
   }
 
   #end(): void {
-    this.#send(this.#pending, true);
-    this.#pending = new Uint8Array(0);
+    this.#send(concat(this.#pending), true);
+    this.#pending = [];
   }
 
   #send(data: Uint8Array, last: boolean): number {
@@ -231,9 +233,9 @@ function encode(s: string): Uint8Array {
   return b.subarray(0, writeWtf8(s, 0, b, 0));
 }
 
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a, 0);
-  out.set(b, a.length);
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) { out.set(p, at); at += p.length; }
   return out;
 }

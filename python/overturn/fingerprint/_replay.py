@@ -38,7 +38,7 @@ class Recording:
     def __init__(self, *, tools: Tools = None) -> None:
         """An empty recording; use :meth:`load` or :meth:`loads`."""
         self._core = ReplayCore()
-        self._pending = b""
+        self._pending: List[bytes] = []
         self._lines = 0
         self._calls = 0
         #: Lines the core could not read: ``(line number, FingerprintError)``; the rest is kept.
@@ -146,13 +146,19 @@ class Recording:
 
     def _bytes(self, chunk: bytes) -> None:
         for i in range(0, len(chunk), _CHUNK):
-            data = self._pending + chunk[i:i + _CHUNK]
+            part = chunk[i:i + _CHUNK]
+            if b"\n" not in part:
+                # No line ends in this part: kept, joined once a line ends (a long line stays linear).
+                self._pending.append(part)
+                continue
+            data = b"".join(self._pending) + part if self._pending else part
             # The core leaves an unterminated last line for the next chunk.
-            self._pending = data[self._send(data, False):]
+            consumed = self._send(data, False)
+            self._pending = [data[consumed:]] if consumed < len(data) else []
 
     def _end(self) -> None:
-        self._send(self._pending, True)
-        self._pending = b""
+        self._send(b"".join(self._pending), True)
+        self._pending = []
 
     def _send(self, data: bytes, last: bool) -> int:
         r = json.loads(self._core.load(data, last))
