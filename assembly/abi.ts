@@ -29,6 +29,14 @@ export const F_DIFF: u32 = 512;       // kind and name parts hold two canonical 
 export const F_MARSHAL: u32 = 1024;   // args is CPython marshal (version 4) of a plain value (json/marshal.ts)
 export const F_NTH_CALL: u32 = 2048;  // with F_CALL: args may hold several calls (a message, shapes.ts); the kind part is 4 bytes, the u32 index of the one to read; RESULT_OFFSET returns their count
 export const F_CLI: u32 = 4096;       // CLI output (cli/out.ts): kind = formatter, name = operand, matchOn/ignoreArgs parts = program, package version
+export const F_TOOLS: u32 = 8192;     // with F_CALL: the ignoreArgs part holds tool declarations as JSON text (tools.ts, issue 12)
+export const F_REPLAY: u32 = 16384;   // a replay operation (replay.ts): the kind part is the u32 op (R_*) and a u32 argument
+
+// Replay operations (F_REPLAY, replay.ts): the first u32 of the kind part.
+export const R_TOOLS: u32 = 1;        // args = declarations JSON text, kept for the recording's calls
+export const R_LOAD: u32 = 2;         // args = a chunk of the recording (JSON Lines); argument 1 = the last chunk
+export const R_ANSWER: u32 = 3;       // args = a live call (JSON text, or F_VALUES); argument = call index in a message
+export const R_UNUSED: u32 = 4;       // the recorded calls never answered
 
 // Request header: six little-endian u32 words, then the parts back to back.
 export const HEADER_BYTES: u32 = 24;
@@ -61,6 +69,7 @@ export const PART_NAME: i32 = 2;
 export const PART_SELECTION: i32 = 3;
 export const PART_CALL: i32 = 4;       // offset into the call's JSON text (F_CALL)
 export const PART_ARGS_JSON: i32 = 5;  // offset into the decoded argsJSON string (F_CALL)
+export const PART_TOOLS: i32 = 6;      // offset into the tool declarations' JSON text (F_TOOLS, R_TOOLS)
 
 // Value-stream tags (json/values.ts documents the item layouts).
 export const V_NULL: u8 = 0;
@@ -91,3 +100,5 @@ export const E_BAD_CALL: i32 = 14;       // error: bad-call | a call is a JSON o
 export const E_LIMIT_DEPTH: i32 = 15;    // error: limit-exceeded | nesting deeper than the maxDepth limit
 export const E_LIMIT_MEMBERS: i32 = 16;  // error: limit-exceeded | an object with more members than the maxMembers limit
 export const E_NO_CALLS: i32 = 17;       // error: no-calls | the message holds no tool call at that index
+export const E_BAD_TOOLS: i32 = 18;      // error: bad-tools | tool declarations are a JSON object {"<tool name>": {"matchOn"?: [...], "ignoreArgs"?: [...]}}
+export const E_TOOL_CONFLICT: i32 = 19;  // error: declaration-conflict | a call's own matchOn/ignoreArgs differ from its tool's declaration

@@ -111,3 +111,27 @@ export function grow(old: usize, oldSize: usize, newSize: usize): usize {
   memory.copy(p, old, oldSize);
   return p;
 }
+
+// ---- A kept region between the input region and the arena (replay.ts) ------
+// Only the diagnostics module calls these (the fingerprint module never
+// compiles them): a recording's index lives at [inputEnd(), arena base) and
+// survives arenaReset(); the arena starts after it.
+
+/** End of the input region: where a kept region starts. */
+export function inputEnd(): usize {
+  setup();
+  return inputBase + inputCap;
+}
+
+/** Moves the arena's start to p (after a kept region), empty; false if memory cannot grow. */
+export function setArenaBase(p: usize): bool {
+  if (!ensureMemory(p)) return false;
+  arenaBase = alignUp(p);
+  arenaTop = arenaBase;
+  return true;
+}
+
+/** The arena's current top (a mark for releaseFrom). */
+export function arenaMark(): usize {
+  return arenaTop;
+}

@@ -33,6 +33,18 @@ export let callRecorded: i32 = -1;
 
 const K_NAME = 0, K_ARGS = 1, K_ARGS_JSON = 2, K_KIND = 3, K_MATCH_ON = 4, K_IGNORE = 5, K_FINGERPRINT = 6, K_OPTIONS = 7;
 
+/** The tool's declaration replaces the call's selection lists (tools.ts, issue 12). */
+export function setCallSelection(matchOn: i32, ignoreArgs: i32): void {
+  callMatchOn = matchOn;
+  callIgnore = ignoreArgs;
+}
+
+/** The reserved key a declaration key nearly spells (tools.ts): "matchOn", "ignoreArgs", or "" (none of them). */
+export function nearSelectionKey(k: u32): string {
+  const near = nearMiss(k);
+  return near == K_MATCH_ON || near == K_IGNORE ? keyName(near) : "";
+}
+
 /** The reserved keys by index. String literals only: they live in static data (no runtime allocation). */
 function keyName(i: i32): string {
   switch (i) {

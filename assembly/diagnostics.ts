@@ -1,10 +1,17 @@
 // The diagnostics module's exports (build/diagnostics.wasm): the ABI of
-// index.ts, with calls (F_CALL, call.ts) and explanation records
-// (F_EXPLAIN, explain.ts) compiled in. Loaded by the hosts on first use of
-// explain/diff/nearest and by the CLIs, never on the fingerprint path.
+// index.ts, with calls (F_CALL, call.ts), explanation records (F_EXPLAIN,
+// explain.ts), tool declarations (F_TOOLS, tools.ts) and the replay index
+// (F_REPLAY, replay.ts) compiled in. Loaded by the hosts on first use of
+// explain/diff/nearest/replay and by the CLIs, never on the fingerprint path.
+// reserve() keeps a recording's index (replay.ts) behind the input region.
 export { FINGERPRINT_VERSION } from "./abi";
-export { abiId, limits, reserve, result, version } from "./request";
+export { abiId, limits, result, version } from "./request";
 import { WithCalls, runRequest } from "./request";
+import { reserveKeepingStore } from "./replay";
+
+export function reserve(n: usize): usize {
+  return reserveKeepingStore(n);
+}
 
 export function run(len: usize): i32 {
   return runRequest<WithCalls>(len);

@@ -214,7 +214,7 @@ function push(a: u32, b: u32, parentLen: u32, seg: u32, val: u32): bool {
 }
 
 let firstChange = true;
-/** How many changes the last diffTexts wrote (the CLI's why ranks candidates by it). */
+/** How many changes the last diffTexts / writeDiff wrote (why and replay rank candidates by it). */
 export let changeCount: u32 = 0;
 
 function lit(s: string): bool {
@@ -238,7 +238,12 @@ function change(kind: string, ta: usize, a: u32, tb: usize, b: u32): bool {
 
 /** Writes the changes from canonical text A to B as a JSON array; false on OOM. */
 export function diffTexts(ta: usize, na: u32, tb: usize, nb: u32): bool {
-  if (!sinkInit(true, false, 256)) return false;
+  return sinkInit(true, false, 256) && writeDiff(ta, na, tb, nb);
+}
+
+/** diffTexts into the current sink (after what it holds); the texts must not be in the sink. */
+export function writeDiff(ta: usize, na: u32, tb: usize, nb: u32): bool {
+  changeCount = 0;
   nodeCap = 64; nodeCount = 0;
   nodes = alloc(<usize>nodeCap * NODE);
   pathCap = 256; pathLen = 0;

@@ -2,7 +2,7 @@
 // written once here as JSON for every host and CLI. Internal.
 //
 //   {"kind":K,"name":N,"matchOn":[…]?,"ignoreArgs":[…]?,"recorded":"<hex>"?,
-//    "selected":{"kept":[…],"dropped":[…],"missing":[…]},
+//    "declared":"tools"?, "selected":{"kept":[…],"dropped":[…],"missing":[…]},
 //    "canonical":"<canonical text>","preimage":"<kind \n name \n canonical>"}
 //
 // kept: top-level keys in the canonical text (code point order, D5).
@@ -17,6 +17,7 @@ import { ensure, outBase, putByte } from "./json/sink";
 import { compareKeys, entryNode, setEntry, sortMembers } from "./json/sort";
 import { writeJsonString } from "./json/writer";
 import { SELECT_MATCH_ON, SELECT_NONE, keepMember } from "./select";
+import { DECLARED_TOOLS, declared } from "./tools";
 
 /**
  * Appends the record to the sink. kind/name: decoded bytes; lists, recorded:
@@ -30,6 +31,8 @@ export function writeExplanation(kindP: usize, kindN: usize, nameP: usize, nameN
   if (matchOn >= 0 && !(lit(",\"matchOn\":") && keyArray(<u32>matchOn))) return false;
   if (ignoreArgs >= 0 && !(lit(",\"ignoreArgs\":") && keyArray(<u32>ignoreArgs))) return false;
   if (recorded >= 0 && !(lit(",\"recorded\":") && str(<u32>recorded))) return false;
+  // The tool's declaration chose the selection (issue 12); absent: the call's own lists, if any.
+  if (declared == DECLARED_TOOLS && !lit(",\"declared\":\"tools\"")) return false;
   if (!lit(",\"selected\":") || !selection(args, mode, matchOn)) return false;
   if (!lit(",\"canonical\":") || !sinkSpan(canonStart, canonEnd)) return false;
   if (!lit(",\"preimage\":") || !sinkSpan(preStart, canonEnd)) return false;

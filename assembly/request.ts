@@ -4,7 +4,7 @@
 // and defined in abi.ts.
 import { ABI_ID } from "./_abi_id.gen";
 import {
-  F_CALL, F_CLI, F_NTH_CALL, F_DIFF, F_DIGEST, F_EXPLAIN, F_MARSHAL, F_IGNORE, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES,
+  F_CALL, F_CLI, F_NTH_CALL, F_REPLAY, F_TOOLS, F_DIFF, F_DIGEST, F_EXPLAIN, F_MARSHAL, F_IGNORE, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES,
   FINGERPRINT_VERSION, PART_CALL,
   HEADER_BYTES, RESULT_BYTES, RESULT_DIGEST, RESULT_OFFSET, RESULT_PART, RESULT_STATUS, RESULT_TEXT_LEN,
   RESULT_TEXT_PTR,
@@ -16,6 +16,8 @@ import { diffTexts } from "./diff";
 import { callCount, pickCall } from "./shapes";
 import { cliText } from "./cli/out";
 import { writeExplanation } from "./explain";
+import { replayOp } from "./replay";
+import { applyTools, setTools } from "./tools";
 import {
   E_BAD_KIND, E_BAD_NAME, E_BAD_REQUEST, E_BAD_SELECTION, E_OUT_OF_MEMORY, OK, PART_ARGS,
   PART_KIND, PART_NAME, PART_SELECTION, errCode, errDetailLen, errDetailPtr, errOffset, errPart, fail,
@@ -73,6 +75,7 @@ export function runRequest<V>(len: usize): i32 {
   arenaReset();
   callsInMessage = -1;
   resetErrors(PART_ARGS);
+  if (sizeof<V>() == 8) setTools(0, 0);
   // The diagnostics module compiles process once (runLine calls it too); the fingerprint module inlines it.
   const status = sizeof<V>() == 8 ? processCalls(reserveInput(0), len) : process<V>(reserveInput(0), len);
   store<i32>(RESULT + RESULT_STATUS, status);
@@ -109,6 +112,14 @@ export function runRequest<V>(len: usize): i32 {
       textStart = 0;
       return diffTexts(kindPtr, <u32>kindLen, namePtr, <u32>nameLen) ? OK : failed();
     }
+    if (flags & F_REPLAY) {
+      // replay.ts runs calls through processCall below, which move textStart.
+      const ok = replayOp(kindPtr, kindLen, argsPtr, argsLen, flags);
+      textStart = 0;
+      return ok ? OK : failed();
+    }
+    // F_TOOLS: the declarations (tools.ts) sit in the ignoreArgs part, for this call only.
+    if (flags & F_TOOLS) setTools(ignorePtr, ignoreLen);
     if ((flags & (F_CLI | F_CALL)) == F_CLI) {
       const ok = cliText(kindPtr, kindLen, namePtr, nameLen, matchPtr, matchLen, ignorePtr, ignoreLen, argsPtr, argsLen);
       textStart = 0; // (the engine's own calls moved it)
@@ -129,9 +140,12 @@ export function runRequest<V>(len: usize): i32 {
   let kindP = DEFAULT_KIND, kindN = DEFAULT_KIND_LEN, nameP: usize = 0, nameN: usize = 0;
   if (sizeof<V>() == 8) {
     if (isCall) {
-      // F_NTH_CALL: the kind part is the u32 index of the call in a message (shapes.ts).
+      // F_NTH_CALL: the kind part is the u32 index of the call in a message (shapes.ts);
+      // F_TOOLS: the ignoreArgs part holds the tool declarations (tools.ts).
       const nth = (flags & F_NTH_CALL) != 0;
-      if (kindLen - (nth ? 4 : 0) + nameLen + matchLen + ignoreLen != 0) return fail(E_BAD_REQUEST, -1);
+      if (kindLen - (nth ? 4 : 0) + nameLen + matchLen + ((flags & F_TOOLS) != 0 ? 0 : ignoreLen) != 0) {
+        return fail(E_BAD_REQUEST, -1);
+      }
       setPart(PART_CALL);
       if (!tapeInit(argsLen)) return failed();
       const values = (flags & F_VALUES) != 0;
@@ -141,6 +155,7 @@ export function runRequest<V>(len: usize): i32 {
         callsInMessage = callCount;
       }
       if (call < 0 || !readCall(<u32>call, values ? 0 : argsPtr, values ? 0 : argsLen)) return failed();
+      if (!applyTools(<u32>callName)) return failed();
       if (callKind >= 0) { kindP = <usize>nodeB(<u32>callKind); kindN = <usize>nodeA(<u32>callKind); }
       nameP = <usize>nodeB(<u32>callName); nameN = <usize>nodeA(<u32>callName);
       root = callArgs;
@@ -247,6 +262,20 @@ export function lineCalls(): i32 {
 export function lineText(): usize {
   return textStart;
 }
+
+/**
+ * One call request at req (replay.ts: recorded lines and live calls), in the
+ * diagnostics module, without resetting the arena; the tools set by
+ * replay.ts apply (no F_TOOLS). Its text is [outBase + callTextStart(), outPos).
+ */
+export function processCall(req: usize, len: usize, tools: usize, toolsLen: usize): i32 {
+  callsInMessage = -1;
+  setTools(tools, toolsLen);
+  return processCalls(req, len);
+}
+
+export function callTextStart(): usize { return textStart; }
+export function callsInLastMessage(): i32 { return callsInMessage; }
 
 /**
  * The recorded failure; a step that reports failure without recording one

@@ -10,7 +10,7 @@
  * @module
  */
 import {
-  ABI_ID, F_CALL, F_CLI, F_DIFF, F_DIGEST, F_EXPLAIN, F_NTH_CALL, F_STRING_INPUT, F_VALUES, FINGERPRINT_VERSION, HEADER_BYTES, HEADER_WORDS,
+  ABI_ID, F_CALL, F_CLI, F_DIFF, F_DIGEST, F_EXPLAIN, F_NTH_CALL, F_STRING_INPUT, F_TOOLS, F_VALUES, FINGERPRINT_VERSION, HEADER_BYTES, HEADER_WORDS,
   RESULT_BYTES, RESULT_CLI_CODE, RESULT_CLI_ERR, RESULT_CLI_LINES, RESULT_CLI_OUT, RESULT_CLI_STATE,
   RESULT_DIGEST, RESULT_OFFSET, RESULT_PART, RESULT_STATUS, RESULT_TEXT_LEN, RESULT_TEXT_PTR,
 } from "./_abi.gen.js";
@@ -20,7 +20,7 @@ import { asValueWalk, type Exports as CoreExports } from "./core.js";
 import { retarget, writeValue } from "./values.js";
 import { isModule } from "./_is_module.js";
 
-type Exports = CoreExports & { abiId(): number };
+export type Exports = CoreExports & { abiId(): number };
 
 /** The core's explanation record (assembly/explain.ts). */
 export interface CallRecord {
@@ -30,6 +30,8 @@ export interface CallRecord {
   ignoreArgs?: string[];
   /** The call's own "fingerprint" member, when it has one. */
   recorded?: string;
+  /** "tools" when the tool's declaration chose the selection (assembly/tools.ts). */
+  declared?: "tools";
   selected: { kept: string[]; dropped: string[]; missing: string[] };
   canonical: string;
   preimage: string;
@@ -43,6 +45,7 @@ export interface Explained {
 }
 
 let source: (() => BufferSource | WebAssembly.Module) | undefined;
+let compiled: WebAssembly.Module | undefined;
 let exp: Exports | undefined;
 let inPtr = 0;
 let inCap = 0;
@@ -52,6 +55,7 @@ const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 /** Set by the entries (or initDiagnostics): where the diagnostics module's bytes (or module) come from. */
 export function setDiagnosticsSource(src: (() => BufferSource | WebAssembly.Module) | undefined): void {
   source = src;
+  compiled = undefined;
   exp = undefined;
 }
 
@@ -76,20 +80,28 @@ export function loadDiagnostics(): void {
   }
 }
 
-function ready(): Exports {
-  if (exp) return exp;
+/** A fresh instance of the diagnostics module (a recording keeps its index in its own: src/_replay_wasm.ts). */
+export function newDiagnosticsInstance(): Exports {
   if (!source) {
     throw new FingerprintError("not-initialized",
       "the diagnostics module is not loaded in this entry: `await initDiagnostics()` first " +
       "(it fetches diagnostics.wasm beside the entry, or takes the module or bytes)");
   }
-  const src = source();
-  const module = isModule(src) ? src : new WebAssembly.Module(src);
-  const e = new WebAssembly.Instance(module, {}).exports as unknown as Exports;
+  if (!compiled) {
+    const src = source();
+    compiled = isModule(src) ? src : new WebAssembly.Module(src);
+  }
+  const e = new WebAssembly.Instance(compiled, {}).exports as unknown as Exports;
   if (e.version() !== FINGERPRINT_VERSION || e.abiId() !== ABI_ID) {
     throw new FingerprintError("invalid-argument",
       `diagnostics.wasm has version ${e.version()} / ABI ${e.abiId().toString(16)}, expected ${FINGERPRINT_VERSION} / ${ABI_ID.toString(16)}`);
   }
+  return e;
+}
+
+function ready(): Exports {
+  if (exp) return exp;
+  const e = newDiagnosticsInstance();
   inCap = 64 * 1024;
   inPtr = e.reserve(inCap);
   exp = e;
@@ -102,11 +114,16 @@ function room(e: Exports, n: number): void {
   inCap = n;
 }
 
-/** Explains a call given as JSON text (a recording line); the core reads it (no JSON.parse here). */
-export function explainCallText(text: string | Uint8Array, index = -1): Explained {
+/**
+ * Explains a call given as JSON text (a recording line); the core reads it
+ * (no JSON.parse here). tools: declarations' JSON text (UTF-8), applied by
+ * tool name (assembly/tools.ts).
+ */
+export function explainCallText(text: string | Uint8Array, index = -1, tools?: Uint8Array): Explained {
   const e = ready();
-  const flags = F_CALL | F_EXPLAIN | F_DIGEST | writeCallText(e, text, 0);
-  return runCall(e, flags, new Uint32Array(e.memory.buffer, inPtr, HEADER_WORDS)[5], index);
+  const pre = (index >= 0 ? 4 : 0) + (tools?.length ?? 0);
+  const flags = F_CALL | F_EXPLAIN | F_DIGEST | writeCallText(e, text, pre);
+  return runCall(e, flags, new Uint32Array(e.memory.buffer, inPtr, HEADER_WORDS)[5], index, tools);
 }
 
 /**
@@ -134,15 +151,16 @@ function writeCallText(e: Exports, text: string | Uint8Array, skip: number): num
 }
 
 /** Explains a call given as a host object, written as the core's value stream (src/values.ts). */
-export function explainCallValue(call: object, index = -1): Explained {
+export function explainCallValue(call: object, index = -1, tools?: Uint8Array): Explained {
   const e = ready();
-  const start = inPtr + HEADER_BYTES;
+  room(e, HEADER_BYTES + 4 + (tools?.length ?? 0) + 1024);
+  const start = inPtr + HEADER_BYTES + (index >= 0 ? 4 : 0) + (tools?.length ?? 0);
   const grow = (need: number) => {
     room(e, Math.max(2 * (need - inPtr), need - inPtr + 1024));
     retarget(new Uint8Array(e.memory.buffer), inPtr + inCap);
   };
   const end = asValueWalk((nested) => writeValue(call, new Uint8Array(e.memory.buffer), start, inPtr + inCap, grow, nested));
-  return runCall(e, F_CALL | F_EXPLAIN | F_DIGEST | F_VALUES, end - start, index);
+  return runCall(e, F_CALL | F_EXPLAIN | F_DIGEST | F_VALUES, end - start, index, tools);
 }
 
 /**
@@ -151,9 +169,9 @@ export function explainCallValue(call: object, index = -1): Explained {
  * in order: the core picks call number i (F_NTH_CALL) and says how many
  * there are. A message with no calls gives [].
  */
-export function explainCalls(message: string | Uint8Array | object): Explained[] {
+export function explainCalls(message: string | Uint8Array | object, tools?: Uint8Array): Explained[] {
   const one = (i: number) => (typeof message === "string" || message instanceof Uint8Array
-    ? explainCallText(message, i) : explainCallValue(message, i));
+    ? explainCallText(message, i, tools) : explainCallValue(message, i, tools));
   const out: Explained[] = [];
   for (let i = 0, count = 1; i < count; i++) {
     let x: Explained;
@@ -169,17 +187,19 @@ export function explainCalls(message: string | Uint8Array | object): Explained[]
   return out;
 }
 
-function runCall(e: Exports, flags: number, argsLen: number, index: number): Explained {
+/**
+ * The call is already written after its parts: F_NTH_CALL's kind part (4
+ * bytes, the index) and F_TOOLS' ignoreArgs part (the declarations).
+ */
+function runCall(e: Exports, flags: number, argsLen: number, index: number, tools?: Uint8Array): Explained {
   const nth = index >= 0;
-  // F_NTH_CALL: the kind part is 4 bytes, the index; the call follows it.
-  if (nth) {
-    room(e, HEADER_BYTES + 4 + argsLen);
-    const mem = new Uint8Array(e.memory.buffer);
-    mem.copyWithin(inPtr + HEADER_BYTES + 4, inPtr + HEADER_BYTES, inPtr + HEADER_BYTES + argsLen);
-    new DataView(e.memory.buffer).setUint32(inPtr + HEADER_BYTES, index, true);
-  }
-  new Uint32Array(e.memory.buffer, inPtr, HEADER_WORDS).set([nth ? flags | F_NTH_CALL : flags, nth ? 4 : 0, 0, 0, 0, argsLen]);
-  const text = runText(e, HEADER_BYTES + (nth ? 4 : 0) + argsLen);
+  const toolsLen = tools?.length ?? 0;
+  if (nth) new DataView(e.memory.buffer).setUint32(inPtr + HEADER_BYTES, index, true);
+  if (tools) new Uint8Array(e.memory.buffer).set(tools, inPtr + HEADER_BYTES + (nth ? 4 : 0));
+  if (nth) flags |= F_NTH_CALL;
+  if (tools) flags |= F_TOOLS;
+  new Uint32Array(e.memory.buffer, inPtr, HEADER_WORDS).set([flags, nth ? 4 : 0, 0, 0, toolsLen, argsLen]);
+  const text = runText(e, HEADER_BYTES + (nth ? 4 : 0) + toolsLen + argsLen);
   const digest = decoder.decode(new Uint8Array(e.memory.buffer, e.result() + RESULT_DIGEST, 64));
   const out: Explained = { record: JSON.parse(text) as CallRecord, digest };
   if (nth) out.count = new Int32Array(e.memory.buffer, e.result() + RESULT_OFFSET, 1)[0];

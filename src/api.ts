@@ -161,5 +161,8 @@ function checkText(t: unknown): string | Uint8Array {
 
 export { FingerprintError } from "./errors.js";
 export type { FingerprintErrorCode, FingerprintErrorDetails } from "./errors.js";
-export { diff, explain, explainCall, explainCalls, explainJSON, nearest } from "./diagnostics.js";
+export { diff, explain, explainCall, explainCalls, explainJSON, fingerprintCall, nearest } from "./diagnostics.js";
+export { Recording } from "./replay.js";
+export type { BadLine, RecordedCall, RecordingOptions, ReplayAnswer, ReplayHit, ReplayMiss, UnusedCall } from "./replay.js";
+export type { CallOptions, ToolDeclaration, ToolDeclarations } from "./tools.js";
 export type { Call, Change, ChangeKind, Diff, Explanation, NearestMatch, ProviderCall, Selection } from "./diagnostics.js";

@@ -23,6 +23,7 @@ import { F_TEXT, callValue } from "./core.js";
 import { selectValue } from "./select.js";
 import { FingerprintError } from "./errors.js";
 import type { FingerprintOptions } from "./api.js";
+import { toolsText, type CallOptions } from "./tools.js";
 
 /**
  * One tool call, the object a recording line holds (the one call model of
@@ -69,6 +70,8 @@ export interface Explanation {
   /** kind + "\n" + name + "\n" + canonical: the text whose UTF-8 bytes are hashed. */
   preimage: string;
   fingerprint: string;
+  /** "tools" when the tool's declaration chose the selection (issue 12); absent: the call's own matchOn/ignoreArgs, if any. */
+  declared?: "tools";
 }
 
 export type ChangeKind = "added" | "removed" | "changed";
@@ -121,12 +124,25 @@ export function explainJSON(name: string, argsJSON: string | Uint8Array, options
 
 /**
  * Explains one call: a call object, or a recording line's JSON text (read
- * by the core, never by JSON.parse here).
+ * by the core, never by JSON.parse here). `options.tools`: tool declarations
+ * applied by the call's name (a conflicting call is an error); the
+ * explanation's `declared` is "tools" when one applied.
  * @throws FingerprintError for a call the core cannot read or fingerprint.
  * @example explainCall('{"name":"t","args":{"p":"P0"}}').canonical // '{"p":"P0"}'
  */
-export function explainCall(call: Call | ProviderCall | string | Uint8Array): Explanation {
-  return explanationOf(explainRecord(call));
+export function explainCall(call: Call | ProviderCall | string | Uint8Array, options?: CallOptions): Explanation {
+  return explanationOf(explainRecord(call, toolsText(options)));
+}
+
+/**
+ * The fingerprint of one call (any shape the core reads, or its JSON text),
+ * with the tool declarations of `options.tools` applied.
+ * @throws FingerprintError as explainCall does.
+ * @example fingerprintCall({ name: "search", args: { q: "x", requestId: 7 } },
+ *   { tools: { search: { ignoreArgs: ["requestId"] } } }) === fingerprint("search", { q: "x" })
+ */
+export function fingerprintCall(call: Call | ProviderCall | string | Uint8Array, options?: CallOptions): string {
+  return explainRecord(call, toolsText(options)).digest;
 }
 
 /**
@@ -139,16 +155,16 @@ export function explainCall(call: Call | ProviderCall | string | Uint8Array): Ex
  * @example explainCalls({ role: "assistant", content: [{ type: "text", text: "…" },
  *   { type: "tool_use", id: "t", name: "search", input: { q: "x" } }] }).length // 1
  */
-export function explainCalls(message: ProviderCall | string | Uint8Array): Explanation[] {
+export function explainCalls(message: ProviderCall | string | Uint8Array, options?: CallOptions): Explanation[] {
   if (message === null || typeof message !== "object" && typeof message !== "string") {
     throw new FingerprintError("invalid-argument", "a message must be an object or its JSON text");
   }
-  return explainCallsCore(message).map(explanationOf);
+  return explainCallsCore(message, toolsText(options)).map(explanationOf);
 }
 
 /** The core's record for a call (src/_diagnostics_wasm.ts), for the CLI, which prints its members. Internal. */
-export function explainRecord(call: Call | ProviderCall | string | Uint8Array): Explained {
-  if (typeof call === "string" || call instanceof Uint8Array) return explainCallText(call);
+export function explainRecord(call: Call | ProviderCall | string | Uint8Array, tools?: Uint8Array): Explained {
+  if (typeof call === "string" || call instanceof Uint8Array) return explainCallText(call, -1, tools);
   if (call === null || typeof call !== "object") {
     throw new FingerprintError("invalid-argument", "a call must be an object {name, args | argsJSON, kind?, matchOn?, ignoreArgs?}");
   }
@@ -156,11 +172,11 @@ export function explainRecord(call: Call | ProviderCall | string | Uint8Array): 
   if (c.argsJSON instanceof Uint8Array) c = { ...c, argsJSON: utf8(c.argsJSON) };
   else if (c.argsJSON === undefined || c.argsJSON === null) c = withoutInapplicableSelection(c);
   try {
-    return explainCallValue(c);
+    return explainCallValue(c, -1, tools);
   } catch (err) {
     if (!isRejection(err)) throw err;
   }
-  return explainAroundRejected(c);
+  return explainAroundRejected(c, tools);
 }
 
 /**
@@ -169,7 +185,7 @@ export function explainRecord(call: Call | ProviderCall | string | Uint8Array): 
  * stand-in (`true`: present, not null); if the core keeps one of them, the
  * real error is raised — the core, not this host, decides what is selected.
  */
-function explainAroundRejected(c: Call): Explained {
+function explainAroundRejected(c: Call, tools: Uint8Array | undefined): Explained {
   const args = c.args;
   if (typeof args !== "object" || args === null || Array.isArray(args)) throw errorOf(args);
   const copy = Object.create(null) as Record<string, unknown>;
@@ -187,7 +203,7 @@ function explainAroundRejected(c: Call): Explained {
   }
   let out: Explained;
   try {
-    out = explainCallValue({ ...c, args: copy });
+    out = explainCallValue({ ...c, args: copy }, -1, tools);
   } catch (err) {
     if (!isRejection(err)) throw err;
     throw new FingerprintError("unsupported-value", "a call's name, kind, matchOn, ignoreArgs and other members must be JSON values");
@@ -251,8 +267,10 @@ function optionsOf(options: FingerprintOptions | undefined): Partial<Call> {
 }
 
 function explanationOf({ record, digest }: Explained): Explanation {
-  const { kind, name, selected, canonical, preimage } = record;
-  return { version: 1, kind, name, selected, canonical, preimage, fingerprint: digest };
+  const { kind, name, selected, canonical, preimage, declared } = record;
+  const out: Explanation = { version: 1, kind, name, selected, canonical, preimage, fingerprint: digest };
+  if (declared !== undefined) out.declared = declared;
+  return out;
 }
 
 /**

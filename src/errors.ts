@@ -66,6 +66,9 @@ export function errorFromCore(status: number, offset: number, partIndex: number,
     const where = part === "argsJSON" ? "argsJSON: " : "";
     return new FingerprintError(code, `${where}invalid JSON: ${reason} at byte ${offset}`, { offset });
   }
+  if (part === "tools" && offset >= 0) {
+    return new FingerprintError(code, `tools: invalid JSON: ${reason} at byte ${offset}`, { offset });
+  }
   if (part === "selection") return new FingerprintError(code, `invalid matchOn/ignoreArgs: ${reason}`);
   if (part === "kind" || part === "name") return new FingerprintError(code, `invalid ${part}: ${reason}`);
   return new FingerprintError(code, reason);

@@ -20,6 +20,8 @@ export function errorCode(status: i32): string {
     case 15: return "limit-exceeded";
     case 16: return "limit-exceeded";
     case 17: return "no-calls";
+    case 18: return "bad-tools";
+    case 19: return "declaration-conflict";
     default: return "bad-request";
   }
 }
@@ -43,6 +45,8 @@ export function errorReason(status: i32): string {
     case 15: return "nesting deeper than the maxDepth limit";
     case 16: return "an object with more members than the maxMembers limit";
     case 17: return "the message holds no tool call at that index";
+    case 18: return "tool declarations are a JSON object {\"<tool name>\": {\"matchOn\"?: [...], \"ignoreArgs\"?: [...]}}";
+    case 19: return "a call's own matchOn/ignoreArgs differ from its tool's declaration";
     default: return "malformed request to the core";
   }
 }

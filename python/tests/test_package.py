@@ -38,7 +38,8 @@ def test_public_api():
     assert fp.FINGERPRINT_VERSION == 1
     assert set(fp.__all__) == {"FINGERPRINT_VERSION", "FingerprintError", "Limits", "canonical_json",
                                "canonicalize_json", "configure", "fingerprint", "fingerprint_json", "explain",
-                               "explain_json", "explain_call", "explain_calls", "diff", "nearest"}
+                               "explain_json", "explain_call", "explain_calls", "diff", "nearest",
+                               "fingerprint_call", "Recording"}
     assert issubclass(FingerprintError, ValueError)
     assert resources.files("overturn.fingerprint").joinpath("py.typed").is_file()
     assert isinstance(fp.__version__, str)

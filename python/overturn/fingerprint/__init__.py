@@ -36,12 +36,14 @@ from ._select import key_list, select_value
 from ._errors import FingerprintError
 from ._limits import Limits, configure
 from ._types import KeyList as KeyList  # re-exported for annotations (not in __all__)
-from ._diagnostics import diff, explain, explain_call, explain_calls, explain_json, nearest
+from ._diagnostics import diff, explain, explain_call, explain_calls, explain_json, fingerprint_call, nearest
+from ._replay import Recording
 
 __all__ = [
     "FINGERPRINT_VERSION",
     "FingerprintError",
     "Limits",
+    "Recording",
     "canonical_json",
     "canonicalize_json",
     "configure",
@@ -51,6 +53,7 @@ __all__ = [
     "explain_calls",
     "explain_json",
     "fingerprint",
+    "fingerprint_call",
     "fingerprint_json",
     "nearest",
 ]

@@ -23,6 +23,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, TypedDic
 from ._diagnostics_wasm import diff_texts, explain_call_text, explain_calls_text
 from ._encode import key_list, key_name, to_json_text
 from ._errors import FingerprintError
+from ._tools import Tools, tools_text
 from ._types import KeyList
 
 _DEFAULT_KIND = "tool_call"
@@ -42,9 +43,7 @@ class Selection(TypedDict):
     missing: List[str]
 
 
-class Explanation(TypedDict):
-    """Everything the fingerprint of one call is made of (D17)."""
-
+class _ExplanationFields(TypedDict):
     version: int
     kind: str
     name: str
@@ -52,6 +51,13 @@ class Explanation(TypedDict):
     canonical: str
     preimage: str
     fingerprint: str
+
+
+class Explanation(_ExplanationFields, total=False):
+    """Everything the fingerprint of one call is made of (D17); ``declared`` is
+    ``"tools"`` when the tool's declaration chose the selection (issue 12)."""
+
+    declared: str
 
 
 class Change(TypedDict):
@@ -207,9 +213,11 @@ def _to_explanation(x: Any) -> Explanation:
     return explain_call(x)
 
 
-def explain_call(call: Any) -> Explanation:
+def explain_call(call: Any, *, tools: Tools = None) -> Explanation:
     """Explains one call: a call mapping, or a recording line's JSON text (``str``
-    or ``bytes``, read by the core — never by ``json.loads``).
+    or ``bytes``, read by the core — never by ``json.loads``). ``tools``: tool
+    declarations applied by the call's name (a conflicting call is an error);
+    the explanation's ``declared`` is ``"tools"`` when one applied.
 
     Raises:
         FingerprintError: for a call the core cannot read or fingerprint.
@@ -217,12 +225,33 @@ def explain_call(call: Any) -> Explanation:
         >>> explain_call('{"name":"t","args":{"p":"P0"}}')["canonical"]
         '{"p":"P0"}'
     """
-    record, digest = explain_record(call)
-    return {"version": 1, "kind": record["kind"], "name": record["name"], "selected": record["selected"],
-            "canonical": record["canonical"], "preimage": record["preimage"], "fingerprint": digest}
+    record, digest = explain_record(call, tools_text(tools))
+    return _explanation(record, digest)
 
 
-def explain_calls(message: Any) -> List[Explanation]:
+def fingerprint_call(call: Any, *, tools: Tools = None) -> str:
+    """The fingerprint of one call (any shape the core reads, or its JSON text),
+    with the tool declarations ``tools`` applied.
+
+    Raises:
+        FingerprintError: as explain_call does.
+    Example:
+        >>> fingerprint_call({"name": "search", "args": {"q": "x", "requestId": 7}},
+        ...                  tools={"search": {"ignoreArgs": ["requestId"]}}) == fingerprint("search", {"q": "x"})
+        True
+    """
+    return explain_record(call, tools_text(tools))[1]
+
+
+def _explanation(record: Dict[str, Any], digest: str) -> Explanation:
+    out: Explanation = {"version": 1, "kind": record["kind"], "name": record["name"], "selected": record["selected"],
+                        "canonical": record["canonical"], "preimage": record["preimage"], "fingerprint": digest}
+    if "declared" in record:
+        out["declared"] = record["declared"]
+    return out
+
+
+def explain_calls(message: Any, *, tools: Tools = None) -> List[Explanation]:
     """Explains every call of a message that holds several, in order: a Chat
     Completions message (``tool_calls``) or response (``choices``), an
     Anthropic message (``content``: its tool_use blocks), a Responses response
@@ -234,15 +263,13 @@ def explain_calls(message: Any) -> List[Explanation]:
     """
     if isinstance(message, Mapping):
         message = to_json_text(dict(message))
-    return [{"version": 1, "kind": r["kind"], "name": r["name"], "selected": r["selected"],
-             "canonical": r["canonical"], "preimage": r["preimage"], "fingerprint": d}
-            for r, d in explain_calls_text(message)]
+    return [_explanation(r, d) for r, d in explain_calls_text(message, tools_text(tools))]
 
 
-def explain_record(call: Any) -> Tuple[Dict[str, Any], str]:
+def explain_record(call: Any, tools: bytes = b"") -> Tuple[Dict[str, Any], str]:
     """The core's explanation record and digest for a call (for the CLI). Internal."""
     if isinstance(call, (str, bytes, bytearray, memoryview)):
-        return explain_call_text(call)
+        return explain_call_text(call, tools)
     if not isinstance(call, Mapping):
         raise FingerprintError("invalid-argument",
                                "a call must be a mapping {name, args | argsJSON, kind?, matchOn?, ignoreArgs?}")
@@ -252,11 +279,11 @@ def explain_record(call: Any) -> Tuple[Dict[str, Any], str]:
     try:
         text = to_json_text(c)
     except FingerprintError:
-        return _explain_around_rejected(c)
-    return explain_call_text(text)
+        return _explain_around_rejected(c, tools)
+    return explain_call_text(text, tools)
 
 
-def _explain_around_rejected(c: Dict[str, Any]) -> Tuple[Dict[str, Any], str]:
+def _explain_around_rejected(c: Dict[str, Any], tools: bytes) -> Tuple[Dict[str, Any], str]:
     """A call whose args hold a value D16 rejects: no error when selection leaves
     it out (D9). Each rejected top-level member goes in as a stand-in (True:
     present, not None); if the core keeps one, the real error is raised — the
@@ -279,7 +306,7 @@ def _explain_around_rejected(c: Dict[str, Any]) -> Tuple[Dict[str, Any], str]:
     except FingerprintError:
         to_json_text(args)  # a bad key: raises the error with its path
         raise
-    record, digest = explain_call_text(text)
+    record, digest = explain_call_text(text, tools)
     if any(k in rejected for k in record["selected"]["kept"]):
         to_json_text(args)
     return record, digest

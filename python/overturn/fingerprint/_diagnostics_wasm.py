@@ -19,7 +19,7 @@ import threading
 from typing import Any, Dict, List, Tuple
 
 from . import _core
-from ._abi import (ABI_ID, F_CALL, F_CLI, F_DIFF, F_DIGEST, F_EXPLAIN, F_NTH_CALL, F_STRING_INPUT, FINGERPRINT_VERSION,
+from ._abi import (ABI_ID, F_CALL, F_CLI, F_DIFF, F_DIGEST, F_EXPLAIN, F_NTH_CALL, F_STRING_INPUT, F_TOOLS, FINGERPRINT_VERSION,
                    HEADER_BYTES, HEADER_WORDS, RESULT_CLI_CODE, RESULT_CLI_OUT, RESULT_DIGEST, RESULT_OFFSET,
                    RESULT_STATUS, RESULT_TEXT_PTR)
 from ._errors import FingerprintError, core_error
@@ -83,18 +83,19 @@ def _call_text(text: Any) -> Tuple[bytes, int]:
                            % type(text).__qualname__)
 
 
-def explain_call_text(text: Any) -> Tuple[Dict[str, Any], str]:
-    """(record, digest) for a call given as JSON text: ``str`` or UTF-8 ``bytes``."""
+def explain_call_text(text: Any, tools: bytes = b"") -> Tuple[Dict[str, Any], str]:
+    """(record, digest) for a call given as JSON text: ``str`` or UTF-8 ``bytes``.
+    ``tools``: declarations' JSON text (F_TOOLS, the ignoreArgs part; assembly/tools.ts)."""
     data, flags = _call_text(text)
-    flags |= F_CALL | F_EXPLAIN | F_DIGEST
+    flags |= F_CALL | F_EXPLAIN | F_DIGEST | (F_TOOLS if tools else 0)
     st = _instance()
-    text_out = _run(st, _HEADER.pack(flags, 0, 0, 0, 0, len(data)) + data)
+    text_out = _run(st, _HEADER.pack(flags, 0, 0, 0, len(tools), len(data)) + tools + data)
     r = st.result
     digest = bytes(st.memory.read(st.store, r + RESULT_DIGEST, r + RESULT_DIGEST + 64)).decode("ascii")
     return json.loads(text_out), digest
 
 
-def explain_calls_text(text: Any) -> List[Tuple[Dict[str, Any], str]]:
+def explain_calls_text(text: Any, tools: bytes = b"") -> List[Tuple[Dict[str, Any], str]]:
     """(record, digest) of every call of a message holding several (F_NTH_CALL:
     the core picks call number i, the kind part is its u32 index, and returns
     the count in RESULT_OFFSET); [] for a message without calls."""
@@ -110,7 +111,8 @@ def explain_calls_text(text: Any) -> List[Tuple[Dict[str, Any], str]]:
     i, count = 0, 1
     while i < count:
         try:
-            text_out = _run(st, _HEADER.pack(flags | F_NTH_CALL, 4, 0, 0, 0, len(data)) + struct.pack("<I", i) + data)
+            text_out = _run(st, _HEADER.pack(flags | F_NTH_CALL | (F_TOOLS if tools else 0), 4, 0, 0, len(tools), len(data))
+                            + struct.pack("<I", i) + tools + data)
         except FingerprintError as e:
             if e.code == "no-calls" and i == 0:
                 return out

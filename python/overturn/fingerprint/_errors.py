@@ -63,6 +63,8 @@ def core_error(status: int, offset: int, part: int, detail: str = "") -> Fingerp
     if where in ("args", "call", "argsJSON") and offset >= 0:
         prefix = "argsJSON: " if where == "argsJSON" else ""
         return FingerprintError(code, "%sinvalid JSON: %s at byte %d" % (prefix, reason, offset), offset=offset)
+    if where == "tools" and offset >= 0:
+        return FingerprintError(code, "tools: invalid JSON: %s at byte %d" % (reason, offset), offset=offset)
     if where == "selection":
         return FingerprintError(code, "invalid match_on/ignore_args: %s" % reason)
     if where in ("kind", "name"):

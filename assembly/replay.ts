@@ -1,0 +1,521 @@
+// The replay index (issue 12, item 3): a recording loaded once, indexed by
+// fingerprint, answering live calls. Internal; diagnostics module only
+// (F_REPLAY, ops R_* in abi.ts). One index per module instance: a host makes
+// one instance per recording.
+//
+// Kept region (arena.ts: between the input region and the arena, it survives
+// every request): [tools text | hash table | entries | recorded line bytes].
+// Offsets are relative to its start, so it moves as a whole when the input
+// region grows (reserveKeepingStore) and segments move up when one grows
+// (relayout, only at the start of a request, while the arena is empty).
+//
+// Lines (R_LOAD; the rules of both CLIs, src/cli.ts): split on "\n", a
+// trailing "\r" dropped, a UTF-8 BOM skipped at the start of the recording,
+// blank lines (spaces, tabs, CR) skipped, strict UTF-8 (no encoded
+// surrogates either). A line is one call or a message holding several
+// (shapes.ts: one entry per call, in order); a message without calls has
+// none. A bad line is reported with its line number and error and kept out;
+// the rest is kept. A chunk's unterminated last line is left for the next
+// chunk (the host re-sends the bytes after `consumed`) unless it is the last.
+//
+// Answers (R_ANSWER): a hit takes the next unanswered entry of that
+// fingerprint (recorded order, one per lookup); a miss gives the why answer:
+// "recorded N times, asked N+1", or the nearest recorded call of the same
+// tool and kind (fewest changes, the first of equals; assembly/diff.ts).
+import {
+  E_BAD_REQUEST, E_BAD_TOOLS, E_INVALID_UTF8, E_NO_CALLS, E_OUT_OF_MEMORY, F_CALL, F_DIGEST, F_NTH_CALL, F_STRING_INPUT, F_TEXT,
+  F_VALUES, HEADER_BYTES, OK, PART_CALL, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, RESULT_DIGEST,
+} from "./abi";
+import { alloc, arenaMark, grow, inputEnd, releaseFrom, reserveInput, setArenaBase } from "./arena";
+import { callKind, callName } from "./call";
+import { changeCount, writeDiff } from "./diff";
+import { errCode, errDetailLen, errDetailPtr, errOffset, errPart, fail, resetErrors, setErrorDetail } from "./errors";
+import { hexDigit } from "./hex";
+import { outBase, outPos, sinkInit } from "./json/sink";
+import { nodeA, nodeB, tapeInit } from "./json/tape";
+import { writeJsonString } from "./json/writer";
+import { callTextStart, callsInLastMessage, processCall, result } from "./request";
+import { readTools } from "./tools";
+import { sequenceLength } from "./utf8";
+import { bytes, lit } from "./cli/_emit";
+import { digestTo, head16, hex, inum, logInit, logLen, logMark, logP, logPut, logRelease, num } from "./scratch";
+
+const NONE: u32 = 0xFFFF_FFFF;
+const ENTRY: usize = 72;
+// Entry fields (byte offsets): the binary digest, where its line is, and the
+// chain of entries with the same digest (recorded order); head-only fields
+// hold the chain's tail, the next entry to answer and how often it was asked.
+const E_LINE_OFF: usize = 32, E_LINE_LEN: usize = 36, E_LINE_NO: usize = 40, E_CALL: usize = 44, E_NEXT: usize = 48;
+const E_TAIL: usize = 52, E_CURSOR: usize = 56, E_ASKED: usize = 60, E_NAME_HASH: usize = 64, E_FLAGS: usize = 68;
+const FLAG_HEAD: u32 = 1, FLAG_USED: u32 = 2;
+
+let toolsLen: usize = 0;
+let toolsCap: usize = 0;
+let tableOff: usize = 0;
+let tableCap: u32 = 0;
+let entriesOff: usize = 0;
+let entryCount: u32 = 0;
+let entryCap: u32 = 0;
+let linesOff: usize = 0;
+let linesLen: usize = 0;
+let linesCap: usize = 0;
+let storeSize: usize = 0;
+let lineNo: u32 = 0;
+
+@inline function base(): usize { return inputEnd(); }
+@inline function entry(i: u32): usize { return base() + entriesOff + <usize>i * ENTRY; }
+@inline function ef(i: u32, f: usize): u32 { return load<u32>(entry(i) + f); }
+@inline function setEf(i: u32, f: usize, v: u32): void { store<u32>(entry(i) + f, v); }
+@inline function slot(h: u32): usize { return base() + tableOff + (<usize>h << 2); }
+
+/** The diagnostics module's reserve(): the input region grows, the kept region moves up behind it. */
+export function reserveKeepingStore(n: usize): usize {
+  const old = inputEnd();
+  const p = reserveInput(n);
+  if (p == 0 || storeSize == 0) return p;
+  const now = inputEnd();
+  if (now != old) {
+    if (!setArenaBase(now + storeSize)) return 0;
+    memory.copy(now, old, storeSize);
+  }
+  return p;
+}
+
+/** Runs replay op [kind part: op u32, argument u32] on the payload. False on error (recorded). */
+export function replayOp(kindP: usize, kindN: usize, p: usize, n: usize, flags: u32): bool {
+  if (kindN != 8) return fail(E_BAD_REQUEST, -1) == OK;
+  const op = load<u32>(kindP), arg = load<u32>(kindP, 4);
+  if (op == R_TOOLS) return setToolsText(p, n);
+  if (op == R_LOAD) return loadChunk(p, n, arg != 0);
+  if (op == R_ANSWER) return answer(p, n, flags & (F_VALUES | F_STRING_INPUT), arg);
+  if (op == R_UNUSED) return unused();
+  return fail(E_BAD_REQUEST, -1) == OK;
+}
+
+// ---- For a CLI formatter (assembly/cli/): the same operations as functions ----
+// A `replay` command loads the recording with R_TOOLS / R_LOAD requests into
+// the engine's instance, then, per line of CALLS, calls replayAnswer and
+// formats from the fields below (or re-reads the record replayAnswer wrote
+// into the sink: [outBase, outBase + answerRecordEnd)). Any other command
+// applies a recording's declarations (--tools) with setTools(keptTools(),
+// keptToolsLength()) before reading its lines.
+
+/** Answers call number nth of [p, p + n) (flags: F_STRING_INPUT / F_VALUES); the record is in the sink. */
+export function replayAnswer(p: usize, n: usize, flags: u32, nth: u32): bool { return answer(p, n, flags, nth); }
+/** The declarations the recording keeps (R_TOOLS), for setTools (tools.ts). */
+export function keptTools(): usize { return base(); }
+export function keptToolsLength(): usize { return toolsLen; }
+/** The recorded calls never answered. */
+export function unusedCount(): u32 {
+  let k: u32 = 0;
+  for (let i: u32 = 0; i < entryCount; i++) if ((ef(i, E_FLAGS) & FLAG_USED) == 0) k++;
+  return k;
+}
+/** The last answer: a hit; the entry answered or the nearest (NONE: none); counts; where its parts are in the sink. */
+export let answerHit = false;
+export let answerEntry: u32 = NONE;
+export let answerRecorded: u32 = 0;
+export let answerAsked: u32 = 0;
+export let answerRecordEnd: usize = 0;
+export let answerWhyFrom: usize = 0, answerWhyTo: usize = 0, answerChangesFrom: usize = 0, answerChangesTo: usize = 0;
+/** An entry's line number and call index within its line. */
+export function entryLine(e: u32): u32 { return ef(e, E_LINE_NO); }
+export function entryCall(e: u32): u32 { return ef(e, E_CALL); }
+
+// ---- The kept region ----------------------------------------------------------
+
+@inline function align16(n: usize): usize { return (n + 15) & ~<usize>15; }
+
+/** Lays the kept region out with the given capacities (never smaller); at a request's start only. */
+function relayout(newTools: usize, newTable: u32, newEntries: u32, newLines: usize): bool {
+  const b = base();
+  const tabOff = align16(newTools);
+  const entOff = tabOff + (<usize>newTable << 2);
+  const linOff = align16(entOff + <usize>newEntries * ENTRY);
+  const size = align16(linOff + newLines);
+  if (!setArenaBase(b + size)) return false;
+  // Every segment moves up (or stays): the highest first.
+  memory.copy(b + linOff, b + linesOff, linesLen);
+  memory.copy(b + entOff, b + entriesOff, <usize>entryCount * ENTRY);
+  const rehash = newTable != tableCap || tabOff != tableOff;
+  toolsCap = newTools;
+  tableOff = tabOff; tableCap = newTable; entriesOff = entOff; entryCap = newEntries;
+  linesOff = linOff; linesCap = newLines; storeSize = size;
+  if (rehash) {
+    memory.fill(b + tableOff, 0, <usize>tableCap << 2);
+    for (let i: u32 = 0; i < entryCount; i++) if (ef(i, E_FLAGS) & FLAG_HEAD) store<u32>(slot(findSlot(entry(i))), i + 1);
+  }
+  return true;
+}
+
+/** Room for lineBytes more line bytes and calls more entries (growing by half, the table at most half full). */
+function makeRoom(lineBytes: usize, calls: u32): bool {
+  const needLines = linesLen + lineBytes, needEntries = entryCount + calls;
+  if (needLines <= linesCap && needEntries <= entryCap && (<u64>needEntries << 1) <= <u64>tableCap) return true;
+  if (needEntries > 0x0FFF_FFFF) return fail(E_BAD_REQUEST, -1) == OK;
+  let lc = linesCap, ec = entryCap, tc = tableCap < 16 ? <u32>16 : tableCap;
+  if (needLines > lc) { lc = lc + (lc >> 1); if (lc < needLines) lc = needLines; }
+  if (needEntries > ec) { ec = ec + (ec >> 1); if (ec < needEntries) ec = needEntries; }
+  while (<u64>tc < (<u64>needEntries << 1)) tc <<= 1;
+  return relayout(toolsCap, tc, ec, lc);
+}
+
+/** The table slot holding this digest's head, or the empty slot where it goes. */
+function findSlot(digest: usize): u32 {
+  const mask = tableCap - 1;
+  let h = load<u32>(digest) & mask;
+  while (true) {
+    const v = load<u32>(slot(h));
+    if (v == 0 || memory.compare(entry(v - 1), digest, 32) == 0) return h;
+    h = (h + 1) & mask;
+  }
+  return 0; // unreachable
+}
+
+function headOf(digest: usize): u32 {
+  if (tableCap == 0) return NONE;
+  const v = load<u32>(slot(findSlot(digest)));
+  return v == 0 ? NONE : v - 1;
+}
+
+/** Links entry i (digest and line fields set) into the index. */
+function link(i: u32): void {
+  setEf(i, E_NEXT, NONE);
+  const s = slot(findSlot(entry(i)));
+  const v = load<u32>(s);
+  if (v == 0) {
+    store<u32>(s, i + 1);
+    setEf(i, E_FLAGS, FLAG_HEAD); setEf(i, E_TAIL, i); setEf(i, E_CURSOR, i); setEf(i, E_ASKED, 0);
+    return;
+  }
+  const h = v - 1;
+  setEf(i, E_FLAGS, 0);
+  setEf(ef(h, E_TAIL), E_NEXT, i);
+  setEf(h, E_TAIL, i);
+  if (ef(h, E_CURSOR) == NONE) setEf(h, E_CURSOR, i);
+}
+
+function setToolsText(p: usize, n: usize): bool {
+  if (entryCount != 0 || lineNo != 0) {
+    fail(E_BAD_TOOLS, -1);
+    detail("declarations are set before the recording is loaded");
+    return false;
+  }
+  if (align16(n) > toolsCap && !relayout(align16(n), tableCap, entryCap, linesCap)) return false;
+  memory.copy(base(), p, n); // p is in the input region, below the kept region
+  toolsLen = n;
+  if (!tapeInit(n)) return false;
+  if (readTools(base(), n) < 0) { toolsLen = 0; return false; }
+  return lit("{}");
+}
+
+function detail(s: string): void {
+  const out = alloc(<usize>s.length);
+  if (out == 0) return;
+  for (let i = 0; i < s.length; i++) store<u8>(out + <usize>i, <u8>s.charCodeAt(i));
+  setErrorDetail(out, <usize>s.length);
+}
+
+// ---- Calls through the core's one call path (request.ts) ----------------------
+
+/**
+ * Fingerprints call number nth of the JSON text (or value stream) [p, p + n)
+ * with the recording's declarations. The digest is at result() + RESULT_DIGEST;
+ * with text, the canonical text is [outBase + callTextStart(), outPos).
+ */
+function fingerprintAt(p: usize, n: usize, nth: u32, flags: u32): i32 {
+  const req = alloc(HEADER_BYTES + 4 + n);
+  if (req == 0) return errCode;
+  store<u32>(req, F_CALL | F_DIGEST | F_NTH_CALL | flags);
+  store<u32>(req, 4, 4); store<u32>(req, 0, 8); store<u32>(req, 0, 12); store<u32>(req, 0, 16); store<u32>(req, <u32>n, 20);
+  store<u32>(req + HEADER_BYTES, nth);
+  memory.copy(req + HEADER_BYTES + 4, p, n);
+  return processCall(req, HEADER_BYTES + 4 + n, base(), toolsLen);
+}
+
+/** FNV-1a of the last call's kind "\n" name: candidates for the nearest call. */
+function nameHash(): u32 {
+  let h: u32 = 0x811C9DC5;
+  if (callKind >= 0) h = fnv(h, <usize>nodeB(<u32>callKind), <usize>nodeA(<u32>callKind));
+  else for (let i = 0; i < 9; i++) h = (h ^ <u32>"tool_call".charCodeAt(i)) * 0x01000193;
+  h = (h ^ 0x0A) * 0x01000193;
+  return fnv(h, <usize>nodeB(<u32>callName), <usize>nodeA(<u32>callName));
+}
+
+function fnv(h: u32, p: usize, n: usize): u32 {
+  for (let i: usize = 0; i < n; i++) h = (h ^ <u32>load<u8>(p + i)) * 0x01000193;
+  return h;
+}
+
+/** The live call's binary digest (static: inside a function, so the fingerprint module never lays it out). */
+function live(): usize { return memory.data(32, 16); }
+
+// ---- R_LOAD ------------------------------------------------------------------
+
+function loadChunk(p: usize, n: usize, last: bool): bool {
+  // Worst case: every byte kept, and a call per "{" (every call is an object),
+  // at most one per 8 bytes (a call's text is longer).
+  let braces: usize = 0;
+  for (let i: usize = 0; i < n; i++) if (load<u8>(p + i) == 0x7B) braces++;
+  if (braces > (n >> 3)) braces = n >> 3;
+  if (!makeRoom(n, <u32>braces + 2)) return false;
+  if (!logInit()) return false;
+  let pos: usize = 0;
+  while (pos < n) {
+    let nl = pos;
+    while (nl < n && load<u8>(p + nl) != 0x0A) nl++;
+    if (nl == n && !last) break;
+    lineNo++;
+    let start = pos, end = nl;
+    pos = nl < n ? nl + 1 : n;
+    if (end > start && load<u8>(p + end - 1) == 0x0D) end--;
+    if (lineNo == 1 && end - start >= 3 && load<u8>(p + start) == 0xEF && load<u8>(p + start + 1) == 0xBB
+      && load<u8>(p + start + 2) == 0xBF) start += 3;
+    if (isBlank(p + start, end - start)) continue;
+    if (!loadLine(p + start, end - start)) return false;
+  }
+  logRelease();
+  if (!sinkInit(true, false, 256 + logLen * 2)) return false;
+  if (!lit("{\"consumed\":") || !num(<u32>pos) || !lit(",\"lines\":") || !num(lineNo) || !lit(",\"calls\":")
+    || !num(entryCount) || !lit(",\"bad\":[")) return false;
+  let q = logP;
+  const qe = logP + logLen;
+  while (q < qe) {
+    const dl = <usize>load<u32>(q, 16);
+    if (q != logP && !lit(",")) return false;
+    if (!lit("{\"line\":") || !num(load<u32>(q)) || !lit(",\"status\":") || !num(load<u32>(q, 4))
+      || !lit(",\"offset\":") || !inum(load<i32>(q, 8)) || !lit(",\"part\":") || !num(load<u32>(q, 12))
+      || !lit(",\"detail\":") || !writeJsonString(q + 20, dl, false) || !lit("}")) return false;
+    q += 20 + dl;
+  }
+  return lit("]}");
+}
+
+function isBlank(p: usize, n: usize): bool {
+  for (let i: usize = 0; i < n; i++) {
+    const c = load<u8>(p + i);
+    if (c != 0x20 && c != 0x09 && c != 0x0D) return false;
+  }
+  return true;
+}
+
+/** Byte offset of the first byte that is not strict UTF-8 (an encoded surrogate is not), or -1. */
+function badUtf8(p: usize, n: usize): i32 {
+  const end = p + n;
+  let q = p;
+  while (q < end) {
+    const c = load<u8>(q);
+    if (c < 0x80) { q++; continue; }
+    const len = sequenceLength(q, end);
+    if (len == 0 || (c == 0xED && load<u8>(q + 1) >= 0xA0)) return <i32>(q - p);
+    q += <usize>len;
+  }
+  return -1;
+}
+
+/** Reads every call of one line into new entries; a bad line goes to the log. False only on OOM. */
+function loadLine(p: usize, n: usize): bool {
+  const bad = badUtf8(p, n);
+  if (bad >= 0) return logBad(E_INVALID_UTF8, bad, PART_CALL, 0, 0);
+  let count: u32 = 1;
+  const first = entryCount;
+  for (let nth: u32 = 0; nth < count; nth++) {
+    resetErrors(PART_CALL);
+    const st = fingerprintAt(p, n, nth, F_STRING_INPUT);
+    if (st != OK) {
+      if (st == E_NO_CALLS && nth == 0 && callsInLastMessage() == 0) { logRelease(); return true; } // no calls: nothing to keep
+      const code = errCode, off = errOffset, part = errPart, dp = errDetailPtr, dn = errDetailLen;
+      if (code == E_OUT_OF_MEMORY) return false; // not the line's fault: the load stops
+      logRelease();
+      return logBad(code, off, part, dp, dn);
+    }
+    if (nth == 0) count = <u32>callsInLastMessage();
+    if (count == 0 || first + count > entryCap) { logRelease(); return fail(E_BAD_REQUEST, -1) == OK; }
+    const e = entry(first + nth);
+    digestTo(e);
+    store<u32>(e + E_LINE_OFF, <u32>linesLen);
+    store<u32>(e + E_LINE_LEN, <u32>n);
+    store<u32>(e + E_LINE_NO, lineNo);
+    store<u32>(e + E_CALL, nth);
+    store<u32>(e + E_NAME_HASH, nameHash());
+    logRelease();
+  }
+  // Every call of the line read: keep the line and index its calls.
+  memory.copy(base() + linesOff + linesLen, p, n);
+  linesLen += n;
+  entryCount = first + count;
+  for (let i = first; i < entryCount; i++) link(i);
+  resetErrors(PART_CALL);
+  return true;
+}
+
+/** Log record: line, status, offset, part, detail length, detail bytes. */
+function logBad(code: i32, off: i32, part: i32, dp: usize, dn: usize): bool {
+  store<u32>(head16(), lineNo); store<i32>(head16(), code, 4); store<i32>(head16(), off, 8); store<i32>(head16(), part, 12);
+  store<u32>(head16(), <u32>dn, 16);
+  const ok = logPut(5, dp, dn);
+  resetErrors(PART_CALL);
+  return ok;
+}
+
+// ---- R_ANSWER ----------------------------------------------------------------
+
+/** The live call's digest, canonical text, kind and name, copied out of its request's scratch. */
+
+function answer(p: usize, n: usize, flags: u32, nth: u32): bool {
+  const st = fingerprintAt(p, n, nth, F_TEXT | flags);
+  if (st != OK) return false;
+  const calls = callsInLastMessage();
+  digestTo(live());
+  const canonN = outPos - callTextStart();
+  const canon = alloc(canonN);
+  if (canonN > 0 && canon == 0) return false;
+  memory.copy(canon, outBase + callTextStart(), canonN);
+  const liveHash = nameHash();
+  const nameP = <usize>nodeB(<u32>callName), nameN = <usize>nodeA(<u32>callName);
+  const kindP = callKind >= 0 ? <usize>nodeB(<u32>callKind) : 0, kindN = callKind >= 0 ? <usize>nodeA(<u32>callKind) : 0;
+  const mark = arenaMark(); // the live call's tape and texts stay below
+
+  const head = headOf(live());
+  if (head != NONE && ef(head, E_CURSOR) != NONE) {
+    const e = ef(head, E_CURSOR);
+    setEf(head, E_CURSOR, ef(e, E_NEXT));
+    setEf(head, E_ASKED, ef(head, E_ASKED) + 1);
+    setEf(e, E_FLAGS, ef(e, E_FLAGS) | FLAG_USED);
+    if (!sinkInit(true, false, 512 + <usize>ef(e, E_LINE_LEN))) return false;
+    answerHit = true; answerEntry = e; answerRecorded = answerAsked = 0;
+    answerWhyFrom = answerWhyTo = answerChangesFrom = answerChangesTo = 0;
+    if (!start(true, nameP, nameN, kindP, kindN, calls) || !num(ef(e, E_LINE_NO)) || !lit(",\"recordedCall\":")
+      || !num(ef(e, E_CALL)) || !lit("}")) return false;
+    answerRecordEnd = outPos;
+    return lit("\n") && lineBytes(e);
+  }
+
+  let best: u32 = NONE, bestChanges: u32 = 0, recorded: u32 = 0, asked: u32 = 0;
+  if (head != NONE) {
+    // Exhausted: the same fingerprint, recorded fewer times than asked.
+    asked = ef(head, E_ASKED) + 1;
+    setEf(head, E_ASKED, asked);
+    for (let e = head; e != NONE; e = ef(e, E_NEXT)) { recorded++; best = e; }
+  } else {
+    for (let i: u32 = 0; i < entryCount; i++) {
+      if (ef(i, E_NAME_HASH) != liveHash) continue;
+      if (!canonicalOf(i)) return false;
+      if (!sameCall(nameP, nameN, kindP, kindN)) { releaseFrom(mark); continue; }
+      const cs = callTextStart(), ce = outPos;
+      // The diff needs its texts outside the sink: copy the candidate's out.
+      const t = alloc(ce - cs);
+      if (ce > cs && t == 0) return false;
+      memory.copy(t, outBase + cs, ce - cs);
+      if (!sinkInit(true, false, 256) || !writeDiff(t, <u32>(ce - cs), canon, <u32>canonN)) return false;
+      if (best == NONE || changeCount < bestChanges) { best = i; bestChanges = changeCount; }
+      releaseFrom(mark);
+      // Another fingerprint differs by one change at least: nothing beats one.
+      if (bestChanges == 1) break;
+    }
+  }
+  // The nearest call's canonical text again (the loop released it), then the record.
+  let t: usize = 0, tn: usize = 0;
+  if (best != NONE && head == NONE) {
+    if (!canonicalOf(best)) return false;
+    tn = outPos - callTextStart();
+    t = alloc(tn);
+    if (tn > 0 && t == 0) return false;
+    memory.copy(t, outBase + callTextStart(), tn);
+  }
+  if (!sinkInit(true, false, 1024 + (best != NONE ? <usize>ef(best, E_LINE_LEN) : 0))) return false;
+  if (!start(false, nameP, nameN, kindP, kindN, calls) || !lit("null,\"why\":\"")) return false;
+  answerHit = false; answerEntry = best; answerRecorded = recorded; answerAsked = asked;
+  answerWhyFrom = outPos;
+  if (head != NONE) {
+    if (!lit("recorded ") || !num(recorded) || !lit(recorded == 1 ? " time, asked " : " times, asked ") || !num(asked)) return false;
+  } else if (best != NONE) {
+    if (!lit("no recorded call has this fingerprint; the nearest recorded call of this tool is line ")
+      || !num(ef(best, E_LINE_NO)) || !lit(" (") || !num(bestChanges) || !lit(bestChanges == 1 ? " change)" : " changes)")) return false;
+  } else if (!lit("no recorded call of this tool and kind")) return false;
+  answerWhyTo = outPos;
+  if (!lit("\",\"recorded\":") || !num(recorded) || !lit(",\"asked\":") || !num(asked) || !lit(",\"nearest\":")) return false;
+  if (best == NONE) {
+    if (!lit("null,\"changes\":")) return false;
+    answerChangesFrom = outPos;
+    if (!lit("[]")) return false;
+    answerChangesTo = outPos;
+    if (!lit("}")) return false;
+    answerRecordEnd = outPos;
+    return true;
+  }
+  if (!lit("{\"line\":") || !num(ef(best, E_LINE_NO)) || !lit(",\"call\":") || !num(ef(best, E_CALL)) || !lit("},\"changes\":")) return false;
+  answerChangesFrom = outPos;
+  if (head != NONE) { if (!lit("[]")) return false; }
+  else if (!writeDiff(t, <u32>tn, canon, <u32>canonN)) return false;
+  answerChangesTo = outPos;
+  if (!lit("}")) return false;
+  answerRecordEnd = outPos;
+  return lit("\n") && lineBytes(best);
+}
+
+/** Re-reads entry i's call with its canonical text (in the sink). */
+function canonicalOf(i: u32): bool {
+  const st = fingerprintAt(base() + linesOff + <usize>ef(i, E_LINE_OFF), <usize>ef(i, E_LINE_LEN), ef(i, E_CALL),
+    F_TEXT | F_STRING_INPUT);
+  return st == OK;
+}
+
+function sameCall(nameP: usize, nameN: usize, kindP: usize, kindN: usize): bool {
+  if (<usize>nodeA(<u32>callName) != nameN || memory.compare(<usize>nodeB(<u32>callName), nameP, nameN) != 0) return false;
+  const k = callKind;
+  if ((k >= 0) != (kindP != 0 || kindN != 0)) return kindIsDefault(k, kindP, kindN);
+  return k < 0 || (<usize>nodeA(<u32>k) == kindN && memory.compare(<usize>nodeB(<u32>k), kindP, kindN) == 0);
+}
+
+/** One side gave the kind "tool_call" explicitly, the other left it out: the same kind. */
+function kindIsDefault(k: i32, kindP: usize, kindN: usize): bool {
+  const p = k >= 0 ? <usize>nodeB(<u32>k) : kindP, n = k >= 0 ? <usize>nodeA(<u32>k) : kindN;
+  if (n != 9) return false;
+  for (let i = 0; i < 9; i++) if (<u32>load<u8>(p + <usize>i) != <u32>"tool_call".charCodeAt(i)) return false;
+  return true;
+}
+
+/** The record's common head, up to "recordedLine": (its value follows). */
+function start(hit: bool, nameP: usize, nameN: usize, kindP: usize, kindN: usize, calls: i32): bool {
+  if (!lit(hit ? "{\"hit\":true,\"name\":" : "{\"hit\":false,\"name\":") || !writeJsonString(nameP, nameN, false)) return false;
+  if (!lit(",\"kind\":")) return false;
+  if (kindN > 0 || kindP != 0 ? !writeJsonString(kindP, kindN, false) : !lit("\"tool_call\"")) return false;
+  return lit(",\"fingerprint\":\"") && hex(live()) && lit("\",\"calls\":") && num(<u32>calls) && lit(",\"recordedLine\":");
+}
+
+function lineBytes(e: u32): bool {
+  return bytes(base() + linesOff + <usize>ef(e, E_LINE_OFF), <usize>ef(e, E_LINE_LEN));
+}
+
+// ---- R_UNUSED ----------------------------------------------------------------
+
+/**
+ * [{"line","call","name","fingerprint","text"}…]: the recorded calls never
+ * answered, in recorded order; text is the recorded line.
+ */
+function unused(): bool {
+  if (!logInit()) return false;
+  for (let i: u32 = 0; i < entryCount; i++) {
+    if (ef(i, E_FLAGS) & FLAG_USED) continue;
+    const st = fingerprintAt(base() + linesOff + <usize>ef(i, E_LINE_OFF), <usize>ef(i, E_LINE_LEN), ef(i, E_CALL), F_STRING_INPUT);
+    if (st != OK) return false;
+    const np = <usize>nodeB(<u32>callName), nn = <usize>nodeA(<u32>callName);
+    logRelease();
+    store<u32>(head16(), i); store<u32>(head16(), <u32>nn, 4);
+    if (!logPut(2, np, nn)) return false;
+  }
+  logRelease();
+  if (!sinkInit(true, false, 256 + logLen * 2) || !lit("[")) return false;
+  let q = logP;
+  const qe = logP + logLen;
+  while (q < qe) {
+    const i = load<u32>(q), nn = <usize>load<u32>(q, 4);
+    if (q != logP && !lit(",")) return false;
+    if (!lit("{\"line\":") || !num(ef(i, E_LINE_NO)) || !lit(",\"call\":") || !num(ef(i, E_CALL)) || !lit(",\"name\":")
+      || !writeJsonString(q + 8, nn, false) || !lit(",\"fingerprint\":\"") || !hex(entry(i)) || !lit("\",\"text\":")
+      || !writeJsonString(base() + linesOff + <usize>ef(i, E_LINE_OFF), <usize>ef(i, E_LINE_LEN), false) || !lit("}")) return false;
+    q += 8 + nn;
+  }
+  return lit("]");
+}

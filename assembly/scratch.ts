@@ -1,0 +1,89 @@
+// Scratch for replay.ts (issue 12): a log in the arena that outlives the
+// calls made after it, and decimal/hex output into the sink. Internal;
+// diagnostics module only.
+import { RESULT_DIGEST } from "./abi";
+import { alloc, arenaMark, grow, releaseFrom } from "./arena";
+import { bytes, lit } from "./cli/_emit";
+import { hexDigit } from "./hex";
+import { result } from "./request";
+
+// ---- A scratch log in the arena, kept while calls come and go after it --------
+// Each call's allocations are released back to the log's end; the log then
+// grows in place (it is the last block), so a chunk of any size runs in
+// bounded arena memory.
+
+export let logP: usize = 0;
+export let logLen: usize = 0;
+let logCap: usize = 0;
+export let logMark: usize = 0;
+
+export function logInit(): bool {
+  logCap = 4096; logLen = 0;
+  logP = alloc(logCap);
+  logMark = arenaMark();
+  return logP != 0;
+}
+
+/** Drops everything allocated after the log (a call's tape, sink…). */
+export function logRelease(): void { releaseFrom(logMark); }
+
+/**
+ * Appends a record: `words` u32 header words (head16()) then n bytes from src,
+ * which may lie after the log (a released call's detail or name): the bytes
+ * are moved first, as memmove does, then the header is written.
+ */
+export function logPut(words: usize, src: usize, n: usize): bool {
+  const need = logLen + (words << 2) + n;
+  if (need > logCap) {
+    let cap = logCap << 1;
+    if (cap < need) cap = need;
+    const q = grow(logP, logCap, cap); // in place: the log is the last block after logRelease
+    if (q == 0) return false;
+    logP = q; logCap = cap; logMark = arenaMark();
+  }
+  memory.copy(logP + logLen + (words << 2), src, n);
+  memory.copy(logP + logLen, head16(), words << 2);
+  logLen = need;
+  return true;
+}
+
+// Static scratch, inside a function: a module-level memory.data would be laid
+// out in the fingerprint module too (request.ts imports this file), moving its data.
+function scratch(): usize { return memory.data(112, 16); }
+/** A log record's header words; decimal and hex output. */
+export function head16(): usize { return scratch(); }
+@inline function digits(): usize { return scratch() + 32; }
+@inline function hexBuf(): usize { return scratch() + 48; }
+
+function hexNibble(c: u32): u32 { return c <= 0x39 ? c - 0x30 : c - 0x57; }
+
+/** The last call's digest (64 hex digits in the result block) as 32 bytes at out. */
+export function digestTo(out: usize): void {
+  const hex = result() + RESULT_DIGEST;
+  for (let i: usize = 0; i < 32; i++) {
+    store<u8>(out + i, <u8>((hexNibble(<u32>load<u8>(hex + 2 * i)) << 4) | hexNibble(<u32>load<u8>(hex + 2 * i + 1))));
+  }
+}
+
+// ---- Output helpers ----------------------------------------------------------
+
+
+export function num(v: u32): bool {
+  let n: usize = 0;
+  do { store<u8>(digits() + 11 - n, <u8>(0x30 + v % 10)); v /= 10; n++; } while (v != 0);
+  return bytes(digits() + 12 - n, n);
+}
+
+export function inum(v: i32): bool {
+  if (v < 0) return lit("-") && num(<u32>(-v));
+  return num(<u32>v);
+}
+
+export function hex(d: usize): bool {
+  for (let i: usize = 0; i < 32; i++) {
+    const b = <u32>load<u8>(d + i);
+    store<u8>(hexBuf() + 2 * i, <u8>hexDigit(b >> 4));
+    store<u8>(hexBuf() + 2 * i + 1, <u8>hexDigit(b & 15));
+  }
+  return bytes(hexBuf(), 64);
+}

@@ -1,0 +1,170 @@
+"""Replay (issue 12): load a recording once, answer live calls from it.
+
+Everything is decided by the core (``assembly/replay.ts``): line rules,
+fingerprints, the index, the order of repeated answers, the why answer of a
+miss, the unused calls. This host streams bytes in and turns the core's
+records into dicts; it parses a recorded line with ``json.loads`` only to hand
+it back to the caller. The TypeScript twin is ``src/replay.ts``.
+"""
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Dict, Iterable, List, Mapping, Tuple, Union
+
+from ._encode import to_json_text
+from ._errors import FingerprintError, core_error
+from ._replay_wasm import ReplayCore
+from ._tools import Tools, tools_text
+
+_CHUNK = 1 << 20  # bytes per request while loading (the core reserves its index room per chunk)
+
+#: A hit: ``{"hit": True, "name", "kind", "fingerprint", "calls", "recordedLine", "recordedCall",
+#: "line", "call", "text", "value"}``; a miss: ``{"hit": False, "name", "kind", "fingerprint", "calls",
+#: "recordedLine": None, "why", "recorded", "asked", "nearest": {"line", "call", "text", "value"} | None,
+#: "changes": [...]}`` — the same keys as the TypeScript SDK's ReplayAnswer.
+ReplayAnswer = Dict[str, Any]
+
+
+class Recording:
+    """A recording, indexed by fingerprint in the core's memory.
+
+    Example:
+        >>> rec = Recording.loads('{"name":"search","args":{"q":"cats"},"result":[1]}\\n')
+        >>> rec.answer({"name": "search", "args": {"q": "cats"}})["value"]["result"]
+        [1]
+    """
+
+    def __init__(self, *, tools: Tools = None) -> None:
+        """An empty recording; use :meth:`load` or :meth:`loads`."""
+        self._core = ReplayCore()
+        self._pending: List[bytes] = []
+        self._lines = 0
+        self._calls = 0
+        #: Lines the core could not read: ``(line number, FingerprintError)``; the rest is kept.
+        self.bad_lines: List[Tuple[int, FingerprintError]] = []
+        text = tools_text(tools)
+        if text:
+            self._core.tools(text)
+
+    @classmethod
+    def load(cls, source: Union[str, "os.PathLike[str]", bytes, Any], *, tools: Tools = None) -> "Recording":
+        """Loads a recording (JSON Lines), streamed: a path (``str`` or ``os.PathLike``),
+        its bytes, a binary file object, or an iterable of pieces — ``bytes``
+        chunks cut anywhere, or ``str`` lines (one line each).
+
+        Raises:
+            FingerprintError: for bad declarations; bad lines go to ``bad_lines``.
+        """
+        rec = cls(tools=tools)
+        if isinstance(source, (str, os.PathLike)):
+            with open(source, "rb") as f:
+                rec._file(f)
+        elif isinstance(source, (bytes, bytearray, memoryview)):
+            rec._bytes(bytes(source))
+        elif hasattr(source, "read"):
+            rec._file(source)
+        elif isinstance(source, Iterable):
+            for piece in source:
+                rec._piece(piece)
+        else:
+            raise FingerprintError("invalid-argument", "a recording is a path, bytes, a binary file or an iterable, got %s"
+                                   % type(source).__qualname__)
+        rec._end()
+        return rec
+
+    @classmethod
+    def loads(cls, text: str, *, tools: Tools = None) -> "Recording":
+        """Loads a recording from its whole text."""
+        rec = cls(tools=tools)
+        for i in range(0, len(text), _CHUNK):
+            rec._bytes(text[i:i + _CHUNK].encode("utf-8", "surrogatepass"))
+        rec._end()
+        return rec
+
+    @property
+    def size(self) -> int:
+        """Recorded calls in the index."""
+        return self._calls
+
+    @property
+    def memory_bytes(self) -> int:
+        """Bytes of wasm memory the recording holds: its index and the recorded lines' bytes."""
+        return self._core.memory_bytes()
+
+    @property
+    def lines(self) -> int:
+        """Lines read (blank ones included)."""
+        return self._lines
+
+    def answer(self, call: Any, index: int = 0) -> ReplayAnswer:
+        """Answers a live call (a call mapping in any shape the core reads, or its
+        JSON text): a hit with the recorded line, or a miss with the why answer.
+        ``index`` picks one call of a message holding several.
+
+        Raises:
+            FingerprintError: when the call cannot be read or fingerprinted.
+        """
+        if isinstance(call, str):
+            out = self._core.answer(call.encode("utf-8", "surrogatepass"), True, index)
+        elif isinstance(call, (bytes, bytearray, memoryview)):
+            out = self._core.answer(bytes(call), False, index)
+        elif isinstance(call, Mapping):
+            out = self._core.answer(to_json_text(dict(call)), False, index)
+        else:
+            raise FingerprintError("invalid-argument", "a call must be a mapping or its JSON text, got %s"
+                                   % type(call).__qualname__)
+        record, _, text = out.partition("\n")
+        r: Dict[str, Any] = json.loads(record)
+        if r["hit"]:
+            r.update(line=r["recordedLine"], call=r["recordedCall"], text=text, value=json.loads(text))
+        elif r["nearest"] is not None:
+            r["nearest"] = dict(r["nearest"], text=text, value=json.loads(text))
+        return r
+
+    def unused(self) -> List[Dict[str, Any]]:
+        """The recorded calls never answered so far (a stale recording), in recorded
+        order: ``{"line", "call", "name", "fingerprint", "text", "value"}``."""
+        return [dict(u, value=json.loads(u["text"])) for u in json.loads(self._core.unused())]
+
+    def _file(self, f: Any) -> None:
+        while True:
+            chunk = f.read(_CHUNK)
+            if not chunk:
+                return
+            if isinstance(chunk, str):
+                raise FingerprintError("invalid-argument", "open the recording in binary mode ('rb')")
+            self._bytes(chunk)
+
+    def _piece(self, piece: Any) -> None:
+        if isinstance(piece, (bytes, bytearray, memoryview)):
+            self._bytes(bytes(piece))
+        elif isinstance(piece, str):
+            self._bytes(piece.encode("utf-8", "surrogatepass") + b"\n")
+        else:
+            raise FingerprintError("invalid-argument", "a recording's pieces are bytes chunks or str lines")
+
+    def _bytes(self, chunk: bytes) -> None:
+        for i in range(0, len(chunk), _CHUNK):
+            part = chunk[i:i + _CHUNK]
+            if b"\n" not in part:
+                # No line ends in this part: kept, joined once a line ends (a long line stays linear).
+                self._pending.append(part)
+                continue
+            data = b"".join(self._pending) + part if self._pending else part
+            # The core leaves an unterminated last line for the next chunk.
+            consumed = self._send(data, False)
+            self._pending = [data[consumed:]] if consumed < len(data) else []
+
+    def _end(self) -> None:
+        self._send(b"".join(self._pending), True)
+        self._pending = []
+
+    def _send(self, data: bytes, last: bool) -> int:
+        r = json.loads(self._core.load(data, last))
+        self._lines, self._calls = r["lines"], r["calls"]
+        for b in r["bad"]:
+            self.bad_lines.append((b["line"], core_error(b["status"], b["offset"], b["part"], b["detail"])))
+        return int(r["consumed"])
+
+

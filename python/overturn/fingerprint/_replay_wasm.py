@@ -1,0 +1,72 @@
+"""Transport for a recording (``_replay.py``): its own instance of the
+diagnostics module, whose linear memory keeps the index
+(``assembly/replay.ts``, F_REPLAY). Bytes in, the core's text out; nothing is
+parsed or decided here. Internal; the TypeScript twin is ``src/_replay_wasm.ts``.
+"""
+from __future__ import annotations
+
+import struct
+import threading
+
+from ._abi import (F_REPLAY, F_STRING_INPUT, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, RESULT_STATUS)
+from ._diagnostics_wasm import _HEADER, _RESULT, _Instance
+from ._errors import FingerprintError, core_error
+
+_OP = struct.Struct("<II")  # the kind part: op, argument
+
+
+class ReplayCore:
+    def __init__(self) -> None:
+        try:
+            self._st = _Instance()
+        except FingerprintError:
+            raise
+        except Exception as e:  # a wasmtime failure never leaks as such
+            raise FingerprintError("internal-error", "could not load the diagnostics core: %s" % e) from e
+        self._broken = False
+        self._lock = threading.Lock()  # one store, not to be entered by two threads at once
+
+    def tools(self, text: bytes) -> str:
+        return self._run(0, R_TOOLS, 0, text)
+
+    def load(self, chunk: bytes, last: bool) -> str:
+        return self._run(0, R_LOAD, 1 if last else 0, chunk)
+
+    def answer(self, text: bytes, from_str: bool, index: int) -> str:
+        return self._run(F_STRING_INPUT if from_str else 0, R_ANSWER, index, text)
+
+    def memory_bytes(self) -> int:
+        """Bytes of linear memory this instance holds (its index, line bytes and scratch)."""
+        return int(self._st.memory.data_len(self._st.store))
+
+    def unused(self) -> str:
+        return self._run(0, R_UNUSED, 0, b"")
+
+    def _run(self, flags: int, op: int, arg: int, data: bytes) -> str:
+        with self._lock:
+            return self._run_locked(flags, op, arg, data)
+
+    def _run_locked(self, flags: int, op: int, arg: int, data: bytes) -> str:
+        if self._broken:
+            raise FingerprintError("internal-error", "this recording's core failed earlier; load the recording again")
+        st = self._st
+        request = _HEADER.pack(F_REPLAY | flags, 8, 0, 0, 0, len(data)) + _OP.pack(op, arg) + data
+        n = len(request)
+        if n > st.cap:
+            if st.reserve(st.store, n) == 0:
+                raise FingerprintError("out-of-memory", "a request of %d bytes does not fit in wasm memory" % n)
+            st.cap = n
+        st.memory.write(st.store, request, st.ptr)
+        try:
+            st.run(st.store, n)
+        except st.errors as e:
+            self._broken = True
+            raise FingerprintError("internal-error", "the replay core trapped: %s" % str(e).splitlines()[0]) from None
+        r = st.result
+        status, offset, part, ptr, size = _RESULT.unpack(bytes(st.memory.read(st.store, r + RESULT_STATUS, r + 20)))
+        text = bytes(st.memory.read(st.store, ptr, ptr + size)).decode("utf-8", "surrogatepass")
+        if status:
+            raise core_error(status, offset, part, text)
+        return text
+
+

@@ -1,0 +1,111 @@
+/**
+ * Transport for a recording (src/replay.ts): its own instance of the
+ * diagnostics module, whose linear memory keeps the index (assembly/replay.ts,
+ * F_REPLAY). Bytes in, the core's text out; nothing is parsed or decided here.
+ * Internal.
+ * @module
+ */
+import {
+  F_REPLAY, F_STRING_INPUT, F_VALUES, HEADER_BYTES, HEADER_WORDS, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED,
+  RESULT_DIGEST, RESULT_OFFSET, RESULT_PART, RESULT_STATUS, RESULT_TEXT_LEN, RESULT_TEXT_PTR,
+} from "./_abi.gen.js";
+import { newDiagnosticsInstance, type Exports } from "./_diagnostics_wasm.js";
+import { isWellFormed, writeWtf8 } from "./_wtf8.js";
+import { asValueWalk } from "./core.js";
+import { FingerprintError, errorFromCore } from "./errors.js";
+import { retarget, writeValue } from "./values.js";
+
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+const PRE = HEADER_BYTES + 8; // header, then the kind part: op and argument (u32 each)
+
+export class ReplayCore {
+  private e: Exports;
+  private ptr: number;
+  private cap = 64 * 1024;
+  private broken = false;
+
+  constructor() {
+    this.e = newDiagnosticsInstance();
+    this.ptr = this.e.reserve(this.cap);
+  }
+
+  /** Declarations' JSON text, kept by the core for every call of the recording. */
+  tools(text: Uint8Array): string {
+    return this.bytes(R_TOOLS, 0, text, 0);
+  }
+
+  /** A chunk of the recording; the core answers what it consumed and the bad lines. */
+  load(chunk: Uint8Array, last: boolean): string {
+    return this.bytes(R_LOAD, last ? 1 : 0, chunk, 0);
+  }
+
+  /** A live call: JSON text (string or bytes) or a host object (value stream); index within a message. */
+  answer(call: string | Uint8Array | object, index: number): string {
+    if (call instanceof Uint8Array) return this.bytes(R_ANSWER, index, call, 0);
+    if (typeof call === "string") return this.string(R_ANSWER, index, call);
+    const e = this.ready();
+    const start = this.ptr + PRE;
+    this.room(PRE + 1024);
+    const grow = (need: number) => {
+      this.room(Math.max(2 * (need - this.ptr), need - this.ptr + 1024));
+      retarget(new Uint8Array(e.memory.buffer), this.ptr + this.cap);
+    };
+    const end = asValueWalk((nested) => writeValue(call, new Uint8Array(e.memory.buffer), start, this.ptr + this.cap, grow, nested));
+    return this.run(F_VALUES, R_ANSWER, index, end - start);
+  }
+
+  /** Bytes of linear memory this instance holds (its index, line bytes and scratch). */
+  memoryBytes(): number {
+    return this.e.memory.buffer.byteLength;
+  }
+
+  unused(): string {
+    return this.bytes(R_UNUSED, 0, new Uint8Array(0), 0);
+  }
+
+  private ready(): Exports {
+    if (this.broken) throw new FingerprintError("internal-error", "this recording's core failed earlier; load the recording again");
+    return this.e;
+  }
+
+  private room(n: number): void {
+    if (n <= this.cap) return;
+    if (this.e.reserve(n) === 0) throw new FingerprintError("out-of-memory", `a request of ${n} bytes does not fit in wasm memory`);
+    this.cap = n;
+  }
+
+  private bytes(op: number, arg: number, data: Uint8Array, flags: number): string {
+    this.ready();
+    this.room(PRE + data.length);
+    new Uint8Array(this.e.memory.buffer).set(data, this.ptr + PRE);
+    return this.run(flags, op, arg, data.length);
+  }
+
+  private string(op: number, arg: number, text: string): string {
+    this.ready();
+    this.room(PRE + text.length * 3);
+    const mem = new Uint8Array(this.e.memory.buffer);
+    const at = this.ptr + PRE;
+    const n = isWellFormed(text)
+      ? new TextEncoder().encodeInto(text, mem.subarray(at, at + text.length * 3)).written
+      : writeWtf8(text, 0, mem, at) - at;
+    return this.run(F_STRING_INPUT, op, arg, n);
+  }
+
+  private run(flags: number, op: number, arg: number, len: number): string {
+    const e = this.e;
+    new Uint32Array(e.memory.buffer, this.ptr, HEADER_WORDS).set([F_REPLAY | flags, 8, 0, 0, 0, len]);
+    new Uint32Array(e.memory.buffer, this.ptr + HEADER_BYTES, 2).set([op, arg]);
+    let status: number;
+    try {
+      status = e.run(PRE + len);
+    } catch (err) {
+      this.broken = true;
+      throw new FingerprintError("internal-error", `the replay core failed: ${(err as Error)?.message ?? String(err)}`);
+    }
+    const res = new Int32Array(e.memory.buffer, e.result(), RESULT_DIGEST >> 2);
+    const text = decoder.decode(new Uint8Array(e.memory.buffer, res[RESULT_TEXT_PTR >> 2] >>> 0, res[RESULT_TEXT_LEN >> 2] >>> 0));
+    if (status !== 0) throw errorFromCore(res[RESULT_STATUS >> 2], res[RESULT_OFFSET >> 2], res[RESULT_PART >> 2], text);
+    return text;
+  }
+}

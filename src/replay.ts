@@ -1,0 +1,241 @@
+/**
+ * Replay (issue 12): load a recording once, answer live calls from it.
+ * Public API, re-exported by api.ts. Everything is decided by the core
+ * (assembly/replay.ts): line rules, fingerprints, the index, the order of
+ * repeated answers, the why answer of a miss, the unused calls. This host
+ * streams bytes in and turns the core's records into objects; it parses a
+ * recorded line with JSON.parse only to hand it back to the caller.
+ * @module
+ */
+import { ReplayCore } from "./_replay_wasm.js";
+import { isWellFormed, writeWtf8 } from "./_wtf8.js";
+import { errorFromCore, FingerprintError } from "./errors.js";
+import { toolsText, type ToolDeclarations } from "./tools.js";
+import type { Call, Change, ProviderCall } from "./diagnostics.js";
+
+/** Bytes per request while loading (the core reserves its index room per chunk). */
+const CHUNK = 1 << 20;
+
+export interface RecordingOptions {
+  /** Tool declarations (or a tools.json's text) applied to every recorded and live call. */
+  tools?: ToolDeclarations | string;
+}
+
+/** A recorded line the core could not read: kept out of the index, the rest is kept. */
+export interface BadLine {
+  /** 1-based line number in the recording. */
+  line: number;
+  error: FingerprintError;
+}
+
+/** A recorded call as the recording holds it. */
+export interface RecordedCall {
+  /** 1-based line number in the recording. */
+  line: number;
+  /** Index of the call within its line (a message holding several calls), else 0. */
+  call: number;
+  /** The recorded line's text, untouched. */
+  text: string;
+  /** The recorded line, parsed: every field (a result, an output, anything) as recorded. */
+  value: Record<string, unknown>;
+}
+
+interface AnswerBase {
+  name: string;
+  kind: string;
+  /** The live call's fingerprint. */
+  fingerprint: string;
+  /** How many calls the live message holds (1 for a single call). */
+  calls: number;
+}
+
+/** The live call was recorded: the next unanswered recording of it, in recorded order. */
+export interface ReplayHit extends AnswerBase, RecordedCall {
+  hit: true;
+  recordedLine: number;
+  recordedCall: number;
+}
+
+/** The live call was not recorded (or was asked more often than recorded): why. */
+export interface ReplayMiss extends AnswerBase {
+  hit: false;
+  recordedLine: null;
+  /** The why answer in words: "recorded 2 times, asked 3", or the nearest recorded call and its changes. */
+  why: string;
+  /** How often this fingerprint was recorded (0 when never). */
+  recorded: number;
+  /** How often it was asked, this time included (0 when never recorded). */
+  asked: number;
+  /** The recorded call of the same tool and kind with the fewest changes (the first of equals), or null. */
+  nearest: RecordedCall | null;
+  /** diff(nearest, live call): `before` is the recording's side. */
+  changes: Change[];
+}
+
+export type ReplayAnswer = ReplayHit | ReplayMiss;
+
+/** A recorded call never asked for. */
+export interface UnusedCall extends RecordedCall {
+  name: string;
+  fingerprint: string;
+}
+
+type Source = string | Uint8Array | Iterable<string | Uint8Array>;
+
+/**
+ * A recording, indexed by fingerprint in the core's memory.
+ * @example
+ * const rec = Recording.load(readFileSync("recording.jsonl"));
+ * const a = rec.answer({ name: "search", args: { q: "cats" } });
+ * if (a.hit) return a.value.result; else throw new Error(a.why);
+ */
+export class Recording {
+  /** Lines the core could not read, with their errors (the rest is kept). */
+  readonly badLines: BadLine[] = [];
+  #core: ReplayCore;
+  #pending: Uint8Array[] = [];
+  #lines = 0;
+  #calls = 0;
+
+  private constructor(options: RecordingOptions | undefined) {
+    this.#core = new ReplayCore();
+    const tools = toolsText(options);
+    if (tools !== undefined) this.#core.tools(tools);
+  }
+
+  /**
+   * Loads a recording (JSON Lines): its whole text (string or UTF-8 bytes),
+   * or an iterable of pieces — Uint8Array chunks of the file (a stream's
+   * chunks, cut anywhere) or strings, each one line.
+   * @throws FingerprintError for bad declarations; bad lines go to `badLines`.
+   */
+  static load(source: Source, options?: RecordingOptions): Recording {
+    const rec = new Recording(options);
+    if (typeof source === "string") rec.#text(source);
+    else if (source instanceof Uint8Array) rec.#bytes(source);
+    else if (source !== null && typeof source === "object" && Symbol.iterator in source) {
+      for (const piece of source) rec.#piece(piece);
+    } else throw new FingerprintError("invalid-argument", "a recording is its text, its bytes, or an iterable of chunks or lines");
+    rec.#end();
+    return rec;
+  }
+
+  /**
+   * Loads a recording from an async iterable (e.g. `fs.createReadStream(path)`:
+   * Buffer chunks; or a readline interface: lines), streamed.
+   */
+  static async loadAsync(source: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
+    options?: RecordingOptions): Promise<Recording> {
+    const rec = new Recording(options);
+    for await (const piece of source) rec.#piece(piece);
+    rec.#end();
+    return rec;
+  }
+
+  /** Recorded calls in the index. */
+  get size(): number {
+    return this.#calls;
+  }
+
+  /** Bytes of wasm memory the recording holds: its index and the recorded lines' bytes. */
+  get memoryBytes(): number {
+    return this.#core.memoryBytes();
+  }
+
+  /** Lines read (blank ones included). */
+  get lines(): number {
+    return this.#lines;
+  }
+
+  /**
+   * Answers a live call (a call object in any shape the core reads, or its
+   * JSON text): a hit with the recorded line, or a miss with the why answer.
+   * `index` picks one call of a message holding several.
+   * @throws FingerprintError when the call cannot be read or fingerprinted.
+   */
+  answer(call: Call | ProviderCall | string | Uint8Array, index = 0): ReplayAnswer {
+    if (call === null || (typeof call !== "object" && typeof call !== "string")) {
+      throw new FingerprintError("invalid-argument", "a call must be an object or its JSON text");
+    }
+    const out = this.#core.answer(call, index);
+    const nl = out.indexOf("\n");
+    const record = JSON.parse(nl < 0 ? out : out.slice(0, nl)) as Record<string, unknown>;
+    const text = nl < 0 ? "" : out.slice(nl + 1);
+    if (record.hit === true) {
+      return { ...record, line: record.recordedLine, call: record.recordedCall, text, value: JSON.parse(text) } as unknown as ReplayHit;
+    }
+    const near = record.nearest as { line: number; call: number } | null;
+    const nearest = near === null ? null : { line: near.line, call: near.call, text, value: JSON.parse(text) };
+    return { ...record, nearest } as unknown as ReplayMiss;
+  }
+
+  /** The recorded calls never answered so far (a stale recording), in recorded order. */
+  unused(): UnusedCall[] {
+    const list = JSON.parse(this.#core.unused()) as Omit<UnusedCall, "value">[];
+    return list.map((u) => ({ ...u, value: JSON.parse(u.text) as Record<string, unknown> }));
+  }
+
+  #text(text: string): void {
+    // Encoded a slice at a time: a large text never doubles in memory at once.
+    let i = 0;
+    while (i < text.length) {
+      let end = Math.min(text.length, i + CHUNK);
+      const c = text.charCodeAt(end - 1);
+      if (end < text.length && c >= 0xd800 && c < 0xdc00) end++; // keep a surrogate pair together
+      this.#bytes(encode(text.slice(i, end)));
+      i = end;
+    }
+  }
+
+  #piece(piece: string | Uint8Array): void {
+    if (piece instanceof Uint8Array) this.#bytes(piece);
+    else if (typeof piece === "string") this.#bytes(encode(piece + "\n"));
+    else throw new FingerprintError("invalid-argument", "a recording's pieces are Uint8Array chunks or string lines");
+  }
+
+  #bytes(chunk: Uint8Array): void {
+    for (let i = 0; i < chunk.length; i += CHUNK) {
+      const part = chunk.subarray(i, Math.min(chunk.length, i + CHUNK));
+      // No line ends in this part: keep it, joined once a line ends (a long line stays linear).
+      if (part.indexOf(10) < 0) { this.#pending.push(part.slice()); continue; }
+      const data = this.#pending.length === 0 ? part : concat([...this.#pending, part]);
+      // The core leaves an unterminated last line for the next chunk.
+      const consumed = this.#send(data, false);
+      this.#pending = consumed < data.length ? [data.slice(consumed)] : [];
+    }
+  }
+
+  #end(): void {
+    this.#send(concat(this.#pending), true);
+    this.#pending = [];
+  }
+
+  #send(data: Uint8Array, last: boolean): number {
+    const r = JSON.parse(this.#core.load(data, last)) as {
+      consumed: number; lines: number; calls: number;
+      bad: { line: number; status: number; offset: number; part: number; detail: string }[];
+    };
+    this.#lines = r.lines;
+    this.#calls = r.calls;
+    for (const b of r.bad) this.badLines.push({ line: b.line, error: errorFromCore(b.status, b.offset, b.part, b.detail) });
+    return r.consumed;
+  }
+}
+
+/**
+ * UTF-8, with a lone surrogate as its WTF-8 bytes rather than U+FFFD: the
+ * core then refuses that line as not UTF-8 (the line rules), instead of the
+ * recording silently holding another text.
+ */
+function encode(s: string): Uint8Array {
+  if (isWellFormed(s)) return new TextEncoder().encode(s);
+  const b = new Uint8Array(s.length * 3);
+  return b.subarray(0, writeWtf8(s, 0, b, 0));
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) { out.set(p, at); at += p.length; }
+  return out;
+}
