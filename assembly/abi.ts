@@ -29,6 +29,7 @@ export const F_DIFF: u32 = 512;       // kind and name parts hold two canonical 
 export const F_MARSHAL: u32 = 1024;   // args is CPython marshal (version 4) of a plain value (json/marshal.ts)
 export const F_NTH_CALL: u32 = 2048;  // with F_CALL: args may hold several calls (a message, shapes.ts); the kind part is 4 bytes, the u32 index of the one to read; RESULT_OFFSET returns their count
 export const F_CLI: u32 = 4096;       // CLI output (cli/out.ts): kind = formatter, name = operand, matchOn/ignoreArgs parts = program, package version
+export const F_RAW_NAMES: u32 = 8192; // kind and name parts are UTF-8 text, not JSON string literals (an empty kind is an error, not the default)
 
 // Request header: six little-endian u32 words, then the parts back to back.
 export const HEADER_BYTES: u32 = 24;
@@ -43,6 +44,20 @@ export const RESULT_TEXT_PTR: u32 = 12; // u32: returned text
 export const RESULT_TEXT_LEN: u32 = 16; // u32
 export const RESULT_DIGEST: u32 = 20;  // 64 lowercase hex digest bytes
 export const RESULT_BYTES: u32 = 96;
+
+// A batch (runBatch(from, out), issue 13): a descriptor of BATCH_WORDS u32 at
+// the input region, then the columns wherever the host put them. Each part
+// (kind, name, matchOn, ignoreArgs, args, in that order) is a column of three
+// words: offsets, data, len. offsets != 0: u32[count + 1] at that address,
+// item i spanning data + offsets[i] .. data + offsets[i + 1] (Arrow's layout);
+// offsets == 0: every item shares [data, data + len). An item gets
+// F_MATCH_ON / F_IGNORE when its list is not empty. Item i's digest (64 hex
+// bytes) goes to out + DIGEST_BYTES * i; the first failing item stops the batch.
+export const BATCH_FLAGS: u32 = 0;    // word: request flags of every item (F_DIGEST, F_RAW_NAMES, ...)
+export const BATCH_COUNT: u32 = 1;    // word: number of items
+export const BATCH_COLUMNS: u32 = 2;  // word: the first column (kind); 3 words per column
+export const BATCH_WORDS: u32 = 17;
+export const DIGEST_BYTES: u32 = 64;
 
 // Which part of the request an error offset refers to.
 export const PART_ARGS: i32 = 0;

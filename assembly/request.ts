@@ -4,7 +4,7 @@
 // and defined in abi.ts.
 import { ABI_ID } from "./_abi_id.gen";
 import {
-  F_CALL, F_CLI, F_NTH_CALL, F_DIFF, F_DIGEST, F_EXPLAIN, F_MARSHAL, F_IGNORE, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES,
+  F_CALL, F_CLI, F_RAW_NAMES, F_NTH_CALL, F_DIFF, F_DIGEST, F_EXPLAIN, F_MARSHAL, F_IGNORE, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES,
   FINGERPRINT_VERSION, PART_CALL,
   HEADER_BYTES, RESULT_BYTES, RESULT_DIGEST, RESULT_OFFSET, RESULT_PART, RESULT_STATUS, RESULT_TEXT_LEN,
   RESULT_TEXT_PTR,
@@ -30,7 +30,7 @@ import { readValues } from "./json/values";
 import { writeCanonical } from "./json/writer";
 import { SELECT_IGNORE, SELECT_MATCH_ON, SELECT_NONE, isKeyList, setSelection } from "./select";
 import { sha256FinalHex, sha256Reset } from "./sha256";
-import { hasSurrogate } from "./utf8";
+import { hasSurrogate, sequenceLength } from "./utf8";
 
 
 const HEADER: usize = HEADER_BYTES;
@@ -71,10 +71,38 @@ export type WithCalls = u64;
  * fail there as E_BAD_REQUEST), keeping its size and its path as they were.
  */
 export function runRequest<V>(len: usize): i32 {
+  startRequest();
+  const req = reserveInput(0);
+  let status = fail(E_BAD_REQUEST, -1);
+  if (len >= HEADER) {
+    const kindLen = <usize>load<u32>(req, 4);
+    const nameLen = <usize>load<u32>(req, 8);
+    const matchLen = <usize>load<u32>(req, 12);
+    const ignoreLen = <usize>load<u32>(req, 16);
+    const argsLen = <usize>load<u32>(req, 20);
+    // Sum in u64 so hostile lengths cannot wrap around.
+    if (<u64>HEADER + <u64>kindLen + <u64>nameLen + <u64>matchLen + <u64>ignoreLen + <u64>argsLen == <u64>len) {
+      resetErrors(PART_ARGS);
+      const kindPtr = req + HEADER;
+      const namePtr = kindPtr + kindLen;
+      const matchPtr = namePtr + nameLen;
+      const ignorePtr = matchPtr + matchLen;
+      status = process<V>(load<u32>(req), kindPtr, kindLen, namePtr, nameLen, matchPtr, matchLen, ignorePtr, ignoreLen,
+        ignorePtr + ignoreLen, argsLen);
+    }
+  }
+  return finish<V>(status);
+}
+
+/** Every request starts from an empty arena and no error. */
+export function startRequest(): void {
   arenaReset();
   callsInMessage = -1;
   resetErrors(PART_ARGS);
-  const status = process<V>(reserveInput(0), len);
+}
+
+/** Fills the result block for a finished request; returns its status. */
+export function finish<V>(status: i32): i32 {
   store<i32>(RESULT + RESULT_STATUS, status);
   store<i32>(RESULT + RESULT_OFFSET, status == OK ? <i32>callsInMessage : errOffset);
   store<i32>(RESULT + RESULT_PART, errPart);
@@ -86,23 +114,9 @@ export function runRequest<V>(len: usize): i32 {
   return status;
 }
 
-@inline function process<V>(req: usize, len: usize): i32 {
-  if (len < HEADER) return fail(E_BAD_REQUEST, -1);
-  const flags = load<u32>(req);
-  const kindLen = <usize>load<u32>(req, 4);
-  const nameLen = <usize>load<u32>(req, 8);
-  const matchLen = <usize>load<u32>(req, 12);
-  const ignoreLen = <usize>load<u32>(req, 16);
-  const argsLen = <usize>load<u32>(req, 20);
-  // Sum in u64 so hostile lengths cannot wrap around.
-  if (<u64>HEADER + <u64>kindLen + <u64>nameLen + <u64>matchLen + <u64>ignoreLen + <u64>argsLen != <u64>len) {
-    return fail(E_BAD_REQUEST, -1);
-  }
-  const kindPtr = req + HEADER;
-  const namePtr = kindPtr + kindLen;
-  const matchPtr = namePtr + nameLen;
-  const ignorePtr = matchPtr + matchLen;
-  const argsPtr = ignorePtr + ignoreLen;
+/** One request whose parts are at the given addresses (the header's, or a batch item's: batch.ts). */
+export function process<V>(flags: u32, kindPtr: usize, kindLen: usize, namePtr: usize, nameLen: usize,
+  matchPtr: usize, matchLen: usize, ignorePtr: usize, ignoreLen: usize, argsPtr: usize, argsLen: usize): i32 {
   let explain = false, isCall = false;
   if (sizeof<V>() == 8) {
     if (flags & F_DIFF) {
@@ -152,10 +166,16 @@ export function runRequest<V>(len: usize): i32 {
   // D17: the prefix goes through the sink, so it is hashed (DIGEST) or
   // returned (PREIMAGE) exactly like the canonical text that follows.
   if (digest || preimage) {
+    const raw = (flags & F_RAW_NAMES) != 0; // issue 13: batch columns hold names as text
     setPart(PART_KIND);
-    if (!isCall && kindLen != 0) {
-      if (!readStringLiteral(kindPtr, kindLen)) return failed();
-      kindP = lastStrPtr(); kindN = lastStrLen();
+    if (!isCall && (raw || kindLen != 0)) {
+      if (raw) {
+        if (!isText(kindPtr, kindLen)) return fail(E_BAD_KIND, 0);
+        kindP = kindPtr; kindN = kindLen;
+      } else {
+        if (!readStringLiteral(kindPtr, kindLen)) return failed();
+        kindP = lastStrPtr(); kindN = lastStrLen();
+      }
     }
     if (kindP != DEFAULT_KIND && (kindN == 0 || hasSurrogate(kindP, kindP + kindN) || hasNewline(kindP, kindN))) {
       return fail(E_BAD_KIND, 0);
@@ -163,8 +183,13 @@ export function runRequest<V>(len: usize): i32 {
     if (!emit(kindP, kindN) || !emit(NEWLINE, 1)) return failed();
     setPart(PART_NAME);
     if (!isCall) {
-      if (!readStringLiteral(namePtr, nameLen)) return failed();
-      nameP = lastStrPtr(); nameN = lastStrLen();
+      if (raw) {
+        if (!isText(namePtr, nameLen)) return fail(E_BAD_NAME, 0);
+        nameP = namePtr; nameN = nameLen;
+      } else {
+        if (!readStringLiteral(namePtr, nameLen)) return failed();
+        nameP = lastStrPtr(); nameN = lastStrLen();
+      }
     }
     if (nameN == 0 || hasSurrogate(nameP, nameP + nameN)) return fail(E_BAD_NAME, 0);
     if (!emit(nameP, nameN) || !emit(NEWLINE, 1)) return failed();
@@ -250,6 +275,18 @@ let textStart: usize = 0;
 @inline function emit(p: usize, n: usize): bool {
   if (!ensure(n)) return false;
   putBytes(p, n);
+  return true;
+}
+
+/** F_RAW_NAMES: well-formed WTF-8 (lone surrogates are refused after, as for literals). */
+function isText(p: usize, n: usize): bool {
+  const end = p + n;
+  while (p < end) {
+    if (load<u8>(p) < 0x80) { p++; continue; }
+    const k = sequenceLength(p, end);
+    if (k == 0) return false;
+    p += k;
+  }
   return true;
 }
 

@@ -161,5 +161,7 @@ function checkText(t: unknown): string | Uint8Array {
 
 export { FingerprintError } from "./errors.js";
 export type { FingerprintErrorCode, FingerprintErrorDetails } from "./errors.js";
+export { fingerprintBatch, fingerprintBatchJSON } from "./batch.js";
+export type { BatchOptions, TextColumn } from "./batch.js";
 export { diff, explain, explainCall, explainCalls, explainJSON, nearest } from "./diagnostics.js";
 export type { Call, Change, ChangeKind, Diff, Explanation, NearestMatch, ProviderCall, Selection } from "./diagnostics.js";
