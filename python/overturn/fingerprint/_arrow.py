@@ -23,7 +23,7 @@ _I32 = struct.Struct("<i")
 
 def _strings(x: Any, what: str) -> Any:
     """``x`` as one pyarrow string array (int32 offsets)."""
-    import pyarrow as pa
+    import pyarrow as pa  # type: ignore[import-not-found, unused-ignore]
 
     if isinstance(x, pa.ChunkedArray):
         x = x.combine_chunks() if x.num_chunks != 1 else x.chunk(0)
@@ -57,8 +57,8 @@ def _nulls(a: Any) -> List[int]:
 def batch_json(names: Any, args_json: Any, kind: Any, shared: List[Any], s: _limits.Settings,
                raise_errors: bool) -> Any:
     """fingerprint_batch_json over Arrow arrays; returns a pyarrow string array."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
+    import pyarrow as pa  # type: ignore[import-not-found, unused-ignore]
+    import pyarrow.compute as pc  # type: ignore[import-not-found, unused-ignore]
 
     na = _strings(names, "names")
     aa = _strings(args_json, "args_json")
@@ -112,4 +112,4 @@ def _bytes(a: Any, at: int, n: int) -> int:
     _, offsets, _ = a.buffers()
     o = a.offset + at
     m = memoryview(offsets).cast("B")
-    return _I32.unpack_from(m, 4 * (o + n))[0] - _I32.unpack_from(m, 4 * o)[0]
+    return int(_I32.unpack_from(m, 4 * (o + n))[0] - _I32.unpack_from(m, 4 * o)[0])

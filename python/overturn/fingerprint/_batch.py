@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import struct
 from array import array
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from . import _core, _diagnostics_wasm
 from ._abi import (BATCH_COLUMNS, BATCH_COUNT, BATCH_FLAGS, BATCH_WORDS, DIGEST_BYTES, RESULT_STATUS)
@@ -183,17 +183,6 @@ def text_column(texts: Sequence[bytes]) -> Column:
     return ("offsets", offs.tobytes(), b"".join(texts), 0)
 
 
-def offsets_of(lengths: Any) -> bytes:
-    """Offsets (u32 LE) of consecutive lengths."""
-    from itertools import accumulate
-
-    offs = array("I", [0])
-    offs.extend(accumulate(lengths))
-    if offs.itemsize != 4:  # pragma: no cover - array('I') is 4 bytes on every supported platform
-        raise FingerprintError("internal-error", "unsigned int is not 32 bits here")
-    return offs.tobytes()
-
-
 def digests_list(digests: bytes, count: int, failed: List[int]) -> List[Optional[str]]:
     """Digests as a list of str, None at the failed indexes."""
     hexs = digests.decode("ascii")
@@ -202,5 +191,3 @@ def digests_list(digests: bytes, count: int, failed: List[int]) -> List[Optional
         out[i] = None
     return out
 
-
-Texts = Union[List[bytes], Tuple[bytes, ...]]

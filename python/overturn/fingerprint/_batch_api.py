@@ -9,9 +9,8 @@ fingerprint is None (an Arrow null) and the others are computed.
 from __future__ import annotations
 
 import json
-import struct
 from itertools import islice
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
 
 from . import _batch, _limits
 from ._abi import F_CALL, F_DIGEST, F_RAW_NAMES, F_STRING_INPUT
