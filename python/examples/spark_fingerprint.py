@@ -65,7 +65,7 @@ def spark_session(master: str = "local[*]", app: str = "overturn-fingerprint") -
     from pyspark.sql import SparkSession
 
     return (SparkSession.builder.master(master).appName(app)
-            .config("spark.sql.execution.arrow.maxRecordsPerBatch", "10000")
+            .config("spark.sql.execution.arrow.maxRecordsPerBatch", "50000")
             .config("spark.ui.enabled", "false")
             .getOrCreate())
 
