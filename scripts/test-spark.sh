@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the Spark example's test (python/spark_tests) on Spark local mode, in
-# its own venv (.venv-spark) with pinned PySpark 4.0.1 (needs Java 17+), the
+# its own venv (.venv-spark) with pinned PySpark 4.1.4 (needs Java 17+), the
 # Python SDK installed from ./python with its [arrow] extra. Slow (Spark
 # start-up, 100,000 rows), so not part of `npm test`; .ci/run runs it.
 set -euo pipefail
@@ -24,7 +24,7 @@ V=.venv-spark
 if [ ! -x "$V/bin/python" ]; then
   python3 -m venv "$V"
 fi
-"$V/bin/python" -m pip install -q "pyspark==4.0.1" "pyarrow==26.0.1" "pandas==2.3.3" "wasmtime==50.0.1" "pytest==9.2.0"
+"$V/bin/python" -m pip install -q "pyspark==4.1.4" "pyarrow==26.0.1" "pandas==2.3.3" "wasmtime==50.0.1" "pytest==9.2.0"
 "$V/bin/python" -m pip install -q --force-reinstall --no-deps ./python
 # Spark's Python workers start `python3` from PATH unless told: they need this venv's packages.
 export PYSPARK_PYTHON="$PWD/$V/bin/python" PYSPARK_DRIVER_PYTHON="$PWD/$V/bin/python"

@@ -34,7 +34,8 @@ def spark():
     s.stop()
 
 
-def test_every_row_matches_the_single_process_sdk(spark):
+@pytest.mark.parametrize("via", ["arrow_udf", "mapInArrow"])
+def test_every_row_matches_the_single_process_sdk(spark, via):
     ex = _example()
     rows = list(ex.demo_calls(ROWS))
     # Bad rows among good ones: malformed JSON, a bad kind, an empty name.
@@ -42,7 +43,7 @@ def test_every_row_matches_the_single_process_sdk(spark):
     rows[50_001] = ("search", '{"q": 1}', "bad\nkind")
     rows[99_998] = ("", "{}", None)
     df = spark.createDataFrame(rows, "name string, argsJSON string, kind string").repartition(4)
-    out = ex.add_fingerprints(df, kind="kind", ignore_args=["requestId"]).collect()
+    out = ex.add_fingerprints(df, kind="kind", ignore_args=["requestId"], via=via).collect()
     assert len(out) == ROWS
     nulls = 0
     for r in out:
@@ -57,11 +58,15 @@ def test_every_row_matches_the_single_process_sdk(spark):
     assert len({r["fingerprint"] for r in out}) > ROWS // 2
 
 
-def test_match_on_and_a_failing_job_names_the_row(spark):
+def test_generated_calls_and_match_on_and_a_failing_job_names_the_row(spark):
     ex = _example()
+    gen = ex.add_fingerprints(ex.generated_calls(spark, 2000), kind="kind").collect()
+    assert [r["fingerprint"] for r in gen] == [
+        fingerprint_json(r["name"], r["argsJSON"], kind=r["kind"] or "tool_call") for r in gen]
     rows = [("t", json.dumps({"a": i, "b": " x "}), None) for i in range(1000)]
     df = spark.createDataFrame(rows, "name string, argsJSON string, kind string").coalesce(1)
     got = ex.add_fingerprints(df, match_on=["b"]).collect()
+    assert len(got) == 1000
     assert {r["fingerprint"] for r in got} == {fingerprint_json("t", '{"b":"x"}')}
     rows[10] = ("t", "{", None)
     bad = spark.createDataFrame(rows, "name string, argsJSON string, kind string").coalesce(1)
