@@ -53,10 +53,16 @@ export const RESULT_BYTES: u32 = 96;
 // offsets == 0: every item shares [data, data + len). An item gets
 // F_MATCH_ON / F_IGNORE when its list is not empty. Item i's digest (64 hex
 // bytes) goes to out + DIGEST_BYTES * i; the first failing item stops the batch.
+// With F_PREIMAGE instead of F_DIGEST (hosts that hash faster themselves),
+// out holds u32 ends[count], then BATCH_OUT_BYTES bytes where the preimages of
+// one runBatch call go back to back (ends[i]: where item i's ends, from the
+// first item of the call); an item that does not fit stops the batch with
+// status 0 in the result block.
 export const BATCH_FLAGS: u32 = 0;    // word: request flags of every item (F_DIGEST, F_RAW_NAMES, ...)
 export const BATCH_COUNT: u32 = 1;    // word: number of items
 export const BATCH_COLUMNS: u32 = 2;  // word: the first column (kind); 3 words per column
-export const BATCH_WORDS: u32 = 17;
+export const BATCH_OUT_BYTES: u32 = 17; // word: F_PREIMAGE: room for preimages after ends[count]
+export const BATCH_WORDS: u32 = 18;
 export const DIGEST_BYTES: u32 = 64;
 
 // Which part of the request an error offset refers to.

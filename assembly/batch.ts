@@ -2,19 +2,27 @@
 // columns described in abi.ts (BATCH_*), Arrow's offsets layout, one
 // request per item through the same `process` as `run`. Internal; exported
 // as runBatch(from, out) by both entries.
-import { BATCH_COLUMNS, BATCH_COUNT, BATCH_FLAGS, DIGEST_BYTES, F_IGNORE, F_MATCH_ON, OK, RESULT_DIGEST } from "./abi";
+import {
+  BATCH_COLUMNS, BATCH_COUNT, BATCH_FLAGS, BATCH_OUT_BYTES, DIGEST_BYTES, F_IGNORE, F_MATCH_ON, F_PREIMAGE, OK, RESULT_DIGEST,
+  RESULT_TEXT_LEN, RESULT_TEXT_PTR,
+} from "./abi";
 import { reserveInput } from "./arena";
 import { finish, process, result, startRequest } from "./request";
 
 /**
  * Runs items from..count-1 of the batch at the input region; item i's digest
- * goes to out + DIGEST_BYTES * i. Returns the index of the first item that
- * fails (its error is in the result block, as after `run`), or count.
+ * goes to out + DIGEST_BYTES * i (F_PREIMAGE: its preimage, abi.ts). Returns
+ * the index of the first item that fails (its error is in the result block,
+ * as after `run`) or, with F_PREIMAGE, does not fit (status 0); else count.
  */
 export function runBatch<V>(from: u32, out: usize): u32 {
   const d = reserveInput(0);
   const flags = load<u32>(d, BATCH_FLAGS << 2) & ~(F_MATCH_ON | F_IGNORE);
   const count = load<u32>(d, BATCH_COUNT << 2);
+  const pre = (flags & F_PREIMAGE) != 0;
+  const room = <usize>load<u32>(d, BATCH_OUT_BYTES << 2);
+  const bytes = out + (<usize>count << 2);
+  let at: usize = 0;
   for (let i = from; i < count; i++) {
     startRequest();
     // kind, name, matchOn, ignoreArgs, args: [ptr, len] per column.
@@ -22,8 +30,17 @@ export function runBatch<V>(from: u32, out: usize): u32 {
     const mp = column(d, 2, i), ml = colLen, ip = column(d, 3, i), il = colLen, ap = column(d, 4, i);
     const f = flags | (ml != 0 ? F_MATCH_ON : 0) | (il != 0 ? F_IGNORE : 0);
     const status = process<V>(f, kp, kl, np, nl, mp, ml, ip, il, ap, colLen);
-    if (status != OK) { finish<V>(status); return i; }
-    memory.copy(out + <usize>DIGEST_BYTES * <usize>i, result() + RESULT_DIGEST, DIGEST_BYTES);
+    if (status != OK || pre) finish<V>(status);
+    if (status != OK) return i;
+    if (pre) {
+      const r = result(), n = <usize>load<u32>(r + RESULT_TEXT_LEN);
+      if (at + n > room) return i;
+      memory.copy(bytes + at, <usize>load<u32>(r + RESULT_TEXT_PTR), n);
+      at += n;
+      store<u32>(out + (<usize>i << 2), <u32>at);
+    } else {
+      memory.copy(out + <usize>DIGEST_BYTES * <usize>i, result() + RESULT_DIGEST, DIGEST_BYTES);
+    }
   }
   return count;
 }

@@ -260,6 +260,7 @@ export function diagnosticsBatchTarget(): BatchTarget {
       const text = decoder.decode(new Uint8Array(buf, res[RESULT_TEXT_PTR >> 2] >>> 0, res[RESULT_TEXT_LEN >> 2] >>> 0));
       return errorFromCore(res[RESULT_STATUS >> 2], res[RESULT_OFFSET >> 2], res[RESULT_PART >> 2], text);
     },
+    status: () => new Int32Array(e.memory.buffer, e.result(), 1)[0],
     trapped() { exp = undefined; },
   };
 }

@@ -513,6 +513,8 @@ export interface BatchTarget {
   putValue(value: unknown, start: number): number;
   /** The FingerprintError in the result block (a failed item). */
   error(): FingerprintError;
+  /** The result block's status (0 after a batch stopped for room, abi.ts). */
+  status(): number;
   /** Drops the instance after a trap (its state is not trusted, D19). */
   trapped(): void;
 }
@@ -563,8 +565,19 @@ const target: BatchTarget = {
     return writeValue(value, view(exp!), start, Math.min(inPtr + inCap, start + maxBytes + 1), growInput, level > 1);
   },
   error: () => coreError(view(exp!), res[0]),
+  status: () => (view(exp!), res[0]),
   trapped() {
     exp = undefined;
     if (rebuild) useInstance(rebuild());
   },
 };
+
+/**
+ * node:crypto's one-shot SHA-256 for batches (src/_batch.ts), or null where
+ * there is none or the tests turned host hashing off: the core then hashes.
+ */
+export function batchHostHash(): HostHash | null {
+  if (!hostHashEnabled) return null;
+  if (hostHash === undefined) hostHash = probeHostHash();
+  return hostHash;
+}

@@ -119,3 +119,36 @@ describe("fingerprintBatchJSON (names + texts)", () => {
     expect(fingerprintBatchJSON(["a", "b"], [big, "2"])).toEqual([fingerprintJSON("a", big), fingerprintJSON("b", "2")]);
   });
 });
+
+// The sources, so the hashing switch is reachable: node:crypto over the core's
+// preimages (Node), or the core's own SHA-256 (everywhere else).
+import * as src from "../src/index";
+import { setHostHashing } from "../src/core";
+
+describe("both hashing paths of a batch", () => {
+  const vs = vectors.filter((v) => v.argsJSON !== undefined);
+  const calls = vs.map((v) => ({ name: v.name, argsJSON: v.argsJSON, kind: v.kind, matchOn: v.matchOn, ignoreArgs: v.ignoreArgs }));
+  const want = vs.map((v) => (v.error === undefined ? v.fingerprint : null));
+
+  for (const host of [true, false]) {
+    it(`gives the vectors with ${host ? "node:crypto" : "the core's SHA-256"}`, () => {
+      setHostHashing(host);
+      try {
+        expect(src.fingerprintBatch(calls, { onError: "null" })).toEqual(want);
+        const plain = vs.filter((v) => v.kind === undefined && !v.matchOn && !v.ignoreArgs);
+        expect(src.fingerprintBatchJSON(plain.map((v) => v.name), plain.map((v) => v.argsJSON!), { onError: "null" }))
+          .toEqual(plain.map((v) => (v.error === undefined ? v.fingerprint : null)));
+      } finally {
+        setHostHashing(true);
+      }
+    });
+  }
+
+  it("preimages larger than the room for them (1e20 writes 21 digits): the rest of the chunk hashes in the core", () => {
+    const wide = `[${Array(20_000).fill("1e20").join(",")}]`;
+    const texts = ["[1]", wide, "[2]", wide, "{"];
+    const got = src.fingerprintBatchJSON(texts.map(() => "t"), texts, { onError: "null" });
+    expect(got).toEqual([...texts.slice(0, 4).map((t) => src.fingerprintJSON("t", t)), null]);
+    expect(src.fingerprintBatchJSON(["t"], [wide])).toEqual([src.fingerprintJSON("t", wide)]);
+  });
+});

@@ -15,7 +15,8 @@ from array import array
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from . import _core, _diagnostics_wasm
-from ._abi import (BATCH_COLUMNS, BATCH_COUNT, BATCH_FLAGS, BATCH_WORDS, DIGEST_BYTES, RESULT_STATUS)
+from ._abi import (BATCH_COLUMNS, BATCH_COUNT, BATCH_FLAGS, BATCH_OUT_BYTES, BATCH_WORDS, DIGEST_BYTES, F_DIGEST,
+                   F_PREIMAGE, RESULT_STATUS)
 from ._errors import FingerprintError, core_error
 
 CHUNK_ITEMS = 4096
@@ -99,6 +100,10 @@ class Target:
             self.forget()
             raise _core.trap_error(e) from None
 
+    def status(self) -> int:
+        """The result block's status (0 after a batch stopped for room)."""
+        return int(_RESULT.unpack(self.read(self.result + RESULT_STATUS, _RESULT.size))[0])
+
     def error(self) -> FingerprintError:
         status, offset, part, ptr, size = _RESULT.unpack(self.read(self.result + RESULT_STATUS, _RESULT.size))
         detail = self.read(ptr, size).decode("utf-8", "surrogatepass") if self.diagnostics and size else ""
@@ -119,19 +124,25 @@ def with_index(err: FingerprintError, index: int) -> FingerprintError:
 
 
 def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_errors: Dict[int, FingerprintError],
-              base: int, raise_errors: bool) -> Tuple[bytes, List[int]]:
-    """Runs ``count`` items; returns their digests back to back (64 bytes each, zeros where failed) and the
-    failed indexes (within the chunk). With ``raise_errors`` the first failure raises, naming ``base + i``."""
-    size = _DESCRIPTOR + DIGEST_BYTES * count
+              base: int, raise_errors: bool, hash_here: bool = False) -> Tuple[Any, List[int]]:
+    """Runs ``count`` items; returns their digests and the failed indexes (within the chunk): 64 bytes each
+    back to back (zeros where failed), or with ``hash_here`` a list of hex ``str`` hashed here by OpenSSL over
+    the core's preimages (``F_PREIMAGE``, abi.ts). With ``raise_errors`` the first failure raises, naming
+    ``base + i``."""
+    size = 0
     for c in cols:
         size += len(c[1]) if c[0] == "shared" else len(c[1]) + len(c[2]) + 8
-    t.reserve(size + 64)
+    # Preimages: ends[count], then about the input's size (a digest each at least: the fallback below).
+    room = max((DIGEST_BYTES - 4) * count, size + DIGEST_BYTES * count) if hash_here else 0
+    out_bytes = 4 * count + room if hash_here else DIGEST_BYTES * count
+    t.reserve(_DESCRIPTOR + out_bytes + size + 64)
     p = t.in_ptr
     out = p + _DESCRIPTOR
-    at = out + DIGEST_BYTES * count
+    at = out + out_bytes
     words = [0] * BATCH_WORDS
-    words[BATCH_FLAGS] = flags
+    words[BATCH_FLAGS] = (flags & ~F_DIGEST) | F_PREIMAGE if hash_here else flags
     words[BATCH_COUNT] = count
+    words[BATCH_OUT_BYTES] = room
     for i, c in enumerate(cols):
         w = BATCH_COLUMNS + 3 * i
         if c[0] == "shared":
@@ -150,6 +161,8 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_er
     t.write(p, struct.pack("<%dI" % BATCH_WORDS, *words))
 
     digests = bytearray(DIGEST_BYTES * count)
+    hexes: List[Optional[str]] = [None] * count if hash_here else []
+    sha = _sha256() if hash_here else None
     failed: List[int] = []
     frm = 0
     # An item failed on the host ran as a stand-in the core may accept: in raise mode it still wins.
@@ -158,10 +171,28 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_er
         stop = t.run(frm, out)
         if raise_errors and stop >= first_host:
             raise with_index(host_errors[first_host], base + first_host)
-        if stop > frm:
+        if stop > frm and hash_here:
+            ends = array("I", t.read(out + 4 * frm, 4 * (stop - frm)))
+            blob = memoryview(t.read(out + 4 * count, ends[-1]))
+            s0 = 0
+            for i, e in enumerate(ends, frm):
+                hexes[i] = sha(blob[s0:e]).hexdigest()
+                s0 = e
+        elif stop > frm:
             digests[DIGEST_BYTES * frm:DIGEST_BYTES * stop] = t.read(out + DIGEST_BYTES * frm, DIGEST_BYTES * (stop - frm))
         if stop >= count:
             break
+        if hash_here and not t.status():
+            # Out of room for preimages: go on from there; an item larger than all the
+            # room makes the rest of the chunk hash in the core (the digests fit).
+            if stop == frm:
+                t.write(p + 4 * BATCH_FLAGS, struct.pack("<I", flags))
+                hash_here = False
+                for i in range(frm):
+                    if hexes[i] is not None:
+                        digests[DIGEST_BYTES * i:DIGEST_BYTES * (i + 1)] = hexes[i].encode("ascii")  # type: ignore[union-attr]
+            frm = stop
+            continue
         err = host_errors.get(stop) or t.error()
         if raise_errors:
             raise with_index(err, base + stop)
@@ -170,7 +201,16 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_er
     for i in host_errors:  # a host-side failure is final even if the core read its stand-in
         if i not in failed:
             failed.append(i)
-    return bytes(digests), failed
+    return (hexes if hash_here else bytes(digests)), failed
+
+
+def _sha256() -> Any:
+    """OpenSSL's SHA-256 constructor (SHA extensions), as _core hashes preimages."""
+    try:
+        from _hashlib import openssl_sha256 as sha  # the C module hashlib wraps
+    except ImportError:  # pragma: no cover - a Python built without OpenSSL
+        from hashlib import sha256 as sha
+    return sha
 
 
 def text_column(texts: Sequence[bytes]) -> Column:
@@ -183,10 +223,13 @@ def text_column(texts: Sequence[bytes]) -> Column:
     return ("offsets", offs.tobytes(), b"".join(texts), 0)
 
 
-def digests_list(digests: bytes, count: int, failed: List[int]) -> List[Optional[str]]:
-    """Digests as a list of str, None at the failed indexes."""
-    hexs = digests.decode("ascii")
-    out: List[Optional[str]] = [hexs[i:i + 64] for i in range(0, 64 * count, 64)]
+def digests_list(digests: Any, count: int, failed: List[int]) -> List[Optional[str]]:
+    """Digests (run_chunk's) as a list of str, None at the failed indexes."""
+    if isinstance(digests, list):
+        out: List[Optional[str]] = digests
+    else:
+        hexs = digests.decode("ascii")
+        out = [hexs[i:i + 64] for i in range(0, 64 * count, 64)]
     for i in failed:
         out[i] = None
     return out

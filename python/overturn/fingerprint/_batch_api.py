@@ -154,7 +154,7 @@ def fingerprint_batch(calls: Iterable[Any], *, limits: Any = None, on_error: str
                 flags = F_CALL | F_DIGEST | (F_STRING_INPUT if strs[lo] else 0)
                 sub = {i - lo: e for i, e in errors.items() if lo <= i < hi}
                 digests, failed = run_chunk(t, flags, hi - lo, [SHARED_EMPTY] * 4 + [_batch.text_column(texts[lo:hi])],
-                                            sub, base + lo, raise_errors)
+                                            sub, base + lo, raise_errors, hash_here=True)
                 got = _batch.digests_list(digests, hi - lo, failed)
                 for i in range(lo, hi):
                     if i in alone:
@@ -201,7 +201,7 @@ def _run_texts(t: Target, shared: List[Any], names: List[Any], texts: List[Any],
         flags = F_DIGEST | F_RAW_NAMES | (F_STRING_INPUT if is_str else 0)
         cols = [shared[0], _batch.text_column(nb[lo:hi]), shared[2], shared[3], _batch.text_column(ab[lo:hi])]
         sub = {i - lo: e for i, e in errors.items() if lo <= i < hi}
-        digests, failed = run_chunk(t, flags, hi - lo, cols, sub, base + lo, raise_errors)
+        digests, failed = run_chunk(t, flags, hi - lo, cols, sub, base + lo, raise_errors, hash_here=True)
         out.extend(_batch.digests_list(digests, hi - lo, failed))
 
 
