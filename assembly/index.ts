@@ -17,6 +17,8 @@
 //   limits(depth, members)  caps for the calls that follow (limits.ts).
 //   abiId()   -> ABI_ID, a hash of abi.ts: hosts refuse a module whose ABI
 //                       is not the one their constants were generated from.
+//   runBatch(from, out) -> where it stopped: many requests in one call, from
+//                       columns at the input region (abi.ts BATCH_*, batch.ts).
 //
 // Request: HEADER_WORDS little-endian u32 (flags, kindLen, nameLen,
 // matchLen, ignoreLen, argsLen), then the parts back to back:
