@@ -38,6 +38,7 @@ def test_public_api():
     assert fp.FINGERPRINT_VERSION == 1
     assert set(fp.__all__) == {"FINGERPRINT_VERSION", "FingerprintError", "Limits", "canonical_json",
                                "canonicalize_json", "configure", "fingerprint", "fingerprint_json", "explain",
+                               "fingerprint_batch", "fingerprint_batch_json",
                                "explain_json", "explain_call", "explain_calls", "diff", "nearest"}
     assert issubclass(FingerprintError, ValueError)
     assert resources.files("overturn.fingerprint").joinpath("py.typed").is_file()
