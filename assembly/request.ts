@@ -150,8 +150,10 @@ export function process<V>(flags: u32, kindPtr: usize, kindLen: usize, namePtr: 
       if ((flags & F_CLI) == 0 && kindLen - (nth ? 4 : 0) + nameLen + matchLen + ignoreLen != 0) return fail(E_BAD_REQUEST, -1);
       setPart(PART_CALL);
       if (!tapeInit(argsLen)) return failed();
-      const values = (flags & F_VALUES) != 0;
-      let call = values ? readValues(argsPtr, argsLen) : parseText(argsPtr, argsLen, (flags & F_STRING_INPUT) == 0);
+      // A host object: the value stream (TS) or CPython marshal (Python's batch, issue 13); else JSON text.
+      const marshal = (flags & F_MARSHAL) != 0, values = (flags & F_VALUES) != 0 || marshal;
+      let call = (flags & F_VALUES) != 0 ? readValues(argsPtr, argsLen)
+        : marshal ? readMarshal(argsPtr, argsLen) : parseText(argsPtr, argsLen, (flags & F_STRING_INPUT) == 0);
       if (nth && call >= 0) {
         call = pickCall(<u32>call, load<u32>(kindPtr));
         callsInMessage = callCount;

@@ -138,3 +138,18 @@ def test_arrow_nulls_are_bad_items_and_chunks_cross():
     texts = [json.dumps({"i": i}) for i in range(n)]
     got = fingerprint_batch_json(pa.array(["t"] * n), pa.large_string() and pa.array(texts, type=pa.large_string()))
     assert got.to_pylist()[::1000] == [fingerprint_json("t", texts[i]) for i in range(0, n, 1000)]
+
+
+def test_calls_the_core_cannot_read_as_marshal_take_the_text_path():
+    from overturn.fingerprint import fingerprint
+
+    # marshal takes all of these; the core's marshal reader refuses the big int,
+    # the lone surrogate and the set, so those calls are answered by the JSON-text path.
+    args = [{"n": 2 ** 70}, {"s": "a\ud800"}, {"a": [1], "b": " x "}, {"x": {1, 2}}, {"m": [1.5, None]}]
+    calls = [{"name": "t", "args": a} for a in args]
+    got = fingerprint_batch(calls, on_error="null")
+    assert got[:3] + got[4:] == [fingerprint("t", a) for a in args[:3] + args[4:]]
+    assert got[3] is None
+    with pytest.raises(FingerprintError) as e:
+        fingerprint_batch(calls)
+    assert (e.value.index, e.value.code) == (3, "unsupported-value")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import struct
 from array import array
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from . import _core, _diagnostics_wasm
 from ._abi import (BATCH_COLUMNS, BATCH_COUNT, BATCH_FLAGS, BATCH_OUT_BYTES, BATCH_WORDS, DIGEST_BYTES, F_DIGEST,
@@ -124,11 +124,13 @@ def with_index(err: FingerprintError, index: int) -> FingerprintError:
 
 
 def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_errors: Dict[int, FingerprintError],
-              base: int, raise_errors: bool, hash_here: bool = False) -> Tuple[Any, List[int]]:
+              base: int, raise_errors: bool, hash_here: bool = False,
+              retry: Optional[Callable[[int], str]] = None) -> Tuple[Any, List[int]]:
     """Runs ``count`` items; returns their digests and the failed indexes (within the chunk): 64 bytes each
     back to back (zeros where failed), or with ``hash_here`` a list of hex ``str`` hashed here by OpenSSL over
     the core's preimages (``F_PREIMAGE``, abi.ts). With ``raise_errors`` the first failure raises, naming
-    ``base + i``."""
+    ``base + i``. ``retry(i)``, if given, answers an item the core refused another way (its digest, or
+    the FingerprintError it raises)."""
     size = 0
     for c in cols:
         size += len(c[1]) if c[0] == "shared" else len(c[1]) + len(c[2]) + 8
@@ -164,11 +166,14 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_er
     hexes: List[Optional[str]] = [None] * count if hash_here else []
     sha = _sha256() if hash_here else None
     failed: List[int] = []
+    pending: List[int] = []
     frm = 0
     # An item failed on the host ran as a stand-in the core may accept: in raise mode it still wins.
     first_host = min(host_errors) if host_errors else count + 1
     while frm < count:
         stop = t.run(frm, out)
+        if stop < frm or stop > count:  # pragma: no cover - a core defect, never a loop
+            raise FingerprintError("internal-error", "the core's batch stopped at %d of %d..%d" % (stop, frm, count))
         if raise_errors and stop >= first_host:
             raise with_index(host_errors[first_host], base + first_host)
         if stop > frm and hash_here:
@@ -193,15 +198,42 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_er
                         digests[DIGEST_BYTES * i:DIGEST_BYTES * (i + 1)] = hexes[i].encode("ascii")  # type: ignore[union-attr]
             frm = stop
             continue
+        if retry is not None and stop not in host_errors:
+            pending.append(stop)  # answered after the batch: retry() uses the instance (its input region)
+            frm = stop + 1
+            continue
         err = host_errors.get(stop) or t.error()
         if raise_errors:
+            _retry_all(pending, retry, hexes if hash_here else None, digests, base, True)
             raise with_index(err, base + stop)
         failed.append(stop)
         frm = stop + 1
+    if pending:
+        failed.extend(_retry_all(pending, retry, hexes if hash_here else None, digests, base, raise_errors))
     for i in host_errors:  # a host-side failure is final even if the core read its stand-in
         if i not in failed:
             failed.append(i)
     return (hexes if hash_here else bytes(digests)), failed
+
+
+def _retry_all(pending: List[int], retry: Any, hexes: Optional[List[Optional[str]]], digests: bytearray,
+               base: int, raise_errors: bool) -> List[int]:
+    """Answers the items the core refused through ``retry``, in order; returns those that failed."""
+    failed = []
+    for i in pending:
+        try:
+            got = retry(i)
+        except FingerprintError as e:
+            if raise_errors:
+                raise with_index(e, base + i) from None
+            failed.append(i)
+            continue
+        if hexes is not None:
+            hexes[i] = got
+        else:
+            digests[DIGEST_BYTES * i:DIGEST_BYTES * (i + 1)] = got.encode("ascii")
+    pending.clear()
+    return failed
 
 
 def _sha256() -> Any:

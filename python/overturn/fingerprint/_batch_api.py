@@ -13,7 +13,7 @@ from itertools import islice
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
 
 from . import _batch, _limits
-from ._abi import F_CALL, F_DIGEST, F_RAW_NAMES, F_STRING_INPUT
+from ._abi import F_CALL, F_DIGEST, F_MARSHAL, F_RAW_NAMES, F_STRING_INPUT
 from ._batch import CHUNK_BYTES, CHUNK_ITEMS, SHARED_EMPTY, Column, Target, run_chunk, with_index
 from ._errors import FingerprintError
 from ._select import key_list
@@ -114,25 +114,33 @@ def fingerprint_batch(calls: Iterable[Any], *, limits: Any = None, on_error: str
             if not chunk:
                 break
             texts: List[bytes] = []
-            strs: List[bool] = []
+            sorts: List[int] = []  # F_MARSHAL (a plain mapping), F_STRING_INPUT (str line or JSON text), 0 (bytes)
             errors: Dict[int, FingerprintError] = {}
             alone: Dict[int, str] = {}
+            dicts: Dict[int, Dict[Any, Any]] = {}
             for i, c in enumerate(chunk):
-                strs.append(not isinstance(c, (bytes, bytearray, memoryview)))
+                sorts.append(F_STRING_INPUT)
                 try:
                     if isinstance(c, str):
                         texts.append(str.encode(c, *_ENC))
                         continue
                     if isinstance(c, (bytes, bytearray, memoryview)):
                         texts.append(bytes(c))
+                        sorts[i] = 0
                         continue
                     if not isinstance(c, Mapping):
                         raise FingerprintError("invalid-argument", "a call must be a mapping {name, args | argsJSON, "
                                                "kind?, matchOn?, ignoreArgs?} or its JSON text")
                     d = dict(c)
+                    dicts[i] = d
                     if isinstance(d.get("argsJSON"), (bytes, bytearray, memoryview)):
                         texts.append(b"")  # the single path decodes it (D12: BOM)
                         alone[i] = explain_record(d)[1]
+                        continue
+                    m = _marshal(d)
+                    if m is not None:  # plain values: CPython marshal, read by the core (issue 14)
+                        texts.append(m)
+                        sorts[i] = F_MARSHAL
                         continue
                     try:
                         texts.append(to_json_text(d))
@@ -147,14 +155,17 @@ def fingerprint_batch(calls: Iterable[Any], *, limits: Any = None, on_error: str
             for i in alone:
                 texts[i] = b'{"name":"-","args":null}'  # a stand-in; its digest is replaced below
             lo = 0
-            while lo < len(chunk):  # one chunk, one sort of text: str lines have no BOM (D12)
+            while lo < len(chunk):  # one run, one sort of input: str lines have no BOM (D12)
                 hi = lo
-                while hi < len(chunk) and strs[hi] == strs[lo]:
+                while hi < len(chunk) and sorts[hi] == sorts[lo]:
                     hi += 1
-                flags = F_CALL | F_DIGEST | (F_STRING_INPUT if strs[lo] else 0)
+                flags = F_CALL | F_DIGEST | sorts[lo]
                 sub = {i - lo: e for i, e in errors.items() if lo <= i < hi}
+                # A marshal stream the core refuses (a surrogate, a large int, a shared list…)
+                # takes the JSON-text path alone, which gives the D16 answer or the error.
+                retry = (lambda j, lo=lo: explain_record(dicts[lo + j])[1]) if sorts[lo] == F_MARSHAL else None
                 digests, failed = run_chunk(t, flags, hi - lo, [SHARED_EMPTY] * 4 + [_batch.text_column(texts[lo:hi])],
-                                            sub, base + lo, raise_errors, hash_here=True)
+                                            sub, base + lo, raise_errors, hash_here=True, retry=retry)
                 got = _batch.digests_list(digests, hi - lo, failed)
                 for i in range(lo, hi):
                     if i in alone:
@@ -250,6 +261,18 @@ def _byte_bounded(texts: List[Any]) -> List[Tuple[int, int]]:
             lo, n = i, len(x)
     parts.append((lo, len(texts)))
     return parts
+
+
+def _marshal(d: Dict[Any, Any]) -> Optional[bytes]:
+    """``marshal.dumps(d, 4)`` where it is safe and takes the value (plain types only: no user code), else None."""
+    from . import _stream
+
+    if not (_stream._USE_MARSHAL and (_stream.stack_size() == 0 or _stream.stack_size() >= _stream._MIN_THREAD_STACK)):
+        return None
+    try:
+        return _stream._dumps(d, 4)
+    except Exception:  # ValueError: a subclass, a datetime, too deep: the text path
+        return None
 
 
 def _on_error(on_error: Any) -> bool:
