@@ -31,6 +31,7 @@ export const F_NTH_CALL: u32 = 2048;  // with F_CALL: args may hold several call
 export const F_CLI: u32 = 4096;       // CLI output (cli/out.ts): kind = formatter, name = operand, matchOn/ignoreArgs parts = program, package version
 export const F_TOOLS: u32 = 8192;     // with F_CALL: the ignoreArgs part holds tool declarations as JSON text (tools.ts, issue 12)
 export const F_REPLAY: u32 = 16384;   // a replay operation (replay.ts): the kind part is the u32 op (R_*) and a u32 argument
+export const F_RAW_NAMES: u32 = 32768; // kind and name parts are UTF-8 text, not JSON string literals (an empty kind is an error, not the default; batch.ts, issue 13)
 
 // Replay operations (F_REPLAY, replay.ts): the first u32 of the kind part.
 export const R_TOOLS: u32 = 1;        // args = declarations JSON text, kept for the recording's calls
@@ -61,6 +62,26 @@ export const RESULT_CLI_ERR: u32 = 24;   // u32: stderr bytes
 export const RESULT_CLI_STATE: u32 = 28; // u32: state bytes
 export const RESULT_CLI_LINES: u32 = 32; // u32: lines read
 export const RESULT_CLI_CODE: u32 = 36;  // i32
+
+// A batch (runBatch(from, out), issue 13): a descriptor of BATCH_WORDS u32 at
+// the input region, then the columns wherever the host put them. Each part
+// (kind, name, matchOn, ignoreArgs, args, in that order) is a column of three
+// words: offsets, data, len. offsets != 0: u32[count + 1] at that address,
+// item i spanning data + offsets[i] .. data + offsets[i + 1] (Arrow's layout);
+// offsets == 0: every item shares [data, data + len). An item gets
+// F_MATCH_ON / F_IGNORE when its list is not empty. Item i's digest (64 hex
+// bytes) goes to out + DIGEST_BYTES * i; the first failing item stops the batch.
+// With F_PREIMAGE instead of F_DIGEST (hosts that hash faster themselves),
+// out holds u32 ends[count], then BATCH_OUT_BYTES bytes where the preimages of
+// one runBatch call go back to back (ends[i]: where item i's ends, from the
+// first item of the call); an item that does not fit stops the batch with
+// status 0 in the result block.
+export const BATCH_FLAGS: u32 = 0;    // word: request flags of every item (F_DIGEST, F_RAW_NAMES, ...)
+export const BATCH_COUNT: u32 = 1;    // word: number of items
+export const BATCH_COLUMNS: u32 = 2;  // word: the first column (kind); 3 words per column
+export const BATCH_OUT_BYTES: u32 = 17; // word: F_PREIMAGE: room for preimages after ends[count]
+export const BATCH_WORDS: u32 = 18;
+export const DIGEST_BYTES: u32 = 64;
 
 // Which part of the request an error offset refers to.
 export const PART_ARGS: i32 = 0;

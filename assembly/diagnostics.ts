@@ -8,6 +8,7 @@ export { FINGERPRINT_VERSION } from "./abi";
 export { abiId, limits, result, version } from "./request";
 import { WithCalls, runRequest } from "./request";
 import { reserveKeepingStore } from "./replay";
+import { runBatch as batch } from "./batch";
 
 export function reserve(n: usize): usize {
   return reserveKeepingStore(n);
@@ -15,4 +16,9 @@ export function reserve(n: usize): usize {
 
 export function run(len: usize): i32 {
   return runRequest<WithCalls>(len);
+}
+
+/** Items from..count-1 of the batch at the input region (abi.ts BATCH_*); digests at out. Issue 13. */
+export function runBatch(from: u32, out: usize): u32 {
+  return batch<WithCalls>(from, out);
 }

@@ -17,6 +17,8 @@
 //   limits(depth, members)  caps for the calls that follow (limits.ts).
 //   abiId()   -> ABI_ID, a hash of abi.ts: hosts refuse a module whose ABI
 //                       is not the one their constants were generated from.
+//   runBatch(from, out) -> where it stopped: many requests in one call, from
+//                       columns at the input region (abi.ts BATCH_*, batch.ts).
 //
 // Request: HEADER_WORDS little-endian u32 (flags, kindLen, nameLen,
 // matchLen, ignoreLen, argsLen), then the parts back to back:
@@ -35,7 +37,13 @@
 export { FINGERPRINT_VERSION } from "./abi";
 export { abiId, limits, reserve, result, version } from "./request";
 import { FingerprintOnly, runRequest } from "./request";
+import { runBatch as batch } from "./batch";
 
 export function run(len: usize): i32 {
   return runRequest<FingerprintOnly>(len);
+}
+
+/** Items from..count-1 of the batch at the input region (abi.ts BATCH_*); digests at out. Issue 13. */
+export function runBatch(from: u32, out: usize): u32 {
+  return batch<FingerprintOnly>(from, out);
 }

@@ -4,7 +4,7 @@
 // and defined in abi.ts.
 import { ABI_ID } from "./_abi_id.gen";
 import {
-  F_CALL, F_CLI, F_NTH_CALL, F_REPLAY, F_TOOLS, F_DIFF, F_DIGEST, F_EXPLAIN, F_MARSHAL, F_IGNORE, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES,
+  F_CALL, F_CLI, F_RAW_NAMES, F_NTH_CALL, F_REPLAY, F_TOOLS, F_DIFF, F_DIGEST, F_EXPLAIN, F_MARSHAL, F_IGNORE, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES,
   FINGERPRINT_VERSION, PART_CALL,
   HEADER_BYTES, RESULT_BYTES, RESULT_DIGEST, RESULT_OFFSET, RESULT_PART, RESULT_STATUS, RESULT_TEXT_LEN,
   RESULT_TEXT_PTR,
@@ -31,7 +31,7 @@ import { readValues } from "./json/values";
 import { writeCanonical } from "./json/writer";
 import { SELECT_IGNORE, SELECT_MATCH_ON, SELECT_NONE, isKeyList, setSelection } from "./select";
 import { sha256FinalHex, sha256Reset } from "./sha256";
-import { hasSurrogate } from "./utf8";
+import { hasSurrogate, sequenceLength } from "./utf8";
 
 
 const HEADER: usize = HEADER_BYTES;
@@ -72,12 +72,22 @@ export type WithCalls = u64;
  * fail there as E_BAD_REQUEST), keeping its size and its path as they were.
  */
 export function runRequest<V>(len: usize): i32 {
+  startRequest();
+  if (sizeof<V>() == 8) setTools(0, 0);
+  // The diagnostics module compiles process once (runLine calls it too); the fingerprint module inlines it.
+  const status = sizeof<V>() == 8 ? processCalls(reserveInput(0), len) : processRequest<V>(reserveInput(0), len);
+  return finish<V>(status);
+}
+
+/** Every request starts from an empty arena and no error. */
+export function startRequest(): void {
   arenaReset();
   callsInMessage = -1;
   resetErrors(PART_ARGS);
-  if (sizeof<V>() == 8) setTools(0, 0);
-  // The diagnostics module compiles process once (runLine calls it too); the fingerprint module inlines it.
-  const status = sizeof<V>() == 8 ? processCalls(reserveInput(0), len) : process<V>(reserveInput(0), len);
+}
+
+/** Fills the result block for a finished request; returns its status. */
+export function finish<V>(status: i32): i32 {
   store<i32>(RESULT + RESULT_STATUS, status);
   store<i32>(RESULT + RESULT_OFFSET, status == OK ? <i32>callsInMessage : errOffset);
   store<i32>(RESULT + RESULT_PART, errPart);
@@ -89,9 +99,9 @@ export function runRequest<V>(len: usize): i32 {
   return status;
 }
 
-@inline function process<V>(req: usize, len: usize): i32 {
+/** The request at req[0..len): its header's parts, checked, to process(). */
+@inline function processRequest<V>(req: usize, len: usize): i32 {
   if (len < HEADER) return fail(E_BAD_REQUEST, -1);
-  const flags = load<u32>(req);
   const kindLen = <usize>load<u32>(req, 4);
   const nameLen = <usize>load<u32>(req, 8);
   const matchLen = <usize>load<u32>(req, 12);
@@ -105,7 +115,13 @@ export function runRequest<V>(len: usize): i32 {
   const namePtr = kindPtr + kindLen;
   const matchPtr = namePtr + nameLen;
   const ignorePtr = matchPtr + matchLen;
-  const argsPtr = ignorePtr + ignoreLen;
+  return process<V>(load<u32>(req), kindPtr, kindLen, namePtr, nameLen, matchPtr, matchLen, ignorePtr, ignoreLen,
+    ignorePtr + ignoreLen, argsLen);
+}
+
+/** One request whose parts are at the given addresses (the header's, or a batch item's: batch.ts). */
+export function process<V>(flags: u32, kindPtr: usize, kindLen: usize, namePtr: usize, nameLen: usize,
+  matchPtr: usize, matchLen: usize, ignorePtr: usize, ignoreLen: usize, argsPtr: usize, argsLen: usize): i32 {
   let explain = false, isCall = false;
   if (sizeof<V>() == 8) {
     if (flags & F_DIFF) {
@@ -148,8 +164,10 @@ export function runRequest<V>(len: usize): i32 {
       }
       setPart(PART_CALL);
       if (!tapeInit(argsLen)) return failed();
-      const values = (flags & F_VALUES) != 0;
-      let call = values ? readValues(argsPtr, argsLen) : parseText(argsPtr, argsLen, (flags & F_STRING_INPUT) == 0);
+      // A host object: the value stream (TS) or CPython marshal (Python's batch, issue 13); else JSON text.
+      const marshal = (flags & F_MARSHAL) != 0, values = (flags & F_VALUES) != 0 || marshal;
+      let call = (flags & F_VALUES) != 0 ? readValues(argsPtr, argsLen)
+        : marshal ? readMarshal(argsPtr, argsLen) : parseText(argsPtr, argsLen, (flags & F_STRING_INPUT) == 0);
       if (nth && call >= 0) {
         call = pickCall(<u32>call, load<u32>(kindPtr));
         callsInMessage = callCount;
@@ -165,10 +183,16 @@ export function runRequest<V>(len: usize): i32 {
   // D17: the prefix goes through the sink, so it is hashed (DIGEST) or
   // returned (PREIMAGE) exactly like the canonical text that follows.
   if (digest || preimage) {
+    const raw = (flags & F_RAW_NAMES) != 0; // issue 13: batch columns hold names as text
     setPart(PART_KIND);
-    if (!isCall && kindLen != 0) {
-      if (!readStringLiteral(kindPtr, kindLen)) return failed();
-      kindP = lastStrPtr(); kindN = lastStrLen();
+    if (!isCall && (raw || kindLen != 0)) {
+      if (raw) {
+        if (!isText(kindPtr, kindLen)) return fail(E_BAD_KIND, 0);
+        kindP = kindPtr; kindN = kindLen;
+      } else {
+        if (!readStringLiteral(kindPtr, kindLen)) return failed();
+        kindP = lastStrPtr(); kindN = lastStrLen();
+      }
     }
     if (kindP != DEFAULT_KIND && (kindN == 0 || hasSurrogate(kindP, kindP + kindN) || hasNewline(kindP, kindN))) {
       return fail(E_BAD_KIND, 0);
@@ -176,8 +200,13 @@ export function runRequest<V>(len: usize): i32 {
     if (!emit(kindP, kindN) || !emit(NEWLINE, 1)) return failed();
     setPart(PART_NAME);
     if (!isCall) {
-      if (!readStringLiteral(namePtr, nameLen)) return failed();
-      nameP = lastStrPtr(); nameN = lastStrLen();
+      if (raw) {
+        if (!isText(namePtr, nameLen)) return fail(E_BAD_NAME, 0);
+        nameP = namePtr; nameN = nameLen;
+      } else {
+        if (!readStringLiteral(namePtr, nameLen)) return failed();
+        nameP = lastStrPtr(); nameN = lastStrLen();
+      }
     }
     if (nameN == 0 || hasSurrogate(nameP, nameP + nameN)) return fail(E_BAD_NAME, 0);
     if (!emit(nameP, nameN) || !emit(NEWLINE, 1)) return failed();
@@ -250,7 +279,7 @@ export function runLine(req: usize, len: usize): i32 {
 }
 
 @noinline function processCalls(req: usize, len: usize): i32 {
-  return process<WithCalls>(req, len);
+  return processRequest<WithCalls>(req, len);
 }
 
 /** The count of calls in the message of the last runLine (F_NTH_CALL), -1 otherwise. */
@@ -301,4 +330,16 @@ let textStart: usize = 0;
 function hasNewline(p: usize, n: usize): bool {
   for (let i: usize = 0; i < n; i++) if (load<u8>(p + i) == 0x0A) return true;
   return false;
+}
+
+/** F_RAW_NAMES: well-formed WTF-8 (lone surrogates are refused after, as for literals). */
+function isText(p: usize, n: usize): bool {
+  const end = p + n;
+  while (p < end) {
+    if (load<u8>(p) < 0x80) { p++; continue; }
+    const k = sequenceLength(p, end);
+    if (k == 0) return false;
+    p += k;
+  }
+  return true;
 }

@@ -8,7 +8,7 @@
 //                                  (the run uses a snapshot of dist/index.js: bench/_sdk.mjs)
 //   npm run bench -- --quick       short run (numbers noisier)
 //   node bench/run.mjs [--quick] [--json FILE] [--chart FILE] [--clock cpu|wall]
-//                      [--no-cold] [--no-profile] [--python]
+//                      [--no-cold] [--no-profile] [--no-batch] [--python]
 //
 // --python also runs the Python SDK's bench (python/bench/bench.py, another
 // worker's; .venv/bin/python if present) and stores its JSON under "python".
@@ -36,6 +36,7 @@ import { renderChart } from "./chart.mjs";
 import { TOOL_NAME, payloads } from "./payloads.mjs";
 import * as ref from "./reference.mjs";
 import { SHA_SIZES, shaRows } from "./sha256-core.mjs";
+import { BATCH_ITEMS, batchRatios, batchRows, batchTargets, printBatch } from "./batch.mjs";
 
 const argv = process.argv.slice(2);
 const flag = (f) => argv.includes(f);
@@ -341,6 +342,15 @@ async function main() {
     results.sha.push(s);
     printSha(s);
   }
+  if (!flag("--no-batch")) {
+    // Issue 13: the batch API against a loop of single calls, small and medium.
+    results.batch = { items: BATCH_ITEMS, payloads: [] };
+    for (const p of ps.filter((x) => x.name === "small" || x.name === "medium")) {
+      const m = measure(batchRows(sdk, p), TIMING);
+      results.batch.payloads.push({ name: p.name, rows: m, ratios: batchRatios(m) });
+    }
+    printBatch(results.batch, fmtTime);
+  }
   if (!flag("--no-cold")) {
     results.cold = coldStart();
     const c = results.cold;
@@ -363,6 +373,7 @@ async function main() {
   if (flag("--python")) results.python = runPython();
 
   results.targets = targets(results);
+  if (results.batch) results.targets.push(...batchTargets(results.batch));
   console.log("\nTargets (issue 5; ratio = how many times faster ours is)");
   for (const t of results.targets) {
     console.log(`  ${t.pass ? "PASS" : "MISS"}  ${pad(t.what, 64)}${lpad(ratio(t.value), 8)}  (need ≥ ${t.need}×)`);

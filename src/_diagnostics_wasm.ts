@@ -16,7 +16,7 @@ import {
 } from "./_abi.gen.js";
 import { isWellFormed, writeWtf8 } from "./_wtf8.js";
 import { FingerprintError, errorFromCore } from "./errors.js";
-import { asValueWalk, type Exports as CoreExports } from "./core.js";
+import { asValueWalk, type BatchTarget, type Exports as CoreExports } from "./core.js";
 import { retarget, writeValue } from "./values.js";
 import { isModule } from "./_is_module.js";
 
@@ -298,4 +298,33 @@ function runText(e: Exports, len: number): string {
  */
 export function jsonErrorAt(text: string | Uint8Array, offset: number): string {
   return new TextDecoder().decode(cliStep("position", text, "", String(offset)).out);
+}
+
+/**
+ * The diagnostics module as a batch target (src/_batch.ts, issue 13): whole
+ * calls go through its runBatch, so the call model is read by the core.
+ */
+export function diagnosticsBatchTarget(): BatchTarget {
+  const e = ready();
+  const view = () => new Uint8Array(e.memory.buffer);
+  return {
+    e, inPtr,
+    reserve(n: number) { room(e, n); return view(); },
+    view,
+    putValue(value: unknown, start: number) {
+      const grow = (need: number) => {
+        room(e, Math.max(2 * (need - inPtr), need - inPtr + 1024));
+        retarget(view(), inPtr + inCap);
+      };
+      return asValueWalk((nested) => writeValue(value, view(), start, inPtr + inCap, grow, nested));
+    },
+    error() {
+      const buf = e.memory.buffer;
+      const res = new Int32Array(buf, e.result(), RESULT_DIGEST >> 2);
+      const text = decoder.decode(new Uint8Array(buf, res[RESULT_TEXT_PTR >> 2] >>> 0, res[RESULT_TEXT_LEN >> 2] >>> 0));
+      return errorFromCore(res[RESULT_STATUS >> 2], res[RESULT_OFFSET >> 2], res[RESULT_PART >> 2], text);
+    },
+    status: () => new Int32Array(e.memory.buffer, e.result(), 1)[0],
+    trapped() { exp = undefined; },
+  };
 }

@@ -161,6 +161,8 @@ function checkText(t: unknown): string | Uint8Array {
 
 export { FingerprintError } from "./errors.js";
 export type { FingerprintErrorCode, FingerprintErrorDetails } from "./errors.js";
+export { fingerprintBatch, fingerprintBatchJSON } from "./batch.js";
+export type { BatchOptions, TextColumn } from "./batch.js";
 export { diff, explain, explainCall, explainCalls, explainJSON, fingerprintCall, nearest } from "./diagnostics.js";
 export { Recording } from "./replay.js";
 export type { BadLine, RecordedCall, RecordingOptions, ReplayAnswer, ReplayHit, ReplayMiss, UnusedCall } from "./replay.js";

@@ -20,6 +20,8 @@ export interface Exports {
   version(): number;
   limits(depth: number, members: number): void;
   abiId?(): number;
+  /** Items from..count-1 of the batch at the input region (assembly/batch.ts); returns where it stopped. */
+  runBatch(from: number, out: number): number;
 }
 
 // The ABI's numbers come from assembly/abi.ts through scripts/gen-abi.mjs.
@@ -343,7 +345,7 @@ function loadSlot(s: Slot): void {
   ({ exp, u8, hdr, res, inPtr, inCap, resPtr, kindLen, nameLen, matchLen, ignoreLen, sentDepth, sentMembers, valueStart, maxBytes, maxDepth, maxMembers } = s);
 }
 
-function nested(run: () => Outcome): Outcome {
+function nested<T>(run: () => T): T {
   ready(); // the module of the outer call exists, so rebuild does too
   const outer = saveSlot();
   const l = level++;
@@ -496,4 +498,86 @@ function coreError(mem: Uint8Array, status: number): FingerprintError {
       offset >= 0 ? { offset } : {});
   }
   return errorFromCore(status, offset, r[RESULT_PART >> 2], "");
+}
+
+// ---- Batches (issue 13, src/_batch.ts): this module as a batch target.
+
+/** What a batch needs of a module instance (this one, or the diagnostics module's). */
+export interface BatchTarget {
+  e: Exports;
+  inPtr: number;
+  /** Makes the input region hold n bytes; the current view of memory. */
+  reserve(n: number): Uint8Array;
+  view(): Uint8Array;
+  /** Writes `value` as a value stream at `start` (one item); returns its end. */
+  putValue(value: unknown, start: number): number;
+  /** The FingerprintError in the result block (a failed item). */
+  error(): FingerprintError;
+  /** The result block's status (0 after a batch stopped for room, abi.ts). */
+  status(): number;
+  /** Drops the instance after a trap (its state is not trusted, D19). */
+  trapped(): void;
+}
+
+/**
+ * Runs `work` as one core call on this module, the limits sent to the
+ * instance (from inside a toJSON or getter of a call in progress it gets an
+ * instance of its own, as a nested call does).
+ */
+export function asBatch<T>(limits: Required<Limits> | null, work: (t: BatchTarget, maxInputBytes: number) => T): T {
+  const go = (): T => {
+    const e = ready();
+    useLimits(limits);
+    if (maxDepth !== sentDepth || maxMembers !== sentMembers) {
+      e.limits(maxDepth, maxMembers);
+      sentDepth = maxDepth;
+      sentMembers = maxMembers;
+    }
+    try {
+      return work(target, maxBytes);
+    } finally {
+      if (exp) retireIfLarge(view(exp));
+    }
+  };
+  if (level !== 0) return nested(go);
+  level = 1;
+  try {
+    return go();
+  } finally {
+    level = 0;
+  }
+}
+
+const target: BatchTarget = {
+  get e() { return exp!; },
+  get inPtr() { return inPtr; },
+  reserve(n: number): Uint8Array {
+    const e = exp!;
+    if (n > inCap) {
+      if (e.reserve(n) === 0) throw new FingerprintError("out-of-memory", `input of ${n} bytes does not fit in wasm memory`);
+      inCap = n;
+    }
+    return view(e);
+  },
+  view: () => view(exp!),
+  putValue(value: unknown, start: number): number {
+    valueStart = start;
+    return writeValue(value, view(exp!), start, Math.min(inPtr + inCap, start + maxBytes + 1), growInput, level > 1);
+  },
+  error: () => coreError(view(exp!), res[0]),
+  status: () => (view(exp!), res[0]),
+  trapped() {
+    exp = undefined;
+    if (rebuild) useInstance(rebuild());
+  },
+};
+
+/**
+ * node:crypto's one-shot SHA-256 for batches (src/_batch.ts), or null where
+ * there is none or the tests turned host hashing off: the core then hashes.
+ */
+export function batchHostHash(): HostHash | null {
+  if (!hostHashEnabled) return null;
+  if (hostHash === undefined) hostHash = probeHostHash();
+  return hostHash;
 }

@@ -21,6 +21,8 @@ export interface FingerprintErrorDetails {
   offset?: number;
   /** Path of the offending value, e.g. `args.items[3].when` (value input). */
   path?: string;
+  /** Position of the failing item in a batch (fingerprintBatch, fingerprintBatchJSON). */
+  index?: number;
   /** The exception behind this error (e.g. from a revoked Proxy), as the standard `Error.cause`. */
   cause?: unknown;
 }
@@ -36,6 +38,7 @@ export class FingerprintError extends Error {
   readonly code: FingerprintErrorCode;
   readonly offset?: number;
   readonly path?: string;
+  readonly index?: number;
 
   constructor(code: FingerprintErrorCode, message: string, details: FingerprintErrorDetails = {}) {
     super(message, details.cause !== undefined ? { cause: details.cause } : undefined);
@@ -43,6 +46,7 @@ export class FingerprintError extends Error {
     this.code = code;
     if (details.offset !== undefined) this.offset = details.offset;
     if (details.path !== undefined) this.path = details.path;
+    if (details.index !== undefined) this.index = details.index;
   }
 
   /** True for a FingerprintError from any copy of this package (ESM, CJS, a bundle). */

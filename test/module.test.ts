@@ -15,7 +15,7 @@ describe("build/fingerprint.wasm", () => {
   it("has no imports and exports exactly the ABI", () => {
     expect(WebAssembly.Module.imports(mod)).toEqual([]);
     const exports = WebAssembly.Module.exports(mod).map((e) => `${e.kind} ${e.name}`).sort();
-    expect(exports).toEqual(["function abiId", "function limits", "function reserve", "function result", "function run",
+    expect(exports).toEqual(["function abiId", "function limits", "function reserve", "function result", "function run", "function runBatch",
       "function version",
       "global FINGERPRINT_VERSION", "memory memory"]);
   });

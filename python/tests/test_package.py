@@ -38,6 +38,7 @@ def test_public_api():
     assert fp.FINGERPRINT_VERSION == 1
     assert set(fp.__all__) == {"FINGERPRINT_VERSION", "FingerprintError", "Limits", "canonical_json",
                                "canonicalize_json", "configure", "fingerprint", "fingerprint_json", "explain",
+                               "fingerprint_batch", "fingerprint_batch_json",
                                "explain_json", "explain_call", "explain_calls", "diff", "nearest",
                                "fingerprint_call", "Recording"}
     assert issubclass(FingerprintError, ValueError)

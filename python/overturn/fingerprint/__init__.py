@@ -36,6 +36,7 @@ from ._select import key_list, select_value
 from ._errors import FingerprintError
 from ._limits import Limits, configure
 from ._types import KeyList as KeyList  # re-exported for annotations (not in __all__)
+from ._batch_api import fingerprint_batch, fingerprint_batch_json
 from ._diagnostics import diff, explain, explain_call, explain_calls, explain_json, fingerprint_call, nearest
 from ._replay import Recording
 
@@ -54,6 +55,8 @@ __all__ = [
     "explain_json",
     "fingerprint",
     "fingerprint_call",
+    "fingerprint_batch",
+    "fingerprint_batch_json",
     "fingerprint_json",
     "nearest",
 ]

@@ -52,6 +52,7 @@ class _Instance:
         self.store = wasmtime.Store(_core._compiled()[1])
         ex = wasmtime.Instance(self.store, _compiled(), []).exports(self.store)
         self.memory, self.run, self.reserve = ex["memory"], ex["run"], ex["reserve"]
+        self.exports = ex  # runBatch, limits: the batch transport (_batch.py)
         if ex["version"](self.store) != FINGERPRINT_VERSION or ex["abiId"](self.store) != ABI_ID:
             raise FingerprintError("internal-error", "diagnostics.wasm does not match this SDK (reinstall the package)")
         self.result = ex["result"](self.store)

@@ -29,26 +29,31 @@ class FingerprintError(ValueError):
         offset: byte offset into the UTF-8 JSON text (text input), or None.
         path: where in the value the problem is, e.g. ``args.items[3].when``
             (value input), or None.
+        index: the failing item's position in a batch (``fingerprint_batch``,
+            ``fingerprint_batch_json``), or None.
     """
 
     code: str
     offset: Optional[int]
     path: Optional[str]
+    index: Optional[int]
 
     def __init__(self, code: str, message: str, *, offset: Optional[int] = None,
-                 path: Optional[str] = None) -> None:
+                 path: Optional[str] = None, index: Optional[int] = None) -> None:
         super().__init__(message)
         self.code = code
         self.offset = offset
         self.path = path
+        self.index = index
 
     def __reduce__(self):  # type: ignore[no-untyped-def]
-        # Keeps code/offset/path across pickling (multiprocessing, logging).
-        return (_rebuild, (self.code, str(self), self.offset, self.path))
+        # Keeps code/offset/path/index across pickling (multiprocessing, logging, Spark).
+        return (_rebuild, (self.code, str(self), self.offset, self.path, self.index))
 
 
-def _rebuild(code: str, message: str, offset: Optional[int], path: Optional[str]) -> FingerprintError:
-    return FingerprintError(code, message, offset=offset, path=path)
+def _rebuild(code: str, message: str, offset: Optional[int], path: Optional[str],
+             index: Optional[int] = None) -> FingerprintError:
+    return FingerprintError(code, message, offset=offset, path=path, index=index)
 
 
 def core_error(status: int, offset: int, part: int, detail: str = "") -> FingerprintError:

@@ -1,0 +1,59 @@
+// A batch of fingerprints in one call across the boundary (issue 13): the
+// columns described in abi.ts (BATCH_*), Arrow's offsets layout, one
+// request per item through the same `process` as `run`. Internal; exported
+// as runBatch(from, out) by both entries.
+import {
+  BATCH_COLUMNS, BATCH_COUNT, BATCH_FLAGS, BATCH_OUT_BYTES, DIGEST_BYTES, F_IGNORE, F_MATCH_ON, F_PREIMAGE, OK, RESULT_DIGEST,
+  RESULT_TEXT_LEN, RESULT_TEXT_PTR,
+} from "./abi";
+import { reserveInput } from "./arena";
+import { finish, process, result, startRequest } from "./request";
+
+/**
+ * Runs items from..count-1 of the batch at the input region; item i's digest
+ * goes to out + DIGEST_BYTES * i (F_PREIMAGE: its preimage, abi.ts). Returns
+ * the index of the first item that fails (its error is in the result block,
+ * as after `run`) or, with F_PREIMAGE, does not fit (status 0); else count.
+ */
+export function runBatch<V>(from: u32, out: usize): u32 {
+  const d = reserveInput(0);
+  const flags = load<u32>(d, BATCH_FLAGS << 2) & ~(F_MATCH_ON | F_IGNORE);
+  const count = load<u32>(d, BATCH_COUNT << 2);
+  const pre = (flags & F_PREIMAGE) != 0;
+  const room = <usize>load<u32>(d, BATCH_OUT_BYTES << 2);
+  const bytes = out + (<usize>count << 2);
+  let at: usize = 0;
+  for (let i = from; i < count; i++) {
+    startRequest();
+    // kind, name, matchOn, ignoreArgs, args: [ptr, len] per column.
+    const kp = column(d, 0, i), kl = colLen, np = column(d, 1, i), nl = colLen;
+    const mp = column(d, 2, i), ml = colLen, ip = column(d, 3, i), il = colLen, ap = column(d, 4, i);
+    const f = flags | (ml != 0 ? F_MATCH_ON : 0) | (il != 0 ? F_IGNORE : 0);
+    const status = process<V>(f, kp, kl, np, nl, mp, ml, ip, il, ap, colLen);
+    if (status != OK || pre) finish<V>(status);
+    if (status != OK) return i;
+    if (pre) {
+      const r = result(), n = <usize>load<u32>(r + RESULT_TEXT_LEN);
+      if (at + n > room) return i;
+      memory.copy(bytes + at, <usize>load<u32>(r + RESULT_TEXT_PTR), n);
+      at += n;
+      store<u32>(out + (<usize>i << 2), <u32>at);
+    } else {
+      memory.copy(out + <usize>DIGEST_BYTES * <usize>i, result() + RESULT_DIGEST, DIGEST_BYTES);
+    }
+  }
+  return count;
+}
+
+/** column()'s second result: the item's length in that column. */
+let colLen: usize = 0;
+
+/** Address of item i in column c (its length in colLen): Arrow offsets, or one value shared by all. */
+function column(d: usize, c: u32, i: u32): usize {
+  const w = d + ((BATCH_COLUMNS + 3 * c) << 2);
+  const offsets = <usize>load<u32>(w), data = <usize>load<u32>(w, 4);
+  if (offsets == 0) { colLen = <usize>load<u32>(w, 8); return data; }
+  const a = <usize>load<u32>(offsets + (<usize>i << 2));
+  colLen = <usize>load<u32>(offsets + (<usize>i << 2), 4) - a;
+  return data + a;
+}

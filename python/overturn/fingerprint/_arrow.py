@@ -1,0 +1,115 @@
+"""Arrow string arrays into the batch (issue 13): buffers copied straight into linear memory.
+
+Internal; imported only when a ``pyarrow`` array is passed (the optional
+extra ``overturn-fingerprint[arrow]``), never by ``import overturn.fingerprint``.
+A string array's offsets (int32) and data buffers are exactly the core's
+batch column (``assembly/abi.ts`` ``BATCH_*``): each chunk's slice of them is
+copied in as it is, with no Python object per row; the digests come back as
+one buffer that becomes the result array's data.
+"""
+from __future__ import annotations
+
+import struct
+from array import array
+from typing import Any, Dict, List
+
+from . import _limits
+from ._abi import F_DIGEST, F_RAW_NAMES, F_STRING_INPUT
+from ._batch import CHUNK_BYTES, CHUNK_ITEMS, Column, Target, run_chunk, with_index
+from ._errors import FingerprintError
+
+_I32 = struct.Struct("<i")
+
+
+def _strings(x: Any, what: str) -> Any:
+    """``x`` as one pyarrow string array (int32 offsets)."""
+    import pyarrow as pa  # type: ignore[import-not-found, unused-ignore]
+
+    if isinstance(x, pa.ChunkedArray):
+        x = x.combine_chunks() if x.num_chunks != 1 else x.chunk(0)
+    if not isinstance(x, pa.Array):
+        x = pa.array(list(x), type=pa.string())  # the other side of an Arrow batch, given as a list
+    if pa.types.is_dictionary(x.type) or pa.types.is_large_string(x.type) or getattr(pa.types, "is_string_view", bool)(x.type):
+        x = x.cast(pa.string())
+    if not pa.types.is_string(x.type):
+        raise FingerprintError("invalid-argument", "%s must be a pyarrow string array, got %s" % (what, x.type))
+    return x
+
+
+def _column(a: Any) -> Column:
+    """The offsets column of a slice of a string array: its own buffers, no copy here."""
+    _, offsets, data = a.buffers()
+    o = a.offset
+    n = len(a)
+    om = memoryview(offsets).cast("B")[4 * o:4 * (o + n + 1)]
+    first = _I32.unpack_from(om, 0)[0]
+    last = _I32.unpack_from(om, 4 * n)[0]
+    dm = memoryview(data).cast("B")[first:last] if data is not None else memoryview(b"")
+    return ("offsets", om, dm, first)
+
+
+def _nulls(a: Any) -> List[int]:
+    if a.null_count == 0:
+        return []
+    return [i for i, v in enumerate(a.is_null().to_pylist()) if v]
+
+
+def batch_json(names: Any, args_json: Any, kind: Any, shared: List[Any], s: _limits.Settings,
+               raise_errors: bool) -> Any:
+    """fingerprint_batch_json over Arrow arrays; returns a pyarrow string array."""
+    import pyarrow as pa  # type: ignore[import-not-found, unused-ignore]
+    import pyarrow.compute as pc  # type: ignore[import-not-found, unused-ignore]
+
+    na = _strings(names, "names")
+    aa = _strings(args_json, "args_json")
+    ka = None
+    if shared[0] is None:
+        ka = _strings(pc.fill_null(kind, "tool_call"), "kind")  # a null kind is the default (D17)
+        if len(ka) != len(na):
+            raise FingerprintError("invalid-argument", "kind and names have different lengths")
+    if len(na) != len(aa):
+        raise FingerprintError("invalid-argument", "names and args_json have different lengths")
+    count = len(na)
+    t = Target(False)
+    t.limits(s.core)
+    digests = bytearray()
+    failed: List[int] = []
+    base = 0
+    while base < count:
+        n = min(CHUNK_ITEMS, count - base)
+        while n > 1 and _bytes(aa, base, n) + _bytes(na, base, n) > CHUNK_BYTES:
+            n >>= 1
+        a, nm = aa.slice(base, n), na.slice(base, n)
+        errors: Dict[int, FingerprintError] = {}
+        for i in _nulls(nm):
+            errors[i] = FingerprintError("invalid-argument", "name is null")
+        for i in _nulls(a):
+            errors.setdefault(i, FingerprintError("invalid-argument", "args_json is null"))
+        if s.max_bytes < _limits._UNLIMITED:
+            lengths = pc.binary_length(a)
+            if (pc.max(lengths).as_py() or 0) > s.max_bytes:
+                for i, m in enumerate(lengths.to_pylist()):
+                    if m is not None and m > s.max_bytes:
+                        errors.setdefault(i, _limits.bytes_over(m, s))
+        cols = [shared[0] if ka is None else _column(ka.slice(base, n)), _column(nm), shared[2], shared[3], _column(a)]
+        d, f = run_chunk(t, F_DIGEST | F_RAW_NAMES | F_STRING_INPUT, n, cols, errors, base, raise_errors)
+        digests += d
+        failed.extend(base + i for i in f)
+        base += n
+    offsets = array("i", range(0, 64 * (count + 1), 64))
+    validity = None
+    if failed:
+        bits = bytearray(b"\xff" * ((count + 7) // 8))
+        for i in failed:
+            bits[i >> 3] &= ~(1 << (i & 7)) & 0xFF
+        validity = pa.py_buffer(bytes(bits))
+    return pa.StringArray.from_buffers(count, pa.py_buffer(offsets.tobytes()), pa.py_buffer(bytes(digests)),
+                                       validity, len(failed))
+
+
+def _bytes(a: Any, at: int, n: int) -> int:
+    """Bytes of items at..at+n-1 of a string array, from its offsets."""
+    _, offsets, _ = a.buffers()
+    o = a.offset + at
+    m = memoryview(offsets).cast("B")
+    return int(_I32.unpack_from(m, 4 * (o + n))[0] - _I32.unpack_from(m, 4 * o)[0])

@@ -1,0 +1,268 @@
+"""Batch transport (issue 13): items as the core's batch columns, one ``runBatch`` per chunk.
+
+Internal; the TypeScript twin is ``src/_batch.ts``. A chunk's columns
+(``assembly/abi.ts`` ``BATCH_*``: kind, name, matchOn, ignoreArgs, args,
+each one value shared by every item or Arrow's offsets layout) are copied
+into the input region, the core runs every item and writes the digests back
+to back, and they are read out in one copy. Chunks are bounded, so memory
+does not follow the batch's length. No rule lives here: names, kinds, key
+lists, calls and args are all read by the core.
+"""
+from __future__ import annotations
+
+import struct
+from array import array
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+from . import _core, _diagnostics_wasm
+from ._abi import (BATCH_COLUMNS, BATCH_COUNT, BATCH_FLAGS, BATCH_OUT_BYTES, BATCH_WORDS, DIGEST_BYTES, F_DIGEST,
+                   F_PREIMAGE, RESULT_STATUS)
+from ._errors import FingerprintError, core_error
+
+CHUNK_ITEMS = 4096
+CHUNK_BYTES = 1 << 20
+_DESCRIPTOR = (BATCH_WORDS * 4 + 15) // 16 * 16
+_RESULT = struct.Struct("<iiiII")  # status, offset, part, text ptr, text len (RESULT_* order)
+_U32 = 0xFFFFFFFF
+
+#: A column: ("shared", bytes) for every item, or ("offsets", offsets, data, shift):
+#: u32/i32 little-endian offsets (count + 1) into data, shift subtracted from each
+#: (an Arrow slice whose offsets do not start at 0; the core adds them modulo 2**32).
+Column = Tuple[Any, ...]
+SHARED_EMPTY: Column = ("shared", b"")
+
+
+class Target:
+    """A module instance as the batch sees it: the fingerprint module's (``_core``) or the diagnostics one's."""
+
+    def __init__(self, diagnostics: bool) -> None:
+        self.diagnostics = diagnostics
+        if diagnostics:
+            d = _diagnostics_wasm._instance()
+            self.d = d
+            self.store = d.store
+            self.in_ptr = d.ptr
+            ex = d.exports
+            self.result = d.result
+        else:
+            st = _core.instance()
+            self.st = st
+            self.store = st.store
+            self.in_ptr = st.in_ptr
+            ex = st.instance.exports(st.store)
+            self.result = st.result
+        self.fn_batch = ex["runBatch"]
+        self.fn_limits = ex["limits"]
+        self.memory = ex["memory"]
+        import wasmtime
+
+        self.traps = (wasmtime.Trap, wasmtime.WasmtimeError)
+
+    def reserve(self, n: int) -> None:
+        if self.diagnostics:
+            d = self.d
+            if n > d.cap:
+                if d.reserve(d.store, n) == 0:
+                    raise FingerprintError("out-of-memory", "a batch of %d bytes does not fit in wasm memory" % n)
+                d.cap = n
+        else:
+            st = self.st
+            if n > st.in_cap:
+                st.reserve(n)
+                st.in_cap = n
+
+    def write(self, ptr: int, data: Any) -> None:
+        if self.diagnostics:
+            self.memory.write(self.store, bytes(data), ptr)
+        else:
+            n = len(data) if not isinstance(data, memoryview) else data.nbytes
+            self.st.view[ptr:ptr + n] = data
+
+    def read(self, ptr: int, n: int) -> bytes:
+        if self.diagnostics:
+            return bytes(self.memory.read(self.store, ptr, ptr + n))
+        st = self.st
+        if ptr + n > len(st.view):
+            st.refresh()
+        return bytes(st.view[ptr:ptr + n])
+
+    def limits(self, core: Tuple[int, int]) -> None:
+        if self.diagnostics:
+            self.fn_limits(self.store, *core)
+        elif self.st.sent != core:
+            self.fn_limits(self.store, *core)
+            self.st.sent = core
+
+    def run(self, frm: int, out: int) -> int:
+        try:
+            return int(self.fn_batch(self.store, frm, out)) & _U32
+        except self.traps as e:
+            self.forget()
+            raise _core.trap_error(e) from None
+
+    def status(self) -> int:
+        """The result block's status (0 after a batch stopped for room)."""
+        return int(_RESULT.unpack(self.read(self.result + RESULT_STATUS, _RESULT.size))[0])
+
+    def error(self) -> FingerprintError:
+        status, offset, part, ptr, size = _RESULT.unpack(self.read(self.result + RESULT_STATUS, _RESULT.size))
+        detail = self.read(ptr, size).decode("utf-8", "surrogatepass") if self.diagnostics and size else ""
+        if self.diagnostics:
+            return core_error(status, offset, part, detail)
+        return core_error(status, offset, part)
+
+    def forget(self) -> None:
+        if self.diagnostics:
+            _diagnostics_wasm._local.__dict__.pop("inst", None)
+        else:
+            _core._forget(self.st)
+
+
+def with_index(err: FingerprintError, index: int) -> FingerprintError:
+    """The same error naming the batch item: ``item 3: …``, with ``index``."""
+    return FingerprintError(err.code, "item %d: %s" % (index, err), offset=err.offset, path=err.path, index=index)
+
+
+def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_errors: Dict[int, FingerprintError],
+              base: int, raise_errors: bool, hash_here: bool = False,
+              retry: Optional[Callable[[int], str]] = None) -> Tuple[Any, List[int]]:
+    """Runs ``count`` items; returns their digests and the failed indexes (within the chunk): 64 bytes each
+    back to back (zeros where failed), or with ``hash_here`` a list of hex ``str`` hashed here by OpenSSL over
+    the core's preimages (``F_PREIMAGE``, abi.ts). With ``raise_errors`` the first failure raises, naming
+    ``base + i``. ``retry(i)``, if given, answers an item the core refused another way (its digest, or
+    the FingerprintError it raises)."""
+    size = 0
+    for c in cols:
+        size += len(c[1]) if c[0] == "shared" else len(c[1]) + len(c[2]) + 8
+    # Preimages: ends[count], then about the input's size (a digest each at least: the fallback below).
+    room = max((DIGEST_BYTES - 4) * count, size + DIGEST_BYTES * count) if hash_here else 0
+    out_bytes = 4 * count + room if hash_here else DIGEST_BYTES * count
+    t.reserve(_DESCRIPTOR + out_bytes + size + 64)
+    p = t.in_ptr
+    out = p + _DESCRIPTOR
+    at = out + out_bytes
+    words = [0] * BATCH_WORDS
+    words[BATCH_FLAGS] = (flags & ~F_DIGEST) | F_PREIMAGE if hash_here else flags
+    words[BATCH_COUNT] = count
+    words[BATCH_OUT_BYTES] = room
+    for i, c in enumerate(cols):
+        w = BATCH_COLUMNS + 3 * i
+        if c[0] == "shared":
+            t.write(at, c[1])
+            words[w + 1], words[w + 2] = at, len(c[1])
+            at += len(c[1])
+            continue
+        at = (at + 3) & ~3
+        offsets, data, shift = c[1], c[2], c[3]
+        t.write(at, offsets)
+        words[w] = at
+        at += len(offsets)
+        t.write(at, data)
+        words[w + 1] = (at - shift) & _U32
+        at += len(data)
+    t.write(p, struct.pack("<%dI" % BATCH_WORDS, *words))
+
+    digests = bytearray(DIGEST_BYTES * count)
+    hexes: List[Optional[str]] = [None] * count if hash_here else []
+    sha = _sha256() if hash_here else None
+    failed: List[int] = []
+    pending: List[int] = []
+    frm = 0
+    # An item failed on the host ran as a stand-in the core may accept: in raise mode it still wins.
+    first_host = min(host_errors) if host_errors else count + 1
+    while frm < count:
+        stop = t.run(frm, out)
+        if stop < frm or stop > count:  # pragma: no cover - a core defect, never a loop
+            raise FingerprintError("internal-error", "the core's batch stopped at %d of %d..%d" % (stop, frm, count))
+        if raise_errors and stop >= first_host:
+            raise with_index(host_errors[first_host], base + first_host)
+        if stop > frm and hash_here:
+            ends = array("I", t.read(out + 4 * frm, 4 * (stop - frm)))
+            blob = memoryview(t.read(out + 4 * count, ends[-1]))
+            s0 = 0
+            for i, e in enumerate(ends, frm):
+                hexes[i] = sha(blob[s0:e]).hexdigest()
+                s0 = e
+        elif stop > frm:
+            digests[DIGEST_BYTES * frm:DIGEST_BYTES * stop] = t.read(out + DIGEST_BYTES * frm, DIGEST_BYTES * (stop - frm))
+        if stop >= count:
+            break
+        if hash_here and not t.status():
+            # Out of room for preimages: go on from there; an item larger than all the
+            # room makes the rest of the chunk hash in the core (the digests fit).
+            if stop == frm:
+                t.write(p + 4 * BATCH_FLAGS, struct.pack("<I", flags))
+                hash_here = False
+                for i in range(frm):
+                    if hexes[i] is not None:
+                        digests[DIGEST_BYTES * i:DIGEST_BYTES * (i + 1)] = hexes[i].encode("ascii")  # type: ignore[union-attr]
+            frm = stop
+            continue
+        if retry is not None and stop not in host_errors:
+            pending.append(stop)  # answered after the batch: retry() uses the instance (its input region)
+            frm = stop + 1
+            continue
+        err = host_errors.get(stop) or t.error()
+        if raise_errors:
+            _retry_all(pending, retry, hexes if hash_here else None, digests, base, True)
+            raise with_index(err, base + stop)
+        failed.append(stop)
+        frm = stop + 1
+    if pending:
+        failed.extend(_retry_all(pending, retry, hexes if hash_here else None, digests, base, raise_errors))
+    for i in host_errors:  # a host-side failure is final even if the core read its stand-in
+        if i not in failed:
+            failed.append(i)
+    return (hexes if hash_here else bytes(digests)), failed
+
+
+def _retry_all(pending: List[int], retry: Any, hexes: Optional[List[Optional[str]]], digests: bytearray,
+               base: int, raise_errors: bool) -> List[int]:
+    """Answers the items the core refused through ``retry``, in order; returns those that failed."""
+    failed = []
+    for i in pending:
+        try:
+            got = retry(i)
+        except FingerprintError as e:
+            if raise_errors:
+                raise with_index(e, base + i) from None
+            failed.append(i)
+            continue
+        if hexes is not None:
+            hexes[i] = got
+        else:
+            digests[DIGEST_BYTES * i:DIGEST_BYTES * (i + 1)] = got.encode("ascii")
+    pending.clear()
+    return failed
+
+
+def _sha256() -> Any:
+    """OpenSSL's SHA-256 constructor (SHA extensions), as _core hashes preimages."""
+    try:
+        from _hashlib import openssl_sha256 as sha  # the C module hashlib wraps
+    except ImportError:  # pragma: no cover - a Python built without OpenSSL
+        from hashlib import sha256 as sha
+    return sha
+
+
+def text_column(texts: Sequence[bytes]) -> Column:
+    """An offsets column of byte strings."""
+    offs = array("I", [0])
+    n = 0
+    for b in texts:
+        n += len(b)
+        offs.append(n)
+    return ("offsets", offs.tobytes(), b"".join(texts), 0)
+
+
+def digests_list(digests: Any, count: int, failed: List[int]) -> List[Optional[str]]:
+    """Digests (run_chunk's) as a list of str, None at the failed indexes."""
+    if isinstance(digests, list):
+        out: List[Optional[str]] = digests
+    else:
+        hexs = digests.decode("ascii")
+        out = [hexs[i:i + 64] for i in range(0, 64 * count, 64)]
+    for i in failed:
+        out[i] = None
+    return out
+

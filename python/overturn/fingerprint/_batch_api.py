@@ -1,0 +1,307 @@
+"""The batch API (issue 13): many calls in, fingerprints out, one crossing into the core per chunk.
+
+Public functions, re-exported by ``overturn.fingerprint``; the TypeScript twin
+is ``src/batch.ts``, the transport ``_batch.py``. Errors: a bad item is never
+skipped silently. By default the first one raises a FingerprintError whose
+``index`` names it (message ``item 3: …``); with ``on_error="null"`` its
+fingerprint is None (an Arrow null) and the others are computed.
+"""
+from __future__ import annotations
+
+import json
+from itertools import islice
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
+
+from . import _batch, _limits
+from ._abi import F_CALL, F_DIGEST, F_MARSHAL, F_RAW_NAMES, F_STRING_INPUT
+from ._batch import CHUNK_BYTES, CHUNK_ITEMS, SHARED_EMPTY, Column, Target, run_chunk, with_index
+from ._errors import FingerprintError
+from ._select import key_list
+from ._types import KeyList
+
+_DEFAULT_KIND = "tool_call"
+_ENC = ("utf-8", "surrogatepass")
+
+
+def fingerprint_batch_json(names: Any, args_json: Any, *, match_on: Optional[KeyList] = None,
+                           ignore_args: Optional[KeyList] = None, kind: Any = _DEFAULT_KIND,
+                           limits: Any = None, on_error: str = "raise") -> Any:
+    """Fingerprints of calls given as names plus JSON texts, one per pair, in order.
+
+    Args:
+        names: any iterable of ``str``, or a ``pyarrow`` string array.
+        args_json: any iterable of JSON texts (``str``; or ``bytes``, which may
+            start with a BOM), or a ``pyarrow`` string array. Read by the core,
+            as :func:`fingerprint_json` reads one.
+        match_on, ignore_args: for every item (D9).
+        kind: for every item; with Arrow input also a string array (null: the
+            default ``"tool_call"``).
+        limits: each item's :class:`Limits` (``max_input_bytes`` counts one item).
+        on_error: ``"raise"`` (default) or ``"null"``.
+
+    Returns:
+        A list of 64-hex-digit ``str`` (None where an item failed with
+        ``on_error="null"``); a ``pyarrow.StringArray`` when given Arrow arrays,
+        whose offsets and bytes were copied straight into the core (no Python
+        object per row). A null name or args is a bad item.
+
+    Raises:
+        FingerprintError: the first bad item, with ``index`` (unless
+            ``on_error="null"``); ``invalid-argument`` for lengths that differ.
+
+    Example:
+        >>> [f[:12] for f in fingerprint_batch_json(["search"], ['{"plan":"pro","email":" a@b.c "}'])]
+        ['7724594218f0']
+    """
+    raise_errors = _on_error(on_error)
+    s = _limits.active.over(limits) if limits is not None else _limits.active
+    shared = [_shared_text(kind, "kind") if not _is_arrow(kind) else None, None,
+              _list_column(match_on, "match_on"), _list_column(ignore_args, "ignore_args")]
+    if match_on is not None:
+        shared[3] = SHARED_EMPTY  # D9: match_on wins (ignore_args is still checked)
+    if _is_arrow(names) or _is_arrow(args_json) or _is_arrow(kind):
+        from . import _arrow
+
+        return _arrow.batch_json(names, args_json, kind, shared, s, raise_errors)
+    if isinstance(kind, str) is False:
+        raise FingerprintError("invalid-argument", "kind must be a str")
+    t = Target(False)
+    t.limits(s.core)
+    out: List[Optional[str]] = []
+    it_n, it_a = iter(_iterable(names, "names")), iter(_iterable(args_json, "args_json"))
+    base = 0
+    while True:
+        ns = list(islice(it_n, CHUNK_ITEMS))
+        texts = list(islice(it_a, CHUNK_ITEMS))
+        if len(ns) != len(texts):
+            raise FingerprintError("invalid-argument", "names and args_json have different lengths")
+        if not ns:
+            break
+        for lo, hi in _byte_bounded(texts):
+            _run_texts(t, shared, ns[lo:hi], texts[lo:hi], s, base + lo, raise_errors, out)
+        base += len(ns)
+    return out
+
+
+def fingerprint_batch(calls: Iterable[Any], *, limits: Any = None, on_error: str = "raise") -> List[Optional[str]]:
+    """Fingerprints of calls in the one call model, in order.
+
+    Each call is a mapping ``{name, args | argsJSON, kind?, matchOn?,
+    ignoreArgs?}`` or a recording line (its JSON text, ``str`` or ``bytes``),
+    read by the core's call reader: a near miss of a key (``match_on``,
+    ``args_json``) is an error naming the right one, never ignored.
+
+    Raises:
+        FingerprintError: the first bad item, with ``index`` (unless ``on_error="null"``).
+
+    Example:
+        >>> [f[:12] for f in fingerprint_batch([{"name": "search", "args": {"plan": "pro", "email": " a@b.c "}}])]
+        ['7724594218f0']
+    """
+    from ._diagnostics import explain_record
+    from ._encode import to_json_text
+
+    raise_errors = _on_error(on_error)
+    s = _limits.active.over(limits) if limits is not None else _limits.active
+    t = Target(True)
+    t.limits(s.core)
+    out: List[Optional[str]] = []
+    it = iter(_iterable(calls, "calls"))
+    base = 0
+    try:
+        while True:
+            chunk = list(islice(it, CHUNK_ITEMS))
+            if not chunk:
+                break
+            texts: List[bytes] = []
+            sorts: List[int] = []  # F_MARSHAL (a plain mapping), F_STRING_INPUT (str line or JSON text), 0 (bytes)
+            errors: Dict[int, FingerprintError] = {}
+            alone: Dict[int, str] = {}
+            dicts: Dict[int, Dict[Any, Any]] = {}
+            for i, c in enumerate(chunk):
+                sorts.append(F_STRING_INPUT)
+                try:
+                    if isinstance(c, str):
+                        texts.append(str.encode(c, *_ENC))
+                        continue
+                    if isinstance(c, (bytes, bytearray, memoryview)):
+                        texts.append(bytes(c))
+                        sorts[i] = 0
+                        continue
+                    if not isinstance(c, Mapping):
+                        raise FingerprintError("invalid-argument", "a call must be a mapping {name, args | argsJSON, "
+                                               "kind?, matchOn?, ignoreArgs?} or its JSON text")
+                    d = dict(c)
+                    dicts[i] = d
+                    if isinstance(d.get("argsJSON"), (bytes, bytearray, memoryview)):
+                        texts.append(b"")  # the single path decodes it (D12: BOM)
+                        alone[i] = explain_record(d)[1]
+                        continue
+                    m = _marshal(d)
+                    if m is not None:  # plain values: CPython marshal, read by the core (issue 14)
+                        texts.append(m)
+                        sorts[i] = F_MARSHAL
+                        continue
+                    try:
+                        texts.append(to_json_text(d))
+                    except FingerprintError:
+                        texts.append(b"")  # D9: a rejected value selection leaves out is no error
+                        alone[i] = explain_record(d)[1]
+                except FingerprintError as e:
+                    if raise_errors:
+                        raise with_index(e, base + i) from None
+                    texts.append(b"")
+                    errors[i] = e
+            for i in alone:
+                texts[i] = b'{"name":"-","args":null}'  # a stand-in; its digest is replaced below
+            lo = 0
+            while lo < len(chunk):  # one run, one sort of input: str lines have no BOM (D12)
+                hi = lo
+                while hi < len(chunk) and sorts[hi] == sorts[lo]:
+                    hi += 1
+                flags = F_CALL | F_DIGEST | sorts[lo]
+                sub = {i - lo: e for i, e in errors.items() if lo <= i < hi}
+                # A marshal stream the core refuses (a surrogate, a large int, a shared list…)
+                # takes the JSON-text path alone, which gives the D16 answer or the error.
+                retry = (lambda j, lo=lo: explain_record(dicts[lo + j])[1]) if sorts[lo] == F_MARSHAL else None
+                digests, failed = run_chunk(t, flags, hi - lo, [SHARED_EMPTY] * 4 + [_batch.text_column(texts[lo:hi])],
+                                            sub, base + lo, raise_errors, hash_here=True, retry=retry)
+                got = _batch.digests_list(digests, hi - lo, failed)
+                for i in range(lo, hi):
+                    if i in alone:
+                        got[i - lo] = alone[i]
+                out.extend(got)
+                lo = hi
+            base += len(chunk)
+    finally:
+        t.limits((_limits.NO_LIMIT, _limits.NO_LIMIT))  # explain() and the CLI set none
+    return out
+
+
+def _run_texts(t: Target, shared: List[Any], names: List[Any], texts: List[Any], s: _limits.Settings, base: int,
+               raise_errors: bool, out: List[Optional[str]]) -> None:
+    """One chunk of names and JSON texts; runs of str and of bytes go separately (D12: a BOM)."""
+    errors: Dict[int, FingerprintError] = {}
+    try:
+        nb = [str.encode(n, *_ENC) for n in names]
+    except TypeError:
+        nb = []
+        for i, n in enumerate(names):
+            if isinstance(n, str):
+                nb.append(str.encode(n, *_ENC))
+                continue
+            e = FingerprintError("invalid-argument", "name must be a str, got %s" % type(n).__qualname__)
+            if raise_errors:
+                raise with_index(e, base + i) from None
+            errors[i] = e
+            nb.append(b"")
+    try:
+        ab = [str.encode(x, *_ENC) for x in texts]
+        runs = [(0, len(texts), True)]
+    except TypeError:
+        ab, runs = _mixed_texts(texts, errors, base, raise_errors)
+    if s.max_bytes < _limits._UNLIMITED:
+        for i, b in enumerate(ab):
+            if len(b) > s.max_bytes and i not in errors:
+                e = _limits.bytes_over(len(b), s)
+                if raise_errors and not any(j < i for j in errors):
+                    raise with_index(e, base + i)
+                errors[i] = e
+                ab[i] = b""
+    for lo, hi, is_str in runs:
+        flags = F_DIGEST | F_RAW_NAMES | (F_STRING_INPUT if is_str else 0)
+        cols = [shared[0], _batch.text_column(nb[lo:hi]), shared[2], shared[3], _batch.text_column(ab[lo:hi])]
+        sub = {i - lo: e for i, e in errors.items() if lo <= i < hi}
+        digests, failed = run_chunk(t, flags, hi - lo, cols, sub, base + lo, raise_errors, hash_here=True)
+        out.extend(_batch.digests_list(digests, hi - lo, failed))
+
+
+def _mixed_texts(texts: List[Any], errors: Dict[int, FingerprintError], base: int,
+                 raise_errors: bool) -> Tuple[List[bytes], List[Tuple[int, int, bool]]]:
+    ab: List[bytes] = []
+    sorts: List[bool] = []
+    for i, x in enumerate(texts):
+        if isinstance(x, str):
+            ab.append(str.encode(x, *_ENC))
+            sorts.append(True)
+        elif isinstance(x, (bytes, bytearray, memoryview)):
+            ab.append(bytes(x))
+            sorts.append(False)
+        else:
+            e = FingerprintError("invalid-argument", "JSON text must be str or bytes, got %s" % type(x).__qualname__)
+            if raise_errors:
+                raise with_index(e, base + i) from None
+            errors[i] = e
+            ab.append(b"")
+            sorts.append(sorts[-1] if sorts else True)
+    runs = []
+    lo = 0
+    while lo < len(ab):
+        hi = lo
+        while hi < len(ab) and sorts[hi] == sorts[lo]:
+            hi += 1
+        runs.append((lo, hi, sorts[lo]))
+        lo = hi
+    return ab, runs
+
+
+def _byte_bounded(texts: List[Any]) -> List[Tuple[int, int]]:
+    """Splits a chunk so each part holds about CHUNK_BYTES of text (at least one item)."""
+    try:
+        total = sum(map(len, texts))
+    except TypeError:
+        return [(0, len(texts))]
+    if total <= CHUNK_BYTES:
+        return [(0, len(texts))]
+    parts, lo, n = [], 0, 0
+    for i, x in enumerate(texts):
+        n += len(x) * 3 if isinstance(x, str) else len(x)
+        if n > CHUNK_BYTES and i > lo:
+            parts.append((lo, i))
+            lo, n = i, len(x)
+    parts.append((lo, len(texts)))
+    return parts
+
+
+def _marshal(d: Dict[Any, Any]) -> Optional[bytes]:
+    """``marshal.dumps(d, 4)`` where it is safe and takes the value (plain types only: no user code), else None."""
+    from . import _stream
+
+    if not (_stream._USE_MARSHAL and (_stream.stack_size() == 0 or _stream.stack_size() >= _stream._MIN_THREAD_STACK)):
+        return None
+    try:
+        return _stream._dumps(d, 4)
+    except Exception:  # ValueError: a subclass, a datetime, too deep: the text path
+        return None
+
+
+def _on_error(on_error: Any) -> bool:
+    if on_error == "raise":
+        return True
+    if on_error == "null":
+        return False
+    raise FingerprintError("invalid-argument", 'on_error must be "raise" or "null", got %r' % (on_error,))
+
+
+def _iterable(x: Any, what: str) -> Iterable[Any]:
+    if isinstance(x, (str, bytes)) or not hasattr(x, "__iter__"):
+        raise FingerprintError("invalid-argument", "%s must be an iterable, got %s" % (what, type(x).__qualname__))
+    return x  # type: ignore[no-any-return]
+
+
+def _shared_text(s: Any, what: str) -> Column:
+    if not isinstance(s, str):
+        raise FingerprintError("invalid-argument", "%s must be a str, got %s" % (what, type(s).__qualname__))
+    return ("shared", str.encode(s, *_ENC))
+
+
+def _list_column(keys: Any, what: str) -> Column:
+    """A shared key list as JSON array text (the core checks it, D9); empty when not given."""
+    if keys is None:
+        return SHARED_EMPTY
+    return ("shared", json.dumps(list(key_list(keys, what)), ensure_ascii=False).encode(*_ENC))
+
+
+def _is_arrow(x: Any) -> bool:
+    """A pyarrow array, told by its type's module: pyarrow is never imported unless given one."""
+    return type(x).__module__.startswith("pyarrow")

@@ -1,0 +1,155 @@
+"""The batch API (issue 13): fingerprint_batch / fingerprint_batch_json give, item
+by item, the contract's answers — the shared vectors (made by the oracle in
+test/reference/) and the reject corpus — from lists, generators and pyarrow
+arrays, across chunk boundaries; a bad item raises naming its index, or is None.
+The pyarrow tests run where pyarrow is installed (scripts/test-spark.sh's venv)."""
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from overturn.fingerprint import FingerprintError, fingerprint_batch, fingerprint_batch_json, fingerprint_json
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+with open(os.path.join(ROOT, "vectors", "fingerprint.vectors.json"), encoding="utf-8") as f:
+    VECTORS = json.load(f)["vectors"]
+with open(os.path.join(ROOT, "vectors", "reject.jsonl"), encoding="utf-8") as f:
+    REJECTS = [json.loads(line) for line in f if line.strip()]
+PLAIN = [v for v in VECTORS if "argsJSON" in v and "kind" not in v and v.get("matchOn") is None
+         and v.get("ignoreArgs") is None]
+
+
+def _want(v):
+    return None if "error" in v else v["fingerprint"]
+
+
+def _utf8(s):
+    try:
+        s.encode("utf-8")
+        return True
+    except UnicodeEncodeError:
+        return False
+
+
+def test_calls_give_every_vector_or_none_with_per_call_options():
+    vs = [v for v in VECTORS if "argsJSON" in v]
+    calls = [{k: v[k] for k in ("name", "argsJSON", "kind", "matchOn", "ignoreArgs") if k in v} for v in vs]
+    got = fingerprint_batch(calls, on_error="null")
+    assert [(v["id"], g) for v, g in zip(vs, got)] == [(v["id"], _want(v)) for v in vs]
+    assert sum(1 for v in vs if "error" in v) > 5
+
+
+def test_calls_as_lines_and_mappings_and_a_near_miss_names_its_index():
+    v = next(x for x in VECTORS if x["id"] == "page-trim-email")
+    line = json.dumps({"name": v["name"], "argsJSON": v["argsJSON"]})
+    assert fingerprint_batch([line, line.encode(), {"name": v["name"], "args": json.loads(v["argsJSON"])}]) == [
+        v["fingerprint"]] * 3
+    with pytest.raises(FingerprintError, match=r"^item 1: .*matchOn") as e:
+        fingerprint_batch(iter([line, {"name": "t", "args": {}, "match_on": ["a"]}]))
+    assert e.value.index == 1
+
+
+def test_names_and_texts_match_the_vectors_from_lists_and_generators():
+    names = [v["name"] for v in PLAIN]
+    texts = [v["argsJSON"] for v in PLAIN]
+    want = [_want(v) for v in PLAIN]
+    assert fingerprint_batch_json(names, texts, on_error="null") == want
+    assert fingerprint_batch_json((n for n in names), (t for t in texts), on_error="null") == want
+
+
+def test_shared_options_as_fingerprint_json_applies_them():
+    for v in VECTORS:
+        if "argsJSON" in v and "error" not in v and ("kind" in v or v.get("matchOn") is not None
+                                                    or v.get("ignoreArgs") is not None):
+            got = fingerprint_batch_json([v["name"]] * 2, [v["argsJSON"]] * 2, kind=v.get("kind", "tool_call"),
+                                         match_on=v.get("matchOn"), ignore_args=v.get("ignoreArgs"))
+            assert (v["id"], got) == (v["id"], [v["fingerprint"]] * 2)
+
+
+def test_every_reject_corpus_text_is_a_bad_item():
+    texts = [bytes.fromhex(r["hex"]) for r in REJECTS]
+    got = fingerprint_batch_json(["t"] * len(texts), texts, on_error="null")
+    assert [(r["id"], g) for r, g in zip(REJECTS, got)] == [(r["id"], None) for r in REJECTS]
+
+
+def test_chunk_boundaries_and_the_first_error_wins_with_its_index():
+    n = 10_000
+    names = ["tool_%d" % (i % 13) for i in range(n)]
+    texts = [json.dumps({"i": i, "s": " v%d " % i, "f": i / 7}) for i in range(n)]
+    texts[9_000] = '{"i": 1,}'
+    got = fingerprint_batch_json(names, texts, on_error="null")
+    assert got[9_000] is None
+    for i in list(range(0, n, 997)) + [8_999, 9_001]:
+        assert got[i] == fingerprint_json(names[i], texts[i])
+    assert len(set(got)) == n
+    with pytest.raises(FingerprintError) as e:
+        fingerprint_batch_json(names, texts)
+    with pytest.raises(FingerprintError) as single:
+        fingerprint_json("t", texts[9_000])
+    assert (e.value.index, e.value.offset, str(e.value)) == (9_000, 8, "item 9000: %s" % single.value)
+
+
+def test_bad_names_kinds_limits_and_types_per_item():
+    got = fingerprint_batch_json(["a", "", "\ud800", "b", "c"], ["1", "1", "1", "[1,2,3]", "{}"],
+                                 on_error="null", limits={"max_input_bytes": 4})
+    assert got == [fingerprint_json("a", "1"), None, None, None, fingerprint_json("c", "{}")]
+    with pytest.raises(FingerprintError, match="item 0: invalid kind"):
+        fingerprint_batch_json(["a"], ["1"], kind="")
+    with pytest.raises(FingerprintError, match="item 1: name must be a str"):
+        fingerprint_batch_json(["a", 3], ["1", "1"])
+    with pytest.raises(FingerprintError, match="different lengths"):
+        fingerprint_batch_json(["a", "b"], ["1"])
+    with pytest.raises(FingerprintError, match="on_error"):
+        fingerprint_batch_json(["a"], ["1"], on_error="skip")
+
+
+def test_items_larger_than_a_chunk():
+    big = json.dumps({"xs": list(range(200_000))})
+    assert fingerprint_batch_json(["a", "b"], [big, "2"]) == [fingerprint_json("a", big), fingerprint_json("b", "2")]
+
+
+def test_arrow_arrays_in_and_out_without_per_row_objects():
+    pa = pytest.importorskip("pyarrow")
+    vs = [v for v in PLAIN if _utf8(v["name"]) and _utf8(v["argsJSON"])]
+    names = pa.array([v["name"] for v in vs])
+    texts = pa.array([v["argsJSON"] for v in vs])
+    got = fingerprint_batch_json(names, texts, on_error="null")
+    assert isinstance(got, pa.StringArray)
+    assert got.to_pylist() == [_want(v) for v in vs]
+    # Slices (offsets not starting at 0), chunked arrays, a kind column with nulls.
+    assert fingerprint_batch_json(names.slice(7), texts.slice(7), on_error="null").to_pylist() == [
+        _want(v) for v in vs[7:]]
+    chunked = pa.chunked_array([texts.slice(0, 10), texts.slice(10)])
+    assert fingerprint_batch_json(names, chunked, on_error="null").to_pylist() == [_want(v) for v in vs]
+    kinds = pa.array([None, "k"] * 3)
+    assert fingerprint_batch_json(pa.array(["t"] * 6), pa.array(["{}"] * 6), kind=kinds).to_pylist() == [
+        fingerprint_json("t", "{}", kind=k or "tool_call") for k in kinds.to_pylist()]
+
+
+def test_arrow_nulls_are_bad_items_and_chunks_cross():
+    pa = pytest.importorskip("pyarrow")
+    got = fingerprint_batch_json(pa.array(["a", None, "b"]), pa.array(["1", "2", None]), on_error="null")
+    assert got.to_pylist() == [fingerprint_json("a", "1"), None, None]
+    with pytest.raises(FingerprintError, match="item 1: name is null"):
+        fingerprint_batch_json(pa.array(["a", None, "b"]), pa.array(["1", "2", "3"]))
+    n = 9_000
+    texts = [json.dumps({"i": i}) for i in range(n)]
+    got = fingerprint_batch_json(pa.array(["t"] * n), pa.large_string() and pa.array(texts, type=pa.large_string()))
+    assert got.to_pylist()[::1000] == [fingerprint_json("t", texts[i]) for i in range(0, n, 1000)]
+
+
+def test_calls_the_core_cannot_read_as_marshal_take_the_text_path():
+    from overturn.fingerprint import fingerprint
+
+    # marshal takes all of these; the core's marshal reader refuses the big int,
+    # the lone surrogate and the set, so those calls are answered by the JSON-text path.
+    args = [{"n": 2 ** 70}, {"s": "a\ud800"}, {"a": [1], "b": " x "}, {"x": {1, 2}}, {"m": [1.5, None]}]
+    calls = [{"name": "t", "args": a} for a in args]
+    got = fingerprint_batch(calls, on_error="null")
+    assert got[:3] + got[4:] == [fingerprint("t", a) for a in args[:3] + args[4:]]
+    assert got[3] is None
+    with pytest.raises(FingerprintError) as e:
+        fingerprint_batch(calls)
+    assert (e.value.index, e.value.code) == (3, "unsupported-value")

@@ -1,0 +1,181 @@
+/**
+ * Batch transport (issue 13): items laid out as the core's batch columns
+ * (assembly/abi.ts BATCH_*, Arrow's offsets layout) in the input region, one
+ * runBatch per chunk, digests read back in one decode. Chunks are bounded
+ * (CHUNK_ITEMS items, ~CHUNK_BYTES of input), so memory does not follow the
+ * batch's length. No rule lives here: names, kinds, lists, calls and args
+ * are read by the core. Internal.
+ * @module
+ */
+import { BATCH_COLUMNS, BATCH_COUNT, BATCH_FLAGS, BATCH_OUT_BYTES, BATCH_WORDS, DIGEST_BYTES, F_DIGEST, F_PREIMAGE } from "./_abi.gen.js";
+import { type BatchTarget, batchHostHash } from "./core.js";
+import { FingerprintError } from "./errors.js";
+import { isWellFormed, writeWtf8 } from "./_wtf8.js";
+
+/** One column of a chunk: one value for every item, texts, host values (args only), or Arrow-style bytes. */
+export type Column =
+  | { kind: "shared"; bytes: Uint8Array }
+  | { kind: "texts"; items: (string | Uint8Array)[] }
+  | { kind: "values"; items: unknown[] }
+  | { kind: "arrow"; offsets: Uint32Array; data: Uint8Array };
+
+export const CHUNK_ITEMS = 4096;
+export const CHUNK_BYTES = 1 << 20;
+const DESCRIPTOR = ((BATCH_WORDS * 4 + 15) >> 4) << 4;
+
+const encoder = new TextEncoder();
+const latin1 = new TextDecoder("latin1");
+const EMPTY = new Uint8Array(0);
+export const SHARED_EMPTY: Column = { kind: "shared", bytes: EMPTY };
+
+/** UTF-8 (WTF-8 for lone surrogates) bytes of a string. */
+export function utf8(s: string): Uint8Array {
+  if (isWellFormed(s)) return encoder.encode(s);
+  const out = new Uint8Array(s.length * 3);
+  return out.slice(0, writeWtf8(s, 0, out, 0));
+}
+
+/** Per-item failure found on the host (a limit, a value D15 rejects), by index in the chunk. */
+type HostErrors = Map<number, FingerprintError>;
+
+function limitError(max: number, n: number): FingerprintError {
+  return new FingerprintError("limit-exceeded", `limit exceeded: args of ${n} bytes (maxInputBytes is ${max})`);
+}
+
+/**
+ * Runs one chunk of `count` items (columns: kind, name, matchOn, ignoreArgs,
+ * args) and stores digests at out[base..base+count). A failing item throws
+ * a FingerprintError naming its index (onError "throw"), or gets null.
+ */
+export function runChunk(t: BatchTarget, flags: number, count: number, cols: Column[], maxBytes: number,
+  out: (string | null)[], base: number, throwOnError: boolean): void {
+  // Where node:crypto exists the core writes preimages and they are hashed
+  // here (~2x the wasm SHA-256 at 150 B, ~6x from a few KB: bench/PROFILE.md).
+  const hash = flags & F_DIGEST ? batchHostHash() : null;
+  // Bytes each column needs (texts: 3 per UTF-16 unit at most); values are written last and grow.
+  let size = 0;
+  for (const c of cols) {
+    if (c.kind === "shared") size += c.bytes.length;
+    else {
+      size += 4 * (count + 1) + 4;
+      if (c.kind === "arrow") size += c.data.length;
+      else if (c.kind === "texts") for (const x of c.items) size += typeof x === "string" ? 3 * x.length : x.length;
+      else size += 64 * count;
+    }
+  }
+  // Preimages: ends[count], then about the input's size (a digest each, at least: the fallback below).
+  const room = hash ? Math.max((DIGEST_BYTES - 4) * count, size + DIGEST_BYTES * count) : 0;
+  const outBytes = hash ? 4 * count + room : DIGEST_BYTES * count;
+  size += DESCRIPTOR + outBytes;
+  const inPtr = t.inPtr;
+  let mem = t.reserve(size + 64);
+  const desc = new Uint32Array(BATCH_WORDS);
+  desc[BATCH_FLAGS] = hash ? (flags & ~F_DIGEST) | F_PREIMAGE : flags;
+  desc[BATCH_COUNT] = count;
+  desc[BATCH_OUT_BYTES] = room;
+  const outPtr = inPtr + DESCRIPTOR;
+  let at = outPtr + outBytes;
+  const errors: HostErrors = new Map();
+  const pending: [number, Uint32Array][] = [];
+  cols.forEach((c, ci) => {
+    const w = BATCH_COLUMNS + 3 * ci;
+    if (c.kind === "shared") {
+      mem.set(c.bytes, at);
+      desc[w] = 0; desc[w + 1] = at; desc[w + 2] = c.bytes.length;
+      at += c.bytes.length;
+      return;
+    }
+    at = (at + 3) & ~3;
+    const offPtr = at;
+    at += 4 * (count + 1);
+    const data = at;
+    desc[w] = offPtr; desc[w + 1] = data; desc[w + 2] = 0;
+    if (c.kind === "arrow") {
+      mem.set(c.data, data);
+      at += c.data.length;
+      pending.push([offPtr, c.offsets]);
+      return;
+    }
+    const offs = new Uint32Array(count + 1);
+    pending.push([offPtr, offs]);
+    for (let i = 0; i < count; i++) {
+      const x = c.items[i];
+      try {
+        if (c.kind === "texts") {
+          if (typeof x === "string") {
+            if (x.length > maxBytes) throw limitError(maxBytes, x.length);
+            at += isWellFormed(x) ? encoder.encodeInto(x, mem.subarray(at, at + 3 * x.length)).written : writeWtf8(x, 0, mem, at) - at;
+          } else {
+            mem.set(x as Uint8Array, at);
+            at += (x as Uint8Array).length;
+          }
+        } else {
+          // A value stream: room for the rest of the chunk's items after it.
+          at = t.putValue(x, at);
+          mem = t.reserve(at - inPtr + 64 * (count - i));
+        }
+        if (at - data - offs[i] > maxBytes) throw limitError(maxBytes, at - data - offs[i]);
+      } catch (err) {
+        if (!(err instanceof FingerprintError)) throw err; // a user's toJSON or getter: unchanged
+        if (throwOnError) throw withIndex(err, base + i);
+        errors.set(i, err);
+        at = data + offs[i]; // the item is left empty: the core fails on it too
+      }
+      offs[i + 1] = at - data;
+    }
+  });
+  mem = t.view();
+  for (const [p, offs] of pending) new Uint32Array(mem.buffer, p, offs.length).set(offs);
+  new Uint32Array(mem.buffer, inPtr, BATCH_WORDS).set(desc);
+
+  let from = 0;
+  let pre = hash !== null;
+  while (from < count) {
+    let stop: number;
+    try {
+      stop = t.e.runBatch(from, outPtr) >>> 0;
+    } catch (err) {
+      t.trapped();
+      throw new FingerprintError("internal-error", `the fingerprint core failed: ${(err as Error)?.message ?? String(err)}`);
+    }
+    mem = t.view();
+    if (stop > from && pre) {
+      const ends = new Uint32Array(mem.buffer, outPtr, count);
+      const bytes = outPtr + 4 * count;
+      for (let i = from, s = 0; i < stop; i++) {
+        const e = ends[i];
+        out[base + i] = errors.has(i) ? null : hash!(mem.subarray(bytes + s, bytes + e));
+        s = e;
+      }
+    } else if (stop > from) {
+      const hex = latin1.decode(mem.subarray(outPtr + DIGEST_BYTES * from, outPtr + DIGEST_BYTES * stop));
+      for (let i = from; i < stop; i++) {
+        out[base + i] = errors.has(i) ? null : hex.slice(DIGEST_BYTES * (i - from), DIGEST_BYTES * (i - from + 1));
+      }
+    }
+    if (stop >= count) break;
+    if (pre && t.status() === 0) {
+      // Out of room for preimages: go on from there; an item larger than all
+      // the room makes the rest of the chunk hash in the core (digests fit).
+      if (stop === from) {
+        pre = false;
+        new Uint32Array(mem.buffer, inPtr, BATCH_WORDS)[BATCH_FLAGS] = flags;
+      }
+      from = stop;
+      continue;
+    }
+    const err = errors.get(stop) ?? t.error();
+    if (throwOnError) throw withIndex(err, base + stop);
+    out[base + stop] = null;
+    from = stop + 1;
+  }
+}
+
+/** The same error, naming the item: `item 3: invalid JSON: …`, with `index`. */
+export function withIndex(err: FingerprintError, index: number): FingerprintError {
+  const details: { offset?: number; path?: string; index: number; cause?: unknown } = { index };
+  if (err.offset !== undefined) details.offset = err.offset;
+  if (err.path !== undefined) details.path = err.path;
+  if (err.cause !== undefined) details.cause = err.cause;
+  return new FingerprintError(err.code, `item ${index}: ${err.message}`, details);
+}

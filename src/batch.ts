@@ -1,0 +1,251 @@
+/**
+ * Batch API (issue 13): many calls in, fingerprints out, one crossing into
+ * the core per chunk of items (src/_batch.ts, assembly/batch.ts) instead of
+ * one per call. Public API, re-exported by api.ts.
+ *
+ * - `fingerprintBatchJSON(names, argsJSON, options)`: names plus JSON texts,
+ *   with shared options; arrays, any iterables, or Arrow-style columns
+ *   (`{ offsets, data }`: UTF-8 bytes, item i = data[offsets[i]..offsets[i+1]]).
+ * - `fingerprintBatch(calls)`: calls in the one call model
+ *   (`{name, args | argsJSON, kind?, matchOn?, ignoreArgs?}`, or a recording
+ *   line's JSON text), read by the core's call reader (diagnostics module).
+ *
+ * Errors: a bad item is never skipped silently. By default the first one
+ * throws a FingerprintError whose `index` names it (message `item 3: …`);
+ * with `onError: "null"` its fingerprint is null and the others are computed.
+ * @module
+ */
+import { F_CALL, F_DIGEST, F_RAW_NAMES, F_STRING_INPUT, F_VALUES } from "./_abi.gen.js";
+import { CHUNK_BYTES, CHUNK_ITEMS, type Column, SHARED_EMPTY, runChunk, utf8, withIndex } from "./_batch.js";
+import { asBatch, type Limits, readLimits } from "./core.js";
+import { diagnosticsBatchTarget } from "./_diagnostics_wasm.js";
+import { FingerprintError } from "./errors.js";
+import type { Call } from "./diagnostics.js";
+
+/** UTF-8 texts in Arrow's layout: item i is data[offsets[i] .. offsets[i + 1]]; offsets has one entry more than items. */
+export interface TextColumn {
+  offsets: Uint32Array | Int32Array;
+  data: Uint8Array;
+}
+
+export interface BatchOptions {
+  /** For every item (fingerprintBatchJSON). Defaults to "tool_call" (D17). */
+  kind?: string;
+  /** For every item (fingerprintBatchJSON): keep only these top-level keys (D9). */
+  matchOn?: readonly string[] | null;
+  /** For every item (fingerprintBatchJSON): drop these top-level keys (D9). */
+  ignoreArgs?: readonly string[] | null;
+  /** Limits for each item, over the configured ones (maxInputBytes counts one item). */
+  limits?: Limits;
+  /** "throw" (default): the first bad item throws FingerprintError with its `index`. "null": its fingerprint is null. */
+  onError?: "throw" | "null";
+}
+
+type ThrowOptions = BatchOptions & { onError?: "throw" };
+type NullOptions = BatchOptions & { onError: "null" };
+type Text = string | Uint8Array;
+
+const DEFAULT_KIND = utf8("tool_call");
+
+/**
+ * Fingerprints of calls given as names plus JSON texts, one per pair, in order.
+ * @throws FingerprintError naming the item's `index` (unless `onError: "null"`), or for mismatched lengths.
+ * @example fingerprintBatchJSON(["search", "search"], ['{"q":"a"}', '{"q":"b"}']) // two digests
+ */
+export function fingerprintBatchJSON(names: Iterable<string> | TextColumn, argsJSON: Iterable<Text> | TextColumn,
+  options?: ThrowOptions): string[];
+export function fingerprintBatchJSON(names: Iterable<string> | TextColumn, argsJSON: Iterable<Text> | TextColumn,
+  options: NullOptions): (string | null)[];
+export function fingerprintBatchJSON(names: Iterable<string> | TextColumn, argsJSON: Iterable<Text> | TextColumn,
+  options?: BatchOptions): (string | null)[] {
+  const o = batchOptions(options);
+  const kind: Column = { kind: "shared", bytes: o.kind };
+  const match: Column = { kind: "shared", bytes: o.matchOn };
+  const ignore: Column = { kind: "shared", bytes: o.ignoreArgs };
+  const out: (string | null)[] = [];
+  return asBatch(o.limits, (t, maxBytes) => {
+    const a = source(names, "names"), b = source(argsJSON, "argsJSON");
+    let base = 0;
+    for (;;) {
+      const [nc, ac, n, str] = nextChunk(a, b, base);
+      if (n === 0) break;
+      const flags = F_DIGEST | F_RAW_NAMES | (str ? F_STRING_INPUT : 0);
+      runChunk(t, flags, n, [kind, nc, match, ignore, ac], maxBytes, out, base, o.throws);
+      base += n;
+    }
+    return out;
+  });
+}
+
+/**
+ * Fingerprints of calls in the one call model, in order: objects
+ * `{name, args | argsJSON, kind?, matchOn?, ignoreArgs?}` (a near miss of a
+ * key, like `match_on`, is an error naming the right one), or recording
+ * lines (JSON text of such an object). Read by the core's call reader.
+ * @throws FingerprintError naming the item's `index` (unless `onError: "null"`).
+ * @example fingerprintBatch([{ name: "search", args: { q: "a" } }, '{"name":"search","argsJSON":"{}"}'])
+ */
+export function fingerprintBatch(calls: Iterable<Call | Text>, options?: Pick<BatchOptions, "limits"> & { onError?: "throw" }): string[];
+export function fingerprintBatch(calls: Iterable<Call | Text>, options: Pick<BatchOptions, "limits"> & { onError: "null" }): (string | null)[];
+export function fingerprintBatch(calls: Iterable<Call | Text>, options?: Pick<BatchOptions, "limits" | "onError">): (string | null)[] {
+  const o = batchOptions(options);
+  if (calls === null || typeof (calls as Iterable<unknown>)?.[Symbol.iterator] !== "function") {
+    throw new FingerprintError("invalid-argument", "calls must be an iterable of calls");
+  }
+  const out: (string | null)[] = [];
+  const t = diagnosticsBatchTarget();
+  const max = (o.limits ?? readLimits(undefined));
+  const it = (calls as Iterable<unknown>)[Symbol.iterator]();
+  let held: IteratorResult<unknown> = it.next();
+  let base = 0;
+  t.e.limits(capped(max.maxDepth), capped(max.maxMembers));
+  try {
+    while (!held.done) {
+      // One chunk: items of one sort (objects, strings, bytes), up to the bounds.
+      const sort = sortOf(held.value);
+      const items: unknown[] = [];
+      let bytes = 0;
+      while (!held.done && sortOf(held.value) === sort && items.length < CHUNK_ITEMS && bytes < CHUNK_BYTES) {
+        const x = held.value;
+        items.push(x);
+        bytes += typeof x === "string" ? 3 * x.length : x instanceof Uint8Array ? x.length : 256;
+        held = it.next();
+      }
+      const flags = F_CALL | F_DIGEST | (sort === "value" ? F_VALUES : sort === "string" ? F_STRING_INPUT : 0);
+      const args: Column = sort === "value" ? { kind: "values", items } : { kind: "texts", items: items as Text[] };
+      runChunk(t, flags, items.length, [SHARED_EMPTY, SHARED_EMPTY, SHARED_EMPTY, SHARED_EMPTY, args], max.maxInputBytes,
+        out, base, o.throws);
+      base += items.length;
+    }
+  } finally {
+    t.e.limits(0xffff_ffff, 0xffff_ffff); // explain() and the CLI set none
+  }
+  return out;
+}
+
+function capped(n: number): number {
+  return n >= 0xffff_ffff ? 0xffff_ffff : n;
+}
+
+function sortOf(x: unknown): "string" | "bytes" | "value" {
+  return typeof x === "string" ? "string" : x instanceof Uint8Array ? "bytes" : "value";
+}
+
+interface ReadOptions {
+  kind: Uint8Array; matchOn: Uint8Array; ignoreArgs: Uint8Array;
+  limits: Required<Limits> | null; throws: boolean;
+}
+
+/** Reads each option once. Key lists go to the core as JSON array texts (it checks them, D9). */
+function batchOptions(options: BatchOptions | undefined): ReadOptions {
+  if (options === undefined) return { kind: DEFAULT_KIND, matchOn: new Uint8Array(0), ignoreArgs: new Uint8Array(0), limits: null, throws: true };
+  if (typeof options !== "object" || options === null) throw new FingerprintError("invalid-argument", "options must be an object");
+  const { kind, matchOn, ignoreArgs, limits, onError } = options;
+  if (kind !== undefined && typeof kind !== "string") throw new FingerprintError("invalid-argument", "kind must be a string");
+  if (onError !== undefined && onError !== "throw" && onError !== "null") {
+    throw new FingerprintError("invalid-argument", `onError must be "throw" or "null", got ${String(onError)}`);
+  }
+  return {
+    kind: kind === undefined ? DEFAULT_KIND : utf8(kind),
+    matchOn: keyList(matchOn, "matchOn"), ignoreArgs: keyList(ignoreArgs, "ignoreArgs"),
+    limits: limits === undefined || limits === null ? null : readLimits(limits),
+    throws: onError !== "null",
+  };
+}
+
+function keyList(list: unknown, what: string): Uint8Array {
+  if (list === undefined || list === null) return new Uint8Array(0);
+  if (!Array.isArray(list) || !list.every((k) => typeof k === "string")) {
+    throw new FingerprintError("invalid-argument", `${what} must be an array of strings`);
+  }
+  return utf8(JSON.stringify(list));
+}
+
+/** A side of fingerprintBatchJSON: an iterator, or a column read by index. */
+type Source =
+  | { col: null; it: Iterator<unknown>; held: IteratorResult<unknown>; what: string }
+  | { col: { offsets: Uint32Array; data: Uint8Array }; at: number; n: number; what: string };
+
+function source(x: unknown, what: string): Source {
+  if (x !== null && typeof x === "object" && "offsets" in x && "data" in x) {
+    const { offsets, data } = x as TextColumn;
+    if (!(offsets instanceof Uint32Array || offsets instanceof Int32Array) || !(data instanceof Uint8Array) || offsets.length < 1) {
+      throw new FingerprintError("invalid-argument", `${what}: a column is { offsets: Uint32Array | Int32Array, data: Uint8Array }`);
+    }
+    // The core reads data + offsets[i]: every offset must be inside data, in order.
+    const u = new Uint32Array(offsets.buffer, offsets.byteOffset, offsets.length);
+    for (let i = 0; i < u.length; i++) {
+      if (offsets[i] < 0 || u[i] > data.length || (i > 0 && u[i] < u[i - 1])) {
+        throw new FingerprintError("invalid-argument", `${what}: offsets[${i}] is out of order or outside data`);
+      }
+    }
+    return { col: { offsets: u, data }, at: 0, n: u.length - 1, what };
+  }
+  if (x === null || typeof (x as Iterable<unknown>)?.[Symbol.iterator] !== "function" || typeof x === "string") {
+    throw new FingerprintError("invalid-argument", `${what} must be an iterable or a column { offsets, data }`);
+  }
+  const it = (x as Iterable<unknown>)[Symbol.iterator]();
+  return { col: null, it, held: it.next(), what };
+}
+
+function done(s: Source): boolean {
+  return s.col ? s.at >= s.n : s.held.done === true;
+}
+
+/** The next chunk of both sides: their columns, the item count, and whether args are strings. */
+function nextChunk(a: Source, b: Source, base: number): [Column, Column, number, boolean] {
+  if (done(a) || done(b)) {
+    if (done(a) !== done(b)) throw new FingerprintError("invalid-argument", "names and argsJSON have different lengths");
+    return [SHARED_EMPTY, SHARED_EMPTY, 0, false];
+  }
+  if (a.col && b.col) {
+    // Both columns: a range of items, their bytes copied as they are.
+    let n = Math.min(CHUNK_ITEMS, a.n - a.at, b.n - b.at);
+    const ao = a.col.offsets, bo = b.col.offsets;
+    while (n > 1 && ao[a.at + n] - ao[a.at] + bo[b.at + n] - bo[b.at] > CHUNK_BYTES) n >>= 1;
+    const ca = slice(a.col.offsets, a.col.data, a.at, n), cb = slice(b.col.offsets, b.col.data, b.at, n);
+    a.at += n; b.at += n;
+    return [ca, cb, n, true];
+  }
+  const names: Text[] = [], texts: Text[] = [];
+  let str: boolean | undefined, bytes = 0;
+  while (!done(a) && !done(b) && names.length < CHUNK_ITEMS && bytes < CHUNK_BYTES) {
+    const t = peek(b);
+    if (typeof t !== "string" && !(t instanceof Uint8Array)) {
+      throw withIndex(new FingerprintError("invalid-argument", `argsJSON must be a string or Uint8Array, got ${t === null ? "null" : typeof t}`), base + names.length);
+    }
+    // One chunk, one sort of text: a string (or a column's text) has no BOM, bytes may (D12).
+    const isStr = typeof t === "string" || b.col !== null;
+    if (str !== undefined && str !== isStr) break;
+    str = isStr;
+    const name = peek(a);
+    if (typeof name !== "string" && !(name instanceof Uint8Array)) {
+      throw withIndex(new FingerprintError("invalid-argument", `name must be a string, got ${typeof name}`), base + names.length);
+    }
+    names.push(name); texts.push(t);
+    bytes += typeof t === "string" ? 3 * t.length : t.length;
+    advance(a); advance(b);
+  }
+  return [{ kind: "texts", items: names }, { kind: "texts", items: texts }, names.length, str === true];
+}
+
+function peek(s: Source): unknown {
+  if (s.col) {
+    const o = s.col.offsets;
+    return s.col.data.subarray(o[s.at], o[s.at + 1]);
+  }
+  return (s.held as IteratorYieldResult<unknown>).value;
+}
+
+function advance(s: Source): void {
+  if (s.col) s.at++;
+  else s.held = s.it.next();
+}
+
+/** Items at..at+n-1 of a column, rebased to their own bytes. */
+function slice(offsets: Uint32Array, data: Uint8Array, at: number, n: number): Column {
+  const o0 = offsets[at];
+  const offs = offsets.slice(at, at + n + 1);
+  if (o0 !== 0) for (let i = 0; i <= n; i++) offs[i] -= o0;
+  return { kind: "arrow", offsets: offs, data: data.subarray(o0, offsets[at + n]) };
+}

@@ -1,0 +1,154 @@
+// The batch API (issue 13): fingerprintBatch / fingerprintBatchJSON give, item
+// by item, the contract's answers — the shared vectors (made by the oracle in
+// test/reference/) and the reject corpus — whatever the input form (arrays,
+// generators, Arrow-style columns), across chunk boundaries, and a bad item
+// is never skipped silently: it throws naming its index, or is null.
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { FingerprintError, fingerprintBatch, fingerprintBatchJSON, fingerprintJSON } from "./helpers/sdk";
+
+interface Vector {
+  id: string; name: string; argsJSON?: string; argsBytesHex?: string; kind?: string;
+  matchOn?: string[]; ignoreArgs?: string[]; fingerprint?: string; error?: unknown;
+}
+const vectors = (JSON.parse(readFileSync(new URL("../vectors/fingerprint.vectors.json", import.meta.url), "utf8")) as
+  { vectors: Vector[] }).vectors;
+const rejects = readFileSync(new URL("../vectors/reject.jsonl", import.meta.url), "utf8").trim().split("\n")
+  .map((l) => JSON.parse(l) as { id: string; hex: string });
+const enc = new TextEncoder();
+const hex = (h: string) => Uint8Array.from(h.match(/../g) ?? [], (b) => parseInt(b, 16));
+
+/** Texts as one Arrow-style column. */
+function column(texts: (string | Uint8Array)[]): { offsets: Uint32Array; data: Uint8Array } {
+  const parts = texts.map((t) => (typeof t === "string" ? enc.encode(t) : t));
+  const offsets = new Uint32Array(parts.length + 1);
+  parts.forEach((p, i) => { offsets[i + 1] = offsets[i] + p.length; });
+  const data = new Uint8Array(offsets[parts.length]);
+  parts.forEach((p, i) => data.set(p, offsets[i]));
+  return { offsets, data };
+}
+
+describe("fingerprintBatch (calls)", () => {
+  it("gives every vector's fingerprint, or null for its error, with per-call kind and selection", () => {
+    const vs = vectors.filter((v) => v.argsJSON !== undefined && !(v.name === "" && v.error === undefined));
+    const calls = vs.map((v) => ({ name: v.name, argsJSON: v.argsJSON, kind: v.kind, matchOn: v.matchOn, ignoreArgs: v.ignoreArgs }));
+    const got = fingerprintBatch(calls, { onError: "null" });
+    expect(got.length).toBe(vs.length);
+    vs.forEach((v, i) => expect([v.id, got[i]]).toEqual([v.id, v.error === undefined ? v.fingerprint : null]));
+    expect(vs.filter((v) => v.error !== undefined).length).toBeGreaterThan(5);
+  });
+
+  it("reads recording lines and objects alike, and names a near-miss key with its index", () => {
+    const v = vectors.find((x) => x.id === "page-trim-email")!;
+    const line = JSON.stringify({ name: v.name, argsJSON: v.argsJSON });
+    expect(fingerprintBatch([line, enc.encode(line), { name: v.name, args: JSON.parse(v.argsJSON!) }]))
+      .toEqual([v.fingerprint, v.fingerprint, v.fingerprint]);
+    let err: unknown;
+    try { fingerprintBatch([line, { name: "t", args: {}, match_on: ["a"] }]); } catch (e) { err = e; }
+    expect(err).toBeInstanceOf(FingerprintError);
+    expect((err as FingerprintError).index).toBe(1);
+    expect((err as FingerprintError).message).toMatch(/^item 1: .*matchOn/);
+  });
+});
+
+describe("fingerprintBatchJSON (names + texts)", () => {
+  const plain = vectors.filter((v) => v.argsJSON !== undefined && v.kind === undefined && !v.matchOn && !v.ignoreArgs);
+
+  it("matches the vectors from arrays, a generator, and columns", () => {
+    const names = plain.map((v) => v.name), texts = plain.map((v) => v.argsJSON!);
+    const want = plain.map((v) => (v.error === undefined ? v.fingerprint : null));
+    expect(fingerprintBatchJSON(names, texts, { onError: "null" })).toEqual(want);
+    function* gen() { yield* texts; }
+    expect(fingerprintBatchJSON(new Set(names).size === 1 ? names : names.values(), gen(), { onError: "null" })).toEqual(want);
+    // A column is UTF-8 bytes: a lone surrogate cannot be in one (TextEncoder would replace it).
+    const utf8 = plain.map((v, i) => [v.name, v.argsJSON!, want[i]] as const)
+      .filter(([n, t]) => (n as unknown as { isWellFormed(): boolean }).isWellFormed() && (t as unknown as { isWellFormed(): boolean }).isWellFormed());
+    expect(utf8.length).toBeGreaterThan(plain.length - 20);
+    const [un, ut, uw] = [utf8.map((x) => x[0]), utf8.map((x) => x[1]), utf8.map((x) => x[2])];
+    expect(fingerprintBatchJSON(column(un), column(ut), { onError: "null" })).toEqual(uw);
+    expect(fingerprintBatchJSON(un, column(ut), { onError: "null" })).toEqual(uw);
+  });
+
+  it("applies shared kind and key lists as fingerprintJSON does (vectors with options)", () => {
+    for (const v of vectors.filter((x) => x.argsJSON !== undefined && x.error === undefined && (x.kind || x.matchOn || x.ignoreArgs))) {
+      const o = { kind: v.kind, matchOn: v.matchOn, ignoreArgs: v.ignoreArgs };
+      expect([v.id, fingerprintBatchJSON([v.name, v.name], [v.argsJSON!, v.argsJSON!], o)]).toEqual([v.id, [v.fingerprint, v.fingerprint]]);
+    }
+  });
+
+  it("rejects every text of the reject corpus, item by item (bytes may carry a BOM)", () => {
+    const texts = rejects.map((r) => hex(r.hex));
+    const got = fingerprintBatchJSON(texts.map(() => "t"), texts, { onError: "null" });
+    rejects.forEach((r, i) => expect([r.id, got[i]]).toEqual([r.id, null]));
+    for (const t of texts.slice(0, 50)) expect(() => fingerprintJSON("t", t)).toThrow(FingerprintError);
+  });
+
+  it("crosses chunk boundaries: 10,000 items, one bad among them, in order", () => {
+    const n = 10_000;
+    const names = Array.from({ length: n }, (_, i) => `tool_${i % 13}`);
+    const texts = Array.from({ length: n }, (_, i) => JSON.stringify({ i, s: ` v${i} `, f: i / 7 }));
+    texts[9_000] = '{"i": 1,}';
+    const got = fingerprintBatchJSON(names, texts, { onError: "null" });
+    for (let i = 0; i < n; i++) {
+      if (i === 9_000) expect(got[i]).toBeNull();
+      else if (i % 997 === 0 || i > 9_000 - 3 && i < 9_000 + 3) expect(got[i]).toBe(fingerprintJSON(names[i], texts[i]));
+    }
+    expect(new Set(got).size).toBe(n);
+    try {
+      fingerprintBatchJSON(names, texts);
+      expect.unreachable();
+    } catch (e) {
+      expect((e as FingerprintError).index).toBe(9_000);
+      expect((e as FingerprintError).offset).toBe(8);
+      expect((e as FingerprintError).message).toBe(`item 9000: ${(() => { try { fingerprintJSON("t", texts[9_000]); } catch (x) { return (x as Error).message; } })()}`);
+    }
+  });
+
+  it("reports bad names, kinds, limits and host types per item", () => {
+    const got = fingerprintBatchJSON(["a", "", "\ud800", "b", "c"], ["1", "1", "1", "[1,2,3]", "{}"],
+      { onError: "null", limits: { maxInputBytes: 4 } });
+    expect(got).toEqual([fingerprintJSON("a", "1"), null, null, null, fingerprintJSON("c", "{}")]);
+    expect(() => fingerprintBatchJSON(["a"], ["1"], { kind: "" })).toThrow(/item 0: invalid kind/);
+    expect(() => fingerprintBatchJSON(["a", 3 as unknown as string], ["1", "1"])).toThrow(/item 1: name must be a string/);
+    expect(() => fingerprintBatchJSON(["a", "b"], ["1"])).toThrow(/different lengths/);
+    expect(() => fingerprintBatchJSON(column(["a"]), { offsets: new Uint32Array([0, 9]), data: new Uint8Array(2) })).toThrow(/offsets\[1\]/);
+  });
+
+  it("keeps working after errors, and on items larger than a chunk", () => {
+    const big = JSON.stringify({ xs: Array.from({ length: 200_000 }, (_, i) => i) });
+    expect(fingerprintBatchJSON(["a", "b"], [big, "2"])).toEqual([fingerprintJSON("a", big), fingerprintJSON("b", "2")]);
+  });
+});
+
+// The sources, so the hashing switch is reachable: node:crypto over the core's
+// preimages (Node), or the core's own SHA-256 (everywhere else).
+import * as src from "../src/index";
+import { setHostHashing } from "../src/core";
+
+describe("both hashing paths of a batch", () => {
+  const vs = vectors.filter((v) => v.argsJSON !== undefined);
+  const calls = vs.map((v) => ({ name: v.name, argsJSON: v.argsJSON, kind: v.kind, matchOn: v.matchOn, ignoreArgs: v.ignoreArgs }));
+  const want = vs.map((v) => (v.error === undefined ? v.fingerprint : null));
+
+  for (const host of [true, false]) {
+    it(`gives the vectors with ${host ? "node:crypto" : "the core's SHA-256"}`, () => {
+      setHostHashing(host);
+      try {
+        expect(src.fingerprintBatch(calls, { onError: "null" })).toEqual(want);
+        const plain = vs.filter((v) => v.kind === undefined && !v.matchOn && !v.ignoreArgs);
+        expect(src.fingerprintBatchJSON(plain.map((v) => v.name), plain.map((v) => v.argsJSON!), { onError: "null" }))
+          .toEqual(plain.map((v) => (v.error === undefined ? v.fingerprint : null)));
+      } finally {
+        setHostHashing(true);
+      }
+    });
+  }
+
+  it("preimages larger than the room for them (1e20 writes 21 digits): the rest of the chunk hashes in the core", () => {
+    const wide = `[${Array(20_000).fill("1e20").join(",")}]`;
+    const texts = ["[1]", wide, "[2]", wide, "{"];
+    const got = src.fingerprintBatchJSON(texts.map(() => "t"), texts, { onError: "null" });
+    expect(got).toEqual([...texts.slice(0, 4).map((t) => src.fingerprintJSON("t", t)), null]);
+    expect(src.fingerprintBatchJSON(["t"], [wide])).toEqual([src.fingerprintJSON("t", wide)]);
+  });
+});
