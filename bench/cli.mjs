@@ -1,5 +1,6 @@
 // The CLI over a recording (issue 13), side by side, each a fresh process
-// timed from spawn to exit (start-up included), interleaved rounds, medians:
+// timed from spawn to exit (start-up included; wall and CPU time), interleaved
+// rounds, medians:
 //   - `overturn-fingerprint --jobs 1 FILE` vs a user's own loop (readline,
 //     JSON.parse, fingerprint; target: the CLI >= 4x faster);
 //   - `--jobs 2` vs `--jobs 1` (target >= 1.7x on two cores);
@@ -8,7 +9,7 @@
 //   node bench/cli.mjs [--lines 200000] [--rounds 5] [--json FILE]
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeRecording } from "./cli-recording.mjs";
@@ -38,6 +39,10 @@ process.stdout.write(out.join(""));
 // Peak RSS of a node process, written at exit (threads included: one process).
 const RSS = join(dir, "rss.cjs");
 writeFileSync(RSS, `process.on("exit", () => require("fs").writeFileSync(process.env.RSS_OUT, String(process.resourceUsage().maxRSS)));`);
+// CPU time (user + system, every thread of the process), written at exit: on a
+// shared machine it moves less with the load than wall time does.
+const CPU = join(dir, "cpu.cjs"), CPU_OUT = join(dir, "cpu");
+writeFileSync(CPU, `process.on("exit", () => { const u = process.cpuUsage(); require("fs").writeFileSync(${JSON.stringify(CPU_OUT)}, String((u.user + u.system) / 1000)); });`);
 
 function time(args, env = {}) {
   const t0 = process.hrtime.bigint();
@@ -45,6 +50,12 @@ function time(args, env = {}) {
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.status !== 0) throw new Error(`${args.join(" ")} exited ${r.status}`);
   return ms;
+}
+
+/** [wall ms, CPU ms] of one run. */
+function timeCpu(args) {
+  const wall = time(["--require", CPU, ...args]);
+  return [wall, Number(readFileSync(CPU_OUT, "utf8"))];
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
@@ -55,13 +66,17 @@ try {
   const double = join(dir, "recording-2x.jsonl");
   await writeRecording(double, 2 * LINES);
   console.log(`recording: ${LINES.toLocaleString("en-US")} lines, ${(bytes / 1e6).toFixed(1)} MB (bench/cli-recording.mjs)`);
-  const rows = { loop: [], jobs1: [], jobs2: [] };
+  const load0 = loadavg()[0];
+  const rows = { loop: [], jobs1: [], jobs2: [] }, cpu = { loop: [], jobs1: [], jobs2: [] };
+  const run = (k, args) => { const [w, c] = timeCpu(args); rows[k].push(w); cpu[k].push(c); };
   for (let r = 0; r < ROUNDS; r++) {
-    rows.loop.push(time([LOOP, file]));
-    rows.jobs1.push(time([CLI, "--jobs", "1", file]));
-    rows.jobs2.push(time([CLI, "--jobs", "2", file]));
+    run("loop", [LOOP, file]);
+    run("jobs1", [CLI, "--jobs", "1", file]);
+    run("jobs2", [CLI, "--jobs", "2", file]);
   }
+  const load1 = loadavg()[0];
   const m = Object.fromEntries(Object.entries(rows).map(([k, v]) => [k, median(v)]));
+  const c = Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, median(v)]));
   const rss = (f, jobs) => {
     const out = join(dir, "rss");
     time(["--require", RSS, CLI, "--jobs", String(jobs), f], { RSS_OUT: out });
@@ -69,18 +84,20 @@ try {
   };
   const peak = { jobs1: [rss(file, 1), rss(double, 1)], jobs2: [rss(file, 2), rss(double, 2)] };
   const lps = (ms) => Math.round(LINES / (ms / 1000)).toLocaleString("en-US");
-  console.log(`\n| | median ms | lines/s |\n|---|---:|---:|`);
-  console.log(`| a user's loop (readline, JSON.parse, fingerprint) | ${m.loop.toFixed(0)} | ${lps(m.loop)} |`);
-  console.log(`| overturn-fingerprint --jobs 1 | ${m.jobs1.toFixed(0)} | ${lps(m.jobs1)} |`);
-  console.log(`| overturn-fingerprint --jobs 2 | ${m.jobs2.toFixed(0)} | ${lps(m.jobs2)} |`);
+  console.log(`load average (1 min) ${load0.toFixed(1)} before, ${load1.toFixed(1)} after, on ${availableParallelism()} cores`);
+  console.log(`\n| | median wall ms | lines/s | median CPU ms |\n|---|---:|---:|---:|`);
+  console.log(`| a user's loop (readline, JSON.parse, fingerprint) | ${m.loop.toFixed(0)} | ${lps(m.loop)} | ${c.loop.toFixed(0)} |`);
+  console.log(`| overturn-fingerprint --jobs 1 | ${m.jobs1.toFixed(0)} | ${lps(m.jobs1)} | ${c.jobs1.toFixed(0)} |`);
+  console.log(`| overturn-fingerprint --jobs 2 | ${m.jobs2.toFixed(0)} | ${lps(m.jobs2)} | ${c.jobs2.toFixed(0)} |`);
   const vsLoop = m.loop / m.jobs1, vsOne = m.jobs1 / m.jobs2;
-  console.log(`\nCLI --jobs 1 vs the loop: ${vsLoop.toFixed(2)}x (target 4x) ${vsLoop >= 4 ? "PASS" : "MISS"}`);
-  console.log(`--jobs 2 vs --jobs 1:     ${vsOne.toFixed(2)}x (target 1.7x) ${vsOne >= 1.7 ? "PASS" : "MISS"}`);
+  console.log(`\nCLI --jobs 1 vs the loop: ${vsLoop.toFixed(2)}x wall (target 4x) ${vsLoop >= 4 ? "PASS" : "MISS"}, ` +
+    `${(c.loop / c.jobs1).toFixed(2)}x CPU`);
+  console.log(`--jobs 2 vs --jobs 1:     ${vsOne.toFixed(2)}x wall (target 1.7x) ${vsOne >= 1.7 ? "PASS" : "MISS"}`);
   for (const [k, [a, b]] of Object.entries(peak)) {
     console.log(`peak RSS --${k.replace("jobs", "jobs ")}: ${(a / 1024).toFixed(1)} MB at ${LINES.toLocaleString("en-US")} lines, ` +
       `${(b / 1024).toFixed(1)} MB at ${(2 * LINES).toLocaleString("en-US")} (${b - a >= 0 ? "+" : ""}${((b - a) / 1024).toFixed(1)} MB)`);
   }
-  if (JSON_OUT) writeFileSync(JSON_OUT, JSON.stringify({ lines: LINES, bytes, rounds: ROUNDS, rows, median: m, peakRssKB: peak }, null, 2) + "\n");
+  if (JSON_OUT) writeFileSync(JSON_OUT, JSON.stringify({ lines: LINES, bytes, rounds: ROUNDS, load: [load0, load1], rows, median: m, cpuMs: cpu, medianCpu: c, peakRssKB: peak }, null, 2) + "\n");
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -6,10 +6,10 @@ and explanation records (``F_EXPLAIN``, ``assembly/explain.ts``). Transport
 only: a call goes in as JSON text (a recording line, or a mapping encoded by
 ``_encode.to_json_text`` under D16), the core's record and digest come out;
 two canonical texts go in for their diff (``F_DIFF``, ``assembly/diff.ts``).
-It is compiled on first use (sharing the fingerprint module's Engine), so
-the fingerprint path never pays for it, and used through wasmtime's checked
-call path: diagnostics are not the hot path. One instance per thread, as in
-``_core``; a trap drops the thread's instance and becomes a FingerprintError.
+It is compiled on first use (sharing the fingerprint module's Engine and its
+disk cache), so the fingerprint path never pays for it, and used through
+wasmtime's checked call path: diagnostics are not the hot path. One instance
+per thread, as in ``_core``; a trap drops the thread's instance and becomes a FingerprintError.
 """
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from ._abi import (ABI_ID, F_CALL, F_CLI, F_DIFF, F_DIGEST, F_EXPLAIN, F_NTH_CAL
                    HEADER_BYTES, HEADER_WORDS, RESULT_CLI_CODE, RESULT_CLI_OUT, RESULT_DIGEST, RESULT_OFFSET,
                    RESULT_STATUS, RESULT_TEXT_PTR)
 from ._errors import FingerprintError, core_error
+from ._module_cache import load_module
 
 WASM_FILE = "diagnostics.wasm"
 
@@ -40,9 +41,11 @@ def _compiled() -> Any:
             if _module is None:
                 from importlib import resources
 
-                wasmtime, engine = _core._compiled()[:2]
+                wasmtime, engine, _m, _low, fixed = _core._compiled()
                 data = resources.files(__package__).joinpath(WASM_FILE).read_bytes()
-                _module = wasmtime.Module(engine, data)
+                # Through the fingerprint module's disk cache (_module_cache.py): compiling this
+                # 88 KB module costs ~100 ms per process, most of a CLI run's start (issue 13).
+                _module = load_module(wasmtime, engine, data, "memory_may_move=%s" % (not fixed))
     return _module
 
 
