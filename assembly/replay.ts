@@ -122,6 +122,34 @@ export let answerWhyFrom: usize = 0, answerWhyTo: usize = 0, answerChangesFrom: 
 export function entryLine(e: u32): u32 { return ef(e, E_LINE_NO); }
 export function entryCall(e: u32): u32 { return ef(e, E_CALL); }
 
+/** The CLI's `load` step (cli/replay.ts): room for a chunk [p, p + n) of whole lines, first in the request (relayout). */
+export function replayRoom(p: usize, n: usize): bool {
+  let braces: usize = 0;
+  for (let i: usize = 0; i < n; i++) if (load<u8>(p + i) == 0x7B) braces++;
+  if (braces > (n >> 3)) braces = n >> 3;
+  return makeRoom(n, <u32>braces + 2);
+}
+/** Loads one line (split by the CLI, strict UTF-8) as line number `line`; -1 bad (the CLI re-reads it for the message), 0 OOM, 1 kept. */
+export function replayLoadLine(p: usize, n: usize, line: u32): i32 {
+  lineNo = line;
+  if (!logInit()) return 0;
+  const ok = loadLine(p, n);
+  const bad = logLen > 0;
+  logRelease();
+  return !ok ? 0 : bad ? -1 : 1;
+}
+/** Recorded calls, whether one was answered, and its line's text. */
+export function entryTotal(): u32 { return entryCount; }
+export function entryUsed(e: u32): bool { return (ef(e, E_FLAGS) & FLAG_USED) != 0; }
+export function entryTextP(e: u32): usize { return base() + linesOff + <usize>ef(e, E_LINE_OFF); }
+export function entryTextN(e: u32): usize { return <usize>ef(e, E_LINE_LEN); }
+/** R_TOOLS for the CLI's `tools` step: checks and keeps the declarations; false with the error recorded. */
+export function replayTools(p: usize, n: usize): bool {
+  // The room first: its relayout moves the arena, where the sink that setToolsText writes to must come after.
+  if (align16(n) > toolsCap && !relayout(align16(n), tableCap, entryCap, linesCap)) return false;
+  return sinkInit(true, false, 64) && setToolsText(p, n);
+}
+
 // ---- The kept region ----------------------------------------------------------
 
 @inline function align16(n: usize): usize { return (n + 15) & ~<usize>15; }

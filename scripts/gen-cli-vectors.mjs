@@ -11,7 +11,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { explainOut, fingerprintLines, help, verifyOut, versionLine, whyOut } from "../test/reference/cli.mjs";
+import { explainOut, fingerprintLines, fingerprintWithTools, help, replayOut, verifyOut, versionLine, whyOut } from "../test/reference/cli.mjs";
+import { toolsError } from "../test/reference/replay.mjs";
 import { explainLine } from "../test/reference/diagnostics.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -51,6 +52,53 @@ const files = {
   "vectors/cli/selection.json": JSON.stringify({ name: "get_weather", args: { city: "Zürich", units: "metric", ts: 1, lang: "de" } }, null, 2),
   "vectors/cli/long.json": line({ name: "w", args: { text: "é".repeat(120), n: 1 } }),
   "vectors/cli/long.jsonl": line({ name: "w", args: { text: "e".repeat(120), n: 2 } }) + "\n",
+  // replay (issue 12 item 4): a recording with a repeated call, a message of two calls and calls never asked for.
+  "vectors/cli/replay/recording.jsonl": [
+    line({ name: "search_docs", args: { query: "refund policy", limit: 10 }, result: { hits: 3 } }),
+    line({ name: "search_docs", args: { query: "refund policy", limit: 10 }, result: { hits: 4 } }),
+    line({ name: "create_ticket", args: { title: "Login fails", priority: "P1", requestId: "r-1" }, result: "T-1" }),
+    "",
+    line({ role: "assistant", tool_calls: [
+      { id: "c1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } },
+      { id: "c2", type: "function", function: { name: "get_time", arguments: '{"tz":"CET"}' } },
+    ] }),
+    line({ type: "tool_use", id: "tu_1", name: "lookup_order", input: { order: 42 } }),
+    line({ name: "never_asked", args: { x: 1 } }),
+    "",
+  ].join("\n"),
+  "vectors/cli/replay/calls.jsonl": [
+    line({ name: "search_docs", args: { limit: 10.0, query: "refund policy" } }),
+    line({ name: "search_docs", argsJSON: '{"query":"refund policy","limit":10}' }),
+    line({ name: "search_docs", args: { query: "refund policy", limit: 10 } }),
+    line({ name: "create_ticket", args: { title: "Login fails", priority: "P2", requestId: "r-2" } }),
+    line({ role: "assistant", tool_calls: [
+      { id: "x1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } },
+      { id: "x2", type: "function", function: { name: "get_time", arguments: '{"tz":"UTC"}' } },
+    ] }),
+    line({ name: "unknown_tool", args: {} }),
+    "",
+  ].join("\n"),
+  // Every call a hit: exit 0.
+  "vectors/cli/replay/hits.jsonl": [
+    line({ type: "tool_use", id: "tu_9", name: "lookup_order", input: { order: 42 } }),
+    line({ name: "search_docs", args: { query: "refund policy", limit: 10 } }),
+    "",
+  ].join("\n"),
+  // Declarations: the request id is noise.
+  "vectors/cli/replay/tools.json": JSON.stringify({ create_ticket: { ignoreArgs: ["requestId"] }, search_docs: { matchOn: ["query"] } }, null, 2) + "\n",
+  "vectors/cli/replay/ticket.jsonl": line({ name: "create_ticket", args: { title: "Login fails", priority: "P1", requestId: "r-77" } }) + "\n",
+  // A call whose own selection differs from its tool's declaration, and a bad line.
+  "vectors/cli/replay/conflict.jsonl": [
+    line({ name: "create_ticket", args: { title: "Login fails", priority: "P1" }, matchOn: ["title"] }),
+    line({ name: "create_ticket", args: { title: "Login fails", priority: "P1", requestId: "r-5" }, ignoreArgs: ["requestId"] }),
+    '{"name":"x","args":[1,}',
+    "",
+  ].join("\n"),
+  "vectors/cli/replay/bad-tools.json": JSON.stringify({ create_ticket: { match_on: ["title"] } }) + "\n",
+  "vectors/cli/replay/broken-tools.json": '{"create_ticket": {"matchOn": ["title"]]}\n',
+  // A stale recording: 25 calls, one asked for (the unused list stops at 20).
+  "vectors/cli/replay/stale.jsonl": Array.from({ length: 25 }, (_, i) => line({ name: "step", args: { i } })).join("\n") + "\n",
+  "vectors/cli/replay/one.jsonl": line({ name: "step", args: { i: 0 } }) + "\n",
 };
 const BAD = "vectors/cli/bad.jsonl";
 // Bytes of a line that is not UTF-8, appended after the text lines (line 14).
@@ -80,11 +128,18 @@ const badOk = (json) => [1, 6, 13].map((n) => {
 // The inputs first: the oracle reads them.
 const CHECK = process.argv.includes("--check");
 if (!CHECK) {
-  mkdirSync(at("vectors/cli"), { recursive: true });
+  mkdirSync(at("vectors/cli/replay"), { recursive: true });
   for (const [p, body] of Object.entries({ ...files, [BAD]: BAD_BYTES })) writeFileSync(at(p), body);
 }
 
 const ok = (id, args, stdout) => ({ id, args, stdout, stderr: "", exit: 0 });
+const R = "vectors/cli/replay/";
+const RREC = `${R}recording.jsonl`;
+const TOOLS = JSON.parse(files[`${R}tools.json`]);
+const replayCase = (id, callsFile, recFile, opts = {}, extra = []) => ({
+  id, args: ["replay", ...(opts.json ? ["--json"] : []), callsFile, "--in", recFile, ...extra],
+  ...replayOut(at(callsFile), at(recFile), { callsFile, recFile, ...opts }),
+});
 const usage = (id, args, stderr) => ({ id, args, stdout: "", stderr, exit: 2 });
 const rec = at(RECORDING);
 const cases = [
@@ -135,17 +190,48 @@ const cases = [
   { id: "missing-file-json", args: ["--json", "vectors/cli/nope.jsonl"], stdout: line({ file: "vectors/cli/nope.jsonl", error: "no such file", code: "unreadable-file" }) + "\n", stderr: "", exit: 1 },
   { id: "directory", args: ["vectors/cli"], stdout: "", stderr: "vectors/cli: is a directory\n", exit: 1 },
   usage("unknown-option", ["--bogus"], "error: unknown option --bogus (see --help)\n"),
-  usage("unknown-command", ["verfy", "x.jsonl"], 'error: unknown command "verfy" (commands: explain, verify, why, help; or a FILE) (see --help)\n'),
+  usage("unknown-command", ["verfy", "x.jsonl"], 'error: unknown command "verfy" (commands: explain, verify, why, replay, help; or a FILE) (see --help)\n'),
   { id: "file-named-like-a-command", args: ["--", "explain"], stdout: "", stderr: "explain: no such file\n", exit: 1 },
   usage("explain-needs-a-file", ["explain"], "error: explain needs a FILE (- for standard input) (see --help)\n"),
-  usage("in-belongs-to-why", ["explain", "--in", "x"], "error: --in belongs to the why command (see --help)\n"),
+  usage("in-belongs-to-why", ["explain", "--in", "x"], "error: --in belongs to the why and replay commands (see --help)\n"),
   usage("in-needs-a-file", ["why", "x", "--in"], "error: --in needs a FILE (see --help)\n"),
   usage("why-needs-in", ["why", "examples/unseen-call.json"], "error: why needs the recording: --in FILE\n"),
   usage("why-takes-one-call", ["why", "--in", RECORDING], "error: why takes one CALL.json (see why --help)\n"),
   usage("why-stdin-twice", ["why", "-", "--in", "-"], "error: only one of CALL.json and --in can be standard input\n"),
   usage("jobs-needs-a-number", ["--jobs", "0", RECORDING], "error: --jobs needs a number of jobs, 1 or more (see --help)\n"),
-  usage("replay-reserved", ["replay", "x.jsonl"], "error: replay is not available yet (see issue 12)\n"),
-  usage("tools-reserved", ["--tools", "tools.json", RECORDING], "error: --tools: tool declarations are not available yet (see issue 12)\n"),
+  ok("help-replay", ["replay", "--help"], help("replay")),
+  ok("help-command-replay", ["help", "replay"], help("replay")),
+  replayCase("replay", `${R}calls.jsonl`, RREC),
+  replayCase("replay-json", `${R}calls.jsonl`, RREC, { json: true }),
+  replayCase("replay-hits", `${R}hits.jsonl`, RREC),
+  replayCase("replay-tools", `${R}ticket.jsonl`, RREC, { tools: TOOLS }, ["--tools", `${R}tools.json`]),
+  replayCase("replay-without-tools", `${R}ticket.jsonl`, RREC),
+  replayCase("replay-tools-json", `${R}calls.jsonl`, RREC, { json: true, tools: TOOLS }, [`--tools=${R}tools.json`]),
+  replayCase("replay-conflict", `${R}conflict.jsonl`, RREC, { tools: TOOLS,
+    messages: { [`${R}conflict.jsonl:3`]: ['invalid JSON: unexpected character at byte 22 (line 1, column 23, "}")', "unexpected-character"] } },
+  ["--tools", `${R}tools.json`]),
+  replayCase("replay-conflict-json", `${R}conflict.jsonl`, RREC, { json: true, tools: TOOLS,
+    messages: { [`${R}conflict.jsonl:3`]: ['invalid JSON: unexpected character at byte 22 (line 1, column 23, "}")', "unexpected-character"] } },
+  ["--tools", `${R}tools.json`]),
+  replayCase("replay-bad-recording", `${R}one.jsonl`, `${R}conflict.jsonl`, { tools: TOOLS,
+    messages: { [`${R}conflict.jsonl:3`]: ['invalid JSON: unexpected character at byte 22 (line 1, column 23, "}")', "unexpected-character"] } },
+  ["--tools", `${R}tools.json`]),
+  replayCase("replay-stale", `${R}one.jsonl`, `${R}stale.jsonl`),
+  replayCase("replay-stale-json", `${R}one.jsonl`, `${R}stale.jsonl`, { json: true }),
+  { id: "fingerprint-tools", args: ["--tools", `${R}tools.json`, `${R}conflict.jsonl`],
+    ...fingerprintWithTools(at(`${R}conflict.jsonl`), TOOLS, `${R}conflict.jsonl`, {
+      [`${R}conflict.jsonl:3`]: 'invalid JSON: unexpected character at byte 22 (line 1, column 23, "}")' }) },
+  { id: "replay-missing-recording", args: ["replay", `${R}one.jsonl`, "--in", `${R}nope.jsonl`],
+    stdout: `${R}one.jsonl:1  step  miss  no recorded call of this tool and kind\nreplay: 1 call, 0 hits, 1 miss, 0 unused\n`,
+    stderr: `${R}nope.jsonl: no such file\n`, exit: 1 },
+  usage("tools-bad", ["--tools", `${R}bad-tools.json`, RECORDING], `error: --tools ${R}bad-tools.json: ${toolsError(JSON.parse(files[`${R}bad-tools.json`])).message}\n`),
+  usage("tools-bad-json", ["explain", "--tools", `${R}broken-tools.json`, RECORDING],
+    `error: --tools ${R}broken-tools.json: invalid JSON: unexpected character at byte 39 (line 1, column 40, "]")\n`),
+  usage("tools-missing", ["replay", `${R}one.jsonl`, "--in", RREC, "--tools", `${R}nope.json`], `error: --tools ${R}nope.json: no such file\n`),
+  usage("tools-needs-a-file", ["--tools"], "error: --tools needs a FILE (see --help)\n"),
+  usage("replay-needs-in", ["replay", `${R}one.jsonl`], "error: replay takes one recording: --in RECORDING.jsonl\n"),
+  usage("replay-takes-one-calls", ["replay", "--in", RREC], "error: replay takes one CALLS.jsonl (see replay --help)\n"),
+  usage("replay-stdin-twice", ["replay", "-", "--in", "-"], "error: only one of CALLS.jsonl and --in can be standard input\n"),
 ];
 
 // Where a JSON error is (issue 11 item 5), as the SDKs' error path asks the core for it; written by hand.

@@ -23,7 +23,7 @@ import { version } from "../package.json";
 const PROG = "overturn-fingerprint";
 const CHUNK = 1 << 20;
 
-interface Plan { command: string; json: boolean; files: string[]; in: string[]; jobs: number }
+interface Plan { command: string; json: boolean; files: string[]; in: string[]; tools: string | null; jobs: number }
 
 /** argv as the core reads it: per argument "1" if it names an existing path, its bytes, NUL. */
 function argvBytes(argv: string[]): Uint8Array {
@@ -111,8 +111,8 @@ class Pool {
   private next = 0;
   private readonly queue: Promise<CliResult>[] = [];
 
-  constructor(n: number, argv: Uint8Array) {
-    this.workers = Array.from({ length: n }, () => new Worker(new URL(import.meta.url), { workerData: { argv } }));
+  constructor(n: number, argv: Uint8Array, tools: Uint8Array | null) {
+    this.workers = Array.from({ length: n }, () => new Worker(new URL(import.meta.url), { workerData: { argv, tools } }));
     for (const w of this.workers) {
       this.waiting.set(w, []);
       // A worker answers its requests in order.
@@ -170,6 +170,14 @@ async function main(argv: string[]): Promise<number> {
     throw err;
   });
   if (process.stderr.isTTY) progress = new Progress();
+  // --tools FILE: its bytes to the core (which checks and keeps them), or why they could not be read.
+  let tools: Uint8Array | null = null;
+  if (plan.tools !== null) {
+    let why = "";
+    try { tools = await readAll(plan.tools); } catch (err) { why = reason(err); }
+    const t = cliStep("tools", plan.tools, "", why, tools ?? new Uint8Array(0));
+    if (t.code >= 0) { await write(t); return t.code; }
+  }
   let state: Uint8Array = new Uint8Array(0);
   if (plan.command === "why") {
     const src = plan.files[0];
@@ -185,7 +193,8 @@ async function main(argv: string[]): Promise<number> {
     if (t.code !== 0) return t.code;
     state = t.state;
   }
-  const jobs = plan.command === "why" ? 1 : plan.jobs || availableParallelism();
+  if (plan.command === "replay") await loadRecording(plan.in[0]);
+  const jobs = plan.command === "why" || plan.command === "replay" ? 1 : plan.jobs || availableParallelism();
   let pool: Pool | null = null;
   let lines = 0, bytesRead = 0;
   try {
@@ -200,7 +209,7 @@ async function main(argv: string[]): Promise<number> {
           bytesRead += chunk.length;
           // Workers only pay off past one chunk; standard input stays in this thread, answering as lines arrive.
           if (!pool && jobs > 1 && file !== "-" && chunk.length >= CHUNK / 2 && (progress?.total ?? size(file)) > CHUNK) {
-            pool = new Pool(jobs, args);
+            pool = new Pool(jobs, args, tools);
           }
           if (pool) {
             const n = lineCount(chunk);
@@ -231,6 +240,20 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** replay's recording (--in), streamed into the core's index ("load"); its bad lines are reported as they come. */
+async function loadRecording(file: string): Promise<void> {
+  let first = 1;
+  try {
+    for await (const chunk of wholeLines(file)) {
+      const r = cliStep("load", file, "", String(first), chunk);
+      await write(r);
+      first += r.lines;
+    }
+  } catch (err) {
+    await write(cliStep("unreadable", file, "", reason(err)));
+  }
+}
+
 function size(file: string): number {
   try { return statSync(file).size; } catch { return 0; }
 }
@@ -245,7 +268,9 @@ if (isMainThread) {
   main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
 } else {
   // A worker: its own core instance, planned from the same argv; chunks in, bytes out, in order.
-  cliStep("plan", (workerData as { argv: Uint8Array }).argv, PROG, version);
+  const data = workerData as { argv: Uint8Array; tools: Uint8Array | null };
+  cliStep("plan", data.argv, PROG, version);
+  if (data.tools) cliStep("tools", "", "", "", data.tools);
   parentPort!.on("message", (m: { file: string; first: number; bytes: Uint8Array } | { counts: true }) => {
     const r = "counts" in m ? cliStep("counts") : cliStep("chunk", m.file, "", String(m.first), m.bytes);
     const text = Buffer.concat([r.out, r.err, r.state]);

@@ -31,3 +31,21 @@ describe("README: Replay in five lines (TypeScript)", () => {
     }
   });
 });
+
+// The CLI gate (```sh blocks): the command as written, run by this CLI; its
+// stdout must be the ```text block, and the exit status 1 when a call missed.
+const gates = [...section.matchAll(/```sh\n(?:npx )?overturn-fingerprint ([^\n]*)\n```\n\n```text\n([\s\S]*?)```/g)]
+  .map((m) => [m[1].split(" "), m[2]] as const);
+
+describe("README: Replay in five lines (the CLI gate)", () => {
+  it("has its gate", () => {
+    expect(gates.length).toBeGreaterThanOrEqual(1);
+  });
+
+  it.each(gates.map((g, i) => [i + 1, ...g] as const))("gate %i prints what the README shows", (_i, args, want) => {
+    const r = spawnSync(process.execPath, [join(ROOT, "dist", "cli.js"), ...args], { cwd: ROOT, encoding: "utf8" });
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toBe(want);
+    expect(r.status).toBe(want.includes("  miss  ") ? 1 : 0);
+  });
+});

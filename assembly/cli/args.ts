@@ -7,9 +7,9 @@
 // The plan is either texts to print and an exit status (help, --version,
 // usage errors: 2), or a run:
 //   {"command","json","files":[…],"in":[…],"tools":FILE|null,"jobs":N}
-// (jobs 0: the host's default, the number of cores). `replay` and `--tools`
-// are reserved for replay and tool declarations (issue 12): parsed here,
-// refused until they exist.
+// (jobs 0: the host's default, the number of cores). `replay` takes one
+// CALLS file and one --in recording; --tools FILE (issue 12) is for every
+// command, the last one given wins.
 import { ensure, putByte } from "../json/sink";
 import { writeJsonString } from "../json/writer";
 import { bytes, lit } from "./_emit";
@@ -21,7 +21,7 @@ export let command = C_FINGERPRINT;
 export let json = false;
 export let jobs: u32 = 0;
 let help = false, version = false;
-let toolsP: usize = 0, toolsN: usize = 0, hasTools = false;
+let hasTools = false, toolsArg: u32 = 0;
 
 /** Argument i: [argP, argP+argN); files and --in files are kept as argument indexes. */
 let argv: usize = 0, argc: u32 = 0;
@@ -72,7 +72,7 @@ function parse(p: usize, n: usize): bool {
       else if ((m == 2 && is(s, "-h")) || (m == 6 && is(s, "--help"))) help = true;
       else if (m == 9 && is(s, "--version")) version = true;
       else if (opt(s, m, "--in")) {
-        if (command != C_WHY) return usage("--in belongs to the why command", true);
+        if (command != C_WHY && command != C_REPLAY) return usage("--in belongs to the why and replay commands", true);
         const v = value(s, m, 4, i);
         if (v == NONE || (v == i ? m - 5 : argN(v)) == 0) return usage("--in needs a FILE", true);
         if (v != i) i = v;
@@ -80,6 +80,7 @@ function parse(p: usize, n: usize): bool {
       } else if (opt(s, m, "--tools")) {
         const v = value(s, m, 7, i);
         if (v == NONE || (v == i ? m - 8 : argN(v)) == 0) return usage("--tools needs a FILE", true);
+        toolsArg = v == i ? i | 0x8000_0000 : v;
         if (v != i) i = v;
         hasTools = true;
       } else if (opt(s, m, "--jobs")) {
@@ -98,7 +99,7 @@ function parse(p: usize, n: usize): bool {
     } else if (first && !optionsDone && isWord(s, m) && !exists(i)) {
       // A bare word that is no file: a mistyped command, not a missing recording (issue 11).
       return lit("error: unknown command \"") && bytes(s, m)
-        && lit("\" (commands: explain, verify, why, help; or a FILE) (see --help)\n") && usageEnd();
+        && lit("\" (commands: explain, verify, why, replay, help; or a FILE) (see --help)\n") && usageEnd();
     } else {
       store<u32>(files() + (<usize>nFiles << 2), i); nFiles++;
     }
@@ -182,11 +183,14 @@ export function plan(p: usize, n: usize, contract: i32): bool {
     return command == C_FINGERPRINT ? writeHelp(TOPIC_MAIN(), 4, contract)
       : command == C_EXPLAIN ? writeHelp(T_EXPLAIN(), 7, contract)
       : command == C_VERIFY ? writeHelp(T_VERIFY(), 6, contract)
-      : command == C_WHY ? writeHelp(T_WHY(), 3, contract) : writeHelp(TOPIC_MAIN(), 4, contract);
+      : command == C_WHY ? writeHelp(T_WHY(), 3, contract)
+      : command == C_REPLAY ? writeHelp(T_REPLAY(), 6, contract) : writeHelp(TOPIC_MAIN(), 4, contract);
   }
-  if (command == C_REPLAY) return usage("replay is not available yet (see issue 12)", false);
-  if (hasTools) return usage("--tools: tool declarations are not available yet (see issue 12)", false);
-  if (command == C_WHY) {
+  if (command == C_REPLAY) {
+    if (nFiles != 1) return usage("replay takes one CALLS.jsonl (see replay --help)", false);
+    if (nIn != 1) return usage("replay takes one recording: --in RECORDING.jsonl", false);
+    if (isStdin(fileArg(0)) && isStdinIn(0)) return usage("only one of CALLS.jsonl and --in can be standard input", false);
+  } else if (command == C_WHY) {
     if (nFiles != 1) return usage("why takes one CALL.json (see why --help)", false);
     if (nIn == 0) return usage("why needs the recording: --in FILE", false);
     if (isStdin(fileArg(0))) {
@@ -227,7 +231,7 @@ export function inN(k: u32): usize {
 export function writePlan(): bool {
   if (!lit("{\"command\":\"")) return false;
   if (!(command == C_EXPLAIN ? lit("explain") : command == C_VERIFY ? lit("verify") : command == C_WHY ? lit("why")
-    : lit("fingerprint"))) return false;
+    : command == C_REPLAY ? lit("replay") : lit("fingerprint"))) return false;
   if (!lit(json ? "\",\"json\":true,\"files\":[" : "\",\"json\":false,\"files\":[")) return false;
   for (let k: u32 = 0; k < nFiles; k++) {
     if ((k > 0 && !lit(",")) || !writeJsonString(argP(fileArg(k)), argN(fileArg(k)), false)) return false;
@@ -236,7 +240,8 @@ export function writePlan(): bool {
   for (let k: u32 = 0; k < nIn; k++) {
     if ((k > 0 && !lit(",")) || !writeJsonString(inP(k), inN(k), false)) return false;
   }
-  if (!lit("],\"tools\":null,\"jobs\":")) return false;
+  if (!lit("],\"tools\":")) return false;
+  if (!(hasTools ? writeJsonString(toolsP(), toolsN(), false) : lit("null")) || !lit(",\"jobs\":")) return false;
   return uint(jobs) && lit("}");
 }
 
@@ -251,6 +256,11 @@ function TOPIC_MAIN(): usize { return memory.data<u8>([0x6D, 0x61, 0x69, 0x6E]);
 function T_EXPLAIN(): usize { return memory.data<u8>([0x65, 0x78, 0x70, 0x6C, 0x61, 0x69, 0x6E]); }
 function T_VERIFY(): usize { return memory.data<u8>([0x76, 0x65, 0x72, 0x69, 0x66, 0x79]); }
 function T_WHY(): usize { return memory.data<u8>([0x77, 0x68, 0x79]); }
+function T_REPLAY(): usize { return memory.data<u8>([0x72, 0x65, 0x70, 0x6C, 0x61, 0x79]); }
+
+/** The file name of --tools (as --tools FILE or --tools=FILE). */
+function toolsP(): usize { return (toolsArg & 0x8000_0000) == 0 ? argP(toolsArg) : argP(toolsArg & 0x7FFF_FFFF) + 8; }
+function toolsN(): usize { return (toolsArg & 0x8000_0000) == 0 ? argN(toolsArg) : argN(toolsArg & 0x7FFF_FFFF) - 8; }
 
 import { writeVersion } from "./help";
 let pkgP: usize = 0, pkgN: usize = 0;

@@ -14,10 +14,10 @@ export function setProg(p: usize, n: usize): void {
   progP = p; progN = n;
 }
 
-/** Writes help topic [p, p+n) ("main", "explain", "verify", "why"); false for an unknown topic. */
+/** Writes help topic [p, p+n) ("main", "explain", "verify", "why", "replay"); false for an unknown topic. */
 export function writeHelp(p: usize, n: usize, contract: i32): bool {
   const topic = n == 4 && is(p, "main") ? 0 : n == 7 && is(p, "explain") ? 1 : n == 6 && is(p, "verify") ? 2
-    : n == 3 && is(p, "why") ? 3 : -1;
+    : n == 3 && is(p, "why") ? 3 : n == 6 && is(p, "replay") ? 4 : -1;
   if (topic == 0) return main(contract);
   if (topic == 1) return lit("usage: ") && prog() && lit(` explain [--json] FILE...
 
@@ -44,6 +44,20 @@ spelling are never differences: the comparison runs on canonical texts.
 --json: one object {"call", "seen", "candidates", "nearest": null |
 {"file", "line", "explanation", "diff": {"same", "changes"}}}.
 `);
+  if (topic == 4) return lit("usage: ") && prog() && lit(` replay [--json] CALLS.jsonl --in RECORDING.jsonl [--tools FILE]
+
+Answers each call of CALLS (every call of a message that holds several) from
+the recording: a hit names the recorded line it took (the same call recorded
+several times is answered in recorded order, one per call); a miss says why:
+"recorded N times, asked N+1", or the nearest recorded call of that tool and
+its changes. Then the recorded calls never asked for (the first 20) and a
+summary. Exit status 1 on any miss or bad line, so a test suite can gate on it.
+LINE#K is the call K (from 0) of a line holding several; #0 is not written.
+--json: one object per call, {"line", "call", "name", "fingerprint", "hit",
+"recordedLine"} (a miss: "recordedLine": null, "why", "nearest", "changes"),
+{"unused": {"line", "call", "name", "fingerprint"}} for the first 20 unused,
+then {"summary": {"calls", "hits", "misses", "unused"}}.
+`);
   return false;
 }
 
@@ -58,6 +72,8 @@ function main(contract: i32): bool {
        `) && prog() && lit(` verify [--json] FILE...     recompute every stored "fingerprint", report the ones that differ
        `) && prog() && lit(` why [--json] CALL.json --in FILE...
                                            the recorded call nearest to CALL, and what differs
+       `) && prog() && lit(` replay [--json] CALLS.jsonl --in RECORDING.jsonl
+                                           answer each call from the recording: hit, or miss and why
        `) && prog() && lit(` COMMAND --help              help for one command
        `) && prog() && lit(` --version                   the package and contract versions
 
@@ -65,6 +81,8 @@ FILE is a recording in JSON Lines, one call a line:
   {"name": ..., "args": <value> | "argsJSON": "<JSON text>", "kind"?, "matchOn"?, "ignoreArgs"?, "fingerprint"?}
 Use - for standard input. Bad lines are reported (FILE:LINE: reason) and skipped;
 the exit status is 1 if any failed, 2 for a usage error. --json writes JSON Lines.
+--tools FILE (every command): tool declarations by tool name,
+  {"<tool>": {"matchOn"?: [...], "ignoreArgs"?: [...]}}; a bad file is a usage error.
 Fingerprint contract v`) && int(contract) && lit(".\n");
 }
 

@@ -8,6 +8,8 @@
 //   plan        name = argv (cli/args.ts), matchOn = program name, ignoreArgs = package version
 //   target      name = CALL.json's name, args = its bytes
 //   chunk       name = file, matchOn = state, ignoreArgs = first line number (decimal), args = whole lines
+//   load        as chunk, for replay's recording (--in): its lines go into the replay index (cli/replay.ts)
+//   tools       name = --tools FILE, ignoreArgs = why it is unreadable (empty: read), args = its bytes (cli/tools.ts)
 //   unreadable  name = file, ignoreArgs = the reason in plain words
 //   counts      (none)
 //   finish      matchOn = state, args = the workers' counts, back to back
@@ -24,12 +26,19 @@ import { sinkInit } from "../json/sink";
 import { FINGERPRINT_VERSION } from "../abi";
 import { is, setProg, writeHelp, writeVersion } from "./help";
 import { setPkg } from "./args";
+import { setTools } from "../tools";
+import { keptTools, keptToolsLength } from "../replay";
+import { replayStart } from "./replay";
+import { runTools } from "./tools";
 import { runChunk, runCounts, runFinish, runPlan, runPosition, runTarget, runUnreadable } from "./run";
 
 /** Runs step [fP, fP+fN) with the request's parts; true with the text at the sink's start. */
 export function cliText(fP: usize, fN: usize, opP: usize, opN: usize, progP: usize, progN: usize,
   pkgP: usize, pkgN: usize, argsP: usize, argsN: usize): bool {
-  if (fN == 5 && is(fP, "chunk")) return runChunk(opP, opN, progP, progN, decimal(pkgP, pkgN), argsP, argsN);
+  setTools(keptTools(), keptToolsLength()); // --tools (cli/tools.ts), kept by this instance's replay index
+  if (fN == 5 && is(fP, "chunk")) { replayStart(false, 0, 0); return runChunk(opP, opN, progP, progN, decimal(pkgP, pkgN), argsP, argsN); }
+  if (fN == 4 && is(fP, "load")) { replayStart(true, opP, opN); return runChunk(opP, opN, progP, progN, decimal(pkgP, pkgN), argsP, argsN); }
+  if (fN == 5 && is(fP, "tools")) return runTools(opP, opN, pkgP, pkgN, argsP, argsN);
   if (fN == 4 && is(fP, "plan")) {
     setProg(progP, progN); setPkg(pkgP, pkgN);
     return runPlan(opP, opN, FINGERPRINT_VERSION);

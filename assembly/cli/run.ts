@@ -22,7 +22,7 @@ import { ensure, outBase, outPos, putByte, sinkInit } from "../json/sink";
 import { writeJsonString } from "../json/writer";
 import { lineCalls, result } from "../request";
 import { accFinal, accInit, accRollback, accSave, accScratch, accSink, errBytes, outBytes } from "./acc";
-import { C_EXPLAIN, C_FINGERPRINT, C_VERIFY, C_WHY, command, exitCode, json, plan, toStderr, writePlan } from "./args";
+import { C_EXPLAIN, C_FINGERPRINT, C_REPLAY, C_VERIFY, C_WHY, command, exitCode, json, plan, toStderr, writePlan } from "./args";
 import { bytes, lit } from "./_emit";
 import { codeWord, int, position, writeMessage } from "./message";
 import { DIGEST, callText, explanationBody, jsonList, member, nameN, nameP, readCall, strN, strP } from "./record";
@@ -36,6 +36,7 @@ let fileP: usize = 0, fileN: usize = 0;
 /** "plan": argv [p, p+n) → plan; resets the run. */
 export function runPlan(p: usize, n: usize, contract: i32): bool {
   nLines = nFailed = nFileErrors = nMatch = nDiffer = nUnrecorded = 0;
+  replayReset();
   if (!sinkInit(true, false, 4096)) return false;
   if (!plan(p, n, contract)) { if (exitCode != 2) return false; }
   if (exitCode >= 0) return done(toStderr ? 0 : outPos, toStderr ? outPos : 0, 0, 0, exitCode);
@@ -44,7 +45,7 @@ export function runPlan(p: usize, n: usize, contract: i32): bool {
 }
 
 /** Result words: the sink already holds [stdout][stderr][state]. */
-function done(out: usize, err: usize, state: usize, lines: u32, code: i32): bool {
+export function done(out: usize, err: usize, state: usize, lines: u32, code: i32): bool {
   const r = result();
   store<u32>(r + RESULT_CLI_OUT, <u32>out);
   store<u32>(r + RESULT_CLI_ERR, <u32>err);
@@ -81,6 +82,7 @@ export function runChunk(fP: usize, fN: usize, sP: usize, sN: usize, first: u32,
   fileP = fP; fileN = fN;
   stateP = sP; stateN = sN;
   if (command == C_WHY && !whyChunkStart(sP, sN)) return false;
+  if (command == C_REPLAY && loading && !replayRoom(p, n)) return false; // first: it lays the index out again
   if (!accInit(command == C_FINGERPRINT ? n / 2 + 1024 : n * 2 + 1024)) return false;
   let line = first;
   const end = p + n;
@@ -112,6 +114,8 @@ export function runChunk(fP: usize, fN: usize, sP: usize, sN: usize, first: u32,
 }
 
 import { whyChunkEnd } from "./why";
+import { callsLine, loading, recordingLine, replayFinish, replayMissed, replayReset } from "./replay";
+import { replayRoom } from "../replay";
 
 function blank(s: usize, e: usize): bool {
   for (let q = s; q < e; q++) {
@@ -124,6 +128,7 @@ function blank(s: usize, e: usize): bool {
 /** One line's output; false only on out of memory (a bad line is reported and counted). */
 function oneLine(line: u32, p: usize, n: usize): bool {
   if (!strictUtf8(p, n)) return failLine(line, 3, p, n);
+  if (command == C_REPLAY) return loading ? recordingLine(line, p, n) : callsLine(fileP, fileN, line, p, n);
   if (command == C_WHY) {
     const status = readCall(p, n, -1, true);
     if (status != OK) return failLine(line, status, callText, n);
@@ -206,7 +211,7 @@ function verifyLine(line: u32): bool {
 }
 
 /** Reports line's failure (status, in the text [p, p+n)) and counts it. */
-function failLine(line: u32, status: i32, p: usize, n: usize): bool {
+export function failLine(line: u32, status: i32, p: usize, n: usize): bool {
   nFailed++;
   if (!sinkInit(true, false, 256) || !message(status, p, n)) return false;
   const mP = outBase, mN = outPos;
@@ -286,6 +291,9 @@ export function runFinish(sP: usize, sN: usize, cP: usize, cN: usize): bool {
   let code: i32 = nFailed > 0 || nFileErrors > 0 ? 1 : 0;
   if (command == C_WHY) {
     if (!whyFinish(sP, sN)) return false; // allocates its own output (acc) after its reads
+  } else if (command == C_REPLAY) {
+    if (!replayFinish()) return false; // the unused calls and the summary (cli/replay.ts)
+    if (replayMissed()) code = 1;
   } else if (!accInit(1024)) return false;
   if (command == C_VERIFY) {
     if (!sinkInit(true, false, 256)) return false;

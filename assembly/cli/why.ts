@@ -195,7 +195,7 @@ export function whyFinish(sP: usize, sN: usize): bool {
 }
 
 /** "  changed  path: before → after" (at most 100 code points each, then "…"). */
-function changeLine(c: u32): bool {
+export function changeLine(c: u32): bool {
   const path = memberOf(c, "path"), kind = memberOf(c, "kind"), before = memberOf(c, "before"), after = memberOf(c, "after");
   const kN = strN(kind);
   if (!lit("  ") || !bytes(strP(kind), kN)) return false;

@@ -115,7 +115,7 @@ def test_cli_manners_alike_in_both_clis(tmp_path: Path):
     """A mistyped command is a usage error naming the commands (exit 2); verify that finds nothing to verify says so
     (exit 1). Same bytes in both CLIs, apart from the program name."""
     ts_cli = [NODE, str(DIST / "cli.js")]
-    want = b'error: unknown command "verfy" (commands: explain, verify, why, help; or a FILE) (see --help)\n'
+    want = b'error: unknown command "verfy" (commands: explain, verify, why, replay, help; or a FILE) (see --help)\n'
     assert _cli(ts_cli, ["verfy", RECORDING]) == (2, b"", want)
     assert _cli(PY_CLI, ["verfy", RECORDING]) == (2, b"", want)
     nothing = tmp_path / "nothing.jsonl"

@@ -5,6 +5,8 @@
 import { readFileSync } from "node:fs";
 import { DEFAULT_KIND, FINGERPRINT_VERSION, canonicalValue, parseJSONText, select, sha256Hex } from "./contract.mjs";
 import { explainLine, nearestLine } from "./diagnostics.mjs";
+import { explainWithTools, replay } from "./replay.mjs";
+import { callsOfMessage } from "./shapes.mjs";
 
 const usage = (cmd) => `usage: {prog} ${cmd}`;
 
@@ -16,6 +18,8 @@ export const HELP = {
     '       {prog} verify [--json] FILE...     recompute every stored "fingerprint", report the ones that differ',
     "       {prog} why [--json] CALL.json --in FILE...",
     "                                           the recorded call nearest to CALL, and what differs",
+    "       {prog} replay [--json] CALLS.jsonl --in RECORDING.jsonl",
+    "                                           answer each call from the recording: hit, or miss and why",
     "       {prog} COMMAND --help              help for one command",
     "       {prog} --version                   the package and contract versions",
     "",
@@ -23,6 +27,8 @@ export const HELP = {
     '  {"name": ..., "args": <value> | "argsJSON": "<JSON text>", "kind"?, "matchOn"?, "ignoreArgs"?, "fingerprint"?}',
     "Use - for standard input. Bad lines are reported (FILE:LINE: reason) and skipped;",
     "the exit status is 1 if any failed, 2 for a usage error. --json writes JSON Lines.",
+    "--tools FILE (every command): tool declarations by tool name,",
+    '  {"<tool>": {"matchOn"?: [...], "ignoreArgs"?: [...]}}; a bad file is a usage error.',
     `Fingerprint contract v${FINGERPRINT_VERSION}.`,
   ],
   explain: [
@@ -52,6 +58,21 @@ export const HELP = {
     "spelling are never differences: the comparison runs on canonical texts.",
     '--json: one object {"call", "seen", "candidates", "nearest": null |',
     '{"file", "line", "explanation", "diff": {"same", "changes"}}}.',
+  ],
+  replay: [
+    usage("replay [--json] CALLS.jsonl --in RECORDING.jsonl [--tools FILE]"),
+    "",
+    "Answers each call of CALLS (every call of a message that holds several) from",
+    "the recording: a hit names the recorded line it took (the same call recorded",
+    "several times is answered in recorded order, one per call); a miss says why:",
+    '"recorded N times, asked N+1", or the nearest recorded call of that tool and',
+    "its changes. Then the recorded calls never asked for (the first 20) and a",
+    "summary. Exit status 1 on any miss or bad line, so a test suite can gate on it.",
+    "LINE#K is the call K (from 0) of a line holding several; #0 is not written.",
+    '--json: one object per call, {"line", "call", "name", "fingerprint", "hit",',
+    '"recordedLine"} (a miss: "recordedLine": null, "why", "nearest", "changes"),',
+    '{"unused": {"line", "call", "name", "fingerprint"}} for the first 20 unused,',
+    'then {"summary": {"calls", "hits", "misses", "unused"}}.',
   ],
 };
 
@@ -151,4 +172,106 @@ export function whyOut(callPath, recPath, json = false, file = recPath) {
   if (mine !== theirs) out += `note       selection differs: this call has ${mine}, the recording ${theirs}\n`;
   if (!opt(call.matchOn)) out += "hint       if a changed key is noise (a request id, a timestamp, a cursor), leave it out with ignoreArgs or matchOn\n";
   return out;
+}
+
+// --- replay and --tools: from the replay oracle (test/reference/replay.mjs) -------------------
+
+/** A file's non-blank lines by the CLI rules, as [text, lineNumber]. */
+const fileLines = (path) => lines(path);
+
+/**
+ * Every call of a line, [{call, text}], or {error: {message, code}} when the
+ * line is bad as the oracle sees it (a declaration conflict carries its own
+ * message; other bad lines take theirs from `messages`, written by hand).
+ */
+function callsOf(text, tools) {
+  try {
+    const m = callsOfMessage(text);
+    if (m.error) return { error: { message: m.error, code: "bad-call" } };
+    for (const c of m.calls) explainWithTools(c, tools);
+    return { calls: m.calls.map((t, call) => ({ call, text: t })) };
+  } catch (e) {
+    return { error: { message: e.message, code: e.code ?? "bad-call" } };
+  }
+}
+
+const at = (file, line, call) => `${file}:${line}${call ? `#${call}` : ""}`;
+const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * replay CALLS --in RECORDING [--tools]: { stdout, stderr, exit }. `messages`
+ * maps "file:line" of a bad line (not a conflict) to [message, code], by hand.
+ */
+export function replayOut(callsPath, recPath, { json = false, callsFile = callsPath, recFile = recPath, tools, messages = {} } = {}) {
+  let out = "", err = "", failed = 0, nLines = 0;
+  const badLine = (file, line, e) => {
+    failed++;
+    const hand = messages[`${file}:${line}`];
+    if (e.code !== "declaration-conflict" && !hand) throw new Error(`${file}:${line} is bad (${e.message}): write its message by hand`);
+    const [message, code] = e.code === "declaration-conflict" ? [e.message, e.code] : hand;
+    if (json) out += j({ file, line, error: message, code }) + "\n";
+    else err += `${file}:${line}: ${message}\n`;
+  };
+  for (const [text, line] of fileLines(recPath)) {
+    nLines++;
+    const r = callsOf(text, tools);
+    if (r.error) badLine(recFile, line, r.error);
+  }
+  const calls = [];
+  const callLines = fileLines(callsPath);
+  for (const [text, line] of callLines) {
+    nLines++;
+    const r = callsOf(text, tools);
+    if (r.error) calls.push({ line, error: r.error });
+    else for (const c of r.calls) calls.push({ line, ...c });
+  }
+  const good = calls.filter((c) => !c.error);
+  const answer = replay(readFileSync(recPath), good.map((c) => c.text), tools);
+  let k = 0, hits = 0, misses = 0;
+  for (const c of calls) {
+    if (c.error) { badLine(callsFile, c.line, c.error); continue; }
+    const a = answer.answers[k++];
+    if (a.hit) hits++; else misses++;
+    if (json) {
+      const rec = { line: c.line, call: c.call, name: a.name, fingerprint: a.fingerprint, hit: a.hit, recordedLine: a.recordedLine };
+      out += j(a.hit ? rec : { ...rec, why: a.why, nearest: a.nearest, changes: a.changes }) + "\n";
+    } else if (a.hit) {
+      out += `${at(callsFile, c.line, c.call)}  ${a.name}  hit   ${at(recFile, a.recordedLine, a.recordedCall)}\n`;
+    } else {
+      out += `${at(callsFile, c.line, c.call)}  ${a.name}  miss  ${a.why}\n`;
+      for (const ch of a.changes) {
+        const what = ch.kind === "changed" ? `${clip(ch.before)} \u2192 ${clip(ch.after)}` : clip(ch.kind === "added" ? ch.after : ch.before);
+        out += `  ${ch.kind.padEnd(8)} ${ch.path === "" ? "(args)" : ch.path}: ${what}\n`;
+      }
+    }
+  }
+  const unused = answer.unused;
+  for (const u of unused.slice(0, 20)) {
+    out += json ? j({ unused: { line: u.line, call: u.call, name: u.name, fingerprint: u.fingerprint } }) + "\n"
+      : `unused  ${at(recFile, u.line, u.call)}  ${u.name}\n`;
+  }
+  if (!json && unused.length > 20) out += `unused  ... and ${unused.length - 20} more\n`;
+  out += json ? j({ summary: { calls: hits + misses, hits, misses, unused: unused.length } }) + "\n"
+    : `replay: ${plural(hits + misses, "call", "calls")}, ${plural(hits, "hit", "hits")}, ${plural(misses, "miss", "misses")}, ${unused.length} unused\n`;
+  if (failed) err += `${failed} of ${nLines} lines failed\n`;
+  return { stdout: out, stderr: err, exit: failed || misses ? 1 : 0 };
+}
+
+/** FILE with --tools: "<hex>  <name>" per call, declarations applied; a conflict is the line's error. */
+export function fingerprintWithTools(path, tools, file = path, messages = {}) {
+  let out = "", err = "", failed = 0, n = 0;
+  for (const [text, line] of fileLines(path)) {
+    n++;
+    const r = callsOf(text, tools);
+    if (r.error) {
+      const hand = messages[`${file}:${line}`];
+      if (r.error.code !== "declaration-conflict" && !hand) throw new Error(`${file}:${line}: write its message by hand`);
+      failed++;
+      err += `${file}:${line}: ${r.error.code === "declaration-conflict" ? r.error.message : hand}\n`;
+      continue;
+    }
+    for (const c of r.calls) { const e = explainWithTools(c.text, tools); out += `${e.fingerprint}  ${e.name}\n`; }
+  }
+  if (failed) err += `${failed} of ${n} lines failed\n`;
+  return { stdout: out, stderr: err, exit: failed ? 1 : 0 };
 }

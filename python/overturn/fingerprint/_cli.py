@@ -137,9 +137,11 @@ def _whole_lines(file: str) -> Iterator[bytearray]:
 
 # --- jobs: worker processes, each with its own core instance -------------------------
 
-def _worker_init(argv: bytes) -> None:
+def _worker_init(argv: bytes, tools: Optional[bytes]) -> None:
     import atexit
     cli_step("plan", argv, PROG, __version__)
+    if tools is not None:
+        cli_step("tools", b"", b"", b"", tools)
     # A worker ends by interpreter teardown, where wasmtime's finalizers can
     # run after wasmtime's own module is gone: end the process before that.
     atexit.register(os._exit, 0)
@@ -154,11 +156,11 @@ def _worker_chunk(file: str, first: int, data: bytearray) -> Tuple[bytes, bytes,
 
 
 class _Pool:
-    def __init__(self, jobs: int, argv: bytes) -> None:
+    def __init__(self, jobs: int, argv: bytes, tools: Optional[bytes]) -> None:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
         # spawn: a fresh interpreter per worker (forking a process that runs wasmtime is not safe).
-        self.ex = ProcessPoolExecutor(jobs, multiprocessing.get_context("spawn"), _worker_init, (argv,))
+        self.ex = ProcessPoolExecutor(jobs, multiprocessing.get_context("spawn"), _worker_init, (argv, tools))
         self.jobs = jobs
         self.queue: "collections.deque[Future[Tuple[bytes, bytes, int, Tuple[int, bytes]]]]" = collections.deque()
         self.counts: Dict[int, bytes] = {}
@@ -192,6 +194,21 @@ def _size(file: str) -> int:
         return 0
 
 
+def _load_recording(file: str) -> None:
+    """replay's recording (--in), streamed into the core's index ("load"); its bad lines are reported as they come."""
+    first = 1
+    try:
+        for chunk in _whole_lines(file):
+            out, err, _state, n, _code = cli_step("load", file, b"", str(first), chunk)
+            _write(out, err)
+            first += n
+    except BrokenPipeError:
+        raise
+    except OSError as e:
+        out, err = cli_step("unreadable", file, b"", _reason(e))[:2]
+        _write(out, err)
+
+
 def _run(argv: List[str]) -> int:
     global _progress
     args = _argv_bytes(argv)
@@ -202,7 +219,21 @@ def _run(argv: List[str]) -> int:
     plan = json.loads(bytes(planned))
     if sys.stderr.isatty():
         _progress = Progress()
+    # --tools FILE: its bytes to the core (which checks and keeps them), or why they could not be read.
+    tools: Optional[bytes] = None
+    if plan["tools"] is not None:
+        why = ""
+        try:
+            tools = b"".join(_whole_lines(plan["tools"]))
+        except OSError as e:
+            why = _reason(e)
+        out, err, _state, _lines, code = cli_step("tools", plan["tools"], b"", why, tools or b"")
+        if code >= 0:
+            _write(out, err)
+            return code
     state: "bytes | memoryview" = b""
+    if plan["command"] == "replay":
+        _load_recording(plan["in"][0])
     if plan["command"] == "why":
         src = plan["files"][0]
         try:
@@ -214,7 +245,7 @@ def _run(argv: List[str]) -> int:
         _write(out, err)
         if code:
             return code
-    jobs = 1 if plan["command"] == "why" else plan["jobs"] or os.cpu_count() or 1
+    jobs = 1 if plan["command"] in ("why", "replay") else plan["jobs"] or os.cpu_count() or 1
     pool: Optional[_Pool] = None
     lines = nbytes = 0
     try:
@@ -229,7 +260,7 @@ def _run(argv: List[str]) -> int:
                     nbytes += len(chunk)
                     # Workers only pay off past one chunk.
                     if pool is None and jobs > 1 and file != "-" and len(chunk) >= CHUNK // 2 and _size(file) > CHUNK:
-                        pool = _Pool(jobs, args)
+                        pool = _Pool(jobs, args, tools)
                     if pool:
                         n = chunk.count(b"\n") + (0 if chunk.endswith(b"\n") else 1)
                         pool.push(file, first, chunk)

@@ -1,0 +1,149 @@
+// `replay CALLS.jsonl --in RECORDING.jsonl` in the CLI engine (issue 12 item
+// 4; cli/run.ts): the host streams the recording's chunks ("load" step) into
+// this instance's replay index (assembly/replay.ts), then the calls' chunks
+// ("chunk"); each call is answered there and formatted here; "finish" lists
+// the recorded calls never asked for and the summary. Internal.
+//
+// Decisions: a calls line is checked whole (every call of a message) before
+// any call is answered, so a bad line takes no recorded call; bad lines of
+// either file count as failed lines; unused calls are listed up to UNUSED_CAP
+// (text and --json), the summary counts all; "#K" marks call K > 0 of a line.
+import { E_NO_CALLS, F_STRING_INPUT, OK } from "../abi";
+import { outBase, outPos, sinkInit } from "../json/sink";
+import { parseText } from "../json/reader";
+import { nodeA, subtreeEnd, tapeInit } from "../json/tape";
+import { writeJsonString } from "../json/writer";
+import { lineCalls } from "../request";
+import {
+  answerChangesFrom, answerChangesTo, answerEntry, answerHit, answerRecordEnd, answerWhyFrom, answerWhyTo,
+  entryCall, entryLine, entryTextN, entryTextP, entryTotal, entryUsed, replayAnswer, replayLoadLine, unusedCount,
+} from "../replay";
+import { accInit, accSink } from "./acc";
+import { json } from "./args";
+import { bytes, lit } from "./_emit";
+import { int } from "./message";
+import { DIGEST, callText, jsonStr, memberOf, nameN, nameP, readCall, strN, strP } from "./record";
+import { changeLine } from "./why";
+import { failLine } from "./run";
+
+const UNUSED_CAP: u32 = 20;
+const NONE: u32 = 0xFFFF_FFFF;
+
+let nCalls: u32 = 0, nHits: u32 = 0, nMisses: u32 = 0;
+/** Which file the chunks come from: the recording ("load") or the calls ("chunk"). */
+export let loading = false;
+
+/** The recording's name, from its "load" steps (argv's bytes live only in the plan's request); at most 4 KiB (PATH_MAX). */
+function REC(): usize { return memory.data(4096); }
+let recN: usize = 0;
+
+export function replayStart(load: bool, fP: usize, fN: usize): void {
+  loading = load;
+  if (!load) return;
+  recN = fN < 4096 ? fN : 4096;
+  memory.copy(REC(), fP, recN);
+}
+export function replayReset(): void { nCalls = nHits = nMisses = 0; loading = false; }
+export function replayMissed(): bool { return nMisses > 0; }
+
+/** One recording line into the index; a bad one is read again by the CLI's reader for its message. */
+export function recordingLine(line: u32, p: usize, n: usize): bool {
+  const r = replayLoadLine(p, n, line);
+  if (r >= 0) return r > 0;
+  for (let i = 0, count = 1; i < count; i++) {
+    const st = readCall(p, n, i, false);
+    if (st != OK) return failLine(line, st, callText, n);
+    count = lineCalls();
+  }
+  return true; // (not reached: the index and the reader agree)
+}
+
+/** Every call of one calls line, answered; fileP/fileN name the calls file. */
+export function callsLine(fileP: usize, fileN: usize, line: u32, p: usize, n: usize): bool {
+  let count = 1;
+  for (let i = 0; i < count; i++) {
+    const st = readCall(p, n, i, false);
+    if (st != OK) {
+      if (st == E_NO_CALLS && i == 0) return true; // a message without calls: nothing to answer
+      return failLine(line, st, callText, n);
+    }
+    count = lineCalls();
+  }
+  for (let i = 0; i < count; i++) {
+    if (!replayAnswer(p, n, F_STRING_INPUT, <u32>i) || !answerOut(fileP, fileN, line, <u32>i)) return false;
+  }
+  return true;
+}
+
+/** "FILE:LINE" and "#K" for K > 0. */
+function where(fP: usize, fN: usize, line: u32, call: u32): bool {
+  return bytes(fP, fN) && lit(":") && int(line) && (call == 0 || (lit("#") && int(call)));
+}
+
+function answerOut(fileP: usize, fileN: usize, line: u32, call: u32): bool {
+  nCalls++;
+  if (answerHit) nHits++; else nMisses++;
+  const rP = outBase, rN = answerRecordEnd;
+  if (!tapeInit(rN)) return false;
+  const root = parseText(rP, rN, false);
+  if (root < 0) return false;
+  const name = memberOf(<u32>root, "name"), fp = memberOf(<u32>root, "fingerprint");
+  if (!sinkInit(true, false, rN * 2 + fileN + 256)) return false;
+  if (json) {
+    if (!lit("{\"line\":") || !int(line) || !lit(",\"call\":") || !int(call) || !lit(",\"name\":") || !jsonStr(<u32>name)
+      || !lit(",\"fingerprint\":\"") || !bytes(strP(fp), strN(fp))) return false;
+    if (answerHit) {
+      if (!lit("\",\"hit\":true,\"recordedLine\":") || !int(entryLine(answerEntry)) || !lit("}\n")) return false;
+    } else {
+      if (!lit("\",\"hit\":false,\"recordedLine\":null,\"why\":\"") || !bytes(rP + answerWhyFrom, answerWhyTo - answerWhyFrom)
+        || !lit("\",\"nearest\":")) return false;
+      if (answerEntry == NONE ? !lit("null") : !(lit("{\"line\":") && int(entryLine(answerEntry)) && lit(",\"call\":")
+        && int(entryCall(answerEntry)) && lit("}"))) return false;
+      if (!lit(",\"changes\":") || !bytes(rP + answerChangesFrom, answerChangesTo - answerChangesFrom) || !lit("}\n")) return false;
+    }
+    return accSink(false);
+  }
+  if (!where(fileP, fileN, line, call) || !lit("  ") || !bytes(strP(name), strN(name))) return false;
+  if (answerHit) {
+    return lit("  hit   ") && where(REC(), recN, entryLine(answerEntry), entryCall(answerEntry)) && lit("\n")
+      && accSink(false);
+  }
+  if (!lit("  miss  ") || !bytes(rP + answerWhyFrom, answerWhyTo - answerWhyFrom) || !lit("\n")) return false;
+  const list = memberOf(<u32>root, "changes");
+  const end = subtreeEnd(<u32>list);
+  for (let c = <u32>list + 1; c < end; c = subtreeEnd(c)) {
+    if (!changeLine(c)) return false;
+  }
+  return accSink(false);
+}
+
+/** The unused recorded calls (the first UNUSED_CAP) and the summary into the output; allocates it. */
+export function replayFinish(): bool {
+  if (!accInit(4096)) return false;
+  const unused = unusedCount();
+  let shown: u32 = 0;
+  const total = entryTotal();
+  for (let e: u32 = 0; e < total && shown < UNUSED_CAP; e++) {
+    if (entryUsed(e)) continue;
+    shown++;
+    if (readCall(entryTextP(e), entryTextN(e), <i32>entryCall(e), false) != OK) return false;
+    if (!sinkInit(true, false, nameN * 6 + recN + 256)) return false;
+    if (json) {
+      if (!lit("{\"unused\":{\"line\":") || !int(entryLine(e)) || !lit(",\"call\":") || !int(entryCall(e)) || !lit(",\"name\":")
+        || !writeJsonString(nameP, nameN, false) || !lit(",\"fingerprint\":\"") || !bytes(DIGEST(), 64) || !lit("\"}}\n")) return false;
+    } else if (!lit("unused  ") || !where(REC(), recN, entryLine(e), entryCall(e)) || !lit("  ") || !bytes(nameP, nameN)
+      || !lit("\n")) return false;
+    if (!accSink(false)) return false;
+  }
+  if (!sinkInit(true, false, 256)) return false;
+  if (!json && unused > shown && !(lit("unused  ... and ") && int(unused - shown) && lit(" more\n"))) return false;
+  if (json) {
+    if (!lit("{\"summary\":{\"calls\":") || !int(nCalls) || !lit(",\"hits\":") || !int(nHits) || !lit(",\"misses\":")
+      || !int(nMisses) || !lit(",\"unused\":") || !int(unused) || !lit("}}\n")) return false;
+  } else if (!lit("replay: ") || !int(nCalls) || !lit(nCalls == 1 ? " call, " : " calls, ") || !int(nHits)
+    || !lit(nHits == 1 ? " hit, " : " hits, ") || !int(nMisses) || !lit(nMisses == 1 ? " miss, " : " misses, ")
+    || !int(unused) || !lit(" unused\n")) return false;
+  return accSink(false);
+}
+
+export { nodeA };

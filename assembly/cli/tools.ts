@@ -1,0 +1,30 @@
+// The CLIs' `--tools FILE` (issue 12 item 2), the "tools" step of the CLI
+// engine (cli/out.ts): the host hands over the file's bytes (or why it could
+// not read them) right after the plan; the core checks the declarations and
+// keeps them in this instance's replay index (assembly/replay.ts), from where
+// every later step applies them by tool name. A bad or unreadable file is a
+// usage-like error: "error: --tools FILE: message", exit status 2, nothing run.
+import { PART_TOOLS } from "../abi";
+import { errDetailLen, errOffset, errPart } from "../errors";
+import { outPos, sinkInit } from "../json/sink";
+import { replayTools } from "../replay";
+import { bytes, lit } from "./_emit";
+import { position, writeMessage } from "./message";
+import { errorReason } from "./_errors.gen";
+import { errCode } from "../errors";
+import { done } from "./run";
+
+/** "tools": file [fP, fP+fN), the host's reason it is unreadable [rP, rP+rN) or its bytes [p, p+n). */
+export function runTools(fP: usize, fN: usize, rP: usize, rN: usize, p: usize, n: usize): bool {
+  if (rN == 0) {
+    if (n >= 3 && load<u8>(p) == 0xEF && load<u8>(p + 1) == 0xBB && load<u8>(p + 2) == 0xBF) { p += 3; n -= 3; }
+    if (replayTools(p, n)) return done(0, 0, 0, 0, -1);
+  }
+  if (!sinkInit(true, false, (fN + rN) * 2 + 512) || !lit("error: --tools ") || !bytes(fP, fN) || !lit(": ")) return false;
+  if (rN > 0) {
+    if (!bytes(rP, rN)) return false;
+  } else if (errPart == PART_TOOLS && errOffset >= 0 && errDetailLen == 0) {
+    if (!lit("invalid JSON: ") || !lit(errorReason(errCode)) || !position(p, n, <usize>errOffset)) return false;
+  } else if (!writeMessage(p, n)) return false;
+  return lit("\n") && done(0, outPos, 0, 0, 2);
+}
