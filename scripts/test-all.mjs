@@ -15,8 +15,12 @@ const bin = (name) => `node_modules/.bin/${name}`;
 // The build stage comes first because vitest reads the test wasm and the
 // runtime matrix packs dist/, but a failed build does not stop the others:
 // they then report their own, more specific failures.
+// An existing .venv gets this tree's Python package first: the CLI vectors
+// runner (vitest) drives the Python CLI from it, which must not be stale.
+const REFRESH_VENV = "[ ! -x .venv/bin/python ] || PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_ROOT_USER_ACTION=ignore " +
+  ".venv/bin/python -m pip install -q --force-reinstall --no-deps ./python";
 const STAGES = [
-  ["build", [[node, ["scripts/build-test-wasm.mjs"]], [bin("tsup"), ["--silent"]]]],
+  ["build", [[node, ["scripts/build-test-wasm.mjs"]], [bin("tsup"), ["--silent"]], ["bash", ["-c", REFRESH_VENV]]]],
   ["vitest", [[bin("vitest"), ["run"]]]],
   ["runtimes", [[node, ["scripts/test-runtimes.mjs"]]]],
   ["pack", [[node, ["scripts/test-pack.mjs"]]]],
