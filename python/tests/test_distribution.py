@@ -82,3 +82,6 @@ def test_the_console_script_runs(tmp_path: Path) -> None:
     out = subprocess.run([str(script), str(calls)], capture_output=True, text=True, check=True)
     want = hashlib.sha256(b'tool_call\nsearch\n{"q":"cats"}').hexdigest()
     assert out.stdout.split() == [want, "search"]
+    # It names itself as typed, like the Node CLI: "overturn-fingerprint 1.0.0 (...)".
+    version = subprocess.run([str(script), "--version"], capture_output=True, text=True, check=True).stdout
+    assert version.startswith("overturn-fingerprint "), version

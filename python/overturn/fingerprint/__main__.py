@@ -2,13 +2,17 @@
 
 ``run`` is also the ``overturn-fingerprint`` console script of the wheel.
 """
+import os
 import sys
 
-from ._cli import main
+from . import _cli
 
 
 def run() -> None:
-    sys.exit(main(sys.argv[1:]))
+    # Help, usage and --version name the program as the user typed it.
+    if os.path.basename(sys.argv[0]).split(".")[0] == "overturn-fingerprint":
+        _cli.PROG = "overturn-fingerprint"
+    sys.exit(_cli.main(sys.argv[1:]))
 
 
 if __name__ == "__main__":
