@@ -94,6 +94,12 @@ const files = {
     '{"name":"x","args":[1,}',
     "",
   ].join("\n"),
+  // explain --tools: two declared tools and one without a declaration.
+  "vectors/cli/replay/explain.jsonl": [
+    '{"name":"search_docs","args":{"query":"refund policy","limit":10}}',
+    '{"name":"create_ticket","args":{"title":"Login fails","priority":"P1","requestId":"r-9"}}',
+    '{"name":"get_weather","args":{"city":"Paris"}}',
+  ].join("\n") + "\n",
   "vectors/cli/replay/bad-tools.json": JSON.stringify({ create_ticket: { match_on: ["title"] } }) + "\n",
   "vectors/cli/replay/broken-tools.json": '{"create_ticket": {"matchOn": ["title"]]}\n',
   // A stale recording: 25 calls, one asked for (the unused list stops at 20).
@@ -160,6 +166,11 @@ const cases = [
   ok("fingerprint-jobs-2", ["--jobs=2", RECORDING], fingerprintLines(rec)),
   ok("explain", ["explain", RECORDING], explainOut(rec, false, RECORDING)),
   ok("explain-json", ["explain", "--json", RECORDING], explainOut(rec, true, RECORDING)),
+  // Issue 12: explain names the declaration that chose a call's selection.
+  ok("explain-tools", ["explain", "--tools", `${R}tools.json`, `${R}explain.jsonl`],
+    explainOut(at(`${R}explain.jsonl`), false, `${R}explain.jsonl`, TOOLS)),
+  ok("explain-tools-json", ["explain", "--json", "--tools", `${R}tools.json`, `${R}explain.jsonl`],
+    explainOut(at(`${R}explain.jsonl`), true, `${R}explain.jsonl`, TOOLS)),
   { id: "verify-drift", args: ["verify", "vectors/cli/drift.jsonl"], ...verifyOut(at("vectors/cli/drift.jsonl"), false, "vectors/cli/drift.jsonl") },
   { id: "verify-drift-json", args: ["verify", "--json", "vectors/cli/drift.jsonl"], ...verifyOut(at("vectors/cli/drift.jsonl"), true, "vectors/cli/drift.jsonl") },
   { id: "verify-nothing", args: ["verify", RECORDING], ...verifyOut(rec, false, RECORDING) },

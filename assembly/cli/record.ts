@@ -105,5 +105,7 @@ export function explanationBody(): bool {
     && lit(",\"dropped\":") && jsonList(<u32>memberOf(<u32>sel, "dropped"))
     && lit(",\"missing\":") && jsonList(<u32>memberOf(<u32>sel, "missing"))
     && lit("},\"canonical\":") && jsonStr(<u32>member("canonical")) && lit(",\"preimage\":") && jsonStr(<u32>member("preimage"))
-    && lit(",\"fingerprint\":\"") && bytes(DIGEST(), 64) && lit("\"}");
+    && lit(",\"fingerprint\":\"") && bytes(DIGEST(), 64)
+    // Issue 12: which declaration chose the selection (--tools), as the SDKs' explain says.
+    && (member("declared") < 0 || lit("\",\"declared\":\"tools")) && lit("\"}");
 }

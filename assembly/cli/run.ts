@@ -182,6 +182,7 @@ function selectionText(): bool {
   if (m < 0 && g < 0) return lit("none");
   const sel = <u32>member("selected");
   if (!(m >= 0 ? lit("matchOn ") && jsonList(<u32>m) : lit("ignoreArgs ") && jsonList(<u32>g))) return false;
+  if (member("declared") >= 0 && !lit(" (tool declaration)")) return false; // issue 12: --tools chose it
   if (!lit(": kept ") || !jsonList(<u32>memberOf(sel, "kept")) || !lit(", dropped ") || !jsonList(<u32>memberOf(sel, "dropped"))) {
     return false;
   }

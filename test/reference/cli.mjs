@@ -5,7 +5,8 @@
 import { readFileSync } from "node:fs";
 import { DEFAULT_KIND, FINGERPRINT_VERSION, canonicalValue, parseJSONText, select, sha256Hex } from "./contract.mjs";
 import { explainLine, nearestLine } from "./diagnostics.mjs";
-import { explainWithTools, replay } from "./replay.mjs";
+import { applyTools, explainWithTools, replay } from "./replay.mjs";
+import { asRecordingLine } from "./shapes.mjs";
 import { callsOfMessage } from "./shapes.mjs";
 
 const usage = (cmd) => `usage: {prog} ${cmd}`;
@@ -104,17 +105,20 @@ const opt = (v) => (v === null ? undefined : v);
 function selectionText(c, e) {
   const m = opt(c.matchOn), g = opt(c.ignoreArgs);
   if (!m && !g) return "none";
-  let t = `${m ? `matchOn ${j(m)}` : `ignoreArgs ${j(g)}`}: kept ${j(e.selected.kept)}, dropped ${j(e.selected.dropped)}`;
+  const from = e.declared ? " (tool declaration)" : "";
+  let t = `${m ? `matchOn ${j(m)}` : `ignoreArgs ${j(g)}`}${from}: kept ${j(e.selected.kept)}, dropped ${j(e.selected.dropped)}`;
   if (e.selected.missing.length) t += `, missing ${j(e.selected.missing)}`;
   return m && g ? t + " (matchOn wins over ignoreArgs)" : t;
 }
 
 /** explain FILE: per call four text lines, or with json the whole explanation after file and line. */
-export function explainOut(path, json = false, file = path) {
+export function explainOut(path, json = false, file = path, tools = undefined) {
   return lines(path).map(([l, line]) => {
-    const e = explainLine(l);
+    const e = tools ? explainWithTools(l, tools) : explainLine(l);
+    // With declarations the selection shown is the one they gave the line (recording lines only here).
+    const c = tools ? applyTools(asRecordingLine(l).line, tools).line : JSON.parse(l);
     if (json) return j({ file, line, ...e }) + "\n";
-    return `${file}:${line}  ${e.name}  ${e.fingerprint}\n  kind       ${e.kind}\n  selection  ${selectionText(JSON.parse(l), e)}\n` +
+    return `${file}:${line}  ${e.name}  ${e.fingerprint}\n  kind       ${e.kind}\n  selection  ${selectionText(c, e)}\n` +
       `  canonical  ${e.canonical}\n`;
   }).join("");
 }
