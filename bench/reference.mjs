@@ -5,7 +5,7 @@
 // key comparator. Obviously correct rather than fast; checked against every
 // non-error shared vector by test/bench-reference.test.ts.
 //
-// Follows the contract page and /work/shared/contract-decisions.md:
+// Follows the contract page and ../shared/contract-decisions.md:
 //   fingerprint = sha256(kind "\n" name "\n" canonical(select(args)))  (D17, D18)
 // The hash is passed in (hex of the UTF-8 preimage), so the same code runs
 // with node:crypto and with @noble/hashes.

@@ -3,7 +3,7 @@
 // test/reference/contract.mjs. Run: node scripts/gen-vectors.mjs
 //
 // Each vector names the decision it pins (D1–D19 of
-// /work/shared/contract-decisions.md, or "page" for the contract page's own
+// ../shared/contract-decisions.md, or "page" for the contract page's own
 // examples). The inputs are written here; every expected value (canonical,
 // fingerprint, error) comes from the oracle, never by hand. A vector may
 // carry text input (argsJSON, or argsBytesHex for byte-level cases) and/or a

@@ -1,6 +1,6 @@
 // Checks the test-only oracle (test/reference/contract.mjs) against the
 // contract's own words: the three examples of the contract page and every
-// example quoted in /work/shared/contract-decisions.md (D1–D19). This is the
+// example quoted in ../shared/contract-decisions.md (D1–D19). This is the
 // one place where expectations are written by hand, because they are the
 // contract's text; everything else derives from the oracle.
 

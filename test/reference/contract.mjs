@@ -1,7 +1,7 @@
 // Independent oracle for fingerprint contract v1 (test-only, internal).
 //
-// Follows the contract page (/work/shared/seed/000_19313c6811672cb5.txt) and
-// its binding resolutions D1–D19 (/work/shared/contract-decisions.md), and
+// Follows the contract page (../shared/seed/000_19313c6811672cb5.txt) and
+// its binding resolutions D1–D19 (../shared/contract-decisions.md), and
 // nothing else: it shares no code with assembly/ or src/. V8 is the authority
 // for every hard part — String(x) is ECMA-262 Number::toString (D7),
 // String.prototype.trim is the D4 trim set, JSON.stringify(str) is ES2019
