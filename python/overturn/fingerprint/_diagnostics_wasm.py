@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import struct
 import threading
-from typing import Any, Dict, List, Tuple
+from typing import Any, Callable, Dict, List, Tuple
 
 from . import _core
 from ._abi import (ABI_ID, F_CALL, F_CLI, F_DIFF, F_DIGEST, F_EXPLAIN, F_NTH_CALL, F_STRING_INPUT, F_TOOLS, FINGERPRINT_VERSION,
@@ -170,6 +170,15 @@ def cli_step(step: str, name: Any = b"", match: Any = b"", ignore: Any = b"",
 
 def _run(st: _Instance, request: bytes) -> str:
     """One request; the returned text, or the FingerprintError. A trap drops the instance (D19)."""
+    def drop() -> None:
+        del _local.inst  # its state is not trusted
+    return run_request(st, request, "diagnostics", drop)
+
+
+def run_request(st: _Instance, request: bytes, what: str, on_trap: Callable[[], None]) -> str:
+    """One request on instance ``st`` through wasmtime's ordinary call path: the
+    returned text, or the FingerprintError; a trap calls ``on_trap`` (the
+    instance is not trusted after it) and becomes "internal-error"."""
     n = len(request)
     if n > st.cap:
         if st.reserve(st.store, n) == 0:
@@ -179,8 +188,8 @@ def _run(st: _Instance, request: bytes) -> str:
     try:
         st.run(st.store, n)
     except st.errors as e:
-        del _local.inst  # its state is not trusted
-        raise FingerprintError("internal-error", "the diagnostics core trapped: %s" % str(e).splitlines()[0]) from None
+        on_trap()
+        raise FingerprintError("internal-error", "the %s core trapped: %s" % (what, str(e).splitlines()[0])) from None
     r = st.result
     status, offset, part, ptr, size = _RESULT.unpack(bytes(st.memory.read(st.store, r + RESULT_STATUS, r + 20)))
     text = bytes(st.memory.read(st.store, ptr, ptr + size)).decode("utf-8", "surrogatepass")

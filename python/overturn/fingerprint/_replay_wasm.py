@@ -18,7 +18,7 @@ from typing import Any, Optional
 
 from ._abi import (F_REPLAY, F_STRING_INPUT, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, RESULT_STATUS)
 from . import _core
-from ._diagnostics_wasm import _HEADER, _RESULT, _Instance
+from ._diagnostics_wasm import _HEADER, _RESULT, _Instance, run_request
 from ._errors import FingerprintError, core_error
 
 _OP = struct.Struct("<II")  # the kind part: op, argument
@@ -109,29 +109,13 @@ class ReplayCore:
     def _run_locked(self, flags: int, op: int, arg: int, data: bytes) -> str:
         if self._broken:
             raise FingerprintError("internal-error", "this recording's core failed earlier; load the recording again")
-        st = self._st
         request = _HEADER.pack(F_REPLAY | flags, 8, 0, 0, 0, len(data)) + _OP.pack(op, arg) + data
-        n = len(request)
         if self._low is not None:
-            return self._run_fast(request, n)
-        if n > st.cap:
-            if st.reserve(st.store, n) == 0:
-                raise FingerprintError("out-of-memory", "a request of %d bytes does not fit in wasm memory" % n)
-            st.cap = n
-        st.memory.write(st.store, request, st.ptr)
-        try:
-            st.run(st.store, n)
-        except st.errors as e:
-            self._broken = True
-            raise FingerprintError("internal-error", "the replay core trapped: %s" % str(e).splitlines()[0]) from None
-        r = st.result
-        status, offset, part, ptr, size = _RESULT.unpack(bytes(st.memory.read(st.store, r + RESULT_STATUS, r + 20)))
-        text = bytes(st.memory.read(st.store, ptr, ptr + size)).decode("utf-8", "surrogatepass")
-        if status:
-            raise core_error(status, offset, part, text)
-        return text
+            return self._run_fast(request, len(request))
+        return run_request(self._st, request, "replay", self._mark_broken)
 
-
+    def _mark_broken(self) -> None:
+        self._broken = True
 
     def _run_fast(self, request: bytes, n: int) -> str:
         st = self._st
