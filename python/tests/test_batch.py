@@ -12,6 +12,15 @@ import pytest
 
 from overturn.fingerprint import FingerprintError, fingerprint_batch, fingerprint_batch_json, fingerprint_json
 
+from _support import load_reference
+
+# Expected digests from the pure-Python oracle (python/bench/reference.py), never from the SDK.
+_REF = load_reference()
+
+
+def _oracle(name, text, **kw):
+    return _REF.fingerprint(name, _REF.parse_json(text), **kw)
+
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 with open(os.path.join(ROOT, "vectors", "fingerprint.vectors.json"), encoding="utf-8") as f:
     VECTORS = json.load(f)["vectors"]
@@ -82,7 +91,7 @@ def test_chunk_boundaries_and_the_first_error_wins_with_its_index():
     got = fingerprint_batch_json(names, texts, on_error="null")
     assert got[9_000] is None
     for i in list(range(0, n, 997)) + [8_999, 9_001]:
-        assert got[i] == fingerprint_json(names[i], texts[i])
+        assert got[i] == _oracle(names[i], texts[i])
     assert len(set(got)) == n
     with pytest.raises(FingerprintError) as e:
         fingerprint_batch_json(names, texts)
@@ -94,7 +103,7 @@ def test_chunk_boundaries_and_the_first_error_wins_with_its_index():
 def test_bad_names_kinds_limits_and_types_per_item():
     got = fingerprint_batch_json(["a", "", "\ud800", "b", "c"], ["1", "1", "1", "[1,2,3]", "{}"],
                                  on_error="null", limits={"max_input_bytes": 4})
-    assert got == [fingerprint_json("a", "1"), None, None, None, fingerprint_json("c", "{}")]
+    assert got == [_oracle("a", "1"), None, None, None, _oracle("c", "{}")]
     with pytest.raises(FingerprintError, match="item 0: invalid kind"):
         fingerprint_batch_json(["a"], ["1"], kind="")
     with pytest.raises(FingerprintError, match="item 1: name must be a str"):
@@ -107,7 +116,7 @@ def test_bad_names_kinds_limits_and_types_per_item():
 
 def test_items_larger_than_a_chunk():
     big = json.dumps({"xs": list(range(200_000))})
-    assert fingerprint_batch_json(["a", "b"], [big, "2"]) == [fingerprint_json("a", big), fingerprint_json("b", "2")]
+    assert fingerprint_batch_json(["a", "b"], [big, "2"]) == [_oracle("a", big), _oracle("b", "2")]
 
 
 def test_arrow_arrays_in_and_out_without_per_row_objects():
@@ -125,19 +134,19 @@ def test_arrow_arrays_in_and_out_without_per_row_objects():
     assert fingerprint_batch_json(names, chunked, on_error="null").to_pylist() == [_want(v) for v in vs]
     kinds = pa.array([None, "k"] * 3)
     assert fingerprint_batch_json(pa.array(["t"] * 6), pa.array(["{}"] * 6), kind=kinds).to_pylist() == [
-        fingerprint_json("t", "{}", kind=k or "tool_call") for k in kinds.to_pylist()]
+        _oracle("t", "{}", kind=k or "tool_call") for k in kinds.to_pylist()]
 
 
 def test_arrow_nulls_are_bad_items_and_chunks_cross():
     pa = pytest.importorskip("pyarrow")
     got = fingerprint_batch_json(pa.array(["a", None, "b"]), pa.array(["1", "2", None]), on_error="null")
-    assert got.to_pylist() == [fingerprint_json("a", "1"), None, None]
+    assert got.to_pylist() == [_oracle("a", "1"), None, None]
     with pytest.raises(FingerprintError, match="item 1: name is null"):
         fingerprint_batch_json(pa.array(["a", None, "b"]), pa.array(["1", "2", "3"]))
     n = 9_000
     texts = [json.dumps({"i": i}) for i in range(n)]
     got = fingerprint_batch_json(pa.array(["t"] * n), pa.large_string() and pa.array(texts, type=pa.large_string()))
-    assert got.to_pylist()[::1000] == [fingerprint_json("t", texts[i]) for i in range(0, n, 1000)]
+    assert got.to_pylist()[::1000] == [_oracle("t", texts[i]) for i in range(0, n, 1000)]
 
 
 def test_calls_the_core_cannot_read_as_marshal_take_the_text_path():
