@@ -16,7 +16,7 @@ import {
   E_TRAILING, E_UNEXPECTED_CHAR, E_UNEXPECTED_END, fail,
 } from "../errors";
 import { parseDouble } from "../num/strtod";
-import { decimalDigits, decimalE10, readShortDecimal } from "../num/decimal";
+import { SHORT_MAX_DIGITS, decimalDigits, decimalE10, readShortDecimal } from "../num/decimal";
 import { encodeWtf8, sequenceLength, surrogateAt } from "../utf8";
 import {
   NUM_DECIMAL, NUM_LITERAL, NUM_NEGATIVE, STR_CLEAN, T_ARR, T_FALSE, T_NULL, T_NUM, T_OBJ, T_STR, T_TRUE,
@@ -194,51 +194,63 @@ function matchWord(p: usize, w: string, n: i32): bool {
   return true;
 }
 
-/** Reads the number or number-like token at p; returns the position after it, or 0. */
-function readNumber(p: usize): usize {
+/** Reads the number or number-like token at p; returns the position after it, or 0.
+ *  Not inlined: inside parseText its digit loops ran with p and the memory base spilled to the stack. */
+// @ts-ignore: decorator
+@noinline function readNumber(p: usize): usize {
   const s = p;
+  const end = textEnd; // a local: the digit loops below are hot, a global is reloaded per byte
   let neg = false;
   if (load<u8>(p) == 0x2D) {
     neg = true;
     p++;
-    if (p < textEnd && load<u8>(p) == 0x49) { // -Infinity (D12)
+    if (p < end && load<u8>(p) == 0x49) { // -Infinity (D12)
       if (!matchWord(p, "Infinity", 8)) return failAt(E_UNEXPECTED_CHAR, p);
       return tapePush(T_NULL, 0, 0, 0) < 0 ? 0 : p + 8;
     }
   }
-  if (p >= textEnd) return failAt(E_UNEXPECTED_END, p);
+  if (p >= end) return failAt(E_UNEXPECTED_END, p);
   const first = <u32>load<u8>(p);
   const digits0 = p;
   if (first == 0x30) {
     p++;
-    if (p < textEnd && isDigit(load<u8>(p))) return failAt(E_BAD_NUMBER, p); // leading zero
+    if (p < end && isDigit(load<u8>(p))) return failAt(E_BAD_NUMBER, p); // leading zero
   } else if (isDigit(first)) {
     p++;
-    while (p < textEnd && isDigit(load<u8>(p))) p++;
+    while (p < end && isDigit(load<u8>(p))) p++;
   } else {
     return failAt(E_BAD_NUMBER, p);
   }
   const intDigits = <i32>(p - digits0);
+  // Digits from the first nonzero one on (trailing zeros included): an upper
+  // bound of the significant digits, enough to skip readShortDecimal's scan
+  // when it must fail (> 15); either path gives the same text (decimal.ts).
+  let sigDigits = first == 0x30 ? 0 : intDigits;
   let literal = true;
-  if (p < textEnd && load<u8>(p) == 0x2E) {
+  if (p < end && load<u8>(p) == 0x2E) {
     literal = false;
     p++;
-    if (p >= textEnd || !isDigit(load<u8>(p))) return failAt(p >= textEnd ? E_UNEXPECTED_END : E_BAD_NUMBER, p);
-    while (p < textEnd && isDigit(load<u8>(p))) p++;
+    if (p >= end || !isDigit(load<u8>(p))) return failAt(p >= end ? E_UNEXPECTED_END : E_BAD_NUMBER, p);
+    if (sigDigits == 0) {
+      while (p < end && load<u8>(p) == 0x30) p++; // "0.000ddd": leading zeros are not significant
+    }
+    const lead = p;
+    while (p < end && isDigit(load<u8>(p))) p++;
+    sigDigits += <i32>(p - lead);
   }
-  if (p < textEnd && (load<u8>(p) | 0x20) == 0x65) {
+  if (p < end && (load<u8>(p) | 0x20) == 0x65) {
     literal = false;
     p++;
-    if (p < textEnd && (load<u8>(p) == 0x2B || load<u8>(p) == 0x2D)) p++;
-    if (p >= textEnd || !isDigit(load<u8>(p))) return failAt(p >= textEnd ? E_UNEXPECTED_END : E_BAD_NUMBER, p);
-    while (p < textEnd && isDigit(load<u8>(p))) p++;
+    if (p < end && (load<u8>(p) == 0x2B || load<u8>(p) == 0x2D)) p++;
+    if (p >= end || !isDigit(load<u8>(p))) return failAt(p >= end ? E_UNEXPECTED_END : E_BAD_NUMBER, p);
+    while (p < end && isDigit(load<u8>(p))) p++;
   }
   // "-0" is not a literal: it must print as "0" (D7).
   if (literal && intDigits <= LITERAL_MAX_DIGITS && !(neg && first == 0x30)) {
     return tapePush(T_NUM, NUM_LITERAL, <u32>(p - s), <u64>s) < 0 ? 0 : p;
   }
   // Fractions and exponents of at most 15 digits print from their own digits.
-  if (readShortDecimal(s, <i32>(p - s))) {
+  if (sigDigits <= SHORT_MAX_DIGITS && readShortDecimal(s, <i32>(p - s))) {
     const flags = neg && decimalDigits != 0 ? NUM_DECIMAL | NUM_NEGATIVE : NUM_DECIMAL;
     return tapePush(T_NUM, flags, <u32>decimalE10, decimalDigits) < 0 ? 0 : p;
   }

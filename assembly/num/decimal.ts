@@ -13,7 +13,7 @@
 // value between 1e-301 and 1e300, inside the normal range (2.2e-308 ..
 // 1.8e308) with room; anything else takes the exact path.
 
-const MAX_DIGITS: i32 = 15;
+export const SHORT_MAX_DIGITS: i32 = 15;
 const N_MIN: i32 = -300;
 const N_MAX: i32 = 300;
 const EXP_CAP: i32 = 10000; // exponents beyond this fail the N range anyway
@@ -49,7 +49,7 @@ export function readShortDecimal(ptr: usize, len: i32): bool {
     }
     // A nonzero digit: the zeros before it become digits of m.
     k += zeros + 1;
-    if (k > MAX_DIGITS) return false;
+    if (k > SHORT_MAX_DIGITS) return false;
     for (let z = 0; z < zeros; z++) m *= 10;
     m = m * 10 + (c - 0x30);
     zeros = 0;

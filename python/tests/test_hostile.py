@@ -640,7 +640,12 @@ def test_nested_call_while_the_core_is_busy(monkeypatch, outer):
         return run(*a)
 
     monkeypatch.setattr(low, "call_unchecked", nesting)
-    got = fingerprint("outer", {"a": 1}) if outer == "value" else fingerprint_json("outer", '{"a": 1}')
+    # The thread's plain function binds call_unchecked when it is made: make it again, here and after.
+    _core._local.__dict__.pop("plain", None)
+    try:
+        got = fingerprint("outer", {"a": 1}) if outer == "value" else fingerprint_json("outer", '{"a": 1}')
+    finally:
+        _core._local.__dict__.pop("plain", None)
     assert got == oracle_digest("tool_call", "outer", '{"a":1}')
     assert inner == [oracle_digest("tool_call", "inner", '{"q":[1,"x"]}')]
 

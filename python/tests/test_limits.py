@@ -181,7 +181,7 @@ def test_limits_are_sent_only_when_changed(monkeypatch):
 def test_a_new_instance_is_told_the_configured_limits():
     configure(limits={"max_depth": 2})
     limit_error(fingerprint_json, "t", nested(3))
-    _core._local.__dict__.pop("inst", None)  # as after a retirement
+    _core._forget(_core._local.inst)  # as after a retirement
     limit_error(fingerprint_json, "t", nested(3))
 
 

@@ -55,10 +55,12 @@ def test_wasm_exports_version_1():
 def _swap_instance(new):
     old = _core._local.__dict__.get("inst")
     _core._local.inst = new
+    _core._local.__dict__.pop("plain", None)  # the thread's plain function is bound to its instance
     return old
 
 
 def _restore(old):
+    _core._local.__dict__.pop("plain", None)
     if old is None:
         _core._local.__dict__.pop("inst", None)
     else:
@@ -125,7 +127,7 @@ def test_traps_become_fingerprint_errors(low_level):
         assert "inst" not in _core._local.__dict__
         assert fp.canonicalize_json("[1, 2]") == "[1,2]"
         _core._module = fake
-        _core._local.inst = _core._Instance(low_level=low_level)
+        _swap_instance(_core._Instance(low_level=low_level))
         _core._module = real
         with pytest.raises(FingerprintError) as e:
             fp.canonicalize_json("1")  # request of 25 bytes: infinite recursion
@@ -155,6 +157,7 @@ def test_load_failures_are_fingerprint_errors(monkeypatch):
         raise RuntimeError("no wasm here")
 
     old = _core._local.__dict__.pop("inst", None)
+    _core._local.__dict__.pop("plain", None)
     monkeypatch.setattr(_core._Instance, "__init__", broken)
     try:
         with pytest.raises(FingerprintError) as e:

@@ -29,7 +29,8 @@ import json
 from typing import Any, Dict, Mapping, Optional, Tuple, Union
 
 from . import _core, _limits
-from ._core import F_DIGEST, F_IGNORE, F_MATCH_ON, F_STRING_INPUT, F_TEXT
+from ._abi import F_MARSHAL
+from ._core import F_DIGEST, F_IGNORE, F_MATCH_ON, F_STRING_INPUT, F_TEXT, _local
 from ._encode import to_json_args
 from ._stream import NOT_PLAIN, PLAIN, UNKNOWN, marshal_call, plain_call
 from ._select import key_list, select_value
@@ -73,6 +74,7 @@ _CACHE_MAX = 1024
 _DEFAULT_KIND = "tool_call"
 _PLAIN_TEXT = 1 << 16  # characters: a str up to this takes _core.plain (its bytes live during the run)
 _UNLIMITED = _limits._UNLIMITED  # max_bytes when there is no byte limit
+_VALUE_DIGEST = F_DIGEST | F_MARSHAL  # plain's request for a value's digest
 
 
 def _literal(s: Any, what: str) -> bytes:
@@ -202,10 +204,15 @@ def fingerprint(name: str, args: Any, *, match_on: Optional[KeyList] = None,
         n = _names.get(name) if type(name) is str else None
         if n is None:
             n = _literal(name, "name")
-        out = plain_call(F_DIGEST, n, args)
+        # plain_call inlined: this thread's plain function, one Python call (issue 14).
+        try:
+            fn = _local.plain
+        except AttributeError:
+            fn = _core.plain_fn()
+        out = fn(_VALUE_DIGEST, n, args, _limits.active)
         if out is NOT_PLAIN or out is PLAIN or out is UNKNOWN:
             return _text_path(out, F_DIGEST, b"", n, args, _limits.active)
-        return out
+        return out  # type: ignore[no-any-return]
     n = _literal(name, "name")
     if match_on is None and ignore_args is None and kind is _DEFAULT_KIND:
         return _value_call(F_DIGEST, b"", n, args, limits)

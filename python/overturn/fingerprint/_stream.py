@@ -37,6 +37,7 @@ from _thread import stack_size
 from typing import Any
 
 from . import _core, _limits
+from ._core import _local
 from ._encode import FAST_MAX_RECURSION_LIMIT
 from ._errors import FingerprintError
 
@@ -58,18 +59,13 @@ UNKNOWN = "unknown"
 
 def plain_call(flags: int, name: bytes, args: Any) -> str:
     """``marshal_call`` for the common call (default kind, configured limits),
-    in the fewest Python steps: ``fingerprint``/``canonical_json`` call it first (issue 14)."""
-    if _USE_MARSHAL and (stack_size() == 0 or stack_size() >= _MIN_THREAD_STACK):
-        try:
-            data = _dumps(args, 4)
-        except Exception:  # ValueError: unmarshallable or too deep; the text path decides
-            return NOT_PLAIN
-        if _limits.active.max_bytes >= _UNLIMITED:
-            out = _core.plain(flags | F_MARSHAL, name, data)
-            if out is not None:
-                return out
-        return PLAIN
-    return UNKNOWN
+    in the fewest Python steps (issue 14): this thread's ``_core`` plain
+    function makes the stream and runs the core in one call."""
+    try:
+        fn = _local.plain
+    except AttributeError:
+        fn = _core.plain_fn()
+    return fn(flags | F_MARSHAL, name, args, _limits.active)  # type: ignore[no-any-return]
 
 
 def marshal_call(flags: int, kind: bytes, name: bytes, args: Any, s: Any) -> str:
