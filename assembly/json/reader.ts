@@ -39,17 +39,43 @@ let strClean: bool = false;
   return 0;
 }
 
+/** RFC 8259 whitespace: space, \t, \n, \r. Bits 32, 9, 10 and 13 of the mask;
+ *  one compare settles every byte above space (most of what skipWs sees). */
 @inline function isWs(c: u32): bool {
-  return c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09;
+  return c <= 0x20 && ((<u64>0x100002600 >> <u64>c) & 1) != 0;
 }
 
 @inline function skipWs(p: usize): usize {
-  while (p < textEnd && isWs(load<u8>(p))) p++;
+  const end = textEnd;
+  while (p < end && isWs(load<u8>(p))) p++;
   return p;
 }
 
 @inline function isDigit(c: u32): bool {
   return c - 0x30 < 10;
+}
+
+/**
+ * The position after the run of ASCII digits that starts at p, at most end.
+ * Eight bytes per step (SWAR): per byte, its high nibble and the high nibble
+ * of byte + 6 are both 3 exactly for '0'..'9', so x has a zero byte exactly
+ * at each digit. A carry out of a byte >= 0xFA only disturbs later bytes,
+ * and that byte is already a non-digit. Reads up to 7 bytes past end: memory
+ * extends 16 bytes past every range handed out (arena.ts, SLACK).
+ * Measured (wasmtime, medium payload): the fraction loop of a 17-digit double
+ * one byte at a time was a fifth of parseText.
+ */
+@inline function skipDigits(p: usize, end: usize): usize {
+  while (p < end) {
+    const v = load<u64>(p);
+    const x = ((v & 0xF0F0F0F0F0F0F0F0) | (((v + 0x0606060606060606) & 0xF0F0F0F0F0F0F0F0) >> 4)) ^ 0x3333333333333333;
+    if (x != 0) {
+      p += <usize>(ctz<u64>(x) >> 3);
+      break;
+    }
+    p += 8;
+  }
+  return p < end ? p : end;
 }
 
 /**
@@ -216,8 +242,7 @@ function matchWord(p: usize, w: string, n: i32): bool {
     p++;
     if (p < end && isDigit(load<u8>(p))) return failAt(E_BAD_NUMBER, p); // leading zero
   } else if (isDigit(first)) {
-    p++;
-    while (p < end && isDigit(load<u8>(p))) p++;
+    p = skipDigits(p + 1, end);
   } else {
     return failAt(E_BAD_NUMBER, p);
   }
@@ -235,7 +260,7 @@ function matchWord(p: usize, w: string, n: i32): bool {
       while (p < end && load<u8>(p) == 0x30) p++; // "0.000ddd": leading zeros are not significant
     }
     const lead = p;
-    while (p < end && isDigit(load<u8>(p))) p++;
+    p = skipDigits(p, end);
     sigDigits += <i32>(p - lead);
   }
   if (p < end && (load<u8>(p) | 0x20) == 0x65) {
