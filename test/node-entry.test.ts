@@ -48,6 +48,23 @@ describe("dist/node.js and dist/node.cjs", () => {
     expect(readFileSync(join(DIST, "index.js"), "utf8").includes(b64("diagnostics.wasm"))).toBe(true);
   });
 
+  it("on a Node without process.getBuiltinModule (< 20.16): explain asks for initDiagnostics(), which reads the file", () => {
+    for (const [flag, entry] of [["--input-type=module", "node.js"], ["--input-type=commonjs", "node.cjs"]]) {
+      const load = entry.endsWith("cjs") ? `require(${JSON.stringify(join(DIST, entry))})` : `await import(${JSON.stringify(join(DIST, entry))})`;
+      const program = `delete process.getBuiltinModule;
+(async () => {
+  const sdk = ${load};
+  let first = "";
+  try { sdk.explain("search", { q: 1 }); } catch (e) { first = e.code + ": " + e.message; }
+  await sdk.initDiagnostics();
+  console.log(JSON.stringify({ first, fp: sdk.fingerprint("search", { q: " cats " }), explained: sdk.explain("search", { q: " cats " }).fingerprint }));
+})();`;
+      const got = node([flag, "-e", program], DIST) as { first: string; fp: string; explained: string };
+      expect(got.first).toMatch(/^not-initialized: .*initDiagnostics\(\)/);
+      expect(got).toMatchObject({ fp: DIGEST, explained: DIGEST });
+    }
+  });
+
   it("without the file beside them (a bundled app): fingerprints still work; explain names initDiagnostics(bytes) and /inline; bytes fix it", () => {
     copyFileSync(join(DIST, "node.js"), join(lost, "node.mjs"));
     const got = node(["--input-type=module", "-e", ESM_PROBE(join(lost, "node.mjs"))], lost) as
