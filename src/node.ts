@@ -2,8 +2,8 @@
  * Entry for Node (the `node` export condition). The core's bytes are
  * embedded, as in the default entry, so fingerprinting works synchronously
  * right after import with no file read. The diagnostics module (explain,
- * diff, nearest, Recording) is not embedded: its 150 KB of base64 cost ~2.8 ms
- * of every import (issue 11 item 9, README "Start-up"), so it is read from
+ * diff, nearest, Recording) is not embedded: V8 scanned its 150 KB of base64
+ * on every import (~0.5 ms; issue 11 item 9, README "Start-up"), so it is read from
  * `diagnostics.wasm` beside this file on its first use. A bundled app that
  * lost that file gets a FingerprintError naming `initDiagnostics(bytes)` and
  * the `@overturn/fingerprint/inline` entry, which embeds both modules.
