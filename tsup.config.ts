@@ -44,6 +44,19 @@ export default defineConfig([
     },
   },
   {
+    // Node: the core embedded, diagnostics.wasm read beside the entry on first
+    // use (src/node.ts). shims: import.meta.url in the CommonJS build.
+    entry: { node: "src/node.ts" },
+    format: ["esm", "cjs"],
+    dts: true,
+    target: "node20",
+    platform: "node",
+    sourcemap: false,
+    splitting: false,
+    shims: true,
+    minify: true,
+  },
+  {
     // Browser (fetches the .wasm), workerd and edge-light (import it as a
     // WebAssembly.Module): ESM only, each self-contained.
     entry: { browser: "src/browser.ts", workerd: "src/workerd.ts", "edge-light": "src/edge-light.ts" },

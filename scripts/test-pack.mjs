@@ -19,7 +19,8 @@ const EXPECTED = [
   "dist/browser.d.ts", "dist/browser.js", "dist/cli.js", "dist/diagnostics.wasm", "dist/diagnostics.wasm.sha256",
   "dist/edge-light.d.ts", "dist/edge-light.js",
   "dist/fingerprint.wasm", "dist/fingerprint.wasm.sha256", "dist/index.cjs", "dist/index.d.cts",
-  "dist/index.d.ts", "dist/index.js", "dist/workerd.d.ts", "dist/workerd.js",
+  "dist/index.d.ts", "dist/index.js", "dist/node.cjs", "dist/node.d.cts", "dist/node.d.ts", "dist/node.js",
+  "dist/workerd.d.ts", "dist/workerd.js",
 ];
 // A vector of vectors/fingerprint.vectors.json's kind: search {"q":"cats"}.
 const PROBE = `sha256("tool_call\\nsearch\\n{\\"q\\":\\"cats\\"}")`;
@@ -76,6 +77,10 @@ try {
   const cjs = run(process.execPath, ["-e",
     'console.log(require("@overturn/fingerprint").fingerprint("search", { q: "cats", x: null }))'], app).trim();
   check(cjs === probeHex, `installed tarball, CJS require: fingerprint = ${PROBE}`);
+  // The node entry reads diagnostics.wasm beside itself (src/node.ts): the tarball must carry it there.
+  const explained = run(process.execPath, ["--input-type=module", "-e",
+    'import { explain } from "@overturn/fingerprint"; console.log(explain("search", { q: " cats " }).fingerprint)'], app).trim();
+  check(explained === probeHex, `installed tarball, ESM explain() (diagnostics.wasm read beside dist/node.js) = ${PROBE}`);
   writeFileSync(join(app, "calls.jsonl"), '{"name":"search","args":{"q":"cats"}}\n');
   const cli = run(process.execPath, [join(pkgDir, "dist", "cli.js"), "calls.jsonl"], app).trim();
   check(cli.startsWith(probeHex), "installed tarball, the overturn-fingerprint CLI prints the same fingerprint");

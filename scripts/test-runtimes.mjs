@@ -216,8 +216,9 @@ export const run = async (m: WebAssembly.Module): Promise<string> => {
   try { return fingerprint("search", { q: 1 }, o); } catch (e) { return e instanceof FingerprintError ? e.code : ""; }
 };
 `);
-  // node/deno/bun share the import/require targets attw checked (node16 sets "node").
-  const want = { workerd: "dist/workerd.d.ts", "edge-light": "dist/edge-light.d.ts", browser: "dist/browser.d.ts", deno: "dist/index.d.ts" };
+  // attw checked the import/require targets (node16 sets "node"); these are the runtime conditions.
+  const want = { workerd: "dist/workerd.d.ts", "edge-light": "dist/edge-light.d.ts", browser: "dist/browser.d.ts", deno: "dist/index.d.ts",
+    bun: "dist/index.d.ts", node: "dist/node.d.ts" };
   const parsed = new Map();
   for (const [condition, expected] of Object.entries(want)) {
     const options = {
@@ -248,13 +249,13 @@ async function nodeRows(st) {
   await row("Node.js (ESM)", "`import` by package name, vectors in-process", (r) => {
     const got = runJson(node, ["host.mjs"], { cwd });
     r.entry = rel(got.entry);
-    if (r.entry !== "dist/index.js") throw new Error(`resolved ${r.entry}`);
+    if (r.entry !== "dist/node.js") throw new Error(`resolved ${r.entry}`);
     return verdict(got);
   });
   await row("Node.js (CommonJS)", "`require` by package name, vectors in-process", (r) => {
     const got = runJson(node, ["host.cjs"], { cwd });
     r.entry = rel(got.entry);
-    if (r.entry !== "dist/index.cjs") throw new Error(`resolved ${r.entry}`);
+    if (r.entry !== "dist/node.cjs") throw new Error(`resolved ${r.entry}`);
     return verdict(got);
   });
   for (const [name, file] of [["Node.js (ESM)", "host.mjs"], ["Node.js (CommonJS)", "host.cjs"]]) {
@@ -728,7 +729,9 @@ async function sizes(st) {
   const wasm = readFileSync(join(st.pkgDir, "dist", "fingerprint.wasm"));
   const gz = (b) => gzipSync(b, { level: 9 }).length;
   const entries = [
-    ["dist/index.js", "node, deno, bun, import (default)", "esm", true],
+    ["dist/node.js", "node (import)", "esm", "core"],
+    ["dist/node.cjs", "node (require)", "cjs", "core"],
+    ["dist/index.js", "deno, bun, import (default), /inline", "esm", true],
     ["dist/index.cjs", "require (also browser + require)", "cjs", true],
     ["dist/browser.js", "browser (import)", "esm", false],
     ["dist/workerd.js", "workerd", "esm", false],
@@ -740,7 +743,9 @@ async function sizes(st) {
       target: "es2022", external: ["*.wasm", "*.wasm?module"], logLevel: "silent",
     });
     const js = Buffer.from(res.outputFiles[0].contents);
-    out.push({ file, conditions, min: js.length, gz: gz(js), wasm: embedded ? "embedded (base64)" : `+ ${wasm.length} B .wasm (${gz(wasm)} B gzipped)`,
+    out.push({ file, conditions, min: js.length, gz: gz(js),
+      wasm: embedded === "core" ? "core embedded (base64); diagnostics.wasm read from disk on first use"
+        : embedded ? "embedded (base64)" : `+ ${wasm.length} B .wasm (${gz(wasm)} B gzipped)`,
       total: embedded ? gz(js) : gz(js) + gz(wasm) });
   }
   return { entries: out, wasm: wasm.length, wasmGz: gz(wasm) };
@@ -793,7 +798,8 @@ Debian's packages and runs offline.
 |---|---|---|
 | \`workerd\` | \`dist/workerd.js\` | \`import m from "./fingerprint.wasm"\` — Wrangler uploads it as a compiled \`WebAssembly.Module\`; instantiated once at module start-up; \`diagnostics.wasm\` likewise, instantiated on the first explain. Sync API right after import. |
 | \`edge-light\` | \`dist/edge-light.js\` | \`import m from "./fingerprint.wasm?module"\` — Vercel binds a compiled \`WebAssembly.Module\`; instantiated at start-up; \`diagnostics.wasm?module\` likewise, instantiated on the first explain. Sync API right after import. |
-| \`node\`, \`deno\`, \`bun\` | \`dist/index.js\` / \`dist/index.cjs\` | bytes embedded (base64), compiled synchronously on first use. |
+| \`deno\`, \`bun\` | \`dist/index.js\` / \`dist/index.cjs\` | bytes embedded (base64), compiled synchronously on first use. |
+| \`node\` | \`dist/node.js\` / \`dist/node.cjs\` | the core embedded (base64), compiled synchronously on first use; \`diagnostics.wasm\` read from beside the entry on the first explain (not embedded: its base64 slowed every import). A bundled app that lost the file gets \`FingerprintError("not-initialized")\` naming \`initDiagnostics(bytes)\` and \`/inline\`. |
 | \`browser\` + \`import\` | \`dist/browser.js\` | \`await init()\` fetches \`new URL("./fingerprint.wasm", import.meta.url)\` (Vite emits it as an asset — tested below in build and dev; webpack 5 and Parcel document the same pattern) and compiles it asynchronously; any call before that throws \`FingerprintError("not-initialized")\`. \`await initDiagnostics()\` fetches \`diagnostics.wasm\` the same way for explain/diff/nearest. |
 | \`browser\` + \`require\` | \`dist/index.cjs\` | a CommonJS bundle has no \`import.meta.url\` to find the file, so it gets the embedded bytes (sync; \`await init()\` still compiles asynchronously). |
 | \`import\` / \`require\` (default) | \`dist/index.js\` / \`dist/index.cjs\` | embedded, sync. |
@@ -805,8 +811,9 @@ esbuild and webpack — see [bundlers.md](bundlers.md)).
 \`@overturn/fingerprint/fingerprint.wasm\` is the core itself, for
 \`init(moduleOrBytes)\` anywhere else (copy the file and pass
 \`await WebAssembly.compileStreaming(fetch(url))\` to \`init()\`).
-\`node\`, \`deno\` and \`bun\` come before \`browser\` so that tools which add the
-\`browser\` condition while running in Node (test environments) keep the sync entry.
+\`deno\`, \`bun\` and \`node\` come before \`browser\` so that tools which add the
+\`browser\` condition while running in Node (test environments) keep a sync entry;
+\`deno\` and \`bun\` come before \`node\`, which those runtimes also match.
 
 ## Results
 

@@ -26,7 +26,7 @@ every call, ``limits=`` on one call.
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, Mapping, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Tuple, Union
 
 from . import _core, _limits
 from ._abi import F_MARSHAL
@@ -37,9 +37,37 @@ from ._select import key_list, select_value
 from ._errors import FingerprintError
 from ._limits import Limits, configure
 from ._types import KeyList as KeyList  # re-exported for annotations (not in __all__)
-from ._batch_api import fingerprint_batch, fingerprint_batch_json
-from ._diagnostics import diff, explain, explain_call, explain_calls, explain_json, fingerprint_call, nearest
-from ._replay import Recording
+
+if TYPE_CHECKING:  # at run time these load on first use: see __getattr__ below
+    from ._batch_api import fingerprint_batch, fingerprint_batch_json
+    from ._diagnostics import diff, explain, explain_call, explain_calls, explain_json, fingerprint_call, nearest
+    from ._replay import Recording
+
+# Batches, diagnostics and replay are imported on first use (PEP 562): their
+# modules (TypedDicts, typing unions, the diagnostics transport) took ~5 ms
+# of every process's start-up, which the first fingerprint never needs
+# (issue 11 item 9, README "Start-up").
+_LAZY = {
+    "fingerprint_batch": "_batch_api", "fingerprint_batch_json": "_batch_api",
+    "diff": "_diagnostics", "explain": "_diagnostics", "explain_call": "_diagnostics", "explain_calls": "_diagnostics",
+    "explain_json": "_diagnostics", "fingerprint_call": "_diagnostics", "nearest": "_diagnostics",
+    "Recording": "_replay",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError("module %r has no attribute %r" % (__name__, name))
+    from importlib import import_module
+
+    value = getattr(import_module("." + module, __name__), name)
+    globals()[name] = value  # later lookups skip this hook
+    return value
+
+
+def __dir__() -> List[str]:
+    return sorted(set(globals()) | set(_LAZY))
 
 __all__ = [
     "FINGERPRINT_VERSION",

@@ -1,0 +1,57 @@
+/**
+ * Entry for Node (the `node` export condition). The core's bytes are
+ * embedded, as in the default entry, so fingerprinting works synchronously
+ * right after import with no file read. The diagnostics module (explain,
+ * diff, nearest, Recording) is not embedded: V8 scanned its 150 KB of base64
+ * on every import (~0.5 ms; issue 11 item 9, README "Start-up"), so it is read from
+ * `diagnostics.wasm` beside this file on its first use. A bundled app that
+ * lost that file gets a FingerprintError naming `initDiagnostics(bytes)` and
+ * the `@overturn/fingerprint/inline` entry, which embeds both modules.
+ * @module
+ */
+import { setSyncSource } from "./core.js";
+import { WASM_BASE64 } from "./_wasm.gen.js";
+import { setDiagnosticsSource } from "./_diagnostics_wasm.js";
+import { decodeBase64 } from "./base64.js";
+import { FingerprintError } from "./errors.js";
+import { setDefaultDiagnosticsSource, setDefaultSource } from "./init.js";
+
+setSyncSource(() => decodeBase64(WASM_BASE64));
+setDefaultSource(async () => decodeBase64(WASM_BASE64));
+
+interface Fs { readFileSync(path: URL): Uint8Array }
+// A static `import "node:fs"` costs ~2 ms of every ESM import (Node builds the
+// builtin's module namespace), so fs is fetched when diagnostics first need it.
+const getBuiltin = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
+// Literal and on one line, like the browser entry's: tools that follow
+// `new URL(..., import.meta.url)` see the file.
+const file = (): URL => new URL("./diagnostics.wasm", import.meta.url);
+
+function lost(url: URL, why: string): FingerprintError {
+  return new FingerprintError("not-initialized",
+    `could not read diagnostics.wasm beside the SDK's entry (${url.href}: ${why}); a bundled app loses that file: ` +
+    "pass its bytes to `await initDiagnostics(bytes)` (it ships as @overturn/fingerprint/diagnostics.wasm), " +
+    "or import \"@overturn/fingerprint/inline\", which embeds it");
+}
+
+function readDiagnostics(fs: Fs): Uint8Array {
+  const url = file();
+  try {
+    return fs.readFileSync(url);
+  } catch (err) {
+    throw lost(url, (err as { code?: string })?.code ?? String(err));
+  }
+}
+
+if (typeof getBuiltin === "function") {
+  // Node ≥ 20.16: explain/diff/nearest work synchronously right after import.
+  setDiagnosticsSource(() => readDiagnostics(getBuiltin("node:fs") as Fs));
+} else {
+  // Older Node 20: `await initDiagnostics()` reads the file first.
+  // (a variable specifier: the package's types carry no @types/node)
+  const fs = "node:fs";
+  setDefaultDiagnosticsSource(async () => readDiagnostics((await import(fs)) as Fs));
+}
+
+export * from "./api.js";
+export { init, initDiagnostics } from "./init.js";
