@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import struct
 from array import array
+from itertools import accumulate
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from . import _core, _diagnostics_wasm
@@ -246,12 +247,9 @@ def _sha256() -> Any:
 
 
 def text_column(texts: Sequence[bytes]) -> Column:
-    """An offsets column of byte strings."""
+    """An offsets column of byte strings (the running sum in C: no Python step per item)."""
     offs = array("I", [0])
-    n = 0
-    for b in texts:
-        n += len(b)
-        offs.append(n)
+    offs.extend(accumulate(map(len, texts)))
     return ("offsets", offs.tobytes(), b"".join(texts), 0)
 
 
