@@ -47,6 +47,13 @@ let strClean: bool = false;
 
 @inline function skipWs(p: usize): usize {
   const end = textEnd;
+  // Separators are mostly followed by nothing or by one space (", " and ": "
+  // of json.dumps and JSON.stringify(x, null, 1)): settled without the loop.
+  if (p + 1 < end) {
+    const c = <u32>load<u8>(p);
+    if (c > 0x20) return p;
+    if (c == 0x20 && <u32>load<u8>(p + 1) > 0x20) return p + 1;
+  }
   while (p < end && isWs(load<u8>(p))) p++;
   return p;
 }
