@@ -23,23 +23,31 @@ const bin = (name) => join(root, "node_modules", ".bin", name);
 execFileSync(process.execPath, [join(root, "scripts", "gen-abi.mjs"), ...(check ? ["--check"] : [])],
   { cwd: root, stdio: "inherit" });
 
-/** One module: asc, then wasm-opt; returns its bytes. */
-function build(entry, name) {
+/**
+ * One module: asc, then wasm-opt; returns its bytes. withSimd: wasm SIMD
+ * (v128) too, for the diagnostics module only (its CLI engine hashes four
+ * lines at once: assembly/sha256x4.ts, issue 13); every runtime of the matrix
+ * (scripts/test-runtimes.mjs) and wasmtime run it. The fingerprint module
+ * stays without, as small and as widely loadable as before.
+ */
+function build(entry, name, withSimd) {
   const raw = join(tmp, `${name}.asc.wasm`);
   const opt = join(tmp, `${name}.wasm`);
-  execFileSync(bin("asc"), [entry, "--config", "asconfig.json", "--target", "release", "--outFile", raw],
-    { cwd: root, stdio: "inherit" });
-  // Features are the ones asc emits by default; naming them keeps wasm-opt from
-  // introducing instructions a runtime might lack.
+  const simd = withSimd ? ["--enable-simd"] : [];
+  execFileSync(bin("asc"), [entry, "--config", "asconfig.json", "--target", "release", "--outFile", raw,
+    ...(withSimd ? ["--enable", "simd"] : [])], { cwd: root, stdio: "inherit" });
+  // Features are the ones asc emits by default (+ SIMD where asked); naming
+  // them keeps wasm-opt from introducing instructions a runtime might lack.
   execFileSync(bin("wasm-opt"), [raw, "-O3", "--converge", "--strip-debug", "--strip-producers",
     "--enable-bulk-memory", "--enable-sign-ext", "--enable-mutable-globals", "--enable-nontrapping-float-to-int",
+    ...simd,
     "-o", opt], { cwd: root, stdio: "inherit" });
   const bytes = readFileSync(opt);
   if (WebAssembly.Module.imports(new WebAssembly.Module(bytes)).length !== 0) throw new Error(`${name} must have no imports`);
   return { name, bytes, sha: createHash("sha256").update(bytes).digest("hex") };
 }
 
-const modules = [build("assembly/index.ts", "fingerprint"), build("assembly/diagnostics.ts", "diagnostics")];
+const modules = [build("assembly/index.ts", "fingerprint", false), build("assembly/diagnostics.ts", "diagnostics", true)];
 if (check) {
   let stale = false;
   for (const m of modules) {

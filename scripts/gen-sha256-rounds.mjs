@@ -3,11 +3,7 @@
 // rounds 16-63 as one unrolled group of 16 run three times (constants from a
 // table). Run: node scripts/gen-sha256-rounds.mjs
 //
-// Constants are derived, not pasted (FIPS 180-4 §4.2.2, §5.3.3):
-//   K[t] = first 32 bits of the fractional part of cbrt(prime t), t < 64,
-//        = floor(cbrt(p * 2^96)) mod 2^32, computed exactly with BigInt;
-//   H0[i] = first 32 bits of the fractional part of sqrt(prime i), i < 8,
-//        = floor(sqrt(p * 2^64)) mod 2^32.
+// Constants are derived, not pasted: scripts/_sha256-constants.mjs.
 //
 // Shape of the generated code, and why:
 // - The eight working variables and the 16-word message schedule W are
@@ -29,33 +25,7 @@
 //   0-4% faster from 64 B to 1 MiB, not slower (issue 11: room for the batch
 //   API and JSON error messages).
 import { writeFileSync } from "node:fs";
-
-function primes(n) {
-  const out = [];
-  for (let c = 2; out.length < n; c++) if (out.every((p) => c % p !== 0)) out.push(c);
-  return out;
-}
-/** floor(x^(1/k)) for BigInt x >= 0 by Newton's method from above. */
-function iroot(x, k) {
-  if (x < 2n) return x;
-  const K = BigInt(k);
-  let r = 1n << BigInt(Math.ceil(x.toString(2).length / k) + 1);
-  for (;;) {
-    const next = ((K - 1n) * r + x / r ** (K - 1n)) / K;
-    if (next >= r) break;
-    r = next;
-  }
-  while (r ** K > x) r--;
-  while ((r + 1n) ** K <= x) r++;
-  return r;
-}
-const M32 = (1n << 32n) - 1n;
-const P = primes(64);
-const K = P.map((p) => Number(iroot(BigInt(p) << 96n, 3) & M32));
-const IV = P.slice(0, 8).map((p) => Number(iroot(BigInt(p) << 64n, 2) & M32));
-// Spot checks against the values printed in FIPS 180-4 §4.2.2 and §5.3.3.
-if (K[0] !== 0x428a2f98 || K[63] !== 0xc67178f2) throw new Error("K derivation");
-if (IV[0] !== 0x6a09e667 || IV[7] !== 0x5be0cd19) throw new Error("IV derivation");
+import { K, IV } from "./_sha256-constants.mjs";
 
 const hex = (v) => "0x" + v.toString(16).padStart(8, "0");
 const V = ["a", "b", "c", "d", "e", "f", "g", "h"];

@@ -104,3 +104,43 @@ describe("streaming", () => {
     expect(out).toBe([0, 1, 2].map((i) => `${sha(`tool_call\nt\n${i}`)}  t\n`).join(""));
   });
 });
+
+// Issue 13: the engine writes each fingerprint line with its digest left
+// blank and hashes the preimages four at a time (assembly/cli/defer.ts).
+describe("deferred digests", () => {
+  it("every line's digest in its place, lengths 0..5000 mixed with bad lines and calls that fail", () => {
+    const lines: string[] = [], want: string[] = [], errs: number[] = [];
+    for (let i = 0; i < 700; i++) {
+      // Preimages from 1 to 4 blocks, and some above the 4 KiB that are hashed at once.
+      const s = "x".repeat(i % 97 === 0 ? 4500 + i : (i * 37) % 300);
+      if (i % 11 === 5) { lines.push('{"name":"x","args":[1,}'); errs.push(i + 1); continue; }
+      lines.push(JSON.stringify({ name: `t${i % 3}`, args: { s, n: i }, ignoreArgs: ["n"] }));
+      want.push(`${sha(`tool_call\nt${i % 3}\n{"s":"${s}"}`)}  t${i % 3}\n`);
+    }
+    const p = file("deferred.jsonl", lines.join("\n") + "\n");
+    for (const jobs of ["1", "2"]) {
+      const r = run(["--jobs", jobs, p]);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe(want.join(""));
+      expect(r.stderr.split("\n").filter((l) => l.endsWith('"}")')).map((l) => Number(l.split(":")[1]))).toEqual(errs);
+    }
+  });
+
+  it("a message whose second call fails prints none of its calls, and the output after it is intact", () => {
+    // The first call's line was appended to stdout, then rolled back: the
+    // stream's length must be rolled back with it (garbage before the fix).
+    const msg = { role: "assistant", tool_calls: [
+      { id: "c1", type: "function", function: { name: "b", arguments: '{"x":1}' } },
+      { id: "c2", type: "function", function: { name: "c", arguments: '{"tz":' } }] };
+    const p = file("rollback.jsonl", [JSON.stringify({ name: "a", args: { q: 1 } }), JSON.stringify(msg), '{"name":"x","args":[1,}',
+      JSON.stringify({ name: "d", args: { q: 2 } })].join("\n") + "\n");
+    const r = run([p]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe(`${sha('tool_call\na\n{"q":1}')}  a\n${sha('tool_call\nd\n{"q":2}')}  d\n`);
+    const err = r.stderr.split("\n");
+    expect(err).toHaveLength(4);
+    expect(err[0].startsWith(`${p}:2: `)).toBe(true);
+    expect(err[1].startsWith(`${p}:3: invalid JSON`)).toBe(true);
+    expect(err.slice(2)).toEqual(["2 of 4 lines failed", ""]);
+  });
+});

@@ -8,6 +8,7 @@
 // extend the last segment, so a chunk without errors is one segment.
 import { alloc, releaseFrom } from "../arena";
 import { ensure, outBase, outPos, putBytes, sinkInit } from "../json/sink";
+import { deferFlush, deferKeep, deferReset, deferRollback } from "./defer";
 
 let base: usize = 0;
 let len: usize = 0;
@@ -28,12 +29,23 @@ export function accInit(hint: usize): bool {
   len = 0;
   hasLast = false;
   mark = base + cap;
+  deferReset();
   return base != 0;
 }
 
-/** Frees the previous line's scratch. */
+/** Frees the previous line's scratch, but for the preimages whose digests are deferred (defer.ts). */
 export function accScratch(): void {
-  releaseFrom(mark);
+  releaseFrom(deferKeep > mark ? deferKeep : mark);
+}
+
+/** The buffer's address; offsets into it (accLen) stay valid as it grows in place. */
+export function accBase(): usize {
+  return base;
+}
+
+/** Whether n more bytes fit without growing the buffer. */
+export function accRoomFor(n: usize): bool {
+  return len + n + 5 <= cap;
 }
 
 /** Current length, to roll a line back (accRollback) when it fails half-way. */
@@ -43,14 +55,19 @@ export function accLen(): usize {
 
 let savedLast: usize = 0;
 let savedHas = false;
+let savedSegment: u32 = 0;
 
 export function accSave(): usize {
   savedLast = last; savedHas = hasLast;
+  savedSegment = hasLast ? load<u32>(base + last + 1) : 0;
   return len;
 }
 
 export function accRollback(to: usize): void {
   len = to; last = savedLast; hasLast = savedHas;
+  // The rolled-back bytes may have extended the last segment: its length too.
+  if (hasLast) store<u32>(base + last + 1, savedSegment);
+  deferRollback(to);
 }
 
 /** Appends n bytes at src (in the scratch, above the buffer) to stream err (false: stdout). */
@@ -65,22 +82,24 @@ export function accAppend(err: bool, src: usize, n: usize): bool {
     const top = base + c;
     if (top < base) return false;
     if (top > mark) {
+      deferFlush(); // the queued preimages lie in the scratch about to be reused
       releaseFrom(mark);
       if (alloc(top - mark + n) == 0) return false; // room for the new end (src may lie there)
     }
     cap = c;
     mark = top;
   }
+  // The bytes first: after growing, src may start where the new header goes.
+  const head: usize = extend ? 0 : 5;
+  memory.copy(base + len + head, src, n);
   if (extend) {
     store<u32>(base + last + 1, load<u32>(base + last + 1) + <u32>n);
   } else {
     last = len; hasLast = true;
     store<u8>(base + len, err ? 1 : 0);
     store<u32>(base + len + 1, <u32>n);
-    len += 5;
   }
-  memory.copy(base + len, src, n);
-  len += n;
+  len += head + n;
   return true;
 }
 
@@ -95,6 +114,7 @@ export let errBytes: usize = 0;
 
 /** Writes [stdout][stderr][state] into a fresh sink (the request's text). */
 export function accFinal(stateP: usize, stateN: usize): bool {
+  deferFlush();
   // Above everything (no release): the state may lie in the last line's scratch.
   if (!sinkInit(true, false, len + stateN + 16)) return false;
   outBytes = copyStream(false);

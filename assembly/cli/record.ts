@@ -1,7 +1,7 @@
 // A call as the CLI engine sees it: the core's explanation record
 // (explain.ts) read back onto the tape, plus its digest. Internal; the
 // formatters (explain.ts, verify, why in run.ts and why.ts) read its members.
-import { F_CALL, F_DIGEST, F_EXPLAIN, F_NTH_CALL, F_STRING_INPUT, HEADER_BYTES, OK, RESULT_DIGEST } from "../abi";
+import { F_CALL, F_DIGEST, F_EXPLAIN, F_NTH_CALL, F_PREIMAGE, F_STRING_INPUT, HEADER_BYTES, OK, RESULT_DIGEST } from "../abi";
 import { alloc } from "../arena";
 import { callName } from "../call";
 import { outBase, outPos } from "../json/sink";
@@ -19,11 +19,12 @@ export function DIGEST(): usize { return memory.data(64); }
  * [p, p+n) as a host string would be (F_STRING_INPUT). explain: also the
  * record (then recRoot is its tape root). Returns the core's status.
  */
-export function readCall(p: usize, n: usize, index: i32, explain: bool): i32 {
+export function readCall(p: usize, n: usize, index: i32, explain: bool, defer: bool = false): i32 {
   const nth = index >= 0;
   const req = alloc(HEADER_BYTES + 4 + n);
   if (req == 0) return 9;
-  const flags = F_CALL | F_DIGEST | F_STRING_INPUT | (explain ? F_EXPLAIN : 0) | (nth ? F_NTH_CALL : 0);
+  // defer: the preimage instead of the digest, hashed later with others (cli/defer.ts).
+  const flags = F_CALL | (defer ? F_PREIMAGE : F_DIGEST) | F_STRING_INPUT | (explain ? F_EXPLAIN : 0) | (nth ? F_NTH_CALL : 0);
   const k: usize = nth ? 4 : 0;
   store<u32>(req, flags); store<u32>(req, <u32>k, 4); store<u32>(req, 0, 8); store<u32>(req, 0, 12);
   store<u32>(req, 0, 16); store<u32>(req, <u32>n, 20);
@@ -32,7 +33,9 @@ export function readCall(p: usize, n: usize, index: i32, explain: bool): i32 {
   callText = req + HEADER_BYTES + k;
   const status = runLine(req, HEADER_BYTES + k + n);
   if (status != OK) return status;
-  memory.copy(DIGEST(), result() + RESULT_DIGEST, 64);
+  if (defer) {
+    preP = outBase + lineText(); preN = outPos - lineText();
+  } else memory.copy(DIGEST(), result() + RESULT_DIGEST, 64);
   if (!explain) {
     nameP = <usize>nodeB(<u32>callName); nameN = <usize>nodeA(<u32>callName);
     return OK;
@@ -50,6 +53,9 @@ export let callText: usize = 0;
 export let recRoot: i32 = -1;
 export let nameP: usize = 0;
 export let nameN: usize = 0;
+/** readCall's preimage when deferred. */
+export let preP: usize = 0;
+export let preN: usize = 0;
 
 /** The value node of the record's member key, or -1. */
 export function member(key: string): i32 {

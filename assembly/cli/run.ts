@@ -25,7 +25,8 @@ import { accFinal, accInit, accRollback, accSave, accScratch, accSink, errBytes,
 import { C_EXPLAIN, C_FINGERPRINT, C_REPLAY, C_VERIFY, C_WHY, command, exitCode, json, plan, toStderr, writePlan } from "./args";
 import { bytes, lit } from "./_emit";
 import { codeWord, int, position, writeMessage } from "./message";
-import { DIGEST, callText, explanationBody, jsonList, member, nameN, nameP, readCall, strN, strP } from "./record";
+import { DIGEST, callText, explanationBody, jsonList, member, nameN, nameP, preN, preP, readCall, strN, strP } from "./record";
+import { deferLine } from "./defer";
 import { whyChunkStart, whyFinish, whyLine, whyStop, whyTarget } from "./why";
 
 // The run's counts (merged from the workers' at finish).
@@ -142,24 +143,34 @@ function oneLine(line: u32, p: usize, n: usize): bool {
   const saved = accSave();
   const explain = command == C_EXPLAIN;
   for (let i = 0, count = 1; i < count; i++) {
-    const status = readCall(p, n, i, explain);
+    const status = readCall(p, n, i, explain, !explain);
     if (status != OK) {
       if (status == E_NO_CALLS && i == 0) return true; // a message without calls: nothing to print
       accRollback(saved); // no half-printed line
       return failLine(line, status, callText, n);
     }
     count = lineCalls();
-    if (!(explain ? explainOut(line) : fingerprintOut(line)) || !accSink(false)) return false;
+    if (explain ? !explainOut(line) || !accSink(false) : !fingerprintOut(line) || !deferLine(preP, preN, outBase + digestAt)) {
+      return false;
+    }
   }
   return true;
 }
 
-/** "<hex>  <name>", or {"file","line","name","fingerprint"}. */
+/** "<hex>  <name>", or {"file","line","name","fingerprint"}; the 64 digits at digestAt are left for defer.ts. */
 function fingerprintOut(line: u32): bool {
   if (!sinkInit(true, false, nameN + fileN + 128)) return false;
-  if (!json) return bytes(DIGEST(), 64) && lit("  ") && bytes(nameP, nameN) && lit("\n");
+  if (!json) return blank64() && lit("  ") && bytes(nameP, nameN) && lit("\n");
   return head(line) && lit(",\"name\":") && writeJsonString(nameP, nameN, false) && lit(",\"fingerprint\":\"")
-    && bytes(DIGEST(), 64) && lit("\"}\n");
+    && blank64() && lit("\"}\n");
+}
+
+/** Sink offset of the fingerprint line's digest. */
+let digestAt: usize = 0;
+
+function blank64(): bool {
+  digestAt = outPos;
+  return bytes(DIGEST(), 64);
 }
 
 /** {"file":F,"line":L — the start of every per-line record. */

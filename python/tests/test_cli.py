@@ -180,3 +180,41 @@ def test_same_output_as_the_typescript_cli(tmp_path: Path):
         assert py == ts, "python and node differ for %s" % args
     stdin = ("\n".join(CROSS_LINES) + "\n").encode("utf-8")
     assert run(["explain", "--json", "-"], stdin) == run(["explain", "--json", "-"], stdin, cmd=[NODE, str(TS_CLI)])
+
+
+def test_deferred_digests_and_a_rolled_back_message(tmp_path: Path):
+    """Issue 13: the engine hashes its lines' preimages four at a time (wasm SIMD,
+    assembly/cli/defer.ts), here under wasmtime; and a message whose second call
+    fails prints none of its calls without corrupting the output after it."""
+    lines, want, errs = [], [], []
+    for i in range(600):
+        s = "x" * (4500 + i if i % 97 == 0 else (i * 37) % 300)  # 1 to 4 blocks, and some hashed at once
+        if i % 11 == 5:
+            lines.append('{"name":"x","args":[1,}')
+            errs.append(i + 1)
+            continue
+        lines.append(json.dumps({"name": "t%d" % (i % 3), "args": {"s": s, "n": i}, "ignoreArgs": ["n"]}))
+        want.append('%s  t%d\n' % (sha('tool_call\nt%d\n{"s":"%s"}' % (i % 3, s)), i % 3))
+    rec = tmp_path / "deferred.jsonl"
+    rec.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    for jobs in ("1", "2"):
+        code, out, err = run(["--jobs", jobs, rec])
+        assert code == 1
+        assert out == "".join(want)
+        reported = [int(l.split(":")[1]) for l in err.splitlines() if l.startswith(str(rec) + ":")]
+        assert reported == errs
+        assert err.endswith("%d of %d lines failed\n" % (len(errs), len(lines)))
+
+    # The first call's line was appended to stdout, then rolled back: the
+    # stream's length must be rolled back with it (garbage before the fix).
+    msg = {"role": "assistant", "tool_calls": [
+        {"id": "c1", "type": "function", "function": {"name": "b", "arguments": '{"x":1}'}},
+        {"id": "c2", "type": "function", "function": {"name": "c", "arguments": '{"tz":'}}]}
+    rb = tmp_path / "rollback.jsonl"
+    rb.write_text("\n".join([json.dumps({"name": "a", "args": {"q": 1}}), json.dumps(msg), '{"name":"x","args":[1,}',
+                             json.dumps({"name": "d", "args": {"q": 2}})]) + "\n", encoding="utf-8")
+    code, out, err = run([rb])
+    assert code == 1
+    assert out == '%s  a\n%s  d\n' % (sha('tool_call\na\n{"q":1}'), sha('tool_call\nd\n{"q":2}'))
+    assert [l.split(":")[1] for l in err.splitlines()[:2]] == ["2", "3"]
+    assert err.splitlines()[2:] == ["2 of 4 lines failed"]
