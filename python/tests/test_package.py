@@ -126,6 +126,15 @@ def test_traps_become_fingerprint_errors(low_level):
         # The trapping instance was dropped; the next call makes a real one.
         assert "inst" not in _core._local.__dict__
         assert fp.canonicalize_json("[1, 2]") == "[1,2]"
+        # The value path's plain function meets the trap too: the trapping
+        # instance is dropped and the full path answers on a fresh one.
+        _core._module = fake
+        trapping = _core._Instance(low_level=low_level)
+        _swap_instance(trapping)
+        _core._module = real
+        want = hashlib.sha256(b"tool_call\nt\n{\"a\":[1,2]}").hexdigest()  # the contract's preimage, by hand
+        assert fp.fingerprint("t", {"a": [1, 2]}) == want
+        assert _core._local.__dict__.get("inst") is not trapping
         _core._module = fake
         _swap_instance(_core._Instance(low_level=low_level))
         _core._module = real

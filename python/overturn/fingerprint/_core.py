@@ -446,7 +446,8 @@ def _bind_plain(st: _Instance) -> Any:
             if s.max_bytes < unlimited:
                 return PLAIN
             miss = PLAIN
-        n = hlen + len(name) + len(data)
+        ld = len(data)
+        n = hlen + len(name) + ld
         if st.busy or st.sent is not s.core or n > st.in_cap or n > s.measure_above:
             try:
                 return full_call(flags, b"", name, b"", b"", data, s)
@@ -464,19 +465,19 @@ def _bind_plain(st: _Instance) -> Any:
             if st.head is name and st.head_flags == flags:
                 # The header and name of the last request are still in place (no
                 # other request was written since): only the args length and the args.
-                st.words[args_len_word] = len(data)
-                view[n - len(data) + p:p + n] = data
+                st.words[args_len_word] = ld
+                view[p + n - ld:p + n] = data
             else:
-                view[p:p + n] = pack(flags, 0, len(name), 0, 0, len(data)) + name + data
+                view[p:p + n] = pack(flags, 0, len(name), 0, 0, ld) + name + data
                 st.head = name
                 st.head_flags = flags
             slot[0] = n
             err = run_unchecked(ctx, run_addr, raw_addr, one, trap_addr)
-            if err or trapped[0]:
-                _forget(st)
-                st._trapped(err)  # frees the trap; the full path answers (as call() failing would)
-                return miss
-            if slot[0]:
+            # A trap leaves the slot as written (n, never 0): one read settles the common case.
+            if err or slot[0]:
+                if err or trapped[0]:
+                    _forget(st)
+                    st._trapped(err)  # frees the trap; the full path answers (as call() failing would)
                 return miss
             words = st.words  # the result's text pointer and length, read without a struct
             if flags & digest:
