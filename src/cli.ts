@@ -4,10 +4,11 @@
  * splits and reads the lines, fingerprints and formats every byte printed,
  * keeps the counts and returns the exit status; this file only moves bytes:
  * argv in, files and stdin in 1 MiB chunks of whole lines, stdout/stderr
- * out, TTY progress, EPIPE, and `--jobs N` worker threads (each with its own
- * core instance; chunks go round-robin, output is written in input order,
- * at most 2 chunks per worker in flight, so memory stays constant). `why`
- * runs in one job: its nearest call is the first of equals in file order.
+ * out, TTY progress, EPIPE, and `--jobs N`: this thread and N−1 worker threads,
+ * each with its own core instance (class Jobs: output in input order, at most
+ * 2 chunks per worker in flight, so memory stays constant; workers only for
+ * big files). `why` runs in one job: its nearest call is the first of equals
+ * in file order.
  * The Python twin (`python -m overturn.fingerprint`) prints the same bytes.
  * @module
  */
@@ -17,7 +18,7 @@ import { once } from "node:events";
 import { availableParallelism } from "node:os";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
 import "./index.js"; // the embedded modules (sets the diagnostics module's source)
-import { cliStep, type CliResult } from "./_diagnostics_wasm.js";
+import { cliStep, diagnosticsModule, setDiagnosticsSource, type CliResult } from "./_diagnostics_wasm.js";
 import { version } from "../package.json";
 
 const PROG = "overturn-fingerprint";
@@ -105,12 +106,17 @@ async function* wholeLines(file: string): AsyncGenerator<Uint8Array> {
 // --- jobs ----------------------------------------------------------------------------
 
 /**
- * Below this many bytes of files, `--jobs N` starts no worker: the main thread
- * alone is done before a worker would pay for itself (issue 13). Measured on
- * 2 cores: see the comment at the end of this file's jobs section.
+ * Below this many bytes of files, `--jobs N` starts no worker (issue 13): a
+ * worker thread is ready ~50 ms after it is made on an idle machine (100–250 ms
+ * under load), costs ~70 ms of CPU to start, and the main thread reads ~85 MB/s
+ * alone, so a worker pays only once the main thread has more than ~15 MB to go.
+ * Measured on 2 shared cores (load 3–5), medians of 5, --jobs 2 / --jobs 1 wall
+ * with workers forced: 4 MB 0.80–0.88×, 8 MB 0.82–0.87×, 16 MB 0.86–1.09×,
+ * 32 MB 0.68–1.24×, 45 MB 1.1–1.4×. The same for src/ and python/ in spirit;
+ * Python's spawned workers start slower (its own threshold).
  */
-const MIN_BYTES = Number(process.env.OVERTURN_FINGERPRINT_JOBS_MIN_BYTES ?? 8 << 20);
-// For tests (test/cli.test.ts): write the chunks each job ran to this file at the end; deal the chunks in turn
+const MIN_BYTES = Number(process.env.OVERTURN_FINGERPRINT_JOBS_MIN_BYTES ?? 16 << 20);
+// For tests (test/cli-vectors.test.ts): write the chunks each job ran to this file at the end; deal the chunks in turn
 // (main, worker 1, worker 2, …) once every worker has started, so each job's share does not depend on timing.
 const TRACE = process.env.OVERTURN_FINGERPRINT_JOBS_TRACE;
 const DEAL = process.env.OVERTURN_FINGERPRINT_JOBS_DEAL === "1";
@@ -135,7 +141,7 @@ class Jobs {
   constructor(workers: number, argv: Uint8Array, tools: Uint8Array | null, private readonly sink: (r: CliResult) => Promise<void>) {
     this.limit = 4 * (workers + 1);
     this.slots = Array.from({ length: workers }, () => {
-      const w = new Worker(new URL(import.meta.url), { workerData: { argv, tools } });
+      const w = new Worker(new URL(import.meta.url), { workerData: { argv, tools, module: diagnosticsModule() } });
       let started = () => {};
       const s: Slot = { w, ready: false, started: new Promise((r) => { started = r; }), busy: 0, done: 0, waiting: [] };
       // The first message says the worker is planned; then it answers its requests in order.
@@ -345,7 +351,8 @@ if (isMainThread) {
   main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
 } else {
   // A worker: its own core instance, planned from the same argv; chunks in, bytes out, in order.
-  const data = workerData as { argv: Uint8Array; tools: Uint8Array | null };
+  const data = workerData as { argv: Uint8Array; tools: Uint8Array | null; module?: WebAssembly.Module };
+  if (data.module) setDiagnosticsSource(() => data.module!); // the main thread's compiled module: no compile here
   cliStep("plan", data.argv, PROG, version);
   if (data.tools) cliStep("tools", "", "", "", data.tools);
   parentPort!.postMessage("ready");

@@ -6,11 +6,11 @@ through ``cli_step``) reads the arguments, splits and reads the lines,
 fingerprints and formats every byte printed, keeps the counts and returns
 the exit status. This file only moves bytes: argv in, files and stdin in
 1 MiB chunks of whole lines, stdout/stderr out, TTY progress, a closed pipe,
-and ``--jobs N`` worker processes (each with its own core instance; chunks
-go round-robin, output is written in input order, at most 2 chunks per
-worker in flight, so memory stays constant). ``why`` and standard input run
-in one job (why's nearest call is the first of equals in file order; stdin
-answers each line as it arrives).
+and ``--jobs N``: this process and N-1 worker processes, each with its own
+core instance (``_Jobs``: output in input order, at most 2 chunks per worker
+in flight, so memory stays constant; workers only for big files). ``why`` and
+standard input run in one job (why's nearest call is the first of equals in
+file order; stdin answers each line as it arrives).
 """
 from __future__ import annotations
 
@@ -134,11 +134,15 @@ def _whole_lines(file: str) -> Iterator[bytearray]:
 
 # --- jobs: this process and worker processes, each with its own core instance ---------
 
-# Below this many bytes of files, ``--jobs N`` starts no worker: this process
-# alone is done before a worker would pay for itself (issue 13; measured on
-# 2 cores, numbers at _Jobs). Tests and benches set it through the environment.
-MIN_BYTES = int(os.environ.get("OVERTURN_FINGERPRINT_JOBS_MIN_BYTES", 24 << 20))
-# For tests (python/tests/test_cli_jobs.py): write the chunks each job ran to this file at the end; deal the
+# Below this many bytes of files, ``--jobs N`` starts no worker (issue 13): a
+# spawned worker process is ready 150-250 ms after it is started (an interpreter,
+# wasmtime, the modules) and costs ~140 ms of CPU, and this process reads
+# ~90 MB/s alone, so a worker pays only once there are more than ~30 MB to go.
+# Measured on 2 shared cores (load 3-5), medians of 5, --jobs 2 / --jobs 1 wall
+# with workers forced: 8 MB 0.44-0.65x, 16 MB 0.52-0.67x, 32 MB 0.76-0.99x,
+# 45 MB 0.70-1.01x. Tests and benches set it through the environment.
+MIN_BYTES = int(os.environ.get("OVERTURN_FINGERPRINT_JOBS_MIN_BYTES", 32 << 20))
+# For tests (python/tests/test_cli_vectors.py): write the chunks each job ran to this file at the end; deal the
 # chunks in turn (this process, then the workers) once every worker has started, so the shares do not depend on timing.
 TRACE = os.environ.get("OVERTURN_FINGERPRINT_JOBS_TRACE")
 DEAL = os.environ.get("OVERTURN_FINGERPRINT_JOBS_DEAL") == "1"
