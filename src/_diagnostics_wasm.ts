@@ -59,11 +59,6 @@ export function setDiagnosticsSource(src: (() => BufferSource | WebAssembly.Modu
   exp = undefined;
 }
 
-/** The compiled module once an instance exists: the CLI hands it to its worker threads, which then compile nothing. */
-export function diagnosticsModule(): WebAssembly.Module | undefined {
-  return compiled;
-}
-
 /** Whether explain/diff/nearest can run synchronously now (a source is set). */
 export function hasDiagnosticsSource(): boolean {
   return source !== undefined;
