@@ -108,14 +108,15 @@ async function* wholeLines(file: string): AsyncGenerator<Uint8Array> {
 /**
  * Below this many bytes of files, `--jobs N` starts no worker (issue 13): a
  * worker thread is ready ~50 ms after it is made on an idle machine (100–250 ms
- * under load), costs ~70 ms of CPU to start, and the main thread reads ~85 MB/s
- * alone, so a worker pays only once the main thread has more than ~15 MB to go.
- * Measured on 2 shared cores (load 3–5), medians of 5, --jobs 2 / --jobs 1 wall
- * with workers forced: 4 MB 0.80–0.88×, 8 MB 0.82–0.87×, 16 MB 0.86–1.09×,
- * 32 MB 0.68–1.24×, 45 MB 1.1–1.4×. The same for src/ and python/ in spirit;
- * Python's spawned workers start slower (its own threshold).
+ * under load), costs ~70 ms of CPU to start and ~3 ms a chunk to hand over,
+ * and the main thread reads ~85 MB/s alone, so a worker pays only once the
+ * main thread has tens of MB to go. Measured on 2 cores shared with other jobs
+ * (load 2–5), medians of 5–7, --jobs 2 / --jobs 1 wall with workers forced:
+ * 4 MB 0.80–0.88×, 8 MB 0.82–0.87×, 16 MB 0.86–1.09×, 32 MB 0.68–1.24×,
+ * 45 MB 0.76–1.4×, 224 MB 1.77× (bench/cli.mjs). Python's spawned workers
+ * start slower: its threshold is its own (_cli.py).
  */
-const MIN_BYTES = Number(process.env.OVERTURN_FINGERPRINT_JOBS_MIN_BYTES ?? 16 << 20);
+const MIN_BYTES = Number(process.env.OVERTURN_FINGERPRINT_JOBS_MIN_BYTES ?? 32 << 20);
 // For tests (test/cli-vectors.test.ts): write the chunks each job ran to this file at the end; deal the chunks in turn
 // (main, worker 1, worker 2, …) once every worker has started, so each job's share does not depend on timing.
 const TRACE = process.env.OVERTURN_FINGERPRINT_JOBS_TRACE;

@@ -136,12 +136,14 @@ def _whole_lines(file: str) -> Iterator[bytearray]:
 
 # Below this many bytes of files, ``--jobs N`` starts no worker (issue 13): a
 # spawned worker process is ready 150-250 ms after it is started (an interpreter,
-# wasmtime, the modules) and costs ~140 ms of CPU, and this process reads
-# ~90 MB/s alone, so a worker pays only once there are more than ~30 MB to go.
-# Measured on 2 shared cores (load 3-5), medians of 5, --jobs 2 / --jobs 1 wall
-# with workers forced: 8 MB 0.44-0.65x, 16 MB 0.52-0.67x, 32 MB 0.76-0.99x,
-# 45 MB 0.70-1.01x. Tests and benches set it through the environment.
-MIN_BYTES = int(os.environ.get("OVERTURN_FINGERPRINT_JOBS_MIN_BYTES", 32 << 20))
+# wasmtime, the modules), costs ~140 ms of CPU to start and a few ms a chunk to
+# hand over (pickled through pipes), and this process reads ~90 MB/s alone, so a
+# worker pays only past ~50 MB. Measured on 2 cores shared with other jobs
+# (load 2-5), medians of 5, --jobs 2 / --jobs 1 wall with workers forced:
+# 8 MB 0.44-0.65x, 16 MB 0.52-0.67x, 32 MB 0.76-0.99x, 45 MB 0.70-1.06x,
+# 64 MB 1.05x, 224 MB 1.11-1.37x (python/bench/cli.py). Tests set it through
+# the environment.
+MIN_BYTES = int(os.environ.get("OVERTURN_FINGERPRINT_JOBS_MIN_BYTES", 48 << 20))
 # For tests (python/tests/test_cli_vectors.py): write the chunks each job ran to this file at the end; deal the
 # chunks in turn (this process, then the workers) once every worker has started, so the shares do not depend on timing.
 TRACE = os.environ.get("OVERTURN_FINGERPRINT_JOBS_TRACE")
