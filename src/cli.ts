@@ -108,9 +108,9 @@ async function* wholeLines(file: string): AsyncGenerator<Uint8Array> {
 /**
  * Below this many bytes of files, `--jobs N` starts no worker (issue 13): a
  * worker thread is ready ~50 ms after it is made on an idle machine (100–250 ms
- * under load), costs ~70 ms of CPU to start and ~3 ms a chunk to hand over,
- * and the main thread reads ~85 MB/s alone, so a worker pays only once the
- * main thread has tens of MB to go. Measured on 2 cores shared with other jobs
+ * under load), --jobs 2 costs ~100 ms more CPU than --jobs 1 (at 45 MB and at
+ * 224 MB alike), and the main thread reads ~85 MB/s alone, so a worker pays
+ * only once the main thread has tens of MB to go. Measured on 2 cores shared with other jobs
  * (load 2–5), medians of 5–7, --jobs 2 / --jobs 1 wall with workers forced:
  * 4 MB 0.80–0.88×, 8 MB 0.82–0.87×, 16 MB 0.86–1.09×, 32 MB 0.68–1.24×,
  * 45 MB 0.76–1.4×, 224 MB 1.77× (bench/cli.mjs). Python's spawned workers

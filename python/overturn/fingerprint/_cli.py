@@ -136,8 +136,8 @@ def _whole_lines(file: str) -> Iterator[bytearray]:
 
 # Below this many bytes of files, ``--jobs N`` starts no worker (issue 13): a
 # spawned worker process is ready 150-250 ms after it is started (an interpreter,
-# wasmtime, the modules), costs ~140 ms of CPU to start and a few ms a chunk to
-# hand over (pickled through pipes), and this process reads ~90 MB/s alone, so a
+# wasmtime, the modules), --jobs 2 costs 160-250 ms more CPU than --jobs 1 (start-up,
+# and chunks pickled through pipes), and this process reads ~90 MB/s alone, so a
 # worker pays only past ~50 MB. Measured on 2 cores shared with other jobs
 # (load 2-5), medians of 5, --jobs 2 / --jobs 1 wall with workers forced:
 # 8 MB 0.44-0.65x, 16 MB 0.52-0.67x, 32 MB 0.76-0.99x, 45 MB 0.70-1.06x,
