@@ -150,16 +150,62 @@ TRACE = os.environ.get("OVERTURN_FINGERPRINT_JOBS_TRACE")
 DEAL = os.environ.get("OVERTURN_FINGERPRINT_JOBS_DEAL") == "1"
 
 
-def _worker(idx: int, argv: bytes, tools: Optional[bytes], tasks: Any, results: Any) -> None:
+class _Sender:
+    """Sends objects down a pipe from a thread, so the sender never waits for the reader to read.
+
+    (Not multiprocessing.Queue: its locks are named semaphores, which the
+    resource tracker can report as leaked when the run ends.)
+    """
+
+    def __init__(self, conn: Any) -> None:
+        import threading
+        self.conn = conn
+        self.items: "collections.deque[Any]" = collections.deque()
+        self.cv = threading.Condition()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def put(self, obj: Any) -> None:
+        with self.cv:
+            self.items.append(obj)
+            self.cv.notify()
+
+    def _run(self) -> None:
+        while True:
+            with self.cv:
+                while not self.items:
+                    self.cv.wait()
+                obj = self.items.popleft()
+            if obj is _Sender:  # closed
+                return
+            try:
+                self.conn.send(obj)
+            except OSError:  # the reader is gone
+                return
+
+    def close(self) -> None:
+        """Ends the thread (what is still unsent is dropped): no thread may outlive the run (wasmtime's teardown)."""
+        with self.cv:
+            self.items.clear()
+        self.put(_Sender)
+        self.thread.join()
+        self.conn.close()
+
+
+def _worker(argv: bytes, tools: Optional[bytes], tasks: Any, results: Any) -> None:
     """A worker process: planned like the main one, then chunks in, (out, err, its counts so far) back, in order."""
     cli_step("plan", argv, PROG, __version__)
     if tools is not None:
         cli_step("tools", b"", b"", b"", tools)
-    results.put((idx, None))  # started
-    while True:
-        file, first, data = tasks.get()
+    out_q = _Sender(results)
+    out_q.put(None)  # started
+    while True:  # until the main process kills it
+        try:
+            file, first, data = tasks.recv()
+        except EOFError:  # the main process is gone
+            os._exit(0)  # (not interpreter teardown: wasmtime's finalizers can outlive wasmtime's module)
         out, err, _state, _lines, _code = cli_step("chunk", file, b"", str(first), data)
-        results.put((idx, (bytes(out), bytes(err), bytes(cli_step("counts")[2]))))
+        out_q.put((bytes(out), bytes(err), bytes(cli_step("counts")[2])))
 
 
 class _Jobs:
@@ -177,12 +223,19 @@ class _Jobs:
         # spawn: a fresh interpreter per worker (forking a process that runs wasmtime is not safe).
         # Queues: a feeder thread sends, so neither side waits for the other to read.
         ctx = multiprocessing.get_context("spawn")
-        self.results = ctx.Queue()
-        self.tasks = [ctx.Queue() for _ in range(workers)]
-        self.procs = [ctx.Process(target=_worker, args=(i, argv, tools, self.tasks[i], self.results), daemon=True)
-                      for i in range(workers)]
-        for p in self.procs:
+        self.procs = []
+        self.tasks: List[_Sender] = []
+        self.results: List[Any] = []
+        for _ in range(workers):
+            task_r, task_w = ctx.Pipe(duplex=False)
+            result_r, result_w = ctx.Pipe(duplex=False)
+            p = ctx.Process(target=_worker, args=(argv, tools, task_r, result_w), daemon=True)
             p.start()
+            task_r.close()
+            result_w.close()
+            self.procs.append(p)
+            self.tasks.append(_Sender(task_w))
+            self.results.append(result_r)
         self.started = [False] * workers
         self.waiting: List["collections.deque[List[Any]]"] = [collections.deque() for _ in range(workers)]
         self.counts: List[bytes] = [b""] * workers
@@ -194,24 +247,26 @@ class _Jobs:
 
     def _receive(self, block: bool) -> None:
         """Takes the workers' answers that have come (with block: at least one, or fails if a worker died)."""
-        import queue
+        from multiprocessing.connection import wait
         while True:
-            try:
-                idx, r = self.results.get(block, 1.0) if block else self.results.get_nowait()
-            except queue.Empty:
+            ready: List[Any] = wait(self.results, 1.0 if block else 0)
+            if not ready:
                 if not block:
                     return
-                dead = [p.exitcode for p in self.procs if p.exitcode is not None]
-                if dead:
-                    raise RuntimeError("a --jobs worker process ended (exit status %d)" % dead[0])
                 continue
+            for conn in ready:
+                idx = self.results.index(conn)
+                try:
+                    r = conn.recv()
+                except EOFError:
+                    raise RuntimeError("a --jobs worker process ended (exit status %s)" % self.procs[idx].exitcode) from None
+                if r is None:
+                    self.started[idx] = True
+                else:
+                    self.counts[idx] = r[2]  # cumulative: the newest is the worker's total
+                    self.chunks[idx] += 1
+                    self.waiting[idx].popleft()[0] = r[:2]
             block = False
-            if r is None:
-                self.started[idx] = True
-            else:
-                self.counts[idx] = r[2]  # cumulative: the newest is the worker's total
-                self.chunks[idx] += 1
-                self.waiting[idx].popleft()[0] = r[:2]
 
     def _free(self) -> Optional[int]:
         """The worker to send the next chunk to, if any can take it now."""
@@ -267,14 +322,20 @@ class _Jobs:
         return b"".join(self.counts)
 
     def stop(self) -> None:
-        """Ends the workers now (after finish, or when the run stops early: a closed pipe)."""
-        for q in self.tasks + [self.results]:
-            q.cancel_join_thread()  # nothing left to send that anyone needs
+        """Ends the workers now (after finish, or when the run stops early: a closed pipe).
+
+        Killed: each has its own pipes and nothing left to hand back, and one
+        still starting is not waited for.
+        """
         for p in self.procs:
             if p.exitcode is None:
                 p.kill()
         for p in self.procs:
             p.join()
+        for sender in self.tasks:
+            sender.close()
+        for conn in self.results:
+            conn.close()
 
     def trace(self) -> Dict[str, Any]:
         """Chunks per job, this process's first."""
