@@ -110,11 +110,12 @@ async function* wholeLines(file: string): AsyncGenerator<Uint8Array> {
  * worker thread is ready ~50 ms after it is made on an idle machine (100–250 ms
  * under load), --jobs 2 costs ~100 ms more CPU than --jobs 1 (at 45 MB and at
  * 224 MB alike), and the main thread reads ~85 MB/s alone, so a worker pays
- * only once the main thread has tens of MB to go. Measured on 2 cores shared with other jobs
- * (load 2–5), medians of 5–7, --jobs 2 / --jobs 1 wall with workers forced:
- * 4 MB 0.80–0.88×, 8 MB 0.82–0.87×, 16 MB 0.86–1.09×, 32 MB 0.68–1.24×,
- * 45 MB 0.76–1.4×, 224 MB 1.77× (bench/cli.mjs). Python's spawned workers
- * start slower: its threshold is its own (_cli.py).
+ * only once the main thread has tens of MB to go. Measured on 2 cores shared
+ * with other jobs, medians of 5–7, --jobs 2 / --jobs 1 wall with workers
+ * forced, at load 2–5: 4 MB 0.80–0.88×, 8 MB 0.82–0.87×, 16 MB 0.86–1.09×,
+ * 32 MB 0.68–1.24×, 45 MB 0.76–1.4×, 224 MB 1.77×; at load ~1: 16 MB 1.08×,
+ * 32 MB 1.15×, 45 MB 1.36× (bench/cli.mjs). Python's spawned workers start
+ * slower: its threshold is its own (_cli.py).
  */
 const MIN_BYTES = Number(process.env.OVERTURN_FINGERPRINT_JOBS_MIN_BYTES ?? 32 << 20);
 // For tests (test/cli-vectors.test.ts): write the chunks each job ran to this file at the end; deal the chunks in turn

@@ -138,11 +138,11 @@ def _whole_lines(file: str) -> Iterator[bytearray]:
 # spawned worker process is ready 150-250 ms after it is started (an interpreter,
 # wasmtime, the modules), --jobs 2 costs 160-250 ms more CPU than --jobs 1 (start-up,
 # and chunks pickled through pipes), and this process reads ~90 MB/s alone, so a
-# worker pays only past ~50 MB. Measured on 2 cores shared with other jobs
-# (load 2-5), medians of 5, --jobs 2 / --jobs 1 wall with workers forced:
+# worker pays only past ~40-50 MB. Measured on 2 cores shared with other jobs,
+# medians of 5, --jobs 2 / --jobs 1 wall with workers forced, at load 2-5:
 # 8 MB 0.44-0.65x, 16 MB 0.52-0.67x, 32 MB 0.76-0.99x, 45 MB 0.70-1.06x,
-# 64 MB 1.05x, 224 MB 1.11-1.37x (python/bench/cli.py). Tests set it through
-# the environment.
+# 64 MB 1.05x, 224 MB 1.11x; at load ~1: 32 MB 0.95x, 45 MB 1.07x, 224 MB
+# 1.35x (python/bench/cli.py). Tests set it through the environment.
 MIN_BYTES = int(os.environ.get("OVERTURN_FINGERPRINT_JOBS_MIN_BYTES", 48 << 20))
 # For tests (python/tests/test_cli_vectors.py): write the chunks each job ran to this file at the end; deal the
 # chunks in turn (this process, then the workers) once every worker has started, so the shares do not depend on timing.
