@@ -221,7 +221,7 @@ class _Jobs:
     def __init__(self, workers: int, argv: bytes, tools: Optional[bytes]) -> None:
         import multiprocessing
         # spawn: a fresh interpreter per worker (forking a process that runs wasmtime is not safe).
-        # Queues: a feeder thread sends, so neither side waits for the other to read.
+        # Two pipes per worker, each written by a thread (_Sender), so neither side waits for the other to read.
         ctx = multiprocessing.get_context("spawn")
         self.procs = []
         self.tasks: List[_Sender] = []
