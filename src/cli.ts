@@ -4,14 +4,15 @@
  * splits and reads the lines, fingerprints and formats every byte printed,
  * keeps the counts and returns the exit status; this file only moves bytes:
  * argv in, files and stdin in 1 MiB chunks of whole lines, stdout/stderr
- * out, TTY progress, EPIPE, and `--jobs N` worker threads (each with its own
- * core instance; chunks go round-robin, output is written in input order,
- * at most 2 chunks per worker in flight, so memory stays constant). `why`
- * runs in one job: its nearest call is the first of equals in file order.
+ * out, TTY progress, EPIPE, and `--jobs N`: this thread and N−1 worker threads,
+ * each with its own core instance (class Jobs: output in input order, at most
+ * 2 chunks per worker in flight, so memory stays constant; workers only for
+ * big files). `why` runs in one job: its nearest call is the first of equals
+ * in file order.
  * The Python twin (`python -m overturn.fingerprint`) prints the same bytes.
  * @module
  */
-import { existsSync, statSync } from "node:fs";
+import { existsSync, statSync, writeFileSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { once } from "node:events";
 import { availableParallelism } from "node:os";
@@ -104,47 +105,126 @@ async function* wholeLines(file: string): AsyncGenerator<Uint8Array> {
 
 // --- jobs ----------------------------------------------------------------------------
 
-/** Worker threads, each with its own core instance; results come back in input order. */
-class Pool {
-  private readonly workers: Worker[];
-  private readonly waiting = new Map<Worker, ((r: CliResult) => void)[]>();
-  private next = 0;
-  private readonly queue: Promise<CliResult>[] = [];
+/**
+ * Below this many bytes of files, `--jobs N` starts no worker (issue 13): a
+ * worker thread is ready ~50 ms after it is made on an idle machine (100–250 ms
+ * under load), --jobs 2 costs ~100 ms more CPU than --jobs 1 (at 45 MB and at
+ * 224 MB alike), and the main thread reads ~85 MB/s alone, so a worker pays
+ * only once the main thread has tens of MB to go. Measured on 2 cores shared
+ * with other jobs, medians of 5–7, --jobs 2 / --jobs 1 wall with workers
+ * forced, at load 2–5: 4 MB 0.80–0.88×, 8 MB 0.82–0.87×, 16 MB 0.86–1.09×,
+ * 32 MB 0.68–1.24×, 45 MB 0.76–1.4×, 224 MB 1.77×; at load ~1: 16 MB 1.08×,
+ * 32 MB 1.15×, 45 MB 1.36× (bench/cli.mjs). Python's spawned workers start
+ * slower: its threshold is its own (_cli.py).
+ */
+const MIN_BYTES = Number(process.env.OVERTURN_FINGERPRINT_JOBS_MIN_BYTES ?? 32 << 20);
+// For tests (test/cli-vectors.test.ts): write the chunks each job ran to this file at the end; deal the chunks in turn
+// (main, worker 1, worker 2, …) once every worker has started, so each job's share does not depend on timing.
+const TRACE = process.env.OVERTURN_FINGERPRINT_JOBS_TRACE;
+const DEAL = process.env.OVERTURN_FINGERPRINT_JOBS_DEAL === "1";
 
-  constructor(n: number, argv: Uint8Array, tools: Uint8Array | null) {
-    this.workers = Array.from({ length: n }, () => new Worker(new URL(import.meta.url), { workerData: { argv, tools } }));
-    for (const w of this.workers) {
-      this.waiting.set(w, []);
-      // A worker answers its requests in order.
-      w.on("message", (r: CliResult) => this.waiting.get(w)!.shift()!(r));
-      w.on("error", (err) => { throw err; });
-    }
-  }
+interface Slot { w: Worker; ready: boolean; started: Promise<void>; busy: number; done: number; waiting: ((r: CliResult) => void)[] }
+type Entry = { r?: CliResult; p?: Promise<CliResult> };
 
-  private ask(w: Worker, msg: unknown, transfer: ArrayBuffer[] = []): Promise<CliResult> {
-    return new Promise((resolve) => {
-      this.waiting.get(w)!.push(resolve);
-      w.postMessage(msg, transfer);
+/**
+ * The main thread's core instance and N−1 worker threads (each with its own).
+ * A chunk goes to a started worker with fewer than 2 chunks in flight, else
+ * the main thread runs it itself: workers start up while the main works, and
+ * a slow core gets fewer chunks. Results are written in input order, at most
+ * 4 per job waiting, so memory stays constant.
+ */
+class Jobs {
+  private readonly slots: Slot[];
+  private readonly queue: Entry[] = [];
+  private readonly limit: number;
+  /** Chunks run by the main thread (for the trace). */
+  main = 0;
+
+  constructor(workers: number, argv: Uint8Array, tools: Uint8Array | null, private readonly sink: (r: CliResult) => Promise<void>) {
+    this.limit = 4 * (workers + 1);
+    this.slots = Array.from({ length: workers }, () => {
+      const w = new Worker(new URL(import.meta.url), { workerData: { argv, tools } });
+      let started = () => {};
+      const s: Slot = { w, ready: false, started: new Promise((r) => { started = r; }), busy: 0, done: 0, waiting: [] };
+      // The first message says the worker is planned; then it answers its requests in order.
+      w.on("message", (r: CliResult | "ready") => {
+        if (r === "ready") { s.ready = true; started(); } else s.waiting.shift()!(r);
+      });
+      s.w.on("error", (err) => { throw err; });
+      return s;
     });
   }
 
-  /** Queues a chunk; writes the oldest results first while too many are in flight (constant memory). */
-  async push(file: string, first: number, bytes: Uint8Array, sink: (r: CliResult) => Promise<void>): Promise<void> {
-    const w = this.workers[this.next++ % this.workers.length];
-    const copy = new Uint8Array(bytes); // a copy: its buffer is transferred
-    this.queue.push(this.ask(w, { file, first, bytes: copy }, [copy.buffer as ArrayBuffer]));
-    while (this.queue.length >= 2 * this.workers.length) await sink(await this.queue.shift()!);
+  private ask(s: Slot, msg: unknown, transfer: ArrayBuffer[] = []): Promise<CliResult> {
+    s.busy++;
+    return new Promise((resolve) => {
+      s.waiting.push((r) => { s.busy--; s.done++; resolve(r); });
+      s.w.postMessage(msg, transfer);
+    });
   }
 
-  async drain(sink: (r: CliResult) => Promise<void>): Promise<void> {
-    while (this.queue.length) await sink(await this.queue.shift()!);
+  private dealt = 0;
+
+  /** The worker to send the next chunk to, if any can take it now. */
+  private async free(): Promise<Slot | undefined> {
+    if (DEAL) {
+      await Promise.all(this.slots.map((s) => s.started));
+      const s = this.slots[this.dealt++ % (this.slots.length + 1) - 1];
+      while (s && s.busy >= 2) await this.writeOldest();
+      return s;
+    }
+    let best: Slot | undefined;
+    for (const s of this.slots) if (s.ready && s.busy < 2 && (!best || s.busy < best.busy)) best = s;
+    return best;
   }
 
-  /** Every worker's counts, for finish; ends the workers. */
+  /** Runs a chunk here or in a worker; writes what is ready in order. Returns its line count. */
+  async push(file: string, first: number, bytes: Uint8Array, here: () => CliResult): Promise<number> {
+    const s = file === "-" ? undefined : await this.free();
+    let n: number;
+    if (s) {
+      n = lineCount(bytes);
+      const copy = new Uint8Array(bytes); // a copy: its buffer is transferred
+      const e: Entry = {};
+      e.p = this.ask(s, { file, first, bytes: copy }, [copy.buffer as ArrayBuffer]).then((r) => (e.r = r));
+      this.queue.push(e);
+    } else {
+      if (file === "-") await this.drain(); // standard input is answered as its lines arrive
+      this.main++;
+      const r = here();
+      n = r.lines;
+      if (this.queue.length) this.queue.push({ r });
+      else await this.sink(r);
+    }
+    while (this.queue.length && (this.queue[0].r || this.queue.length >= this.limit)) await this.writeOldest();
+    return n;
+  }
+
+  private async writeOldest(): Promise<void> {
+    const e = this.queue[0];
+    await this.sink(e.r ?? await e.p!);
+    this.queue.shift();
+  }
+
+  async drain(): Promise<void> {
+    while (this.queue.length) await this.writeOldest();
+  }
+
+  /** The counts of every worker that ran a chunk, for finish; ends the workers (one still starting is not waited for). */
   async counts(): Promise<Uint8Array> {
-    const all = await Promise.all(this.workers.map((w) => this.ask(w, { counts: true })));
-    await Promise.all(this.workers.map((w) => w.terminate()));
+    await this.drain();
+    const chunks = this.slots.map((s) => s.done);
+    const all = await Promise.all(this.slots.filter((s) => s.done > 0).map((s) => this.ask(s, { counts: true })));
+    await Promise.all(this.slots.map((s) => s.w.terminate()));
+    this.chunks = chunks;
     return Buffer.concat(all.map((r) => r.state));
+  }
+
+  private chunks: number[] = [];
+
+  /** Chunks per job, the main thread's first. */
+  trace(): { workers: number; chunks: number[] } {
+    return { workers: this.slots.length, chunks: [this.main, ...this.chunks] };
   }
 }
 
@@ -195,31 +275,35 @@ async function main(argv: string[]): Promise<number> {
   }
   if (plan.command === "replay") await loadRecording(plan.in[0]);
   const jobs = plan.command === "why" || plan.command === "replay" ? 1 : plan.jobs || availableParallelism();
-  let pool: Pool | null = null;
-  let lines = 0, bytesRead = 0;
+  const inputs = plan.command === "why" ? plan.in : plan.files;
+  // Workers for big files only (MIN_BYTES), never more than the chunks after the first; stdin's size is unknown.
+  const total = inputs.reduce((n, f) => n + (f === "-" ? 0 : size(f)), 0);
+  const workers = jobs > 1 && total >= MIN_BYTES ? Math.min(jobs - 1, Math.ceil(total / CHUNK) - 1) : 0;
+  const pool = workers > 0 ? new Jobs(workers, args, tools, write) : null;
+  let lines = 0, bytesRead = 0, chunks = 0;
   try {
-    files: for (const file of plan.command === "why" ? plan.in : plan.files) {
+    files: for (const file of inputs) {
       if (progress) {
         progress.label = file;
-        try { progress.total = file === "-" ? undefined : statSync(file).size; } catch { progress.total = undefined; }
+        progress.total = file === "-" ? undefined : size(file) || undefined;
       }
       let first = 1;
       try {
         for await (const chunk of wholeLines(file)) {
           bytesRead += chunk.length;
-          // Workers only pay off past one chunk; standard input stays in this thread, answering as lines arrive.
-          if (!pool && jobs > 1 && file !== "-" && chunk.length >= CHUNK / 2 && (progress?.total ?? size(file)) > CHUNK) {
-            pool = new Pool(jobs, args, tools);
-          }
+          chunks++;
+          const here = (): CliResult => {
+            const r = cliStep("chunk", file, state, String(first), chunk);
+            state = r.state;
+            return r;
+          };
           if (pool) {
-            const n = lineCount(chunk);
-            await pool.push(file, first, chunk, write);
+            const n = await pool.push(file, first, chunk, here);
             first += n;
             lines += n;
           } else {
-            const r = cliStep("chunk", file, state, String(first), chunk);
+            const r = here();
             await write(r);
-            state = r.state;
             first += r.lines;
             lines += r.lines;
             if (r.code === 1) break files; // why found the call itself
@@ -227,13 +311,14 @@ async function main(argv: string[]): Promise<number> {
           progress?.update(bytesRead, lines);
         }
       } catch (err) {
-        if (pool) await pool.drain(write);
+        if (pool) await pool.drain();
         await write(cliStep("unreadable", file, "", reason(err)));
       }
     }
-    const counts = pool ? (await pool.drain(write), await pool.counts()) : new Uint8Array(0);
+    const counts = pool ? await pool.counts() : new Uint8Array(0);
     const end = cliStep("finish", "", state, "", counts);
     await write(end);
+    if (TRACE) writeFileSync(TRACE, JSON.stringify(pool?.trace() ?? { workers: 0, chunks: [chunks] }) + "\n");
     return end.code;
   } finally {
     progress?.clear();
@@ -271,6 +356,7 @@ if (isMainThread) {
   const data = workerData as { argv: Uint8Array; tools: Uint8Array | null };
   cliStep("plan", data.argv, PROG, version);
   if (data.tools) cliStep("tools", "", "", "", data.tools);
+  parentPort!.postMessage("ready");
   parentPort!.on("message", (m: { file: string; first: number; bytes: Uint8Array } | { counts: true }) => {
     const r = "counts" in m ? cliStep("counts") : cliStep("chunk", m.file, "", String(m.first), m.bytes);
     const text = Buffer.concat([r.out, r.err, r.state]);

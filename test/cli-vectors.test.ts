@@ -63,20 +63,67 @@ describe.each(CLIS)("$prog, generated inputs", ({ cmd }) => {
     expect(run([p]).stdout.toString()).toBe(`${sha("tool_call\na\n1")}  a\n${sha("tool_call\nb\n[1]")}  b\n`);
   });
 
-  it("--jobs 2 over several chunks: every line, in input order, counts merged", () => {
+  // Tests only (src/cli.ts, python/overturn/fingerprint/_cli.py): workers whatever the size, chunks dealt in turn
+  // (main, worker 1, …) once all have started, and each job's chunk count written to a file at the end.
+  const jobsEnv = (trace: string, minBytes = "0") => ({ ...process.env, OVERTURN_FINGERPRINT_JOBS_MIN_BYTES: minBytes,
+    OVERTURN_FINGERPRINT_JOBS_DEAL: "1", OVERTURN_FINGERPRINT_JOBS_TRACE: trace });
+  const trace = (f: string) => JSON.parse(readFileSync(f, "utf8")) as { workers: number; chunks: number[] };
+  const runEnv = (args: string[], env: NodeJS.ProcessEnv) => spawnSync(cmd[0], [...cmd.slice(1), ...args], { cwd: ROOT, env, maxBuffer: 1 << 28 });
+  const big = (n: number, bad: number, name = "t") => {
+    const lines = Array.from({ length: n }, (_, i) => (i === bad ? "{bad\n"
+      : `{"name":"${name}${i % 3}","args":{"i":${i},"pad":"${"x".repeat(40)}","rid":"r${i}"},"ignoreArgs":["rid"]}\n`));
+    const want = lines.map((l, i) => (i === bad ? ""
+      : `${sha(`tool_call\n${name}${i % 3}\n{"i":${i},"pad":"${"x".repeat(40)}"}`)}  ${name}${i % 3}\n`)).join("");
+    return { text: lines.join(""), want };
+  };
+
+  it("--jobs 1, 2, 3 over several chunks, run by the main job and the workers: every line, in input order, counts merged", () => {
     const p = join(dir, "big.jsonl");
-    const n = 40_000; // ~2.6 MB: three 1 MiB chunks
-    const lines = Array.from({ length: n }, (_, i) => (i === 12_345 ? "{bad\n"
-      : `{"name":"t${i % 3}","args":{"i":${i},"pad":"${"x".repeat(40)}","rid":"r${i}"},"ignoreArgs":["rid"]}\n`));
-    writeFileSync(p, lines.join(""));
-    const want = lines.map((l, i) => (i === 12_345 ? ""
-      : `${sha(`tool_call\nt${i % 3}\n{"i":${i},"pad":"${"x".repeat(40)}"}`)}  t${i % 3}\n`)).join("");
-    for (const jobs of ["1", "2"]) {
-      const r = run(["--jobs", jobs, p]);
+    const { text, want } = big(40_000, 12_345); // ~3.5 MB: four 1 MiB chunks
+    writeFileSync(p, text);
+    const t = join(dir, "trace.json");
+    let chunks = 0;
+    for (const jobs of [1, 2, 3]) {
+      const r = runEnv(["--jobs", String(jobs), p], jobsEnv(t));
       expect(r.stdout.toString() === want, `--jobs ${jobs}`).toBe(true);
-      expect(r.stderr.toString()).toBe(`${p}:12346: invalid JSON: unexpected character at byte 1 (line 1, column 2, "b")\n1 of ${n} lines failed\n`);
+      expect(r.stderr.toString()).toBe(`${p}:12346: invalid JSON: unexpected character at byte 1 (line 1, column 2, "b")\n1 of 40000 lines failed\n`);
       expect(r.status).toBe(1);
+      if (jobs === 1) chunks = trace(t).chunks[0];
+      // Dealt in turn: chunk i to job i mod jobs, job 0 the main one.
+      expect(trace(t), `--jobs ${jobs}`).toEqual({ workers: jobs - 1,
+        chunks: Array.from({ length: jobs }, (_, k) => Array.from({ length: chunks }, (_, i) => i).filter((i) => i % jobs === k).length) });
     }
+    expect(chunks).toBeGreaterThanOrEqual(3);
+  });
+
+  it("--jobs 3 over two files and a missing one: line numbers per file, the missing file reported, counts merged", () => {
+    const a = join(dir, "a.jsonl"), b = join(dir, "b.jsonl"), t = join(dir, "trace2.json");
+    const A = big(30_000, -1, "a"), B = big(30_000, 20_000, "b");
+    writeFileSync(a, A.text);
+    writeFileSync(b, B.text);
+    const missing = join(dir, "missing.jsonl");
+    const r = runEnv(["--jobs", "3", a, missing, b], jobsEnv(t));
+    expect(r.stdout.toString() === A.want + B.want).toBe(true);
+    expect(r.stderr.toString()).toBe(`${missing}: no such file\n` +
+      `${b}:20001: invalid JSON: unexpected character at byte 1 (line 1, column 2, "b")\n1 of 60000 lines failed\n`);
+    expect(r.status).toBe(1);
+    expect(trace(t).workers).toBe(2);
+    expect(trace(t).chunks.every((c) => c > 0)).toBe(true);
+  });
+
+  it("starts no worker for a file below the size where workers pay (--jobs 4)", () => {
+    const p = join(dir, "small.jsonl"), t = join(dir, "trace3.json");
+    const { text, want } = big(15_000, -1); // ~1.3 MB: two chunks
+    writeFileSync(p, text);
+    const env = jobsEnv(t);
+    delete env.OVERTURN_FINGERPRINT_JOBS_MIN_BYTES; // the CLI's own threshold
+    const r = runEnv(["--jobs", "4", p], env);
+    expect(r.stdout.toString() === want).toBe(true);
+    expect(r.status).toBe(0);
+    expect(trace(t)).toEqual({ workers: 0, chunks: [2] });
+    // The same file past a lowered threshold: workers (at most one per chunk after the first).
+    runEnv(["--jobs", "4", p], jobsEnv(t));
+    expect(trace(t)).toEqual({ workers: 1, chunks: [1, 1] });
   });
 });
 

@@ -5,7 +5,7 @@ medians:
 - ``python -m overturn.fingerprint --jobs 1 FILE`` vs a user's own loop
   (``json.loads``, ``fingerprint``; target: the CLI >= 6x faster);
 - ``--jobs 2`` vs ``--jobs 1`` (target >= 1.7x on two cores);
-- peak RSS (VmHWM) of the CLI at N and 2N lines (constant).
+- peak RSS (VmHWM) of the CLI at N and 2N lines (constant), --jobs 1 and 2 (with its worker).
 
 The recording comes from ``bench/cli-recording.mjs`` (node) in a temporary folder.
 
@@ -38,13 +38,14 @@ with open(sys.argv[1], encoding="utf-8") as f:
                   + "  " + c["name"] + "\\n")
 """
 
-# Runs the CLI and writes its peak RSS (VmHWM, KB) to $HWM_OUT at exit (the parent process).
-HWM = ("import atexit, os, runpy, sys\n"
+# Runs the CLI and writes its peak RSS (VmHWM, KB) to $HWM_OUT at exit: the parent process's, plus the largest
+# of its worker processes' (--jobs; they are ended and waited for before exit).
+HWM = ("import atexit, os, resource, runpy, sys\n"
        "def hwm():\n"
        "    with open('/proc/self/status') as f:\n"
        "        kb = [line.split()[1] for line in f if line.startswith('VmHWM:')][0]\n"
        "    with open(os.environ['HWM_OUT'], 'w') as f:\n"
-       "        f.write(kb)\n"
+       "        f.write('%s %d' % (kb, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))\n"
        "atexit.register(hwm)\n"
        "sys.argv[0] = 'overturn.fingerprint'\n"
        "runpy.run_module('overturn.fingerprint', run_name='__main__', alter_sys=True)\n")
@@ -95,13 +96,16 @@ def main() -> None:
         med = {k: sorted(v)[len(v) // 2] for k, v in rows.items()}
         mcpu = {k: sorted(v)[len(v) // 2] for k, v in cpu.items()}
 
-        def peak(path: str) -> int:
+        def peak(path: str, jobs: int = 1) -> int:
+            """The parent's peak RSS (KB), plus one worker's for each worker (--jobs 2: one)."""
             out = os.path.join(d, "hwm")
-            subprocess.run([sys.executable, "-c", HWM, "--jobs", "1", path], stdout=subprocess.DEVNULL, check=True,
+            subprocess.run([sys.executable, "-c", HWM, "--jobs", str(jobs), path], stdout=subprocess.DEVNULL, check=True,
                            env=dict(os.environ, HWM_OUT=out))
-            return int(Path(out).read_text())
+            parent, worker = (int(x) for x in Path(out).read_text().split())
+            return parent + (jobs - 1) * worker
 
         peaks = [peak(rec), peak(double)]
+        peaks2 = [peak(rec, 2), peak(double, 2)]
         lps = lambda ms: "{:,}".format(round(a.lines / (ms / 1000)))  # noqa: E731
         print("load average (1 min) %.1f before, %.1f after, on %d cores" % (load0, load1, os.cpu_count() or 1))
         print("\n| | median wall ms | lines/s | median CPU ms |\n|---|---:|---:|---:|")
@@ -113,12 +117,13 @@ def main() -> None:
         print("\nCLI --jobs 1 vs the loop: %.2fx wall (target 6x) %s, %.2fx CPU"
               % (vs_loop, "PASS" if vs_loop >= 6 else "MISS", mcpu["loop"] / mcpu["jobs1"]))
         print("--jobs 2 vs --jobs 1:     %.2fx wall (target 1.7x) %s" % (vs_one, "PASS" if vs_one >= 1.7 else "MISS"))
-        print("peak RSS --jobs 1: %.1f MB at {:,} lines, %.1f MB at {:,} (%+.1f MB)".format(a.lines, 2 * a.lines)
-              % (peaks[0] / 1024, peaks[1] / 1024, (peaks[1] - peaks[0]) / 1024))
+        for jobs, pk in ((1, peaks), (2, peaks2)):
+            print("peak RSS --jobs %d: %.1f MB at {:,} lines, %.1f MB at {:,} (%+.1f MB)".format(a.lines, 2 * a.lines)
+                  % (jobs, pk[0] / 1024, pk[1] / 1024, (pk[1] - pk[0]) / 1024))
         if a.json:
             Path(a.json).write_text(json.dumps({"lines": a.lines, "bytes": size, "load": [load0, load1], "rows": rows,
                                                 "median": med, "cpuMs": cpu, "medianCpu": mcpu,
-                                                "peakRssKB": peaks}, indent=2) + "\n")
+                                                "peakRssKB": peaks, "peakRssKBJobs2": peaks2}, indent=2) + "\n")
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ test/cli-vectors.test.ts.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -58,21 +59,74 @@ def test_bom_crlf_blank_and_last_line(prog, cmd, tmp_path):
     assert r.stdout.decode() == "%s  a\n%s  b\n" % (_sha("tool_call\na\n1"), _sha("tool_call\nb\n[1]"))
 
 
+# Tests only (src/cli.ts, python/overturn/fingerprint/_cli.py): workers whatever the size, chunks dealt in turn
+# (main, worker 1, ...) once all have started, and each job's chunk count written to a file at the end.
+def _jobs_env(trace, min_bytes="0"):
+    env = dict(os.environ, OVERTURN_FINGERPRINT_JOBS_DEAL="1", OVERTURN_FINGERPRINT_JOBS_TRACE=str(trace))
+    if min_bytes is not None:
+        env["OVERTURN_FINGERPRINT_JOBS_MIN_BYTES"] = min_bytes
+    else:
+        env.pop("OVERTURN_FINGERPRINT_JOBS_MIN_BYTES", None)
+    return env
+
+
+def _big(n, bad, name="t"):
+    lines = ["{bad\n" if i == bad else '{"name":"%s%d","args":{"i":%d,"pad":"%s","rid":"r%d"},"ignoreArgs":["rid"]}\n'
+             % (name, i % 3, i, "x" * 40, i) for i in range(n)]
+    want = "".join("" if i == bad else "%s  %s%d\n" % (_sha('tool_call\n%s%d\n{"i":%d,"pad":"%s"}' % (name, i % 3, i, "x" * 40)),
+                                                       name, i % 3) for i in range(n))
+    return "".join(lines), want
+
+
+def _trace(p):
+    return json.loads(p.read_text("utf-8"))
+
+
 @pytest.mark.parametrize("prog,cmd", CLIS, ids=[p for p, _ in CLIS])
 def test_jobs_keep_input_order_and_merge_counts(prog, cmd, tmp_path):
-    n, bad = 40_000, 12_345  # ~2.6 MB: three 1 MiB chunks
-    lines = ["{bad\n" if i == bad else '{"name":"t%d","args":{"i":%d,"pad":"%s","rid":"r%d"},"ignoreArgs":["rid"]}\n'
-             % (i % 3, i, "x" * 40, i) for i in range(n)]
-    p = tmp_path / "big.jsonl"
-    p.write_text("".join(lines), encoding="utf-8")
-    want = "".join("" if i == bad else "%s  t%d\n" % (_sha('tool_call\nt%d\n{"i":%d,"pad":"%s"}' % (i % 3, i, "x" * 40)), i % 3)
-                   for i in range(n))
-    for jobs in ("1", "2"):
-        r = subprocess.run(cmd + ["--jobs", jobs, str(p)], cwd=ROOT, capture_output=True, timeout=300)
-        assert r.stdout.decode() == want, "--jobs %s" % jobs
+    text, want = _big(40_000, 12_345)  # ~3.5 MB: four 1 MiB chunks
+    p, t = tmp_path / "big.jsonl", tmp_path / "trace.json"
+    p.write_text(text, encoding="utf-8")
+    chunks = 0
+    for jobs in (1, 2, 3):
+        r = subprocess.run(cmd + ["--jobs", str(jobs), str(p)], cwd=ROOT, capture_output=True, timeout=300, env=_jobs_env(t))
+        assert r.stdout.decode() == want, "--jobs %d" % jobs
         assert r.stderr.decode() == ('%s:%d: invalid JSON: unexpected character at byte 1 (line 1, column 2, "b")\n'
-                                     "1 of %d lines failed\n" % (p, bad + 1, n))
+                                     "1 of 40000 lines failed\n" % (p, 12_346))
         assert r.returncode == 1
+        if jobs == 1:
+            chunks = _trace(t)["chunks"][0]
+        # Dealt in turn: chunk i to job i mod jobs, job 0 the main one.
+        assert _trace(t) == {"workers": jobs - 1, "chunks": [len(range(k, chunks, jobs)) for k in range(jobs)]}
+    assert chunks >= 3
+
+
+@pytest.mark.parametrize("prog,cmd", CLIS, ids=[p for p, _ in CLIS])
+def test_jobs_over_files_and_a_missing_one(prog, cmd, tmp_path):
+    (a_text, a_want), (b_text, b_want) = _big(30_000, -1, "a"), _big(30_000, 20_000, "b")
+    a, b, missing, t = tmp_path / "a.jsonl", tmp_path / "b.jsonl", tmp_path / "missing.jsonl", tmp_path / "trace.json"
+    a.write_text(a_text, encoding="utf-8")
+    b.write_text(b_text, encoding="utf-8")
+    r = subprocess.run(cmd + ["--jobs", "3", str(a), str(missing), str(b)], cwd=ROOT, capture_output=True, timeout=300,
+                       env=_jobs_env(t))
+    assert r.stdout.decode() == a_want + b_want
+    assert r.stderr.decode() == ('%s: no such file\n%s:20001: invalid JSON: unexpected character at byte 1 (line 1, column 2, "b")\n'
+                                 "1 of 60000 lines failed\n" % (missing, b))
+    assert r.returncode == 1
+    assert _trace(t)["workers"] == 2 and all(c > 0 for c in _trace(t)["chunks"])
+
+
+@pytest.mark.parametrize("prog,cmd", CLIS, ids=[p for p, _ in CLIS])
+def test_no_worker_for_a_small_file(prog, cmd, tmp_path):
+    text, want = _big(15_000, -1)  # ~1.3 MB: two chunks
+    p, t = tmp_path / "small.jsonl", tmp_path / "trace.json"
+    p.write_text(text, encoding="utf-8")
+    r = subprocess.run(cmd + ["--jobs", "4", str(p)], cwd=ROOT, capture_output=True, timeout=300, env=_jobs_env(t, None))
+    assert (r.stdout.decode() == want, r.returncode) == (True, 0)
+    assert _trace(t) == {"workers": 0, "chunks": [2]}  # the CLI's own threshold
+    # The same file past a lowered threshold: workers (at most one per chunk after the first).
+    subprocess.run(cmd + ["--jobs", "4", str(p)], cwd=ROOT, capture_output=True, timeout=300, env=_jobs_env(t))
+    assert _trace(t) == {"workers": 1, "chunks": [1, 1]}
 
 
 def test_json_error_positions():

@@ -6,11 +6,11 @@ through ``cli_step``) reads the arguments, splits and reads the lines,
 fingerprints and formats every byte printed, keeps the counts and returns
 the exit status. This file only moves bytes: argv in, files and stdin in
 1 MiB chunks of whole lines, stdout/stderr out, TTY progress, a closed pipe,
-and ``--jobs N`` worker processes (each with its own core instance; chunks
-go round-robin, output is written in input order, at most 2 chunks per
-worker in flight, so memory stays constant). ``why`` and standard input run
-in one job (why's nearest call is the first of equals in file order; stdin
-answers each line as it arrives).
+and ``--jobs N``: this process and N-1 worker processes, each with its own
+core instance (``_Jobs``: output in input order, at most 2 chunks per worker
+in flight, so memory stays constant; workers only for big files). ``why`` and
+standard input run in one job (why's nearest call is the first of equals in
+file order; stdin answers each line as it arrives).
 """
 from __future__ import annotations
 
@@ -19,10 +19,7 @@ import json
 import os
 import sys
 import time
-from typing import TYPE_CHECKING, Dict, Iterator, List, Optional, Tuple
-
-if TYPE_CHECKING:
-    from concurrent.futures import Future
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from . import __version__
 from ._diagnostics_wasm import cli_step
@@ -135,56 +132,214 @@ def _whole_lines(file: str) -> Iterator[bytearray]:
             yield buf[:have]
 
 
-# --- jobs: worker processes, each with its own core instance -------------------------
+# --- jobs: this process and worker processes, each with its own core instance ---------
 
-def _worker_init(argv: bytes, tools: Optional[bytes]) -> None:
-    import atexit
+# Below this many bytes of files, ``--jobs N`` starts no worker (issue 13): a
+# spawned worker process is ready 150-250 ms after it is started (an interpreter,
+# wasmtime, the modules), --jobs 2 costs 160-250 ms more CPU than --jobs 1 (start-up,
+# and chunks pickled through pipes), and this process reads ~90 MB/s alone, so a
+# worker pays only past ~40-50 MB. Measured on 2 cores shared with other jobs,
+# medians of 5, --jobs 2 / --jobs 1 wall with workers forced, at load 2-5:
+# 8 MB 0.44-0.65x, 16 MB 0.52-0.67x, 32 MB 0.76-0.99x, 45 MB 0.70-1.06x,
+# 64 MB 1.05x, 224 MB 1.11x; at load ~1: 32 MB 0.95x, 45 MB 1.07x, 224 MB
+# 1.35x (python/bench/cli.py). Tests set it through the environment.
+MIN_BYTES = int(os.environ.get("OVERTURN_FINGERPRINT_JOBS_MIN_BYTES", 48 << 20))
+# For tests (python/tests/test_cli_vectors.py): write the chunks each job ran to this file at the end; deal the
+# chunks in turn (this process, then the workers) once every worker has started, so the shares do not depend on timing.
+TRACE = os.environ.get("OVERTURN_FINGERPRINT_JOBS_TRACE")
+DEAL = os.environ.get("OVERTURN_FINGERPRINT_JOBS_DEAL") == "1"
+
+
+class _Sender:
+    """Sends objects down a pipe from a thread, so the sender never waits for the reader to read.
+
+    (Not multiprocessing.Queue: its locks are named semaphores, which the
+    resource tracker can report as leaked when the run ends.)
+    """
+
+    def __init__(self, conn: Any) -> None:
+        import threading
+        self.conn = conn
+        self.items: "collections.deque[Any]" = collections.deque()
+        self.cv = threading.Condition()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def put(self, obj: Any) -> None:
+        with self.cv:
+            self.items.append(obj)
+            self.cv.notify()
+
+    def _run(self) -> None:
+        while True:
+            with self.cv:
+                while not self.items:
+                    self.cv.wait()
+                obj = self.items.popleft()
+            if obj is _Sender:  # closed
+                return
+            try:
+                self.conn.send(obj)
+            except OSError:  # the reader is gone
+                return
+
+    def close(self) -> None:
+        """Ends the thread (what is still unsent is dropped): no thread may outlive the run (wasmtime's teardown)."""
+        with self.cv:
+            self.items.clear()
+        self.put(_Sender)
+        self.thread.join()
+        self.conn.close()
+
+
+def _worker(argv: bytes, tools: Optional[bytes], tasks: Any, results: Any) -> None:
+    """A worker process: planned like the main one, then chunks in, (out, err, its counts so far) back, in order."""
     cli_step("plan", argv, PROG, __version__)
     if tools is not None:
         cli_step("tools", b"", b"", b"", tools)
-    # A worker ends by interpreter teardown, where wasmtime's finalizers can
-    # run after wasmtime's own module is gone: end the process before that.
-    atexit.register(os._exit, 0)
+    out_q = _Sender(results)
+    out_q.put(None)  # started
+    while True:  # until the main process kills it
+        try:
+            file, first, data = tasks.recv()
+        except EOFError:  # the main process is gone
+            os._exit(0)  # (not interpreter teardown: wasmtime's finalizers can outlive wasmtime's module)
+        out, err, _state, _lines, _code = cli_step("chunk", file, b"", str(first), data)
+        out_q.put((bytes(out), bytes(err), bytes(cli_step("counts")[2])))
 
 
-def _worker_chunk(file: str, first: int, data: bytearray) -> Tuple[bytes, bytes, int, Tuple[int, bytes]]:
-    out, err, _state, _lines, _code = cli_step("chunk", file, b"", str(first), data)
-    result = bytes(out), bytes(err)  # (views into one read: copied before the next step)
-    # This process's counts so far (cumulative): the newest per process is merged at finish.
-    counts = bytes(cli_step("counts")[2])
-    return result[0], result[1], _lines, (os.getpid(), counts)
+class _Jobs:
+    """This process's core instance and N-1 worker processes (spawned, each with its own).
 
+    A chunk goes to a started worker with fewer than 2 chunks in flight, else
+    this process runs it itself: the workers start up while it works, and a
+    slow worker gets fewer chunks. Results are written in input order, at most
+    4 per job waiting, so memory stays constant. At the end the workers are
+    stopped, not waited for: one still starting has nothing to hand back.
+    """
 
-class _Pool:
-    def __init__(self, jobs: int, argv: bytes, tools: Optional[bytes]) -> None:
+    def __init__(self, workers: int, argv: bytes, tools: Optional[bytes]) -> None:
         import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
         # spawn: a fresh interpreter per worker (forking a process that runs wasmtime is not safe).
-        self.ex = ProcessPoolExecutor(jobs, multiprocessing.get_context("spawn"), _worker_init, (argv, tools))
-        self.jobs = jobs
-        self.queue: "collections.deque[Future[Tuple[bytes, bytes, int, Tuple[int, bytes]]]]" = collections.deque()
-        self.counts: Dict[int, bytes] = {}
+        # Two pipes per worker, each written by a thread (_Sender), so neither side waits for the other to read.
+        ctx = multiprocessing.get_context("spawn")
+        self.procs = []
+        self.tasks: List[_Sender] = []
+        self.results: List[Any] = []
+        for _ in range(workers):
+            task_r, task_w = ctx.Pipe(duplex=False)
+            result_r, result_w = ctx.Pipe(duplex=False)
+            p = ctx.Process(target=_worker, args=(argv, tools, task_r, result_w), daemon=True)
+            p.start()
+            task_r.close()
+            result_w.close()
+            self.procs.append(p)
+            self.tasks.append(_Sender(task_w))
+            self.results.append(result_r)
+        self.started = [False] * workers
+        self.waiting: List["collections.deque[List[Any]]"] = [collections.deque() for _ in range(workers)]
+        self.counts: List[bytes] = [b""] * workers
+        self.chunks = [0] * workers
+        self.queue: "collections.deque[List[Any]]" = collections.deque()  # [result or None], in input order
+        self.limit = 4 * (workers + 1)
+        self.main = 0
+        self.dealt = 0
 
-    def push(self, file: str, first: int, data: bytearray) -> None:
-        self.queue.append(self.ex.submit(_worker_chunk, file, first, data))
-        while len(self.queue) >= 2 * self.jobs:
+    def _receive(self, block: bool) -> None:
+        """Takes the workers' answers that have come (with block: at least one, or fails if a worker died)."""
+        from multiprocessing.connection import wait
+        while True:
+            ready: List[Any] = wait(self.results, 1.0 if block else 0)
+            if not ready:
+                if not block:
+                    return
+                continue
+            for conn in ready:
+                idx = self.results.index(conn)
+                try:
+                    r = conn.recv()
+                except EOFError:
+                    raise RuntimeError("a --jobs worker process ended (exit status %s)" % self.procs[idx].exitcode) from None
+                if r is None:
+                    self.started[idx] = True
+                else:
+                    self.counts[idx] = r[2]  # cumulative: the newest is the worker's total
+                    self.chunks[idx] += 1
+                    self.waiting[idx].popleft()[0] = r[:2]
+            block = False
+
+    def _free(self) -> Optional[int]:
+        """The worker to send the next chunk to, if any can take it now."""
+        if DEAL:
+            while not all(self.started):
+                self._receive(True)
+            k = self.dealt % (len(self.procs) + 1) - 1
+            self.dealt += 1
+            if k < 0:
+                return None
+            while len(self.waiting[k]) >= 2:
+                self._write_oldest()
+            return k
+        self._receive(False)
+        free = [i for i, s in enumerate(self.started) if s and len(self.waiting[i]) < 2]
+        return min(free, key=lambda i: len(self.waiting[i])) if free else None
+
+    def push(self, file: str, first: int, data: bytearray, here: Any) -> int:
+        """Runs a chunk here or in a worker; writes what is ready in order. Returns its line count."""
+        k = self._free() if file != "-" else None
+        if k is not None:
+            e: List[Any] = [None]
+            self.waiting[k].append(e)
+            self.queue.append(e)
+            self.tasks[k].put((file, first, data))
+            n = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
+        else:
+            if file == "-":
+                self.drain()  # standard input is answered as its lines arrive
+            self.main += 1
+            out, err, n = here()
+            if self.queue:
+                self.queue.append([(out, err)])
+            else:
+                _write(out, err)
+        while self.queue and (self.queue[0][0] is not None or len(self.queue) >= self.limit):
             self._write_oldest()
+        return n
 
     def _write_oldest(self) -> None:
-        out, err, _lines, (pid, counts) = self.queue.popleft().result()
-        old = self.counts.get(pid)
-        if old is None or int.from_bytes(counts[:4], "little") >= int.from_bytes(old[:4], "little"):
-            self.counts[pid] = counts
-        _write(out, err)
+        while self.queue[0][0] is None:
+            self._receive(True)
+        _write(*self.queue.popleft()[0])
 
     def drain(self) -> None:
         while self.queue:
             self._write_oldest()
 
     def finish(self) -> bytes:
+        """Every worker's counts, for finish; stops the workers."""
         self.drain()
-        self.ex.shutdown()
-        return b"".join(self.counts.values())
+        self.stop()
+        return b"".join(self.counts)
+
+    def stop(self) -> None:
+        """Ends the workers now (after finish, or when the run stops early: a closed pipe).
+
+        Killed: each has its own pipes and nothing left to hand back, and one
+        still starting is not waited for.
+        """
+        for p in self.procs:
+            if p.exitcode is None:
+                p.kill()
+        for p in self.procs:
+            p.join()
+        for sender in self.tasks:
+            sender.close()
+        for conn in self.results:
+            conn.close()
+
+    def trace(self) -> Dict[str, Any]:
+        """Chunks per job, this process's first."""
+        return {"workers": len(self.procs), "chunks": [self.main] + self.chunks}
 
 
 def _size(file: str) -> int:
@@ -246,10 +401,14 @@ def _run(argv: List[str]) -> int:
         if code:
             return code
     jobs = 1 if plan["command"] in ("why", "replay") else plan["jobs"] or os.cpu_count() or 1
-    pool: Optional[_Pool] = None
-    lines = nbytes = 0
+    inputs = plan["in"] if plan["command"] == "why" else plan["files"]
+    # Workers for big files only (MIN_BYTES), never more than the chunks after the first; stdin's size is unknown.
+    total = sum(_size(f) for f in inputs if f != "-")
+    workers = min(jobs - 1, -(-total // CHUNK) - 1) if jobs > 1 and total >= MIN_BYTES else 0
+    pool = _Jobs(workers, args, tools) if workers > 0 else None
+    lines = nbytes = chunks = 0
     try:
-        for file in plan["in"] if plan["command"] == "why" else plan["files"]:
+        for file in inputs:
             if _progress:
                 _progress.label = file
                 _progress.total = _size(file) if file != "-" else None
@@ -258,16 +417,19 @@ def _run(argv: List[str]) -> int:
             try:
                 for chunk in _whole_lines(file):
                     nbytes += len(chunk)
-                    # Workers only pay off past one chunk.
-                    if pool is None and jobs > 1 and file != "-" and len(chunk) >= CHUNK // 2 and _size(file) > CHUNK:
-                        pool = _Pool(jobs, args, tools)
-                    if pool:
-                        n = chunk.count(b"\n") + (0 if chunk.endswith(b"\n") else 1)
-                        pool.push(file, first, chunk)
-                    else:
+                    chunks += 1
+
+                    def here() -> "Tuple[memoryview, memoryview, int]":
+                        nonlocal state, stop
                         out, err, state, n, code = cli_step("chunk", file, state, str(first), chunk)
-                        _write(out, err)
                         stop = code == 1  # why found the call itself
+                        return out, err, n
+
+                    if pool:
+                        n = pool.push(file, first, chunk, here)
+                    else:
+                        out, err, n = here()
+                        _write(out, err)
                     first += n
                     lines += n
                     if _progress:
@@ -286,8 +448,13 @@ def _run(argv: List[str]) -> int:
         counts = pool.finish() if pool else b""
         out, err, _state, _lines, code = cli_step("finish", b"", state, b"", counts)
         _write(out, err)
+        if TRACE:
+            with open(TRACE, "w", encoding="utf-8") as f:
+                json.dump(pool.trace() if pool else {"workers": 0, "chunks": [chunks]}, f)
         return code
     finally:
+        if pool:
+            pool.stop()
         if _progress:
             _progress.clear()
 
