@@ -462,11 +462,13 @@ def _bind_plain(st: _Instance) -> Any:
         st.busy = True
         try:
             view = st.view
+            words = st.words  # u32 view: the args length here, the result's text pointer and length below
             if st.head is name and st.head_flags == flags:
                 # The header and name of the last request are still in place (no
                 # other request was written since): only the args length and the args.
-                st.words[args_len_word] = ld
-                view[p + n - ld:p + n] = data
+                words[args_len_word] = ld
+                q = p + n
+                view[q - ld:q] = data
             else:
                 view[p:p + n] = pack(flags, 0, len(name), 0, 0, ld) + name + data
                 st.head = name
@@ -479,7 +481,6 @@ def _bind_plain(st: _Instance) -> Any:
                     _forget(st)
                     st._trapped(err)  # frees the trap; the full path answers (as call() failing would)
                 return miss
-            words = st.words  # the result's text pointer and length, read without a struct
             if flags & digest:
                 r = st.result + _DIGEST_AT
                 return str(view[r:r + 64], "ascii")
