@@ -119,7 +119,7 @@ def fingerprint_batch(calls: Iterable[Any], *, limits: Any = None, on_error: str
             errors: Dict[int, FingerprintError] = {}
             alone: Dict[int, str] = {}
             dicts: Dict[int, Dict[Any, Any]] = {}
-            plain = _marshal_allowed()
+            plain = _stream.marshal_allowed()
             for i, c in enumerate(chunk):
                 sorts.append(F_STRING_INPUT)
                 try:
@@ -271,12 +271,6 @@ def _byte_bounded(texts: List[Any]) -> List[Tuple[int, int]]:
             lo, n = i, len(x)
     parts.append((lo, len(texts)))
     return parts
-
-
-def _marshal_allowed() -> bool:
-    """Whether marshal may walk values on this thread's stack (``_stream``), asked once per chunk."""
-    size = _stream.stack_size()
-    return _stream._USE_MARSHAL and (size == 0 or size >= _stream._MIN_THREAD_STACK)
 
 
 def _marshal(d: Dict[Any, Any]) -> Optional[bytes]:

@@ -70,7 +70,6 @@ import os
 import struct
 import sys
 import threading
-from _thread import stack_size as _thread_stack_size
 from typing import Any, Optional
 
 from . import _limits, _pieces
@@ -428,8 +427,7 @@ def _bind_plain(st: _Instance) -> Any:
     hlen, digest, swap = _HEADER_LEN, F_DIGEST, F_DIGEST | F_PREIMAGE
     dumps, unlimited = _stream._dumps, _stream._UNLIMITED
     # Decided once per thread: its stack was fixed when it started, before this first call.
-    size = _thread_stack_size()
-    use_marshal = _stream._USE_MARSHAL and (size == 0 or size >= _stream._MIN_THREAD_STACK)
+    use_marshal = _stream.marshal_allowed()
     NOT_PLAIN, PLAIN, UNKNOWN = _stream.NOT_PLAIN, _stream.PLAIN, _stream.UNKNOWN
 
     def plain_bound(flags: int, name: bytes, data: Any, s: _limits.Settings) -> Optional[str]:

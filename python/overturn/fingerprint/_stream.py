@@ -50,6 +50,13 @@ _USE_MARSHAL = FAST_MAX_RECURSION_LIMIT >= _DEPTH
 _MIN_THREAD_STACK = _DEPTH * 400
 
 
+def marshal_allowed() -> bool:
+    """Whether marshal may walk values on this thread's stack (see the module comment).
+    The value path asks once per thread (its plain function), batches once per chunk."""
+    size = stack_size()
+    return _USE_MARSHAL and (size == 0 or size >= _MIN_THREAD_STACK)
+
+
 #: marshal_call's answer when the value is not plain: marshal refused it (a
 #: subclass, a datetime, another type, too deep), so user code may be involved.
 NOT_PLAIN = "not-plain"
@@ -77,7 +84,7 @@ def marshal_call(flags: int, kind: bytes, name: bytes, args: Any, s: Any) -> str
     call no user code on it — the core refused the stream, or a byte limit,
     defined on the JSON text, applies), or ``UNKNOWN``. ``s``: the call's limits.
     """
-    if not (_USE_MARSHAL and (stack_size() == 0 or stack_size() >= _MIN_THREAD_STACK)):
+    if not marshal_allowed():
         return UNKNOWN
     try:
         data = _dumps(args, 4)
