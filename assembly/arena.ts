@@ -46,7 +46,9 @@ function ensureMemory(end: usize): bool {
 function setup(): void {
   if (inputBase != 0) return;
   inputBase = alignUp(__heap_base);
-  inputCap = INITIAL_INPUT;
+  // Addressable from the start: hosts write up to the capacity reserve() returned (a module
+  // whose static data ends near its initial memory would otherwise hand out unmapped room).
+  inputCap = ensureMemory(inputBase + INITIAL_INPUT) ? INITIAL_INPUT : 0;
   arenaBase = inputBase + inputCap;
   arenaTop = arenaBase;
 }

@@ -1,13 +1,17 @@
 // A batch of fingerprints in one call across the boundary (issue 13): the
 // columns described in abi.ts (BATCH_*), Arrow's offsets layout, one
 // request per item through the same `process` as `run`. Internal; exported
-// as runBatch(from, out) by both entries.
+// as runBatch(from, out) by both entries. In the diagnostics module (wasm
+// SIMD) F_DIGEST items are hashed four at a time (sha256x4.ts): the
+// per-item hashing of hosts (hashlib, node:crypto) was a third of a batch.
 import {
-  BATCH_COLUMNS, BATCH_COUNT, BATCH_FLAGS, BATCH_OUT_BYTES, DIGEST_BYTES, F_IGNORE, F_MATCH_ON, F_PREIMAGE, OK, RESULT_DIGEST,
+  BATCH_COLUMNS, BATCH_COUNT, BATCH_FLAGS, BATCH_OUT_BYTES, DIGEST_BYTES, F_DIGEST, F_IGNORE, F_MATCH_ON, F_PREIMAGE, OK, RESULT_DIGEST,
   RESULT_TEXT_LEN, RESULT_TEXT_PTR,
 } from "./abi";
 import { reserveInput } from "./arena";
 import { finish, process, result, startRequest } from "./request";
+import { sha256FinalHex, sha256Reset, sha256Update } from "./sha256";
+import { sha256x4Hex, sha256x4Set } from "./sha256x4";
 
 /**
  * Runs items from..count-1 of the batch at the input region; item i's digest
@@ -20,6 +24,10 @@ export function runBatch<V>(from: u32, out: usize): u32 {
   const flags = load<u32>(d, BATCH_FLAGS << 2) & ~(F_MATCH_ON | F_IGNORE);
   const count = load<u32>(d, BATCH_COUNT << 2);
   const pre = (flags & F_PREIMAGE) != 0;
+  // Four lanes: each item's preimage is queued, its digest written when four are (same bytes).
+  let four = false;
+  if (sizeof<V>() == 8) four = (flags & (F_DIGEST | F_PREIMAGE)) == F_DIGEST;
+  const itemFlags = four ? (flags & ~F_DIGEST) | F_PREIMAGE : flags;
   const room = <usize>load<u32>(d, BATCH_OUT_BYTES << 2);
   const bytes = out + (<usize>count << 2);
   let at: usize = 0;
@@ -28,10 +36,19 @@ export function runBatch<V>(from: u32, out: usize): u32 {
     // kind, name, matchOn, ignoreArgs, args: [ptr, len] per column.
     const kp = column(d, 0, i), kl = colLen, np = column(d, 1, i), nl = colLen;
     const mp = column(d, 2, i), ml = colLen, ip = column(d, 3, i), il = colLen, ap = column(d, 4, i);
-    const f = flags | (ml != 0 ? F_MATCH_ON : 0) | (il != 0 ? F_IGNORE : 0);
+    const f = itemFlags | (ml != 0 ? F_MATCH_ON : 0) | (il != 0 ? F_IGNORE : 0);
     const status = process<V>(f, kp, kl, np, nl, mp, ml, ip, il, ap, colLen);
-    if (status != OK || pre) finish<V>(status);
-    if (status != OK) return i;
+    if (status != OK || pre || four) finish<V>(status);
+    if (status != OK) {
+      if (sizeof<V>() == 8) laneFlush();
+      return i;
+    }
+    if (sizeof<V>() == 8) {
+      if (four) {
+        laneQueue(out + <usize>DIGEST_BYTES * <usize>i);
+        continue;
+      }
+    }
     if (pre) {
       const r = result(), n = <usize>load<u32>(r + RESULT_TEXT_LEN);
       if (at + n > room) return i;
@@ -42,7 +59,33 @@ export function runBatch<V>(from: u32, out: usize): u32 {
       memory.copy(out + <usize>DIGEST_BYTES * <usize>i, result() + RESULT_DIGEST, DIGEST_BYTES);
     }
   }
+  if (sizeof<V>() == 8) laneFlush();
   return count;
+}
+
+/** Longest preimage a lane holds; a longer one is hashed at once (its lane would run alone). */
+const LANE: usize = 4096;
+let lanes: u32 = 0;
+function laneBuf(j: u32): usize { return memory.data(4 * <i32>LANE, 16) + (<usize>j) * LANE; }
+
+/** Queues the finished item's preimage (copied: the next item resets the arena); hex digits go to hex. */
+function laneQueue(hex: usize): void {
+  const r = result(), p = <usize>load<u32>(r + RESULT_TEXT_PTR), n = <usize>load<u32>(r + RESULT_TEXT_LEN);
+  if (n > LANE) {
+    sha256Reset();
+    sha256Update(p, n);
+    sha256FinalHex(hex);
+    return;
+  }
+  memory.copy(laneBuf(lanes), p, n);
+  sha256x4Set(lanes, laneBuf(lanes), n, hex);
+  if (++lanes == 4) laneFlush();
+}
+
+/** Hashes what is queued (before the batch returns: every digest before `from` is written). */
+function laneFlush(): void {
+  sha256x4Hex(lanes);
+  lanes = 0;
 }
 
 /** column()'s second result: the item's length in that column. */

@@ -49,9 +49,6 @@ function limitError(max: number, n: number): FingerprintError {
  */
 export function runChunk(t: BatchTarget, flags: number, count: number, cols: Column[], maxBytes: number,
   out: (string | null)[], base: number, throwOnError: boolean): void {
-  // Where node:crypto exists the core writes preimages and they are hashed
-  // here (~2x the wasm SHA-256 at 150 B, ~6x from a few KB: bench/PROFILE.md).
-  const hash = flags & F_DIGEST ? batchHostHash() : null;
   // Bytes each column needs (texts: 3 per UTF-16 unit at most); values are written last and grow.
   let size = 0;
   for (const c of cols) {
@@ -63,6 +60,10 @@ export function runChunk(t: BatchTarget, flags: number, count: number, cols: Col
       else size += 64 * count;
     }
   }
+  // Where node:crypto exists the core writes preimages and they are hashed
+  // here (~2x the wasm SHA-256 at 150 B, ~6x from a few KB: bench/PROFILE.md;
+  // faster in V8 than the SIMD module's four lanes too, measured).
+  const hash = flags & F_DIGEST ? batchHostHash() : null;
   // Preimages: ends[count], then about the input's size (a digest each, at least: the fallback below).
   const room = hash ? Math.max((DIGEST_BYTES - 4) * count, size + DIGEST_BYTES * count) : 0;
   const outBytes = hash ? 4 * count + room : DIGEST_BYTES * count;

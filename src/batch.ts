@@ -17,8 +17,8 @@
  */
 import { F_CALL, F_DIGEST, F_RAW_NAMES, F_STRING_INPUT, F_VALUES } from "./_abi.gen.js";
 import { CHUNK_BYTES, CHUNK_ITEMS, type Column, SHARED_EMPTY, runChunk, utf8, withIndex } from "./_batch.js";
-import { asBatch, type Limits, readLimits } from "./core.js";
-import { diagnosticsBatchTarget } from "./_diagnostics_wasm.js";
+import { asBatch, type BatchTarget, batchHostHash, type Limits, readLimits } from "./core.js";
+import { diagnosticsBatchTarget, hasDiagnosticsSource } from "./_diagnostics_wasm.js";
 import { FingerprintError } from "./errors.js";
 import type { Call } from "./diagnostics.js";
 
@@ -63,18 +63,36 @@ export function fingerprintBatchJSON(names: Iterable<string> | TextColumn, argsJ
   const match: Column = { kind: "shared", bytes: o.matchOn };
   const ignore: Column = { kind: "shared", bytes: o.ignoreArgs };
   const out: (string | null)[] = [];
-  return asBatch(o.limits, (t, maxBytes) => {
+  const run = (t: BatchTarget, maxBytes: number, each: () => void) => {
     const a = source(names, "names"), b = source(argsJSON, "argsJSON");
     let base = 0;
     for (;;) {
       const [nc, ac, n, str] = nextChunk(a, b, base);
       if (n === 0) break;
       const flags = F_DIGEST | F_RAW_NAMES | (str ? F_STRING_INPUT : 0);
+      each();
       runChunk(t, flags, n, [kind, nc, match, ignore, ac], maxBytes, out, base, o.throws);
       base += n;
     }
     return out;
-  });
+  };
+  // Without node:crypto the SIMD module, where it loads synchronously, hashes four items at a time.
+  if (batchHostHash() !== null || !hasDiagnosticsSource()) return asBatch(o.limits, (t, maxBytes) => run(t, maxBytes, () => {}));
+  return onDiagnostics(o.limits, (t, max) => run(t, max.maxInputBytes, () => t.e.limits(capped(max.maxDepth), capped(max.maxMembers))));
+}
+
+/**
+ * Runs `work` on the diagnostics module with the limits; `work` sends them
+ * before each chunk (an iterable's own code between chunks may run a batch,
+ * which leaves none set), and none are left set after it (explain and the CLI use none).
+ */
+function onDiagnostics<T>(limits: Required<Limits> | null, work: (t: BatchTarget, max: Required<Limits>) => T): T {
+  const t = diagnosticsBatchTarget();
+  try {
+    return work(t, limits ?? readLimits(undefined));
+  } finally {
+    t.e.limits(0xffff_ffff, 0xffff_ffff);
+  }
 }
 
 /**
@@ -93,13 +111,10 @@ export function fingerprintBatch(calls: Iterable<Call | Text>, options?: Pick<Ba
     throw new FingerprintError("invalid-argument", "calls must be an iterable of calls");
   }
   const out: (string | null)[] = [];
-  const t = diagnosticsBatchTarget();
-  const max = (o.limits ?? readLimits(undefined));
-  const it = (calls as Iterable<unknown>)[Symbol.iterator]();
-  let held: IteratorResult<unknown> = it.next();
-  let base = 0;
-  t.e.limits(capped(max.maxDepth), capped(max.maxMembers));
-  try {
+  return onDiagnostics(o.limits, (t, max) => {
+    const it = (calls as Iterable<unknown>)[Symbol.iterator]();
+    let held: IteratorResult<unknown> = it.next();
+    let base = 0;
     while (!held.done) {
       // One chunk: items of one sort (objects, strings, bytes), up to the bounds.
       const sort = sortOf(held.value);
@@ -113,14 +128,13 @@ export function fingerprintBatch(calls: Iterable<Call | Text>, options?: Pick<Ba
       }
       const flags = F_CALL | F_DIGEST | (sort === "value" ? F_VALUES : sort === "string" ? F_STRING_INPUT : 0);
       const args: Column = sort === "value" ? { kind: "values", items } : { kind: "texts", items: items as Text[] };
+      t.e.limits(capped(max.maxDepth), capped(max.maxMembers));
       runChunk(t, flags, items.length, [SHARED_EMPTY, SHARED_EMPTY, SHARED_EMPTY, SHARED_EMPTY, args], max.maxInputBytes,
         out, base, o.throws);
       base += items.length;
     }
-  } finally {
-    t.e.limits(0xffff_ffff, 0xffff_ffff); // explain() and the CLI set none
-  }
-  return out;
+    return out;
+  });
 }
 
 function capped(n: number): number {

@@ -146,6 +146,53 @@ describe("both hashing paths of a batch", () => {
     });
   }
 
+  it("four lanes (no node:crypto: the SIMD module): every preimage length to 300 bytes, long items and failures between", () => {
+    // Lanes of different block counts finish at different rounds; a long item (over a lane's 4 KiB) is hashed
+    // alone; a failure returns mid-queue, so the queued digests must be written first.
+    const texts: string[] = [];
+    for (let n = 0; n <= 300; n++) texts.push(JSON.stringify("x".repeat(n)));
+    texts.splice(7, 0, "{", JSON.stringify("é".repeat(3000)), "[1,]");
+    texts.splice(150, 0, JSON.stringify({ a: "y".repeat(5000) }), "nope");
+    const names = texts.map((_, i) => `t${i % 7}`);
+    const want = texts.map((t, i) => {
+      try { return fingerprintOfText({ name: names[i], argsJSON: t }).fingerprint; } catch { return null; }
+    });
+    expect(want.filter((w) => w === null).length).toBe(3);
+    setHostHashing(false);
+    try {
+      expect(src.fingerprintBatchJSON(names, texts, { onError: "null" })).toEqual(want);
+      const calls = texts.map((t, i) => ({ name: names[i], argsJSON: t }));
+      expect(src.fingerprintBatch(calls, { onError: "null" })).toEqual(want);
+    } finally {
+      setHostHashing(true);
+    }
+  });
+
+  it("keeps a batch's limits when the iterable it reads runs a batch of its own between chunks", () => {
+    const deep = "[[[[1]]]]";
+    function* items(): Generator<{ name: string; argsJSON: string }> {
+      for (let i = 0; i < 5000; i++) {
+        if (i === 4096) expect(src.fingerprintBatch([{ name: "inner", argsJSON: deep }])).toHaveLength(1);
+        yield { name: "t", argsJSON: i === 4500 ? deep : "1" };
+      }
+    }
+    for (const host of [true, false]) {
+      setHostHashing(host);
+      try {
+        const got = src.fingerprintBatch(items(), { onError: "null", limits: { maxDepth: 3 } });
+        expect(got[4500]).toBeNull();
+        expect(got.filter((g) => g === null)).toHaveLength(1);
+        let err: unknown;
+        function* texts() { for (let i = 0; i < 5000; i++) { if (i === 4096) src.fingerprintBatchJSON(["inner"], [deep]); yield i === 4500 ? deep : "1"; } }
+        try { src.fingerprintBatchJSON(Array(5000).fill("t"), texts(), { limits: { maxDepth: 3 } }); } catch (e) { err = e; }
+        expect((err as FingerprintError).index).toBe(4500);
+        expect((err as FingerprintError).code).toBe("limit-exceeded");
+      } finally {
+        setHostHashing(true);
+      }
+    }
+  });
+
   it("preimages larger than the room for them (1e20 writes 21 digits): the rest of the chunk hashes in the core", () => {
     const wide = `[${Array(20_000).fill("1e20").join(",")}]`;
     const texts = ["[1]", wide, "[2]", wide, "{"];

@@ -162,3 +162,77 @@ def test_calls_the_core_cannot_read_as_marshal_take_the_text_path():
     with pytest.raises(FingerprintError) as e:
         fingerprint_batch(calls)
     assert (e.value.index, e.value.code) == (3, "unsupported-value")
+
+
+def test_four_lanes_every_preimage_length_long_items_and_failures_between():
+    # The diagnostics module hashes short items four at a time (assembly/batch.ts): lanes of different
+    # block counts, an item over a lane's 4 KiB hashed alone, failures returning mid-queue.
+    texts = [json.dumps("x" * n) for n in range(301)]
+    texts[7:7] = ["{", json.dumps("é" * 3000, ensure_ascii=False), "[1,]"]
+    texts[150:150] = [json.dumps({"a": "y" * 5000}), "nope"]
+    names = ["t%d" % (i % 7) for i in range(len(texts))]
+    want = []
+    for n, t in zip(names, texts):
+        try:
+            want.append(_oracle(n, t))
+        except Exception:
+            want.append(None)
+    assert want.count(None) == 3
+    assert fingerprint_batch_json(names, texts, on_error="null") == want
+    assert fingerprint_batch([{"name": n, "argsJSON": t} for n, t in zip(names, texts)], on_error="null") == want
+    # Long items on average: OpenSSL hashes the core's preimages instead (_batch.HOST_HASH_FROM).
+    long = [json.dumps({"k": "z" * (2000 + i)}) for i in range(9)] + ["{"]
+    assert fingerprint_batch_json(["t"] * 10, long, on_error="null") == [_oracle("t", t) for t in long[:9]] + [None]
+
+
+def test_non_ascii_and_lone_surrogates_in_a_column_of_str():
+    texts = ['"\\u00e9"', '"é"', '"\ud800"', '"ok"', '"\U0001f600"']
+    names = ["n\u00e9", "n", "n", "n\ud83d\ude00", "n"]  # a pair as two code points: "n\U0001f600"
+    # Single calls are the reference for how a str's surrogates read (D12), checked against the oracle where UTF-8.
+    want = [fingerprint_json(n, t) for n, t in zip(names, texts)]
+    assert want[3] == _oracle("n\U0001f600", texts[3]) and want[1] == _oracle("n", texts[1])
+    assert fingerprint_batch_json(names, texts) == want
+    assert fingerprint_batch_json(names, texts, kind="k\ud83d\ude00") == [
+        fingerprint_json(n, t, kind="k\U0001f600") for n, t in zip(names, texts)]
+    with pytest.raises(FingerprintError, match="item 1: invalid name"):
+        fingerprint_batch_json(["n", "n\udc00"], ["1", "1"])
+
+
+def test_a_str_subclass_that_lies_about_its_length_changes_nothing():
+    class Liar(str):
+        def __len__(self):
+            return 1
+
+    texts = [Liar('{"a":1}'), '{"b":2}', Liar('[1,2,3]')]
+    assert fingerprint_batch_json([Liar("t"), "u", "v"], texts) == [
+        _oracle("t", '{"a":1}'), _oracle("u", '{"b":2}'), _oracle("v", "[1,2,3]")]
+
+
+def test_a_batch_keeps_its_limits_when_its_iterable_runs_a_batch_between_chunks():
+    deep = "[[[[1]]]]"
+
+    def calls():
+        for i in range(5000):
+            if i == 4096:
+                assert len(fingerprint_batch([{"name": "inner", "argsJSON": deep}])) == 1
+            yield {"name": "t", "argsJSON": deep if i == 4500 else "1"}
+
+    got = fingerprint_batch(calls(), on_error="null", limits={"max_depth": 3})
+    assert got[4500] is None and got.count(None) == 1
+
+    def texts():
+        for i in range(5000):
+            if i == 4096:
+                fingerprint_batch_json(["inner"], [deep])
+            yield deep if i == 4500 else "1"
+
+    with pytest.raises(FingerprintError) as e:
+        fingerprint_batch_json(["t"] * 5000, texts(), limits={"max_depth": 3})
+    assert e.value.index == 4500 and e.value.code == "limit-exceeded"
+
+
+def test_arrow_long_items_hashed_by_openssl_and_nulls():
+    pa = pytest.importorskip("pyarrow")
+    texts = [json.dumps({"k": "z" * (3000 + i)}) for i in range(5)]
+    got = fingerprint_batch_json(pa.array(["t"] * 6), pa.array(texts + ["{"]), on_error="null")
+    assert got.to_pylist() == [_oracle("t", t) for t in texts] + [None]

@@ -70,32 +70,36 @@ def batch_json(names: Any, args_json: Any, kind: Any, shared: List[Any], s: _lim
     if len(na) != len(aa):
         raise FingerprintError("invalid-argument", "names and args_json have different lengths")
     count = len(na)
-    t = Target(False)
+    t = Target()
     t.limits(s.core)
-    digests = bytearray()
-    failed: List[int] = []
-    base = 0
-    while base < count:
-        n = min(CHUNK_ITEMS, count - base)
-        while n > 1 and _bytes(aa, base, n) + _bytes(na, base, n) > CHUNK_BYTES:
-            n >>= 1
-        a, nm = aa.slice(base, n), na.slice(base, n)
-        errors: Dict[int, FingerprintError] = {}
-        for i in _nulls(nm):
-            errors[i] = FingerprintError("invalid-argument", "name is null")
-        for i in _nulls(a):
-            errors.setdefault(i, FingerprintError("invalid-argument", "args_json is null"))
-        if s.max_bytes < _limits._UNLIMITED:
-            lengths = pc.binary_length(a)
-            if (pc.max(lengths).as_py() or 0) > s.max_bytes:
-                for i, m in enumerate(lengths.to_pylist()):
-                    if m is not None and m > s.max_bytes:
-                        errors.setdefault(i, _limits.bytes_over(m, s))
-        cols = [shared[0] if ka is None else _column(ka.slice(base, n)), _column(nm), shared[2], shared[3], _column(a)]
-        d, f = run_chunk(t, F_DIGEST | F_RAW_NAMES | F_STRING_INPUT, n, cols, errors, base, raise_errors)
-        digests += d
-        failed.extend(base + i for i in f)
-        base += n
+    try:
+        digests = bytearray()
+        failed: List[int] = []
+        base = 0
+        while base < count:
+            n = min(CHUNK_ITEMS, count - base)
+            while n > 1 and _bytes(aa, base, n) + _bytes(na, base, n) > CHUNK_BYTES:
+                n >>= 1
+            a, nm = aa.slice(base, n), na.slice(base, n)
+            errors: Dict[int, FingerprintError] = {}
+            for i in _nulls(nm):
+                errors[i] = FingerprintError("invalid-argument", "name is null")
+            for i in _nulls(a):
+                errors.setdefault(i, FingerprintError("invalid-argument", "args_json is null"))
+            if s.max_bytes < _limits._UNLIMITED:
+                lengths = pc.binary_length(a)
+                if (pc.max(lengths).as_py() or 0) > s.max_bytes:
+                    for i, m in enumerate(lengths.to_pylist()):
+                        if m is not None and m > s.max_bytes:
+                            errors.setdefault(i, _limits.bytes_over(m, s))
+            cols = [shared[0] if ka is None else _column(ka.slice(base, n)), _column(nm), shared[2], shared[3], _column(a)]
+            d, f = run_chunk(t, F_DIGEST | F_RAW_NAMES | F_STRING_INPUT, n, cols, errors, base, raise_errors)
+            # Digests as bytes, or (long items, hashed by OpenSSL) hex strs, None where failed.
+            digests += d if isinstance(d, bytes) else "".join(x or "0" * 64 for x in d).encode("ascii")
+            failed.extend(base + i for i in f)
+            base += n
+    finally:
+        t.limits((_limits.NO_LIMIT, _limits.NO_LIMIT))  # explain() and the CLI set none
     offsets = array("i", range(0, 64 * (count + 1), 64))
     validity = None
     if failed:

@@ -15,13 +15,16 @@ from array import array
 from itertools import accumulate
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from . import _core, _diagnostics_wasm
+from . import _core, _diagnostics_wasm, _limits
 from ._abi import (BATCH_COLUMNS, BATCH_COUNT, BATCH_FLAGS, BATCH_OUT_BYTES, BATCH_WORDS, DIGEST_BYTES, F_DIGEST,
                    F_PREIMAGE, RESULT_STATUS)
 from ._errors import FingerprintError, core_error
 
 CHUNK_ITEMS = 4096
 CHUNK_BYTES = 1 << 20
+#: Mean input bytes per item above which OpenSSL hashes the preimages here: below it the
+#: diagnostics module's four-lane SHA-256 (assembly/batch.ts) is faster (python/bench/batch.py).
+HOST_HASH_FROM = 1024
 _DESCRIPTOR = (BATCH_WORDS * 4 + 15) // 16 * 16
 _RESULT = struct.Struct("<iiiII")  # status, offset, part, text ptr, text len (RESULT_* order)
 _U32 = 0xFFFFFFFF
@@ -34,65 +37,42 @@ SHARED_EMPTY: Column = ("shared", b"")
 
 
 class Target:
-    """A module instance as the batch sees it: the fingerprint module's (``_core``) or the diagnostics one's."""
+    """The diagnostics module's instance (this thread's) as a batch runs on it: its SIMD build hashes
+    short items four at a time (assembly/batch.ts), and it reads calls (F_CALL)."""
 
-    def __init__(self, diagnostics: bool) -> None:
-        self.diagnostics = diagnostics
-        if diagnostics:
-            d = _diagnostics_wasm._instance()
-            self.d = d
-            self.store = d.store
-            self.in_ptr = d.ptr
-            ex = d.exports
-            self.result = d.result
-        else:
-            st = _core.instance()
-            self.st = st
-            self.store = st.store
-            self.in_ptr = st.in_ptr
-            ex = st.instance.exports(st.store)
-            self.result = st.result
+    def __init__(self) -> None:
+        d = _diagnostics_wasm._instance()
+        self.d = d
+        self.store = d.store
+        self.in_ptr = d.ptr
+        self.result = d.result
+        ex = d.exports
         self.fn_batch = ex["runBatch"]
         self.fn_limits = ex["limits"]
         self.memory = ex["memory"]
+        self.core = (_limits.NO_LIMIT, _limits.NO_LIMIT)
         import wasmtime
 
         self.traps = (wasmtime.Trap, wasmtime.WasmtimeError)
 
     def reserve(self, n: int) -> None:
-        if self.diagnostics:
-            d = self.d
-            if n > d.cap:
-                if d.reserve(d.store, n) == 0:
-                    raise FingerprintError("out-of-memory", "a batch of %d bytes does not fit in wasm memory" % n)
-                d.cap = n
-        else:
-            st = self.st
-            if n > st.in_cap:
-                st.reserve(n)
-                st.in_cap = n
+        d = self.d
+        if n > d.cap:
+            if d.reserve(d.store, n) == 0:
+                raise FingerprintError("out-of-memory", "a batch of %d bytes does not fit in wasm memory" % n)
+            d.cap = n
 
     def write(self, ptr: int, data: Any) -> None:
-        if self.diagnostics:
-            self.memory.write(self.store, bytes(data), ptr)
-        else:
-            n = len(data) if not isinstance(data, memoryview) else data.nbytes
-            self.st.view[ptr:ptr + n] = data
+        self.memory.write(self.store, bytes(data), ptr)
 
     def read(self, ptr: int, n: int) -> bytes:
-        if self.diagnostics:
-            return bytes(self.memory.read(self.store, ptr, ptr + n))
-        st = self.st
-        if ptr + n > len(st.view):
-            st.refresh()
-        return bytes(st.view[ptr:ptr + n])
+        return bytes(self.memory.read(self.store, ptr, ptr + n))
 
     def limits(self, core: Tuple[int, int]) -> None:
-        if self.diagnostics:
-            self.fn_limits(self.store, *core)
-        elif self.st.sent != core:
-            self.fn_limits(self.store, *core)
-            self.st.sent = core
+        """The batch's limits, sent now and again before each chunk (run_chunk): an iterable's
+        own code between chunks may run a batch on this instance, which leaves none set."""
+        self.core = core
+        self.fn_limits(self.store, *core)
 
     def run(self, frm: int, out: int) -> int:
         try:
@@ -107,16 +87,11 @@ class Target:
 
     def error(self) -> FingerprintError:
         status, offset, part, ptr, size = _RESULT.unpack(self.read(self.result + RESULT_STATUS, _RESULT.size))
-        detail = self.read(ptr, size).decode("utf-8", "surrogatepass") if self.diagnostics and size else ""
-        if self.diagnostics:
-            return core_error(status, offset, part, detail)
-        return core_error(status, offset, part)
+        detail = self.read(ptr, size).decode("utf-8", "surrogatepass") if size else ""
+        return core_error(status, offset, part, detail)
 
     def forget(self) -> None:
-        if self.diagnostics:
-            _diagnostics_wasm._local.__dict__.pop("inst", None)
-        else:
-            _core._forget(self.st)
+        _diagnostics_wasm._local.__dict__.pop("inst", None)
 
 
 def with_index(err: FingerprintError, index: int) -> FingerprintError:
@@ -125,16 +100,17 @@ def with_index(err: FingerprintError, index: int) -> FingerprintError:
 
 
 def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_errors: Dict[int, FingerprintError],
-              base: int, raise_errors: bool, hash_here: bool = False,
-              retry: Optional[Callable[[int], str]] = None) -> Tuple[Any, List[int]]:
+              base: int, raise_errors: bool, retry: Optional[Callable[[int], str]] = None) -> Tuple[Any, List[int]]:
     """Runs ``count`` items; returns their digests and the failed indexes (within the chunk): 64 bytes each
-    back to back (zeros where failed), or with ``hash_here`` a list of hex ``str`` hashed here by OpenSSL over
-    the core's preimages (``F_PREIMAGE``, abi.ts). With ``raise_errors`` the first failure raises, naming
-    ``base + i``. ``retry(i)``, if given, answers an item the core refused another way (its digest, or
-    the FingerprintError it raises)."""
+    back to back (zeros where failed), or a list of hex ``str`` hashed here by OpenSSL over the core's
+    preimages (``F_PREIMAGE``, abi.ts) when that is faster (long items, or no SIMD module). With
+    ``raise_errors`` the first failure raises, naming ``base + i``. ``retry(i)``, if given, answers an
+    item the core refused another way (its digest, or the FingerprintError it raises)."""
     size = 0
     for c in cols:
         size += len(c[1]) if c[0] == "shared" else len(c[1]) + len(c[2]) + 8
+    hash_here = (flags & F_DIGEST) != 0 and size > HOST_HASH_FROM * count
+    t.limits(t.core)
     # Preimages: ends[count], then about the input's size (a digest each at least: the fallback below).
     room = max((DIGEST_BYTES - 4) * count, size + DIGEST_BYTES * count) if hash_here else 0
     out_bytes = 4 * count + room if hash_here else DIGEST_BYTES * count
@@ -244,6 +220,30 @@ def _sha256() -> Any:
     except ImportError:  # pragma: no cover - a Python built without OpenSSL
         from hashlib import sha256 as sha
     return sha
+
+
+def str_column(items: Sequence[Any]) -> Optional[Column]:
+    """An offsets column of ``str`` items as UTF-8 (WTF-8 for lone surrogates), or None if one is not a str.
+    ASCII text (the common case) is encoded in one call, its byte lengths being its str lengths."""
+    try:
+        joined = "".join(items)
+    except TypeError:
+        return None
+    if not joined.isascii():
+        return text_column([wtf8(x) for x in items])
+    offs = array("I", [0])
+    offs.extend(accumulate(map(str.__len__, items)))  # not len(): a str subclass may lie about its length
+    return ("offsets", offs.tobytes(), joined.encode("ascii"), 0)
+
+
+def wtf8(s: str) -> bytes:
+    """UTF-8 of a str; one holding surrogates gets WTF-8, a high and low surrogate joined into their
+    character first, as the single calls read them (a name's JSON literal, D12) and as JavaScript has them."""
+    try:
+        return str.encode(s, "utf-8")
+    except UnicodeEncodeError:
+        return str.encode(s, "utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass").encode(
+            "utf-8", "surrogatepass")
 
 
 def text_column(texts: Sequence[bytes]) -> Column:

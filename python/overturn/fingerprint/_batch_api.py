@@ -66,21 +66,24 @@ def fingerprint_batch_json(names: Any, args_json: Any, *, match_on: Optional[Key
         return _arrow.batch_json(names, args_json, kind, shared, s, raise_errors)
     if isinstance(kind, str) is False:
         raise FingerprintError("invalid-argument", "kind must be a str")
-    t = Target(False)
+    t = Target()
     t.limits(s.core)
     out: List[Optional[str]] = []
     it_n, it_a = iter(_iterable(names, "names")), iter(_iterable(args_json, "args_json"))
     base = 0
-    while True:
-        ns = list(islice(it_n, CHUNK_ITEMS))
-        texts = list(islice(it_a, CHUNK_ITEMS))
-        if len(ns) != len(texts):
-            raise FingerprintError("invalid-argument", "names and args_json have different lengths")
-        if not ns:
-            break
-        for lo, hi in _byte_bounded(texts):
-            _run_texts(t, shared, ns[lo:hi], texts[lo:hi], s, base + lo, raise_errors, out)
-        base += len(ns)
+    try:
+        while True:
+            ns = list(islice(it_n, CHUNK_ITEMS))
+            texts = list(islice(it_a, CHUNK_ITEMS))
+            if len(ns) != len(texts):
+                raise FingerprintError("invalid-argument", "names and args_json have different lengths")
+            if not ns:
+                break
+            for lo, hi in _byte_bounded(texts):
+                _run_texts(t, shared, ns[lo:hi], texts[lo:hi], s, base + lo, raise_errors, out)
+            base += len(ns)
+    finally:
+        t.limits((_limits.NO_LIMIT, _limits.NO_LIMIT))  # explain() and the CLI set none
     return out
 
 
@@ -104,7 +107,7 @@ def fingerprint_batch(calls: Iterable[Any], *, limits: Any = None, on_error: str
 
     raise_errors = _on_error(on_error)
     s = _limits.active.over(limits) if limits is not None else _limits.active
-    t = Target(True)
+    t = Target()
     t.limits(s.core)
     out: List[Optional[str]] = []
     it = iter(_iterable(calls, "calls"))
@@ -175,7 +178,7 @@ def fingerprint_batch(calls: Iterable[Any], *, limits: Any = None, on_error: str
                 # takes the JSON-text path alone, which gives the D16 answer or the error.
                 retry = (lambda j, lo=lo: explain_record(dicts[lo + j])[1]) if sorts[lo] == F_MARSHAL else None
                 digests, failed = run_chunk(t, flags, hi - lo, [SHARED_EMPTY] * 4 + [_batch.text_column(texts[lo:hi])],
-                                            sub, base + lo, raise_errors, hash_here=True, retry=retry)
+                                            sub, base + lo, raise_errors, retry=retry)
                 got = _batch.digests_list(digests, hi - lo, failed)
                 for i in range(lo, hi):
                     if i in alone:
@@ -191,14 +194,22 @@ def fingerprint_batch(calls: Iterable[Any], *, limits: Any = None, on_error: str
 def _run_texts(t: Target, shared: List[Any], names: List[Any], texts: List[Any], s: _limits.Settings, base: int,
                raise_errors: bool, out: List[Optional[str]]) -> None:
     """One chunk of names and JSON texts; runs of str and of bytes go separately (D12: a BOM)."""
+    names_col, texts_col = _batch.str_column(names), _batch.str_column(texts)
+    if names_col is not None and texts_col is not None and len(texts_col[2]) <= s.max_bytes:
+        # Every item a str and none over the limit (the whole chunk is not): the common batch.
+        cols = [shared[0], names_col, shared[2], shared[3], texts_col]
+        digests, failed = run_chunk(t, F_DIGEST | F_RAW_NAMES | F_STRING_INPUT, len(names), cols, {}, base,
+                                    raise_errors)
+        out.extend(_batch.digests_list(digests, len(names), failed))
+        return
     errors: Dict[int, FingerprintError] = {}
     try:
-        nb = [str.encode(n, *_ENC) for n in names]
+        nb = [_batch.wtf8(n) for n in names]
     except TypeError:
         nb = []
         for i, n in enumerate(names):
             if isinstance(n, str):
-                nb.append(str.encode(n, *_ENC))
+                nb.append(_batch.wtf8(n))
                 continue
             e = FingerprintError("invalid-argument", "name must be a str, got %s" % type(n).__qualname__)
             if raise_errors:
@@ -222,7 +233,7 @@ def _run_texts(t: Target, shared: List[Any], names: List[Any], texts: List[Any],
         flags = F_DIGEST | F_RAW_NAMES | (F_STRING_INPUT if is_str else 0)
         cols = [shared[0], _batch.text_column(nb[lo:hi]), shared[2], shared[3], _batch.text_column(ab[lo:hi])]
         sub = {i - lo: e for i, e in errors.items() if lo <= i < hi}
-        digests, failed = run_chunk(t, flags, hi - lo, cols, sub, base + lo, raise_errors, hash_here=True)
+        digests, failed = run_chunk(t, flags, hi - lo, cols, sub, base + lo, raise_errors)
         out.extend(_batch.digests_list(digests, hi - lo, failed))
 
 
@@ -298,7 +309,7 @@ def _iterable(x: Any, what: str) -> Iterable[Any]:
 def _shared_text(s: Any, what: str) -> Column:
     if not isinstance(s, str):
         raise FingerprintError("invalid-argument", "%s must be a str, got %s" % (what, type(s).__qualname__))
-    return ("shared", str.encode(s, *_ENC))
+    return ("shared", _batch.wtf8(s))
 
 
 def _list_column(keys: Any, what: str) -> Column:
