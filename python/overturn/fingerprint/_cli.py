@@ -6,9 +6,9 @@ through ``cli_step``) reads the arguments, splits and reads the lines,
 fingerprints and formats every byte printed, keeps the counts and returns
 the exit status. This file only moves bytes: argv in, files and stdin in
 1 MiB chunks of whole lines, stdout/stderr out, TTY progress, a closed pipe,
-and ``--jobs N``: this process and N-1 worker processes, each with its own
+and ``--jobs N``: this thread and N-1 worker threads, each with its own
 core instance (``_Jobs``: output in input order, at most 2 chunks per worker
-in flight, so memory stays constant; workers only for big files). ``why`` and
+in flight, so memory stays constant). ``why`` and
 standard input run in one job (why's nearest call is the first of equals in
 file order; stdin answers each line as it arrives).
 """
@@ -134,108 +134,40 @@ def _whole_lines(file: str) -> Iterator[bytearray]:
 
 # --- jobs: this process and worker processes, each with its own core instance ---------
 
-# Below this many bytes of files, ``--jobs N`` starts no worker (issue 13): a
-# spawned worker process is ready 150-250 ms after it is started (an interpreter,
-# wasmtime, the modules), --jobs 2 costs 160-250 ms more CPU than --jobs 1 (start-up,
-# and chunks pickled through pipes), and this process reads ~90 MB/s alone, so a
-# worker pays only past ~40-50 MB. Measured on 2 cores shared with other jobs,
-# medians of 5, --jobs 2 / --jobs 1 wall with workers forced, at load 2-5:
-# 8 MB 0.44-0.65x, 16 MB 0.52-0.67x, 32 MB 0.76-0.99x, 45 MB 0.70-1.06x,
-# 64 MB 1.05x, 224 MB 1.11x; at load ~1: 32 MB 0.95x, 45 MB 1.07x, 224 MB
-# 1.35x (python/bench/cli.py). Tests set it through the environment.
-MIN_BYTES = int(os.environ.get("OVERTURN_FINGERPRINT_JOBS_MIN_BYTES", 48 << 20))
+# Below this many bytes of files, ``--jobs N`` starts no worker thread (tests
+# set it through the environment). Measured, --jobs 2 vs 1 (wall, medians of
+# 3): 1.3 MB no faster, 3 MB ~1.05x, 8 MB ~1.15x, 44 MB ~1.2x, 224 MB ~1.55x.
+MIN_BYTES = int(os.environ.get("OVERTURN_FINGERPRINT_JOBS_MIN_BYTES", 4 << 20))
 # For tests (python/tests/test_cli_vectors.py): write the chunks each job ran to this file at the end; deal the
-# chunks in turn (this process, then the workers) once every worker has started, so the shares do not depend on timing.
+# chunks in turn (this thread, then the workers) once every worker has started, so the shares do not depend on timing.
 TRACE = os.environ.get("OVERTURN_FINGERPRINT_JOBS_TRACE")
 DEAL = os.environ.get("OVERTURN_FINGERPRINT_JOBS_DEAL") == "1"
 
 
-class _Sender:
-    """Sends objects down a pipe from a thread, so the sender never waits for the reader to read.
-
-    (Not multiprocessing.Queue: its locks are named semaphores, which the
-    resource tracker can report as leaked when the run ends.)
-    """
-
-    def __init__(self, conn: Any) -> None:
-        import threading
-        self.conn = conn
-        self.items: "collections.deque[Any]" = collections.deque()
-        self.cv = threading.Condition()
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
-
-    def put(self, obj: Any) -> None:
-        with self.cv:
-            self.items.append(obj)
-            self.cv.notify()
-
-    def _run(self) -> None:
-        while True:
-            with self.cv:
-                while not self.items:
-                    self.cv.wait()
-                obj = self.items.popleft()
-            if obj is _Sender:  # closed
-                return
-            try:
-                self.conn.send(obj)
-            except OSError:  # the reader is gone
-                return
-
-    def close(self) -> None:
-        """Ends the thread (what is still unsent is dropped): no thread may outlive the run (wasmtime's teardown)."""
-        with self.cv:
-            self.items.clear()
-        self.put(_Sender)
-        self.thread.join()
-        self.conn.close()
-
-
-def _worker(argv: bytes, tools: Optional[bytes], tasks: Any, results: Any) -> None:
-    """A worker process: planned like the main one, then chunks in, (out, err, its counts so far) back, in order."""
-    cli_step("plan", argv, PROG, __version__)
-    if tools is not None:
-        cli_step("tools", b"", b"", b"", tools)
-    out_q = _Sender(results)
-    out_q.put(None)  # started
-    while True:  # until the main process kills it
-        try:
-            file, first, data = tasks.recv()
-        except EOFError:  # the main process is gone
-            os._exit(0)  # (not interpreter teardown: wasmtime's finalizers can outlive wasmtime's module)
-        out, err, _state, _lines, _code = cli_step("chunk", file, b"", str(first), data)
-        out_q.put((bytes(out), bytes(err), bytes(cli_step("counts")[2])))
-
-
 class _Jobs:
-    """This process's core instance and N-1 worker processes (spawned, each with its own).
+    """This thread's core instance and N-1 worker threads, each with its own.
 
+    Threads, not processes: the core runs outside the GIL (ctypes releases it
+    for wasmtime's calls, and each thread has its own instance,
+    ``_diagnostics_wasm``), so N threads use N cores, while a spawned process
+    took 150-250 ms to start and pickled every chunk (measured: ``--jobs 2``
+    was 1.09x ``--jobs 1`` on 200,000 lines, and no faster below ~48 MB).
     A chunk goes to a started worker with fewer than 2 chunks in flight, else
-    this process runs it itself: the workers start up while it works, and a
-    slow worker gets fewer chunks. Results are written in input order, at most
-    4 per job waiting, so memory stays constant. At the end the workers are
-    stopped, not waited for: one still starting has nothing to hand back.
+    this thread runs it itself. Results are written in input order, at most 4
+    per job waiting, so memory stays constant. Workers are joined at the end.
     """
 
     def __init__(self, workers: int, argv: bytes, tools: Optional[bytes]) -> None:
-        import multiprocessing
-        # spawn: a fresh interpreter per worker (forking a process that runs wasmtime is not safe).
-        # Two pipes per worker, each written by a thread (_Sender), so neither side waits for the other to read.
-        ctx = multiprocessing.get_context("spawn")
-        self.procs = []
-        self.tasks: List[_Sender] = []
-        self.results: List[Any] = []
-        for _ in range(workers):
-            task_r, task_w = ctx.Pipe(duplex=False)
-            result_r, result_w = ctx.Pipe(duplex=False)
-            p = ctx.Process(target=_worker, args=(argv, tools, task_r, result_w), daemon=True)
-            p.start()
-            task_r.close()
-            result_w.close()
-            self.procs.append(p)
-            self.tasks.append(_Sender(task_w))
-            self.results.append(result_r)
+        import queue
+        import threading
+
+        self.empty = queue.Empty
+        self.tasks: List[Any] = [queue.SimpleQueue() for _ in range(workers)]
+        self.done: Any = queue.SimpleQueue()  # (worker, entry, result): entry None when the worker has started
+        self.stopping = False
+        self.threads = [threading.Thread(target=self._work, args=(k, argv, tools), daemon=True) for k in range(workers)]
+        for t in self.threads:
+            t.start()
         self.started = [False] * workers
         self.waiting: List["collections.deque[List[Any]]"] = [collections.deque() for _ in range(workers)]
         self.counts: List[bytes] = [b""] * workers
@@ -245,27 +177,43 @@ class _Jobs:
         self.main = 0
         self.dealt = 0
 
-    def _receive(self, block: bool) -> None:
-        """Takes the workers' answers that have come (with block: at least one, or fails if a worker died)."""
-        from multiprocessing.connection import wait
-        while True:
-            ready: List[Any] = wait(self.results, 1.0 if block else 0)
-            if not ready:
-                if not block:
+    def _work(self, k: int, argv: bytes, tools: Optional[bytes]) -> None:
+        """A worker thread: planned like the main one, then chunks in, (out, err, its counts so far) back."""
+        from . import _diagnostics_wasm
+
+        try:
+            cli_step("plan", argv, PROG, __version__)
+            if tools is not None:
+                cli_step("tools", b"", b"", b"", tools)
+            self.done.put((k, None, None))
+            while True:
+                task = self.tasks[k].get()
+                if task is None or self.stopping:
                     return
-                continue
-            for conn in ready:
-                idx = self.results.index(conn)
-                try:
-                    r = conn.recv()
-                except EOFError:
-                    raise RuntimeError("a --jobs worker process ended (exit status %s)" % self.procs[idx].exitcode) from None
-                if r is None:
-                    self.started[idx] = True
-                else:
-                    self.counts[idx] = r[2]  # cumulative: the newest is the worker's total
-                    self.chunks[idx] += 1
-                    self.waiting[idx].popleft()[0] = r[:2]
+                file, first, data, entry = task
+                out, err, _state, _lines, _code = cli_step("chunk", file, b"", str(first), data)
+                self.done.put((k, entry, (out, err, bytes(cli_step("counts")[2]))))
+        except BaseException as e:  # a defect or out of memory: the main thread raises it
+            self.done.put((k, None, e))
+        finally:
+            _diagnostics_wasm._local.__dict__.pop("inst", None)  # this thread's instance, freed on it
+
+    def _receive(self, block: bool) -> None:
+        """Takes the workers' answers that have come (with block: at least one)."""
+        while True:
+            try:
+                k, entry, r = self.done.get() if block else self.done.get_nowait()
+            except self.empty:
+                return
+            if isinstance(r, BaseException):
+                raise r
+            if entry is None:
+                self.started[k] = True
+            else:
+                self.counts[k] = r[2]  # cumulative: the newest is the worker's total
+                self.chunks[k] += 1
+                entry[0] = r[:2]
+                self.waiting[k].popleft()
             block = False
 
     def _free(self) -> Optional[int]:
@@ -273,7 +221,7 @@ class _Jobs:
         if DEAL:
             while not all(self.started):
                 self._receive(True)
-            k = self.dealt % (len(self.procs) + 1) - 1
+            k = self.dealt % (len(self.threads) + 1) - 1
             self.dealt += 1
             if k < 0:
                 return None
@@ -291,7 +239,7 @@ class _Jobs:
             e: List[Any] = [None]
             self.waiting[k].append(e)
             self.queue.append(e)
-            self.tasks[k].put((file, first, data))
+            self.tasks[k].put((file, first, data, e))
             n = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
         else:
             if file == "-":
@@ -322,24 +270,17 @@ class _Jobs:
         return b"".join(self.counts)
 
     def stop(self) -> None:
-        """Ends the workers now (after finish, or when the run stops early: a closed pipe).
-
-        Killed: each has its own pipes and nothing left to hand back, and one
-        still starting is not waited for.
-        """
-        for p in self.procs:
-            if p.exitcode is None:
-                p.kill()
-        for p in self.procs:
-            p.join()
-        for sender in self.tasks:
-            sender.close()
-        for conn in self.results:
-            conn.close()
+        """Ends the workers (after finish, or when the run stops early: a closed pipe) and joins them:
+        no thread may outlive the run (wasmtime's teardown). One mid-chunk finishes that chunk first."""
+        self.stopping = True
+        for q in self.tasks:
+            q.put(None)
+        for t in self.threads:
+            t.join()
 
     def trace(self) -> Dict[str, Any]:
-        """Chunks per job, this process's first."""
-        return {"workers": len(self.procs), "chunks": [self.main] + self.chunks}
+        """Chunks per job, this thread's first."""
+        return {"workers": len(self.threads), "chunks": [self.main] + self.chunks}
 
 
 def _size(file: str) -> int:
@@ -402,7 +343,7 @@ def _run(argv: List[str]) -> int:
             return code
     jobs = 1 if plan["command"] in ("why", "replay") else plan["jobs"] or os.cpu_count() or 1
     inputs = plan["in"] if plan["command"] == "why" else plan["files"]
-    # Workers for big files only (MIN_BYTES), never more than the chunks after the first; stdin's size is unknown.
+    # Workers only past MIN_BYTES, never more than the chunks after the first; stdin's size is unknown.
     total = sum(_size(f) for f in inputs if f != "-")
     workers = min(jobs - 1, -(-total // CHUNK) - 1) if jobs > 1 and total >= MIN_BYTES else 0
     pool = _Jobs(workers, args, tools) if workers > 0 else None
