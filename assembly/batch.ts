@@ -5,7 +5,7 @@
 // SIMD) F_DIGEST items are hashed four at a time (sha256x4.ts): the
 // per-item hashing of hosts (hashlib, node:crypto) was a third of a batch.
 import {
-  BATCH_COLUMNS, BATCH_COUNT, BATCH_FLAGS, BATCH_OUT_BYTES, DIGEST_BYTES, F_DIGEST, F_IGNORE, F_MATCH_ON, F_PREIMAGE, OK, RESULT_DIGEST,
+  BATCH_COLUMNS, BATCH_COUNT, BATCH_FLAGS, BATCH_LINES, BATCH_OUT_BYTES, BATCH_SEPARATED, DIGEST_BYTES, F_DIGEST, F_IGNORE, F_MATCH_ON, F_PREIMAGE, OK, RESULT_DIGEST,
   RESULT_TEXT_LEN, RESULT_TEXT_PTR,
 } from "./abi";
 import { reserveInput } from "./arena";
@@ -23,6 +23,15 @@ export function runBatch<V>(from: u32, out: usize): u32 {
   const d = reserveInput(0);
   const flags = load<u32>(d, BATCH_FLAGS << 2) & ~(F_MATCH_ON | F_IGNORE);
   const count = load<u32>(d, BATCH_COUNT << 2);
+  let stride: usize = DIGEST_BYTES;
+  if (sizeof<V>() == 8) {
+    for (let c: usize = 0; c < 5; c++) store<i32>(SEP() + (c << 3), -1); // separated columns: cursors from the start
+    if (load<u32>(d, BATCH_LINES << 2) == 1) {
+      // Every slot's newline now, failed items' too: the host splits the digests on them.
+      stride = DIGEST_BYTES + 1;
+      for (let i = from; i < count; i++) store<u8>(out + stride * <usize>i + DIGEST_BYTES, 0x0A);
+    }
+  }
   const pre = (flags & F_PREIMAGE) != 0;
   // Four lanes: each item's preimage is queued, its digest written when four are (same bytes).
   let four = false;
@@ -34,8 +43,8 @@ export function runBatch<V>(from: u32, out: usize): u32 {
   for (let i = from; i < count; i++) {
     startRequest();
     // kind, name, matchOn, ignoreArgs, args: [ptr, len] per column.
-    const kp = column(d, 0, i), kl = colLen, np = column(d, 1, i), nl = colLen;
-    const mp = column(d, 2, i), ml = colLen, ip = column(d, 3, i), il = colLen, ap = column(d, 4, i);
+    const kp = column<V>(d, 0, i), kl = colLen, np = column<V>(d, 1, i), nl = colLen;
+    const mp = column<V>(d, 2, i), ml = colLen, ip = column<V>(d, 3, i), il = colLen, ap = column<V>(d, 4, i);
     const f = itemFlags | (ml != 0 ? F_MATCH_ON : 0) | (il != 0 ? F_IGNORE : 0);
     const status = process<V>(f, kp, kl, np, nl, mp, ml, ip, il, ap, colLen);
     if (status != OK || pre || four) finish<V>(status);
@@ -45,7 +54,7 @@ export function runBatch<V>(from: u32, out: usize): u32 {
     }
     if (sizeof<V>() == 8) {
       if (four) {
-        laneQueue(out + <usize>DIGEST_BYTES * <usize>i);
+        laneQueue(out + stride * <usize>i);
         continue;
       }
     }
@@ -56,7 +65,7 @@ export function runBatch<V>(from: u32, out: usize): u32 {
       at += n;
       store<u32>(out + (<usize>i << 2), <u32>at);
     } else {
-      memory.copy(out + <usize>DIGEST_BYTES * <usize>i, result() + RESULT_DIGEST, DIGEST_BYTES);
+      memory.copy(out + stride * <usize>i, result() + RESULT_DIGEST, DIGEST_BYTES);
     }
   }
   if (sizeof<V>() == 8) laneFlush();
@@ -91,12 +100,45 @@ function laneFlush(): void {
 /** column()'s second result: the item's length in that column. */
 let colLen: usize = 0;
 
-/** Address of item i in column c (its length in colLen): Arrow offsets, or one value shared by all. */
-function column(d: usize, c: u32, i: u32): usize {
+/** Address of item i in column c (its length in colLen): Arrow offsets, NUL-separated, or one value shared by all. */
+function column<V>(d: usize, c: u32, i: u32): usize {
   const w = d + ((BATCH_COLUMNS + 3 * c) << 2);
   const offsets = <usize>load<u32>(w), data = <usize>load<u32>(w, 4);
   if (offsets == 0) { colLen = <usize>load<u32>(w, 8); return data; }
+  if (sizeof<V>() == 8) {
+    if (offsets == <usize>BATCH_SEPARATED) return separated(c, i, data, data + <usize>load<u32>(w, 8));
+  }
   const a = <usize>load<u32>(offsets + (<usize>i << 2));
   colLen = <usize>load<u32>(offsets + (<usize>i << 2), 4) - a;
   return data + a;
+}
+
+/** Per column c: at SEP() + 8c the index of the item (-1: none yet this call), at + 4 its address (a function: no static data elsewhere). */
+function SEP(): usize { return memory.data(40, 8); }
+
+/** Item i of a NUL-separated column [data, end): walked forward from the last item read (items come in order). */
+function separated(c: u32, i: u32, data: usize, end: usize): usize {
+  const cur = SEP() + (<usize>c << 3);
+  let at = <usize>load<u32>(cur, 4), k = load<i32>(cur);
+  if (k < 0 || <u32>k > i) { at = data; k = 0; }
+  let e = itemEnd(at, end);
+  while (<u32>k < i) {
+    at = e + 1;
+    k++;
+    e = itemEnd(at, end);
+  }
+  store<i32>(cur, k); store<u32>(cur, <u32>at, 4);
+  colLen = e - at;
+  return at;
+}
+
+/** The first NUL at or after p, or end: eight bytes a step (a zero byte test, SWAR). */
+function itemEnd(p: usize, end: usize): usize {
+  while (p + 8 <= end) {
+    const x = load<u64>(p);
+    if (((x - 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080) != 0) break;
+    p += 8;
+  }
+  while (p < end && load<u8>(p) != 0) p++;
+  return p;
 }

@@ -5,7 +5,7 @@ medians:
 - ``python -m overturn.fingerprint --jobs 1 FILE`` vs a user's own loop
   (``json.loads``, ``fingerprint``; target: the CLI >= 6x faster);
 - ``--jobs 2`` vs ``--jobs 1`` (target >= 1.7x on two cores);
-- peak RSS (VmHWM) of the CLI at N and 2N lines (constant), --jobs 1 and 2 (with its worker).
+- peak RSS (VmHWM) of the CLI at N and 2N lines (constant), --jobs 1 and 2 (its worker thread included).
 
 The recording comes from ``bench/cli-recording.mjs`` (node) in a temporary folder.
 
@@ -38,8 +38,8 @@ with open(sys.argv[1], encoding="utf-8") as f:
                   + "  " + c["name"] + "\\n")
 """
 
-# Runs the CLI and writes its peak RSS (VmHWM, KB) to $HWM_OUT at exit: the parent process's, plus the largest
-# of its worker processes' (--jobs; they are ended and waited for before exit).
+# Runs the CLI and writes its peak RSS (VmHWM, KB) to $HWM_OUT at exit (--jobs workers are threads of it),
+# and its children's largest (none expected).
 HWM = ("import atexit, os, resource, runpy, sys\n"
        "def hwm():\n"
        "    with open('/proc/self/status') as f:\n"
@@ -97,12 +97,12 @@ def main() -> None:
         mcpu = {k: sorted(v)[len(v) // 2] for k, v in cpu.items()}
 
         def peak(path: str, jobs: int = 1) -> int:
-            """The parent's peak RSS (KB), plus one worker's for each worker (--jobs 2: one)."""
+            """The CLI's peak RSS (KB), its worker threads included; any child process's added."""
             out = os.path.join(d, "hwm")
             subprocess.run([sys.executable, "-c", HWM, "--jobs", str(jobs), path], stdout=subprocess.DEVNULL, check=True,
                            env=dict(os.environ, HWM_OUT=out))
             parent, worker = (int(x) for x in Path(out).read_text().split())
-            return parent + (jobs - 1) * worker
+            return parent + worker
 
         peaks = [peak(rec), peak(double)]
         peaks2 = [peak(rec, 2), peak(double, 2)]

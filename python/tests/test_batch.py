@@ -236,3 +236,14 @@ def test_arrow_long_items_hashed_by_openssl_and_nulls():
     texts = [json.dumps({"k": "z" * (3000 + i)}) for i in range(5)]
     got = fingerprint_batch_json(pa.array(["t"] * 6), pa.array(texts + ["{"]), on_error="null")
     assert got.to_pylist() == [_oracle("t", t) for t in texts] + [None]
+
+
+def test_a_nul_inside_an_item_never_splits_it():
+    # str items go to the core NUL-separated; an item holding a NUL must not become two items.
+    texts = ["1", '"a\x00b"', "2", '{"k":"\x00"}', "3"]
+    want = [_oracle("t", "1"), None, _oracle("t", "2"), None, _oracle("t", "3")]
+    assert fingerprint_batch_json(["t"] * 5, texts, on_error="null") == want
+    names = ["a", "b\x00c", "d"]
+    got = fingerprint_batch_json(names, ["1", "1", "1"], on_error="null")
+    assert got[0] == _oracle("a", "1") and got[2] == _oracle("d", "1")
+    assert got[1] == _oracle("b\x00c", "1")

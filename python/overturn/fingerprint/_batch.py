@@ -16,8 +16,8 @@ from itertools import accumulate
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from . import _core, _diagnostics_wasm, _limits
-from ._abi import (BATCH_COLUMNS, BATCH_COUNT, BATCH_FLAGS, BATCH_OUT_BYTES, BATCH_WORDS, DIGEST_BYTES, F_DIGEST,
-                   F_PREIMAGE, RESULT_STATUS)
+from ._abi import (BATCH_COLUMNS, BATCH_COUNT, BATCH_FLAGS, BATCH_LINES, BATCH_OUT_BYTES, BATCH_SEPARATED, BATCH_WORDS,
+                   DIGEST_BYTES, F_DIGEST, F_PREIMAGE, RESULT_STATUS)
 from ._errors import FingerprintError, core_error
 
 CHUNK_ITEMS = 4096
@@ -29,7 +29,7 @@ _DESCRIPTOR = (BATCH_WORDS * 4 + 15) // 16 * 16
 _RESULT = struct.Struct("<iiiII")  # status, offset, part, text ptr, text len (RESULT_* order)
 _U32 = 0xFFFFFFFF
 
-#: A column: ("shared", bytes) for every item, or ("offsets", offsets, data, shift):
+#: A column: ("shared", bytes) for every item, ("separated", items between NUL bytes), or ("offsets", offsets, data, shift):
 #: u32/i32 little-endian offsets (count + 1) into data, shift subtracted from each
 #: (an Arrow slice whose offsets do not start at 0; the core adds them modulo 2**32).
 Column = Tuple[Any, ...]
@@ -100,20 +100,22 @@ def with_index(err: FingerprintError, index: int) -> FingerprintError:
 
 
 def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_errors: Dict[int, FingerprintError],
-              base: int, raise_errors: bool, retry: Optional[Callable[[int], str]] = None) -> Tuple[Any, List[int]]:
+              base: int, raise_errors: bool, retry: Optional[Callable[[int], str]] = None,
+              lines: bool = False) -> Tuple[Any, List[int]]:
     """Runs ``count`` items; returns their digests and the failed indexes (within the chunk): 64 bytes each
-    back to back (zeros where failed), or a list of hex ``str`` hashed here by OpenSSL over the core's
-    preimages (``F_PREIMAGE``, abi.ts) when that is faster (long items, or no SIMD module). With
-    ``raise_errors`` the first failure raises, naming ``base + i``. ``retry(i)``, if given, answers an
-    item the core refused another way (its digest, or the FingerprintError it raises)."""
+    back to back (zeros where failed; with ``lines`` each followed by a newline, BATCH_LINES), or a list of
+    hex ``str`` hashed here by OpenSSL over the core's preimages (``F_PREIMAGE``, abi.ts) when that is
+    faster (long items). With ``raise_errors`` the first failure raises, naming ``base + i``. ``retry(i)``,
+    if given, answers an item the core refused another way (its digest, or the FingerprintError it raises)."""
     size = 0
     for c in cols:
-        size += len(c[1]) if c[0] == "shared" else len(c[1]) + len(c[2]) + 8
+        size += len(c[1]) + (0 if c[0] in ("shared", "separated") else len(c[2]) + 8)
+    stride = DIGEST_BYTES + 1 if lines else DIGEST_BYTES
     hash_here = (flags & F_DIGEST) != 0 and size > HOST_HASH_FROM * count
     t.limits(t.core)
     # Preimages: ends[count], then about the input's size (a digest each at least: the fallback below).
     room = max((DIGEST_BYTES - 4) * count, size + DIGEST_BYTES * count) if hash_here else 0
-    out_bytes = 4 * count + room if hash_here else DIGEST_BYTES * count
+    out_bytes = 4 * count + room if hash_here else stride * count
     t.reserve(_DESCRIPTOR + out_bytes + size + 64)
     p = t.in_ptr
     out = p + _DESCRIPTOR
@@ -122,11 +124,12 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_er
     words[BATCH_FLAGS] = (flags & ~F_DIGEST) | F_PREIMAGE if hash_here else flags
     words[BATCH_COUNT] = count
     words[BATCH_OUT_BYTES] = room
+    words[BATCH_LINES] = 1 if lines else 0
     for i, c in enumerate(cols):
         w = BATCH_COLUMNS + 3 * i
-        if c[0] == "shared":
+        if c[0] == "shared" or c[0] == "separated":
             t.write(at, c[1])
-            words[w + 1], words[w + 2] = at, len(c[1])
+            words[w], words[w + 1], words[w + 2] = 0 if c[0] == "shared" else BATCH_SEPARATED, at, len(c[1])
             at += len(c[1])
             continue
         at = (at + 3) & ~3
@@ -139,7 +142,8 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_er
         at += len(data)
     t.write(p, struct.pack("<%dI" % BATCH_WORDS, *words))
 
-    digests = bytearray(DIGEST_BYTES * count)
+    # Failed items keep these bytes (with lines: their newline too, so the digests split in order).
+    digests = bytearray(b"0" * 64 + b"\n") * count if lines else bytearray(DIGEST_BYTES * count)
     hexes: List[Optional[str]] = [None] * count if hash_here else []
     sha = _sha256() if hash_here else None
     failed: List[int] = []
@@ -161,7 +165,7 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_er
                 hexes[i] = sha(blob[s0:e]).hexdigest()
                 s0 = e
         elif stop > frm:
-            digests[DIGEST_BYTES * frm:DIGEST_BYTES * stop] = t.read(out + DIGEST_BYTES * frm, DIGEST_BYTES * (stop - frm))
+            digests[stride * frm:stride * stop] = t.read(out + stride * frm, stride * (stop - frm))
         if stop >= count:
             break
         if hash_here and not t.status():
@@ -172,7 +176,7 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_er
                 hash_here = False
                 for i in range(frm):
                     if hexes[i] is not None:
-                        digests[DIGEST_BYTES * i:DIGEST_BYTES * (i + 1)] = hexes[i].encode("ascii")  # type: ignore[union-attr]
+                        digests[stride * i:stride * i + DIGEST_BYTES] = hexes[i].encode("ascii")  # type: ignore[union-attr]
             frm = stop
             continue
         if retry is not None and stop not in host_errors:
@@ -181,12 +185,12 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_er
             continue
         err = host_errors.get(stop) or t.error()
         if raise_errors:
-            _retry_all(pending, retry, hexes if hash_here else None, digests, base, True)
+            _retry_all(pending, retry, hexes if hash_here else None, digests, stride, base, True)
             raise with_index(err, base + stop)
         failed.append(stop)
         frm = stop + 1
     if pending:
-        failed.extend(_retry_all(pending, retry, hexes if hash_here else None, digests, base, raise_errors))
+        failed.extend(_retry_all(pending, retry, hexes if hash_here else None, digests, stride, base, raise_errors))
     for i in host_errors:  # a host-side failure is final even if the core read its stand-in
         if i not in failed:
             failed.append(i)
@@ -194,7 +198,7 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_er
 
 
 def _retry_all(pending: List[int], retry: Any, hexes: Optional[List[Optional[str]]], digests: bytearray,
-               base: int, raise_errors: bool) -> List[int]:
+               stride: int, base: int, raise_errors: bool) -> List[int]:
     """Answers the items the core refused through ``retry``, in order; returns those that failed."""
     failed = []
     for i in pending:
@@ -208,7 +212,7 @@ def _retry_all(pending: List[int], retry: Any, hexes: Optional[List[Optional[str
         if hexes is not None:
             hexes[i] = got
         else:
-            digests[DIGEST_BYTES * i:DIGEST_BYTES * (i + 1)] = got.encode("ascii")
+            digests[stride * i:stride * i + DIGEST_BYTES] = got.encode("ascii")
     pending.clear()
     return failed
 
@@ -223,17 +227,16 @@ def _sha256() -> Any:
 
 
 def str_column(items: Sequence[Any]) -> Optional[Column]:
-    """An offsets column of ``str`` items as UTF-8 (WTF-8 for lone surrogates), or None if one is not a str.
-    ASCII text (the common case) is encoded in one call, its byte lengths being its str lengths."""
+    """A NUL-separated column (BATCH_SEPARATED) of ``str`` items, encoded in one call: no Python step
+    per item. None if one is not a str or holds a NUL (then offsets, ``text_column``)."""
     try:
-        joined = "".join(items)
+        joined = "\0".join(items)
     except TypeError:
         return None
-    if not joined.isascii():
-        return text_column([wtf8(x) for x in items])
-    offs = array("I", [0])
-    offs.extend(accumulate(map(str.__len__, items)))  # not len(): a str subclass may lie about its length
-    return ("offsets", offs.tobytes(), joined.encode("ascii"), 0)
+    if joined.count("\0") != len(items) - 1:
+        return None
+    # (WTF-8 of the whole: a NUL between items keeps a surrogate from pairing across them.)
+    return ("separated", joined.encode("ascii") if joined.isascii() else wtf8(joined))
 
 
 def wtf8(s: str) -> bytes:
@@ -257,6 +260,9 @@ def digests_list(digests: Any, count: int, failed: List[int]) -> List[Optional[s
     """Digests (run_chunk's) as a list of str, None at the failed indexes."""
     if isinstance(digests, list):
         out: List[Optional[str]] = digests
+    elif len(digests) == (DIGEST_BYTES + 1) * count:  # lines: split in C
+        out = digests.decode("ascii").split("\n")
+        out.pop()
     else:
         hexs = digests.decode("ascii")
         out = [hexs[i:i + 64] for i in range(0, 64 * count, 64)]

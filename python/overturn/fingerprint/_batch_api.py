@@ -178,7 +178,7 @@ def fingerprint_batch(calls: Iterable[Any], *, limits: Any = None, on_error: str
                 # takes the JSON-text path alone, which gives the D16 answer or the error.
                 retry = (lambda j, lo=lo: explain_record(dicts[lo + j])[1]) if sorts[lo] == F_MARSHAL else None
                 digests, failed = run_chunk(t, flags, hi - lo, [SHARED_EMPTY] * 4 + [_batch.text_column(texts[lo:hi])],
-                                            sub, base + lo, raise_errors, retry=retry)
+                                            sub, base + lo, raise_errors, retry=retry, lines=True)
                 got = _batch.digests_list(digests, hi - lo, failed)
                 for i in range(lo, hi):
                     if i in alone:
@@ -195,11 +195,11 @@ def _run_texts(t: Target, shared: List[Any], names: List[Any], texts: List[Any],
                raise_errors: bool, out: List[Optional[str]]) -> None:
     """One chunk of names and JSON texts; runs of str and of bytes go separately (D12: a BOM)."""
     names_col, texts_col = _batch.str_column(names), _batch.str_column(texts)
-    if names_col is not None and texts_col is not None and len(texts_col[2]) <= s.max_bytes:
+    if names_col is not None and texts_col is not None and len(texts_col[1]) <= s.max_bytes:
         # Every item a str and none over the limit (the whole chunk is not): the common batch.
         cols = [shared[0], names_col, shared[2], shared[3], texts_col]
         digests, failed = run_chunk(t, F_DIGEST | F_RAW_NAMES | F_STRING_INPUT, len(names), cols, {}, base,
-                                    raise_errors)
+                                    raise_errors, lines=True)
         out.extend(_batch.digests_list(digests, len(names), failed))
         return
     errors: Dict[int, FingerprintError] = {}
@@ -233,7 +233,7 @@ def _run_texts(t: Target, shared: List[Any], names: List[Any], texts: List[Any],
         flags = F_DIGEST | F_RAW_NAMES | (F_STRING_INPUT if is_str else 0)
         cols = [shared[0], _batch.text_column(nb[lo:hi]), shared[2], shared[3], _batch.text_column(ab[lo:hi])]
         sub = {i - lo: e for i, e in errors.items() if lo <= i < hi}
-        digests, failed = run_chunk(t, flags, hi - lo, cols, sub, base + lo, raise_errors)
+        digests, failed = run_chunk(t, flags, hi - lo, cols, sub, base + lo, raise_errors, lines=True)
         out.extend(_batch.digests_list(digests, hi - lo, failed))
 
 
