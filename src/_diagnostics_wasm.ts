@@ -80,8 +80,11 @@ export function loadDiagnostics(): void {
   }
 }
 
-/** A fresh instance of the diagnostics module (a recording keeps its index in its own: src/_replay_wasm.ts). */
-export function newDiagnosticsInstance(): Exports {
+/**
+ * The compiled diagnostics module (for the CLI's worker threads: V8 shares
+ * its code, already optimized where the main thread ran it, with them).
+ */
+export function diagnosticsModule(): WebAssembly.Module {
   if (!source) {
     throw new FingerprintError("not-initialized",
       "the diagnostics module is not loaded in this entry: `await initDiagnostics()` first " +
@@ -91,7 +94,12 @@ export function newDiagnosticsInstance(): Exports {
     const src = source();
     compiled = isModule(src) ? src : new WebAssembly.Module(src);
   }
-  const e = new WebAssembly.Instance(compiled, {}).exports as unknown as Exports;
+  return compiled;
+}
+
+/** A fresh instance of the diagnostics module (a recording keeps its index in its own: src/_replay_wasm.ts). */
+export function newDiagnosticsInstance(): Exports {
+  const e = new WebAssembly.Instance(diagnosticsModule(), {}).exports as unknown as Exports;
   if (e.version() !== FINGERPRINT_VERSION || e.abiId() !== ABI_ID) {
     throw new FingerprintError("invalid-argument",
       `diagnostics.wasm has version ${e.version()} / ABI ${e.abiId().toString(16)}, expected ${FINGERPRINT_VERSION} / ${ABI_ID.toString(16)}`);

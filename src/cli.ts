@@ -18,7 +18,7 @@ import { once } from "node:events";
 import { availableParallelism } from "node:os";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
 import "./index.js"; // the embedded modules (sets the diagnostics module's source)
-import { cliStep, type CliResult } from "./_diagnostics_wasm.js";
+import { cliStep, type CliResult, diagnosticsModule, setDiagnosticsSource } from "./_diagnostics_wasm.js";
 import { version } from "../package.json";
 
 const PROG = "overturn-fingerprint";
@@ -114,8 +114,8 @@ async function* wholeLines(file: string): AsyncGenerator<Uint8Array> {
  * with other jobs, medians of 5–7, --jobs 2 / --jobs 1 wall with workers
  * forced, at load 2–5: 4 MB 0.80–0.88×, 8 MB 0.82–0.87×, 16 MB 0.86–1.09×,
  * 32 MB 0.68–1.24×, 45 MB 0.76–1.4×, 224 MB 1.77×; at load ~1: 16 MB 1.08×,
- * 32 MB 1.15×, 45 MB 1.36× (bench/cli.mjs). Python's spawned workers start
- * slower: its threshold is its own (_cli.py).
+ * 32 MB 1.15×, 45 MB 1.36× (bench/cli.mjs). Python's worker threads (an
+ * instance of an already compiled module) have a threshold of their own (_cli.py).
  */
 const MIN_BYTES = Number(process.env.OVERTURN_FINGERPRINT_JOBS_MIN_BYTES ?? 32 << 20);
 // For tests (test/cli-vectors.test.ts): write the chunks each job ran to this file at the end; deal the chunks in turn
@@ -143,7 +143,7 @@ class Jobs {
   constructor(workers: number, argv: Uint8Array, tools: Uint8Array | null, private readonly sink: (r: CliResult) => Promise<void>) {
     this.limit = 4 * (workers + 1);
     this.slots = Array.from({ length: workers }, () => {
-      const w = new Worker(new URL(import.meta.url), { workerData: { argv, tools } });
+      const w = new Worker(new URL(import.meta.url), { workerData: { argv, tools, module: diagnosticsModule() } });
       let started = () => {};
       const s: Slot = { w, ready: false, started: new Promise((r) => { started = r; }), busy: 0, done: 0, waiting: [] };
       // The first message says the worker is planned; then it answers its requests in order.
@@ -353,7 +353,8 @@ if (isMainThread) {
   main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
 } else {
   // A worker: its own core instance, planned from the same argv; chunks in, bytes out, in order.
-  const data = workerData as { argv: Uint8Array; tools: Uint8Array | null };
+  const data = workerData as { argv: Uint8Array; tools: Uint8Array | null; module: WebAssembly.Module };
+  setDiagnosticsSource(() => data.module); // the main thread's compiled module: no decoding, no compiling here
   cliStep("plan", data.argv, PROG, version);
   if (data.tools) cliStep("tools", "", "", "", data.tools);
   parentPort!.postMessage("ready");
