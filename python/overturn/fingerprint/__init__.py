@@ -253,7 +253,21 @@ def fingerprint(name: str, args: Any, *, match_on: Optional[KeyList] = None,
         args = select_value(args, None, key_list(ignore_args, "ignore_args"))
     # The selection is complete here, in O(keys + list) (issue #10), so the
     # core gets no key lists: applying them again would change nothing.
+    if k == b"" and limits is None:
+        return _plain_value(n, args)  # the common selected call: the fast path (~12 → ~8 µs)
     return _value_call(F_DIGEST, k, n, args, limits)
+
+
+def _plain_value(n: bytes, args: Any) -> str:
+    """``fingerprint``'s common path (default kind, no limits) for args already selected."""
+    try:
+        fn = _local.plain
+    except AttributeError:
+        fn = _core.plain_fn()
+    out = fn(_VALUE_DIGEST, n, args, _limits.active)
+    if out is NOT_PLAIN or out is PLAIN or out is UNKNOWN:
+        return _text_path(out, F_DIGEST, b"", n, args, _limits.active)
+    return out  # type: ignore[no-any-return]
 
 
 def fingerprint_json(name: str, args_json: Union[str, bytes, bytearray, memoryview], *,
