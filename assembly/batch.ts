@@ -116,18 +116,14 @@ function column<V>(d: usize, c: u32, i: u32): usize {
 /** Per column c: at SEP() + 8c the index of the item (-1: none yet this call), at + 4 its address (a function: no static data elsewhere). */
 function SEP(): usize { return memory.data(40, 8); }
 
-/** Item i of a NUL-separated column [data, end): walked forward from the last item read (items come in order). */
+/** Item i of a NUL-separated column [data, end): the cursor holds the next item's index and start (items come in order). */
 function separated(c: u32, i: u32, data: usize, end: usize): usize {
   const cur = SEP() + (<usize>c << 3);
-  let at = <usize>load<u32>(cur, 4), k = load<i32>(cur);
-  if (k < 0 || <u32>k > i) { at = data; k = 0; }
-  let e = itemEnd(at, end);
-  while (<u32>k < i) {
-    at = e + 1;
-    k++;
-    e = itemEnd(at, end);
-  }
-  store<i32>(cur, k); store<u32>(cur, <u32>at, 4);
+  let k = load<i32>(cur), at = <usize>load<u32>(cur, 4);
+  if (k < 0 || <u32>k > i) { k = 0; at = data; }
+  for (; <u32>k < i; k++) at = itemEnd(at, end) + 1;
+  const e = itemEnd(at, end);
+  store<i32>(cur, <i32>i + 1); store<u32>(cur, <u32>(e + 1), 4);
   colLen = e - at;
   return at;
 }

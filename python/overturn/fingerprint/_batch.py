@@ -227,16 +227,21 @@ def _sha256() -> Any:
 
 
 def str_column(items: Sequence[Any]) -> Optional[Column]:
-    """A NUL-separated column (BATCH_SEPARATED) of ``str`` items, encoded in one call: no Python step
-    per item. None if one is not a str or holds a NUL (then offsets, ``text_column``)."""
+    """A column of ``str`` items as UTF-8 (WTF-8 for surrogates), or None if one is not a str.
+
+    ASCII items (the common case) go NUL-separated (BATCH_SEPARATED), joined and encoded in one
+    call: no Python step per item. Others are encoded one by one into offsets (joining wide
+    strings widens them all: slower than the per-item encode, measured), as is a chunk where an
+    item holds a NUL."""
     try:
-        joined = "\0".join(items)
+        ascii_only = all(map(str.isascii, items))  # str.isascii: a subclass cannot answer for itself
     except TypeError:
         return None
-    if joined.count("\0") != len(items) - 1:
-        return None
-    # (WTF-8 of the whole: a NUL between items keeps a surrogate from pairing across them.)
-    return ("separated", joined.encode("ascii") if joined.isascii() else wtf8(joined))
+    if ascii_only:
+        data = "\0".join(items).encode("ascii")
+        if data.count(b"\0") == len(items) - 1:
+            return ("separated", data)
+    return text_column([wtf8(x) for x in items])
 
 
 def wtf8(s: str) -> bytes:
