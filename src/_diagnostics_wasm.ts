@@ -80,11 +80,8 @@ export function loadDiagnostics(): void {
   }
 }
 
-/**
- * The compiled diagnostics module (for the CLI's worker threads: V8 shares
- * its code, already optimized where the main thread ran it, with them).
- */
-export function diagnosticsModule(): WebAssembly.Module {
+/** A fresh instance of the diagnostics module (a recording keeps its index in its own: src/_replay_wasm.ts). */
+export function newDiagnosticsInstance(): Exports {
   if (!source) {
     throw new FingerprintError("not-initialized",
       "the diagnostics module is not loaded in this entry: `await initDiagnostics()` first " +
@@ -94,12 +91,7 @@ export function diagnosticsModule(): WebAssembly.Module {
     const src = source();
     compiled = isModule(src) ? src : new WebAssembly.Module(src);
   }
-  return compiled;
-}
-
-/** A fresh instance of the diagnostics module (a recording keeps its index in its own: src/_replay_wasm.ts). */
-export function newDiagnosticsInstance(): Exports {
-  const e = new WebAssembly.Instance(diagnosticsModule(), {}).exports as unknown as Exports;
+  const e = new WebAssembly.Instance(compiled, {}).exports as unknown as Exports;
   if (e.version() !== FINGERPRINT_VERSION || e.abiId() !== ABI_ID) {
     throw new FingerprintError("invalid-argument",
       `diagnostics.wasm has version ${e.version()} / ABI ${e.abiId().toString(16)}, expected ${FINGERPRINT_VERSION} / ${ABI_ID.toString(16)}`);

@@ -18,7 +18,7 @@ import { once } from "node:events";
 import { availableParallelism } from "node:os";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
 import "./index.js"; // the embedded modules (sets the diagnostics module's source)
-import { cliStep, type CliResult, diagnosticsModule, setDiagnosticsSource } from "./_diagnostics_wasm.js";
+import { cliStep, type CliResult } from "./_diagnostics_wasm.js";
 import { version } from "../package.json";
 
 const PROG = "overturn-fingerprint";
@@ -143,7 +143,7 @@ class Jobs {
   constructor(workers: number, argv: Uint8Array, tools: Uint8Array | null, private readonly sink: (r: CliResult) => Promise<void>) {
     this.limit = 4 * (workers + 1);
     this.slots = Array.from({ length: workers }, () => {
-      const w = new Worker(new URL(import.meta.url), { workerData: { argv, tools, module: diagnosticsModule() } });
+      const w = new Worker(new URL(import.meta.url), { workerData: { argv, tools } });
       let started = () => {};
       const s: Slot = { w, ready: false, started: new Promise((r) => { started = r; }), busy: 0, done: 0, waiting: [] };
       // The first message says the worker is planned; then it answers its requests in order.
@@ -353,8 +353,7 @@ if (isMainThread) {
   main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
 } else {
   // A worker: its own core instance, planned from the same argv; chunks in, bytes out, in order.
-  const data = workerData as { argv: Uint8Array; tools: Uint8Array | null; module: WebAssembly.Module };
-  setDiagnosticsSource(() => data.module); // the main thread's compiled module: no decoding, no compiling here
+  const data = workerData as { argv: Uint8Array; tools: Uint8Array | null };
   cliStep("plan", data.argv, PROG, version);
   if (data.tools) cliStep("tools", "", "", "", data.tools);
   parentPort!.postMessage("ready");
