@@ -25,11 +25,12 @@ export function runBatch<V>(from: u32, out: usize): u32 {
   const count = load<u32>(d, BATCH_COUNT << 2);
   let stride: usize = DIGEST_BYTES;
   if (sizeof<V>() == 8) {
-    for (let c: usize = 0; c < 5; c++) store<i32>(SEP() + (c << 3), -1); // separated columns: cursors from the start
+    // A call from 0 starts a chunk; one after a failed item resumes it (cursors and newlines stand).
+    if (from == 0) for (let c: usize = 0; c < 5; c++) store<i32>(SEP() + (c << 3), -1);
     if (load<u32>(d, BATCH_LINES << 2) == 1) {
-      // Every slot's newline now, failed items' too: the host splits the digests on them.
       stride = DIGEST_BYTES + 1;
-      for (let i = from; i < count; i++) store<u8>(out + stride * <usize>i + DIGEST_BYTES, 0x0A);
+      // Every slot's newline, failed items' too: the host splits the digests on them.
+      if (from == 0) for (let i: u32 = 0; i < count; i++) store<u8>(out + stride * <usize>i + DIGEST_BYTES, 0x0A);
     }
   }
   const pre = (flags & F_PREIMAGE) != 0;
@@ -113,7 +114,7 @@ function column<V>(d: usize, c: u32, i: u32): usize {
   return data + a;
 }
 
-/** Per column c: at SEP() + 8c the index of the item (-1: none yet this call), at + 4 its address (a function: no static data elsewhere). */
+/** Per column c, at SEP() + 8c: the index of its next item (-1: none read in this chunk), at + 4 where it starts (a function: no static data elsewhere). */
 function SEP(): usize { return memory.data(40, 8); }
 
 /** Item i of a NUL-separated column [data, end): the cursor holds the next item's index and start (items come in order). */

@@ -247,3 +247,9 @@ def test_a_nul_inside_an_item_never_splits_it():
     got = fingerprint_batch_json(names, ["1", "1", "1"], on_error="null")
     assert got[0] == _oracle("a", "1") and got[2] == _oracle("d", "1")
     assert got[1] == _oracle("b\x00c", "1")
+
+
+def test_every_item_failing_in_a_long_batch():
+    # Each failure resumes the core's chunk after it (separated columns, digest lines): all None, in order.
+    got = fingerprint_batch_json(["t"] * 5000, ["{"] * 4999 + ["1"], on_error="null")
+    assert got == [None] * 4999 + [_oracle("t", "1")]
