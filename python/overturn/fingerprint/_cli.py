@@ -132,7 +132,7 @@ def _whole_lines(file: str) -> Iterator[bytearray]:
             yield buf[:have]
 
 
-# --- jobs: this process and worker processes, each with its own core instance ---------
+# --- jobs: this thread and worker threads, each with its own core instance ---------------
 
 # Below this many bytes of files, ``--jobs N`` starts no worker thread (tests
 # set it through the environment). Measured, --jobs 2 vs 1 (wall, medians of
