@@ -123,6 +123,7 @@ function separated(c: u32, i: u32, data: usize, end: usize): usize {
   let k = load<i32>(cur), at = <usize>load<u32>(cur, 4);
   if (k < 0 || <u32>k > i) { k = 0; at = data; }
   for (; <u32>k < i; k++) at = itemEnd(at, end) + 1;
+  if (at > end) at = end; // fewer items than count (a host's mistake): empty ones, never past the column
   const e = itemEnd(at, end);
   store<i32>(cur, <i32>i + 1); store<u32>(cur, <u32>(e + 1), 4);
   colLen = e - at;

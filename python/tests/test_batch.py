@@ -253,3 +253,19 @@ def test_every_item_failing_in_a_long_batch():
     # Each failure resumes the core's chunk after it (separated columns, digest lines): all None, in order.
     got = fingerprint_batch_json(["t"] * 5000, ["{"] * 4999 + ["1"], on_error="null")
     assert got == [None] * 4999 + [_oracle("t", "1")]
+
+
+def test_a_separated_column_short_of_items_gives_empty_ones_not_a_trap():
+    # The transport's own contract (assembly/abi.ts BATCH_SEPARATED): fewer NUL-separated items than the
+    # count make the missing ones empty (a bad item each), never a read past the column.
+    from overturn.fingerprint import _batch, _limits
+    from overturn.fingerprint._abi import F_DIGEST, F_RAW_NAMES, F_STRING_INPUT
+
+    t = _batch.Target()
+    t.limits(_limits.active.core)
+    cols = [("shared", b"tool_call"), ("shared", b"t"), _batch.SHARED_EMPTY, _batch.SHARED_EMPTY,
+            ("separated", b"1\x002")]
+    digests, failed = _batch.run_chunk(t, F_DIGEST | F_RAW_NAMES | F_STRING_INPUT, 5, cols, {}, 0, False, lines=True)
+    assert failed == [2, 3, 4]
+    assert _batch.digests_list(digests, 5, failed) == [_oracle("t", "1"), _oracle("t", "2"), None, None, None]
+    assert fingerprint_batch_json(["t"], ["3"]) == [_oracle("t", "3")]  # the instance still works
