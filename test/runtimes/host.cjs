@@ -26,7 +26,7 @@ const { performance } = require("node:perf_hooks");
     const file = JSON.parse(readFileSync(join(__dirname, "../../vectors/fingerprint.vectors.json"), "utf8"));
     Object.assign(out, checkVectors(sdk, file));
     await sdk.initDiagnostics();
-    checkDiagnostics(sdk, JSON.parse(readFileSync(join(__dirname, "../../vectors/diagnostics.vectors.json"), "utf8")), out);
+    checkDiagnostics(sdk, JSON.parse(readFileSync(join(__dirname, "../../vectors/diagnostics.vectors.json"), "utf8")), out, file);
   }
   console.log(JSON.stringify(out));
 })().catch((err) => {

@@ -25,6 +25,6 @@ if (!process.argv.includes("--cold-only")) {
   const file = JSON.parse(readFileSync(new URL("../../vectors/fingerprint.vectors.json", import.meta.url), "utf8"));
   Object.assign(out, checkVectors(sdk, file));
   await sdk.initDiagnostics();
-  checkDiagnostics(sdk, JSON.parse(readFileSync(new URL("../../vectors/diagnostics.vectors.json", import.meta.url), "utf8")), out);
+  checkDiagnostics(sdk, JSON.parse(readFileSync(new URL("../../vectors/diagnostics.vectors.json", import.meta.url), "utf8")), out, file);
 }
 console.log(JSON.stringify(out));

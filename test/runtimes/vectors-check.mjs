@@ -70,6 +70,32 @@ export function checkVectors(sdk, file) {
   return { vectors: file.vectors.length, checks, failed: failures.length, failures: failures.slice(0, 5) };
 }
 
+/**
+ * The batch API over the same vectors (test/batch.test.ts's checks): call
+ * objects through fingerprintBatch, plain texts through fingerprintBatchJSON
+ * (where no node:crypto is, the diagnostics module hashes four calls at once).
+ */
+function checkBatches(sdk, file, failures) {
+  const calls = file.vectors.filter((v) => v.argsJSON !== undefined && !(v.name === "" && v.error === undefined));
+  const plain = calls.filter((v) => v.kind === undefined && !v.matchOn && !v.ignoreArgs);
+  const want = (vs) => vs.map((v) => (v.error === undefined ? v.fingerprint : null));
+  const rows = [
+    ["fingerprintBatch", calls, () => sdk.fingerprintBatch(calls.map((v) => ({ name: v.name, argsJSON: v.argsJSON, kind: v.kind,
+      matchOn: v.matchOn, ignoreArgs: v.ignoreArgs })), { onError: "null" })],
+    ["fingerprintBatchJSON", plain, () => sdk.fingerprintBatchJSON(plain.map((v) => v.name), plain.map((v) => v.argsJSON), { onError: "null" })],
+  ];
+  for (const [what, vs, run] of rows) {
+    const got = outcome(sdk, run);
+    const w = want(vs);
+    if (!Array.isArray(got.value) || got.value.length !== w.length) {
+      failures.push(`${what}: got ${JSON.stringify(got).slice(0, 200)}`);
+      continue;
+    }
+    got.value.forEach((g, i) => { if (g !== w[i]) failures.push(`${vs[i].id} ${what}: got ${g}, want ${w[i]}`); });
+  }
+  return calls.length + plain.length;
+}
+
 /** Key-order-free equality of JSON values (expected values come from the vectors file). */
 function same(a, b) {
   if (a === b) return true;
@@ -83,9 +109,10 @@ function same(a, b) {
  * Runs vectors/diagnostics.vectors.json (explain / diff / nearest / errors of
  * recording lines) through the SDK's diagnostics module, as
  * test/diagnostics-vectors.test.ts does; `await sdk.initDiagnostics()` first.
- * Adds its counts to `into` (a checkVectors result).
+ * Adds its counts to `into` (a checkVectors result), with the batch API's
+ * rows over `vectorsFile` (the fingerprint vectors).
  */
-export function checkDiagnostics(sdk, file, into) {
+export function checkDiagnostics(sdk, file, into, vectorsFile) {
   let checks = 0;
   const failures = [];
   for (const c of file.cases) {
@@ -110,6 +137,7 @@ export function checkDiagnostics(sdk, file, into) {
     }
     if (!same(got, c.expect)) failures.push(`${c.id}: got ${JSON.stringify(got).slice(0, 200)}`);
   }
+  checks += checkBatches(sdk, vectorsFile, failures);
   into.diagnostics = file.cases.length;
   into.checks += checks;
   into.failed += failures.length;

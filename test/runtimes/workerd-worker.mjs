@@ -16,7 +16,7 @@ export default {
   async fetch() {
     const probe = firstCall(sdk);
     await sdk.initDiagnostics(); // resolves at once: the platform compiled diagnostics.wasm with the script
-    const result = checkDiagnostics(sdk, diagnostics, checkVectors(sdk, file));
+    const result = checkDiagnostics(sdk, diagnostics, checkVectors(sdk, file), file);
     return Response.json({ probe, codegenAtStartup: atStartup, codegenInRequest: compileFromBytes(), ...result });
   },
 };

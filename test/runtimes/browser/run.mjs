@@ -27,5 +27,5 @@ export async function runInBrowser({ vectors = true } = {}) {
   const out = { coldMs, phases, probe, beforeInit, ...checkVectors(sdk, file) };
   // The second module: fetched only now (initDiagnostics), never on the fingerprint path.
   await sdk.initDiagnostics();
-  return checkDiagnostics(sdk, await (await fetch("/diagnostics.json")).json(), out);
+  return checkDiagnostics(sdk, await (await fetch("/diagnostics.json")).json(), out, file);
 }

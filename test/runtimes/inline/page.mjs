@@ -14,7 +14,7 @@ async function run() {
   const file = await (await fetch("/vectors.json")).json();
   const out = { probe, firstCallMs, ...checkVectors(sdk, file) };
   // Embedded too: synchronous, no request for diagnostics.wasm either.
-  return checkDiagnostics(sdk, await (await fetch("/diagnostics.json")).json(), out);
+  return checkDiagnostics(sdk, await (await fetch("/diagnostics.json")).json(), out, file);
 }
 
 run().catch((err) => ({ crash: String((err && err.stack) || err) })).then((main) => {
