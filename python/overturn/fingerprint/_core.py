@@ -105,15 +105,20 @@ _local = threading.local()
 
 def wasm_bytes() -> bytes:
     """The packaged core, byte for byte as built by scripts/build-wasm.mjs."""
+    return package_bytes(WASM_FILE)
+
+
+def package_bytes(name: str) -> bytes:
+    """A file of this package (a .wasm module)."""
     # A plain read beside this file where there is one (every pip install):
     # importlib.resources took 15-22 ms of a fresh process's first call here.
     try:
-        with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), WASM_FILE), "rb") as f:
+        with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), name), "rb") as f:
             return f.read()
     except OSError:  # a zip import or another loader: ask it
         from importlib import resources
 
-        return resources.files(__package__).joinpath(WASM_FILE).read_bytes()
+        return resources.files(__package__).joinpath(name).read_bytes()
 
 
 class _LowLevel:

@@ -39,10 +39,8 @@ def _compiled() -> Any:
     if _module is None:
         with _lock:
             if _module is None:
-                from importlib import resources
-
                 wasmtime, engine, _m, _low, fixed = _core._compiled()
-                data = resources.files(__package__).joinpath(WASM_FILE).read_bytes()
+                data = _core.package_bytes(WASM_FILE)  # (not importlib.resources: ~6 ms of a CLI's start)
                 # Through the fingerprint module's disk cache (_module_cache.py): compiling this
                 # 88 KB module costs ~100 ms per process, most of a CLI run's start (issue 13).
                 _module = load_module(wasmtime, engine, data, "memory_may_move=%s" % (not fixed))
