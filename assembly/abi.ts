@@ -80,7 +80,7 @@ export const BATCH_FLAGS: u32 = 0;    // word: request flags of every item (F_DI
 export const BATCH_COUNT: u32 = 1;    // word: number of items
 export const BATCH_COLUMNS: u32 = 2;  // word: the first column (kind); 3 words per column
 export const BATCH_OUT_BYTES: u32 = 17; // word: F_PREIMAGE: room for preimages after ends[count]
-export const BATCH_LINES: u32 = 18;   // word: 1: digest i at out + 65 i, each followed by "\n" (diagnostics module)
+export const BATCH_LINES: u32 = 18;   // word: 1: digest i at out + 65 i, followed by "\n" (F_DIGEST, diagnostics module)
 export const BATCH_WORDS: u32 = 19;
 // A column whose offsets word is BATCH_SEPARATED holds its items in [data, data + len)
 // separated by NUL bytes, none inside an item (the host checked): no offsets to

@@ -23,17 +23,14 @@ export function runBatch<V>(from: u32, out: usize): u32 {
   const d = reserveInput(0);
   const flags = load<u32>(d, BATCH_FLAGS << 2) & ~(F_MATCH_ON | F_IGNORE);
   const count = load<u32>(d, BATCH_COUNT << 2);
+  const pre = (flags & F_PREIMAGE) != 0;
   let stride: usize = DIGEST_BYTES;
   if (sizeof<V>() == 8) {
-    // A call from 0 starts a chunk; one after a failed item resumes it (cursors and newlines stand).
+    // A call from 0 starts a chunk; one after a failed item resumes it (the cursors stand).
     if (from == 0) for (let c: usize = 0; c < 5; c++) store<i32>(SEP() + (c << 3), -1);
-    if (load<u32>(d, BATCH_LINES << 2) == 1) {
-      stride = DIGEST_BYTES + 1;
-      // Every slot's newline, failed items' too: the host splits the digests on them.
-      if (from == 0) for (let i: u32 = 0; i < count; i++) store<u8>(out + stride * <usize>i + DIGEST_BYTES, 0x0A);
-    }
+    // Digest lines: each digest is followed by a newline (a failed item's slot is the host's).
+    if (!pre && load<u32>(d, BATCH_LINES << 2) == 1) stride = DIGEST_BYTES + 1;
   }
-  const pre = (flags & F_PREIMAGE) != 0;
   // Four lanes: each item's preimage is queued, its digest written when four are (same bytes).
   let four = false;
   if (sizeof<V>() == 8) four = (flags & (F_DIGEST | F_PREIMAGE)) == F_DIGEST;
@@ -55,7 +52,9 @@ export function runBatch<V>(from: u32, out: usize): u32 {
     }
     if (sizeof<V>() == 8) {
       if (four) {
-        laneQueue(out + stride * <usize>i);
+        const hex = out + stride * <usize>i;
+        if (stride > DIGEST_BYTES) store<u8>(hex + DIGEST_BYTES, 0x0A);
+        laneQueue(hex);
         continue;
       }
     }

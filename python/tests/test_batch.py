@@ -269,3 +269,13 @@ def test_a_separated_column_short_of_items_gives_empty_ones_not_a_trap():
     assert failed == [2, 3, 4]
     assert _batch.digests_list(digests, 5, failed) == [_oracle("t", "1"), _oracle("t", "2"), None, None, None]
     assert fingerprint_batch_json(["t"], ["3"]) == [_oracle("t", "3")]  # the instance still works
+
+
+def test_preimages_past_their_room_switch_to_core_digests_mid_chunk():
+    # 1e20 writes 21 digits: a chunk of long items (hashed by OpenSSL over preimages) runs out of room for
+    # them, and the rest of the chunk takes the core's digests, as lines; failed items in between.
+    wide = "[" + ",".join(["1e20"] * 20000) + "]"
+    texts = ["[1]", wide, "[2]", wide, "{", wide, "[3]"]
+    want = [_oracle("t", x) if x != "{" else None for x in texts]
+    assert fingerprint_batch_json(["t"] * len(texts), texts, on_error="null") == want
+    assert fingerprint_batch([{"name": "t", "argsJSON": x} for x in texts], on_error="null") == want
