@@ -74,6 +74,12 @@ const server = createServer((req, res) => {
   });
 });
 
+// Idle keep-alive sockets are closed by the client first (undici: 4 s), not by this
+// server: after a large call blocks the event loop, Node's 5 s default can expire
+// while a client's next request on that socket is already in flight (a reset).
+server.keepAliveTimeout = 65_000;
+server.headersTimeout = 66_000;
+
 server.listen(Number(process.argv[2] ?? 8787), "127.0.0.1", () => {
   console.log(`listening on ${server.address().port}`);
 });
