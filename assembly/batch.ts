@@ -10,8 +10,8 @@ import {
 } from "./abi";
 import { reserveInput } from "./arena";
 import { finish, process, result, startRequest } from "./request";
-import { sha256FinalHex, sha256Reset, sha256Update } from "./sha256";
-import { sha256x4Hex, sha256x4Set } from "./sha256x4";
+import { sha256Hex } from "./sha256";
+import { LANE_MAX, sha256x4Hex, sha256x4Set } from "./sha256x4";
 
 /**
  * Runs items from..count-1 of the batch at the input region; item i's digest
@@ -72,18 +72,14 @@ export function runBatch<V>(from: u32, out: usize): u32 {
   return count;
 }
 
-/** Longest preimage a lane holds; a longer one is hashed at once (its lane would run alone). */
-const LANE: usize = 4096;
 let lanes: u32 = 0;
-function laneBuf(j: u32): usize { return memory.data(4 * <i32>LANE, 16) + (<usize>j) * LANE; }
+function laneBuf(j: u32): usize { return memory.data(4 * <i32>LANE_MAX, 16) + (<usize>j) * LANE_MAX; }
 
 /** Queues the finished item's preimage (copied: the next item resets the arena); hex digits go to hex. */
 function laneQueue(hex: usize): void {
   const r = result(), p = <usize>load<u32>(r + RESULT_TEXT_PTR), n = <usize>load<u32>(r + RESULT_TEXT_LEN);
-  if (n > LANE) {
-    sha256Reset();
-    sha256Update(p, n);
-    sha256FinalHex(hex);
+  if (n > LANE_MAX) {
+    sha256Hex(p, n, hex);
     return;
   }
   memory.copy(laneBuf(lanes), p, n);

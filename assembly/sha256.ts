@@ -107,3 +107,10 @@ export function sha256FinalHex(out: usize): void {
   }
   sha256Reset();
 }
+
+/** The 64 hex digits of SHA-256 over [p, p + n), at out: the one-shot form (a fresh state). */
+export function sha256Hex(p: usize, n: usize, out: usize): void {
+  sha256Reset();
+  sha256Update(p, n);
+  sha256FinalHex(out);
+}

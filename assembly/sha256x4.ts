@@ -13,7 +13,13 @@
 // Usage: sha256x4Set(j, p, n, out) for j < count, then sha256x4Hex(count).
 import { SHA256_IV, sha256CompressBlocks } from "./_sha256_rounds.gen";
 import { sha256x4Compress } from "./_sha256x4_rounds.gen";
-import { sha256FinalHex, sha256Reset, sha256Update } from "./sha256";
+import { sha256Hex } from "./sha256";
+
+/**
+ * Longest message the callers queue for a lane (cli/defer.ts, batch.ts); a
+ * longer one is hashed alone at once, its lane would run alone for most blocks.
+ */
+export const LANE_MAX: usize = 4096;
 
 /** Static scratch, through a function: a module that never hashes four at once gets none of it. */
 function scratch(): usize { return memory.data(752, 16); }
@@ -42,9 +48,7 @@ export function sha256x4Hex(count: u32): void {
   if (count == 0) return;
   if (count == 1) {
     // Nothing to pair it with: the streaming scalar path.
-    sha256Reset();
-    sha256Update(<usize>load<u32>(MSG()), <usize>load<u32>(LEN()));
-    sha256FinalHex(<usize>load<u32>(OUT()));
+    sha256Hex(<usize>load<u32>(MSG()), <usize>load<u32>(LEN()), <usize>load<u32>(OUT()));
     return;
   }
   let most: u32 = 0;

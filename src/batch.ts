@@ -63,33 +63,36 @@ export function fingerprintBatchJSON(names: Iterable<string> | TextColumn, argsJ
   const match: Column = { kind: "shared", bytes: o.matchOn };
   const ignore: Column = { kind: "shared", bytes: o.ignoreArgs };
   const out: (string | null)[] = [];
-  const run = (t: BatchTarget, maxBytes: number, each: () => void) => {
+  const run = (t: BatchTarget, maxBytes: number, beforeChunk?: () => void) => {
     const a = source(names, "names"), b = source(argsJSON, "argsJSON");
     let base = 0;
     for (;;) {
       const [nc, ac, n, str] = nextChunk(a, b, base);
       if (n === 0) break;
       const flags = F_DIGEST | F_RAW_NAMES | (str ? F_STRING_INPUT : 0);
-      each();
+      beforeChunk?.();
       runChunk(t, flags, n, [kind, nc, match, ignore, ac], maxBytes, out, base, o.throws);
       base += n;
     }
     return out;
   };
   // Without node:crypto the SIMD module, where it loads synchronously, hashes four items at a time.
-  if (batchHostHash() !== null || !hasDiagnosticsSource()) return asBatch(o.limits, (t, maxBytes) => run(t, maxBytes, () => {}));
-  return onDiagnostics(o.limits, (t, max) => run(t, max.maxInputBytes, () => t.e.limits(capped(max.maxDepth), capped(max.maxMembers))));
+  if (batchHostHash() !== null || !hasDiagnosticsSource()) return asBatch(o.limits, (t, maxBytes) => run(t, maxBytes));
+  return onDiagnostics(o.limits, (t, max, sendLimits) => run(t, max.maxInputBytes, sendLimits));
 }
 
 /**
- * Runs `work` on the diagnostics module with the limits; `work` sends them
- * before each chunk (an iterable's own code between chunks may run a batch,
- * which leaves none set), and none are left set after it (explain and the CLI use none).
+ * Runs `work` on the diagnostics module with the limits; `work` calls
+ * `sendLimits` before each chunk (an iterable's own code between chunks may
+ * run a batch, which leaves none set), and none are left set after it
+ * (explain and the CLI use none).
  */
-function onDiagnostics<T>(limits: Required<Limits> | null, work: (t: BatchTarget, max: Required<Limits>) => T): T {
+function onDiagnostics<T>(limits: Required<Limits> | null,
+  work: (t: BatchTarget, max: Required<Limits>, sendLimits: () => void) => T): T {
   const t = diagnosticsBatchTarget();
+  const max = limits ?? readLimits(undefined);
   try {
-    return work(t, limits ?? readLimits(undefined));
+    return work(t, max, () => t.e.limits(capped(max.maxDepth), capped(max.maxMembers)));
   } finally {
     t.e.limits(0xffff_ffff, 0xffff_ffff);
   }
@@ -111,7 +114,7 @@ export function fingerprintBatch(calls: Iterable<Call | Text>, options?: Pick<Ba
     throw new FingerprintError("invalid-argument", "calls must be an iterable of calls");
   }
   const out: (string | null)[] = [];
-  return onDiagnostics(o.limits, (t, max) => {
+  return onDiagnostics(o.limits, (t, max, sendLimits) => {
     const it = (calls as Iterable<unknown>)[Symbol.iterator]();
     let held: IteratorResult<unknown> = it.next();
     let base = 0;
@@ -128,7 +131,7 @@ export function fingerprintBatch(calls: Iterable<Call | Text>, options?: Pick<Ba
       }
       const flags = F_CALL | F_DIGEST | (sort === "value" ? F_VALUES : sort === "string" ? F_STRING_INPUT : 0);
       const args: Column = sort === "value" ? { kind: "values", items } : { kind: "texts", items: items as Text[] };
-      t.e.limits(capped(max.maxDepth), capped(max.maxMembers));
+      sendLimits();
       runChunk(t, flags, items.length, [SHARED_EMPTY, SHARED_EMPTY, SHARED_EMPTY, SHARED_EMPTY, args], max.maxInputBytes,
         out, base, o.throws);
       base += items.length;

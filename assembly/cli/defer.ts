@@ -9,16 +9,14 @@
 // before its buffer grows over that scratch. The queue is empty whenever
 // the output is handed back (accFinal) or started (accInit).
 import { arenaMark } from "../arena";
-import { sha256FinalHex, sha256Reset, sha256Update } from "../sha256";
-import { sha256x4Hex, sha256x4Set } from "../sha256x4";
+import { sha256Hex } from "../sha256";
+import { LANE_MAX, sha256x4Hex, sha256x4Set } from "../sha256x4";
 import { accBase, accLen, accRoomFor, accSink } from "./acc";
 import { outBase, outPos } from "../json/sink";
 
 /** The queue, through a function: a module without the CLI engine gets none of it. */
 function scratch(): usize { return memory.data(48, 16); }
 
-/** Above this a preimage is hashed at once: its lane would run alone for most blocks. */
-const LONG: usize = 4096;
 
 let queued: u32 = 0;
 /** Per queued item: preimage pointer, length, and the digest's offset in the output buffer. */
@@ -35,11 +33,9 @@ export let deferKeep: usize = 0;
  * [preP, preP + preN). False only on out of memory.
  */
 export function deferLine(preP: usize, preN: usize, digest: usize): bool {
-  if (preN > LONG || !accRoomFor(outPos)) {
+  if (preN > LANE_MAX || !accRoomFor(outPos)) {
     // Hashed now, into the sink; the append may grow the buffer (flushing first).
-    sha256Reset();
-    sha256Update(preP, preN);
-    sha256FinalHex(digest);
+    sha256Hex(preP, preN, digest);
     return accSink(false);
   }
   if (!accSink(false)) return false; // fits: nothing moves

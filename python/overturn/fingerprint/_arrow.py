@@ -95,7 +95,7 @@ def batch_json(names: Any, args_json: Any, kind: Any, shared: List[Any], s: _lim
             cols = [shared[0] if ka is None else _column(ka.slice(base, n)), _column(nm), shared[2], shared[3], _column(a)]
             d, f = run_chunk(t, F_DIGEST | F_RAW_NAMES | F_STRING_INPUT, n, cols, errors, base, raise_errors)
             # Digests as bytes, or (long items, hashed by OpenSSL) hex strs, None where failed.
-            digests += d if isinstance(d, bytes) else "".join(x or "0" * 64 for x in d).encode("ascii")
+            digests += d if isinstance(d, bytearray) else "".join(x or "0" * 64 for x in d).encode("ascii")
             failed.extend(base + i for i in f)
             base += n
     finally:

@@ -65,8 +65,8 @@ class Target:
     def write(self, ptr: int, data: Any) -> None:
         self.memory.write(self.store, bytes(data), ptr)
 
-    def read(self, ptr: int, n: int) -> bytes:
-        return bytes(self.memory.read(self.store, ptr, ptr + n))
+    def read(self, ptr: int, n: int) -> bytearray:
+        return self.memory.read(self.store, ptr, ptr + n)  # a fresh copy already: no second one
 
     def limits(self, core: Tuple[int, int]) -> None:
         """The batch's limits, sent now and again before each chunk (run_chunk): an iterable's
@@ -103,9 +103,9 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_er
               base: int, raise_errors: bool, retry: Optional[Callable[[int], str]] = None,
               lines: bool = False) -> Tuple[Any, List[int]]:
     """Runs ``count`` items; returns their digests and the failed indexes (within the chunk): 64 bytes each
-    back to back (zeros where failed; with ``lines`` each followed by a newline, BATCH_LINES), or a list of
-    hex ``str`` hashed here by OpenSSL over the core's preimages (``F_PREIMAGE``, abi.ts) when that is
-    faster (long items). With ``raise_errors`` the first failure raises, naming ``base + i``. ``retry(i)``,
+    back to back in a bytearray (zeros where failed), or a list of hex ``str`` — with ``lines`` (the core
+    writes a newline after each, BATCH_LINES, split here in one call), or when hashed here by OpenSSL over
+    the core's preimages (``F_PREIMAGE``, abi.ts) because that is faster (long items). With ``raise_errors`` the first failure raises, naming ``base + i``. ``retry(i)``,
     if given, answers an item the core refused another way (its digest, or the FingerprintError it raises)."""
     size = 0
     for c in cols:
@@ -194,7 +194,13 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_er
     for i in host_errors:  # a host-side failure is final even if the core read its stand-in
         if i not in failed:
             failed.append(i)
-    return (hexes if hash_here else bytes(digests)), failed
+    if hash_here:
+        return hexes, failed
+    if lines:  # one C call splits them (failed items' slots hold zeros and their newline)
+        split = digests.decode("ascii").split("\n")
+        split.pop()
+        return split, failed
+    return digests, failed
 
 
 def _retry_all(pending: List[int], retry: Any, hexes: Optional[List[Optional[str]]], digests: bytearray,
@@ -264,9 +270,6 @@ def digests_list(digests: Any, count: int, failed: List[int]) -> List[Optional[s
     """Digests (run_chunk's) as a list of str, None at the failed indexes."""
     if isinstance(digests, list):
         out: List[Optional[str]] = digests
-    elif len(digests) == (DIGEST_BYTES + 1) * count:  # lines: split in C
-        out = digests.decode("ascii").split("\n")
-        out.pop()
     else:
         hexs = digests.decode("ascii")
         out = [hexs[i:i + 64] for i in range(0, 64 * count, 64)]
