@@ -83,9 +83,11 @@ export const BATCH_OUT_BYTES: u32 = 17; // word: F_PREIMAGE: room for preimages 
 export const BATCH_LINES: u32 = 18;   // word: 1: digest i at out + 65 i, followed by "\n" (F_DIGEST, diagnostics module)
 export const BATCH_WORDS: u32 = 19;
 // A column whose offsets word is BATCH_SEPARATED holds its items in [data, data + len)
-// separated by NUL bytes, none inside an item (the host checked): no offsets to
-// build per item on the host (diagnostics module only).
+// separated by NUL bytes: no offsets to build per item on the host (diagnostics
+// module only). The core counts the NULs when a chunk starts: if an item holds
+// one, runBatch returns BATCH_NUL_IN_ITEM and runs nothing (send offsets instead).
 export const BATCH_SEPARATED: u32 = 4294967295;
+export const BATCH_NUL_IN_ITEM: u32 = 4294967295;
 export const DIGEST_BYTES: u32 = 64;
 
 // Which part of the request an error offset refers to.

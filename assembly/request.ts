@@ -31,7 +31,7 @@ import { readValues } from "./json/values";
 import { writeCanonical } from "./json/writer";
 import { SELECT_IGNORE, SELECT_MATCH_ON, SELECT_NONE, isKeyList, setSelection } from "./select";
 import { sha256FinalHex, sha256Reset } from "./sha256";
-import { hasSurrogate, sequenceLength } from "./utf8";
+import { asciiEnd, hasSurrogate, sequenceLength } from "./utf8";
 
 
 const HEADER: usize = HEADER_BYTES;
@@ -328,13 +328,19 @@ let textStart: usize = 0;
 }
 
 function hasNewline(p: usize, n: usize): bool {
-  for (let i: usize = 0; i < n; i++) if (load<u8>(p + i) == 0x0A) return true;
+  const end = p + n;
+  for (; p + 8 <= end; p += 8) { // a zero byte in x ^ "\n\n\n\n\n\n\n\n" (SWAR)
+    const x = load<u64>(p) ^ 0x0A0A_0A0A_0A0A_0A0A;
+    if (((x - 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080) != 0) return true;
+  }
+  for (; p < end; p++) if (load<u8>(p) == 0x0A) return true;
   return false;
 }
 
 /** F_RAW_NAMES: well-formed WTF-8 (lone surrogates are refused after, as for literals). */
 function isText(p: usize, n: usize): bool {
   const end = p + n;
+  p = asciiEnd(p, end);
   while (p < end) {
     if (load<u8>(p) < 0x80) { p++; continue; }
     const k = sequenceLength(p, end);

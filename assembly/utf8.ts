@@ -69,8 +69,20 @@ export function encodeWtf8(cp: u32, out: usize): usize {
   return (<u32>(load<u8>(p) & 0x0F) << 12) | (<u32>(load<u8>(p + 1) & 0x3F) << 6) | <u32>(load<u8>(p + 2) & 0x3F);
 }
 
+/**
+ * The first byte at or after p that is not ASCII (>= 0x80), or end: eight
+ * bytes a step, never reading past end. Names and kinds are mostly ASCII,
+ * and every check of them below is settled for ASCII bytes (issue 13).
+ */
+export function asciiEnd(p: usize, end: usize): usize {
+  while (p + 8 <= end && (load<u64>(p) & 0x8080_8080_8080_8080) == 0) p += 8;
+  while (p < end && load<u8>(p) < 0x80) p++;
+  return p;
+}
+
 /** True when [p, end) contains a surrogate (high or low) sequence. Precondition: valid WTF-8. */
 export function hasSurrogate(p: usize, end: usize): bool {
+  p = asciiEnd(p, end);
   while (p < end) {
     const b = load<u8>(p);
     if (b == 0xED && p + 1 < end && load<u8>(p + 1) >= 0xA0) return true;

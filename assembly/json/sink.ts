@@ -14,11 +14,28 @@ let hashedTo: usize = 0;
 let keepText: bool = false;
 let hashing: bool = false;
 
+/** The buffer the next sinkInit keeps its text in, if given (sinkPreset). */
+let presetBase: usize = 0;
+let presetCap: usize = 0;
+
+/**
+ * Has the next sinkInit keep its text in [p, p + cap) when the size hint
+ * fits (batch.ts: a hash lane's buffer, so a preimage is not copied there);
+ * a text that outgrows it moves to the arena like any other. 0: none.
+ */
+export function sinkPreset(p: usize, cap: usize): void {
+  presetBase = p;
+  presetCap = cap;
+}
+
 /** sizeHint: expected output bytes when the text is kept (sized up front: no regrowth copies). */
 export function sinkInit(keep: bool, hash: bool, sizeHint: usize): bool {
   outCap = INITIAL_CAP;
   if (keep && sizeHint > outCap) outCap = sizeHint + (sizeHint >> 3);
-  outBase = alloc(outCap);
+  const preset = keep && sizeHint <= presetCap ? presetBase : 0;
+  presetBase = 0;
+  if (preset != 0) outCap = presetCap;
+  outBase = preset != 0 ? preset : alloc(outCap);
   outPos = 0;
   hashedTo = 0;
   keepText = keep;

@@ -256,20 +256,36 @@ def test_every_item_failing_in_a_long_batch():
     assert got == [None] * 4999 + [_oracle("t", "1")]
 
 
-def test_a_separated_column_short_of_items_gives_empty_ones_not_a_trap():
-    # The transport's own contract (assembly/abi.ts BATCH_SEPARATED): fewer NUL-separated items than the
-    # count make the missing ones empty (a bad item each), never a read past the column.
+def test_a_separated_column_with_a_wrong_count_of_items_runs_nothing():
+    # The transport's own contract (assembly/abi.ts BATCH_SEPARATED): a chunk whose NUL-separated column
+    # does not hold exactly count - 1 NULs (an item holding one, or a host's mistake) runs no item and
+    # returns BATCH_NUL_IN_ITEM: a shifted item would be a wrong fingerprint. Never a read past the column.
     from overturn.fingerprint import _batch, _limits
-    from overturn.fingerprint._abi import F_DIGEST, F_RAW_NAMES, F_STRING_INPUT
+    from overturn.fingerprint._abi import BATCH_NUL_IN_ITEM, F_DIGEST, F_RAW_NAMES, F_STRING_INPUT
 
     t = _batch.Target()
     t.limits(_limits.active.core)
-    cols = [("shared", b"tool_call"), ("shared", b"t"), _batch.SHARED_EMPTY, _batch.SHARED_EMPTY,
-            ("separated", b"1\x002")]
-    digests, failed = _batch.run_chunk(t, F_DIGEST | F_RAW_NAMES | F_STRING_INPUT, 5, cols, {}, 0, False, lines=True)
-    assert failed == [2, 3, 4]
-    assert _batch.digests_list(digests, 5, failed) == [_oracle("t", "1"), _oracle("t", "2"), None, None, None]
+    for data, count in ((b"1\x002", 5), (b"1\x002\x003", 2), (b"", 2)):
+        cols = [("shared", b"tool_call"), ("shared", b"t"), _batch.SHARED_EMPTY, _batch.SHARED_EMPTY,
+                ("separated", data, None)]
+        seen = []
+        real_run = t.run
+        t.run = lambda frm, out: seen.append(real_run(frm, out)) or seen[-1]  # type: ignore[method-assign]
+        with pytest.raises(TypeError):  # no items to fall back to: run_chunk's retry reads them
+            _batch.run_chunk(t, F_DIGEST | F_RAW_NAMES | F_STRING_INPUT, count, cols, {}, 0, False, lines=True)
+        t.run = real_run  # type: ignore[method-assign]
+        assert seen == [BATCH_NUL_IN_ITEM]
     assert fingerprint_batch_json(["t"], ["3"]) == [_oracle("t", "3")]  # the instance still works
+
+
+def test_items_holding_a_nul_are_sent_again_with_offsets():
+    # Lists of ASCII str go NUL-separated; an item holding a NUL makes the core refuse the chunk and the
+    # host sends it with offsets: every item keeps its own fingerprint (or its own error).
+    texts = ['{"a":1}', '"x\\u0000y"', '["\x00"]', "[2]"]  # an escaped NUL (valid), a raw one (invalid JSON)
+    want = [_oracle("t", texts[0]), _oracle("t", texts[1]), None, _oracle("t", texts[3])]
+    assert fingerprint_batch_json(["t", "t", "t", "t"], texts, on_error="null") == want
+    assert fingerprint_batch_json(["t", "t\x00", "t", "t"], texts[:2] + ["1", "2"]) == [
+        _oracle("t", texts[0]), _oracle("t\x00", texts[1]), _oracle("t", "1"), _oracle("t", "2")]
 
 
 def test_preimages_past_their_room_switch_to_core_digests_mid_chunk():

@@ -10,14 +10,15 @@ lists, calls and args are all read by the core.
 """
 from __future__ import annotations
 
+import ctypes
 import struct
 from array import array
 from itertools import accumulate
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from . import _core, _diagnostics_wasm, _limits
-from ._abi import (BATCH_COLUMNS, BATCH_COUNT, BATCH_FLAGS, BATCH_LINES, BATCH_OUT_BYTES, BATCH_SEPARATED, BATCH_WORDS,
-                   DIGEST_BYTES, F_DIGEST, F_PREIMAGE, RESULT_STATUS)
+from ._abi import (BATCH_COLUMNS, BATCH_COUNT, BATCH_FLAGS, BATCH_LINES, BATCH_NUL_IN_ITEM, BATCH_OUT_BYTES, BATCH_SEPARATED,
+                   BATCH_WORDS, DIGEST_BYTES, F_DIGEST, F_PREIMAGE, RESULT_STATUS)
 from ._errors import FingerprintError, core_error
 
 CHUNK_ITEMS = 4096
@@ -29,7 +30,8 @@ _DESCRIPTOR = (BATCH_WORDS * 4 + 15) // 16 * 16
 _RESULT = struct.Struct("<iiiII")  # status, offset, part, text ptr, text len (RESULT_* order)
 _U32 = 0xFFFFFFFF
 
-#: A column: ("shared", bytes) for every item, ("separated", items between NUL bytes), or ("offsets", offsets, data, shift):
+#: A column: ("shared", bytes) for every item, ("separated", the items' bytes between NUL bytes, the items),
+#: or ("offsets", offsets, data, shift):
 #: u32/i32 little-endian offsets (count + 1) into data, shift subtracted from each
 #: (an Arrow slice whose offsets do not start at 0; the core adds them modulo 2**32).
 Column = Tuple[Any, ...]
@@ -62,11 +64,19 @@ class Target:
                 raise FingerprintError("out-of-memory", "a batch of %d bytes does not fit in wasm memory" % n)
             d.cap = n
 
-    def write(self, ptr: int, data: Any) -> None:
-        self.memory.write(self.store, bytes(data), ptr)
+    def view(self) -> memoryview:
+        """Linear memory as bytes, taken anew after each call into the module (it may grow, or move
+        where memories are not reserved up front): columns go in and digests come out with one copy,
+        and OpenSSL hashes preimages where the core wrote them."""
+        m, st = self.memory, self.store
+        base = ctypes.addressof(m.data_ptr(st).contents)
+        return memoryview((ctypes.c_char * m.data_len(st)).from_address(base)).cast("B")
 
-    def read(self, ptr: int, n: int) -> bytearray:
-        return self.memory.read(self.store, ptr, ptr + n)  # a fresh copy already: no second one
+    def write(self, ptr: int, data: Any) -> None:
+        _put(self.view(), ptr, data)
+
+    def read(self, ptr: int, n: int) -> bytes:
+        return bytes(self.view()[ptr:ptr + n])
 
     def limits(self, core: Tuple[int, int]) -> None:
         """The batch's limits, sent now and again before each chunk (run_chunk): an iterable's
@@ -92,6 +102,14 @@ class Target:
 
     def forget(self) -> None:
         _diagnostics_wasm._local.__dict__.pop("inst", None)
+
+
+def _put(v: memoryview, at: int, data: Any) -> int:
+    """Copies a bytes-like object (bytes, array, an Arrow buffer of any item format) to v[at:]; returns its end."""
+    m = memoryview(data).cast("B") if type(data) is not bytes else data
+    end = at + len(m)
+    v[at:end] = m
+    return end
 
 
 def with_index(err: FingerprintError, index: int) -> FingerprintError:
@@ -120,6 +138,7 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_er
     p = t.in_ptr
     out = p + _DESCRIPTOR
     at = out + out_bytes
+    v = t.view()
     words = [0] * BATCH_WORDS
     words[BATCH_FLAGS] = (flags & ~F_DIGEST) | F_PREIMAGE if hash_here else flags
     words[BATCH_COUNT] = count
@@ -128,19 +147,18 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_er
     for i, c in enumerate(cols):
         w = BATCH_COLUMNS + 3 * i
         if c[0] == "shared" or c[0] == "separated":
-            t.write(at, c[1])
+            _put(v, at, c[1])
             words[w], words[w + 1], words[w + 2] = 0 if c[0] == "shared" else BATCH_SEPARATED, at, len(c[1])
             at += len(c[1])
             continue
         at = (at + 3) & ~3
         offsets, data, shift = c[1], c[2], c[3]
-        t.write(at, offsets)
         words[w] = at
-        at += len(offsets)
-        t.write(at, data)
+        at = _put(v, at, offsets)
         words[w + 1] = (at - shift) & _U32
-        at += len(data)
-    t.write(p, struct.pack("<%dI" % BATCH_WORDS, *words))
+        at = _put(v, at, data)
+    v[p:p + 4 * BATCH_WORDS] = struct.pack("<%dI" % BATCH_WORDS, *words)
+    del v  # not held across a call into the module
 
     # Failed items keep these bytes (with lines: their newline too, so the digests split in order).
     digests = bytearray(b"0" * 64 + b"\n") * count if lines else bytearray(DIGEST_BYTES * count)
@@ -153,19 +171,33 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_er
     first_host = min(host_errors) if host_errors else count + 1
     while frm < count:
         stop = t.run(frm, out)
+        if stop == BATCH_NUL_IN_ITEM and frm == 0:  # an item holds a NUL: the chunk again, with offsets
+            cols = [text_column([wtf8(x) for x in c[2]]) if c[0] == "separated" else c for c in cols]
+            return run_chunk(t, flags, count, cols, host_errors, base, raise_errors, retry, lines)
         if stop < frm or stop > count:  # pragma: no cover - a core defect, never a loop
             raise FingerprintError("internal-error", "the core's batch stopped at %d of %d..%d" % (stop, frm, count))
         if raise_errors and stop >= first_host:
             raise with_index(host_errors[first_host], base + first_host)
         if stop > frm and hash_here:
-            ends = array("I", t.read(out + 4 * frm, 4 * (stop - frm)))
-            blob = memoryview(t.read(out + 4 * count, ends[-1]))
+            v = t.view()
+            ends = array("I")
+            ends.frombytes(v[out + 4 * frm:out + 4 * stop])
+            blob = v[out + 4 * count:out + 4 * count + ends[-1]]  # the preimages, where the core wrote them
             s0 = 0
             for i, e in enumerate(ends, frm):
                 hexes[i] = sha(blob[s0:e]).hexdigest()
                 s0 = e
+            del v, blob
+        elif stop == count and frm == 0 and lines and not host_errors:  # the common chunk: one decode, one split
+            v = t.view()
+            split = str(v[out:out + stride * count], "ascii").split("\n")
+            del v
+            split.pop()
+            return split, failed
         elif stop > frm:
-            digests[stride * frm:stride * stop] = t.read(out + stride * frm, stride * (stop - frm))
+            v = t.view()
+            digests[stride * frm:stride * stop] = v[out + stride * frm:out + stride * stop]
+            del v
         if stop >= count:
             break
         if hash_here and not t.status():
@@ -240,12 +272,12 @@ def str_column(items: Sequence[Any]) -> Optional[Column]:
     strings widens them all: slower than the per-item encode, measured), as is a chunk where an
     item holds a NUL."""
     try:
-        ascii_only = all(map(str.isascii, items))  # str.isascii: a subclass cannot answer for itself
+        joined = "\0".join(items)  # str subclasses join as their str data, as str.encode reads them
     except TypeError:
         return None
-    # A NUL inside an item is looked for in the items alone ("in": memchr; bytes.count is a byte loop).
-    if ascii_only and "\0" not in "".join(items):
-        return ("separated", "\0".join(items).encode("ascii"))
+    if joined.isascii():  # O(1): CPython keeps the flag
+        # An item holding a NUL is found by the core, which then runs nothing (BATCH_NUL_IN_ITEM).
+        return ("separated", joined.encode("ascii"), items)
     return text_column([wtf8(x) for x in items])
 
 
