@@ -122,8 +122,27 @@ function hex4(p: usize): i32 {
  * or 0 on error. Clean strings (no escapes, no surrogates) are a slice of
  * the input; the others are decoded into the arena.
  */
-export function scanString(p: usize): usize {
+@inline export function scanString(p: usize): usize {
+  // The common string: plain bytes up to its closing quote, settled here
+  // without a call (issue 13: a call per key and per string value).
   let q = p + 1;
+  while (q + 8 <= textEnd) {
+    const m = specialMask(load<u64>(q));
+    if (m != 0) {
+      q += <usize>(ctz<u64>(m) >> 3);
+      if (load<u8>(q) != 0x22) break;
+      strPtr = p + 1;
+      strLen = q - p - 1;
+      strClean = true;
+      return q + 1;
+    }
+    q += 8;
+  }
+  return scanStringFrom(p, q);
+}
+
+/** scanString from q, where a byte at q may need a look (p: the opening quote). */
+function scanStringFrom(p: usize, q: usize): usize {
   let clean = true;
   while (true) {
     // Skip plain bytes 8 at a time; land exactly on the first special byte.
@@ -434,7 +453,7 @@ export function readStringLiteral(start: usize, len: usize): bool {
   textBase = start;
   textEnd = start + len;
   if (len < 2 || load<u8>(start) != 0x22) { failAt(E_UNEXPECTED_CHAR, start); return false; }
-  const q = scanString(start);
+  const q = scanStringFrom(start, start + 1);
   if (q == 0) return false;
   if (q != textEnd) { failAt(E_TRAILING, q); return false; }
   return true;

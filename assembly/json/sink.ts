@@ -77,10 +77,14 @@ function makeRoom(n: usize): bool {
 const SMALL_COPY: usize = 64;
 
 @inline export function putBytes(src: usize, n: usize): void {
-  const dst = outBase + outPos;
+  putAt(outBase + outPos, src, n);
+  outPos += n;
+}
+
+/** Copies n bytes to dst (inside the ensured room); may not overlap. */
+@inline export function putAt(dst: usize, src: usize, n: usize): void {
   if (n <= SMALL_COPY) copySmall(dst, src, n);
   else memory.copy(dst, src, n);
-  outPos += n;
 }
 
 /** Copies n <= SMALL_COPY bytes; may not overlap. */

@@ -15,7 +15,7 @@ import { hexDigit } from "../hex";
 import { formatDecimal, formatDouble } from "../num/dtoa";
 import { keepMember } from "../select";
 import { trimLengthAt, trimLengthBefore } from "../utf8";
-import { ensure, outBase, outPos, putByte, putBytes } from "./sink";
+import { ensure, outBase, outPos, putAt, putByte, putBytes } from "./sink";
 import { entryNode, setEntry, sortMembers } from "./sort";
 import {
   NUM_DECIMAL, NUM_LITERAL, NUM_NEGATIVE, STR_CLEAN, T_ARR, T_FALSE, T_NULL, T_NUM, T_OBJ, T_STR, T_TRUE,
@@ -69,13 +69,26 @@ export function writeCanonical(root: u32): bool {
     }
     if (nodeType(child) == T_NULL) continue; // D1
     const head = load<u32>(f);
-    if (!ensure(1)) return false;
-    if ((head & 0x100) == 0) putByte(0x2C);
-    else store<u32>(f, head & 0xFF);
-    if (type == T_OBJ) {
-      if (!writeString(<usize>nodeB(key), <usize>nodeA(key), (nodeFlags(key) & STR_CLEAN) != 0, false)) return false;
+    const comma: usize = (head & 0x100) == 0 ? 1 : 0;
+    if (comma == 0) store<u32>(f, head & 0xFF);
+    if (type == T_OBJ && (nodeFlags(key) & STR_CLEAN) != 0) {
+      // The common key: `,"key":` in one step (no escapes, never trimmed).
+      const kp = <usize>nodeB(key), kn = <usize>nodeA(key);
+      if (!ensure(kn + 4)) return false;
+      const o = outBase + outPos;
+      store<u8>(o, 0x2C);
+      store<u8>(o + comma, 0x22);
+      putAt(o + comma + 1, kp, kn);
+      store<u16>(o + comma + 1 + kn, 0x3A22); // '"', ':'
+      outPos += comma + kn + 3;
+    } else {
       if (!ensure(1)) return false;
-      putByte(0x3A);
+      if (comma != 0) putByte(0x2C);
+      if (type == T_OBJ) {
+        if (!writeString(<usize>nodeB(key), <usize>nodeA(key), false, false)) return false;
+        if (!ensure(1)) return false;
+        putByte(0x3A);
+      }
     }
     if (!openValue(child, false)) return false;
   }
