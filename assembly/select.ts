@@ -51,6 +51,11 @@ export function isKeyList(list: u32): bool {
 }
 
 /** Whether the top-level member with key node k survives selection. */
+/** Whether a selection is set (the writer asks before calling keepMember for each member). */
+@inline export function selecting(): bool {
+  return mode != SELECT_NONE;
+}
+
 export function keepMember(k: u32): bool {
   if (mode == SELECT_NONE) return true;
   const listed = isListed(k);

@@ -29,7 +29,7 @@ export function compareKeys(i: u32, j: u32): i32 {
 }
 
 /** Writes the sort entry for key node k at e. */
-export function setEntry(e: usize, k: u32): void {
+@inline export function setEntry(e: usize, k: u32): void {
   const p = <usize>nodeB(k), n = <usize>nodeA(k);
   // Reading 8 bytes is safe past a short key: memory keeps slack (arena.ts).
   let prefix = bswap<u64>(load<u64>(p));

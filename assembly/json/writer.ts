@@ -13,7 +13,7 @@
 import { alloc, grow, releaseFrom } from "../arena";
 import { hexDigit } from "../hex";
 import { formatDecimal, formatDouble } from "../num/dtoa";
-import { keepMember } from "../select";
+import { keepMember, selecting } from "../select";
 import { trimLengthAt, trimLengthBefore } from "../utf8";
 import { ensure, outBase, outPos, putAt, putByte, putBytes } from "./sink";
 import { entryNode, setEntry, sortMembers } from "./sort";
@@ -132,8 +132,9 @@ function openValue(i: u32, top: bool): bool {
     if (count > 0 && list == 0) return false;
     let n: u32 = 0;
     let k = i + 1;
+    const select = top && selecting(); // selection applies to the top level only (D9)
     for (let m: u32 = 0; m < count; m++) {
-      if (!top || keepMember(k)) { // selection applies to the top level only (D9)
+      if (!select || keepMember(k)) {
         setEntry(list + (<usize>n << 4), k);
         n++;
       }
