@@ -126,7 +126,8 @@ function hex4(p: usize): i32 {
   // The common string: plain bytes up to its closing quote, settled here
   // without a call (issue 13: a call per key and per string value).
   let q = p + 1;
-  while (q + 8 <= textEnd) {
+  const end = textEnd; // a local: read once, not per word
+  while (q + 8 <= end) {
     const m = specialMask(load<u64>(q));
     if (m != 0) {
       q += <usize>(ctz<u64>(m) >> 3);
@@ -374,6 +375,7 @@ function readKey(p: usize): usize {
 export function parseText(start: usize, len: usize, allowBom: bool): i32 {
   textBase = start;
   textEnd = start + len;
+  const end = textEnd; // a local for the loop's own checks (readKey and skipWs read the global)
   let p = start;
   if (allowBom && len >= 3 && load<u8>(p) == 0xEF && load<u8>(p + 1) == 0xBB && load<u8>(p + 2) == 0xBF) p += 3;
   const root = tapeLen;
@@ -382,20 +384,20 @@ export function parseText(start: usize, len: usize, allowBom: bool): i32 {
   if (stackBase == 0) return -1;
   depth = 0;
   p = skipWs(p);
-  if (p >= textEnd) {
+  if (p >= end) {
     fail(E_EMPTY, <i32>(p - textBase));
     return -1;
   }
   while (true) {
     // p is at the first byte of a value (whitespace skipped).
-    if (p >= textEnd) { failAt(E_UNEXPECTED_END, p); return -1; }
+    if (p >= end) { failAt(E_UNEXPECTED_END, p); return -1; }
     const c = <u32>load<u8>(p);
     if (c == 0x7B || c == 0x5B) {
       const node = tapePush(c == 0x7B ? T_OBJ : T_ARR, 0, 0, 0);
       if (node < 0 || !pushOpen(<u32>node)) return -1;
       if (!depthAllowed(depth, <i32>(p - textBase))) return -1;
       p = skipWs(p + 1);
-      if (p >= textEnd) { failAt(E_UNEXPECTED_END, p); return -1; }
+      if (p >= end) { failAt(E_UNEXPECTED_END, p); return -1; }
       const d = <u32>load<u8>(p);
       if (d != c + 2) { // not an immediately closed {} / []
         setNodeA(<u32>node, 1);
@@ -416,7 +418,7 @@ export function parseText(start: usize, len: usize, allowBom: bool): i32 {
     // until a comma asks for the next value.
     let next = false;
     while (depth > 0) {
-      if (p >= textEnd) { failAt(E_UNEXPECTED_END, p); return -1; }
+      if (p >= end) { failAt(E_UNEXPECTED_END, p); return -1; }
       const top = topOpen();
       const d = <u32>load<u8>(p);
       const isObj = nodeType(top) == T_OBJ;
@@ -442,7 +444,7 @@ export function parseText(start: usize, len: usize, allowBom: bool): i32 {
       return -1;
     }
     if (next) continue;
-    if (p != textEnd) { failAt(E_TRAILING, p); return -1; }
+    if (p != end) { failAt(E_TRAILING, p); return -1; }
     return <i32>root;
   }
   return -1; // unreachable
