@@ -9,7 +9,7 @@ import {
   RESULT_TEXT_LEN, RESULT_TEXT_PTR,
 } from "./abi";
 import { reserveInput } from "./arena";
-import { FingerprintOnly, finish, process, result, startRequest } from "./request";
+import { FingerprintOnly, finish, forgetCheckedKind, process, result, startRequest } from "./request";
 import { sinkPreset } from "./json/sink";
 import { sha256Hex } from "./sha256";
 import { LANE_MAX, sha256x4Hex, sha256x4Set } from "./sha256x4";
@@ -22,6 +22,7 @@ import { LANE_MAX, sha256x4Hex, sha256x4Set } from "./sha256x4";
  */
 export function runBatch<V>(from: u32, out: usize): u32 {
   const d = reserveInput(0);
+  forgetCheckedKind();
   const flags = load<u32>(d, BATCH_FLAGS << 2) & ~(F_MATCH_ON | F_IGNORE);
   const count = load<u32>(d, BATCH_COUNT << 2);
   const pre = (flags & F_PREIMAGE) != 0;

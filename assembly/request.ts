@@ -73,10 +73,20 @@ export type WithCalls = u64;
  */
 export function runRequest<V>(len: usize): i32 {
   startRequest();
+  forgetCheckedKind();
   if (sizeof<V>() == 8) setTools(0, 0);
   // The diagnostics module compiles process once (runLine calls it too); the fingerprint module inlines it.
   const status = sizeof<V>() == 8 ? processCalls(reserveInput(0), len) : processRequest<V>(reserveInput(0), len);
   return finish<V>(status);
+}
+
+/** The raw kind (F_RAW_NAMES) last found well-formed in this call from the host (0: none). */
+let checkedKindP: usize = 0;
+let checkedKindN: usize = 0;
+
+/** A call from the host starts: a kind checked in an earlier one may be other bytes now. */
+export function forgetCheckedKind(): void {
+  checkedKindP = 0;
 }
 
 /** Every request starts from an empty arena and no error. */
@@ -185,18 +195,21 @@ export function process<V>(flags: u32, kindPtr: usize, kindLen: usize, namePtr: 
   if (digest || preimage) {
     const raw = (flags & F_RAW_NAMES) != 0; // issue 13: batch columns hold names as text
     setPart(PART_KIND);
+    // A batch's shared kind is checked for its first item only (the same bytes: the input does not change during a call).
+    const known = raw && kindPtr == checkedKindP && kindLen == checkedKindN && kindPtr != 0;
     if (!isCall && (raw || kindLen != 0)) {
       if (raw) {
-        if (!isText(kindPtr, kindLen)) return fail(E_BAD_KIND, 0);
+        if (!known && !isText(kindPtr, kindLen)) return fail(E_BAD_KIND, 0);
         kindP = kindPtr; kindN = kindLen;
       } else {
         if (!readStringLiteral(kindPtr, kindLen)) return failed();
         kindP = lastStrPtr(); kindN = lastStrLen();
       }
     }
-    if (kindP != DEFAULT_KIND && (kindN == 0 || hasSurrogate(kindP, kindP + kindN) || hasNewline(kindP, kindN))) {
+    if (!known && kindP != DEFAULT_KIND && (kindN == 0 || hasSurrogate(kindP, kindP + kindN) || hasNewline(kindP, kindN))) {
       return fail(E_BAD_KIND, 0);
     }
+    if (raw) { checkedKindP = kindPtr; checkedKindN = kindLen; }
     if (!emit(kindP, kindN) || !emit(NEWLINE, 1)) return failed();
     setPart(PART_NAME);
     if (!isCall) {

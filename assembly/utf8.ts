@@ -71,13 +71,19 @@ export function encodeWtf8(cp: u32, out: usize): usize {
 
 /**
  * The first byte at or after p that is not ASCII (>= 0x80), or end: eight
- * bytes a step, never reading past end. Names and kinds are mostly ASCII,
- * and every check of them below is settled for ASCII bytes (issue 13).
+ * bytes a step. Names and kinds are mostly ASCII, and every check of them
+ * below is settled for ASCII bytes (issue 13). Reads up to 7 bytes past end:
+ * memory extends 16 bytes past every range handed out (arena.ts, SLACK).
  */
 export function asciiEnd(p: usize, end: usize): usize {
-  while (p + 8 <= end && (load<u64>(p) & 0x8080_8080_8080_8080) == 0) p += 8;
-  while (p < end && load<u8>(p) < 0x80) p++;
-  return p;
+  for (; p < end; p += 8) {
+    const m = load<u64>(p) & 0x8080_8080_8080_8080;
+    if (m != 0) {
+      const q = p + <usize>(ctz<u64>(m) >> 3);
+      return q < end ? q : end;
+    }
+  }
+  return end;
 }
 
 /** True when [p, end) contains a surrogate (high or low) sequence. Precondition: valid WTF-8. */

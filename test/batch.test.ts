@@ -116,6 +116,16 @@ describe("fingerprintBatchJSON (names + texts)", () => {
     expect(() => fingerprintBatchJSON(column(["a"]), { offsets: new Uint32Array([0, 9]), data: new Uint8Array(2) })).toThrow(/offsets\[1\]/);
   });
 
+  it("checks a shared kind again in the next batch (same address, same length)", () => {
+    const want = (kind: string) => ["1", "2"].map((x, i) => fingerprintOfText({ name: "ab"[i], argsJSON: x, kind }).fingerprint);
+    expect(fingerprintBatchJSON(["a", "b"], ["1", "2"], { kind: "tool_call" })).toEqual(want("tool_call"));
+    for (const bad of ["tool\ncall", "tool\ud800c"]) {
+      expect(() => fingerprintBatchJSON(["a", "b"], ["1", "2"], { kind: bad })).toThrow(/item 0: invalid kind/);
+      expect(fingerprintBatchJSON(["a", "b"], ["1", "2"], { kind: bad, onError: "null" })).toEqual([null, null]);
+    }
+    expect(fingerprintBatchJSON(["a", "b"], ["1", "2"], { kind: "tool_cal!" })).toEqual(want("tool_cal!"));
+  });
+
   it("keeps working after errors, and on items larger than a chunk", () => {
     const big = JSON.stringify({ xs: Array.from({ length: 200_000 }, (_, i) => i) });
     expect(fingerprintBatchJSON(["a", "b"], [big, "2"])).toEqual([fingerprintOfText({ name: "a", argsJSON: big }).fingerprint, fingerprintOfText({ name: "b", argsJSON: "2" }).fingerprint]);

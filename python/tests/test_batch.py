@@ -114,6 +114,18 @@ def test_bad_names_kinds_limits_and_types_per_item():
         fingerprint_batch_json(["a"], ["1"], on_error="skip")
 
 
+def test_a_kind_checked_in_one_batch_is_checked_again_in_the_next():
+    # The core checks a batch's shared kind once per call; the next batch's kind sits at the same
+    # address with the same length, so a bad one must still be found (and a good one pass).
+    assert fingerprint_batch_json(["a", "b"], ["1", "2"], kind="tool_call") == [_oracle("a", "1"), _oracle("b", "2")]
+    for bad in ("tool\ncall", "tool\ud800c"):
+        with pytest.raises(FingerprintError, match="item 0: invalid kind"):
+            fingerprint_batch_json(["a", "b"], ["1", "2"], kind=bad)
+        assert fingerprint_batch_json(["a", "b"], ["1", "2"], kind=bad, on_error="null") == [None, None]
+    assert fingerprint_batch_json(["a", "b"], ["1", "2"], kind="tool_cal!") == [
+        _oracle("a", "1", kind="tool_cal!"), _oracle("b", "2", kind="tool_cal!")]
+
+
 def test_items_larger_than_a_chunk():
     big = json.dumps({"xs": list(range(200_000))})
     assert fingerprint_batch_json(["a", "b"], [big, "2"]) == [_oracle("a", big), _oracle("b", "2")]
