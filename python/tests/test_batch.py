@@ -126,6 +126,16 @@ def test_a_kind_checked_in_one_batch_is_checked_again_in_the_next():
         _oracle("a", "1", kind="tool_cal!"), _oracle("b", "2", kind="tool_cal!")]
 
 
+def test_the_byte_limit_holds_for_non_ascii_texts():
+    # Non-ASCII lists go to the core with offsets: the limit is checked against the texts' bytes
+    # (once compared with the offsets' own size, which let long items through).
+    big = '"' + "é" * 60 + '"'  # 122 bytes of UTF-8
+    got = fingerprint_batch_json(["a", "b"], [big, '"é"'], limits={"max_input_bytes": 100}, on_error="null")
+    assert got == [None, _oracle("b", '"é"')]
+    with pytest.raises(FingerprintError, match="item 0: limit exceeded"):
+        fingerprint_batch_json(["a", "b"], [big, '"é"'], limits={"max_input_bytes": 100})
+
+
 def test_items_larger_than_a_chunk():
     big = json.dumps({"xs": list(range(200_000))})
     assert fingerprint_batch_json(["a", "b"], [big, "2"]) == [_oracle("a", big), _oracle("b", "2")]

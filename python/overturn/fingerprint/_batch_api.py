@@ -79,8 +79,9 @@ def fingerprint_batch_json(names: Any, args_json: Any, *, match_on: Optional[Key
                 raise FingerprintError("invalid-argument", "names and args_json have different lengths")
             if not ns:
                 break
-            for lo, hi in _byte_bounded(texts):
-                _run_texts(t, shared, ns[lo:hi], texts[lo:hi], s, base + lo, raise_errors, out)
+            if not _run_strs(t, shared, ns, texts, s, base, raise_errors, out):
+                for lo, hi in _byte_bounded(texts):
+                    _run_texts(t, shared, ns[lo:hi], texts[lo:hi], s, base + lo, raise_errors, out)
             base += len(ns)
     finally:
         t.limits((_limits.NO_LIMIT, _limits.NO_LIMIT))  # explain() and the CLI set none
@@ -191,16 +192,27 @@ def fingerprint_batch(calls: Iterable[Any], *, limits: Any = None, on_error: str
     return out
 
 
+def _run_strs(t: Target, shared: List[Any], names: List[Any], texts: List[Any], s: _limits.Settings, base: int,
+              raise_errors: bool, out: List[Optional[str]]) -> bool:
+    """The common chunk in one run: every item a ``str``, the chunk within CHUNK_BYTES, and none over the
+    limit (the whole chunk is not). False (nothing run) for any other chunk."""
+    names_col, texts_col = _batch.str_column(names), _batch.str_column(texts)
+    if names_col is None or texts_col is None:
+        return False
+    size = len(texts_col[1]) if texts_col[0] == "separated" else len(texts_col[2])
+    if size > CHUNK_BYTES or size > s.max_bytes:
+        return False
+    cols = [shared[0], names_col, shared[2], shared[3], texts_col]
+    digests, failed = run_chunk(t, F_DIGEST | F_RAW_NAMES | F_STRING_INPUT, len(names), cols, {}, base,
+                                raise_errors, lines=True)
+    out.extend(_batch.digests_list(digests, len(names), failed))
+    return True
+
+
 def _run_texts(t: Target, shared: List[Any], names: List[Any], texts: List[Any], s: _limits.Settings, base: int,
                raise_errors: bool, out: List[Optional[str]]) -> None:
     """One chunk of names and JSON texts; runs of str and of bytes go separately (D12: a BOM)."""
-    names_col, texts_col = _batch.str_column(names), _batch.str_column(texts)
-    if names_col is not None and texts_col is not None and len(texts_col[1]) <= s.max_bytes:
-        # Every item a str and none over the limit (the whole chunk is not): the common batch.
-        cols = [shared[0], names_col, shared[2], shared[3], texts_col]
-        digests, failed = run_chunk(t, F_DIGEST | F_RAW_NAMES | F_STRING_INPUT, len(names), cols, {}, base,
-                                    raise_errors, lines=True)
-        out.extend(_batch.digests_list(digests, len(names), failed))
+    if _run_strs(t, shared, names, texts, s, base, raise_errors, out):
         return
     errors: Dict[int, FingerprintError] = {}
     try:
