@@ -271,14 +271,20 @@ def str_column(items: Sequence[Any]) -> Optional[Column]:
     call: no Python step per item. Others are encoded one by one into offsets (joining wide
     strings widens them all: slower than the per-item encode, measured), as is a chunk where an
     item holds a NUL."""
-    try:
-        joined = "\0".join(items)  # str subclasses join as their str data, as str.encode reads them
-    except TypeError:
-        return None
-    if joined.isascii():  # O(1): CPython keeps the flag
+    if items and type(items[0]) is str and not items[0].isascii():
+        joined = ""  # a chunk of non-ASCII texts: no join to throw away (wide strings join slowly)
+    else:
+        try:
+            joined = "\0".join(items)  # str subclasses join as their str data, as str.encode reads them
+        except TypeError:
+            return None
+    if joined and joined.isascii():  # O(1): CPython keeps the flag
         # An item holding a NUL is found by the core, which then runs nothing (BATCH_NUL_IN_ITEM).
         return ("separated", joined.encode("ascii"), items)
-    return text_column([wtf8(x) for x in items])
+    try:
+        return text_column([wtf8(x) for x in items])
+    except TypeError:  # an item that is not a str
+        return None
 
 
 def wtf8(s: str) -> bytes:

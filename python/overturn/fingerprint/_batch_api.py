@@ -79,7 +79,9 @@ def fingerprint_batch_json(names: Any, args_json: Any, *, match_on: Optional[Key
                 raise FingerprintError("invalid-argument", "names and args_json have different lengths")
             if not ns:
                 break
-            if not _run_strs(t, shared, ns, texts, s, base, raise_errors, out):
+            # A chunk of ASCII str (the usual texts: json.dumps escapes the rest) in one run, else in parts.
+            if not (texts and type(texts[0]) is str and texts[0].isascii()
+                    and _run_strs(t, shared, ns, texts, s, base, raise_errors, out)):
                 for lo, hi in _byte_bounded(texts):
                     _run_texts(t, shared, ns[lo:hi], texts[lo:hi], s, base + lo, raise_errors, out)
             base += len(ns)
