@@ -13,14 +13,24 @@ export const isWellFormed: (s: string) => boolean =
     : (s) => !/[\ud800-\udbff](?![\udc00-\udfff])|(?:[^\ud800-\udbff]|^)[\udc00-\udfff]/.test(s);
 
 /**
+ * Set by each writeWtf8: whether what it wrote holds a quote, a backslash, a
+ * control character or a lone surrogate (a string the core must escape: D6,
+ * D14). The value stream reads it instead of scanning the string twice more.
+ */
+export let wtf8Special = false;
+
+/**
  * Writes s from UTF-16 index `from` as WTF-8 at b[p..]; returns the new
- * position. The caller guarantees room for 3 bytes per remaining unit.
+ * position (and sets wtf8Special). The caller guarantees room for 3 bytes
+ * per remaining unit.
  */
 export function writeWtf8(s: string, from: number, b: Uint8Array, p: number): number {
   const n = s.length;
+  let special = false;
   for (let i = from; i < n; i++) {
     let c = s.charCodeAt(i);
     if (c < 0x80) {
+      if (c < 0x20 || c === 0x22 || c === 0x5c) special = true;
       b[p++] = c;
     } else if (c < 0x800) {
       b[p++] = 0xc0 | (c >> 6);
@@ -38,10 +48,12 @@ export function writeWtf8(s: string, from: number, b: Uint8Array, p: number): nu
           continue;
         }
       }
+      if (c >= 0xd800 && c < 0xe000) special = true; // a lone surrogate (a pair continued above)
       b[p++] = 0xe0 | (c >> 12); // BMP character or lone surrogate
       b[p++] = 0x80 | ((c >> 6) & 63);
       b[p++] = 0x80 | (c & 63);
     }
   }
+  wtf8Special = special;
   return p;
 }

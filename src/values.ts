@@ -23,7 +23,7 @@
  */
 
 import { FingerprintError } from "./errors.js";
-import { isWellFormed, writeWtf8 } from "./_wtf8.js";
+import { isWellFormed, writeWtf8, wtf8Special } from "./_wtf8.js";
 import { V_ARRAY, V_FALSE, V_NULL, V_NUMBER, V_OBJECT, V_STR, V_STR_CLEAN, V_TRUE } from "./_abi.gen.js";
 
 /** Deeper than this is an error: the text path reads 100,000 levels too (D19). */
@@ -433,7 +433,7 @@ function str(s: string): void {
       // The rest, as WTF-8; it needs escaping if it holds a quote, a
       // backslash, a control character (D6) or a lone surrogate (D14).
       p = writeWtf8(s, i, b, p);
-      clean = !SPECIAL.test(s) && isWellFormed(s);
+      clean = !wtf8Special; // the prefix before i is plain ASCII
     }
   }
   u8[head] = clean ? V_STR_CLEAN : V_STR;

@@ -65,8 +65,7 @@ export function readValues(start: usize, len: usize): i32 {
       if (tapePush(T_STR, kt == V_STR_CLEAN ? STR_CLEAN : 0, <u32>n, <u64>(p + 5)) < 0) return -1;
       p += 5 + n;
     }
-    pending--;
-    if (depth > 0) store<u32>(stack + (<usize>(depth - 1) << 3), pending, 4);
+    pending--; // kept in this local; saved on the stack only when a child container opens
     if (p >= end) return bad(p, start);
     const t = load<u8>(p);
     if (t == V_NUMBER) {
@@ -90,6 +89,7 @@ export function readValues(start: usize, len: usize): i32 {
       const node = tapePush(t == V_ARRAY ? T_ARR : T_OBJ, 0, count, 0);
       if (node < 0) return -1;
       p += 5;
+      if (depth > 0) store<u32>(stack + (<usize>(depth - 1) << 3), pending, 4); // the parent's items left
       if (depth == stackCap) {
         const cap = stackCap << 1;
         const s = grow(stack, <usize>stackCap << 3, <usize>cap << 3);
@@ -110,13 +110,7 @@ export function readValues(start: usize, len: usize): i32 {
     } else {
       return bad(p, start);
     }
-    if (depth > 0) {
-      const f = stack + (<usize>(depth - 1) << 3);
-      pending = load<u32>(f, 4);
-      inObject = nodeType(load<u32>(f)) == T_OBJ;
-    } else {
-      pending = 0;
-    }
+    // A scalar: pending and inObject stand for the same container.
   }
   if (p != end) return bad(p, start);
   return <i32>root;
