@@ -426,7 +426,7 @@ function str(s: string): void {
     let i = 0;
     for (; i < n; i++) {
       const c = s.charCodeAt(i);
-      if (c >= 0x80 || c < 0x20 || c === 0x22 || c === 0x5c) break;
+      if (c - 0x20 >>> 0 >= 0x60 || c === 0x22 || c === 0x5c) break; // not 0x20..0x7f, or a quote or backslash
       b[p++] = c;
     }
     if (i < n) {

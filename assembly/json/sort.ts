@@ -61,7 +61,9 @@ const INSERTION_MAX: u32 = 16;
  */
 export function sortMembers(list: usize, n: u32): i32 {
   if (n <= INSERTION_MAX) {
+    sawEqual = false;
     insertionSort(list, 0, n);
+    if (!sawEqual) return <i32>n; // no duplicate key: nothing to drop (the usual object)
   } else {
     const tmp = alloc(<usize>n * ENTRY);
     if (tmp == 0) return -1;
@@ -95,6 +97,13 @@ export function sortMembers(list: usize, n: u32): i32 {
   return <i32>w;
 }
 
+/**
+ * Whether the last insertionSort met two equal keys. An entry stops at the
+ * largest key not above its own, which is an equal one whenever one exists
+ * (the sorted part keeps equal keys together), so none is missed.
+ */
+let sawEqual = false;
+
 function insertionSort(list: usize, lo: u32, hi: u32): void {
   for (let i = lo + 1; i < hi; i++) {
     const x = list + <usize>i * ENTRY;
@@ -104,7 +113,12 @@ function insertionSort(list: usize, lo: u32, hi: u32): void {
       const y = list + <usize>(j - 1) * ENTRY;
       const yp = load<u64>(y);
       // y <= x: stop (stability keeps equal keys in document order).
-      if (yp < xp || (yp == xp && compareKeys(<u32>load<u64>(y, 8), <u32>xn) <= 0)) break;
+      if (yp < xp) break;
+      if (yp == xp) {
+        const c = compareKeys(<u32>load<u64>(y, 8), <u32>xn);
+        if (c == 0) sawEqual = true;
+        if (c <= 0) break;
+      }
       const to = list + <usize>j * ENTRY;
       store<u64>(to, yp);
       store<u64>(to, load<u64>(y, 8), 8);
