@@ -178,6 +178,28 @@ describe("both hashing paths of a batch", () => {
     }
   });
 
+  it("four lanes: a preimage that outgrows its lane's 4 KiB buffer while written is moved, never cut", () => {
+    // Each preimage is written into its hash lane's buffer when its text is short enough (sinkPreset); numbers
+    // that print longer than they read (1e20: 4 bytes in, 21 out) make some outgrow it near the end (copied
+    // back into the lane) and others well past it (hashed alone). Short items between keep lanes queued.
+    // 185 of them make a preimage of 4,082 bytes + the name's length: names of 1 to 24 bytes end it on
+    // each side of 4,096, and a number begun within 32 bytes of the end moves the text out first.
+    const texts: string[] = [], names: string[] = [];
+    for (const k of [170, 184, 185, 186, 200]) {
+      for (let len = 1; len <= 24; len++) {
+        texts.push("[" + Array(k).fill("1e20").join(",") + "]", `[${k}]`);
+        names.push("n".repeat(len), `m${len}`);
+      }
+    }
+    const want = texts.map((t, i) => fingerprintOfText({ name: names[i], argsJSON: t }).fingerprint);
+    setHostHashing(false);
+    try {
+      expect(src.fingerprintBatchJSON(names, texts)).toEqual(want);
+    } finally {
+      setHostHashing(true);
+    }
+  });
+
   it("keeps a batch's limits when the iterable it reads runs a batch of its own between chunks", () => {
     const deep = "[[[[1]]]]";
     function* items(): Generator<{ name: string; argsJSON: string }> {

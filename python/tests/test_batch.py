@@ -136,6 +136,20 @@ def test_the_byte_limit_holds_for_non_ascii_texts():
         fingerprint_batch_json(["a", "b"], [big, '"é"'], limits={"max_input_bytes": 100})
 
 
+def test_preimages_that_outgrow_their_hash_lane_are_moved_not_cut():
+    # Each preimage is written into its hash lane's 4 KiB buffer when its text is short enough; 1e20 prints
+    # 21 bytes from 4, so some outgrow the buffer near its end (copied back into the lane) and others far past
+    # it (hashed alone). Short items between keep the lanes queued and the chunk's mean under 1 KB.
+    # 185 of them make a preimage of 4,082 bytes + the name's length: names of 1 to 24 bytes end it on each
+    # side of 4,096, and a number begun within 32 bytes of the end moves the text out first.
+    texts, names = [], []
+    for k in (170, 184, 185, 186, 200):
+        for n in range(1, 25):
+            texts += ["[" + ",".join(["1e20"] * k) + "]", "[%d]" % k, "1", "2", "3"]
+            names += ["n" * n, "m", "a", "b", "c"]
+    assert fingerprint_batch_json(names, texts) == [_oracle(n, t) for n, t in zip(names, texts)]
+
+
 def test_items_larger_than_a_chunk():
     big = json.dumps({"xs": list(range(200_000))})
     assert fingerprint_batch_json(["a", "b"], [big, "2"]) == [_oracle("a", big), _oracle("b", "2")]
