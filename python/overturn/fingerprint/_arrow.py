@@ -70,9 +70,7 @@ def batch_json(names: Any, args_json: Any, kind: Any, shared: List[Any], s: _lim
     if len(na) != len(aa):
         raise FingerprintError("invalid-argument", "names and args_json have different lengths")
     count = len(na)
-    t = Target()
-    t.limits(s.core)
-    try:
+    with Target(s.core) as t:
         digests = bytearray()
         failed: List[int] = []
         base = 0
@@ -98,8 +96,6 @@ def batch_json(names: Any, args_json: Any, kind: Any, shared: List[Any], s: _lim
             digests += d if isinstance(d, bytearray) else "".join(x or "0" * 64 for x in d).encode("ascii")
             failed.extend(base + i for i in f)
             base += n
-    finally:
-        t.limits((_limits.NO_LIMIT, _limits.NO_LIMIT))  # explain() and the CLI set none
     offsets = _digest_offsets(count)
     validity = None
     if failed:

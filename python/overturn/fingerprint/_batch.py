@@ -40,9 +40,12 @@ SHARED_EMPTY: Column = ("shared", b"")
 
 class Target:
     """The diagnostics module's instance (this thread's) as a batch runs on it: its SIMD build hashes
-    short items four at a time (assembly/batch.ts), and it reads calls (F_CALL)."""
+    short items four at a time (assembly/batch.ts), and it reads calls (F_CALL).
 
-    def __init__(self) -> None:
+    ``with Target(limits) as t:`` sends the batch's limits and leaves none set after it (explain()
+    and the CLI run on this instance with none)."""
+
+    def __init__(self, core: Tuple[int, int] = (_limits.NO_LIMIT, _limits.NO_LIMIT)) -> None:
         d = _diagnostics_wasm._instance()
         self.d = d
         self.store = d.store
@@ -52,10 +55,16 @@ class Target:
         self.fn_batch = ex["runBatch"]
         self.fn_limits = ex["limits"]
         self.memory = ex["memory"]
-        self.core = (_limits.NO_LIMIT, _limits.NO_LIMIT)
         import wasmtime
 
         self.traps = (wasmtime.Trap, wasmtime.WasmtimeError)
+        self.limits(core)
+
+    def __enter__(self) -> "Target":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.limits((_limits.NO_LIMIT, _limits.NO_LIMIT))
 
     def reserve(self, n: int) -> None:
         d = self.d
@@ -163,7 +172,7 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_er
     # Failed items keep these bytes (with lines: their newline too, so the digests split in order).
     digests = bytearray(b"0" * 64 + b"\n") * count if lines else bytearray(DIGEST_BYTES * count)
     hexes: List[Optional[str]] = [None] * count if hash_here else []
-    sha = _sha256() if hash_here else None
+    sha: Any = _sha256() if hash_here else None
     failed: List[int] = []
     pending: List[int] = []
     frm = 0
@@ -271,16 +280,15 @@ def str_column(items: Sequence[Any]) -> Optional[Column]:
     call: no Python step per item. Others are encoded one by one into offsets (joining wide
     strings widens them all: slower than the per-item encode, measured), as is a chunk where an
     item holds a NUL."""
-    if items and type(items[0]) is str and not items[0].isascii():
-        joined = ""  # a chunk of non-ASCII texts: no join to throw away (wide strings join slowly)
-    else:
+    # A chunk whose first text is not ASCII is not joined first: wide strings join slowly, for nothing.
+    if not items or type(items[0]) is not str or items[0].isascii():
         try:
             joined = "\0".join(items)  # str subclasses join as their str data, as str.encode reads them
         except TypeError:
             return None
-    if joined and joined.isascii():  # O(1): CPython keeps the flag
-        # An item holding a NUL is found by the core, which then runs nothing (BATCH_NUL_IN_ITEM).
-        return ("separated", joined.encode("ascii"), items)
+        if joined.isascii():  # O(1): CPython keeps the flag
+            # An item holding a NUL is found by the core, which then runs nothing (BATCH_NUL_IN_ITEM).
+            return ("separated", joined.encode("ascii"), items)
     try:
         return text_column([wtf8(x) for x in items])
     except TypeError:  # an item that is not a str

@@ -66,12 +66,10 @@ def fingerprint_batch_json(names: Any, args_json: Any, *, match_on: Optional[Key
         return _arrow.batch_json(names, args_json, kind, shared, s, raise_errors)
     if isinstance(kind, str) is False:
         raise FingerprintError("invalid-argument", "kind must be a str")
-    t = Target()
-    t.limits(s.core)
     out: List[Optional[str]] = []
     it_n, it_a = iter(_iterable(names, "names")), iter(_iterable(args_json, "args_json"))
     base = 0
-    try:
+    with Target(s.core) as t:
         while True:
             ns = list(islice(it_n, CHUNK_ITEMS))
             texts = list(islice(it_a, CHUNK_ITEMS))
@@ -85,8 +83,6 @@ def fingerprint_batch_json(names: Any, args_json: Any, *, match_on: Optional[Key
                 for lo, hi in _byte_bounded(texts):
                     _run_texts(t, shared, ns[lo:hi], texts[lo:hi], s, base + lo, raise_errors, out)
             base += len(ns)
-    finally:
-        t.limits((_limits.NO_LIMIT, _limits.NO_LIMIT))  # explain() and the CLI set none
     return out
 
 
@@ -110,12 +106,10 @@ def fingerprint_batch(calls: Iterable[Any], *, limits: Any = None, on_error: str
 
     raise_errors = _on_error(on_error)
     s = _limits.active.over(limits) if limits is not None else _limits.active
-    t = Target()
-    t.limits(s.core)
     out: List[Optional[str]] = []
     it = iter(_iterable(calls, "calls"))
     base = 0
-    try:
+    with Target(s.core) as t:
         while True:
             chunk = list(islice(it, CHUNK_ITEMS))
             if not chunk:
@@ -189,8 +183,6 @@ def fingerprint_batch(calls: Iterable[Any], *, limits: Any = None, on_error: str
                 out.extend(got)
                 lo = hi
             base += len(chunk)
-    finally:
-        t.limits((_limits.NO_LIMIT, _limits.NO_LIMIT))  # explain() and the CLI set none
     return out
 
 
