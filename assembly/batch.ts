@@ -87,7 +87,7 @@ export function runBatch<V>(from: u32, out: usize): u32 {
 let lanes: u32 = 0;
 function laneBuf(j: u32): usize { return memory.data(4 * <i32>LANE_MAX, 16) + (<usize>j) * LANE_MAX; }
 
-/** Queues the finished item's preimage (copied: the next item resets the arena); hex digits go to hex. */
+/** Queues the finished item's preimage, written in its lane's buffer (copied there if it outgrew it); hex digits go to hex. */
 function laneQueue(hex: usize): void {
   const r = result(), p = <usize>load<u32>(r + RESULT_TEXT_PTR), n = <usize>load<u32>(r + RESULT_TEXT_LEN);
   if (n > LANE_MAX) {
