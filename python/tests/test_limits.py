@@ -163,8 +163,8 @@ def test_limits_are_sent_only_when_changed(monkeypatch):
     fingerprint_json("t", "1")
     st = _core.instance()
     sent = []
-    real = st.fn_limits
-    monkeypatch.setattr(st, "fn_limits", lambda store, d, m: (sent.append((d, m)), real(store, d, m)))
+    real = st.limits
+    monkeypatch.setattr(st, "limits", lambda core: (sent.append(tuple(core)), real(core)))
     for _ in range(5):
         fingerprint_json("t", "[1]")
     assert sent == []

@@ -1,7 +1,6 @@
 """The on-disk cache of the compiled core (``_module_cache.py``, issue 11).
 
-Runs ``load_module`` with the real wasmtime, counting compiles through a thin
-stand-in for the ``wasmtime`` namespace: a hit must not compile, and every bad
+Runs ``load_module`` with the real wasmtime, counting compiles: a hit must not compile, and every bad
 entry (corrupt, truncated, foreign, from another engine configuration) must
 be ignored and rewritten, never trusted and never an error. Two fresh
 processes check the hook in ``_core.py`` end to end.
@@ -17,40 +16,35 @@ from pathlib import Path
 from typing import Any, List
 
 import pytest
-import wasmtime
 
-from overturn.fingerprint import _core, _module_cache
+from overturn.fingerprint import _core, _module_cache, _wasmtime
 from overturn.fingerprint._module_cache import MAGIC, load_module
 
 TAG = "memory_may_move=False"
 
 
 class Counting:
-    """The parts of the wasmtime namespace load_module uses, counting compiles."""
+    """Counts compiles: load_module's one way to compile is ``_wasmtime.Module.compile``."""
 
-    def __init__(self) -> None:
-        outer = self
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.compiles = 0
+        real = _wasmtime.Module.compile.__func__  # type: ignore[attr-defined]
 
-        class Module:
-            def __new__(cls, engine: Any, wasm: bytes) -> Any:
-                outer.compiles += 1
-                return wasmtime.Module(engine, wasm)
+        def compile(cls: Any, eng: int, wasm: bytes) -> Any:
+            self.compiles += 1
+            return real(cls, eng, wasm)
 
-            deserialize = staticmethod(wasmtime.Module.deserialize)
-
-        self.Module = Module
+        monkeypatch.setattr(_wasmtime.Module, "compile", classmethod(compile))
 
 
-def engine(memory_may_move: bool = False) -> wasmtime.Engine:
-    config = wasmtime.Config()
-    config.memory_may_move = memory_may_move
-    return wasmtime.Engine(config)
+def engine(memory_may_move: bool = False) -> int:
+    return _wasmtime.new_engine(memory_may_move)
 
 
-def works(module: Any, eng: wasmtime.Engine) -> bool:
-    store = wasmtime.Store(eng)
-    return wasmtime.Instance(store, module, []).exports(store)["version"](store) == 1
+def works(module: Any, eng: int) -> bool:
+    assert module.engine.value == eng
+    w = _wasmtime.Instance(module)
+    return w.call(w.func("version")) == 1
 
 
 @pytest.fixture
@@ -64,24 +58,24 @@ def entries(folder: Path) -> List[Path]:
     return sorted(folder.iterdir())
 
 
-def test_a_miss_compiles_and_stores_then_a_hit_does_not_compile(cache: Path) -> None:
-    w, eng, wasm = Counting(), engine(), _core.wasm_bytes()
-    assert works(load_module(w, eng, wasm, TAG), eng) and w.compiles == 1
+def test_a_miss_compiles_and_stores_then_a_hit_does_not_compile(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    w, eng, wasm = Counting(monkeypatch), engine(), _core.wasm_bytes()
+    assert works(load_module(eng, wasm, TAG), eng) and w.compiles == 1
     [entry] = entries(cache)
     assert entry.name.startswith(hashlib.sha256(wasm).hexdigest()[:16]) and entry.suffix == ".cwasm"
     data = entry.read_bytes()
     assert data.startswith(MAGIC)
     assert hashlib.sha256(data[len(MAGIC) + 32:]).digest() == data[len(MAGIC):len(MAGIC) + 32]
     for _ in range(2):
-        assert works(load_module(w, eng, wasm, TAG), eng)
+        assert works(load_module(eng, wasm, TAG), eng)
     assert w.compiles == 1
     assert entry.read_bytes() == data
 
 
 @pytest.mark.parametrize("damage", ["flip a payload byte", "truncate", "flip the digest", "empty", "wrong magic"])
-def test_a_damaged_entry_is_ignored_and_rewritten(cache: Path, damage: str) -> None:
-    w, eng, wasm = Counting(), engine(), _core.wasm_bytes()
-    load_module(w, eng, wasm, TAG)
+def test_a_damaged_entry_is_ignored_and_rewritten(cache: Path, damage: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    w, eng, wasm = Counting(monkeypatch), engine(), _core.wasm_bytes()
+    load_module(eng, wasm, TAG)
     [entry] = entries(cache)
     good = entry.read_bytes()
     bad = bytearray(good)
@@ -96,26 +90,28 @@ def test_a_damaged_entry_is_ignored_and_rewritten(cache: Path, damage: str) -> N
     else:
         bad[0] ^= 1
     entry.write_bytes(bytes(bad))
-    assert works(load_module(w, eng, wasm, TAG), eng)
+    assert works(load_module(eng, wasm, TAG), eng)
     assert w.compiles == 2
     assert entry.read_bytes() == good
 
 
-def test_an_intact_but_foreign_entry_is_refused_by_wasmtime_and_rebuilt(cache: Path) -> None:
+def test_an_intact_but_foreign_entry_is_refused_by_wasmtime_and_rebuilt(cache: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """An entry with a valid digest that this engine cannot use (another configuration)."""
-    w, eng, wasm = Counting(), engine(), _core.wasm_bytes()
-    load_module(w, eng, wasm, TAG)
+    wasm = _core.wasm_bytes()
+    foreign = _wasmtime.Module.compile(engine(memory_may_move=True), wasm).serialize()
+    w, eng = Counting(monkeypatch), engine()
+    load_module(eng, wasm, TAG)
     [entry] = entries(cache)
-    foreign = bytes(wasmtime.Module(engine(memory_may_move=True), wasm).serialize())
     entry.write_bytes(MAGIC + hashlib.sha256(foreign).digest() + foreign)
-    assert works(load_module(w, eng, wasm, TAG), eng)
+    assert works(load_module(eng, wasm, TAG), eng)
     assert w.compiles == 2
     payload = entry.read_bytes()[len(MAGIC) + 32:]
     assert payload != foreign
     # Garbage with a valid digest: never executed, wasmtime's header check refuses it.
     junk = b"\x00" * 4096
     entry.write_bytes(MAGIC + hashlib.sha256(junk).digest() + junk)
-    assert works(load_module(w, eng, wasm, TAG), eng)
+    assert works(load_module(eng, wasm, TAG), eng)
     assert w.compiles == 3
 
 
@@ -128,9 +124,9 @@ def test_the_key_covers_wasm_engine_settings_and_host() -> None:
 
 def test_no_cache_env_var_reads_and_writes_nothing(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OVERTURN_FINGERPRINT_NO_CACHE", "1")
-    w, eng = Counting(), engine()
+    w, eng = Counting(monkeypatch), engine()
     for _ in range(2):
-        assert works(load_module(w, eng, _core.wasm_bytes(), TAG), eng)
+        assert works(load_module(eng, _core.wasm_bytes(), TAG), eng)
     assert w.compiles == 2 and entries(cache) == []
 
 
@@ -138,8 +134,8 @@ def test_an_unwritable_cache_is_not_an_error(tmp_path: Path, monkeypatch: pytest
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
     monkeypatch.setenv("OVERTURN_FINGERPRINT_CACHE_DIR", str(blocker / "cache"))
-    w, eng = Counting(), engine()
-    assert works(load_module(w, eng, _core.wasm_bytes(), TAG), eng)
+    w, eng = Counting(monkeypatch), engine()
+    assert works(load_module(eng, _core.wasm_bytes(), TAG), eng)
     assert [p.name for p in tmp_path.iterdir()] == ["a-file"]
 
 
@@ -168,7 +164,7 @@ def test_cache_dir_follows_the_platform_convention(monkeypatch: pytest.MonkeyPat
 PROGRAM = """
 import json
 from overturn.fingerprint import fingerprint, _core
-print(json.dumps({"fp": fingerprint("search", {"q": " cats "}), "public": _core._compiled()[3] is None}))
+print(json.dumps({"fp": fingerprint("search", {"q": " cats "})}))
 """
 
 

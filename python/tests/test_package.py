@@ -1,5 +1,5 @@
 """The installed package: the shipped wasm bytes, the namespace package, the API,
-both wasmtime call paths, and traps (which must never reach the user as such).
+the wasmtime layer, and traps (which must never reach the user as such).
 """
 from __future__ import annotations
 
@@ -47,9 +47,11 @@ def test_public_api():
 
 
 def test_wasm_exports_version_1():
-    inst = _core.instance()
-    ex = inst.instance.exports(inst.store)
-    assert ex["FINGERPRINT_VERSION"].value(inst.store) == 1
+    import wasmtime  # the wasmtime package's own classes, independent of _wasmtime.py
+    store = wasmtime.Store()
+    ex = wasmtime.Instance(store, wasmtime.Module(store.engine, _core.wasm_bytes()), []).exports(store)
+    assert ex["FINGERPRINT_VERSION"].value(store) == 1 == ex["version"](store)
+    assert _core.instance()._call(_core.instance().w.func("version")) == 1
 
 
 def _swap_instance(new):
@@ -67,20 +69,33 @@ def _restore(old):
         _core._local.inst = old
 
 
-def test_checked_call_path_gives_the_same_results():
-    old = _swap_instance(_core._Instance(low_level=False))
-    try:
-        assert _core._local.inst.low is None
-        for v in KNOWN:
-            assert fp.fingerprint_json(v["name"], v["argsJSON"], match_on=v.get("matchOn"),
-                                       ignore_args=v.get("ignoreArgs"), kind=v.get("kind", "tool_call")) \
-                == v["fingerprint"], v["id"]
-        with pytest.raises(FingerprintError) as e:
-            fp.canonicalize_json("[1,")
-        assert e.value.code == "unexpected-end"
-        assert fp.canonicalize_json("[" * 5000 + "]" * 5000).startswith("[[[")  # grows memory
-    finally:
-        _restore(old)
+def test_the_sdk_never_imports_the_wasmtime_package_s_classes():
+    # _wasmtime.py calls the native library the wasmtime package ships: importing the package's
+    # Python side costs ~33 ms of every process (issue 13). Every entry point, in a fresh process.
+    program = r"""
+import io, json, sys
+import overturn.fingerprint as fp
+from overturn.fingerprint import _cli
+out = [fp.fingerprint("t", {"a": [1, 2]}), fp.fingerprint_json("t", '{"a":[1,2]}'), fp.canonical_json({"b": 1})]
+out += fp.fingerprint_batch([{"name": "t", "args": {"a": [1, 2]}}] * 3)
+out.append(fp.fingerprint_call({"type": "function", "function": {"name": "t", "arguments": '{"a": [1, 2]}'}}))
+rec = fp.Recording.loads('{"name": "t", "args": {"a": [1, 2]}, "result": 7}\n')
+out.append(rec.answer({"name": "t", "args": {"a": [1, 2]}})["value"]["result"])
+sys.stdin = io.TextIOWrapper(io.BytesIO(b'{"name": "t", "args": {"a": [1, 2]}}\n'))
+_cli.main(["-"])
+sys.stdout.flush()
+print(json.dumps({"out": out, "wasmtime": sorted(m for m in sys.modules if m.split(".")[0] == "wasmtime")}), file=sys.stderr)
+"""
+    import json
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
+    got = dict(json.loads(run.stderr), cli=run.stdout)
+    want = hashlib.sha256(b"tool_call\nt\n{\"a\":[1,2]}").hexdigest()  # the contract's preimage, by hand
+    assert got["out"] == [want, want, '{"b":1}', want, want, want, want, 7]
+    assert got["cli"].split() == [want, "t"]
+    assert got["wasmtime"] == []
 
 
 def test_large_input_grows_the_input_region():
@@ -106,45 +121,58 @@ TRAP_WAT = """
 """
 
 
-@pytest.mark.parametrize("low_level", [True, False])
-def test_traps_become_fingerprint_errors(low_level):
-    import wasmtime
-    real = _core._compiled()
-    w, engine, _, low, fixed = real
-    fake = (w, engine, wasmtime.Module(engine, wasmtime.wat2wasm(TRAP_WAT % ABI_ID)), low, fixed)
-    _core._module = fake
-    try:
-        old = _swap_instance(_core._Instance(low_level=low_level))
-    finally:
-        _core._module = real
+def _trapping_module():
+    import wasmtime  # the wasmtime package's wat2wasm, as a test tool
+    from overturn.fingerprint import _wasmtime
+    return _wasmtime.Module.compile(_wasmtime.engine(), wasmtime.wat2wasm(TRAP_WAT % ABI_ID))
+
+
+def test_traps_become_fingerprint_errors():
+    from overturn.fingerprint._wasmtime import WasmError
+    fake = _trapping_module()
+    old = _swap_instance(_core._Instance(fake))
     try:
         with pytest.raises(FingerprintError) as e:
             fp.canonicalize_json("[1, 2]")
         assert e.value.code == "internal-error"
-        assert "trapped" in str(e.value)
-        assert not isinstance(e.value, wasmtime.WasmtimeError)
+        assert "trapped" in str(e.value) and "unreachable" in str(e.value)
+        assert not isinstance(e.value, WasmError)
         # The trapping instance was dropped; the next call makes a real one.
         assert "inst" not in _core._local.__dict__
         assert fp.canonicalize_json("[1, 2]") == "[1,2]"
         # The value path's plain function meets the trap too: the trapping
         # instance is dropped and the full path answers on a fresh one.
-        _core._module = fake
-        trapping = _core._Instance(low_level=low_level)
+        trapping = _core._Instance(fake)
         _swap_instance(trapping)
-        _core._module = real
         want = hashlib.sha256(b"tool_call\nt\n{\"a\":[1,2]}").hexdigest()  # the contract's preimage, by hand
         assert fp.fingerprint("t", {"a": [1, 2]}) == want
         assert _core._local.__dict__.get("inst") is not trapping
-        _core._module = fake
-        _swap_instance(_core._Instance(low_level=low_level))
-        _core._module = real
+        _swap_instance(_core._Instance(fake))
         with pytest.raises(FingerprintError) as e:
             fp.canonicalize_json("1")  # request of 25 bytes: infinite recursion
         assert e.value.code == "too-deep"
         assert fp.canonicalize_json("1") == "1"
     finally:
-        _core._module = real
         _restore(old)
+
+
+def test_the_wasmtime_layer_names_missing_exports_and_keeps_handles():
+    from overturn.fingerprint import _wasmtime
+    w = _wasmtime.Instance(_trapping_module())
+    assert w.func("run") is w.func("run")  # a handle asked twice is the same (one a caller holds stays valid)
+    assert w.call(w.func("reserve"), 5) == 1024 and w.call(w.func("abiId")) == ABI_ID
+    with pytest.raises(_wasmtime.WasmError, match="no function export 'nope'"):
+        w.func("nope")
+    with pytest.raises(_wasmtime.WasmError, match="no function export 'memory'"):
+        w.func("memory")  # a memory is not a function
+    with pytest.raises(_wasmtime.WasmError) as e:
+        w.call(w.func("run"), 25)
+    assert e.value.stack_overflow
+    with pytest.raises(_wasmtime.WasmError) as e:
+        w.call(w.func("run"), 1)
+    assert not e.value.stack_overflow and "unreachable" in str(e.value)
+    assert w.call(w.func("version")) == 1  # the store still answers after traps
+    assert len(w.view()) == 2 * 65536 == w.memory_size()
 
 
 def test_reentered_call_gets_its_own_instance():
@@ -162,7 +190,7 @@ def test_reentered_call_gets_its_own_instance():
 
 
 def test_load_failures_are_fingerprint_errors(monkeypatch):
-    def broken(self, low_level=True):
+    def broken(self, module=None):
         raise RuntimeError("no wasm here")
 
     old = _core._local.__dict__.pop("inst", None)

@@ -20,6 +20,7 @@ from . import _core, _diagnostics_wasm, _limits
 from ._abi import (BATCH_COLUMNS, BATCH_COUNT, BATCH_FLAGS, BATCH_LINES, BATCH_NUL_IN_ITEM, BATCH_OUT_BYTES, BATCH_SEPARATED,
                    BATCH_WORDS, DIGEST_BYTES, F_DIGEST, F_PREIMAGE, RESULT_STATUS)
 from ._errors import FingerprintError, core_error
+from ._wasmtime import WasmError
 
 CHUNK_ITEMS = 4096
 CHUNK_BYTES = 1 << 20
@@ -48,16 +49,10 @@ class Target:
     def __init__(self, core: Tuple[int, int] = (_limits.NO_LIMIT, _limits.NO_LIMIT)) -> None:
         d = _diagnostics_wasm._instance()
         self.d = d
-        self.store = d.store
         self.in_ptr = d.ptr
         self.result = d.result
-        ex = d.exports
-        self.fn_batch = ex["runBatch"]
-        self.fn_limits = ex["limits"]
-        self.memory = ex["memory"]
-        import wasmtime
-
-        self.traps = (wasmtime.Trap, wasmtime.WasmtimeError)
+        self.fn_batch = d.w.func("runBatch")
+        self.fn_limits = d.w.func("limits")
         self.limits(core)
 
     def __enter__(self) -> "Target":
@@ -67,19 +62,13 @@ class Target:
         self.limits((_limits.NO_LIMIT, _limits.NO_LIMIT))
 
     def reserve(self, n: int) -> None:
-        d = self.d
-        if n > d.cap:
-            if d.reserve(d.store, n) == 0:
-                raise FingerprintError("out-of-memory", "a batch of %d bytes does not fit in wasm memory" % n)
-            d.cap = n
+        self.d.room(n, "a batch")
 
     def view(self) -> memoryview:
-        """Linear memory as bytes, taken anew after each call into the module (it may grow, or move
-        where memories are not reserved up front): columns go in and digests come out with one copy,
-        and OpenSSL hashes preimages where the core wrote them."""
-        m, st = self.memory, self.store
-        base = ctypes.addressof(m.data_ptr(st).contents)
-        return memoryview((ctypes.c_char * m.data_len(st)).from_address(base)).cast("B")
+        """Linear memory as bytes, taken anew after each call into the module (it may grow):
+        columns go in and digests come out with one copy, and OpenSSL hashes preimages where the
+        core wrote them."""
+        return self.d.w.view()
 
     def write(self, ptr: int, data: Any) -> None:
         _put(self.view(), ptr, data)
@@ -91,12 +80,16 @@ class Target:
         """The batch's limits, sent now and again before each chunk (run_chunk): an iterable's
         own code between chunks may run a batch on this instance, which leaves none set."""
         self.core = core
-        self.fn_limits(self.store, *core)
+        try:
+            self.d.w.call(self.fn_limits, *core)
+        except WasmError as e:  # pragma: no cover - limits() stores two numbers
+            self.forget()
+            raise _core.trap_error(e) from None
 
     def run(self, frm: int, out: int) -> int:
         try:
-            return int(self.fn_batch(self.store, frm, out)) & _U32
-        except self.traps as e:
+            return self.d.w.call(self.fn_batch, frm, out) & _U32
+        except WasmError as e:
             self.forget()
             raise _core.trap_error(e) from None
 

@@ -3,6 +3,8 @@
 Internal. Implements the host side of the ABI documented at the top of
 ``assembly/index.ts`` (the TypeScript twin is ``src/core.ts``):
 
+* wasmtime is reached through its C API (``_wasmtime.py``: importing the
+  ``wasmtime`` package's classes cost ~33 ms of every process);
 * one ``Engine`` and ``Module`` per process, compiled lazily on the first
   call under a (re-entrant) lock. Measured here (2-core EPYC shared with other jobs, so
   read ratios): ``import overturn.fingerprint`` 25-65 ms without wasmtime,
@@ -28,7 +30,7 @@ Internal. Implements the host side of the ABI documented at the top of
 
   ===============================================  ========
   ``Func.__call__`` (wasmtime-py's checked path)   ~16 µs
-  ``_bindings.wasmtime_func_call_unchecked``        ~2.1 µs
+  wasmtime-py's ``wasmtime_func_call_unchecked``  ~2.1 µs
   own prototype, int addresses                       ~0.9 µs
   own prototype, prebuilt c_void_p arguments        ~0.76 µs
   no argtypes, the same prebuilt arguments          ~0.63 µs  ← used
@@ -42,9 +44,6 @@ Internal. Implements the host side of the ABI documented at the top of
   0.2, the call 0.53, the core 0.47, ``hashlib`` 0.65, the rest Python
   around them; ``plain()`` is that call in the fewest steps.
 
-  If the low-level symbols are missing (a future wasmtime-py), the checked
-  public call path is used instead; results are the same, only slower.
-  ``OVERTURN_FINGERPRINT_PUBLIC_API=1`` forces that path (for its tests);
 * the compiled module is cached on disk across processes (``_module_cache.py``).
 
 Calls do not nest: a call re-entered on the same thread (a signal handler or
@@ -77,6 +76,7 @@ from ._abi import (ABI_ID, F_DIGEST, F_IGNORE, F_MARSHAL, F_MATCH_ON, F_PREIMAGE
                    HEADER_BYTES, HEADER_WORDS, RESULT_DIGEST, RESULT_STATUS, RESULT_TEXT_PTR)
 from ._errors import FingerprintError, core_error
 from ._module_cache import load_module
+from ._wasmtime import Instance as _WasmInstance, Module, WasmError, engine
 
 __all__ = ["F_DIGEST", "F_IGNORE", "F_MATCH_ON", "F_STRING_INPUT", "F_TEXT", "call"]
 
@@ -96,10 +96,10 @@ _U32_MAX = 0xFFFFFFFF
 _SMALL_TEXT = 1 << 21
 
 WASM_FILE = "fingerprint.wasm"
-PUBLIC_API_ENV = "OVERTURN_FINGERPRINT_PUBLIC_API"
+ENGINE_TAG = "memory_may_move=False"  # the engine's setting a cached module depends on
 
 _lock = threading.RLock()  # re-entrant: a __del__ that fingerprints may run while this thread compiles
-_module: Any = None  # (wasmtime, Engine, Module, _LowLevel or None, base address fixed?)
+_module: Optional[Module] = None
 _local = threading.local()
 
 
@@ -121,87 +121,39 @@ def package_bytes(name: str) -> bytes:
         return resources.files(__package__).joinpath(name).read_bytes()
 
 
-class _LowLevel:
-    """ctypes prototypes over wasmtime's C API, bound once per process."""
-
-    def __init__(self, ffi: Any) -> None:
-        # No argtypes: every argument is a prebuilt ctypes object of the
-        # parameter's C type, passed as it is, without a from_param() per
-        # argument (~0.1 µs a call, issue 14).
-        self.call_unchecked = ffi.dll._FuncPtr(("wasmtime_func_call_unchecked", ffi.dll))
-        self.call_unchecked.restype = ctypes.c_void_p
-        data = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
-        self.memory_data = data(("wasmtime_memory_data", ffi.dll))
-        size = ctypes.CFUNCTYPE(ctypes.c_size_t, ctypes.c_void_p, ctypes.c_void_p)
-        self.memory_data_size = size(("wasmtime_memory_data_size", ffi.dll))
-        self.val_raw = ffi.wasmtime_val_raw
-        self.trap_ptr = ctypes.POINTER(ffi.wasm_trap_t)
-        self.error_ptr = ctypes.POINTER(ffi.wasmtime_error_t)
-
-
-def _compiled() -> Any:
+def _compiled() -> Module:
     global _module
     if _module is not None:
         return _module
     with _lock:
         if _module is None:
             try:
-                import wasmtime
-            except ImportError as e:  # pragma: no cover - a dependency
+                _module = load_module(engine(), wasm_bytes(), ENGINE_TAG)
+            except (ImportError, OSError) as e:  # pragma: no cover - a dependency
                 raise FingerprintError("internal-error", "the wasmtime package is required: %s" % e) from None
-            config = wasmtime.Config()
-            try:
-                config.memory_may_move = False  # fixed base address, see the module comment
-                fixed = True
-            except AttributeError:  # pragma: no cover - older wasmtime
-                fixed = False
-            engine = wasmtime.Engine(config)
-            module = load_module(wasmtime, engine, wasm_bytes(), "memory_may_move=%s" % (not fixed))
-            low: Optional[_LowLevel] = None
-            # The env var forces the public call path, so tests cover it (test_package.py).
-            if os.environ.get(PUBLIC_API_ENV, "") in ("", "0"):
-                try:
-                    from wasmtime import _ffi
-                    low = _LowLevel(_ffi)
-                except (ImportError, AttributeError):  # pragma: no cover - layout changed
-                    low = None
-            _module = (wasmtime, engine, module, low, fixed)
     return _module
 
 
 class _Instance:
     """One thread's Store, instance, memory view and call buffers."""
 
-    def __init__(self, low_level: bool = True) -> None:
-        wasmtime, engine, module, low, _ = _compiled()
-        self.wasmtime = wasmtime
-        self.store = wasmtime.Store(engine)
-        self.instance = wasmtime.Instance(self.store, module, [])
-        ex = self.instance.exports(self.store)
-        self.memory = ex["memory"]
-        self.fn_run = ex["run"]
-        self.fn_reserve = ex["reserve"]
-        self.fn_limits = ex["limits"]
+    def __init__(self, module: Optional[Module] = None) -> None:
+        w = self.w = _WasmInstance(module or _compiled())
+        # What the hot paths (_run, plain) pass to wasmtime_func_call_unchecked, prebuilt.
+        self.call_unchecked = w._lib.call_unchecked
+        self.ctx, self.raw, self.raw_addr, self.trap, self.trap_addr = w.ctx, w.raw, w.raw_addr, w.trap, w.trap_addr
+        self.one = w.counts[1]
+        self.slot = ctypes.c_int32.from_address(ctypes.addressof(w.raw))
+        self.run_addr = w.func("run")
+        self.reserve_addr = w.func("reserve")
+        self.limits_addr = w.func("limits")
         self.sent = (_limits.NO_LIMIT, _limits.NO_LIMIT)  # what limits() last told this instance
-        self.low = low if low_level else None
-        if self.low is not None:
-            try:
-                self._bind_low_level(ex)
-            except (AttributeError, TypeError, ctypes.ArgumentError):  # pragma: no cover - private layout changed
-                self.low = None
-        if self.low is not None:
-            v = self._call(self.version_addr, 0)
-        else:
-            v = ex["version"](self.store)
+        v = self._call(w.func("version"), 0)
         if v != FINGERPRINT_VERSION:
             raise FingerprintError("internal-error", "the wasm module has version %r, expected %d"
                                    % (v, FINGERPRINT_VERSION))
         # The module must speak the ABI our constants were generated from.
-        try:
-            abi = ex["abiId"]
-        except KeyError:
-            abi = None
-        got = self.call_export(abi) if abi is not None else -1
+        got = self._call(w.func("abiId"), 0) if w.has("abiId") else -1
         if got != ABI_ID:
             raise FingerprintError("internal-error", "the wasm module has ABI %x, this SDK was generated for %x"
                                    " (reinstall the package)" % (got & 0xFFFFFFFF, ABI_ID))
@@ -210,93 +162,46 @@ class _Instance:
         self.head: Optional[bytes] = None  # name and flags of plain()'s header at in_ptr, if still there
         self.head_flags = 0
         self.words: memoryview = self.view
-        self.result = self.call_export(ex["result"])
+        self.result = self._call(w.func("result"), 0)
         self.text_word = (self.result + RESULT_TEXT_PTR) >> 2
         self.in_ptr = self.reserve(_INITIAL_INPUT)
         self.in_cap = _INITIAL_INPUT
-        # plain()'s conditions that hold for the instance's lifetime: the
-        # low-level call, a fixed base address, and words it reads or writes
-        # as native u32 (little-endian like wasm, 4-aligned).
-        self.fast = (self.low is not None and _module[4] and sys.byteorder == "little"
-                     and (self.result + RESULT_TEXT_PTR) & 3 == 0 and self.in_ptr & 3 == 0)
+        # plain()'s conditions that hold for the instance's lifetime: words it
+        # reads or writes as native u32 (little-endian like wasm, 4-aligned).
+        self.fast = (self.result + RESULT_TEXT_PTR) & 3 == 0 and self.in_ptr & 3 == 0
 
-    def _bind_low_level(self, ex: Any) -> None:
-        """Addresses and buffers for wasmtime_func_call_unchecked, made once per instance."""
-        low = self.low
-        assert low is not None
-        self.ctx = ctypes.c_void_p(ctypes.cast(self.store._context(), ctypes.c_void_p).value)
-        self.mem_addr = ctypes.addressof(self.memory._memory)
-        self.raw = (low.val_raw * 1)()
-        self.raw_addr = ctypes.c_void_p(ctypes.addressof(self.raw))
-        self.slot = ctypes.c_int32.from_address(ctypes.addressof(self.raw))
-        self.trap = ctypes.c_void_p(0)
-        self.trap_addr = ctypes.c_void_p(ctypes.addressof(self.trap))
-        self.one = ctypes.c_size_t(1)
-        self.run_addr = ctypes.c_void_p(ctypes.addressof(self.fn_run._func))
-        self.reserve_addr = ctypes.c_void_p(ctypes.addressof(self.fn_reserve._func))
-        self.version_addr = ctypes.c_void_p(ctypes.addressof(ex["version"]._func))
+    def _call(self, func: ctypes.c_void_p, *args: int) -> int:
+        """One call of an export with i32 arguments; a trap raises FingerprintError."""
+        try:
+            return self.w.call(func, *args)
+        except WasmError as e:
+            raise trap_error(e) from None
 
-    def call_export(self, fn: Any) -> int:
-        """Calls an exported () -> i32 or (i32) -> i32 function with 0."""
-        if self.low is not None:
-            return self._call(ctypes.c_void_p(ctypes.addressof(fn._func)), 0)
-        return int(fn(self.store))
-
-    def _call(self, func_addr: ctypes.c_void_p, arg: int) -> int:
-        """One unchecked call of an (i32) -> i32 export; a trap raises."""
-        low = self.low
-        assert low is not None
-        self.slot.value = arg
-        err = low.call_unchecked(self.ctx, func_addr, self.raw_addr, self.one, self.trap_addr)
-        if err or self.trap.value:
-            raise self._trapped(err)
-        return self.slot.value
+    def limits(self, core: Any) -> None:
+        self._call(self.limits_addr, *core)
 
     def _trapped(self, err: Optional[int]) -> FingerprintError:
-        """Frees the trap/error object and turns it into a FingerprintError."""
-        low, w = self.low, self.wasmtime
-        assert low is not None
-        if err:
-            exc: Exception = w.WasmtimeError._from_ptr(ctypes.cast(err, low.error_ptr))
-        else:
-            exc = w.Trap._from_ptr(ctypes.cast(self.trap, low.trap_ptr))
-            self.trap.value = 0
-        return trap_error(exc)
+        """Frees the failed call's trap/error object and turns it into a FingerprintError."""
+        return trap_error(self.w.failure(err))
 
     def refresh(self) -> None:
         """Re-takes the view over linear memory (after it may have grown)."""
-        if self.low is not None:
-            base = self.low.memory_data(self.ctx, self.mem_addr)
-            size = self.low.memory_data_size(self.ctx, self.mem_addr)
-        else:
-            base = ctypes.addressof(self.memory.data_ptr(self.store).contents)
-            size = self.memory.data_len(self.store)
-        self.view = memoryview((ctypes.c_char * size).from_address(base)).cast("B")
+        self.view = self.w.view()
         self.words = self.view.cast("I")  # native u32 = wasm's little-endian on the hosts wasmtime runs on
 
     def reserve(self, n: int) -> int:
         if n > _U32_MAX:
             raise FingerprintError("out-of-memory", "input of %d bytes does not fit in wasm memory" % n)
-        if self.low is not None:
-            p = self._call(self.reserve_addr, n) & _U32_MAX
-        else:
-            p = int(self.fn_reserve(self.store, n)) & _U32_MAX
+        p = self._call(self.reserve_addr, n) & _U32_MAX
         if p == 0:
             raise FingerprintError("out-of-memory", "input of %d bytes does not fit in wasm memory" % n)
         self.refresh()
         return p
 
-    def run_checked(self, n: int) -> int:
-        """``run`` through wasmtime-py's public call path (when the low-level one is unavailable)."""
-        try:
-            return int(self.fn_run(self.store, n))
-        except (self.wasmtime.Trap, self.wasmtime.WasmtimeError) as e:
-            raise trap_error(e) from None
-
 
 def trap_error(exc: Exception) -> FingerprintError:
     msg = str(exc)
-    if "stack overflow" in msg or "call stack exhausted" in msg:
+    if getattr(exc, "stack_overflow", False) or "stack overflow" in msg or "call stack exhausted" in msg:
         return FingerprintError("too-deep", "input is nested too deeply for the core's stack")
     first = msg.splitlines()[0] if msg else "unknown trap"
     return FingerprintError("internal-error", "the fingerprint core trapped (an SDK defect, please report): %s"
@@ -407,8 +312,8 @@ def _bind_plain(st: _Instance) -> Any:
     the last request stay in place when the next one repeats them, so only
     the args length and the args are written; the run is inlined; limits and
     retirement are checked only where the settings and size show work to do;
-    anything else goes through ``call``, as do instances without the
-    low-level call path (``_fallback_plain``).
+    anything else goes through ``call``, as do instances whose words are not
+    aligned for it (``_fallback_plain``).
 
     With F_MARSHAL, ``data`` is the host value and the marshal stream is
     made here (``_stream``: when marshal may run on this thread's stack);
@@ -416,9 +321,7 @@ def _bind_plain(st: _Instance) -> Any:
     """
     from . import _stream  # imports this module: bound at first use, not at import
 
-    low = st.low
-    assert low is not None
-    run_unchecked = low.call_unchecked
+    run_unchecked = st.call_unchecked
     ctx, run_addr, raw_addr, one, trap_addr = st.ctx, st.run_addr, st.raw_addr, st.one, st.trap_addr
     trap, p, text_word = st.trap, st.in_ptr, st.text_word
     # The argument/result slot and the trap pointer as memoryview items:
@@ -502,7 +405,7 @@ def _bind_plain(st: _Instance) -> Any:
 
 
 def _fallback_plain(flags: int, name: bytes, data: Any, s: _limits.Settings) -> Optional[str]:
-    """``plain`` where the low-level call path or its memory layout is missing: the full path."""
+    """``plain`` where the instance's layout does not allow its shortcuts: the full path."""
     from . import _stream
 
     if flags & F_MARSHAL:
@@ -553,24 +456,14 @@ def _run(st: _Instance, s: _limits.Settings, flags: int, n: int, hash_here: bool
     """Runs the request of n bytes written at st.in_ptr; returns the digest or text."""
     if st.sent is not s.core:  # issue 15: the core keeps depth/member limits per instance
         if st.sent != s.core:
-            st.fn_limits(st.store, *s.core)
+            st.limits(s.core)
         st.sent = s.core  # the same object from now on: plain() tests identity
-    low = st.low
-    if low is not None:  # Instance._call inlined: this is the hot path
-        st.slot.value = n
-        err = low.call_unchecked(st.ctx, st.run_addr, st.raw_addr, st.one, st.trap_addr)
-        if err or st.trap.value:
-            _forget(st)
-            raise st._trapped(err)
-        status = st.slot.value
-    else:
-        try:
-            status = st.run_checked(n)
-        except FingerprintError:
-            _forget(st)
-            raise
-    if not _module[4]:
-        st.refresh()  # the base address may have moved
+    st.slot.value = n  # Instance.w.call inlined: this is the hot path
+    err = st.call_unchecked(st.ctx, st.run_addr, st.raw_addr, st.one, st.trap_addr)
+    if err or st.trap.value:
+        _forget(st)
+        raise st._trapped(err)
+    status = st.slot.value
     r = st.result
     if n > s.measure_above:  # issue 15: only a large request can have grown memory past retain
         _retire_if_large(st, s.retain)  # st stays usable until this call returns

@@ -7,9 +7,9 @@ only: a call goes in as JSON text (a recording line, or a mapping encoded by
 ``_encode.to_json_text`` under D16), the core's record and digest come out;
 two canonical texts go in for their diff (``F_DIFF``, ``assembly/diff.ts``).
 It is compiled on first use (sharing the fingerprint module's Engine and its
-disk cache), so the fingerprint path never pays for it, and used through
-wasmtime's checked call path: diagnostics are not the hot path. One instance
-per thread, as in ``_core``; a trap drops the thread's instance and becomes a FingerprintError.
+disk cache), so the fingerprint path never pays for it, and called through
+``_wasmtime.py`` as the fingerprint module is. One instance per thread, as in
+``_core``; a trap drops the thread's instance and becomes a FingerprintError.
 """
 from __future__ import annotations
 
@@ -24,42 +24,58 @@ from ._abi import (ABI_ID, F_CALL, F_CLI, F_DIFF, F_DIGEST, F_EXPLAIN, F_NTH_CAL
                    RESULT_STATUS, RESULT_TEXT_PTR)
 from ._errors import FingerprintError, core_error
 from ._module_cache import load_module
+from ._wasmtime import Instance as _WasmInstance, Module, WasmError, engine
 
 WASM_FILE = "diagnostics.wasm"
 
 _lock = threading.Lock()
-_module: Any = None
+_module: Any = None  # the compiled diagnostics.wasm (a _wasmtime.Module)
 _local = threading.local()
 _HEADER = struct.Struct("<%dI" % HEADER_WORDS)
 _RESULT = struct.Struct("<iiiII")  # status, offset, part, text ptr, text len (RESULT_* order)
 
 
-def _compiled() -> Any:
+def _compiled() -> Module:
     global _module
     if _module is None:
         with _lock:
             if _module is None:
-                wasmtime, engine, _m, _low, fixed = _core._compiled()
                 data = _core.package_bytes(WASM_FILE)  # (not importlib.resources: ~6 ms of a CLI's start)
                 # Through the fingerprint module's disk cache (_module_cache.py): compiling this
-                # 88 KB module costs ~100 ms per process, most of a CLI run's start (issue 13).
-                _module = load_module(wasmtime, engine, data, "memory_may_move=%s" % (not fixed))
+                # 140 KB module costs ~100 ms per process, most of a CLI run's start (issue 13).
+                _module = load_module(engine(), data, _core.ENGINE_TAG)
     return _module
 
 
 class _Instance:
     def __init__(self) -> None:
-        wasmtime = _core._compiled()[0]
-        self.store = wasmtime.Store(_core._compiled()[1])
-        ex = wasmtime.Instance(self.store, _compiled(), []).exports(self.store)
-        self.memory, self.run, self.reserve = ex["memory"], ex["run"], ex["reserve"]
-        self.exports = ex  # runBatch, limits: the batch transport (_batch.py)
-        if ex["version"](self.store) != FINGERPRINT_VERSION or ex["abiId"](self.store) != ABI_ID:
+        w = self.w = _WasmInstance(_compiled())
+        self.fn_run, self.fn_reserve = w.func("run"), w.func("reserve")
+        if w.call(w.func("version")) != FINGERPRINT_VERSION or not w.has("abiId") or w.call(w.func("abiId")) != ABI_ID:
             raise FingerprintError("internal-error", "diagnostics.wasm does not match this SDK (reinstall the package)")
-        self.result = ex["result"](self.store)
+        self.result = w.call(w.func("result"))
         self.cap = 64 * 1024
-        self.ptr = self.reserve(self.store, self.cap)
-        self.errors = (wasmtime.Trap, wasmtime.WasmtimeError)
+        self.ptr = self.reserve(self.cap)
+        if self.ptr == 0:
+            raise FingerprintError("out-of-memory", "the diagnostics core has no room for its input")
+
+    def reserve(self, n: int) -> int:
+        """Room for n input bytes at ``ptr`` (the same address, more room); 0 when memory cannot grow."""
+        return self.w.call(self.fn_reserve, n) & 0xFFFFFFFF
+
+    def room(self, n: int, what: str) -> None:
+        """Makes the input region hold n bytes, else raises out-of-memory."""
+        if n > self.cap:
+            if n > 0xFFFFFFFF or self.reserve(n) == 0:
+                raise FingerprintError("out-of-memory", "%s of %d bytes does not fit in wasm memory" % (what, n))
+            self.cap = n
+
+    def run(self, n: int) -> None:
+        """``run`` on the request of n bytes at ``ptr``; a trap raises WasmError."""
+        self.w.call(self.fn_run, n)
+
+    def read(self, start: int, end: int) -> bytes:
+        return bytes(self.w.view()[start:end])
 
 
 def _instance() -> _Instance:
@@ -93,7 +109,7 @@ def explain_call_text(text: Any, tools: bytes = b"") -> Tuple[Dict[str, Any], st
     st = _instance()
     text_out = _run(st, _HEADER.pack(flags, 0, 0, 0, len(tools), len(data)) + tools + data)
     r = st.result
-    digest = bytes(st.memory.read(st.store, r + RESULT_DIGEST, r + RESULT_DIGEST + 64)).decode("ascii")
+    digest = st.read(r + RESULT_DIGEST, r + RESULT_DIGEST + 64).decode("ascii")
     return json.loads(text_out), digest
 
 
@@ -120,8 +136,8 @@ def explain_calls_text(text: Any, tools: bytes = b"") -> List[Tuple[Dict[str, An
                 return out
             raise
         r = st.result
-        count = struct.unpack("<i", bytes(st.memory.read(st.store, r + RESULT_OFFSET, r + RESULT_OFFSET + 4)))[0]
-        digest = bytes(st.memory.read(st.store, r + RESULT_DIGEST, r + RESULT_DIGEST + 64)).decode("ascii")
+        count = struct.unpack("<i", st.read(r + RESULT_OFFSET, r + RESULT_OFFSET + 4))[0]
+        digest = st.read(r + RESULT_DIGEST, r + RESULT_DIGEST + 64).decode("ascii")
         out.append((json.loads(text_out), digest))
         i += 1
     return out
@@ -144,25 +160,26 @@ def cli_step(step: str, name: Any = b"", match: Any = b"", ignore: Any = b"",
     parts = [p.encode("utf-8", "surrogateescape") if isinstance(p, str) else p for p in (step, name, match, ignore)]
     st = _instance()
     n = HEADER_BYTES + sum(len(p) for p in parts) + len(args)
-    if n > st.cap:
-        if st.reserve(st.store, n) == 0:
-            raise FingerprintError("out-of-memory", "a request of %d bytes does not fit in wasm memory" % n)
-        st.cap = n
-    st.memory.write(st.store, _HEADER.pack(F_CLI, *[len(p) for p in parts], len(args)) + b"".join(parts), st.ptr)
-    st.memory.write(st.store, args, st.ptr + n - len(args))
+    st.room(n, "a request")
+    head = _HEADER.pack(F_CLI, *[len(p) for p in parts], len(args)) + b"".join(parts)
+    view = st.w.view()
+    view[st.ptr:st.ptr + len(head)] = head
+    view[st.ptr + n - len(args):st.ptr + n] = args
     try:
-        status = st.run(st.store, n)
-    except st.errors as e:
+        status = st.w.call(st.fn_run, n)
+    except WasmError as e:
         del _local.inst
-        raise FingerprintError("internal-error", "the diagnostics core trapped: %s" % str(e).splitlines()[0]) from None
+        raise FingerprintError("internal-error", "the diagnostics core trapped: %s"
+                               % (str(e).splitlines() or [""])[0]) from None
     r = st.result
-    head = bytes(st.memory.read(st.store, r, r + RESULT_CLI_CODE + 4))
+    view = st.w.view()  # the run may have grown memory
+    head = bytes(view[r:r + RESULT_CLI_CODE + 4])
     if status:
         _status, offset, part = struct.unpack_from("<iii", head)
         raise core_error(status, offset, part, "")
     ptr, size = struct.unpack_from("<II", head, RESULT_TEXT_PTR)
     n_out, n_err, n_state, lines, code = _CLI_WORDS.unpack_from(head, RESULT_CLI_OUT)
-    text = memoryview(st.memory.read(st.store, ptr, ptr + size))
+    text = memoryview(bytes(view[ptr:ptr + size]))
     return text[:n_out], text[n_out:n_out + n_err], text[n_out + n_err:n_out + n_err + n_state], lines, code
 
 
@@ -174,23 +191,21 @@ def _run(st: _Instance, request: bytes) -> str:
 
 
 def run_request(st: _Instance, request: bytes, what: str, on_trap: Callable[[], None]) -> str:
-    """One request on instance ``st`` through wasmtime's ordinary call path: the
-    returned text, or the FingerprintError; a trap calls ``on_trap`` (the
-    instance is not trusted after it) and becomes "internal-error"."""
+    """One request on instance ``st``: the returned text, or the FingerprintError;
+    a trap calls ``on_trap`` (the instance is not trusted after it) and becomes "internal-error"."""
     n = len(request)
-    if n > st.cap:
-        if st.reserve(st.store, n) == 0:
-            raise FingerprintError("out-of-memory", "a request of %d bytes does not fit in wasm memory" % n)
-        st.cap = n
-    st.memory.write(st.store, request, st.ptr)
+    st.room(n, "a request")
+    st.w.view()[st.ptr:st.ptr + n] = request
     try:
-        st.run(st.store, n)
-    except st.errors as e:
+        st.run(n)
+    except WasmError as e:
         on_trap()
-        raise FingerprintError("internal-error", "the %s core trapped: %s" % (what, str(e).splitlines()[0])) from None
+        raise FingerprintError("internal-error", "the %s core trapped: %s"
+                               % (what, (str(e).splitlines() or [""])[0])) from None
     r = st.result
-    status, offset, part, ptr, size = _RESULT.unpack(bytes(st.memory.read(st.store, r + RESULT_STATUS, r + 20)))
-    text = bytes(st.memory.read(st.store, ptr, ptr + size)).decode("utf-8", "surrogatepass")
+    view = st.w.view()  # the run may have grown memory
+    status, offset, part, ptr, size = _RESULT.unpack_from(view, r + RESULT_STATUS)
+    text = str(view[ptr:ptr + size], "utf-8", "surrogatepass")
     if status:
         raise core_error(status, offset, part, text)
     return text

@@ -31,7 +31,9 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any, Optional
+from typing import Optional
+
+from . import _wasmtime
 
 try:  # the interpreter's built-in SHA-256: importing hashlib loads OpenSSL (~3.5 ms here)
     from _sha2 import sha256  # Python >= 3.12
@@ -84,16 +86,9 @@ def _cpu_flags() -> str:
 def entry_name(wasm_sha256: str, engine_tag: str) -> str:
     """File name of the entry for this wasm on this wasmtime, engine and host."""
     parts = [wasm_sha256, engine_tag, sys.platform, sys.implementation.name]
-    try:
-        from wasmtime import _ffi
-
-        lib = str(_ffi.filename)
-        st = os.stat(lib)
-        parts += [lib, str(st.st_size), str(st.st_mtime_ns), str(_ffi.machine)]
-    except (ImportError, AttributeError, OSError):
-        import wasmtime  # the package itself, when its native library cannot be named
-
-        parts.append(os.path.dirname(os.path.abspath(wasmtime.__file__)))
+    lib = _wasmtime.lib().path  # its folder names the machine (linux-x86_64)
+    st = os.stat(lib)  # an OSError: load_module compiles without the cache
+    parts += [lib, str(st.st_size), str(st.st_mtime_ns)]
     parts.append(_cpu_flags())
     key = sha256("\0".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
     return "%s-%s.cwasm" % (wasm_sha256[:16], key[:32])
@@ -131,24 +126,24 @@ def _write(path: str, payload: bytes) -> None:
             pass
 
 
-def load_module(wasmtime: Any, engine: Any, wasm: bytes, engine_tag: str) -> Any:
+def load_module(engine: int, wasm: bytes, engine_tag: str) -> _wasmtime.Module:
     """The compiled module: from the cache when an intact entry matches, else compiled (and stored)."""
     folder = cache_dir()
     if folder is None:
-        return wasmtime.Module(engine, wasm)
+        return _wasmtime.Module.compile(engine, wasm)
     try:
         path = os.path.join(folder, entry_name(sha256(wasm).hexdigest(), engine_tag))
     except Exception:  # an unexpected platform quirk: never worth failing for
-        return wasmtime.Module(engine, wasm)
+        return _wasmtime.Module.compile(engine, wasm)
     payload = _read(path)
     if payload is not None:
         try:
-            return wasmtime.Module.deserialize(engine, payload)
+            return _wasmtime.Module.deserialize(engine, payload)
         except Exception:  # wasmtime refused it (another version or target): rebuild below
             pass
-    module = wasmtime.Module(engine, wasm)
+    module = _wasmtime.Module.compile(engine, wasm)
     try:
-        _write(path, bytes(module.serialize()))
+        _write(path, module.serialize())
     except Exception:  # serialize unsupported: the module still works
         pass
     return module
