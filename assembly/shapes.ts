@@ -57,9 +57,31 @@ function shapeLabel(s: i32): string {
   }
 }
 
+// Bits of keyMask: which of the keys that decide a call's reading an object has.
+const K_TYPE: u32 = 1, K_FUNCTION: u32 = 2, K_JSONRPC: u32 = 4, K_TOOL_USE: u32 = 8, K_FUNCTION_CALL: u32 = 16;
+const K_ARGS: u32 = 32, K_ARGS_JSON: u32 = 64;
+const SHAPE_KEYS = K_TYPE | K_FUNCTION | K_JSONRPC | K_TOOL_USE | K_FUNCTION_CALL;
+
+/** The K_* keys among obj's members, in one pass: a recording line then skips every marker lookup (issue 13). */
+function keyMask(obj: u32): u32 {
+  let mask: u32 = 0;
+  const count = nodeA(obj);
+  let k = obj + 1;
+  for (let m: u32 = 0; m < count; m++) {
+    const n = nodeA(k); // a key's byte length: most keys are ruled out by it alone
+    if (n == 4) { if (strIs(k, "type")) mask |= K_TYPE; else if (strIs(k, "args")) mask |= K_ARGS; }
+    else if (n == 8) { if (strIs(k, "function")) mask |= K_FUNCTION; else if (strIs(k, "argsJSON")) mask |= K_ARGS_JSON; }
+    else if (n == 7) { if (strIs(k, "jsonrpc")) mask |= K_JSONRPC; else if (strIs(k, "toolUse")) mask |= K_TOOL_USE; }
+    else if (n == 12 && strIs(k, "functionCall")) mask |= K_FUNCTION_CALL;
+    k = subtreeEnd(k + 1);
+  }
+  return mask;
+}
+
 /** Reads the shape of the call object at root: SHAPE_NONE, SHAPE_ERROR (recorded), or the shape with shapeName/shapeArgs set. */
 export function readShape(root: u32): i32 {
   shapeName = shapeArgs = -1;
+  if ((keyMask(root) & SHAPE_KEYS) == 0) return SHAPE_NONE; // every shape needs one of these keys
   const type = member(root, "type");
   let byType = 0;
   if (type >= 0 && nodeType(<u32>type) == T_STR) {
@@ -240,8 +262,9 @@ function scan(arr: u32, type: string, index: u32, n: u32): i32 {
 
 /** The object has a call's own members: args/argsJSON, or a shape marker. */
 function isCallObject(o: u32): bool {
-  if (member(o, "args") >= 0 || member(o, "argsJSON") >= 0 || member(o, "function") >= 0) return true;
-  if (member(o, "jsonrpc") >= 0 || member(o, "toolUse") >= 0 || member(o, "functionCall") >= 0) return true;
+  const mask = keyMask(o);
+  if ((mask & ~K_TYPE) != 0) return true; // args, argsJSON, function, jsonrpc, toolUse or functionCall
+  if (mask == 0) return false;
   const t = member(o, "type");
   return t >= 0 && nodeType(<u32>t) == T_STR &&
     (strIs(<u32>t, "function_call") || strIs(<u32>t, "tool_use") || strIs(<u32>t, "tool-call") || strIs(<u32>t, "tool_call"));
