@@ -14,7 +14,11 @@
 //   - a near miss of a reserved key (args_json, match_on, MatchOn, ignore-args,
 //     Name…: equal after lowercasing and dropping "_" and "-"), and `options`
 //     (the old SDK shape), is an error naming the key to use — never ignored;
-//   - duplicate members: the last wins (D13), as for args.
+//   - duplicate members: the last wins (D13), as for args;
+//   - a line without args or argsJSON (or with them null) but with "arguments", "input" or
+//     "parameters" (a provider's call taken out of its shape, e.g. OpenAI's
+//     `function` object, or Llama's {"name", "parameters"}) is an error naming
+//     that key: read as a line it would silently fingerprint args null (D2).
 import { E_BAD_CALL, PART_ARGS_JSON, PART_CALL } from "./abi";
 import { alloc } from "./arena";
 import { fail, setErrorDetail, setPart, setTextPart } from "./errors";
@@ -32,6 +36,7 @@ export let callArgs: i32 = -1;
 export let callRecorded: i32 = -1;
 
 const K_NAME = 0, K_ARGS = 1, K_ARGS_JSON = 2, K_KIND = 3, K_MATCH_ON = 4, K_IGNORE = 5, K_FINGERPRINT = 6, K_OPTIONS = 7;
+const K_ARGS_LIKE = 8; // badKey's code for isArgsLike keys (never a reserved key)
 
 /** The tool's declaration replaces the call's selection lists (tools.ts, issue 12). */
 export function setCallSelection(matchOn: i32, ignoreArgs: i32): void {
@@ -76,7 +81,7 @@ export function readCall(root: u32, textBase: usize, textLen: usize): bool {
     setPart(PART_CALL);
     return true;
   }
-  let argsJson: i32 = -1;
+  let argsJson: i32 = -1, argsLike: i32 = -1;
   const count = nodeA(root);
   let k = root + 1;
   for (let m: u32 = 0; m < count; m++) {
@@ -93,6 +98,7 @@ export function readCall(root: u32, textBase: usize, textLen: usize): bool {
     else if (which < 0) {
       const near = nearMiss(k);
       if (near >= 0) return badKey(k, textBase, textLen, near);
+      if (argsLike < 0 && isArgsLike(k)) argsLike = <i32>k;
     }
     k = subtreeEnd(v);
   }
@@ -114,7 +120,12 @@ export function readCall(root: u32, textBase: usize, textLen: usize): bool {
     const r = parseText(<usize>nodeB(<u32>argsJson), <usize>nodeA(<u32>argsJson), false);
     if (r < 0) return false;
     callArgs = r;
-  } else if (callArgs < 0) {
+  } else {
+    // "args": null counts as absent here too: a host value's null member is dropped (D1) before this reads it.
+    if (argsLike >= 0 && (callArgs < 0 || nodeType(<u32>callArgs) == T_NULL)) {
+      return badKey(<u32>argsLike, textBase, textLen, K_ARGS_LIKE);
+    }
+    if (callArgs >= 0) return true;
     const r = tapePush(T_NULL, 0, 0, 0); // no args: null (D2)
     if (r < 0) return false;
     callArgs = r;
@@ -137,6 +148,13 @@ function isDigestString(i: u32): bool {
 }
 
 /** Index in KEYS of the key node k's exact bytes, or -1. */
+/** A provider's name for a call's args, which a recording line does not read. */
+function isArgsLike(k: u32): bool {
+  const p = <usize>nodeB(k), n = nodeA(k);
+  return n == 9 && asciiEq(p, "arguments", false) || n == 5 && asciiEq(p, "input", false)
+    || n == 10 && asciiEq(p, "parameters", false);
+}
+
 function keyOf(k: u32): i32 {
   const p = <usize>nodeB(k), n = <i32>nodeA(k);
   for (let i = 0; i < K_OPTIONS; i++) {
@@ -197,6 +215,9 @@ function badKey(k: u32, textBase: usize, textLen: usize, near: i32): bool {
   fail(E_BAD_CALL, inText ? <i32>(p - 1 - textBase) : -1);
   if (near == K_OPTIONS) {
     setDetail(p, <usize>nodeA(k), " is not a call key: put kind, matchOn and ignoreArgs at the top level of the call", "", "");
+  } else if (near == K_ARGS_LIKE) {
+    setDetail(p, <usize>nodeA(k), " is not read as args: a recording line has \"args\" (a value) or \"argsJSON\" (JSON text);",
+      " a provider's tool call goes in whole; ", accepted());
   } else {
     setDetail(p, <usize>nodeA(k), " should be \"", keyName(near), "\" (call keys are camelCase)");
   }

@@ -41,6 +41,14 @@ const CALLS = [
   ["error-vercel-name-not-string", { type: "tool-call", toolName: 3, input: {} }],
   ["error-bedrock-not-object", { toolUse: "get_weather" }],
   ["error-no-shape", { id: "x", arguments: "{}" }],
+  // A provider's call taken out of its shape: its args key on a line is an error, never args null.
+  ["error-chat-function-object-alone", { name: W, arguments: TEXT }],
+  ["error-bedrock-tool-use-alone", { toolUseId: "tooluse_1", name: W, input: ARGS }],
+  ["error-llama-parameters", { name: W, parameters: ARGS }],
+  ["error-arguments-and-null-args-json", { name: W, argsJSON: null, arguments: TEXT }],
+  ["line-args-beside-input", { name: W, args: ARGS, input: "the user's question" }],
+  ["error-null-args-beside-arguments", { name: W, args: null, arguments: TEXT }],
+  ["line-empty-args-beside-arguments", { name: W, args: {}, arguments: TEXT }],
 ];
 
 const chat = (id, name, args) => ({ id, type: "function", function: { name, arguments: JSON.stringify(args) } });
