@@ -1,6 +1,7 @@
-"""Start-up (issue 11 item 9): importing the package and taking the first
-fingerprint load none of the batch, diagnostics and replay modules; their
-public names still resolve, on first use (PEP 562 ``__getattr__``).
+"""Start-up (issue 11 item 9, issue 13): importing the package loads none of
+its modules, the first fingerprint none of the batch, diagnostics and replay
+modules, and the CLI none of the value path's (nor json, typing, datetime,
+re); public names still resolve, on first use (PEP 562 ``__getattr__``).
 Each check runs in a fresh interpreter, whose ``sys.modules`` is the evidence.
 """
 from __future__ import annotations
@@ -25,6 +26,28 @@ def test_the_first_fingerprint_loads_no_diagnostics_batch_or_replay_module():
     assert isinstance(loaded, list)
     assert "overturn.fingerprint._core" in loaded
     assert [m for m in LAZY if m in loaded] == []
+
+
+def test_importing_the_package_loads_none_of_its_modules():
+    loaded = _fresh("import json, sys\nbefore = set(sys.modules)\nimport overturn.fingerprint\n"
+                    "print(json.dumps(sorted(set(sys.modules) - before)))")
+    assert loaded == ["__future__", "overturn", "overturn.fingerprint"]  # __future__: its annotations import
+
+
+def test_the_cli_loads_no_value_path_module_nor_json_typing_or_datetime(tmp_path):
+    line = '{"name": "search", "args": {"q": " cats "}}\n'
+    (tmp_path / "r.jsonl").write_text(line, encoding="utf-8")
+    code = ("import sys, runpy\nsys.argv = ['overturn-fingerprint', %r]\ntry:\n"
+            "    runpy.run_module('overturn.fingerprint', run_name='__main__')\nexcept SystemExit:\n    pass\n"
+            "sys.stderr.write(' '.join(sorted(sys.modules)))\n" % str(tmp_path / "r.jsonl"))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    import hashlib
+    assert out.stdout.split() == [hashlib.sha256(b'tool_call\nsearch\n{"q":"cats"}').hexdigest(), "search"]
+    loaded = set(out.stderr.split())
+    assert "overturn.fingerprint._cli" in loaded
+    unwanted = {"json", "json.decoder", "typing", "datetime", "re", "overturn.fingerprint._api",
+                "overturn.fingerprint._encode", "overturn.fingerprint._stream", "wasmtime"}
+    assert sorted(unwanted & loaded) == []
 
 
 def test_lazy_names_resolve_and_are_the_modules_own_objects():

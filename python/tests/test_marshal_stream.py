@@ -110,12 +110,12 @@ def test_plain_values_take_the_marshal_path(monkeypatch: pytest.MonkeyPatch) -> 
     if not _stream._USE_MARSHAL:
         pytest.skip("this process's stack is too small for marshal's depth")
 
-    import overturn.fingerprint as sdk
+    from overturn.fingerprint import _api
 
     def no_text(v: Any) -> bytes:
         raise AssertionError("the JSON-text path ran")
 
-    monkeypatch.setattr(sdk, "to_json_args", no_text)
+    monkeypatch.setattr(_api, "to_json_args", no_text)
     v = {"b": [1, 2.5, None, True, "x"], "a": ("y", -7, 2**40)}
     assert canonical_json(v) == '{"a":["y",-7,1099511627776],"b":[1,2.5,true,"x"]}'
     assert fingerprint("t", v) == ref.fingerprint("t", v)

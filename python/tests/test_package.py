@@ -208,5 +208,8 @@ def test_load_failures_are_fingerprint_errors(monkeypatch):
 
 def test_docstring_examples():
     import doctest
-    result = doctest.testmod(fp, optionflags=doctest.ELLIPSIS)
+    from overturn.fingerprint import _api
+    package = doctest.testmod(fp, optionflags=doctest.ELLIPSIS)
+    assert package.attempted >= 2 and package.failed == 0
+    result = doctest.testmod(_api, optionflags=doctest.ELLIPSIS)
     assert result.attempted >= 5 and result.failed == 0

@@ -13,10 +13,11 @@ disk cache), so the fingerprint path never pays for it, and called through
 """
 from __future__ import annotations
 
-import json
 import struct
 import threading
-from typing import Any, Callable, Dict, List, Tuple
+TYPE_CHECKING = False  # typing is not imported at run time: ~3 ms of a CLI start (issue 13)
+if TYPE_CHECKING:
+    from typing import Any, Callable, Dict, List, Tuple
 
 from . import _core
 from ._abi import (ABI_ID, F_CALL, F_CLI, F_DIFF, F_DIGEST, F_EXPLAIN, F_NTH_CALL, F_STRING_INPUT, F_TOOLS, FINGERPRINT_VERSION,
@@ -110,6 +111,8 @@ def explain_call_text(text: Any, tools: bytes = b"") -> Tuple[Dict[str, Any], st
     text_out = _run(st, _HEADER.pack(flags, 0, 0, 0, len(tools), len(data)) + tools + data)
     r = st.result
     digest = st.read(r + RESULT_DIGEST, r + RESULT_DIGEST + 64).decode("ascii")
+    import json  # here: the CLI never needs it (~5 ms of its start)
+
     return json.loads(text_out), digest
 
 
@@ -124,6 +127,8 @@ def explain_calls_text(text: Any, tools: bytes = b"") -> List[Tuple[Dict[str, An
     else:
         raise FingerprintError("invalid-argument", "a message's JSON text must be str or bytes, got %s"
                                % type(text).__qualname__)
+    import json
+
     st = _instance()
     out: List[Tuple[Dict[str, Any], str]] = []
     i, count = 0, 1
@@ -145,6 +150,8 @@ def explain_calls_text(text: Any, tools: bytes = b"") -> List[Tuple[Dict[str, An
 
 def diff_texts(a: str, b: str) -> Any:
     """The core's changes from canonical text a to b (linear at any depth)."""
+    import json
+
     da, db = a.encode("utf-8"), b.encode("utf-8")  # canonical texts are well-formed (D6)
     return json.loads(_run(_instance(), _HEADER.pack(F_DIFF, len(da), len(db), 0, 0, 0) + da + db))
 

@@ -21,7 +21,9 @@ import os
 import sys
 import threading
 from ctypes import byref, c_bool, c_size_t, c_uint8, c_void_p
-from typing import Any, Dict, List, Optional, Tuple
+TYPE_CHECKING = False  # typing is not imported at run time: ~3 ms of a CLI start (issue 13)
+if TYPE_CHECKING:
+    from typing import Any, Dict, List, Optional, Tuple
 
 __all__ = ["WasmError", "Module", "Instance", "engine", "library_path"]
 
@@ -46,21 +48,18 @@ class _ByteVec(ctypes.Structure):
 
 
 def library_path() -> str:
-    """The wasmtime package's native library, found without importing the package."""
-    try:
-        from importlib.util import find_spec
-
-        spec = find_spec("wasmtime")
-        folder = list(spec.submodule_search_locations or [])[0] if spec else None
-        machine = (os.uname().machine if hasattr(os, "uname") else os.environ.get("PROCESSOR_ARCHITECTURE", ""))
-        machine = {"AMD64": "x86_64", "amd64": "x86_64", "arm64": "aarch64", "ARM64": "aarch64"}.get(machine, machine)
-        name = _LIB_NAMES.get(sys.platform)
-        if folder and name:
-            path = os.path.join(folder, "%s-%s" % (sys.platform, machine), name)
+    """The wasmtime package's native library, in the first ``wasmtime`` package on sys.path (where
+    the import system finds it), without importing the package or importlib.util (~3 ms)."""
+    machine = os.uname().machine if hasattr(os, "uname") else os.environ.get("PROCESSOR_ARCHITECTURE", "")
+    machine = {"AMD64": "x86_64", "amd64": "x86_64", "arm64": "aarch64", "ARM64": "aarch64"}.get(machine, machine)
+    name = _LIB_NAMES.get(sys.platform)
+    for entry in sys.path if name else ():
+        folder = os.path.join(entry, "wasmtime")
+        if os.path.isfile(os.path.join(folder, "__init__.py")):
+            path = os.path.join(folder, "%s-%s" % (sys.platform, machine), name or "")
             if os.path.isfile(path):
                 return path
-    except (ImportError, ValueError, IndexError, OSError):
-        pass
+            break  # that package's layout is another: it names its library itself (below)
     # Another layout (a platform named otherwise): ask the package itself, at its import's cost.
     from wasmtime import _ffi
 

@@ -1,0 +1,276 @@
+"""The public API's value and text calls (``overturn.fingerprint`` loads them on first use).
+
+Internal module; the names are documented where users import them, in
+``overturn/fingerprint/__init__.py``. Example::
+
+    >>> from overturn.fingerprint import fingerprint, canonical_json
+    >>> canonical_json({"email": " a@b.c ", "plan": "pro"})
+    '{"email":"a@b.c","plan":"pro"}'
+    >>> len(fingerprint("search", {"q": " cats "}))
+    64
+"""
+from __future__ import annotations
+
+import json
+from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
+
+from . import _core, _limits
+from ._abi import F_MARSHAL
+from ._core import F_DIGEST, F_IGNORE, F_MATCH_ON, F_STRING_INPUT, F_TEXT, _local
+from ._encode import to_json_args
+from ._stream import NOT_PLAIN, PLAIN, UNKNOWN, marshal_call, plain_call
+from ._select import key_list, select_value
+from ._errors import FingerprintError
+from ._limits import Limits
+from ._types import KeyList
+
+_quote = json.encoder.encode_basestring  # JSON string literals, non-ASCII kept (C when available)
+_names: Dict[str, bytes] = {}
+_lists: Dict[Tuple[str, ...], bytes] = {}
+_CACHE_MAX = 1024
+_DEFAULT_KIND = "tool_call"
+_PLAIN_TEXT = 1 << 16  # characters: a str up to this takes _core.plain (its bytes live during the run)
+_UNLIMITED = _limits._UNLIMITED  # max_bytes when there is no byte limit
+_VALUE_DIGEST = F_DIGEST | F_MARSHAL  # plain's request for a value's digest
+
+
+def _literal(s: Any, what: str) -> bytes:
+    """A kind/name as a JSON string literal (WTF-8), memoized: names repeat.
+
+    The caches here are keyed by exact ``str`` only (a subclass is turned into
+    one first, by content): a subclass's ``__eq__``/``__hash__`` could make two
+    different names share an entry (issue #10).
+    """
+    t = type(s)
+    if t is not str:
+        if not issubclass(t, str):
+            raise FingerprintError("invalid-argument", "%s must be a str, got %s" % (what, t.__qualname__))
+        s = str.__str__(s)
+    b = _names.get(s)
+    if b is None:
+        b = _quote(s).encode("utf-8", "surrogatepass")
+        if len(_names) >= _CACHE_MAX:
+            _names.clear()
+        _names[s] = b
+    return b
+
+
+def _list_text(keys: Tuple[str, ...]) -> bytes:
+    """A key list as JSON array text, memoized; ``keys`` holds exact str (key_list)."""
+    b = _lists.get(keys)
+    if b is None:
+        b = ("[" + ",".join(_quote(str.__str__(k)) for k in keys) + "]").encode("utf-8", "surrogatepass")
+        if len(_lists) >= _CACHE_MAX:
+            _lists.clear()
+        _lists[keys] = b
+    return b
+
+
+def _options(kind: Any, match_on: Any, ignore_args: Any) -> Tuple[int, bytes, bytes, bytes,
+                                                                    Optional[Tuple[str, ...]],
+                                                                    Optional[Tuple[str, ...]]]:
+    flags = F_DIGEST
+    k = b"" if type(kind) is str and kind == _DEFAULT_KIND else _literal(kind, "kind")
+    m = g = b""
+    mt = gt = None
+    if match_on is not None:
+        mt = key_list(match_on, "match_on")
+        m = _list_text(mt)
+        flags |= F_MATCH_ON
+    if ignore_args is not None:
+        gt = key_list(ignore_args, "ignore_args")
+        g = _list_text(gt)
+        flags |= F_IGNORE
+    return flags, k, m, g, mt, gt
+
+
+LimitsArg = Union[Limits, Mapping[str, Any], None]
+
+
+def _settings(limits: LimitsArg) -> Optional[_limits.Settings]:
+    """A call's own limits over the configured ones (None: just the configured)."""
+    return None if limits is None else _limits.active.over(limits)
+
+
+def _value_call(flags: int, k: bytes, n: bytes, args: Any, limits: LimitsArg) -> str:
+    """The core call of the value path: limit errors lose the offset into text the caller never saw."""
+    s = _limits.active if limits is None else _limits.active.over(limits)
+    out = marshal_call(flags, k, n, args, s)  # plain values: marshal, read by the core (issue 14)
+    if out is NOT_PLAIN or out is PLAIN or out is UNKNOWN:
+        return _text_path(out, flags, k, n, args, s)
+    return out
+
+
+def _text_path(out: str, flags: int, k: bytes, n: bytes, args: Any, s: _limits.Settings) -> str:
+    """The value path for what marshal or the core's stream reader did not take (``out``: why)."""
+    if out is not PLAIN:
+        # User code may stand behind the value (a dict subclass's items(), a
+        # tzinfo): the iterative walk reads it once and gives the text or the
+        # error with its path; the C encoder could fail after calling it, and
+        # a second walk would call it again (issue 10: read once). UNKNOWN
+        # (a thread with a small stack, where marshal is not asked) may hold
+        # it too: such threads trade the C encoder's speed for that.
+        data = to_json_args(args, reads_once=True)
+    else:
+        data = to_json_args(args)
+    if data.__class__ is bytes and len(data) > s.max_bytes:
+        raise _limits.value_over(len(data), s)  # _core would word it as text
+    try:
+        return _core.call(flags, k, n, b"", b"", data, s)
+    except FingerprintError as e:
+        if e.code == "limit-exceeded":
+            raise _limits.without_offset(e) from None
+        raise
+
+
+def fingerprint(name: str, args: Any, *, match_on: Optional[KeyList] = None,
+                ignore_args: Optional[KeyList] = None, kind: str = _DEFAULT_KIND,
+                limits: LimitsArg = None) -> str:
+    """Fingerprint of a tool call given as Python values.
+
+    Args:
+        name: the tool name exactly as declared (not trimmed); non-empty, no
+            lone surrogates (D17).
+        args: dict, list, tuple, str, int, float, bool, None, datetime or date,
+            nested (D16). ``None`` at top level canonicalizes to ``null`` (D2).
+        match_on: keep only these top-level keys (D9); wins over
+            ``ignore_args``, even when empty. Values left out are never read.
+        ignore_args: drop these top-level keys (D9).
+        kind: defaults to ``"tool_call"``; non-empty, no ``"\\n"``, no lone
+            surrogates (D17).
+        limits: this call's :class:`Limits` (or a mapping of its fields),
+            laid over the configured ones (:func:`configure`). The byte limit
+            counts the JSON text the value becomes.
+
+    Returns:
+        64 lowercase hex digits (D18).
+
+    Raises:
+        FingerprintError: a value D16 rejects (``code`` ``unsupported-value``
+            or ``circular-value``, with ``path`` like ``args.items[3].when``),
+            a bad kind/name (``bad-kind``/``bad-name``), a limit exceeded
+            (``limit-exceeded``), or an argument of the wrong type
+            (``invalid-argument``).
+
+    Example:
+        >>> fingerprint("search", {"email": " a@b.c ", "plan": "pro"})[:12]
+        '7724594218f0'
+    """
+    if match_on is None and ignore_args is None and kind is _DEFAULT_KIND and limits is None:
+        # The common call in the fewest Python steps (issue 14): _literal's cache hit inlined.
+        n = _names.get(name) if type(name) is str else None
+        if n is None:
+            n = _literal(name, "name")
+    else:
+        n = _literal(name, "name")
+        k = b"" if type(kind) is str and kind == _DEFAULT_KIND else _literal(kind, "kind")
+        if match_on is not None:
+            args = select_value(args, key_list(match_on, "match_on"), None)  # D9: match_on wins
+            if ignore_args is not None:
+                key_list(ignore_args, "ignore_args")  # still checked
+        elif ignore_args is not None:
+            args = select_value(args, None, key_list(ignore_args, "ignore_args"))
+        # The selection is complete here, in O(keys + list) (issue #10), so the
+        # core gets no key lists: applying them again would change nothing.
+        if k or limits is not None:
+            return _value_call(F_DIGEST, k, n, args, limits)
+    # plain_call inlined: this thread's plain function, one Python call (issue 14); selected
+    # args too (a call with ignore_args took ~12 µs on the general path, ~8.7 here).
+    try:
+        fn = _local.plain
+    except AttributeError:
+        fn = _core.plain_fn()
+    out = fn(_VALUE_DIGEST, n, args, _limits.active)
+    if out is NOT_PLAIN or out is PLAIN or out is UNKNOWN:
+        return _text_path(out, F_DIGEST, b"", n, args, _limits.active)
+    return out  # type: ignore[no-any-return]
+
+
+def fingerprint_json(name: str, args_json: Union[str, bytes, bytearray, memoryview], *,
+                     match_on: Optional[KeyList] = None, ignore_args: Optional[KeyList] = None,
+                     kind: str = _DEFAULT_KIND, limits: LimitsArg = None) -> str:
+    """Fingerprint of a tool call whose args are JSON text (e.g. an LLM's ``arguments``).
+
+    The text is read by the core, strictly (RFC 8259 with the tolerances of
+    D12), never by ``json.loads``: numbers become the nearest double (D11),
+    duplicate keys keep the last (D13), surrogate escapes pair up (D14).
+    ``bytes`` may start with a UTF-8 byte order mark (skipped); a ``str`` may
+    not (it is a character of the text, and an error there). ``limits``: as
+    for :func:`fingerprint`; the byte limit is checked before the text is
+    copied into the core.
+
+    Raises:
+        FingerprintError: malformed JSON (``offset`` is the byte offset into
+            the UTF-8 text), a limit exceeded (``limit-exceeded``), a bad
+            kind/name, or a wrong argument type.
+
+    Example:
+        >>> fingerprint_json("search", '{"plan":"pro","email":" a@b.c "}')[:12]
+        '7724594218f0'
+    """
+    if match_on is None and ignore_args is None and kind is _DEFAULT_KIND and limits is None:
+        n = _names.get(name) if type(name) is str else None
+        if n is None:
+            n = _literal(name, "name")
+        if type(args_json) is str and len(args_json) <= _PLAIN_TEXT and _limits.active.max_bytes >= _UNLIMITED:
+            # The common call in fewer Python steps (issue 14); an error is
+            # reported by the full path below (the core runs that text twice).
+            out = _core.plain(F_DIGEST | F_STRING_INPUT, n, args_json.encode("utf-8", "surrogatepass"))
+            if out is not None:
+                return out
+        data, text_flag = _text(args_json)
+        return _core.call(F_DIGEST | text_flag, b"", n, b"", b"", data)
+    n = _literal(name, "name")
+    data, text_flag = _text(args_json)
+    flags, k, m, g, _, _ = _options(kind, match_on, ignore_args)
+    return _core.call(flags | text_flag, k, n, m, g, data, _settings(limits))
+
+
+def canonical_json(value: Any) -> str:
+    """Canonical JSON text of a Python value (D1–D8, D16), without selection.
+
+    The configured limits apply (:func:`configure`).
+
+    Raises:
+        FingerprintError: as for :func:`fingerprint`.
+
+    Example:
+        >>> canonical_json({"b": [1.0, None, float("nan")], "a": -0.0})
+        '{"a":0,"b":[1]}'
+    """
+    out = plain_call(F_TEXT, b"", value)
+    if out is NOT_PLAIN or out is PLAIN or out is UNKNOWN:
+        return _text_path(out, F_TEXT, b"", b"", value, _limits.active)
+    return out
+
+
+def canonicalize_json(text: Union[str, bytes, bytearray, memoryview]) -> str:
+    """Canonical JSON text of JSON text, without selection.
+
+    The configured limits apply (:func:`configure`).
+
+    Raises:
+        FingerprintError: malformed JSON, with the byte ``offset``.
+
+    Example:
+        >>> canonicalize_json('{ "b": 1e2, "a": " x " }')
+        '{"a":"x","b":100}'
+    """
+    data, text_flag = _text(text)
+    return _core.call(F_TEXT | text_flag, b"", b"", b"", b"", data)
+
+
+def _text(t: Any) -> Tuple[Any, int]:
+    # Tested on type(t) and read through the base type (a str subclass's
+    # encode(), an object's lying __class__ are never used: issue #10).
+    # A str is encoded by _core, after the byte limit's lower bound (its
+    # length) passed, in pieces when long (issue 15); a subclass as a plain copy.
+    c = type(t)
+    if c is str:
+        return t, F_STRING_INPUT
+    if issubclass(c, str):
+        return str.__str__(t), F_STRING_INPUT
+    if issubclass(c, (bytes, bytearray)) or c is memoryview:
+        return t, 0
+    raise FingerprintError("invalid-argument",
+                           "JSON text must be str or bytes, got %s" % type(t).__qualname__)
