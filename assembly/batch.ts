@@ -168,8 +168,14 @@ function countNul(p: usize, end: usize): usize {
   return ~(((x & low7) + low7) | x) & 0x8080_8080_8080_8080;
 }
 
-/** The first NUL at or after p, or end: eight bytes a step (a zero byte test, SWAR). */
+/** The first NUL at or after p, or end: sixteen bytes a step (wasm SIMD: separated columns are
+ * read only by the diagnostics module, built with it), then eight (a zero byte test, SWAR). */
 function itemEnd(p: usize, end: usize): usize {
+  while (p + 16 <= end) {
+    const zeros = i8x16.bitmask(i8x16.eq(v128.load(p), i8x16.splat(0)));
+    if (zeros != 0) return p + <usize>ctz(zeros);
+    p += 16;
+  }
   while (p + 8 <= end) {
     const x = load<u64>(p);
     if (((x - 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080) != 0) break;
