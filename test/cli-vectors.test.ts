@@ -137,3 +137,21 @@ it("says where a JSON error is: byte, line, column, the character (issue 11)", a
     expect(jsonErrorAt(p.hex !== undefined ? Buffer.from(p.hex, "hex") : p.text!, p.offset)).toBe(p.want);
   }
 });
+
+// The core's line count of a chunk (the "lines" step: the next chunk's first line number when chunks go to
+// workers), against a count by hand: newlines at every offset around the 16-byte steps, a last line without one.
+it("counts a chunk's lines as the chunk step numbers them (issue 13)", async () => {
+  await import("../src/index.js");
+  const { cliStep } = await import("../src/_diagnostics_wasm.js");
+  const byHand = (b: Uint8Array) => b.filter((c) => c === 10).length + (b.length && b[b.length - 1] !== 10 ? 1 : 0);
+  let seed = 7;
+  const rnd = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n);
+  for (let len = 0; len <= 70; len++) {
+    for (let k = 0; k < 6; k++) {
+      const b = Uint8Array.from({ length: len }, () => (rnd(4) === 0 ? 10 : 0x61 + rnd(3)));
+      expect(cliStep("lines", "", "", "", b).lines).toBe(byHand(b));
+    }
+  }
+  const big = new TextEncoder().encode('{"name":"t","args":{"é":1}}\n'.repeat(5000) + "{last");
+  expect(cliStep("lines", "", "", "", big).lines).toBe(5001);
+});

@@ -11,6 +11,7 @@
 //   load        as chunk, for replay's recording (--in): its lines go into the replay index (cli/replay.ts)
 //   tools       name = --tools FILE, ignoreArgs = why it is unreadable (empty: read), args = its bytes (cli/tools.ts)
 //   unreadable  name = file, ignoreArgs = the reason in plain words
+//   lines       args = whole lines → their count (RESULT_CLI_LINES), as chunk would number them
 //   counts      (none)
 //   finish      matchOn = state, args = the workers' counts, back to back
 //   position    name = JSON text, ignoreArgs = a byte offset (decimal) → " at byte N (line L, column C, X)",
@@ -30,7 +31,7 @@ import { setTools } from "../tools";
 import { keptTools, keptToolsLength } from "../replay";
 import { replayStart } from "./replay";
 import { runTools } from "./tools";
-import { runChunk, runCounts, runFinish, runPlan, runPosition, runTarget, runUnreadable } from "./run";
+import { runChunk, runCounts, runFinish, runLines, runPlan, runPosition, runTarget, runUnreadable } from "./run";
 
 /** Runs step [fP, fP+fN) with the request's parts; true with the text at the sink's start. */
 export function cliText(fP: usize, fN: usize, opP: usize, opN: usize, progP: usize, progN: usize,
@@ -46,6 +47,7 @@ export function cliText(fP: usize, fN: usize, opP: usize, opN: usize, progP: usi
   if (fN == 6 && is(fP, "target")) return runTarget(opP, opN, argsP, argsN);
   if (fN == 10 && is(fP, "unreadable")) return runUnreadable(opP, opN, pkgP, pkgN);
   if (fN == 6 && is(fP, "counts")) return runCounts();
+  if (fN == 5 && is(fP, "lines")) return runLines(argsP, argsN);
   if (fN == 8 && is(fP, "position")) return runPosition(opP, opN, decimal(pkgP, pkgN));
   if (fN == 6 && is(fP, "finish")) return runFinish(progP, progN, argsP, argsN);
   if (!sinkInit(true, false, 4096)) return false;

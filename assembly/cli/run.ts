@@ -284,6 +284,22 @@ export function runPosition(p: usize, n: usize, offset: u32): bool {
   return done(outPos, 0, 0, 0, 0);
 }
 
+/**
+ * "lines": the lines of the chunk [p, p+n) as "chunk" numbers them (a last line
+ * without its newline counts). A host that hands chunks to workers needs the
+ * next chunk's first line number at once: 16 bytes a step here (SIMD) against
+ * ~0.45 ms per MiB in a host's own count (issue 13).
+ */
+export function runLines(p: usize, n: usize): bool {
+  const end = p + n;
+  let count: u32 = 0, q = p;
+  for (; q + 16 <= end; q += 16) count += <u32>popcnt<i32>(i8x16.bitmask(i8x16.eq(v128.load(q), i8x16.splat(0x0A))));
+  for (; q < end; q++) if (load<u8>(q) == 0x0A) count++;
+  if (n > 0 && load<u8>(end - 1) != 0x0A) count++;
+  if (!sinkInit(true, false, 16)) return false;
+  return done(0, 0, 0, count, 0);
+}
+
 const COUNTS = 6;
 
 /** "counts": this instance's counts as state bytes (a worker's, merged by finish). */

@@ -160,3 +160,17 @@ def test_json_error_positions():
     for p in json.loads((ROOT / "vectors" / "cli.vectors.json").read_text("utf-8"))["positions"]:
         text = bytes.fromhex(p["hex"]) if "hex" in p else p["text"]
         assert json_error_at(text, p["offset"]) == p["want"]
+
+
+def test_the_core_counts_a_chunks_lines_as_the_chunk_step_numbers_them():
+    """The "lines" step (issue 13: a chunk dealt to a worker needs the next one's first line number),
+    against a count by hand: newlines at every offset around the 16-byte steps, a last line without one."""
+    import random
+    from overturn.fingerprint._diagnostics_wasm import cli_step
+    rnd = random.Random(7)
+    for n in range(71):
+        for _ in range(6):
+            b = bytes(10 if rnd.randrange(4) == 0 else rnd.choice(b"abc") for _ in range(n))
+            assert cli_step("lines", b"", b"", b"", b)[3] == b.count(b"\n") + (1 if b and not b.endswith(b"\n") else 0)
+    big = ('{"name":"t","args":{"é":1}}\n' * 5000 + "{last").encode()
+    assert cli_step("lines", b"", b"", b"", big)[3] == 5001

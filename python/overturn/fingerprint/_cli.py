@@ -266,11 +266,11 @@ class _Jobs:
         k = self._free() if file != "-" else None
         if k is not None:
             data = bytes(data)  # the worker's own copy (the reader reuses its buffer)
+            n = cli_step("lines", b"", b"", b"", data)[3]  # counted by the core: the next chunk's first line
             e: List[Any] = [None]
             self.waiting[k].append(e)
             self.queue.append(e)
             self.tasks[k].put((file, first, data, e))
-            n = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
         else:
             if file == "-":
                 self.drain()  # standard input is answered as its lines arrive
