@@ -4,7 +4,6 @@ instance (``_wasmtime.py``), and must go on computing the same fingerprints with
 Expected digests come from ``hashlib`` over the contract's preimage."""
 from __future__ import annotations
 
-import hashlib
 import subprocess
 import sys
 
