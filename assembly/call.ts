@@ -16,7 +16,7 @@
 //     (the old SDK shape), is an error naming the key to use — never ignored;
 //   - duplicate members: the last wins (D13), as for args;
 //   - a line without args or argsJSON (or with them null) but with "arguments", "input" or
-//     "parameters" (a provider's call taken out of its shape, e.g. OpenAI's
+//     "parameters" not null (a provider's call taken out of its shape, e.g. OpenAI's
 //     `function` object, or Llama's {"name", "parameters"}) is an error naming
 //     that key: read as a line it would silently fingerprint args null (D2).
 import { E_BAD_CALL, PART_ARGS_JSON, PART_CALL } from "./abi";
@@ -98,7 +98,7 @@ export function readCall(root: u32, textBase: usize, textLen: usize): bool {
     else if (which < 0) {
       const near = nearMiss(k);
       if (near >= 0) return badKey(k, textBase, textLen, near);
-      if (argsLike < 0 && isArgsLike(k)) argsLike = <i32>k;
+      if (argsLike < 0 && !isNull && isArgsLike(k)) argsLike = <i32>k; // null: absent, as a host value's (D1)
     }
     k = subtreeEnd(v);
   }

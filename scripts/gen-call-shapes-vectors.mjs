@@ -49,6 +49,7 @@ const CALLS = [
   ["line-args-beside-input", { name: W, args: ARGS, input: "the user's question" }],
   ["error-null-args-beside-arguments", { name: W, args: null, arguments: TEXT }],
   ["line-empty-args-beside-arguments", { name: W, args: {}, arguments: TEXT }],
+  ["line-null-input-is-absent", { name: W, input: null }],
 ];
 
 const chat = (id, name, args) => ({ id, type: "function", function: { name, arguments: JSON.stringify(args) } });

@@ -10,7 +10,6 @@ lists, calls and args are all read by the core.
 """
 from __future__ import annotations
 
-import ctypes
 import struct
 from array import array
 from itertools import accumulate

@@ -6,10 +6,11 @@ Internal. Implements the host side of the ABI documented at the top of
 * wasmtime is reached through its C API (``_wasmtime.py``: importing the
   ``wasmtime`` package's classes cost ~33 ms of every process);
 * one ``Engine`` and ``Module`` per process, compiled lazily on the first
-  call under a (re-entrant) lock. Measured here (2-core EPYC shared with other jobs, so
-  read ratios): ``import overturn.fingerprint`` 25-65 ms without wasmtime,
-  ``import wasmtime`` 25-150 ms, compiling the ~35 KB module 45-190 ms,
-  instantiating 0.5-0.7 ms, a later call ~0.1 ms. Compiling at import would
+  call under a (re-entrant) lock. Measured here (sessions 1-2, a 2-core EPYC
+  shared with other jobs, so read ratios): compiling the ~35 KB module
+  45-190 ms (now read from the disk cache in ~1 ms), instantiating
+  0.5-0.7 ms, a later call ~0.1 ms; in session 7 loading wasmtime's native
+  library ~3 ms and ``import overturn.fingerprint`` ~1 ms. Compiling at import would
   tax every program that imports the SDK without calling it, so the first
   call pays instead. Cranelift ``opt_level="none"`` compiles barely faster
   (85 vs 97 ms) but runs slower (small call 19 vs 11 µs, 1.1 MB 44 vs 31 ms
@@ -67,7 +68,6 @@ from __future__ import annotations
 import ctypes
 import os
 import struct
-import sys
 import threading
 TYPE_CHECKING = False  # typing is not imported at run time: ~3 ms of a CLI start (issue 13)
 if TYPE_CHECKING:
