@@ -99,6 +99,10 @@ export function runChunk(t: BatchTarget, flags: number, count: number, cols: Col
     }
     const offs = new Uint32Array(count + 1);
     pending.push([offPtr, offs]);
+    if (c.kind === "texts" && asciiTexts(c.items, count, maxBytes, mem, data, offs)) {
+      at = data + offs[count];
+      return;
+    }
     for (let i = 0; i < count; i++) {
       const x = c.items[i];
       try {
@@ -170,6 +174,27 @@ export function runChunk(t: BatchTarget, flags: number, count: number, cols: Col
     out[base + stop] = null;
     from = stop + 1;
   }
+}
+
+/**
+ * A column of strings none over the byte limit, encoded in one call when all
+ * of it is ASCII (then each item's bytes are its length): the common batch,
+ * without an encodeInto per item (~0.08 µs a small item). Written at data
+ * with its offsets; false (nothing decided) for anything else, which the
+ * caller encodes item by item (the room, 3 bytes per UTF-16 unit, is reserved).
+ */
+function asciiTexts(items: (string | Uint8Array)[], count: number, maxBytes: number, mem: Uint8Array,
+  data: number, offs: Uint32Array): boolean {
+  let total = 0;
+  for (let i = 0; i < count; i++) {
+    const x = items[i];
+    if (typeof x !== "string" || x.length > maxBytes) return false;
+    total += x.length;
+  }
+  // Each non-ASCII character (or lone surrogate) takes 2-3 bytes: as many bytes as units means ASCII.
+  if (encoder.encodeInto((items as string[]).join(""), mem.subarray(data, data + 3 * total)).written !== total) return false;
+  for (let i = 0, o = 0; i < count; i++) offs[i + 1] = o += (items[i] as string).length;
+  return true;
 }
 
 /** The same error, naming the item: `item 3: invalid JSON: …`, with `index`. */
