@@ -106,6 +106,30 @@ describe("fingerprintBatchJSON (names + texts)", () => {
     }
   });
 
+  it("encodes ASCII texts a block at a time and the rest item by item, in any mix (issue 13)", () => {
+    // Blocks of 32: all ASCII; a non-ASCII item first, last or inside; bytes (Uint8Array) items; a lone
+    // surrogate in a str; a long item (the per-item path); an empty text; an item over the byte limit.
+    const texts: (string | Uint8Array)[] = [];
+    for (let i = 0; i < 200; i++) {
+      let t = `{"i":${i},"q":"${"abc".repeat(i % 5)}"}`;
+      if (i === 32 || i === 63 || i === 70) t = `{"i":${i},"q":"é${i}"}`;
+      if (i === 100) t = `{"i":${i},"q":"\\ud800"}`; // escaped in the JSON text: ASCII
+      if (i === 101) t = `{"i":${i},"q":"x\ud83d"}`; // a lone surrogate in the str itself
+      if (i === 140) t = `{"i":${i},"q":"${"y".repeat(1500)}"}`;
+      if (i === 150) t = "";
+      if (i === 160) t = `{"i":${i},"q":"${"z".repeat(2200)}"}`;
+      texts.push(i % 45 === 44 ? new TextEncoder().encode(t) : t);
+    }
+    const names = texts.map((_, i) => `t${i % 3}`);
+    const got = fingerprintBatchJSON(names, texts, { onError: "null", limits: { maxInputBytes: 2100 } });
+    const want = texts.map((t, i) => {
+      if (i === 150 || i === 160) return null; // not JSON; over the byte limit
+      return fingerprintOfText({ name: names[i], argsJSON: t as string }).fingerprint;
+    });
+    expect(got.length).toBe(200);
+    for (let i = 0; i < 200; i++) expect([i, got[i]]).toEqual([i, want[i]]);
+  });
+
   it("reports bad names, kinds, limits and host types per item", () => {
     const got = fingerprintBatchJSON(["a", "", "\ud800", "b", "c"], ["1", "1", "1", "[1,2,3]", "{}"],
       { onError: "null", limits: { maxInputBytes: 4 } });
