@@ -306,16 +306,18 @@ export function jsonErrorAt(text: string | Uint8Array, offset: number): string {
  */
 export function diagnosticsBatchTarget(): BatchTarget {
   const e = ready();
-  const view = () => new Uint8Array(e.memory.buffer);
+  // One view until memory grows (which detaches it: length 0), not one per item (as core.ts's view()).
+  let u8 = new Uint8Array(0);
+  const view = () => (u8.byteLength !== 0 ? u8 : (u8 = new Uint8Array(e.memory.buffer)));
+  const grow = (need: number) => {
+    room(e, Math.max(2 * (need - inPtr), need - inPtr + 1024));
+    retarget(view(), inPtr + inCap);
+  };
   return {
     e, inPtr,
     reserve(n: number) { room(e, n); return view(); },
     view,
     putValue(value: unknown, start: number) {
-      const grow = (need: number) => {
-        room(e, Math.max(2 * (need - inPtr), need - inPtr + 1024));
-        retarget(view(), inPtr + inCap);
-      };
       return asValueWalk((nested) => writeValue(value, view(), start, inPtr + inCap, grow, nested));
     },
     error() {
