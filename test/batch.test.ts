@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { FingerprintError, fingerprintBatch, fingerprintBatchJSON, fingerprintJSON } from "./helpers/sdk";
 // Expected digests from the independent oracle, never from the SDK under test.
-import { fingerprintOfText } from "./reference/contract.mjs";
+import { fingerprintOf, fingerprintOfText } from "./reference/contract.mjs";
 
 interface Vector {
   id: string; name: string; argsJSON?: string; argsBytesHex?: string; kind?: string;
@@ -148,6 +148,17 @@ describe("fingerprintBatchJSON (names + texts)", () => {
       expect(fingerprintBatchJSON(["a", "b"], ["1", "2"], { kind: bad, onError: "null" })).toEqual([null, null]);
     }
     expect(fingerprintBatchJSON(["a", "b"], ["1", "2"], { kind: "tool_cal!" })).toEqual(want("tool_cal!"));
+  });
+
+  it("call objects whose args grow wasm memory mid-batch: later items are written to the grown memory", () => {
+    // A call's value stream grows memory while it is written; the views taken before are detached then.
+    const calls = Array.from({ length: 40 }, (_, i) => ({
+      name: `t${i % 3}`,
+      args: i % 13 === 5 ? { xs: Array.from({ length: 60_000 + i * 1000 }, (_, k) => `v${k}`) } : { i, q: ` q${i} ` },
+    }));
+    const want = calls.map((c) => fingerprintOf({ name: c.name, args: c.args }).fingerprint);
+    expect(fingerprintBatch(calls)).toEqual(want);
+    expect(fingerprintBatch(calls)).toEqual(want); // and again, on the grown instance
   });
 
   it("keeps working after errors, and on items larger than a chunk", () => {
