@@ -46,19 +46,37 @@ class Target:
     and the CLI run on this instance with none)."""
 
     def __init__(self, core: Tuple[int, int] = (_limits.NO_LIMIT, _limits.NO_LIMIT)) -> None:
-        d = _diagnostics_wasm._instance()
+        # Busy for the whole batch: code run meanwhile on this thread (the iterable, a __del__) that
+        # calls into diagnostics gets a temporary instance, never this one's half-written chunk.
+        d = _diagnostics_wasm._acquire()
         self.d = d
         self.in_ptr = d.ptr
         self.result = d.result
-        self.fn_batch = d.w.func("runBatch")
-        self.fn_limits = d.w.func("limits")
-        self.limits(core)
+        try:
+            self.fn_batch = d.w.func("runBatch")
+            self.fn_limits = d.w.func("limits")
+            self.limits(core)
+        except BaseException:
+            _diagnostics_wasm._release(d)
+            raise
 
     def __enter__(self) -> "Target":
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        self.limits((_limits.NO_LIMIT, _limits.NO_LIMIT))
+        try:
+            self.limits((_limits.NO_LIMIT, _limits.NO_LIMIT))
+        finally:
+            _diagnostics_wasm._release(self.d)
+
+    def own(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)`` on this batch's instance, with its limits: the batch's own calls into the
+        diagnostics module (an item explained alone, a retry) at a point where no chunk is in use."""
+        self.d.busy = False
+        try:
+            return fn(*args)
+        finally:
+            self.d.busy = True
 
     def reserve(self, n: int) -> None:
         self.d.room(n, "a batch")
@@ -102,7 +120,7 @@ class Target:
         return core_error(status, offset, part, detail)
 
     def forget(self) -> None:
-        _diagnostics_wasm._local.__dict__.pop("inst", None)
+        _diagnostics_wasm._forget(self.d)
 
 
 def _put(v: memoryview, at: int, data: Any) -> int:

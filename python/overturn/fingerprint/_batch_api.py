@@ -145,7 +145,7 @@ def fingerprint_batch(calls: Iterable[Any], *, limits: Any = None, on_error: str
                     dicts[i] = d
                     if isinstance(d.get("argsJSON"), (bytes, bytearray, memoryview)):
                         texts.append(b"")  # the single path decodes it (D12: BOM)
-                        alone[i] = explain_record(d)[1]
+                        alone[i] = t.own(explain_record, d)[1]
                         continue
                     m = _marshal(d) if plain and type(c) is not dict else None  # an exact dict was tried above
                     if m is not None:  # plain values: CPython marshal, read by the core (issue 14)
@@ -156,7 +156,7 @@ def fingerprint_batch(calls: Iterable[Any], *, limits: Any = None, on_error: str
                         texts.append(to_json_text(d))
                     except FingerprintError:
                         texts.append(b"")  # D9: a rejected value selection leaves out is no error
-                        alone[i] = explain_record(d)[1]
+                        alone[i] = t.own(explain_record, d)[1]
                 except FingerprintError as e:
                     if raise_errors:
                         raise with_index(e, base + i) from None
@@ -173,7 +173,7 @@ def fingerprint_batch(calls: Iterable[Any], *, limits: Any = None, on_error: str
                 sub = {i - lo: e for i, e in errors.items() if lo <= i < hi}
                 # A marshal stream the core refuses (a surrogate, a large int, a shared list…)
                 # takes the JSON-text path alone, which gives the D16 answer or the error.
-                retry = (lambda j, lo=lo: explain_record(dicts[lo + j])[1]) if sorts[lo] == F_MARSHAL else None
+                retry = (lambda j, lo=lo: t.own(explain_record, dicts[lo + j])[1]) if sorts[lo] == F_MARSHAL else None
                 digests, failed = run_chunk(t, flags, hi - lo, [SHARED_EMPTY] * 4 + [_batch.text_column(texts[lo:hi])],
                                             sub, base + lo, raise_errors, retry=retry, lines=True)
                 got = _batch.digests_list(digests, hi - lo, failed)

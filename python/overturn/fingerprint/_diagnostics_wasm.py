@@ -59,6 +59,7 @@ class _Instance:
         self.ptr = self.reserve(self.cap)
         if self.ptr == 0:
             raise FingerprintError("out-of-memory", "the diagnostics core has no room for its input")
+        self.busy = False  # a request is between its write and the read of its result (_acquire)
 
     def reserve(self, n: int) -> int:
         """Room for n input bytes at ``ptr`` (the same address, more room); 0 when memory cannot grow."""
@@ -79,17 +80,42 @@ class _Instance:
         return bytes(self.w.view()[start:end])
 
 
+def _new_instance() -> _Instance:
+    try:
+        return _Instance()
+    except FingerprintError:
+        raise
+    except Exception as e:  # a wasmtime failure never leaks as such
+        raise FingerprintError("internal-error", "could not load the diagnostics core: %s" % e) from e
+
+
 def _instance() -> _Instance:
+    """This thread's instance, made on first use."""
     inst = getattr(_local, "inst", None)
     if inst is None:
-        try:
-            inst = _Instance()
-        except FingerprintError:
-            raise
-        except Exception as e:  # a wasmtime failure never leaks as such
-            raise FingerprintError("internal-error", "could not load the diagnostics core: %s" % e) from e
-        _local.inst = inst
+        inst = _local.inst = _new_instance()
     return inst
+
+
+def _acquire() -> _Instance:
+    """This thread's instance, marked busy until ``_release``: a call re-entered on this thread
+    meanwhile (a ``__del__`` under GC, a signal handler) gets a temporary instance of its own, as in
+    ``_core``, and never writes over the request or the result of the call it interrupted."""
+    st = _instance()
+    if st.busy:
+        st = _new_instance()
+    st.busy = True
+    return st
+
+
+def _release(st: _Instance) -> None:
+    st.busy = False
+
+
+def _forget(st: _Instance) -> None:
+    """Drops ``st`` if it is this thread's instance (its state is not trusted after a trap)."""
+    if _local.__dict__.get("inst") is st:
+        del _local.inst
 
 
 def _call_text(text: Any) -> Tuple[bytes, int]:
@@ -107,10 +133,13 @@ def explain_call_text(text: Any, tools: bytes = b"") -> Tuple[Dict[str, Any], st
     ``tools``: declarations' JSON text (F_TOOLS, the ignoreArgs part; assembly/tools.ts)."""
     data, flags = _call_text(text)
     flags |= F_CALL | F_EXPLAIN | F_DIGEST | (F_TOOLS if tools else 0)
-    st = _instance()
-    text_out = _run(st, _HEADER.pack(flags, 0, 0, 0, len(tools), len(data)) + tools + data)
-    r = st.result
-    digest = st.read(r + RESULT_DIGEST, r + RESULT_DIGEST + 64).decode("ascii")
+    st = _acquire()
+    try:
+        text_out = _run(st, _HEADER.pack(flags, 0, 0, 0, len(tools), len(data)) + tools + data)
+        r = st.result
+        digest = st.read(r + RESULT_DIGEST, r + RESULT_DIGEST + 64).decode("ascii")
+    finally:
+        _release(st)
     import json  # here: the CLI never needs it (~5 ms of its start)
 
     return json.loads(text_out), digest
@@ -129,22 +158,25 @@ def explain_calls_text(text: Any, tools: bytes = b"") -> List[Tuple[Dict[str, An
                                % type(text).__qualname__)
     import json
 
-    st = _instance()
+    st = _acquire()
     out: List[Tuple[Dict[str, Any], str]] = []
     i, count = 0, 1
-    while i < count:
-        try:
-            text_out = _run(st, _HEADER.pack(flags | F_NTH_CALL | (F_TOOLS if tools else 0), 4, 0, 0, len(tools), len(data))
-                            + struct.pack("<I", i) + tools + data)
-        except FingerprintError as e:
-            if e.code == "no-calls" and i == 0:
-                return out
-            raise
-        r = st.result
-        count = struct.unpack("<i", st.read(r + RESULT_OFFSET, r + RESULT_OFFSET + 4))[0]
-        digest = st.read(r + RESULT_DIGEST, r + RESULT_DIGEST + 64).decode("ascii")
-        out.append((json.loads(text_out), digest))
-        i += 1
+    try:
+        while i < count:
+            try:
+                text_out = _run(st, _HEADER.pack(flags | F_NTH_CALL | (F_TOOLS if tools else 0), 4, 0, 0, len(tools),
+                                                 len(data)) + struct.pack("<I", i) + tools + data)
+            except FingerprintError as e:
+                if e.code == "no-calls" and i == 0:
+                    return out
+                raise
+            r = st.result
+            count = struct.unpack("<i", st.read(r + RESULT_OFFSET, r + RESULT_OFFSET + 4))[0]
+            digest = st.read(r + RESULT_DIGEST, r + RESULT_DIGEST + 64).decode("ascii")
+            out.append((json.loads(text_out), digest))
+            i += 1
+    finally:
+        _release(st)
     return out
 
 
@@ -153,7 +185,11 @@ def diff_texts(a: str, b: str) -> Any:
     import json
 
     da, db = a.encode("utf-8"), b.encode("utf-8")  # canonical texts are well-formed (D6)
-    return json.loads(_run(_instance(), _HEADER.pack(F_DIFF, len(da), len(db), 0, 0, 0) + da + db))
+    st = _acquire()
+    try:
+        return json.loads(_run(st, _HEADER.pack(F_DIFF, len(da), len(db), 0, 0, 0) + da + db))
+    finally:
+        _release(st)
 
 
 _CLI_WORDS = struct.Struct("<IIIIi")  # RESULT_CLI_OUT, _ERR, _STATE, _LINES, _CODE (consecutive in abi.ts)
@@ -165,7 +201,14 @@ def cli_step(step: str, name: Any = b"", match: Any = b"", ignore: Any = b"",
     (stdout bytes, stderr bytes, state to hand back, lines read, code), as views of one
     read of wasm memory (no further copies: a CLI moves megabytes a step)."""
     parts = [p.encode("utf-8", "surrogateescape") if isinstance(p, str) else p for p in (step, name, match, ignore)]
-    st = _instance()
+    st = _acquire()
+    try:
+        return _cli_step(st, parts, args)
+    finally:
+        _release(st)
+
+
+def _cli_step(st: _Instance, parts: List[Any], args: Any) -> Tuple[memoryview, memoryview, memoryview, int, int]:
     n = HEADER_BYTES + sum(len(p) for p in parts) + len(args)
     st.room(n, "a request")
     head = _HEADER.pack(F_CLI, *[len(p) for p in parts], len(args)) + b"".join(parts)
@@ -175,7 +218,7 @@ def cli_step(step: str, name: Any = b"", match: Any = b"", ignore: Any = b"",
     try:
         status = st.w.call(st.fn_run, n)
     except WasmError as e:
-        del _local.inst
+        _forget(st)
         raise FingerprintError("internal-error", "the diagnostics core trapped: %s"
                                % (str(e).splitlines() or [""])[0]) from None
     r = st.result
@@ -192,9 +235,7 @@ def cli_step(step: str, name: Any = b"", match: Any = b"", ignore: Any = b"",
 
 def _run(st: _Instance, request: bytes) -> str:
     """One request; the returned text, or the FingerprintError. A trap drops the instance (D19)."""
-    def drop() -> None:
-        del _local.inst  # its state is not trusted
-    return run_request(st, request, "diagnostics", drop)
+    return run_request(st, request, "diagnostics", lambda: _forget(st))  # a trap: its state is not trusted
 
 
 def run_request(st: _Instance, request: bytes, what: str, on_trap: Callable[[], None]) -> str:

@@ -27,7 +27,10 @@ class ReplayCore:
         except Exception as e:  # a wasmtime failure never leaks as such
             raise FingerprintError("internal-error", "could not load the diagnostics core: %s" % e) from e
         self._broken = False
-        self._lock = threading.Lock()  # one store, not to be entered by two threads at once
+        # One store, not to be entered by two threads at once; re-entrant, so that a call re-entered on
+        # the same thread (a __del__ or signal handler mid-call) is refused, never a deadlock.
+        self._lock = threading.RLock()
+        self._busy = False
 
     def tools(self, text: bytes) -> str:
         return self._run(0, R_TOOLS, 0, text)
@@ -47,10 +50,17 @@ class ReplayCore:
 
     def _run(self, flags: int, op: int, arg: int, data: bytes) -> str:
         with self._lock:
+            if self._busy:  # its index lives in this instance: no temporary one can answer for it
+                raise FingerprintError("invalid-argument", "a Recording was used from inside one of its own calls "
+                                       "(a __del__ or signal handler that ran mid-call); call it after that call returns")
             if self._broken:
                 raise FingerprintError("internal-error", "this recording's core failed earlier; load the recording again")
             request = _HEADER.pack(F_REPLAY | flags, 8, 0, 0, 0, len(data)) + _OP.pack(op, arg) + data
-            return run_request(self._st, request, "replay", self._mark_broken)
+            self._busy = True
+            try:
+                return run_request(self._st, request, "replay", self._mark_broken)
+            finally:
+                self._busy = False
 
     def _mark_broken(self) -> None:
         self._broken = True
