@@ -52,6 +52,35 @@ let inCap = 0;
 
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
+/** A call holds the shared instance (between writing its request and reading its result). */
+let busy = false;
+
+/**
+ * Runs fn on the shared instance; called back from user code while another
+ * call holds it (a getter, toJSON or Proxy read during a value walk), on a
+ * temporary instance of its own, so that a nested call never writes over the
+ * request, or reads the result, of the call it interrupted (Python: _acquire).
+ */
+export function exclusive<T>(fn: () => T): T {
+  if (!busy) {
+    busy = true;
+    try {
+      return fn();
+    } finally {
+      busy = false;
+    }
+  }
+  const saved = { e: exp, ptr: inPtr, cap: inCap };
+  exp = undefined; // ready() instantiates the compiled module afresh
+  try {
+    return fn();
+  } finally {
+    exp = saved.e;
+    inPtr = saved.ptr;
+    inCap = saved.cap;
+  }
+}
+
 /** Set by the entries (or initDiagnostics): where the diagnostics module's bytes (or module) come from. */
 export function setDiagnosticsSource(src: (() => BufferSource | WebAssembly.Module) | undefined): void {
   source = src;
@@ -120,10 +149,12 @@ function room(e: Exports, n: number): void {
  * tool name (assembly/tools.ts).
  */
 export function explainCallText(text: string | Uint8Array, index = -1, tools?: Uint8Array): Explained {
-  const e = ready();
-  const pre = (index >= 0 ? 4 : 0) + (tools?.length ?? 0);
-  const flags = F_CALL | F_EXPLAIN | F_DIGEST | writeCallText(e, text, pre);
-  return runCall(e, flags, new Uint32Array(e.memory.buffer, inPtr, HEADER_WORDS)[5], index, tools);
+  return exclusive(() => {
+    const e = ready();
+    const pre = (index >= 0 ? 4 : 0) + (tools?.length ?? 0);
+    const flags = F_CALL | F_EXPLAIN | F_DIGEST | writeCallText(e, text, pre);
+    return runCall(e, flags, new Uint32Array(e.memory.buffer, inPtr, HEADER_WORDS)[5], index, tools);
+  });
 }
 
 /**
@@ -152,6 +183,10 @@ function writeCallText(e: Exports, text: string | Uint8Array, skip: number): num
 
 /** Explains a call given as a host object, written as the core's value stream (src/values.ts). */
 export function explainCallValue(call: object, index = -1, tools?: Uint8Array): Explained {
+  return exclusive(() => explainValue(call, index, tools));
+}
+
+function explainValue(call: object, index: number, tools?: Uint8Array): Explained {
   const e = ready();
   room(e, HEADER_BYTES + 4 + (tools?.length ?? 0) + 1024);
   const start = inPtr + HEADER_BYTES + (index >= 0 ? 4 : 0) + (tools?.length ?? 0);
@@ -216,6 +251,10 @@ export interface CoreChange {
 
 /** The core's diff of two canonical texts (linear at any depth). */
 export function diffTexts(a: string, b: string): CoreChange[] {
+  return exclusive(() => diff(a, b));
+}
+
+function diff(a: string, b: string): CoreChange[] {
   const e = ready();
   room(e, HEADER_BYTES + 3 * (a.length + b.length));
   const mem = new Uint8Array(e.memory.buffer);
@@ -248,6 +287,11 @@ const asBytes = (p: string | Uint8Array) => (typeof p === "string" ? enc.encode(
  */
 export function cliStep(step: string, name: string | Uint8Array = "", match: string | Uint8Array = "",
   ignore: string | Uint8Array = "", args: Uint8Array = new Uint8Array(0)): CliResult {
+  return exclusive(() => step_(step, name, match, ignore, args));
+}
+
+function step_(step: string, name: string | Uint8Array, match: string | Uint8Array, ignore: string | Uint8Array,
+  args: Uint8Array): CliResult {
   const e = ready();
   const parts = [step, name, match, ignore].map(asBytes);
   parts.push(args);

@@ -23,6 +23,8 @@ export class ReplayCore {
   private ptr: number;
   private cap = 64 * 1024;
   private broken = false;
+  /** A request is between its write and the read of its result (a value walk may call user code). */
+  private busy = false;
 
   constructor() {
     this.e = newDiagnosticsInstance();
@@ -43,7 +45,22 @@ export class ReplayCore {
   answer(call: string | Uint8Array | object, index: number): string {
     if (call instanceof Uint8Array) return this.bytes(R_ANSWER, index, call, 0);
     if (typeof call === "string") return this.string(R_ANSWER, index, call);
-    const e = this.ready();
+    return this.held(() => this.answerValue(call, index));
+  }
+
+  /** fn with this instance held (ready() refuses a call re-entered meanwhile). */
+  private held<T>(fn: () => T): T {
+    this.ready();
+    this.busy = true;
+    try {
+      return fn();
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private answerValue(call: object, index: number): string {
+    const e = this.e;
     const start = this.ptr + PRE;
     this.room(PRE + 1024);
     const grow = (need: number) => {
@@ -64,6 +81,11 @@ export class ReplayCore {
   }
 
   private ready(): Exports {
+    if (this.busy) {
+      // Its index lives in this instance: no temporary one can answer for it (Python: the same refusal).
+      throw new FingerprintError("invalid-argument", "a Recording was used from inside one of its own calls " +
+        "(a getter, toJSON or Proxy read while it wrote a call); call it after that call returns");
+    }
     if (this.broken) throw new FingerprintError("internal-error", "this recording's core failed earlier; load the recording again");
     return this.e;
   }

@@ -18,7 +18,7 @@
 import { F_CALL, F_DIGEST, F_RAW_NAMES, F_STRING_INPUT, F_VALUES } from "./_abi.gen.js";
 import { CHUNK_BYTES, CHUNK_ITEMS, type Column, SHARED_EMPTY, runChunk, utf8, withIndex } from "./_batch.js";
 import { asBatch, type BatchTarget, batchHostHash, type Limits, readLimits } from "./core.js";
-import { diagnosticsBatchTarget, hasDiagnosticsSource } from "./_diagnostics_wasm.js";
+import { diagnosticsBatchTarget, exclusive, hasDiagnosticsSource } from "./_diagnostics_wasm.js";
 import { FingerprintError } from "./errors.js";
 import type { Call } from "./diagnostics.js";
 
@@ -89,13 +89,17 @@ export function fingerprintBatchJSON(names: Iterable<string> | TextColumn, argsJ
  */
 function onDiagnostics<T>(limits: Required<Limits> | null,
   work: (t: BatchTarget, max: Required<Limits>, sendLimits: () => void) => T): T {
-  const t = diagnosticsBatchTarget();
-  const max = limits ?? readLimits(undefined);
-  try {
-    return work(t, max, () => t.e.limits(capped(max.maxDepth), capped(max.maxMembers)));
-  } finally {
-    t.e.limits(0xffff_ffff, 0xffff_ffff);
-  }
+  // The whole batch holds the instance: a getter or iterator that calls back into diagnostics meanwhile
+  // gets a temporary one (exclusive), never this batch's half-written chunk.
+  return exclusive(() => {
+    const t = diagnosticsBatchTarget();
+    const max = limits ?? readLimits(undefined);
+    try {
+      return work(t, max, () => t.e.limits(capped(max.maxDepth), capped(max.maxMembers)));
+    } finally {
+      t.e.limits(0xffff_ffff, 0xffff_ffff);
+    }
+  });
 }
 
 /**

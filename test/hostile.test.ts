@@ -6,7 +6,8 @@
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import {
-  FingerprintError, canonicalJSON, canonicalizeJSON, explain, fingerprint, fingerprintJSON,
+  FingerprintError, Recording, canonicalJSON, canonicalizeJSON, explain, explainCall, explainCalls, fingerprint,
+  fingerprintBatch, fingerprintJSON,
 } from "./helpers/sdk";
 import { canonicalValue, fingerprintOf } from "./reference/contract.mjs";
 
@@ -55,6 +56,49 @@ describe("re-entrant calls (a call made from inside a callback of a call in prog
       });
     }
   }
+
+  // The diagnostics module's calls as the outer call: they walk the value into their own instance, and
+  // an inner call into the same module meanwhile must run on an instance of its own (exclusive()).
+  const diagnosticsOuter: Array<[string, (value: unknown) => unknown, (plain: unknown) => unknown]> = [
+    ["explainCall", (v) => explainCall({ name: "outer", args: v }).fingerprint, (p) => fp("outer", p)],
+    ["fingerprintBatch", (v) => fingerprintBatch([{ name: "o1", args: { k: 1 } }, { name: "outer", args: v }]),
+      (p) => [fp("o1", { k: 1 }), fp("outer", p)]],
+    ["explainCalls", (v) => explainCalls({ role: "assistant", content: [{ type: "tool_use", id: "t", name: "outer", input: v }] })
+      .map((e) => e.fingerprint), (p) => [fp("outer", p)]],
+    ["Recording.answer", (v) => {
+      const rec = Recording.load(`${JSON.stringify({ name: "outer", args: { z: 1, m: { n: "v" } } })}\n`.repeat(3));
+      const r = rec.answer({ name: "outer", args: v });
+      return [r.hit, r.fingerprint];
+    }, (p) => [JSON.stringify(p) === JSON.stringify({ z: 1, m: { n: "v" } }), fp("outer", p)]],
+  ];
+  const diagnosticsInner: Array<[string, () => unknown, () => unknown]> = [
+    ...innerCalls(),
+    ["explainCall", () => explainCall({ name: "inner", args: { q: [2] } }).fingerprint, () => fp("inner", { q: [2] })],
+    ["fingerprintBatch", () => fingerprintBatch([{ name: "inner", args: { q: [2] } }]), () => [fp("inner", { q: [2] })]],
+  ];
+  for (const [point, make] of points.slice(0, 5)) {
+    for (const [outer, run, want] of diagnosticsOuter) {
+      for (const [entry, inner, oracle] of diagnosticsInner) {
+        it(`${entry} from a ${point} inside ${outer}`, () => {
+          const got: unknown[] = [];
+          const wanted: unknown[] = [];
+          const { value, plain } = make(() => { got.push(inner()); wanted.push(oracle()); });
+          expect(run(value)).toEqual(want(plain));
+          expect(got).toEqual(wanted);
+          expect(run(plain)).toEqual(want(plain)); // and the module answers alike afterwards
+        });
+      }
+    }
+  }
+
+  it("a Recording asked from inside its own answer refuses, never a deadlock or another call's answer", () => {
+    const rec = Recording.load(`${JSON.stringify({ name: "t", args: { a: 1 }, result: 7 })}\n`.repeat(2));
+    const codes: string[] = [];
+    const args = { get a() { try { rec.answer({ name: "t", args: { a: 1 } }); } catch (e) { codes.push((e as FingerprintError).code); } return 1; } };
+    const r = rec.answer({ name: "t", args });
+    expect([r.hit, r.fingerprint, codes]).toEqual([true, fp("t", { a: 1 }), ["invalid-argument"]]);
+    expect(rec.answer({ name: "t", args: { a: 1 } }).hit).toBe(true);
+  });
 
   it("nests three levels deep and each level gets its own answer", () => {
     const level3 = { c: { toJSON: () => fingerprint("l3", { v: 3 }) } };
