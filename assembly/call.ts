@@ -147,7 +147,6 @@ function isDigestString(i: u32): bool {
   return true;
 }
 
-/** Index in KEYS of the key node k's exact bytes, or -1. */
 /** A provider's name for a call's args, which a recording line does not read. */
 function isArgsLike(k: u32): bool {
   const p = <usize>nodeB(k), n = nodeA(k);
@@ -155,6 +154,7 @@ function isArgsLike(k: u32): bool {
     || n == 10 && asciiEq(p, "parameters", false);
 }
 
+/** Index in KEYS of the key node k's exact bytes, or -1. */
 function keyOf(k: u32): i32 {
   const p = <usize>nodeB(k), n = <i32>nodeA(k);
   for (let i = 0; i < K_OPTIONS; i++) {

@@ -50,12 +50,12 @@ export function isKeyList(list: u32): bool {
   return true;
 }
 
-/** Whether the top-level member with key node k survives selection. */
 /** Whether a selection is set (the writer asks before calling keepMember for each member). */
 @inline export function selecting(): bool {
   return mode != SELECT_NONE;
 }
 
+/** Whether the top-level member with key node k survives selection. */
 export function keepMember(k: u32): bool {
   if (mode == SELECT_NONE) return true;
   const listed = isListed(k);
