@@ -11,6 +11,7 @@ import {
 import { reserveInput } from "./arena";
 import { FingerprintOnly, finish, forgetCheckedKind, process, result, startRequest } from "./request";
 import { sinkPreset } from "./json/sink";
+import { countByte16, findByte16 } from "./bytes";
 import { sha256Hex } from "./sha256";
 import { LANE_MAX, sha256x4Hex, sha256x4Set } from "./sha256x4";
 
@@ -129,9 +130,9 @@ function separated(c: u32, i: u32, data: usize, end: usize): usize {
   const cur = SEP() + (<usize>c << 3);
   let k = load<i32>(cur), at = <usize>load<u32>(cur, 4);
   if (k < 0 || <u32>k > i) { k = 0; at = data; }
-  for (; <u32>k < i; k++) at = itemEnd(at, end) + 1;
+  for (; <u32>k < i; k++) at = findByte16(at, end, 0) + 1;
   if (at > end) at = end; // fewer items than count (a host's mistake): empty ones, never past the column
-  const e = itemEnd(at, end);
+  const e = findByte16(at, end, 0);
   store<i32>(cur, <i32>i + 1); store<u32>(cur, <u32>(e + 1), 4);
   colLen = e - at;
   return at;
@@ -148,39 +149,8 @@ function separatorsCount(d: usize, count: u32): bool {
     const w = d + ((BATCH_COLUMNS + 3 * c) << 2);
     if (load<u32>(w) != BATCH_SEPARATED) continue;
     const data = <usize>load<u32>(w, 4);
-    if (countNul(data, data + <usize>load<u32>(w, 8)) != <usize>count - 1) return false;
+    if (countByte16(data, data + <usize>load<u32>(w, 8), 0) != <usize>count - 1) return false;
   }
   return true;
 }
 
-/** NUL bytes in [p, end): sixteen a step, the two words' flags in one popcnt (bits 7 mod 8 and 6 mod 8). */
-function countNul(p: usize, end: usize): usize {
-  let n: usize = 0;
-  for (; p + 16 <= end; p += 16) n += <usize>popcnt<u64>(zeroBytes(load<u64>(p)) | (zeroBytes(load<u64>(p, 8)) >> 1));
-  if (p + 8 <= end) { n += <usize>popcnt<u64>(zeroBytes(load<u64>(p))); p += 8; }
-  for (; p < end; p++) if (load<u8>(p) == 0) n++;
-  return n;
-}
-
-/** The high bit of each zero byte of x, exactly (no borrow crosses bytes in this form). */
-@inline function zeroBytes(x: u64): u64 {
-  const low7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
-  return ~(((x & low7) + low7) | x) & 0x8080_8080_8080_8080;
-}
-
-/** The first NUL at or after p, or end: sixteen bytes a step (wasm SIMD: separated columns are
- * read only by the diagnostics module, built with it), then eight (a zero byte test, SWAR). */
-function itemEnd(p: usize, end: usize): usize {
-  while (p + 16 <= end) {
-    const zeros = i8x16.bitmask(i8x16.eq(v128.load(p), i8x16.splat(0)));
-    if (zeros != 0) return p + <usize>ctz(zeros);
-    p += 16;
-  }
-  while (p + 8 <= end) {
-    const x = load<u64>(p);
-    if (((x - 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080) != 0) break;
-    p += 8;
-  }
-  while (p < end && load<u8>(p) != 0) p++;
-  return p;
-}

@@ -32,6 +32,7 @@ import { writeCanonical } from "./json/writer";
 import { SELECT_IGNORE, SELECT_MATCH_ON, SELECT_NONE, isKeyList, setSelection } from "./select";
 import { sha256FinalHex, sha256Reset } from "./sha256";
 import { asciiEnd, hasSurrogate, sequenceLength } from "./utf8";
+import { findByte } from "./bytes";
 
 
 const HEADER: usize = HEADER_BYTES;
@@ -341,13 +342,7 @@ let textStart: usize = 0;
 }
 
 function hasNewline(p: usize, n: usize): bool {
-  const end = p + n;
-  for (; p + 8 <= end; p += 8) { // a zero byte in x ^ "\n\n\n\n\n\n\n\n" (SWAR)
-    const x = load<u64>(p) ^ 0x0A0A_0A0A_0A0A_0A0A;
-    if (((x - 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080) != 0) return true;
-  }
-  for (; p < end; p++) if (load<u8>(p) == 0x0A) return true;
-  return false;
+  return findByte(p, p + n, 0x0A) < p + n;
 }
 
 /** F_RAW_NAMES: well-formed WTF-8 (lone surrogates are refused after, as for literals). */

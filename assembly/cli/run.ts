@@ -18,6 +18,7 @@
 // the state bytes the host carries from one request to the next.
 import { E_NO_CALLS, OK, RESULT_CLI_CODE, RESULT_CLI_ERR, RESULT_CLI_LINES, RESULT_CLI_OUT, RESULT_CLI_STATE } from "../abi";
 import { alloc } from "../arena";
+import { countByte16, findByte16 } from "../bytes";
 import { ensure, outBase, outPos, putByte, sinkInit } from "../json/sink";
 import { writeJsonString } from "../json/writer";
 import { lineCalls, result } from "../request";
@@ -90,14 +91,7 @@ export function runChunk(fP: usize, fN: usize, sP: usize, sN: usize, first: u32,
   let i = p;
   let stop = false;
   while (i < end && !stop) {
-    let nl = i;
-    // 8 bytes at a time: a word holds "\n" when (w ^ 0x0A..) has a zero byte.
-    while (nl + 8 <= end) {
-      const w = load<u64>(nl) ^ 0x0A0A_0A0A_0A0A_0A0A;
-      if (((w - 0x0101_0101_0101_0101) & ~w & 0x8080_8080_8080_8080) != 0) break;
-      nl += 8;
-    }
-    while (nl < end && load<u8>(nl) != 0x0A) nl++;
+    const nl = findByte16(i, end, 0x0A);
     let s = i, e = nl;
     if (e > s && load<u8>(e - 1) == 0x0D) e--;
     if (line == 1 && e - s >= 3 && load<u8>(s) == 0xEF && load<u8>(s + 1) == 0xBB && load<u8>(s + 2) == 0xBF) s += 3;
@@ -291,11 +285,8 @@ export function runPosition(p: usize, n: usize, offset: u32): bool {
  * ~0.45 ms per MiB in a host's own count (issue 13).
  */
 export function runLines(p: usize, n: usize): bool {
-  const end = p + n;
-  let count: u32 = 0, q = p;
-  for (; q + 16 <= end; q += 16) count += <u32>popcnt<i32>(i8x16.bitmask(i8x16.eq(v128.load(q), i8x16.splat(0x0A))));
-  for (; q < end; q++) if (load<u8>(q) == 0x0A) count++;
-  if (n > 0 && load<u8>(end - 1) != 0x0A) count++;
+  let count = <u32>countByte16(p, p + n, 0x0A);
+  if (n > 0 && load<u8>(p + n - 1) != 0x0A) count++;
   if (!sinkInit(true, false, 16)) return false;
   return done(0, 0, 0, count, 0);
 }
