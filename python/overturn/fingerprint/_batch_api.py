@@ -190,6 +190,11 @@ def _run_strs(t: Target, shared: List[Any], names: List[Any], texts: List[Any], 
               raise_errors: bool, out: List[Optional[str]]) -> bool:
     """The common chunk in one run: every item a ``str``, the chunk within CHUNK_BYTES, and none over the
     limit (the whole chunk is not). False (nothing run) for any other chunk."""
+    try:  # UTF-8 takes at least a byte per character: a chunk over the bound is not joined for nothing
+        if sum(map(len, texts)) > min(CHUNK_BYTES, s.max_bytes):
+            return False
+    except TypeError:  # an item without a length: not a str
+        return False
     names_col, texts_col = _batch.str_column(names), _batch.str_column(texts)
     if names_col is None or texts_col is None:
         return False
