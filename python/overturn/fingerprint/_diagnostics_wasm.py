@@ -72,9 +72,15 @@ class _Instance:
                 raise FingerprintError("out-of-memory", "%s of %d bytes does not fit in wasm memory" % (what, n))
             self.cap = n
 
-    def run(self, n: int) -> None:
-        """``run`` on the request of n bytes at ``ptr``; a trap raises WasmError."""
-        self.w.call(self.fn_run, n)
+    def run(self, n: int, what: str, on_trap: Callable[[], None]) -> int:
+        """``run`` on the request of n bytes at ``ptr``: its status. A trap calls ``on_trap`` (the
+        instance is not trusted after it) and becomes FingerprintError("internal-error")."""
+        try:
+            return self.w.call(self.fn_run, n)
+        except WasmError as e:
+            on_trap()
+            raise FingerprintError("internal-error", "the %s core trapped: %s"
+                                   % (what, (str(e).splitlines() or [""])[0])) from None
 
     def read(self, start: int, end: int) -> bytes:
         return bytes(self.w.view()[start:end])
@@ -215,12 +221,7 @@ def _cli_step(st: _Instance, parts: List[Any], args: Any) -> Tuple[memoryview, m
     view = st.w.view()
     view[st.ptr:st.ptr + len(head)] = head
     view[st.ptr + n - len(args):st.ptr + n] = args
-    try:
-        status = st.w.call(st.fn_run, n)
-    except WasmError as e:
-        _forget(st)
-        raise FingerprintError("internal-error", "the diagnostics core trapped: %s"
-                               % (str(e).splitlines() or [""])[0]) from None
+    status = st.run(n, "diagnostics", lambda: _forget(st))
     r = st.result
     view = st.w.view()  # the run may have grown memory
     head = bytes(view[r:r + RESULT_CLI_CODE + 4])
@@ -244,12 +245,7 @@ def run_request(st: _Instance, request: bytes, what: str, on_trap: Callable[[], 
     n = len(request)
     st.room(n, "a request")
     st.w.view()[st.ptr:st.ptr + n] = request
-    try:
-        st.run(n)
-    except WasmError as e:
-        on_trap()
-        raise FingerprintError("internal-error", "the %s core trapped: %s"
-                               % (what, (str(e).splitlines() or [""])[0])) from None
+    st.run(n, what, on_trap)
     r = st.result
     view = st.w.view()  # the run may have grown memory
     status, offset, part, ptr, size = _RESULT.unpack_from(view, r + RESULT_STATUS)
