@@ -262,7 +262,8 @@ class _Jobs:
         return min(free, key=lambda i: len(self.waiting[i])) if free else None
 
     def push(self, file: str, first: int, data: Any, here: Any) -> int:
-        """Runs a chunk here or in a worker; writes what is ready in order. Returns its line count."""
+        """Runs a chunk here (``here(file, first, data)``) or in a worker; writes what is ready in order.
+        Returns its line count."""
         k = self._free() if file != "-" else None
         if k is not None:
             data = bytes(data)  # the worker's own copy (the reader reuses its buffer)
@@ -275,7 +276,7 @@ class _Jobs:
             if file == "-":
                 self.drain()  # standard input is answered as its lines arrive
             self.main += 1
-            out, err, n = here()
+            out, err, n = here(file, first, data)
             if self.queue:
                 self.queue.append([(out, err)])
             else:
@@ -293,7 +294,7 @@ class _Jobs:
         while self.queue:
             self._write_oldest()
 
-    def finish(self, here: Callable[[str, int, bytearray], Tuple[Any, Any]]) -> bytes:
+    def finish(self, here: Callable[[str, int, Any], Tuple[Any, Any, int]]) -> bytes:
         """Every worker's counts, for finish; stops the workers. First the chunks a worker has not
         started are run here (``here(file, first, data)``): a queue of two left to one worker was
         the run's last ~15 ms while this thread waited (issue 13, --jobs 2: 1.66x → ~1.7x)."""
@@ -306,7 +307,7 @@ class _Jobs:
                 file, first, data, entry = task
                 self.waiting[k] = collections.deque(e for e in self.waiting[k] if e is not entry)
                 self.main += 1
-                entry[0] = here(file, first, data)
+                entry[0] = here(file, first, data)[:2]
         self.drain()
         self.stop()
         return b"".join(self.counts)
@@ -390,6 +391,16 @@ def _run(argv: List[str]) -> int:
     workers = min(jobs - 1, -(-total // CHUNK) - 1) if jobs > 1 and total >= MIN_BYTES else 0
     pool = _Jobs(workers, args, tools) if workers > 0 else None
     lines = nbytes = chunks = 0
+    stop = False
+
+    def here(file: str, first: int, data: Any) -> "Tuple[memoryview, memoryview, int]":
+        """A chunk on this thread's instance, its state carried from chunk to chunk (a worker's
+        chunk taken back at the end of input too, _Jobs.finish)."""
+        nonlocal state, stop
+        out, err, state, n, code = cli_step("chunk", file, state, str(first), data)
+        stop = code == 1  # why found the call itself
+        return out, err, n
+
     try:
         for file in inputs:
             if _progress:
@@ -401,17 +412,10 @@ def _run(argv: List[str]) -> int:
                 for chunk in _whole_lines(file):
                     nbytes += len(chunk)
                     chunks += 1
-
-                    def here() -> "Tuple[memoryview, memoryview, int]":
-                        nonlocal state, stop
-                        out, err, state, n, code = cli_step("chunk", file, state, str(first), chunk)
-                        stop = code == 1  # why found the call itself
-                        return out, err, n
-
                     if pool:
                         n = pool.push(file, first, chunk, here)
                     else:
-                        out, err, n = here()
+                        out, err, n = here(file, first, chunk)
                         _write(out, err)
                     first += n
                     lines += n
@@ -428,12 +432,7 @@ def _run(argv: List[str]) -> int:
                 _write(out, err)
             if stop:
                 break
-        def again(file: str, first: int, data: bytearray) -> "Tuple[memoryview, memoryview]":
-            nonlocal state
-            out, err, state, _n, _code = cli_step("chunk", file, state, str(first), data)
-            return out, err
-
-        counts = pool.finish(again) if pool else b""
+        counts = pool.finish(here) if pool else b""
         out, err, _state, _lines, code = cli_step("finish", b"", state, b"", counts)
         _write(out, err)
         if TRACE:
