@@ -331,3 +331,78 @@ def test_preimages_past_their_room_switch_to_core_digests_mid_chunk():
     want = [_oracle("t", x) if x != "{" else None for x in texts]
     assert fingerprint_batch_json(["t"] * len(texts), texts, on_error="null") == want
     assert fingerprint_batch([{"name": "t", "argsJSON": x} for x in texts], on_error="null") == want
+
+
+def test_long_chunks_of_str_are_joined_a_piece_at_a_time():
+    # A chunk of str over 2 * PIECE_BYTES is joined and encoded as it is written, a piece at a time
+    # (no temporary large enough for glibc to map anew per chunk): items at every piece boundary, empty
+    # and failing ones among them, keep their places; a late non-ASCII item, a late bytes item, a str
+    # subclass whose __len__ lies either way and a NUL inside an item each take another column, not a
+    # shifted one.
+    from overturn.fingerprint import _batch
+
+    class Short(str):
+        def __len__(self):
+            return 1
+
+    class Long(str):
+        def __len__(self):
+            return 1 << 30
+
+    n = 6 * _batch.PIECE_BYTES // 100
+    base = [json.dumps({"i": i, "pad": "p" * (i % 150)}) for i in range(n)]
+    base[0], base[1], base[n // 3], base[n // 3 + 1], base[-1] = "", "{", "", "[", ""
+    cache = {}
+
+    def want(texts, names):
+        out = []
+        for name, t in zip(names, texts):
+            t = str.__str__(t) if isinstance(t, str) else t.decode("utf-8")
+            key = (name, t)
+            if key not in cache:
+                try:
+                    cache[key] = _oracle(name, t)
+                except Exception:
+                    cache[key] = None
+            out.append(cache[key])
+        return out
+
+    names = ["t%d" % (i % 7) for i in range(n)]
+    assert sum(map(len, base)) > 2 * _batch.PIECE_BYTES
+    assert fingerprint_batch_json(names, base, on_error="null") == want(base, names)
+    for at, item in ((n - 5, '{"é":1}'), (n - 5, b'{"b":1}'), (n // 2, Short('{"s":1}')), (n // 2, Long('{"l":1}')),
+                     (n - 2, '{"k":"\x00"}'), (n - 2, '"a\\u0000b"')):
+        texts = list(base)
+        texts[at] = item
+        assert fingerprint_batch_json(names, texts, on_error="null") == want(texts, names), item
+    assert fingerprint_batch_json(names[:3], base[2:5]) == want(base[2:5], names[:3])  # the instance still works
+
+
+def test_pieces_are_written_within_their_bound_or_refused():
+    from overturn.fingerprint import _batch
+
+    items = ["ab", "", "cde", "f", "", ""]
+    joined = "\0".join(items).encode()
+    for k in (1, 2, 3, 6):
+        buf = bytearray(b"\xee" * 40)
+        assert _batch._put_pieces(memoryview(buf), 5, 5 + len(joined), items, k) == 5 + len(joined)
+        assert bytes(buf[5:5 + len(joined)]) == joined
+        assert buf[:5] == b"\xee" * 5 and buf[5 + len(joined):] == b"\xee" * (35 - len(joined))
+        for end, its in ((5 + len(joined) - 1, items), (40, ["a", "é"]), (40, ["a", b"b"]), (40, ["a", None])):
+            buf = bytearray(b"\xee" * 40)
+            assert _batch._put_pieces(memoryview(buf), 5, end, its, k) == -1
+            assert buf[end:] == b"\xee" * (40 - end)  # never past the bound
+
+
+def test_a_plain_long_chunk_of_str_runs_once_without_offsets(monkeypatch):
+    # The pieces path is the fast one only if it holds: one run per chunk, no fallback to offsets
+    # (which would give the same digests, slower: the core refuses a column whose NULs do not count).
+    from overturn.fingerprint import _batch
+
+    made = []
+    real = _batch.text_column
+    monkeypatch.setattr(_batch, "text_column", lambda texts: made.append(len(texts)) or real(texts))
+    texts = [json.dumps({"i": i, "pad": "p" * (i % 150)}) for i in range(3000)]
+    assert sum(map(len, texts)) > 2 * _batch.PIECE_BYTES
+    got = fingerprint_batch_json(["t"] * 3000, texts)
+    assert made == [] and got[::500] == [_oracle("t", t) for t in texts[::500]]

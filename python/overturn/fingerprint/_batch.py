@@ -30,7 +30,12 @@ _DESCRIPTOR = (BATCH_WORDS * 4 + 15) // 16 * 16
 _RESULT = struct.Struct("<iiiII")  # status, offset, part, text ptr, text len (RESULT_* order)
 _U32 = 0xFFFFFFFF
 
+#: Bytes a temporary buffer of a chunk (its joined texts, its digests as str) holds at most, about:
+#: glibc maps larger ones anew and faults their pages in each chunk (~0.6 ns a byte here, measured).
+PIECE_BYTES = 32 << 10
+
 #: A column: ("shared", bytes) for every item, ("separated", the items' bytes between NUL bytes, the items),
+#: ("pieces", the items, k, a bound on their bytes): the same written k items at a time (run_chunk),
 #: or ("offsets", offsets, data, shift):
 #: u32/i32 little-endian offsets (count + 1) into data, shift subtracted from each
 #: (an Arrow slice whose offsets do not start at 0; the core adds them modulo 2**32).
@@ -146,7 +151,7 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_er
     if given, answers an item the core refused another way (its digest, or the FingerprintError it raises)."""
     size = 0
     for c in cols:
-        size += len(c[1]) + (0 if c[0] in ("shared", "separated") else len(c[2]) + 8)
+        size += c[3] if c[0] == "pieces" else len(c[1]) + (0 if c[0] in ("shared", "separated") else len(c[2]) + 8)
     stride = DIGEST_BYTES + 1 if lines else DIGEST_BYTES
     hash_here = (flags & F_DIGEST) != 0 and size > HOST_HASH_FROM * count
     t.limits(t.core)
@@ -166,9 +171,16 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_er
     for i, c in enumerate(cols):
         w = BATCH_COLUMNS + 3 * i
         if c[0] == "shared" or c[0] == "separated":
-            _put(v, at, c[1])
-            words[w], words[w + 1], words[w + 2] = 0 if c[0] == "shared" else BATCH_SEPARATED, at, len(c[1])
-            at += len(c[1])
+            words[w], words[w + 1] = 0 if c[0] == "shared" else BATCH_SEPARATED, at
+            at = _put(v, at, c[1])
+            words[w + 2] = at - words[w + 1]
+            continue
+        if c[0] == "pieces":
+            words[w], words[w + 1] = BATCH_SEPARATED, at
+            at = _put_pieces(v, at, at + c[3], c[1], c[2])
+            if at < 0:
+                raise NotSeparated(i)
+            words[w + 2] = at - words[w + 1]
             continue
         at = (at + 3) & ~3
         offsets, data, shift = c[1], c[2], c[3]
@@ -192,7 +204,8 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_er
     while frm < count:
         stop = t.run(frm, out)
         if stop == BATCH_NUL_IN_ITEM and frm == 0:  # an item holds a NUL: the chunk again, with offsets
-            cols = [text_column([wtf8(x) for x in c[2]]) if c[0] == "separated" else c for c in cols]
+            cols = [text_column([wtf8(x) for x in c[1 if c[0] == "pieces" else 2]]) if c[0] in ("separated", "pieces")
+                    else c for c in cols]
             return run_chunk(t, flags, count, cols, host_errors, base, raise_errors, retry, lines)
         if stop < frm or stop > count:  # pragma: no cover - a core defect, never a loop
             raise FingerprintError("internal-error", "the core's batch stopped at %d of %d..%d" % (stop, frm, count))
@@ -208,11 +221,13 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_er
                 hexes[i] = sha(blob[s0:e]).hexdigest()
                 s0 = e
             del v, blob
-        elif stop == count and frm == 0 and lines and not host_errors:  # the common chunk: one decode, one split
+        elif stop == count and frm == 0 and lines and not host_errors:  # the common chunk: a split per piece
             v = t.view()
-            split = str(v[out:out + stride * count], "ascii").split("\n")
+            split: List[str] = []
+            step = PIECE_BYTES // stride * stride
+            for a in range(out, out + stride * count, step):
+                split += str(v[a:min(a + step, out + stride * count)], "ascii").splitlines()  # hex digits only
             del v
-            split.pop()
             return split, failed
         if not digests:
             digests = bytearray(b"0" * 64 + b"\n") * count if lines else bytearray(DIGEST_BYTES * count)
@@ -286,8 +301,40 @@ def _sha256() -> Any:
     return sha
 
 
-def str_column(items: Sequence[Any]) -> Optional[Column]:
+class NotSeparated(Exception):
+    """A "pieces" column's items are not all ASCII ``str`` within their bound: raised by run_chunk
+    before anything ran (``column``: its index); the caller takes another column."""
+
+    def __init__(self, column: int) -> None:
+        super().__init__(column)
+        self.column = column
+
+
+def _put_pieces(v: memoryview, at: int, end: int, items: Sequence[Any], k: int) -> int:
+    """Writes ``items`` NUL-separated into v[at:end], joined and encoded ``k`` at a time so that no
+    temporary outgrows PIECE_BYTES; returns the end, or -1 for an item that is not an ASCII str, or
+    bytes past ``end`` (a str subclass's ``__len__`` lied)."""
+    for i in range(0, len(items), k):
+        try:  # str subclasses join as their str data, as str.encode reads them
+            b = "\0".join(items[i:i + k]).encode("ascii")
+        except (TypeError, UnicodeEncodeError):
+            return -1
+        if i:
+            if at >= end:
+                return -1
+            v[at] = 0
+            at += 1
+        if at + len(b) > end:
+            return -1
+        v[at:at + len(b)] = b
+        at += len(b)
+    return at
+
+
+def str_column(items: Sequence[Any], chars: int = -1) -> Optional[Column]:
     """A column of ``str`` items as UTF-8 (WTF-8 for surrogates), or None if one is not a str.
+    ``chars``: the items' length in all, if known: above 2 * PIECE_BYTES the column is joined as it
+    is written ("pieces"; run_chunk raises NotSeparated if that fails, and wide_column is the way).
 
     ASCII items (the common case) go NUL-separated (BATCH_SEPARATED), joined and encoded in one
     call: no Python step per item. Others are encoded one by one into offsets (joining wide
@@ -295,6 +342,9 @@ def str_column(items: Sequence[Any]) -> Optional[Column]:
     item holds a NUL."""
     # A chunk whose first text is not ASCII is not joined first: wide strings join slowly, for nothing.
     if not items or type(items[0]) is not str or items[0].isascii():
+        n = len(items)
+        if chars + n > 2 * PIECE_BYTES:
+            return ("pieces", items, max(1, PIECE_BYTES * n // (chars + n)), chars + n)
         try:
             joined = "\0".join(items)  # str subclasses join as their str data, as str.encode reads them
         except TypeError:
@@ -302,6 +352,11 @@ def str_column(items: Sequence[Any]) -> Optional[Column]:
         if joined.isascii():  # O(1): CPython keeps the flag
             # An item holding a NUL is found by the core, which then runs nothing (BATCH_NUL_IN_ITEM).
             return ("separated", joined.encode("ascii"), items)
+    return wide_column(items)
+
+
+def wide_column(items: Sequence[Any]) -> Optional[Column]:
+    """``str`` items as an offsets column of their UTF-8 (WTF-8), or None if one is not a str."""
     try:
         return text_column([wtf8(x) for x in items])
     except TypeError:  # an item that is not a str
