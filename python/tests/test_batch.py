@@ -93,6 +93,13 @@ def test_chunk_boundaries_and_the_first_error_wins_with_its_index():
     for i in list(range(0, n, 997)) + [8_999, 9_001]:
         assert got[i] == _oracle(names[i], texts[i])
     assert len(set(got)) == n
+    # Lists and tuples are cut by slicing, other iterables as they yield: the same items in the same chunks.
+    assert fingerprint_batch_json(tuple(names), iter(texts), on_error="null") == got
+    assert fingerprint_batch_json(iter(names), tuple(texts), on_error="null") == got
+    with pytest.raises(FingerprintError, match="different lengths"):
+        fingerprint_batch_json(names, texts[:-1])
+    calls = [{"name": n, "argsJSON": t} for n, t in zip(names, texts)]
+    assert fingerprint_batch(tuple(calls), on_error="null") == fingerprint_batch(iter(calls), on_error="null") == got
     with pytest.raises(FingerprintError) as e:
         fingerprint_batch_json(names, texts)
     with pytest.raises(FingerprintError) as single:

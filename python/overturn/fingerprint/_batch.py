@@ -226,7 +226,8 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_er
             split: List[str] = []
             step = PIECE_BYTES // stride * stride
             for a in range(out, out + stride * count, step):
-                split += str(v[a:min(a + step, out + stride * count)], "ascii").splitlines()  # hex digits only
+                split += str(v[a:min(a + step, out + stride * count)], "ascii").split("\n")
+                split.pop()  # after the piece's last newline
             del v
             return split, failed
         if not digests:

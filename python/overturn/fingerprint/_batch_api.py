@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from itertools import islice
 from marshal import dumps as _dumps
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
+from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Tuple
 
 from . import _batch, _limits, _stream
 from ._abi import F_CALL, F_DIGEST, F_MARSHAL, F_RAW_NAMES, F_STRING_INPUT
@@ -67,12 +67,11 @@ def fingerprint_batch_json(names: Any, args_json: Any, *, match_on: Optional[Key
     if isinstance(kind, str) is False:
         raise FingerprintError("invalid-argument", "kind must be a str")
     out: List[Optional[str]] = []
-    it_n, it_a = iter(_iterable(names, "names")), iter(_iterable(args_json, "args_json"))
+    it_n, it_a = _chunks(_iterable(names, "names")), _chunks(_iterable(args_json, "args_json"))
     base = 0
     with Target(s.core) as t:
         while True:
-            ns = list(islice(it_n, CHUNK_ITEMS))
-            texts = list(islice(it_a, CHUNK_ITEMS))
+            ns, texts = next(it_n), next(it_a)
             if len(ns) != len(texts):
                 raise FingerprintError("invalid-argument", "names and args_json have different lengths")
             if not ns:
@@ -107,11 +106,11 @@ def fingerprint_batch(calls: Iterable[Any], *, limits: Any = None, on_error: str
     raise_errors = _on_error(on_error)
     s = _limits.active.over(limits) if limits is not None else _limits.active
     out: List[Optional[str]] = []
-    it = iter(_iterable(calls, "calls"))
+    it = _chunks(_iterable(calls, "calls"))
     base = 0
     with Target(s.core) as t:
         while True:
-            chunk = list(islice(it, CHUNK_ITEMS))
+            chunk = next(it)
             if not chunk:
                 break
             texts: List[bytes] = []
@@ -321,6 +320,25 @@ def _iterable(x: Any, what: str) -> Iterable[Any]:
     if isinstance(x, (str, bytes)) or not hasattr(x, "__iter__"):
         raise FingerprintError("invalid-argument", "%s must be an iterable, got %s" % (what, type(x).__qualname__))
     return x  # type: ignore[no-any-return]
+
+
+def _chunks(x: Iterable[Any]) -> Iterator[List[Any]]:
+    """Lists of CHUNK_ITEMS items in order, then empty lists: a list's or tuple's by slicing (a C copy
+    of pointers; islice steps an iterator, ~7 ns an item more), any other iterable's as it yields."""
+    if type(x) is list or type(x) is tuple:
+        i = 0
+        while i < len(x):  # the length read again each time, as a list's iterator reads it
+            yield x[i:i + CHUNK_ITEMS] if type(x) is list else list(x[i:i + CHUNK_ITEMS])
+            i += CHUNK_ITEMS
+    else:
+        it = iter(x)
+        while True:
+            chunk = list(islice(it, CHUNK_ITEMS))
+            if not chunk:
+                break
+            yield chunk
+    while True:
+        yield []
 
 
 def _shared_text(s: Any, what: str) -> Column:
