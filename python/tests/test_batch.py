@@ -413,3 +413,23 @@ def test_a_plain_long_chunk_of_str_runs_once_without_offsets(monkeypatch):
     assert sum(map(len, texts)) > 2 * _batch.PIECE_BYTES
     got = fingerprint_batch_json(["t"] * 3000, texts)
     assert made == [] and got[::500] == [_oracle("t", t) for t in texts[::500]]
+
+
+def test_a_chunk_of_plain_dicts_marshals_in_one_loop_and_falls_back_item_by_item():
+    # A chunk of exact dicts is marshalled in one C loop; one value marshal refuses (a datetime, a dict
+    # subclass) sends the whole chunk item by item: each keeps its own answer, in its place.
+    import datetime
+
+    from overturn.fingerprint import fingerprint
+
+    class D(dict):
+        pass
+
+    calls = [{"name": "t%d" % (i % 3), "args": {"i": i, "s": " v%d " % i}} for i in range(5000)]
+    want = [_oracle(c["name"], json.dumps(c["args"])) for c in calls]
+    assert fingerprint_batch(calls) == want
+    for odd in ({"when": datetime.datetime(2024, 5, 1, 12, 30, tzinfo=datetime.timezone.utc)}, D(k=1), {"k": D(j=2)}):
+        mixed = list(calls)
+        mixed[4100] = {"name": "t", "args": odd}
+        got = fingerprint_batch(mixed)
+        assert got[4100] == fingerprint("t", odd) and got[:4100] + got[4101:] == want[:4100] + want[4101:]
