@@ -128,8 +128,28 @@ class Target:
         _diagnostics_wasm._forget(self.d)
 
 
+class Joined:
+    """Byte strings back to back, joined a piece of about PIECE_BYTES at a time as _put copies them
+    (one join of a whole chunk is a temporary glibc maps and faults in anew each time). ``len``: the bytes."""
+
+    __slots__ = ("items", "size")
+
+    def __init__(self, items: Sequence[bytes], size: int) -> None:
+        self.items, self.size = items, size
+
+    def __len__(self) -> int:
+        return self.size
+
+
 def _put(v: memoryview, at: int, data: Any) -> int:
-    """Copies a bytes-like object (bytes, array, an Arrow buffer of any item format) to v[at:]; returns its end."""
+    """Copies a bytes-like object (bytes, array, an Arrow buffer of any item format) or Joined to v[at:];
+    returns its end."""
+    if type(data) is Joined:
+        items = data.items
+        k = max(1, PIECE_BYTES * len(items) // (data.size + 1))
+        for i in range(0, len(items), k):
+            at = _put(v, at, b"".join(items[i:i + k]))
+        return at
     m = memoryview(data).cast("B") if type(data) is not bytes else data
     end = at + len(m)
     v[at:end] = m
@@ -378,7 +398,7 @@ def text_column(texts: Sequence[bytes]) -> Column:
     """An offsets column of byte strings (the running sum in C: no Python step per item)."""
     offs = array("I", [0])
     offs.extend(accumulate(map(len, texts)))
-    return ("offsets", offs.tobytes(), b"".join(texts), 0)
+    return ("offsets", offs.tobytes(), Joined(texts, offs[-1]), 0)
 
 
 def digests_list(digests: Any, count: int, failed: List[int]) -> List[Optional[str]]:
