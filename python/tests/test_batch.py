@@ -395,9 +395,10 @@ def test_pieces_are_written_within_their_bound_or_refused():
         assert _batch._put_pieces(memoryview(buf), 5, 5 + len(joined), items, k) == 5 + len(joined)
         assert bytes(buf[5:5 + len(joined)]) == joined
         assert buf[:5] == b"\xee" * 5 and buf[5 + len(joined):] == b"\xee" * (35 - len(joined))
-        for end, its in ((5 + len(joined) - 1, items), (40, ["a", "é"]), (40, ["a", b"b"]), (40, ["a", None])):
+        for end, its, code in ((5 + len(joined) - 1, items, -2), (5, ["", ""], -2), (40, ["a", "é"], -1),
+                               (40, ["a", b"b"], -1), (40, ["a", None], -1)):
             buf = bytearray(b"\xee" * 40)
-            assert _batch._put_pieces(memoryview(buf), 5, end, its, k) == -1
+            assert _batch._put_pieces(memoryview(buf), 5, end, its, k) == code
             assert buf[end:] == b"\xee" * (40 - end)  # never past the bound
 
 
@@ -433,3 +434,22 @@ def test_a_chunk_of_plain_dicts_marshals_in_one_loop_and_falls_back_item_by_item
         mixed[4100] = {"name": "t", "args": odd}
         got = fingerprint_batch(mixed)
         assert got[4100] == fingerprint("t", odd) and got[:4100] + got[4101:] == want[:4100] + want[4101:]
+
+
+def test_pieces_keep_the_byte_limit_and_do_not_trust_the_first_item():
+    # The pieces path sums no lengths first: its bytes are capped as they are written. An item over
+    # max_input_bytes fails alone, in its place; a chunk whose first item is short and the others long
+    # (or the reverse: its guess of the mean decides who hashes) gives every item its own answer.
+    texts = [json.dumps({"i": i, "p": "x" * (i % 40)}) for i in range(3000)]
+    texts[1234] = json.dumps({"big": "y" * 200})
+    got = fingerprint_batch_json(["t"] * 3000, texts, limits={"max_input_bytes": 100}, on_error="null")
+    assert got[1234] is None and got.count(None) == 1
+    assert [got[i] for i in (0, 1233, 1235, 2999)] == [_oracle("t", texts[i]) for i in (0, 1233, 1235, 2999)]
+    with pytest.raises(FingerprintError) as e:
+        fingerprint_batch_json(["t"] * 3000, texts, limits={"max_input_bytes": 100})
+    assert (e.value.index, e.value.code) == (1234, "limit-exceeded")
+    for texts in (["1"] + [json.dumps({"k": "z" * (2000 + i)}) for i in range(300)],
+                  [json.dumps({"k": "z" * 5000})] + [json.dumps({"i": i}) for i in range(3000)]):
+        got = fingerprint_batch_json(["t"] * len(texts), texts)
+        assert [got[i] for i in (0, 1, len(texts) // 2, len(texts) - 1)] == [
+            _oracle("t", texts[i]) for i in (0, 1, len(texts) // 2, len(texts) - 1)]

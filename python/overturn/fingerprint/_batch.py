@@ -35,7 +35,8 @@ _U32 = 0xFFFFFFFF
 PIECE_BYTES = 32 << 10
 
 #: A column: ("shared", bytes) for every item, ("separated", the items' bytes between NUL bytes, the items),
-#: ("pieces", the items, k, a bound on their bytes): the same written k items at a time (run_chunk),
+#: ("pieces", the items, k, the most bytes they may take, a guess of their bytes): the same joined and
+#: written k items at a time (run_chunk; more than the most, or an item not an ASCII str: NotSeparated),
 #: or ("offsets", offsets, data, shift):
 #: u32/i32 little-endian offsets (count + 1) into data, shift subtracted from each
 #: (an Arrow slice whose offsets do not start at 0; the core adds them modulo 2**32).
@@ -169,11 +170,13 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_er
     writes a newline after each, BATCH_LINES, split here in one call), or when hashed here by OpenSSL over
     the core's preimages (``F_PREIMAGE``, abi.ts) because that is faster (long items). With ``raise_errors`` the first failure raises, naming ``base + i``. ``retry(i)``,
     if given, answers an item the core refused another way (its digest, or the FingerprintError it raises)."""
-    size = 0
+    size = guess = 0  # a "pieces" column's bytes are known once written: room for its most, a guess for the hash
     for c in cols:
-        size += c[3] if c[0] == "pieces" else len(c[1]) + (0 if c[0] in ("shared", "separated") else len(c[2]) + 8)
+        n = c[3] if c[0] == "pieces" else len(c[1]) + (0 if c[0] in ("shared", "separated") else len(c[2]) + 8)
+        size += n
+        guess += c[4] if c[0] == "pieces" else n
     stride = DIGEST_BYTES + 1 if lines else DIGEST_BYTES
-    hash_here = (flags & F_DIGEST) != 0 and size > HOST_HASH_FROM * count
+    hash_here = (flags & F_DIGEST) != 0 and guess > HOST_HASH_FROM * count
     t.limits(t.core)
     # Preimages: ends[count], then about the input's size (a digest each at least: the fallback below).
     room = max((DIGEST_BYTES - 4) * count, size + DIGEST_BYTES * count) if hash_here else 0
@@ -199,7 +202,7 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_er
             words[w], words[w + 1] = BATCH_SEPARATED, at
             at = _put_pieces(v, at, at + c[3], c[1], c[2])
             if at < 0:
-                raise NotSeparated(i)
+                raise NotSeparated(i, at == -2)
             words[w + 2] = at - words[w + 1]
             continue
         at = (at + 3) & ~3
@@ -323,18 +326,18 @@ def _sha256() -> Any:
 
 
 class NotSeparated(Exception):
-    """A "pieces" column's items are not all ASCII ``str`` within their bound: raised by run_chunk
-    before anything ran (``column``: its index); the caller takes another column."""
+    """A "pieces" column could not be written: raised by run_chunk before anything ran (``column``: its
+    index). ``too_big``: its bytes outgrew their most; else an item is not an ASCII ``str``."""
 
-    def __init__(self, column: int) -> None:
-        super().__init__(column)
-        self.column = column
+    def __init__(self, column: int, too_big: bool) -> None:
+        super().__init__(column, too_big)
+        self.column, self.too_big = column, too_big
 
 
 def _put_pieces(v: memoryview, at: int, end: int, items: Sequence[Any], k: int) -> int:
     """Writes ``items`` NUL-separated into v[at:end], joined and encoded ``k`` at a time so that no
-    temporary outgrows PIECE_BYTES; returns the end, or -1 for an item that is not an ASCII str, or
-    bytes past ``end`` (a str subclass's ``__len__`` lied)."""
+    temporary outgrows PIECE_BYTES (k items: about that many bytes); returns the end, -1 for an item that
+    is not an ASCII str, or -2 for bytes past ``end`` (nothing is written there)."""
     for i in range(0, len(items), k):
         try:  # str subclasses join as their str data, as str.encode reads them
             b = "\0".join(items[i:i + k]).encode("ascii")
@@ -342,30 +345,30 @@ def _put_pieces(v: memoryview, at: int, end: int, items: Sequence[Any], k: int) 
             return -1
         if i:
             if at >= end:
-                return -1
+                return -2
             v[at] = 0
             at += 1
         if at + len(b) > end:
-            return -1
+            return -2
         v[at:at + len(b)] = b
         at += len(b)
     return at
 
 
-def str_column(items: Sequence[Any], chars: int = -1) -> Optional[Column]:
+def str_column(items: Sequence[Any], most: int = -1) -> Optional[Column]:
     """A column of ``str`` items as UTF-8 (WTF-8 for surrogates), or None if one is not a str.
-    ``chars``: the items' length in all, if known: above 2 * PIECE_BYTES the column is joined as it
-    is written ("pieces"; run_chunk raises NotSeparated if that fails, and wide_column is the way).
 
-    ASCII items (the common case) go NUL-separated (BATCH_SEPARATED), joined and encoded in one
-    call: no Python step per item. Others are encoded one by one into offsets (joining wide
-    strings widens them all: slower than the per-item encode, measured), as is a chunk where an
-    item holds a NUL."""
+    ASCII items (the common case) go NUL-separated (BATCH_SEPARATED), joined and encoded with no
+    Python step per item: with ``most`` (the bytes the column may take), a piece at a time as
+    run_chunk writes them ("pieces": no length sum first, no chunk-long temporary), which raises
+    NotSeparated if they are not all ASCII str (wide_column is then the way) or outgrow ``most``;
+    without, at once. Others are encoded one by one into offsets (joining wide strings widens
+    them all: slower than the per-item encode, measured), as is a chunk where an item holds a NUL."""
     # A chunk whose first text is not ASCII is not joined first: wide strings join slowly, for nothing.
     if not items or type(items[0]) is not str or items[0].isascii():
-        n = len(items)
-        if chars + n > 2 * PIECE_BYTES:
-            return ("pieces", items, max(1, PIECE_BYTES * n // (chars + n)), chars + n)
+        if most >= 0:
+            each = len(items[0]) + 1 if items and type(items[0]) is str else 64  # a guess: the first item's
+            return ("pieces", items, max(1, PIECE_BYTES // each), most, each * len(items))
         try:
             joined = "\0".join(items)  # str subclasses join as their str data, as str.encode reads them
         except TypeError:

@@ -196,25 +196,21 @@ def _run_strs(t: Target, shared: List[Any], names: List[Any], texts: List[Any], 
               raise_errors: bool, out: List[Optional[str]]) -> bool:
     """The common chunk in one run: every item a ``str``, the chunk within CHUNK_BYTES, and none over the
     limit (the whole chunk is not). False (nothing run) for any other chunk."""
-    try:  # UTF-8 takes at least a byte per character: a chunk over the bound is not joined for nothing
-        chars = sum(map(len, texts))
-        if chars > min(CHUNK_BYTES, s.max_bytes):
-            return False
-    except TypeError:  # an item without a length: not a str
-        return False
-    cols = [shared[0], _batch.str_column(names), shared[2], shared[3], _batch.str_column(texts, chars)]
+    most = min(CHUNK_BYTES, s.max_bytes)
+    cols = [shared[0], _batch.str_column(names), shared[2], shared[3], _batch.str_column(texts, most)]
     while True:
         texts_col = cols[4]
         if cols[1] is None or texts_col is None:
             return False
-        size = texts_col[3] if texts_col[0] == "pieces" else len(texts_col[1 if texts_col[0] == "separated" else 2])
-        if size > CHUNK_BYTES or size > s.max_bytes:
+        if texts_col[0] != "pieces" and len(texts_col[1 if texts_col[0] == "separated" else 2]) > most:
             return False
         try:
             digests, failed = run_chunk(t, F_DIGEST | F_RAW_NAMES | F_STRING_INPUT, len(names), cols, {}, base,
                                         raise_errors, lines=True)
             break
-        except _batch.NotSeparated as e:  # not all ASCII after all: offsets (nothing ran)
+        except _batch.NotSeparated as e:  # nothing ran: too big for one run, or not all ASCII str after all
+            if e.too_big:
+                return False
             cols[e.column] = _batch.wide_column(cols[e.column][1])
     out.extend(_batch.digests_list(digests, len(names), failed))
     return True
