@@ -453,3 +453,14 @@ def test_pieces_keep_the_byte_limit_and_do_not_trust_the_first_item():
         got = fingerprint_batch_json(["t"] * len(texts), texts)
         assert [got[i] for i in (0, 1, len(texts) // 2, len(texts) - 1)] == [
             _oracle("t", texts[i]) for i in (0, 1, len(texts) // 2, len(texts) - 1)]
+
+
+def test_dataframe_columns_as_iterables_and_as_arrow_arrays():
+    # As python/README says: a pandas column is an iterable (a list back); as an Arrow array it takes
+    # the Arrow path (an Arrow array back); the same digests either way.
+    pd = pytest.importorskip("pandas")
+    pa = pytest.importorskip("pyarrow")
+    df = pd.DataFrame({"name": ["a", "b", "a"], "args": ['{"x":1}', '{"y":" z "}', "[1.50]"]})
+    want = [_oracle(n, t) for n, t in zip(df["name"], df["args"])]
+    assert fingerprint_batch_json(df["name"], df["args"]) == want
+    assert fingerprint_batch_json(pa.array(df["name"]), pa.array(df["args"])).to_pylist() == want
