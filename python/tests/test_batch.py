@@ -464,3 +464,58 @@ def test_dataframe_columns_as_iterables_and_as_arrow_arrays():
     want = [_oracle(n, t) for n, t in zip(df["name"], df["args"])]
     assert fingerprint_batch_json(df["name"], df["args"]) == want
     assert fingerprint_batch_json(pa.array(df["name"]), pa.array(df["args"])).to_pylist() == want
+
+
+def test_random_chunks_of_mixed_items_give_each_item_its_single_answer():
+    # Seeded mixes around the piece and chunk boundaries (ASCII and not, empty, invalid, NULs raw and
+    # escaped, long items, str subclasses whose __len__ lies, bytes, with and without a byte limit):
+    # each item gets what fingerprint_json gives it alone, or None where that raises.
+    import random
+
+    from overturn.fingerprint import _batch
+
+    class Short(str):
+        def __len__(self):
+            return 0
+
+    class Long(str):
+        def __len__(self):
+            return 1 << 25
+
+    def item(r, ascii_str_only):
+        k = r.randrange(12)
+        if ascii_str_only and k in (2, 7):  # chunks that stay on the pieces path to their end
+            k = 9
+        if k == 0:
+            return ""
+        if k == 1:
+            return "{"
+        if k == 2:
+            return json.dumps({"é": r.random(), "k": " %d " % r.randrange(99)}, ensure_ascii=False)
+        if k == 3:
+            return '"a\\u0000%d"' % r.randrange(9)
+        if k == 4 and r.random() < 0.2 and not ascii_str_only:  # a raw NUL sends the chunk with offsets
+            return '["\x00"]'
+        if k == 5:
+            return json.dumps({"long": "x" * r.randrange(500, 3000)})
+        if k == 6:
+            return (Short if r.random() < 0.5 else Long)(json.dumps({"s": r.randrange(99)}))
+        if k == 7 and r.random() < 0.3:
+            return json.dumps({"b": r.randrange(99)}).encode()
+        return json.dumps({"i": r.randrange(10 ** 6), "p": "p" * r.randrange(60), "f": r.random()})
+
+    for seed in range(8):
+        r = random.Random(seed)
+        n = r.choice([1, 7, _batch.PIECE_BYTES // 100, 4096, 4097, 9000])
+        texts = [item(r, seed % 2 == 1) for _ in range(n)]
+        names = [r.choice(["t", "search", "n\u00e9", "x" * 40]) for _ in range(n)]
+        limits = {"max_input_bytes": 400} if seed % 3 == 2 else None
+
+        def alone(name, text):
+            try:
+                return fingerprint_json(name, text, limits=limits)
+            except FingerprintError:
+                return None
+
+        want = [alone(a, b) for a, b in zip(names, texts)]
+        assert fingerprint_batch_json(names, texts, on_error="null", limits=limits) == want, seed
