@@ -519,3 +519,25 @@ def test_random_chunks_of_mixed_items_give_each_item_its_single_answer():
 
         want = [alone(a, b) for a, b in zip(names, texts)]
         assert fingerprint_batch_json(names, texts, on_error="null", limits=limits) == want, seed
+
+
+def test_pieces_stay_small_when_the_first_item_is_no_guide():
+    # No temporary much over PIECE_BYTES where items are alike (each is a buffer glibc would map and fault
+    # in anew per chunk): the first piece takes at most 64 items, later ones are sized by the bytes an item
+    # of the last one.
+    from overturn.fingerprint import _batch
+
+    class Seen(list):
+        def __getitem__(self, i):
+            got = list.__getitem__(self, i)
+            if isinstance(i, slice):
+                pieces.append(sum(map(len, got)) + len(got))
+            return got
+
+    for items in (["1"] + ["x" * 2000] * 1000, ["x" * 5000] + ["1"] * 4000, ["ab"] * 4096):
+        pieces = []
+        col = _batch.str_column(Seen(items), 1 << 24)
+        buf = bytearray(sum(map(len, items)) + len(items))
+        assert _batch._put_pieces(memoryview(buf), 0, len(buf), col[1], col[2]) == len(buf) - 1
+        assert bytes(buf[:-1]) == "\0".join(items).encode()
+        assert pieces[0] <= 64 * 5001 and max(pieces[1:] or [0]) <= 2 * _batch.PIECE_BYTES

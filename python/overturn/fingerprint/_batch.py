@@ -335,10 +335,12 @@ class NotSeparated(Exception):
 
 
 def _put_pieces(v: memoryview, at: int, end: int, items: Sequence[Any], k: int) -> int:
-    """Writes ``items`` NUL-separated into v[at:end], joined and encoded ``k`` at a time so that no
-    temporary outgrows PIECE_BYTES (k items: about that many bytes); returns the end, -1 for an item that
-    is not an ASCII str, or -2 for bytes past ``end`` (nothing is written there)."""
-    for i in range(0, len(items), k):
+    """Writes ``items`` NUL-separated into v[at:end], joined and encoded a piece at a time so that no
+    temporary outgrows PIECE_BYTES by much where items are alike (``k`` items first, then as many as the
+    last piece's bytes an item say, at most twice as many); returns the end, -1 for an item that is not an ASCII str, or -2 for bytes past ``end``
+    (nothing is written there)."""
+    i = 0
+    while i < len(items):
         try:  # str subclasses join as their str data, as str.encode reads them
             b = "\0".join(items[i:i + k]).encode("ascii")
         except (TypeError, UnicodeEncodeError):
@@ -352,6 +354,9 @@ def _put_pieces(v: memoryview, at: int, end: int, items: Sequence[Any], k: int) 
             return -2
         v[at:at + len(b)] = b
         at += len(b)
+        i += k
+        # The next piece sized by this one's bytes an item, growing at most twofold (items may grow too).
+        k = max(1, min(2 * k, PIECE_BYTES * k // (len(b) + 1)))
     return at
 
 
@@ -368,7 +373,8 @@ def str_column(items: Sequence[Any], most: int = -1) -> Optional[Column]:
     if not items or type(items[0]) is not str or items[0].isascii():
         if most >= 0:
             each = len(items[0]) + 1 if items and type(items[0]) is str else 64  # a guess: the first item's
-            return ("pieces", items, max(1, PIECE_BYTES // each), most, each * len(items))
+            # The first piece takes at most 64 items: the first item may be no guide to the others.
+            return ("pieces", items, max(1, min(64, PIECE_BYTES // each)), most, each * len(items))
         try:
             joined = "\0".join(items)  # str subclasses join as their str data, as str.encode reads them
         except TypeError:
