@@ -541,3 +541,27 @@ def test_pieces_stay_small_when_the_first_item_is_no_guide():
         assert _batch._put_pieces(memoryview(buf), 0, len(buf), col[1], col[2]) == len(buf) - 1
         assert bytes(buf[:-1]) == "\0".join(items).encode()
         assert pieces[0] <= 64 * 5001 and max(pieces[1:] or [0]) <= 2 * _batch.PIECE_BYTES
+
+
+def test_an_offsets_column_is_copied_in_pieces_cut_by_its_offsets():
+    # Byte strings (marshalled calls, encoded texts) go in as pieces of at most PIECE_BYTES (one item
+    # alone may be more), cut where the offsets cross it: the same bytes and offsets as one join.
+    from itertools import accumulate
+
+    from overturn.fingerprint import _batch
+
+    class Seen(list):
+        def __getitem__(self, i):
+            got = list.__getitem__(self, i)
+            if isinstance(i, slice):
+                pieces.append((sum(map(len, got)), len(got)))
+            return got
+
+    for texts in ([b"1"] + [b"x" * 2000] * 1000, [b"x" * 70000] + [b"1"] * 4000, [b""] * 10, [b"ab"] * 4096, []):
+        pieces = []
+        col = _batch.text_column(Seen(texts))
+        buf = bytearray(len(col[2]) + 8)
+        assert _batch._put(memoryview(buf), 3, col[2]) == 3 + len(col[2]) and bytes(buf[3:-5]) == b"".join(texts)
+        assert bytes(col[1]) == b"".join(n.to_bytes(4, "little") for n in [0, *accumulate(map(len, texts))])
+        assert all(size <= _batch.PIECE_BYTES or count == 1 for size, count in pieces)
+        assert sum(count for _, count in pieces) == len(texts)

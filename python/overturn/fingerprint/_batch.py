@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import struct
 from array import array
+from bisect import bisect_right
 from itertools import accumulate
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -131,25 +132,28 @@ class Target:
 
 class Joined:
     """Byte strings back to back, joined a piece of about PIECE_BYTES at a time as _put copies them
-    (one join of a whole chunk is a temporary glibc maps and faults in anew each time). ``len``: the bytes."""
+    (one join of a whole chunk is a temporary glibc maps and faults in anew each time), cut where their
+    running ``ends`` (text_column's offsets after the first) cross each PIECE_BYTES. ``len``: the bytes."""
 
-    __slots__ = ("items", "size")
+    __slots__ = ("items", "ends")
 
-    def __init__(self, items: Sequence[bytes], size: int) -> None:
-        self.items, self.size = items, size
+    def __init__(self, items: Sequence[bytes], ends: Sequence[int]) -> None:
+        self.items, self.ends = items, ends
 
     def __len__(self) -> int:
-        return self.size
+        return self.ends[-1] if self.ends else 0
 
 
 def _put(v: memoryview, at: int, data: Any) -> int:
     """Copies a bytes-like object (bytes, array, an Arrow buffer of any item format) or Joined to v[at:];
     returns its end."""
     if type(data) is Joined:
-        items = data.items
-        k = max(1, PIECE_BYTES * len(items) // (data.size + 1))
-        for i in range(0, len(items), k):
-            at = _put(v, at, b"".join(items[i:i + k]))
+        items, ends = data.items, data.ends
+        i = 0
+        while i < len(items):  # items i..j-1: at least one, else all that end within the piece
+            j = max(i + 1, bisect_right(ends, (ends[i - 1] if i else 0) + PIECE_BYTES, i))
+            at = _put(v, at, b"".join(items[i:j]))
+            i = j
         return at
     m = memoryview(data).cast("B") if type(data) is not bytes else data
     end = at + len(m)
@@ -407,7 +411,7 @@ def text_column(texts: Sequence[bytes]) -> Column:
     """An offsets column of byte strings (the running sum in C: no Python step per item)."""
     offs = array("I", [0])
     offs.extend(accumulate(map(len, texts)))
-    return ("offsets", offs.tobytes(), Joined(texts, offs[-1]), 0)
+    return ("offsets", offs.tobytes(), Joined(texts, offs[1:]), 0)
 
 
 def digests_list(digests: Any, count: int, failed: List[int]) -> List[Optional[str]]:
