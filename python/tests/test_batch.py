@@ -34,6 +34,20 @@ def _want(v):
     return None if "error" in v else v["fingerprint"]
 
 
+class Short(str):
+    """A str whose __len__ says less than it holds (the batch must read its str data, not its length)."""
+
+    def __len__(self):
+        return 0
+
+
+class Long(str):
+    """A str whose __len__ says far more than it holds."""
+
+    def __len__(self):
+        return 1 << 30
+
+
 def _utf8(s):
     try:
         s.encode("utf-8")
@@ -348,14 +362,6 @@ def test_long_chunks_of_str_are_joined_a_piece_at_a_time():
     # shifted one.
     from overturn.fingerprint import _batch
 
-    class Short(str):
-        def __len__(self):
-            return 1
-
-    class Long(str):
-        def __len__(self):
-            return 1 << 30
-
     n = 6 * _batch.PIECE_BYTES // 100
     base = [json.dumps({"i": i, "pad": "p" * (i % 150)}) for i in range(n)]
     base[0], base[1], base[n // 3], base[n // 3 + 1], base[-1] = "", "{", "", "[", ""
@@ -473,14 +479,6 @@ def test_random_chunks_of_mixed_items_give_each_item_its_single_answer():
     import random
 
     from overturn.fingerprint import _batch
-
-    class Short(str):
-        def __len__(self):
-            return 0
-
-    class Long(str):
-        def __len__(self):
-            return 1 << 25
 
     def item(r, ascii_str_only):
         k = r.randrange(12)
