@@ -133,25 +133,25 @@ class Target:
 class Joined:
     """Byte strings back to back, joined a piece of about PIECE_BYTES at a time as _put copies them
     (one join of a whole chunk is a temporary glibc maps and faults in anew each time), cut where their
-    running ``ends`` (text_column's offsets after the first) cross each PIECE_BYTES. ``len``: the bytes."""
+    ``offsets`` (text_column's: 0, then each item's end) cross each PIECE_BYTES. ``len``: the bytes."""
 
-    __slots__ = ("items", "ends")
+    __slots__ = ("items", "offsets")
 
-    def __init__(self, items: Sequence[bytes], ends: Sequence[int]) -> None:
-        self.items, self.ends = items, ends
+    def __init__(self, items: Sequence[bytes], offsets: Sequence[int]) -> None:
+        self.items, self.offsets = items, offsets
 
     def __len__(self) -> int:
-        return self.ends[-1] if self.ends else 0
+        return self.offsets[-1]
 
 
 def _put(v: memoryview, at: int, data: Any) -> int:
     """Copies a bytes-like object (bytes, array, an Arrow buffer of any item format) or Joined to v[at:];
     returns its end."""
     if type(data) is Joined:
-        items, ends = data.items, data.ends
+        items, offs = data.items, data.offsets
         i = 0
-        while i < len(items):  # items i..j-1: at least one, else all that end within the piece
-            j = max(i + 1, bisect_right(ends, (ends[i - 1] if i else 0) + PIECE_BYTES, i))
+        while i < len(items):  # items i..j-1: all that end within the piece, at least one
+            j = max(i + 1, bisect_right(offs, offs[i] + PIECE_BYTES, i + 1) - 1)
             at = _put(v, at, b"".join(items[i:j]))
             i = j
         return at
@@ -411,7 +411,7 @@ def text_column(texts: Sequence[bytes]) -> Column:
     """An offsets column of byte strings (the running sum in C: no Python step per item)."""
     offs = array("I", [0])
     offs.extend(accumulate(map(len, texts)))
-    return ("offsets", offs.tobytes(), Joined(texts, offs[1:]), 0)
+    return ("offsets", offs.tobytes(), Joined(texts, offs), 0)
 
 
 def digests_list(digests: Any, count: int, failed: List[int]) -> List[Optional[str]]:

@@ -202,7 +202,7 @@ def _run_strs(t: Target, shared: List[Any], names: List[Any], texts: List[Any], 
         texts_col = cols[4]
         if cols[1] is None or texts_col is None:
             return False
-        if texts_col[0] != "pieces" and len(texts_col[1 if texts_col[0] == "separated" else 2]) > most:
+        if texts_col[0] == "offsets" and len(texts_col[2]) > most:  # (pieces are capped as they are written)
             return False
         try:
             digests, failed = run_chunk(t, F_DIGEST | F_RAW_NAMES | F_STRING_INPUT, len(names), cols, {}, base,
