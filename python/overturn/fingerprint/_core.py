@@ -150,15 +150,7 @@ class _Instance:
         self.reserve_addr = w.func("reserve")
         self.limits_addr = w.func("limits")
         self.sent = (_limits.NO_LIMIT, _limits.NO_LIMIT)  # what limits() last told this instance
-        v = self._call(w.func("version"), 0)
-        if v != FINGERPRINT_VERSION:
-            raise FingerprintError("internal-error", "the wasm module has version %r, expected %d"
-                                   % (v, FINGERPRINT_VERSION))
-        # The module must speak the ABI our constants were generated from.
-        got = self._call(w.func("abiId"), 0) if w.has("abiId") else -1
-        if got != ABI_ID:
-            raise FingerprintError("internal-error", "the wasm module has ABI %x, this SDK was generated for %x"
-                                   " (reinstall the package)" % (got & 0xFFFFFFFF, ABI_ID))
+        check_module(w, "the wasm module")
         self.busy = False
         self.view: memoryview = memoryview(b"")
         self.head: Optional[bytes] = None  # name and flags of plain()'s header at in_ptr, if still there
@@ -199,6 +191,18 @@ class _Instance:
             raise FingerprintError("out-of-memory", "input of %d bytes does not fit in wasm memory" % n)
         self.refresh()
         return p
+
+
+def check_module(w: _WasmInstance, what: str) -> None:
+    """The module must be this SDK's contract version and speak the ABI our constants were
+    generated from (both modules: this one and diagnostics.wasm)."""
+    v = w.call(w.func("version"))
+    if v != FINGERPRINT_VERSION:
+        raise FingerprintError("internal-error", "%s has version %r, expected %d" % (what, v, FINGERPRINT_VERSION))
+    got = w.call(w.func("abiId")) if w.has("abiId") else -1
+    if got != ABI_ID:
+        raise FingerprintError("internal-error", "%s has ABI %x, this SDK was generated for %x (reinstall the package)"
+                               % (what, got & 0xFFFFFFFF, ABI_ID))
 
 
 def trap_error(exc: Exception) -> FingerprintError:

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from typing import Any, Callable, Dict, List, Tuple
 
 from . import _core
-from ._abi import (ABI_ID, F_CALL, F_CLI, F_DIFF, F_DIGEST, F_EXPLAIN, F_NTH_CALL, F_STRING_INPUT, F_TOOLS, FINGERPRINT_VERSION,
+from ._abi import (F_CALL, F_CLI, F_DIFF, F_DIGEST, F_EXPLAIN, F_NTH_CALL, F_STRING_INPUT, F_TOOLS,
                    HEADER_BYTES, HEADER_WORDS, RESULT_CLI_CODE, RESULT_CLI_OUT, RESULT_DIGEST, RESULT_OFFSET,
                    RESULT_STATUS, RESULT_TEXT_PTR)
 from ._errors import FingerprintError, core_error
@@ -52,8 +52,7 @@ class _Instance:
     def __init__(self) -> None:
         w = self.w = _WasmInstance(_compiled())
         self.fn_run, self.fn_reserve = w.func("run"), w.func("reserve")
-        if w.call(w.func("version")) != FINGERPRINT_VERSION or not w.has("abiId") or w.call(w.func("abiId")) != ABI_ID:
-            raise FingerprintError("internal-error", "diagnostics.wasm does not match this SDK (reinstall the package)")
+        _core.check_module(w, "diagnostics.wasm")
         self.result = w.call(w.func("result"))
         self.cap = 64 * 1024
         self.ptr = self.reserve(self.cap)

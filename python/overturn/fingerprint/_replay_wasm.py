@@ -12,7 +12,7 @@ import struct
 import threading
 
 from ._abi import F_REPLAY, F_STRING_INPUT, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED
-from ._diagnostics_wasm import _HEADER, _Instance, run_request
+from ._diagnostics_wasm import _HEADER, _new_instance, run_request
 from ._errors import FingerprintError
 
 _OP = struct.Struct("<II")  # the kind part: op, argument
@@ -20,12 +20,7 @@ _OP = struct.Struct("<II")  # the kind part: op, argument
 
 class ReplayCore:
     def __init__(self) -> None:
-        try:
-            self._st = _Instance()
-        except FingerprintError:
-            raise
-        except Exception as e:  # a wasmtime failure never leaks as such
-            raise FingerprintError("internal-error", "could not load the diagnostics core: %s" % e) from e
+        self._st = _new_instance()
         self._broken = False
         # One store, not to be entered by two threads at once; re-entrant, so that a call re-entered on
         # the same thread (a __del__ or signal handler mid-call) is refused, never a deadlock.
