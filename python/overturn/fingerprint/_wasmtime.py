@@ -237,9 +237,8 @@ class Instance:
         known = self._handles.get((name, kind))
         if known is not None:
             return known
-        ext = (c_uint8 * _EXTERN_BYTES)()
-        key = name.encode("ascii")
-        if not self._lib.export_get(self.ctx, byref(self._inst), key, len(key), byref(ext)) or ext[0] != kind:
+        ext = self._lookup(name)
+        if ext is None or ext[0] != kind:
             raise WasmError("the wasm module has no %s export %r" % ("memory" if kind == _EXTERN_MEMORY else "function",
                                                                      name))
         self._externs.append(ext)  # the handle points into it: never freed before the instance
@@ -251,9 +250,13 @@ class Instance:
         return self._export(name, _EXTERN_FUNC)
 
     def has(self, name: str) -> bool:
+        return self._lookup(name) is not None
+
+    def _lookup(self, name: str) -> Any:
+        """The export's wasmtime_extern_t (a buffer), or None if the module has no such export."""
         ext = (c_uint8 * _EXTERN_BYTES)()
         key = name.encode("ascii")
-        return bool(self._lib.export_get(self.ctx, byref(self._inst), key, len(key), byref(ext)))
+        return ext if self._lib.export_get(self.ctx, byref(self._inst), key, len(key), byref(ext)) else None
 
     def call(self, func: c_void_p, *args: int) -> int:
         """Calls an export taking i32 arguments; returns its i32 result (slot 0: meaningless for an
