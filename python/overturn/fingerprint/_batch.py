@@ -341,8 +341,8 @@ class NotSeparated(Exception):
 def _put_pieces(v: memoryview, at: int, end: int, items: Sequence[Any], k: int) -> int:
     """Writes ``items`` NUL-separated into v[at:end], joined and encoded a piece at a time so that no
     temporary outgrows PIECE_BYTES by much where items are alike (``k`` items first, then as many as the
-    last piece's bytes an item say, at most twice as many); returns the end, -1 for an item that is not an ASCII str, or -2 for bytes past ``end``
-    (nothing is written there)."""
+    last piece's bytes an item say, at most twice as many); returns the end, -1 for an item that is
+    not an ASCII str, or -2 for bytes past ``end`` (nothing is written there)."""
     i = 0
     while i < len(items):
         try:  # str subclasses join as their str data, as str.encode reads them
