@@ -47,6 +47,24 @@ describe.each(CLIS)("$prog, generated inputs", ({ cmd }) => {
   const sha = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");
   const run = (args: string[]) => spawnSync(cmd[0], [...cmd.slice(1), ...args], { cwd: ROOT, maxBuffer: 1 << 28 });
 
+  it("reads lines cut anywhere by its 1 MiB reads: ending on a read, longer than 64 KiB or than a read, the last without \\n", () => {
+    // Read buffers keep 64 KiB in front for a line cut by a read (src/cli.ts, wholeLines); longer ones are joined.
+    const line = (k: number) => `{"name":"t","args":{"s":"${"x".repeat(k)}"}}\n`;
+    const MiB = 1 << 20, over = line(0).length;
+    const lens = [MiB - over, 10, 70_000, 300, (1 << 16) - over, 5, 2 * MiB + 3, 64, 1000, 200_000];
+    let left = 3 * MiB; // then short lines up to the next read's end, then one across it
+    const rest: number[] = [];
+    for (let i = 0; left > 0; i++) { rest.push(i % 50); left -= over + (i % 50); }
+    const all = [...lens, ...rest, 150_000, 7];
+    const text = all.map(line).join("").slice(0, -1); // the last line without its "\n"
+    expect(text.slice(0, MiB).endsWith("}}\n")).toBe(true); // the first line ends where the first read does
+    const p = join(dir, "cut.jsonl");
+    writeFileSync(p, text);
+    const r = run([p]);
+    expect(r.stderr.toString()).toBe("");
+    expect(r.stdout.toString() === all.map((k) => `${sha(`tool_call\nt\n{"s":"${"x".repeat(k)}"}`)}  t\n`).join("")).toBe(true);
+  });
+
   it("reads a line whose args nest 100,000 levels (D19)", () => {
     const n = 100_000;
     const p = join(dir, "deep.jsonl");
