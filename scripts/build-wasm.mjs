@@ -30,15 +30,16 @@ execFileSync(process.execPath, [join(root, "scripts", "gen-abi.mjs"), ...(check 
  * (scripts/test-runtimes.mjs) and wasmtime run it. The fingerprint module
  * stays without, as small and as widely loadable as before.
  */
-function build(entry, name, withSimd) {
+function build(entry, name, withSimd, outOfLine = []) {
   const raw = join(tmp, `${name}.asc.wasm`);
   const opt = join(tmp, `${name}.wasm`);
   const simd = withSimd ? ["--enable-simd"] : [];
-  execFileSync(bin("asc"), [entry, "--config", "asconfig.json", "--target", "release", "--outFile", raw,
+  // --debug: function names in asc's output, for --no-inline's patterns; --strip-debug removes them after.
+  execFileSync(bin("asc"), [entry, "--config", "asconfig.json", "--target", "release", "--debug", "--outFile", raw,
     ...(withSimd ? ["--enable", "simd"] : [])], { cwd: root, stdio: "inherit" });
   // Features are the ones asc emits by default (+ SIMD where asked); naming
   // them keeps wasm-opt from introducing instructions a runtime might lack.
-  execFileSync(bin("wasm-opt"), [raw, "-O3", "--converge", "--strip-debug", "--strip-producers",
+  execFileSync(bin("wasm-opt"), [raw, ...outOfLine.map((f) => `--no-inline=${f}`), "-O3", "--converge", "--strip-debug", "--strip-producers",
     "--enable-bulk-memory", "--enable-sign-ext", "--enable-mutable-globals", "--enable-nontrapping-float-to-int",
     ...simd,
     "-o", opt], { cwd: root, stdio: "inherit" });
@@ -47,7 +48,11 @@ function build(entry, name, withSimd) {
   return { name, bytes, sha: createHash("sha256").update(bytes).digest("hex") };
 }
 
-const modules = [build("assembly/index.ts", "fingerprint", false), build("assembly/diagnostics.ts", "diagnostics", true)];
+// The CLI engine (cliText: once per chunk) stays out of process (once per call, and per
+// line of that chunk): inlined, it made process 28 KB, which V8 takes longer to optimize
+// (issue 13: a Node CLI run's warm-up; 3% of its time, no change in wasmtime).
+const modules = [build("assembly/index.ts", "fingerprint", false),
+  build("assembly/diagnostics.ts", "diagnostics", true, ["*/cli/out/cliText"])];
 if (check) {
   let stale = false;
   for (const m of modules) {
