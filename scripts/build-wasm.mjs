@@ -48,11 +48,16 @@ function build(entry, name, withSimd, outOfLine = []) {
   return { name, bytes, sha: createHash("sha256").update(bytes).digest("hex") };
 }
 
-// The CLI engine (cliText: once per chunk) stays out of process (once per call, and per
-// line of that chunk): inlined, it made process 28 KB, which V8 takes longer to optimize
-// (issue 13: a Node CLI run's warm-up; 3% of its time, no change in wasmtime).
+// Kept out of line in the diagnostics module (wasm-opt inlines every function with one
+// caller): the CLI engine's entry (cliText: once per chunk) out of process (once per call),
+// and its cold steps (argv, why, verify, replay, --tools, explain's output, the summary)
+// out of cliText's per-line loop. Inlined, process was 28 KB and cliText 17 KB, which V8
+// optimizes late and at length on the main thread's cores (issue 13: a Node CLI run's
+// warm-up). wasmtime compiles everything ahead of time: no change there.
 const modules = [build("assembly/index.ts", "fingerprint", false),
-  build("assembly/diagnostics.ts", "diagnostics", true, ["*/cli/out/cliText"])];
+  build("assembly/diagnostics.ts", "diagnostics", true, ["*/cli/out/cliText",
+    "*/cli/args/*", "*/cli/why/*", "*/cli/replay/*", "*/cli/tools/*", "*/cli/run/explainOut", "*/cli/run/verifyLine",
+    "*/cli/run/runFinish"])];
 if (check) {
   let stale = false;
   for (const m of modules) {
