@@ -169,23 +169,31 @@ function put(o: usize, s: string): usize {
 // ---- Messages holding several calls (F_NTH_CALL) ----------------------------
 //   Chat Completions message   {"tool_calls": [call...]}
 //   Chat Completions response  {"choices": [{"message": {"tool_calls": [...]}}...]}
-//   Anthropic message          {"content": [block...]}: its "tool_use" blocks
+//   Anthropic/Bedrock message  {"content": [block...]}: its "tool_use" blocks
+//                              (Anthropic) and "toolUse" blocks (Bedrock)
 //   OpenAI Responses response  {"output": [item...]}: its "function_call" items
-// A message is an object with one of these arrays and none of a call's own
+//   Bedrock Converse response  {"output": {"message": {"content": [block...]}}}
+//   Gemini content             {"parts": [part...]}: its "functionCall" parts
+//   Gemini response            {"candidates": [{"content": {"parts": [...]}}...]}
+// A message is an object with one of these containers and none of a call's own
 // members (args, argsJSON, or a shape's marker); anything else is one call.
 // Calls come out in order; text blocks, reasoning items etc. are skipped.
 
 /** pickCall's count of the calls in the message (1 for a single call). */
 export let callCount: u32 = 0;
 
-const M_TOOL_CALLS = 1, M_CHOICES = 2, M_CONTENT = 3, M_OUTPUT = 4;
+const M_TOOL_CALLS = 1, M_CHOICES = 2, M_CONTENT = 3, M_OUTPUT = 4, M_PARTS = 5, M_CANDIDATES = 6;
+// Which elements of a container are calls (scan).
+const ALL = 0, FUNCTION_CALL_ITEMS = 1, TOOL_BLOCKS = 2, FUNCTION_CALL_PARTS = 3;
 
 function containerKey(m: i32): string {
   switch (m) {
     case M_TOOL_CALLS: return "tool_calls";
     case M_CHOICES: return "choices";
     case M_CONTENT: return "content";
-    default: return "output";
+    case M_OUTPUT: return "output";
+    case M_PARTS: return "parts";
+    default: return "candidates";
   }
 }
 
@@ -194,8 +202,9 @@ export function pickCall(root: u32, index: u32): i32 {
   callCount = 1;
   let kind = 0, arr: i32 = -1;
   if (nodeType(root) == T_OBJ && !isCallObject(root)) {
-    for (let m = M_TOOL_CALLS; m <= M_OUTPUT; m++) {
-      const a = member(root, containerKey(m));
+    for (let m = M_TOOL_CALLS; m <= M_CANDIDATES; m++) {
+      let a = member(root, containerKey(m));
+      if (a >= 0 && m == M_OUTPUT && nodeType(<u32>a) == T_OBJ) a = bedrockContent(<u32>a); // Bedrock's response
       if (a < 0 || nodeType(<u32>a) != T_ARR) continue;
       if (kind != 0) {
         bad("this message holds calls in both \"", containerKey(kind), "\" and \"", containerKey(m), "\"", "");
@@ -212,15 +221,16 @@ export function pickCall(root: u32, index: u32): i32 {
     return -1;
   }
   let n: u32 = 0, found: i32 = -1;
-  if (kind == M_CHOICES) {
+  if (kind == M_CHOICES || kind == M_CANDIDATES) {
+    // Each choice's message.tool_calls, or each candidate's content.parts, in turn.
     const count = nodeA(<u32>arr);
     let c = <u32>arr + 1;
     for (let i: u32 = 0; i < count; i++) {
       if (nodeType(c) == T_OBJ) {
-        const msg = member(c, "message");
-        const calls = msg >= 0 && nodeType(<u32>msg) == T_OBJ ? member(<u32>msg, "tool_calls") : -1;
+        const holder = member(c, kind == M_CHOICES ? "message" : "content");
+        const calls = holder >= 0 && nodeType(<u32>holder) == T_OBJ ? member(<u32>holder, kind == M_CHOICES ? "tool_calls" : "parts") : -1;
         if (calls >= 0 && nodeType(<u32>calls) == T_ARR) {
-          const r = scan(<u32>calls, "", index, n);
+          const r = scan(<u32>calls, kind == M_CHOICES ? ALL : FUNCTION_CALL_PARTS, index, n);
           if (r >= 0 && found < 0) found = r;
           n = scanned;
         }
@@ -228,7 +238,10 @@ export function pickCall(root: u32, index: u32): i32 {
       c = subtreeEnd(c);
     }
   } else {
-    found = scan(<u32>arr, kind == M_CONTENT ? "tool_use" : kind == M_OUTPUT ? "function_call" : "", index, 0);
+    const which = kind == M_CONTENT ? TOOL_BLOCKS : kind == M_PARTS ? FUNCTION_CALL_PARTS
+      : kind == M_OUTPUT && nodeType(<u32>member(root, "output")) == T_ARR ? FUNCTION_CALL_ITEMS
+      : kind == M_OUTPUT ? TOOL_BLOCKS : ALL;
+    found = scan(<u32>arr, which, index, 0);
     n = scanned;
   }
   callCount = n;
@@ -236,19 +249,31 @@ export function pickCall(root: u32, index: u32): i32 {
   return found;
 }
 
+/** Bedrock Converse's response: the content array of output.message, or -1. */
+function bedrockContent(output: u32): i32 {
+  const msg = member(output, "message");
+  if (msg < 0 || nodeType(<u32>msg) != T_OBJ) return -1;
+  return member(<u32>msg, "content");
+}
+
 /** scan's running count (a second return value). */
 let scanned: u32 = 0;
 
-/** The element of arr that is call number index (counting from n), keeping only objects of the given type ("" = all). */
-function scan(arr: u32, type: string, index: u32, n: u32): i32 {
+/** The element of arr that is call number index (counting from n), keeping only the elements `which` says are calls. */
+function scan(arr: u32, which: i32, index: u32, n: u32): i32 {
   let found: i32 = -1;
   const count = nodeA(arr);
   let e = arr + 1;
   for (let i: u32 = 0; i < count; i++) {
-    let keep = type.length == 0;
+    let keep = which == ALL;
     if (!keep && nodeType(e) == T_OBJ) {
-      const t = member(e, "type");
-      keep = t >= 0 && nodeType(<u32>t) == T_STR && strIs(<u32>t, type);
+      if (which == FUNCTION_CALL_PARTS) keep = member(e, "functionCall") >= 0;
+      else {
+        const t = member(e, "type");
+        const typed = t >= 0 && nodeType(<u32>t) == T_STR;
+        keep = which == FUNCTION_CALL_ITEMS ? typed && strIs(<u32>t, "function_call")
+          : (typed && strIs(<u32>t, "tool_use")) || member(e, "toolUse") >= 0;
+      }
     }
     if (keep) {
       if (n == index) found = <i32>e;

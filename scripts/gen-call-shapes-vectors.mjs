@@ -65,10 +65,27 @@ const MESSAGES = [
   ["responses-output", { id: "resp_1", object: "response", output: [
     { type: "reasoning", id: "rs_1", summary: [] }, { type: "function_call", call_id: "call_1", name: W, arguments: '{"city":"Lima"}' },
     { type: "message", role: "assistant", content: [] }] }],
+  ["bedrock-message-content", { role: "assistant", content: [
+    { text: "Let me check." }, { toolUse: { toolUseId: "tooluse_1", name: W, input: { city: "Paris" } } },
+    { toolUse: { toolUseId: "tooluse_2", name: "get_time", input: { tz: "UTC" } } }] }],
+  ["bedrock-converse-response", { output: { message: { role: "assistant", content: [
+    { text: "Checking." }, { toolUse: { toolUseId: "tooluse_3", name: W, input: { city: "Oslo" } } }] } },
+  stopReason: "tool_use", usage: { inputTokens: 12, outputTokens: 30, totalTokens: 42 }, metrics: { latencyMs: 420 } }],
+  ["bedrock-response-without-calls", { output: { message: { role: "assistant", content: [{ text: "Hello." }] } }, stopReason: "end_turn" }],
+  ["gemini-content-parts", { role: "model", parts: [
+    { text: "Checking both." }, { functionCall: { name: W, args: { city: "Paris" } } }, { functionCall: { name: "get_time", args: { tz: "UTC" } } }] }],
+  ["gemini-response-candidates", { candidates: [
+    { content: { role: "model", parts: [{ functionCall: { name: W, args: { city: "Lima" } } }] }, finishReason: "STOP", index: 0 },
+    { content: { role: "model", parts: [{ text: "No tools." }] }, finishReason: "STOP", index: 1 },
+    { content: { role: "model", parts: [{ functionCall: { name: "get_time" } }] }, finishReason: "STOP", index: 2 }],
+  usageMetadata: { promptTokenCount: 9, candidatesTokenCount: 7, totalTokenCount: 16 }, modelVersion: "gemini-2.0-flash" }],
+  ["gemini-text-only", { role: "model", parts: [{ text: "Hi" }] }],
   ["message-without-calls", { role: "assistant", content: "Hello." }],
   ["anthropic-text-only", { role: "assistant", content: [{ type: "text", text: "Hi" }] }],
   ["single-call-is-one", { type: "tool_use", id: "t", name: W, input: { city: "Paris" } }],
   ["error-two-containers", { tool_calls: [], output: [] }],
+  ["error-content-and-parts", { role: "model", content: [], parts: [] }],
+  ["error-bedrock-output-and-tool-calls", { output: { message: { content: [] } }, tool_calls: [] }],
 ];
 
 export function buildCallShapesVectors() {

@@ -12,6 +12,7 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { replay, toolsError } from "../test/reference/replay.mjs";
 import { buildCallShapesVectors } from "./gen-call-shapes-vectors.mjs";
+import { callsOfMessage } from "../test/reference/shapes.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const REPLAY_VECTORS_PATH = resolve(ROOT, "vectors/replay.vectors.json");
@@ -63,13 +64,7 @@ const REPLAYS = [
   {
     id: "messages-holding-several-calls",
     recording: messageCalls.join("\n") + "\n",
-    calls: messageCalls.flatMap((m) => {
-      const msg = JSON.parse(m);
-      if (msg.tool_calls) return msg.tool_calls.map(j);
-      if (msg.content) return msg.content.filter((b) => b.type === "tool_use").map(j);
-      if (msg.choices) return msg.choices.flatMap((c) => c.message.tool_calls ?? []).map(j);
-      return msg.output.filter((o) => o.type === "function_call").map(j);
-    }),
+    calls: messageCalls.flatMap((m) => callsOfMessage(m).calls), // the oracle's split (test/reference/shapes.mjs)
   },
   {
     id: "declarations-apply-by-tool-name",

@@ -84,23 +84,33 @@ const CALL_TYPES = ["function_call", "tool_use", "tool-call", "tool_call"];
 /**
  * The calls of a message holding several, as JSON texts in order, or
  * {error}: Chat Completions `tool_calls`, a response's `choices[].message.tool_calls`,
- * Anthropic `content` (tool_use blocks), Responses `output` (function_call
- * items). An object with a call's own members is one call; an object with a
- * "role" and no such array holds none.
+ * `content` blocks (Anthropic `tool_use` blocks and Bedrock `toolUse` blocks),
+ * Responses `output` (function_call items), a Bedrock Converse response's
+ * `output.message.content`, Gemini `parts` (functionCall parts) and a Gemini
+ * response's `candidates[].content.parts`. An object with a call's own members
+ * is one call; an object with a "role" and no such container holds none.
  */
 export function callsOfMessage(text) {
   const m = parseJSONText(text);
   const isCall = isObject(m) && (CALL_MARKERS.some((k) => has(m, k)) || CALL_TYPES.includes(m.type));
   if (!isObject(m) || isCall) return { calls: [text] };
-  const keys = ["tool_calls", "choices", "content", "output"].filter((k) => Array.isArray(m[k]));
+  // Bedrock Converse's response holds its message in an object: {"output": {"message": {"content": [...]}}}.
+  const bedrockOutput = (o) => isObject(o) && isObject(o.message) && Array.isArray(o.message.content);
+  const keys = ["tool_calls", "choices", "content", "output", "parts", "candidates"]
+    .filter((k) => Array.isArray(m[k]) || (k === "output" && bedrockOutput(m[k])));
   if (keys.length > 1) return { error: `this message holds calls in both "${keys[0]}" and "${keys[1]}"` };
   const ofType = (arr, t) => arr.filter((x) => isObject(x) && x.type === t);
+  const blocks = (arr) => arr.filter((x) => isObject(x) && (x.type === "tool_use" || has(x, "toolUse")));
+  const parts = (arr) => arr.filter((x) => isObject(x) && has(x, "functionCall"));
   let calls;
   if (keys[0] === "tool_calls") calls = m.tool_calls;
   else if (keys[0] === "choices") {
     calls = m.choices.flatMap((c) => (isObject(c) && isObject(c.message) && Array.isArray(c.message.tool_calls) ? c.message.tool_calls : []));
-  } else if (keys[0] === "content") calls = ofType(m.content, "tool_use");
-  else if (keys[0] === "output") calls = ofType(m.output, "function_call");
-  else calls = has(m, "role") ? [] : [m];
+  } else if (keys[0] === "content") calls = blocks(m.content);
+  else if (keys[0] === "output") calls = Array.isArray(m.output) ? ofType(m.output, "function_call") : blocks(m.output.message.content);
+  else if (keys[0] === "parts") calls = parts(m.parts);
+  else if (keys[0] === "candidates") {
+    calls = m.candidates.flatMap((c) => (isObject(c) && isObject(c.content) && Array.isArray(c.content.parts) ? parts(c.content.parts) : []));
+  } else calls = has(m, "role") ? [] : [m];
   return { calls: calls.map((c) => JSON.stringify(c)) };
 }
