@@ -169,8 +169,9 @@ function put(o: usize, s: string): usize {
 // ---- Messages holding several calls (F_NTH_CALL) ----------------------------
 //   Chat Completions message   {"tool_calls": [call...]}
 //   Chat Completions response  {"choices": [{"message": {"tool_calls": [...]}}...]}
-//   Anthropic/Bedrock message  {"content": [block...]}: its "tool_use" blocks
-//                              (Anthropic) and "toolUse" blocks (Bedrock)
+//   Anthropic, Vercel AI SDK   {"content": [block...]}: its "tool_use" blocks
+//   or Bedrock message         (Anthropic), "tool-call" parts (Vercel) and
+//                              "toolUse" blocks (Bedrock)
 //   OpenAI Responses response  {"output": [item...]}: its "function_call" items
 //   Bedrock Converse response  {"output": {"message": {"content": [block...]}}}
 //   Gemini content             {"parts": [part...]}: its "functionCall" parts
@@ -272,7 +273,7 @@ function scan(arr: u32, which: i32, index: u32, n: u32): i32 {
         const t = member(e, "type");
         const typed = t >= 0 && nodeType(<u32>t) == T_STR;
         keep = which == FUNCTION_CALL_ITEMS ? typed && strIs(<u32>t, "function_call")
-          : (typed && strIs(<u32>t, "tool_use")) || member(e, "toolUse") >= 0;
+          : (typed && (strIs(<u32>t, "tool_use") || strIs(<u32>t, "tool-call"))) || member(e, "toolUse") >= 0;
       }
     }
     if (keep) {

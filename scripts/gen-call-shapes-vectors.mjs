@@ -80,6 +80,9 @@ const MESSAGES = [
     { content: { role: "model", parts: [{ functionCall: { name: "get_time" } }] }, finishReason: "STOP", index: 2 }],
   usageMetadata: { promptTokenCount: 9, candidatesTokenCount: 7, totalTokenCount: 16 }, modelVersion: "gemini-2.0-flash" }],
   ["gemini-text-only", { role: "model", parts: [{ text: "Hi" }] }],
+  ["vercel-assistant-message", { role: "assistant", content: [
+    { type: "text", text: "Checking." }, { type: "tool-call", toolCallId: "call_1", toolName: W, input: { city: "Paris" } },
+    { type: "tool-call", toolCallId: "call_2", toolName: "get_time", input: { tz: "UTC" } }] }],
   ["message-without-calls", { role: "assistant", content: "Hello." }],
   ["anthropic-text-only", { role: "assistant", content: [{ type: "text", text: "Hi" }] }],
   ["single-call-is-one", { type: "tool_use", id: "t", name: W, input: { city: "Paris" } }],

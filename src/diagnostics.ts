@@ -147,10 +147,11 @@ export function fingerprintCall(call: Call | ProviderCall | string | Uint8Array,
 
 /**
  * Explains every call of a message that holds several, in order: a Chat
- * Completions, Anthropic, Bedrock or Gemini message, or a Chat Completions,
- * Responses, Bedrock Converse or Gemini response (the containers: README,
- * "Tool calls as agents emit them"). A single call gives one explanation, a
- * message without calls none. Read by the core (assembly/shapes.ts).
+ * Completions, Anthropic, Vercel AI SDK, Bedrock or Gemini message, or a
+ * Chat Completions, Responses, Bedrock Converse or Gemini response (the
+ * containers: README, "Tool calls as agents emit them"). A single call
+ * gives one explanation, a message without calls none. Read by the core
+ * (assembly/shapes.ts).
  * @throws FingerprintError for a call the core cannot read or fingerprint.
  * @example explainCalls({ role: "assistant", content: [{ type: "text", text: "…" },
  *   { type: "tool_use", id: "t", name: "search", input: { q: "x" } }] }).length // 1

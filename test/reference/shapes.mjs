@@ -84,7 +84,7 @@ const CALL_TYPES = ["function_call", "tool_use", "tool-call", "tool_call"];
 /**
  * The calls of a message holding several, as JSON texts in order, or
  * {error}: Chat Completions `tool_calls`, a response's `choices[].message.tool_calls`,
- * `content` blocks (Anthropic `tool_use` blocks and Bedrock `toolUse` blocks),
+ * `content` blocks (Anthropic `tool_use`, Vercel AI SDK `tool-call` and Bedrock `toolUse` blocks),
  * Responses `output` (function_call items), a Bedrock Converse response's
  * `output.message.content`, Gemini `parts` (functionCall parts) and a Gemini
  * response's `candidates[].content.parts`. An object with a call's own members
@@ -100,7 +100,7 @@ export function callsOfMessage(text) {
     .filter((k) => Array.isArray(m[k]) || (k === "output" && bedrockOutput(m[k])));
   if (keys.length > 1) return { error: `this message holds calls in both "${keys[0]}" and "${keys[1]}"` };
   const ofType = (arr, t) => arr.filter((x) => isObject(x) && x.type === t);
-  const blocks = (arr) => arr.filter((x) => isObject(x) && (x.type === "tool_use" || has(x, "toolUse")));
+  const blocks = (arr) => arr.filter((x) => isObject(x) && (x.type === "tool_use" || x.type === "tool-call" || has(x, "toolUse")));
   const parts = (arr) => arr.filter((x) => isObject(x) && has(x, "functionCall"));
   let calls;
   if (keys[0] === "tool_calls") calls = m.tool_calls;

@@ -253,10 +253,11 @@ def _explanation(record: Dict[str, Any], digest: str) -> Explanation:
 
 def explain_calls(message: Any, *, tools: Tools = None) -> List[Explanation]:
     """Explains every call of a message that holds several, in order: a Chat
-    Completions, Anthropic, Bedrock or Gemini message, or a Chat Completions,
-    Responses, Bedrock Converse or Gemini response (the containers: README,
-    "Tool calls as agents emit them"). A single call gives one explanation, a
-    message without calls none. Read by the core (``assembly/shapes.ts``).
+    Completions, Anthropic, Vercel AI SDK, Bedrock or Gemini message, or a
+    Chat Completions, Responses, Bedrock Converse or Gemini response (the
+    containers: README, "Tool calls as agents emit them"). A single call
+    gives one explanation, a message without calls none. Read by the core
+    (``assembly/shapes.ts``).
 
     Raises:
         FingerprintError: for a call the core cannot read or fingerprint.
