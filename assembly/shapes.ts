@@ -201,17 +201,18 @@ function containerKey(m: i32): string {
 /** The node of the call at index in root (a message or a single call), or -1 (recorded: E_NO_CALLS or a clash). */
 export function pickCall(root: u32, index: u32): i32 {
   callCount = 1;
-  let kind = 0, arr: i32 = -1;
+  let kind = 0, arr: i32 = -1, which = ALL;
   if (nodeType(root) == T_OBJ && !isCallObject(root)) {
     for (let m = M_TOOL_CALLS; m <= M_CANDIDATES; m++) {
       let a = member(root, containerKey(m));
-      if (a >= 0 && m == M_OUTPUT && nodeType(<u32>a) == T_OBJ) a = bedrockContent(<u32>a); // Bedrock's response
+      let w = m == M_CONTENT ? TOOL_BLOCKS : m == M_OUTPUT ? FUNCTION_CALL_ITEMS : m == M_PARTS ? FUNCTION_CALL_PARTS : ALL;
+      if (a >= 0 && m == M_OUTPUT && nodeType(<u32>a) == T_OBJ) { a = bedrockContent(<u32>a); w = TOOL_BLOCKS; } // Bedrock's response
       if (a < 0 || nodeType(<u32>a) != T_ARR) continue;
       if (kind != 0) {
         bad("this message holds calls in both \"", containerKey(kind), "\" and \"", containerKey(m), "\"", "");
         return -1;
       }
-      kind = m; arr = a;
+      kind = m; arr = a; which = w;
     }
   }
   if (kind == 0) {
@@ -229,7 +230,8 @@ export function pickCall(root: u32, index: u32): i32 {
     for (let i: u32 = 0; i < count; i++) {
       if (nodeType(c) == T_OBJ) {
         const holder = member(c, kind == M_CHOICES ? "message" : "content");
-        const calls = holder >= 0 && nodeType(<u32>holder) == T_OBJ ? member(<u32>holder, kind == M_CHOICES ? "tool_calls" : "parts") : -1;
+        const calls = holder >= 0 && nodeType(<u32>holder) == T_OBJ
+          ? member(<u32>holder, kind == M_CHOICES ? "tool_calls" : "parts") : -1;
         if (calls >= 0 && nodeType(<u32>calls) == T_ARR) {
           const r = scan(<u32>calls, kind == M_CHOICES ? ALL : FUNCTION_CALL_PARTS, index, n);
           if (r >= 0 && found < 0) found = r;
@@ -239,9 +241,6 @@ export function pickCall(root: u32, index: u32): i32 {
       c = subtreeEnd(c);
     }
   } else {
-    const which = kind == M_CONTENT ? TOOL_BLOCKS : kind == M_PARTS ? FUNCTION_CALL_PARTS
-      : kind == M_OUTPUT && nodeType(<u32>member(root, "output")) == T_ARR ? FUNCTION_CALL_ITEMS
-      : kind == M_OUTPUT ? TOOL_BLOCKS : ALL;
     found = scan(<u32>arr, which, index, 0);
     n = scanned;
   }
