@@ -176,6 +176,8 @@ function put(o: usize, s: string): usize {
 //   Bedrock Converse response  {"output": {"message": {"content": [block...]}}}
 //   Gemini content             {"parts": [part...]}: its "functionCall" parts
 //   Gemini response            {"candidates": [{"content": {"parts": [...]}}...]}
+//   LangChain AIMessage dump   {"type": "ai", "tool_calls": [...]}: those alone
+//                              (its content blocks, if any, repeat them)
 // A message is an object with one of these containers and none of a call's own
 // members (args, argsJSON, or a shape's marker); anything else is one call.
 // Calls come out in order; text blocks, reasoning items etc. are skipped.
@@ -203,7 +205,10 @@ export function pickCall(root: u32, index: u32): i32 {
   callCount = 1;
   let kind = 0, arr: i32 = -1, which = ALL;
   if (nodeType(root) == T_OBJ && !isCallObject(root)) {
-    for (let m = M_TOOL_CALLS; m <= M_CANDIDATES; m++) {
+    const t = member(root, "type"), calls = member(root, "tool_calls");
+    const langchainAi = t >= 0 && nodeType(<u32>t) == T_STR && strIs(<u32>t, "ai")
+      && calls >= 0 && nodeType(<u32>calls) == T_ARR;
+    for (let m = M_TOOL_CALLS; m <= (langchainAi ? M_TOOL_CALLS : M_CANDIDATES); m++) {
       let a = member(root, containerKey(m));
       let w = m == M_CONTENT ? TOOL_BLOCKS : m == M_OUTPUT ? FUNCTION_CALL_ITEMS : m == M_PARTS ? FUNCTION_CALL_PARTS : ALL;
       if (a >= 0 && m == M_OUTPUT && nodeType(<u32>a) == T_OBJ) { a = bedrockContent(<u32>a); w = TOOL_BLOCKS; } // Bedrock's response

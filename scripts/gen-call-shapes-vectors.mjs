@@ -83,6 +83,12 @@ const MESSAGES = [
   ["vercel-assistant-message", { role: "assistant", content: [
     { type: "text", text: "Checking." }, { type: "tool-call", toolCallId: "call_1", toolName: W, input: { city: "Paris" } },
     { type: "tool-call", toolCallId: "call_2", toolName: "get_time", input: { tz: "UTC" } }] }],
+  ["langchain-ai-message-anthropic", { content: [{ type: "text", text: "Checking." },
+    { type: "tool_use", id: "toolu_1", name: W, input: { city: "Paris" } }], additional_kwargs: {}, response_metadata: {},
+  type: "ai", name: null, id: "run-1", tool_calls: [{ name: W, args: { city: "Paris" }, id: "toolu_1", type: "tool_call" }],
+  invalid_tool_calls: [] }],
+  ["langchain-ai-message-openai", { content: "", type: "ai", id: "run-2",
+    tool_calls: [{ name: W, args: { city: "Oslo" }, id: "call_1", type: "tool_call" }, { name: "get_time", args: {}, id: "call_2", type: "tool_call" }] }],
   ["message-without-calls", { role: "assistant", content: "Hello." }],
   ["anthropic-text-only", { role: "assistant", content: [{ type: "text", text: "Hi" }] }],
   ["single-call-is-one", { type: "tool_use", id: "t", name: W, input: { city: "Paris" } }],

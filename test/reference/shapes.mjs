@@ -87,7 +87,8 @@ const CALL_TYPES = ["function_call", "tool_use", "tool-call", "tool_call"];
  * `content` blocks (Anthropic `tool_use`, Vercel AI SDK `tool-call` and Bedrock `toolUse` blocks),
  * Responses `output` (function_call items), a Bedrock Converse response's
  * `output.message.content`, Gemini `parts` (functionCall parts) and a Gemini
- * response's `candidates[].content.parts`. An object with a call's own members
+ * response's `candidates[].content.parts`; a LangChain AIMessage dump
+ * (`"type": "ai"`) by its `tool_calls` alone. An object with a call's own members
  * is one call; an object with a "role" and no such container holds none.
  */
 export function callsOfMessage(text) {
@@ -96,8 +97,11 @@ export function callsOfMessage(text) {
   if (!isObject(m) || isCall) return { calls: [text] };
   // Bedrock Converse's response holds its message in an object: {"output": {"message": {"content": [...]}}}.
   const bedrockOutput = (o) => isObject(o) && isObject(o.message) && Array.isArray(o.message.content);
+  // A LangChain AIMessage dump ("type": "ai") lists its calls in tool_calls, whatever its content blocks repeat.
+  const langchainAi = m.type === "ai" && Array.isArray(m.tool_calls);
   const keys = ["tool_calls", "choices", "content", "output", "parts", "candidates"]
-    .filter((k) => Array.isArray(m[k]) || (k === "output" && bedrockOutput(m[k])));
+    .filter((k) => Array.isArray(m[k]) || (k === "output" && bedrockOutput(m[k])))
+    .filter((k) => !langchainAi || k === "tool_calls");
   if (keys.length > 1) return { error: `this message holds calls in both "${keys[0]}" and "${keys[1]}"` };
   const ofType = (arr, t) => arr.filter((x) => isObject(x) && x.type === t);
   const blocks = (arr) => arr.filter((x) => isObject(x) && (x.type === "tool_use" || x.type === "tool-call" || has(x, "toolUse")));
