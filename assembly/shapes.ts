@@ -203,15 +203,16 @@ function containerKey(m: i32): string {
 /** The node of the call at index in root (a message or a single call), or -1 (recorded: E_NO_CALLS or a clash). */
 export function pickCall(root: u32, index: u32): i32 {
   callCount = 1;
+  const message = nodeType(root) == T_OBJ && !isCallObject(root); // read once: a CLI line asks for every line
   let kind = 0, arr: i32 = -1, which = ALL;
-  if (nodeType(root) == T_OBJ && !isCallObject(root)) {
-    const t = member(root, "type"), calls = member(root, "tool_calls");
-    const langchainAi = t >= 0 && nodeType(<u32>t) == T_STR && strIs(<u32>t, "ai")
-      && calls >= 0 && nodeType(<u32>calls) == T_ARR;
-    for (let m = M_TOOL_CALLS; m <= (langchainAi ? M_TOOL_CALLS : M_CANDIDATES); m++) {
-      let a = member(root, containerKey(m));
-      let w = m == M_CONTENT ? TOOL_BLOCKS : m == M_OUTPUT ? FUNCTION_CALL_ITEMS : m == M_PARTS ? FUNCTION_CALL_PARTS : ALL;
-      if (a >= 0 && m == M_OUTPUT && nodeType(<u32>a) == T_OBJ) { a = bedrockContent(<u32>a); w = TOOL_BLOCKS; } // Bedrock's response
+  if (message) {
+    const last = isLangchainAi(root) ? M_TOOL_CALLS : M_CANDIDATES;
+    for (let m = M_TOOL_CALLS; m <= last; m++) {
+      let a = member(root, containerKey(m)), w = callsIn(m);
+      if (a >= 0 && m == M_OUTPUT && nodeType(<u32>a) == T_OBJ) { // Bedrock's response
+        a = bedrockContent(<u32>a);
+        w = TOOL_BLOCKS;
+      }
       if (a < 0 || nodeType(<u32>a) != T_ARR) continue;
       if (kind != 0) {
         bad("this message holds calls in both \"", containerKey(kind), "\" and \"", containerKey(m), "\"", "");
@@ -222,7 +223,7 @@ export function pickCall(root: u32, index: u32): i32 {
   }
   if (kind == 0) {
     // An assistant message without calls (a "role" and text content): none.
-    if (nodeType(root) == T_OBJ && member(root, "role") >= 0 && !isCallObject(root)) callCount = 0;
+    if (message && member(root, "role") >= 0) callCount = 0;
     else if (index == 0) return <i32>root;
     fail(E_NO_CALLS, -1);
     return -1;
@@ -252,6 +253,19 @@ export function pickCall(root: u32, index: u32): i32 {
   callCount = n;
   if (found < 0) fail(E_NO_CALLS, -1);
   return found;
+}
+
+/** Which elements of container m are calls (scan). */
+function callsIn(m: i32): i32 {
+  return m == M_CONTENT ? TOOL_BLOCKS : m == M_OUTPUT ? FUNCTION_CALL_ITEMS : m == M_PARTS ? FUNCTION_CALL_PARTS : ALL;
+}
+
+/** A LangChain AIMessage dump ("type": "ai" and a tool_calls array): its calls are those alone, whatever
+ *  content blocks repeat them (with Anthropic models). */
+function isLangchainAi(root: u32): bool {
+  const t = member(root, "type"), calls = member(root, "tool_calls");
+  return t >= 0 && nodeType(<u32>t) == T_STR && strIs(<u32>t, "ai")
+    && calls >= 0 && nodeType(<u32>calls) == T_ARR;
 }
 
 /** Bedrock Converse's response: the content array of output.message, or -1. */
