@@ -87,7 +87,9 @@ async function* wholeLines(file: string): AsyncGenerator<Uint8Array> {
     if (cut > 0) yield data.subarray(0, cut);
   };
   if (file === "-") {
-    for await (const chunk of process.stdin as AsyncIterable<Buffer>) yield* split(carry.length ? Buffer.concat([carry, chunk]) : chunk, false);
+    for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
+      yield* split(carry.length ? Buffer.concat([carry, chunk]) : chunk, false);
+    }
   } else {
     // The next chunk is read while the core runs this one (issue 13: the main
     // thread sat idle ~10% of a run waiting for each read). Each buffer keeps
