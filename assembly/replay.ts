@@ -34,7 +34,7 @@ import { hexDigit } from "./hex";
 import { outBase, outPos, sinkInit } from "./json/sink";
 import { nodeA, nodeB, tapeInit } from "./json/tape";
 import { writeJsonString } from "./json/writer";
-import { callTextStart, callsInLastMessage, processCall, result } from "./request";
+import { callTextStart, callsInLastMessage, messageKept, processCall, result, sameMessageNext } from "./request";
 import { readTools } from "./tools";
 import { sequenceLength } from "./utf8";
 import { bytes, lit } from "./cli/_emit";
@@ -87,7 +87,7 @@ export function replayOp(kindP: usize, kindN: usize, p: usize, n: usize, flags: 
   const op = load<u32>(kindP), arg = load<u32>(kindP, 4);
   if (op == R_TOOLS) return setToolsText(p, n);
   if (op == R_LOAD) return loadChunk(p, n, arg != 0);
-  if (op == R_ANSWER) return answer(p, n, flags & (F_VALUES | F_STRING_INPUT), arg);
+  if (op == R_ANSWER) return answer(p, n, flags & (F_VALUES | F_STRING_INPUT), arg, true, false);
   if (op == R_UNUSED) return unused();
   return fail(E_BAD_REQUEST, -1) == OK;
 }
@@ -100,8 +100,13 @@ export function replayOp(kindP: usize, kindN: usize, p: usize, n: usize, flags: 
 // applies a recording's declarations (--tools) with setTools(keptTools(),
 // keptToolsLength()) before reading its lines.
 
-/** Answers call number nth of [p, p + n) (flags: F_STRING_INPUT / F_VALUES); the record is in the sink. */
-export function replayAnswer(p: usize, n: usize, flags: u32, nth: u32): bool { return answer(p, n, flags, nth); }
+/**
+ * Answers call number nth of [p, p + n) (flags: F_STRING_INPUT / F_VALUES); the record is in the sink, without
+ * the recorded line. again: [p, p + n) is the line of the last answer, with the arena kept since (not re-read).
+ */
+export function replayAnswer(p: usize, n: usize, flags: u32, nth: u32, again: bool): bool {
+  return answer(p, n, flags, nth, false, again);
+}
 /** The declarations the recording keeps (R_TOOLS), for setTools (tools.ts). */
 export function keptTools(): usize { return base(); }
 export function keptToolsLength(): usize { return toolsLen; }
@@ -347,9 +352,13 @@ function loadLine(p: usize, n: usize): bool {
   if (bad >= 0) return logBad(E_INVALID_UTF8, bad, PART_CALL, 0, 0);
   let count: u32 = 1;
   const first = entryCount;
+  let kept: usize = 0;
   for (let nth: u32 = 0; nth < count; nth++) {
     resetErrors(PART_CALL);
-    const st = fingerprintAt(p, n, nth, F_STRING_INPUT);
+    const again = nth > 0 && messageKept(); // the line is parsed once (request.ts)
+    if (again) { releaseFrom(kept); sameMessageNext(); }
+    const st = fingerprintAt(p, again ? 0 : n, nth, F_STRING_INPUT);
+    if (!again) kept = arenaMark();
     if (st != OK) {
       if (st == E_NO_CALLS && nth == 0 && callsInLastMessage() == 0) { logRelease(); return true; } // no calls: nothing to keep
       const code = errCode, off = errOffset, part = errPart, dp = errDetailPtr, dn = errDetailLen;
@@ -366,8 +375,8 @@ function loadLine(p: usize, n: usize): bool {
     store<u32>(e + E_LINE_NO, lineNo);
     store<u32>(e + E_CALL, nth);
     store<u32>(e + E_NAME_HASH, nameHash());
-    logRelease();
   }
+  logRelease();
   // Every call of the line read: keep the line and index its calls.
   memory.copy(base() + linesOff + linesLen, p, n);
   linesLen += n;
@@ -390,8 +399,14 @@ function logBad(code: i32, off: i32, part: i32, dp: usize, dn: usize): bool {
 
 /** The live call's digest, canonical text, kind and name, copied out of its request's scratch. */
 
-function answer(p: usize, n: usize, flags: u32, nth: u32): bool {
-  const st = fingerprintAt(p, n, nth, F_TEXT | flags);
+/** Whether the request memo (request.ts) still holds the last answer's live line. */
+let liveKept = false;
+
+function answer(p: usize, n: usize, flags: u32, nth: u32, withLine: bool, again: bool): bool {
+  again = again && liveKept && messageKept();
+  if (again) sameMessageNext();
+  const st = fingerprintAt(p, again ? 0 : n, nth, F_TEXT | flags);
+  liveKept = st == OK;
   if (st != OK) return false;
   const calls = callsInLastMessage();
   digestTo(live());
@@ -403,6 +418,7 @@ function answer(p: usize, n: usize, flags: u32, nth: u32): bool {
   const nameP = <usize>nodeB(<u32>callName), nameN = <usize>nodeA(<u32>callName);
   const kindP = callKind >= 0 ? <usize>nodeB(<u32>callKind) : 0, kindN = callKind >= 0 ? <usize>nodeA(<u32>callKind) : 0;
   const mark = arenaMark(); // the live call's tape and texts stay below
+  forgetLine();
 
   const head = headOf(live());
   if (head != NONE && ef(head, E_CURSOR) != NONE) {
@@ -410,13 +426,13 @@ function answer(p: usize, n: usize, flags: u32, nth: u32): bool {
     setEf(head, E_CURSOR, ef(e, E_NEXT));
     setEf(head, E_ASKED, ef(head, E_ASKED) + 1);
     setEf(e, E_FLAGS, ef(e, E_FLAGS) | FLAG_USED);
-    if (!sinkInit(true, false, 512 + <usize>ef(e, E_LINE_LEN))) return false;
+    if (!sinkInit(true, false, 512 + (withLine ? <usize>ef(e, E_LINE_LEN) : 0))) return false;
     answerHit = true; answerEntry = e; answerRecorded = answerAsked = 0;
     answerWhyFrom = answerWhyTo = answerChangesFrom = answerChangesTo = 0;
     if (!start(true, nameP, nameN, kindP, kindN, calls) || !num(ef(e, E_LINE_NO)) || !lit(",\"recordedCall\":")
       || !num(ef(e, E_CALL)) || !lit("}")) return false;
     answerRecordEnd = outPos;
-    return lit("\n") && lineBytes(e);
+    return !withLine || (lit("\n") && lineBytes(e));
   }
 
   let best: u32 = NONE, bestChanges: u32 = 0, recorded: u32 = 0, asked: u32 = 0;
@@ -428,8 +444,8 @@ function answer(p: usize, n: usize, flags: u32, nth: u32): bool {
   } else {
     for (let i: u32 = 0; i < entryCount; i++) {
       if (ef(i, E_NAME_HASH) != liveHash) continue;
-      if (!canonicalOf(i)) return false;
-      if (!sameCall(nameP, nameN, kindP, kindN)) { releaseFrom(mark); continue; }
+      if (!canonicalOf(i, mark)) return false;
+      if (!sameCall(nameP, nameN, kindP, kindN)) { releaseFrom(keptFloor(mark)); continue; }
       const cs = callTextStart(), ce = outPos;
       // The diff needs its texts outside the sink: copy the candidate's out.
       const t = alloc(ce - cs);
@@ -437,7 +453,7 @@ function answer(p: usize, n: usize, flags: u32, nth: u32): bool {
       memory.copy(t, outBase + cs, ce - cs);
       if (!sinkInit(true, false, 256) || !writeDiff(t, <u32>(ce - cs), canon, <u32>canonN)) return false;
       if (best == NONE || changeCount < bestChanges) { best = i; bestChanges = changeCount; }
-      releaseFrom(mark);
+      releaseFrom(keptFloor(mark));
       // Another fingerprint differs by one change at least: nothing beats one.
       if (bestChanges == 1) break;
     }
@@ -445,13 +461,13 @@ function answer(p: usize, n: usize, flags: u32, nth: u32): bool {
   // The nearest call's canonical text again (the loop released it), then the record.
   let t: usize = 0, tn: usize = 0;
   if (best != NONE && head == NONE) {
-    if (!canonicalOf(best)) return false;
+    if (!canonicalOf(best, mark)) return false;
     tn = outPos - callTextStart();
     t = alloc(tn);
     if (tn > 0 && t == 0) return false;
     memory.copy(t, outBase + callTextStart(), tn);
   }
-  if (!sinkInit(true, false, 1024 + (best != NONE ? <usize>ef(best, E_LINE_LEN) : 0))) return false;
+  if (!sinkInit(true, false, 1024 + (best != NONE && withLine ? <usize>ef(best, E_LINE_LEN) : 0))) return false;
   if (!start(false, nameP, nameN, kindP, kindN, calls) || !lit("null,\"why\":\"")) return false;
   answerHit = false; answerEntry = best; answerRecorded = recorded; answerAsked = asked;
   answerWhyFrom = outPos;
@@ -479,14 +495,40 @@ function answer(p: usize, n: usize, flags: u32, nth: u32): bool {
   answerChangesTo = outPos;
   if (!lit("}")) return false;
   answerRecordEnd = outPos;
-  return lit("\n") && lineBytes(best);
+  return !withLine || (lit("\n") && lineBytes(best));
+}
+
+// Entries of one line are read one after another (nearest, unused): the line
+// is parsed once and kept below `readKept` while its calls are read.
+let readLine: u32 = NONE;
+let readKept: usize = 0;
+
+/** Forgets the kept line (a new request, or an arena released below it). */
+function forgetLine(): void { readLine = NONE; }
+
+/** Where a loop over entries releases to: above the kept line, and above `floor`. */
+function keptFloor(floor: usize): usize { return readLine != NONE && readKept > floor ? readKept : floor; }
+
+/** Re-reads entry i's call (flags: F_TEXT for its canonical text, in the sink); another line is read above floor. */
+function reread(i: u32, flags: u32, floor: usize): bool {
+  const off = ef(i, E_LINE_OFF);
+  if (off == readLine && messageKept()) {
+    releaseFrom(readKept);
+    sameMessageNext();
+    return fingerprintAt(0, 0, ef(i, E_CALL), flags | F_STRING_INPUT) == OK;
+  }
+  releaseFrom(floor);
+  readLine = NONE;
+  liveKept = false; // the memo now holds a recorded line
+  const st = fingerprintAt(base() + linesOff + <usize>off, <usize>ef(i, E_LINE_LEN), ef(i, E_CALL), flags | F_STRING_INPUT);
+  if (st != OK) return false;
+  readLine = off; readKept = arenaMark();
+  return true;
 }
 
 /** Re-reads entry i's call with its canonical text (in the sink). */
-function canonicalOf(i: u32): bool {
-  const st = fingerprintAt(base() + linesOff + <usize>ef(i, E_LINE_OFF), <usize>ef(i, E_LINE_LEN), ef(i, E_CALL),
-    F_TEXT | F_STRING_INPUT);
-  return st == OK;
+function canonicalOf(i: u32, floor: usize): bool {
+  return reread(i, F_TEXT, floor);
 }
 
 function sameCall(nameP: usize, nameN: usize, kindP: usize, kindN: usize): bool {
@@ -524,25 +566,32 @@ function lineBytes(e: u32): bool {
  */
 function unused(): bool {
   if (!logInit()) return false;
+  forgetLine();
   for (let i: u32 = 0; i < entryCount; i++) {
     if (ef(i, E_FLAGS) & FLAG_USED) continue;
-    const st = fingerprintAt(base() + linesOff + <usize>ef(i, E_LINE_OFF), <usize>ef(i, E_LINE_LEN), ef(i, E_CALL), F_STRING_INPUT);
-    if (st != OK) return false;
+    // The name is copied into the log: the line stays parsed for its next call.
+    if (!reread(i, 0, logMark)) return false;
     const np = <usize>nodeB(<u32>callName), nn = <usize>nodeA(<u32>callName);
-    logRelease();
     store<u32>(head16(), i); store<u32>(head16(), <u32>nn, 4);
     if (!logPut(2, np, nn)) return false;
+    if (logMark > readKept) readKept = logMark; // the log grew past the kept line: keep it too
   }
+  forgetLine();
   logRelease();
   if (!sinkInit(true, false, 256 + logLen * 2) || !lit("[")) return false;
   let q = logP;
   const qe = logP + logLen;
+  let lastLine: u32 = NONE;
   while (q < qe) {
     const i = load<u32>(q), nn = <usize>load<u32>(q, 4);
     if (q != logP && !lit(",")) return false;
     if (!lit("{\"line\":") || !num(ef(i, E_LINE_NO)) || !lit(",\"call\":") || !num(ef(i, E_CALL)) || !lit(",\"name\":")
-      || !writeJsonString(q + 8, nn, false) || !lit(",\"fingerprint\":\"") || !hex(entry(i)) || !lit("\",\"text\":")
-      || !writeJsonString(base() + linesOff + <usize>ef(i, E_LINE_OFF), <usize>ef(i, E_LINE_LEN), false) || !lit("}")) return false;
+      || !writeJsonString(q + 8, nn, false) || !lit(",\"fingerprint\":\"") || !hex(entry(i)) || !lit("\",\"text\":")) return false;
+    // A line's text once, at its first unused call; its later calls say null (the host shares the first's).
+    const off = ef(i, E_LINE_OFF);
+    if (off == lastLine ? !lit("null") : !writeJsonString(base() + linesOff + <usize>off, <usize>ef(i, E_LINE_LEN), false)) return false;
+    if (!lit("}")) return false;
+    lastLine = off;
     q += 8 + nn;
   }
   return lit("]");

@@ -4,16 +4,16 @@
 // and defined in abi.ts.
 import { ABI_ID } from "./_abi_id.gen";
 import {
-  F_CALL, F_CLI, F_RAW_NAMES, F_NTH_CALL, F_REPLAY, F_TOOLS, F_DIFF, F_DIGEST, F_EXPLAIN, F_MARSHAL, F_IGNORE, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES,
+  ALL_CALLS, E_NO_CALLS, F_CALL, F_CLI, F_RAW_NAMES, F_NTH_CALL, F_REPLAY, F_TOOLS, F_DIFF, F_DIGEST, F_EXPLAIN, F_MARSHAL, F_IGNORE, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES,
   FINGERPRINT_VERSION, PART_CALL,
   HEADER_BYTES, RESULT_BYTES, RESULT_DIGEST, RESULT_OFFSET, RESULT_PART, RESULT_STATUS, RESULT_TEXT_LEN,
   RESULT_TEXT_PTR,
 } from "./abi";
-import { arenaReset, reserveInput } from "./arena";
+import { alloc, arenaMark, arenaReset, grow, releaseFrom, reserveInput } from "./arena";
 import { setLimits } from "./limits";
 import { callArgs, callIgnore, callKind, callMatchOn, callName, callRecorded, readCall } from "./call";
 import { diffTexts } from "./diff";
-import { callCount, pickCall } from "./shapes";
+import { callCount, callList, listCalls } from "./shapes";
 import { cliText } from "./cli/out";
 import { writeExplanation } from "./explain";
 import { replayOp } from "./replay";
@@ -25,7 +25,7 @@ import {
 } from "./errors";
 import { lastStrLen, lastStrPtr, parseText, readStringLiteral } from "./json/reader";
 import { ensure, outBase, outPos, putBytes, sinkFinish, sinkInit, sinkStopHashing } from "./json/sink";
-import { T_ARR, nodeA, nodeB, nodeType, tapeInit } from "./json/tape";
+import { T_ARR, nodeA, nodeB, nodeType, tapeBack, tapeForget, tapeInit, tapeKeep, tapeKept } from "./json/tape";
 import { readMarshal } from "./json/marshal";
 import { readValues } from "./json/values";
 import { writeCanonical } from "./json/writer";
@@ -93,6 +93,7 @@ export function forgetCheckedKind(): void {
 /** Every request starts from an empty arena and no error. */
 export function startRequest(): void {
   arenaReset();
+  tapeForget();
   callsInMessage = -1;
   resetErrors(PART_ARGS);
 }
@@ -174,14 +175,30 @@ export function process<V>(flags: u32, kindPtr: usize, kindLen: usize, namePtr: 
         return fail(E_BAD_REQUEST, -1);
       }
       setPart(PART_CALL);
-      if (!tapeInit(argsLen)) return failed();
       // A host object: the value stream (TS) or CPython marshal (Python's batch, issue 13); else JSON text.
       const marshal = (flags & F_MARSHAL) != 0, values = (flags & F_VALUES) != 0 || marshal;
-      let call = (flags & F_VALUES) != 0 ? readValues(argsPtr, argsLen)
-        : marshal ? readMarshal(argsPtr, argsLen) : parseText(argsPtr, argsLen, (flags & F_STRING_INPUT) == 0);
-      if (nth && call >= 0) {
-        call = pickCall(<u32>call, load<u32>(kindPtr));
-        callsInMessage = callCount;
+      let call: i32 = -1;
+      const again = nth && sameMessage && tapeKept();
+      sameMessage = false;
+      if (again) {
+        // The message read by the last request: its tape and call list are still in the arena.
+        tapeBack();
+        argsPtr = msgText; argsLen = msgTextLen;
+      } else {
+        if (!tapeInit(argsLen)) return failed();
+        call = (flags & F_VALUES) != 0 ? readValues(argsPtr, argsLen)
+          : marshal ? readMarshal(argsPtr, argsLen) : parseText(argsPtr, argsLen, (flags & F_STRING_INPUT) == 0);
+      }
+      if (nth && (again || call >= 0)) {
+        if (!again) {
+          if (!listCalls(<u32>call)) { callsInMessage = callCount; return failed(); }
+          msgList = callList; msgCount = callCount; msgText = argsPtr; msgTextLen = argsLen;
+          tapeKeep();
+        }
+        callsInMessage = msgCount;
+        const index = load<u32>(kindPtr);
+        if (index >= msgCount) return fail(E_NO_CALLS, -1);
+        call = <i32>load<u32>(msgList + (<usize>index << 2));
       }
       if (call < 0 || !readCall(<u32>call, values ? 0 : argsPtr, values ? 0 : argsLen)) return failed();
       if (!applyTools(<u32>callName)) return failed();
@@ -293,7 +310,60 @@ export function runLine(req: usize, len: usize): i32 {
 }
 
 @noinline function processCalls(req: usize, len: usize): i32 {
+  if (len >= HEADER + 4 && (load<u32>(req) & (F_CALL | F_NTH_CALL)) == (F_CALL | F_NTH_CALL) && load<u32>(req, 4) == 4
+    && load<u32>(req + HEADER) == ALL_CALLS) return allCalls(req, len);
   return processRequest<WithCalls>(req, len);
+}
+
+// ALL_CALLS: every call of a message in one request, so a host's explainCalls
+// is one parse of the message and one pass over it. The lines collect in a
+// buffer below each call's scratch, which is released after the call.
+let allP: usize = 0;
+let allLen: usize = 0;
+let allCap: usize = 0;
+
+function allPut(src: usize, n: usize): bool {
+  if (allLen + n > allCap) {
+    let cap = allCap << 1;
+    if (cap < allLen + n) cap = allLen + n;
+    const q = grow(allP, allCap, cap); // in place when it is the last block, else moved to the top
+    if (q == 0) return false;
+    allP = q; allCap = cap;
+  }
+  memory.copy(allP + allLen, src, n);
+  allLen += n;
+  return true;
+}
+
+function allCalls(req: usize, len: usize): i32 {
+  allCap = 4096; allLen = 0;
+  allP = alloc(allCap);
+  if (allP == 0) return failed();
+  store<u32>(req + HEADER, 0);
+  let status = processRequest<WithCalls>(req, len);
+  let count: u32 = 0;
+  if (status == OK) count = <u32>callsInMessage;
+  else if (status != E_NO_CALLS || callsInMessage != 0) return status;
+  else resetErrors(PART_ARGS); // a message without calls: no lines
+  const mark = arenaMark(); // the message's tape and call list stay below
+  for (let i: u32 = 0; i < count; i++) {
+    if (i > 0) {
+      const end = allP + allCap;
+      releaseFrom(end > mark ? end : mark);
+      store<u32>(req + HEADER, i);
+      sameMessageNext();
+      status = processRequest<WithCalls>(req, len);
+      if (status != OK) return status;
+    }
+    if (!allPut(RESULT + RESULT_DIGEST, 64) || !allPut(outBase + textStart, outPos - textStart) || !allPut(NEWLINE, 1)) {
+      return failed();
+    }
+  }
+  if (!sinkInit(true, false, allLen)) return failed();
+  putBytes(allP, allLen);
+  textStart = 0;
+  callsInMessage = <i32>count;
+  return OK;
 }
 
 /** The count of calls in the message of the last runLine (F_NTH_CALL), -1 otherwise. */
@@ -328,6 +398,23 @@ export function callsInLastMessage(): i32 { return callsInMessage; }
 function failed(): i32 {
   return errCode != OK ? errCode : fail(E_OUT_OF_MEMORY, -1);
 }
+
+// ---- The calls of one message, one after another (F_NTH_CALL) -----------------
+// The first call of a message parses it and lists its calls (shapes.ts); a
+// caller that keeps the arena below that (replay.ts, the CLI, ALL_CALLS)
+// asks for the next call with sameMessageNext() and sends no text: n calls
+// of one line cost O(line), not O(n x line).
+let sameMessage = false;
+let msgList: usize = 0;
+let msgCount: u32 = 0;
+let msgText: usize = 0;
+let msgTextLen: usize = 0;
+
+/** The next F_NTH_CALL request reads the message of the last one (its text part may be empty). */
+export function sameMessageNext(): void { sameMessage = true; }
+
+/** Whether the last message read is still kept (nothing reused the arena below it since). */
+export function messageKept(): bool { return tapeKept(); }
 
 /** F_NTH_CALL's count of calls in the message, returned in RESULT_OFFSET (-1 otherwise). */
 let callsInMessage: i32 = -1;

@@ -185,6 +185,29 @@ function put(o: usize, s: string): usize {
 /** pickCall's count of the calls in the message (1 for a single call). */
 export let callCount: u32 = 0;
 
+/** listCalls' array of the message's call nodes (u32 each, in order), valid while the arena keeps it. */
+export let callList: usize = 0;
+/** Where scan records every call node it keeps (0: only the one asked for). */
+let listing: usize = 0;
+
+/**
+ * Every call of the message (or single call) at root, listed in one pass at
+ * callList, callCount of them: a caller reading call after call of one line
+ * then costs O(line), not O(calls x line). False with the error recorded
+ * (E_NO_CALLS with callCount 0 for a message without calls).
+ */
+export function listCalls(root: u32): bool {
+  // A node per call at most: the subtree's node count bounds the list.
+  callList = alloc(<usize>(subtreeEnd(root) - root) << 2);
+  if (callList == 0) return false;
+  listing = callList;
+  const first = pickCall(root, 0xFFFF_FFFF);
+  listing = 0;
+  if (first == -2) return true;
+  if (first >= 0) { store<u32>(callList, <u32>first); return true; } // a single call
+  return false;
+}
+
 const M_TOOL_CALLS = 1, M_CHOICES = 2, M_CONTENT = 3, M_OUTPUT = 4, M_PARTS = 5, M_CANDIDATES = 6;
 // Which elements of a container are calls (scan).
 const ALL = 0, FUNCTION_CALL_ITEMS = 1, TOOL_BLOCKS = 2, FUNCTION_CALL_PARTS = 3;
@@ -224,7 +247,7 @@ export function pickCall(root: u32, index: u32): i32 {
   if (kind == 0) {
     // An assistant message without calls (a "role" and text content): none.
     if (message && member(root, "role") >= 0) callCount = 0;
-    else if (index == 0) return <i32>root;
+    else if (index == 0 || listing != 0) return <i32>root;
     fail(E_NO_CALLS, -1);
     return -1;
   }
@@ -251,6 +274,7 @@ export function pickCall(root: u32, index: u32): i32 {
     n = scanned;
   }
   callCount = n;
+  if (listing != 0 && n > 0) return -2; // listed: every call is at callList
   if (found < 0) fail(E_NO_CALLS, -1);
   return found;
 }
@@ -296,6 +320,7 @@ function scan(arr: u32, which: i32, index: u32, n: u32): i32 {
     }
     if (keep) {
       if (n == index) found = <i32>e;
+      if (listing != 0) store<u32>(listing + (<usize>n << 2), e);
       n++;
     }
     e = subtreeEnd(e);

@@ -10,7 +10,7 @@
  * @module
  */
 import {
-  ABI_ID, F_CALL, F_CLI, F_DIFF, F_DIGEST, F_EXPLAIN, F_NTH_CALL, F_STRING_INPUT, F_TOOLS, F_VALUES, FINGERPRINT_VERSION, HEADER_BYTES, HEADER_WORDS,
+  ABI_ID, ALL_CALLS, F_CALL, F_CLI, F_DIFF, F_DIGEST, F_EXPLAIN, F_NTH_CALL, F_STRING_INPUT, F_TOOLS, F_VALUES, FINGERPRINT_VERSION, HEADER_BYTES, HEADER_WORDS,
   RESULT_BYTES, RESULT_CLI_CODE, RESULT_CLI_ERR, RESULT_CLI_LINES, RESULT_CLI_OUT, RESULT_CLI_STATE,
   RESULT_DIGEST, RESULT_OFFSET, RESULT_PART, RESULT_STATUS, RESULT_TEXT_LEN, RESULT_TEXT_PTR,
 } from "./_abi.gen.js";
@@ -42,6 +42,8 @@ export interface Explained {
   digest: string;
   /** With F_NTH_CALL: how many calls the message holds. */
   count?: number;
+  /** With ALL_CALLS: every call of the message. */
+  lines?: Explained[];
 }
 
 let source: (() => BufferSource | WebAssembly.Module) | undefined;
@@ -199,27 +201,15 @@ function explainValue(call: object, index: number, tools?: Uint8Array): Explaine
 }
 
 /**
- * Every call of a message holding several (a Chat Completions message or
- * response, an Anthropic message, a Responses output; a single call is one),
- * in order: the core picks call number i (F_NTH_CALL) and says how many
- * there are. A message with no calls gives [].
+ * Every call of a message holding several (a single call is one), in order,
+ * from one request (ALL_CALLS): the core parses the message once and writes a
+ * line per call, its 64-digit digest then its record. A message with no calls
+ * gives [].
  */
 export function explainCalls(message: string | Uint8Array | object, tools?: Uint8Array): Explained[] {
-  const one = (i: number) => (typeof message === "string" || message instanceof Uint8Array
-    ? explainCallText(message, i, tools) : explainCallValue(message, i, tools));
-  const out: Explained[] = [];
-  for (let i = 0, count = 1; i < count; i++) {
-    let x: Explained;
-    try {
-      x = one(i);
-    } catch (err) {
-      if (err instanceof FingerprintError && err.code === "no-calls" && i === 0) return out;
-      throw err;
-    }
-    count = x.count ?? 1;
-    out.push(x);
-  }
-  return out;
+  const all = typeof message === "string" || message instanceof Uint8Array
+    ? explainCallText(message, ALL_CALLS, tools) : explainCallValue(message, ALL_CALLS, tools);
+  return all.lines ?? [];
 }
 
 /**
@@ -235,6 +225,15 @@ function runCall(e: Exports, flags: number, argsLen: number, index: number, tool
   if (tools) flags |= F_TOOLS;
   new Uint32Array(e.memory.buffer, inPtr, HEADER_WORDS).set([flags, nth ? 4 : 0, 0, 0, toolsLen, argsLen]);
   const text = runText(e, HEADER_BYTES + (nth ? 4 : 0) + toolsLen + argsLen);
+  if (index === ALL_CALLS) {
+    const lines: Explained[] = [];
+    for (let at = 0; at < text.length;) {
+      const nl = text.indexOf("\n", at); // records escape every control character: "\n" ends one
+      lines.push({ record: JSON.parse(text.slice(at + 64, nl)) as CallRecord, digest: text.slice(at, at + 64) });
+      at = nl + 1;
+    }
+    return { record: undefined as unknown as CallRecord, digest: "", lines };
+  }
   const digest = decoder.decode(new Uint8Array(e.memory.buffer, e.result() + RESULT_DIGEST, 64));
   const out: Explained = { record: JSON.parse(text) as CallRecord, digest };
   if (nth) out.count = new Int32Array(e.memory.buffer, e.result() + RESULT_OFFSET, 1)[0];

@@ -171,8 +171,13 @@ export class Recording {
 
   /** The recorded calls never answered so far (a stale recording), in recorded order. */
   unused(): UnusedCall[] {
-    const list = JSON.parse(this.#core.unused()) as Omit<UnusedCall, "value">[];
-    return list.map((u) => ({ ...u, value: JSON.parse(u.text) as Record<string, unknown> }));
+    // The core gives a line's text once, at its first unused call (null after): the calls share it and its value.
+    const list = JSON.parse(this.#core.unused()) as (Omit<UnusedCall, "value" | "text"> & { text: string | null })[];
+    let text = "", value: Record<string, unknown> = {};
+    return list.map((u) => {
+      if (u.text !== null) { text = u.text; value = JSON.parse(text) as Record<string, unknown>; }
+      return { ...u, text, value };
+    });
   }
 
   #text(text: string): void {

@@ -7,6 +7,7 @@
 // Segments: [u8 stream][u32 len][bytes]; consecutive bytes of one stream
 // extend the last segment, so a chunk without errors is one segment.
 import { alloc, releaseFrom } from "../arena";
+import { tapeForget } from "../json/tape";
 import { ensure, outBase, outPos, putBytes, sinkInit } from "../json/sink";
 import { deferFlush, deferKeep, deferReset, deferRollback } from "./defer";
 
@@ -83,6 +84,7 @@ export function accAppend(err: bool, src: usize, n: usize): bool {
     if (top < base) return false;
     if (top > mark) {
       deferFlush(); // the queued preimages lie in the scratch about to be reused
+      tapeForget(); // and the line's parsed message (request.ts) with them
       releaseFrom(mark);
       if (alloc(top - mark + n) == 0) return false; // room for the new end (src may lie there)
     }

@@ -8,7 +8,7 @@ import { outBase, outPos } from "../json/sink";
 import { parseText } from "../json/reader";
 import { T_STR, nodeA, nodeB, nodeFlags, nodeType, subtreeEnd, tapeInit, STR_CLEAN } from "../json/tape";
 import { writeJsonString } from "../json/writer";
-import { lineText, result, runLine } from "../request";
+import { lineText, messageKept, result, runLine, sameMessageNext } from "../request";
 import { bytes, lit } from "./_emit";
 
 /** The 64 hex digits of the last call read. */
@@ -17,10 +17,13 @@ export function DIGEST(): usize { return memory.data(64); }
 /**
  * Reads call number index (-1: the line is one call) of the JSON text
  * [p, p+n) as a host string would be (F_STRING_INPUT). explain: also the
- * record (then recRoot is its tape root). Returns the core's status.
+ * record (then recRoot is its tape root). again: the calls of one line in
+ * order, nothing released between them. Returns the core's status.
  */
-export function readCall(p: usize, n: usize, index: i32, explain: bool, defer: bool = false): i32 {
+export function readCall(p: usize, n: usize, index: i32, explain: bool, defer: bool = false, again: bool = false): i32 {
   const nth = index >= 0;
+  // again: the line of the last readCall, the arena kept since: its parse is reused (request.ts).
+  if (again && messageKept()) { sameMessageNext(); n = 0; } else again = false;
   const req = alloc(HEADER_BYTES + 4 + n);
   if (req == 0) return 9;
   // defer: the preimage instead of the digest, hashed later with others (cli/defer.ts).
@@ -30,7 +33,7 @@ export function readCall(p: usize, n: usize, index: i32, explain: bool, defer: b
   store<u32>(req, 0, 16); store<u32>(req, <u32>n, 20);
   if (nth) store<u32>(req + HEADER_BYTES, <u32>index);
   memory.copy(req + HEADER_BYTES + k, p, n);
-  callText = req + HEADER_BYTES + k;
+  if (!again) callText = req + HEADER_BYTES + k;
   const status = runLine(req, HEADER_BYTES + k + n);
   if (status != OK) return status;
   if (defer) {

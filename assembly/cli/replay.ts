@@ -51,7 +51,7 @@ export function recordingLine(line: u32, p: usize, n: usize): bool {
   const r = replayLoadLine(p, n, line);
   if (r >= 0) return r > 0;
   for (let i = 0, count = 1; i < count; i++) {
-    const st = readCall(p, n, i, false);
+    const st = readCall(p, n, i, false, false, i > 0);
     if (st != OK) return failLine(line, st, callText, n);
     count = lineCalls();
   }
@@ -62,7 +62,7 @@ export function recordingLine(line: u32, p: usize, n: usize): bool {
 export function callsLine(fileP: usize, fileN: usize, line: u32, p: usize, n: usize): bool {
   let count = 1;
   for (let i = 0; i < count; i++) {
-    const st = readCall(p, n, i, false);
+    const st = readCall(p, n, i, false, false, i > 0);
     if (st != OK) {
       if (st == E_NO_CALLS && i == 0) return true; // a message without calls: nothing to answer
       return failLine(line, st, callText, n);
@@ -70,7 +70,7 @@ export function callsLine(fileP: usize, fileN: usize, line: u32, p: usize, n: us
     count = lineCalls();
   }
   for (let i = 0; i < count; i++) {
-    if (!replayAnswer(p, n, F_STRING_INPUT, <u32>i) || !answerOut(fileP, fileN, line, <u32>i)) return false;
+    if (!replayAnswer(p, n, F_STRING_INPUT, <u32>i, i > 0) || !answerOut(fileP, fileN, line, <u32>i)) return false;
   }
   return true;
 }

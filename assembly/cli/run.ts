@@ -137,7 +137,7 @@ function oneLine(line: u32, p: usize, n: usize): bool {
   const saved = accSave();
   const explain = command == C_EXPLAIN;
   for (let i = 0, count = 1; i < count; i++) {
-    const status = readCall(p, n, i, explain, !explain);
+    const status = readCall(p, n, i, explain, !explain, i > 0);
     if (status != OK) {
       if (status == E_NO_CALLS && i == 0) return true; // a message without calls: nothing to print
       accRollback(saved); // no half-printed line

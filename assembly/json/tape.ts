@@ -44,6 +44,27 @@ export function tapeInit(textLen: usize): bool {
   return tapeBase != 0;
 }
 
+// A tape kept for later (request.ts: the calls of one message read one after
+// another). Going back drops the nodes pushed since; the kept ones are intact,
+// as nodes are only ever appended and a moved tape leaves its old copy.
+// Whoever reuses the arena below the kept tape says so with tapeForget().
+let keptBase: usize = 0;
+let keptLen: u32 = 0;
+let keptCap: u32 = 0;
+let kept = false;
+
+export function tapeKeep(): void {
+  keptBase = tapeBase; keptLen = tapeLen; keptCap = tapeCap; kept = true;
+}
+
+export function tapeForget(): void { kept = false; }
+
+export function tapeKept(): bool { return kept; }
+
+export function tapeBack(): void {
+  tapeBase = keptBase; tapeLen = keptLen; tapeCap = keptCap;
+}
+
 /** Appends a node and returns its index, or -1 on OOM. */
 @inline export function tapePush(type: u8, flags: u8, a: u32, b: u64): i32 {
   if (tapeLen == tapeCap && !tapeGrow()) return -1;

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from typing import Any, Callable, Dict, List, Tuple
 
 from . import _core
-from ._abi import (F_CALL, F_CLI, F_DIFF, F_DIGEST, F_EXPLAIN, F_NTH_CALL, F_STRING_INPUT, F_TOOLS,
+from ._abi import (ALL_CALLS, F_CALL, F_CLI, F_DIFF, F_DIGEST, F_EXPLAIN, F_NTH_CALL, F_STRING_INPUT, F_TOOLS,
                    HEADER_BYTES, HEADER_WORDS, RESULT_CLI_CODE, RESULT_CLI_OUT, RESULT_DIGEST, RESULT_OFFSET,
                    RESULT_STATUS, RESULT_TEXT_PTR)
 from ._errors import FingerprintError, core_error
@@ -151,9 +151,9 @@ def explain_call_text(text: Any, tools: bytes = b"") -> Tuple[Dict[str, Any], st
 
 
 def explain_calls_text(text: Any, tools: bytes = b"") -> List[Tuple[Dict[str, Any], str]]:
-    """(record, digest) of every call of a message holding several (F_NTH_CALL:
-    the core picks call number i, the kind part is its u32 index, and returns
-    the count in RESULT_OFFSET); [] for a message without calls."""
+    """(record, digest) of every call of a message holding several, from one
+    request (ALL_CALLS: the core parses the message once); [] for a message
+    without calls."""
     if isinstance(text, str):
         data, flags = text.encode("utf-8", "surrogatepass"), F_CALL | F_EXPLAIN | F_DIGEST | F_STRING_INPUT
     elif isinstance(text, (bytes, bytearray, memoryview)):
@@ -164,25 +164,13 @@ def explain_calls_text(text: Any, tools: bytes = b"") -> List[Tuple[Dict[str, An
     import json
 
     st = _acquire()
-    out: List[Tuple[Dict[str, Any], str]] = []
-    i, count = 0, 1
     try:
-        while i < count:
-            try:
-                text_out = _run(st, _HEADER.pack(flags | F_NTH_CALL | (F_TOOLS if tools else 0), 4, 0, 0, len(tools),
-                                                 len(data)) + struct.pack("<I", i) + tools + data)
-            except FingerprintError as e:
-                if e.code == "no-calls" and i == 0:
-                    return out
-                raise
-            r = st.result
-            count = struct.unpack("<i", st.read(r + RESULT_OFFSET, r + RESULT_OFFSET + 4))[0]
-            digest = st.read(r + RESULT_DIGEST, r + RESULT_DIGEST + 64).decode("ascii")
-            out.append((json.loads(text_out), digest))
-            i += 1
+        text_out = _run(st, _HEADER.pack(flags | F_NTH_CALL | (F_TOOLS if tools else 0), 4, 0, 0, len(tools),
+                                         len(data)) + struct.pack("<I", ALL_CALLS) + tools + data)
     finally:
         _release(st)
-    return out
+    # A line per call: its 64 digest digits, then its record (which escapes every control character).
+    return [(json.loads(line[64:]), line[:64]) for line in text_out.split("\n")[:-1]]
 
 
 def diff_texts(a: str, b: str) -> Any:

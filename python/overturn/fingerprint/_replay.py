@@ -125,7 +125,14 @@ class Recording:
     def unused(self) -> List[Dict[str, Any]]:
         """The recorded calls never answered so far (a stale recording), in recorded
         order: ``{"line", "call", "name", "fingerprint", "text", "value"}``."""
-        return [dict(u, value=json.loads(u["text"])) for u in json.loads(self._core.unused())]
+        out = []
+        text, value = "", None
+        for u in json.loads(self._core.unused()):
+            # The core gives a line's text once, at its first unused call (None after): its calls share it and its value.
+            if u["text"] is not None:
+                text, value = u["text"], json.loads(u["text"])
+            out.append(dict(u, text=text, value=value))
+        return out
 
     def _file(self, f: Any) -> None:
         while True:
