@@ -241,6 +241,11 @@ def _run(st: _Instance, request: bytes) -> str:
 def run_request(st: _Instance, request: bytes, what: str, on_trap: Callable[[], None]) -> str:
     """One request on instance ``st``: the returned text, or the FingerprintError;
     a trap calls ``on_trap`` (the instance is not trusted after it) and becomes "internal-error"."""
+    return str(run_request_bytes(st, request, what, on_trap), "utf-8", "surrogatepass")
+
+
+def run_request_bytes(st: _Instance, request: bytes, what: str, on_trap: Callable[[], None]) -> bytes:
+    """:func:`run_request`, its answer as the bytes the core wrote (a copy)."""
     n = len(request)
     st.room(n, "a request")
     st.w.view()[st.ptr:st.ptr + n] = request
@@ -248,10 +253,10 @@ def run_request(st: _Instance, request: bytes, what: str, on_trap: Callable[[], 
     r = st.result
     view = st.w.view()  # the run may have grown memory
     status, offset, part, ptr, size = _RESULT.unpack_from(view, r + RESULT_STATUS)
-    text = str(view[ptr:ptr + size], "utf-8", "surrogatepass")
+    data = bytes(view[ptr:ptr + size])
     if status:
-        raise core_error(status, offset, part, text)
-    return text
+        raise core_error(status, offset, part, str(data, "utf-8", "surrogatepass"))
+    return data
 
 
 def json_error_at(text: Any, offset: int) -> str:
