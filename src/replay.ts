@@ -155,7 +155,9 @@ export class Recording {
   /**
    * Answers a live call (a call object in any shape the core reads, or its
    * JSON text): a hit with the recorded line, or a miss with the why answer.
-   * `index` picks one call of a message holding several.
+   * `index` picks one call of a message holding several. The line's `value`
+   * is read at any depth; a bare `NaN`, `Infinity` or `-Infinity` in it (D12)
+   * is JavaScript's NaN or Infinity.
    * @throws FingerprintError when the call cannot be read or fingerprinted.
    */
   answer(call: Call | ProviderCall | string | Uint8Array, index = 0): ReplayAnswer {

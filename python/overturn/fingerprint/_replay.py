@@ -101,7 +101,9 @@ class Recording:
     def answer(self, call: Any, index: int = 0) -> ReplayAnswer:
         """Answers a live call (a call mapping in any shape the core reads, or its
         JSON text): a hit with the recorded line, or a miss with the why answer.
-        ``index`` picks one call of a message holding several.
+        ``index`` picks one call of a message holding several. The line's ``value``
+        is read as ``json.loads`` reads it, at any depth: a bare ``NaN``,
+        ``Infinity`` or ``-Infinity`` in it (D12) is ``float("nan")`` / ``float("inf")``.
 
         Raises:
             FingerprintError: when the call cannot be read or fingerprinted.
