@@ -16,6 +16,16 @@ const wasmImportsStayExternal: Plugin = {
 // src/_wasm.gen.ts is derived from build/*.wasm, never committed: every build makes it.
 writeWasmEmbed();
 
+// Identifiers and syntax minified, whitespace (line breaks) not; names kept.
+const readableMinify = {
+  minify: false,
+  keepNames: true,
+  esbuildOptions(o: { minifyIdentifiers?: boolean; minifySyntax?: boolean }) {
+    o.minifyIdentifiers = true;
+    o.minifySyntax = true;
+  },
+};
+
 export default defineConfig([
   {
     // Node, Deno, Bun and the default condition: ESM + CJS + .d.ts, the core
@@ -29,10 +39,11 @@ export default defineConfig([
     sourcemap: false,
     splitting: false,
     // Minified: V8 parses every byte of this file on import, and parsing was
-    // the largest part of start-up after the embedded bytes (issue 11 item 9;
-    // README "Start-up"). Error names are set explicitly, so nothing relies
-    // on identifiers.
-    minify: true,
+    // the largest part of start-up after the embedded bytes (README
+    // "Start-up"). But names kept (a FingerprintError is printed as one, its
+    // stack names the functions) and lines kept: an uncaught error prints its
+    // source line, which must not be the whole bundle.
+    ...readableMinify,
     // The packaged .wasm sits beside the entries that import or fetch it
     // (package.json exports "./fingerprint.wasm" from here too).
     onSuccess: async () => {
@@ -54,7 +65,7 @@ export default defineConfig([
     sourcemap: false,
     splitting: false,
     shims: true,
-    minify: true,
+    ...readableMinify,
   },
   {
     // Browser (fetches the .wasm), workerd and edge-light (import it as a

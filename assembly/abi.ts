@@ -39,6 +39,18 @@ export const R_TOOLS: u32 = 1;        // args = declarations JSON text, kept for
 export const R_LOAD: u32 = 2;         // args = a chunk of the recording (JSON Lines); argument 1 = the last chunk
 export const R_ANSWER: u32 = 3;       // args = a live call (JSON text, or F_VALUES); argument = call index in a message
 export const R_UNUSED: u32 = 4;       // the recorded calls never answered
+export const R_VALUE: u32 = 5;        // args = a recorded line's JSON text; argument = U_*: its items (json/items.ts), to build the host's value
+// Where R_VALUE's items are (the argument): byte offsets, UTF-16 code units (JavaScript string indices), code points (Python str indices).
+export const U_BYTES: u32 = 0;
+export const U_UTF16: u32 = 1;
+export const U_CODE_POINTS: u32 = 2;
+// R_VALUE's items: three u32 each (tag, from, to), in document order; a container's items follow its opener up to its J_END.
+export const J_END: u32 = 0;          // closes the innermost array or object
+export const J_ARRAY: u32 = 1;
+export const J_OBJECT: u32 = 2;       // then key, value, key, value... (a key is a J_STRING or J_SCALAR item)
+export const J_STRING: u32 = 3;       // a string without escapes: its text is [from + 1, to - 1)
+export const J_SCALAR: u32 = 4;       // a number, true, false, null or a string with escapes: JSON text [from, to)
+export const J_NONFINITE: u32 = 5;    // NaN, Infinity or -Infinity (D12): [from, to)
 
 // Request header: six little-endian u32 words, then the parts back to back.
 export const HEADER_BYTES: u32 = 24;

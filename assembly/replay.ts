@@ -24,7 +24,7 @@
 // tool and kind (fewest changes, the first of equals; assembly/diff.ts).
 import {
   E_BAD_REQUEST, E_BAD_TOOLS, E_INVALID_UTF8, E_NO_CALLS, E_OUT_OF_MEMORY, F_CALL, F_DIGEST, F_NTH_CALL, F_STRING_INPUT, F_TEXT,
-  F_VALUES, HEADER_BYTES, OK, PART_CALL, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, RESULT_DIGEST,
+  F_VALUES, HEADER_BYTES, OK, PART_CALL, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, R_VALUE, RESULT_DIGEST, U_CODE_POINTS,
 } from "./abi";
 import { alloc, arenaMark, grow, inputEnd, releaseFrom, reserveInput, setArenaBase } from "./arena";
 import { callKind, callName } from "./call";
@@ -33,6 +33,8 @@ import { errCode, errDetailLen, errDetailPtr, errOffset, errPart, fail, resetErr
 import { hexDigit } from "./hex";
 import { outBase, outPos, sinkInit } from "./json/sink";
 import { nodeA, nodeB, tapeInit } from "./json/tape";
+import { writeItems } from "./json/items";
+import { parseText } from "./json/reader";
 import { writeJsonString } from "./json/writer";
 import { callTextStart, callsInLastMessage, messageKept, processCall, result, sameMessageNext } from "./request";
 import { readTools } from "./tools";
@@ -89,6 +91,7 @@ export function replayOp(kindP: usize, kindN: usize, p: usize, n: usize, flags: 
   if (op == R_LOAD) return loadChunk(p, n, arg != 0);
   if (op == R_ANSWER) return answer(p, n, flags & (F_VALUES | F_STRING_INPUT), arg, true, false);
   if (op == R_UNUSED) return unused();
+  if (op == R_VALUE) return lineItems(p, n, arg);
   return fail(E_BAD_REQUEST, -1) == OK;
 }
 
@@ -558,11 +561,22 @@ function lineBytes(e: u32): bool {
   return bytes(base() + linesOff + <usize>ef(e, E_LINE_OFF), <usize>ef(e, E_LINE_LEN));
 }
 
+// ---- R_VALUE -----------------------------------------------------------------
+
+/** The items (json/items.ts) of a recorded line the host was given, read again first: only accepted text is itemized. */
+function lineItems(p: usize, n: usize, unit: u32): bool {
+  if (unit > U_CODE_POINTS) return fail(E_BAD_REQUEST, -1) == OK;
+  if (!tapeInit(n) || parseText(p, n, false) < 0) return false;
+  return sinkInit(true, false, n * 4 + 64) && writeItems(p, n, unit);
+}
+
 // ---- R_UNUSED ----------------------------------------------------------------
 
 /**
- * [{"line","call","name","fingerprint","text"}…]: the recorded calls never
- * answered, in recorded order; text is the recorded line.
+ * [{"line","call","name","fingerprint","text"?}…]: the recorded calls never
+ * answered, in recorded order; text is the recorded line, given with the
+ * first of its calls only (a line of n calls once, not n times: the host
+ * shares it).
  */
 function unused(): bool {
   if (!logInit()) return false;
@@ -581,17 +595,16 @@ function unused(): bool {
   if (!sinkInit(true, false, 256 + logLen * 2) || !lit("[")) return false;
   let q = logP;
   const qe = logP + logLen;
-  let lastLine: u32 = NONE;
+  let lastLine: u32 = 0; // line numbers start at 1
   while (q < qe) {
     const i = load<u32>(q), nn = <usize>load<u32>(q, 4);
     if (q != logP && !lit(",")) return false;
     if (!lit("{\"line\":") || !num(ef(i, E_LINE_NO)) || !lit(",\"call\":") || !num(ef(i, E_CALL)) || !lit(",\"name\":")
-      || !writeJsonString(q + 8, nn, false) || !lit(",\"fingerprint\":\"") || !hex(entry(i)) || !lit("\",\"text\":")) return false;
-    // A line's text once, at its first unused call; its later calls say null (the host shares the first's).
-    const off = ef(i, E_LINE_OFF);
-    if (off == lastLine ? !lit("null") : !writeJsonString(base() + linesOff + <usize>off, <usize>ef(i, E_LINE_LEN), false)) return false;
+      || !writeJsonString(q + 8, nn, false) || !lit(",\"fingerprint\":\"") || !hex(entry(i)) || !lit("\"")) return false;
+    if (ef(i, E_LINE_NO) != lastLine && (!lit(",\"text\":")
+      || !writeJsonString(base() + linesOff + <usize>ef(i, E_LINE_OFF), <usize>ef(i, E_LINE_LEN), false))) return false;
     if (!lit("}")) return false;
-    lastLine = off;
+    lastLine = ef(i, E_LINE_NO);
     q += 8 + nn;
   }
   return lit("]");

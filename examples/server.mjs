@@ -3,7 +3,8 @@
 //   POST /fingerprint/<name>[?matchOn=a,b | ?ignoreArgs=a,b]   body: the args as JSON text
 //   → 200 {"fingerprint": "<64 hex>"}
 //   → 413 {"error": "limit-exceeded", "message": …}   body, nesting or an object over a limit
-//   → 400 {"error": "<code>", "message": …}           malformed JSON, bad name
+//   → 400 {"error": "<code>", "message": …}           malformed JSON, bad name (one that is not
+//                                                      percent-encoded UTF-8 is "bad-name" too)
 //
 // The body is read as bytes and handed to the core as they are (no JSON.parse
 // on the host). A body over maxInputBytes is refused from its Content-Length,
@@ -43,6 +44,15 @@ const server = createServer((req, res) => {
   const url = new URL(req.url ?? "/", "http://localhost");
   const m = /^\/fingerprint\/([^/]+)$/.exec(url.pathname);
   if (req.method !== "POST" || !m) return answer(res, 404, { error: "not-found", message: "POST /fingerprint/<name>" });
+  // The name as the client encoded it, or a 400: never a replacement character it did not send.
+  let name;
+  try {
+    name = decodeURIComponent(m[1]);
+  } catch {
+    req.resume(); // the body is read and dropped, then answered (as over the limit below)
+    req.on("end", () => answer(res, 400, { error: "bad-name", message: "the name in the path is not valid percent-encoded UTF-8" }));
+    return;
+  }
   // Over the limit: the rest of the body is read and dropped, never kept,
   // and answered once it has arrived (a client still sending would see a
   // reset instead of the 413).
@@ -67,7 +77,7 @@ const server = createServer((req, res) => {
     if (refused) return tooLarge(res, size);
     try {
       const body = new Uint8Array(Buffer.concat(chunks, size));
-      answer(res, 200, { fingerprint: fingerprintJSON(decodeURIComponent(m[1]), body, options) });
+      answer(res, 200, { fingerprint: fingerprintJSON(name, body, options) });
     } catch (err) {
       refuse(res, err);
     }
@@ -80,6 +90,10 @@ const server = createServer((req, res) => {
 server.keepAliveTimeout = 65_000;
 server.headersTimeout = 66_000;
 
-server.listen(Number(process.argv[2] ?? 8787), "127.0.0.1", () => {
+// A burst of clients connecting at once waits in the kernel's queue (capped by
+// net.core.somaxconn) instead of being refused.
+const BACKLOG = 1024;
+
+server.listen({ port: Number(process.argv[2] ?? 8787), host: "127.0.0.1", backlog: BACKLOG }, () => {
   console.log(`listening on ${server.address().port}`);
 });

@@ -6,8 +6,8 @@
  * @module
  */
 import {
-  F_REPLAY, F_STRING_INPUT, F_VALUES, HEADER_BYTES, HEADER_WORDS, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED,
-  RESULT_DIGEST, RESULT_OFFSET, RESULT_PART, RESULT_STATUS, RESULT_TEXT_LEN, RESULT_TEXT_PTR,
+  F_REPLAY, F_STRING_INPUT, F_VALUES, HEADER_BYTES, HEADER_WORDS, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, R_VALUE,
+  RESULT_DIGEST, U_UTF16, RESULT_OFFSET, RESULT_PART, RESULT_STATUS, RESULT_TEXT_LEN, RESULT_TEXT_PTR,
 } from "./_abi.gen.js";
 import { newDiagnosticsInstance, type Exports } from "./_diagnostics_wasm.js";
 import { isWellFormed, writeWtf8 } from "./_wtf8.js";
@@ -80,6 +80,14 @@ export class ReplayCore {
     return this.bytes(R_UNUSED, 0, new Uint8Array(0), 0);
   }
 
+  /** A recorded line's items (assembly/json/items.ts), positions in UTF-16 code units of `line`. */
+  items(line: string): Uint32Array {
+    this.exec(F_STRING_INPUT, R_VALUE, U_UTF16, this.put(line));
+    const [ptr, len] = this.resultText();
+    // A copy: the view would dangle once memory grows.
+    return new Uint32Array(this.e.memory.buffer.slice(ptr, ptr + len - (len % 12)));
+  }
+
   private ready(): Exports {
     if (this.busy) {
       // Its index lives in this instance: no temporary one can answer for it (Python: the same refusal).
@@ -104,17 +112,28 @@ export class ReplayCore {
   }
 
   private string(op: number, arg: number, text: string): string {
+    return this.run(F_STRING_INPUT, op, arg, this.put(text));
+  }
+
+  /** Writes text as the request's payload; its length in bytes. */
+  private put(text: string): number {
     this.ready();
     this.room(PRE + text.length * 3);
     const mem = new Uint8Array(this.e.memory.buffer);
     const at = this.ptr + PRE;
-    const n = isWellFormed(text)
+    return isWellFormed(text)
       ? new TextEncoder().encodeInto(text, mem.subarray(at, at + text.length * 3)).written
       : writeWtf8(text, 0, mem, at) - at;
-    return this.run(F_STRING_INPUT, op, arg, n);
   }
 
   private run(flags: number, op: number, arg: number, len: number): string {
+    this.exec(flags, op, arg, len);
+    const [ptr, len2] = this.resultText();
+    return decoder.decode(new Uint8Array(this.e.memory.buffer, ptr, len2));
+  }
+
+  /** Runs the request in place; throws the core's error. */
+  private exec(flags: number, op: number, arg: number, len: number): void {
     const e = this.e;
     new Uint32Array(e.memory.buffer, this.ptr, HEADER_WORDS).set([F_REPLAY | flags, 8, 0, 0, 0, len]);
     new Uint32Array(e.memory.buffer, this.ptr + HEADER_BYTES, 2).set([op, arg]);
@@ -125,9 +144,17 @@ export class ReplayCore {
       this.broken = true;
       throw new FingerprintError("internal-error", `the replay core failed: ${(err as Error)?.message ?? String(err)}`);
     }
-    const res = new Int32Array(e.memory.buffer, e.result(), RESULT_DIGEST >> 2);
-    const text = decoder.decode(new Uint8Array(e.memory.buffer, res[RESULT_TEXT_PTR >> 2] >>> 0, res[RESULT_TEXT_LEN >> 2] >>> 0));
-    if (status !== 0) throw errorFromCore(res[RESULT_STATUS >> 2], res[RESULT_OFFSET >> 2], res[RESULT_PART >> 2], text);
-    return text;
+    if (status !== 0) {
+      const res = new Int32Array(e.memory.buffer, e.result(), RESULT_DIGEST >> 2);
+      const [ptr, len] = this.resultText();
+      const detail = decoder.decode(new Uint8Array(e.memory.buffer, ptr, len));
+      throw errorFromCore(res[RESULT_STATUS >> 2], res[RESULT_OFFSET >> 2], res[RESULT_PART >> 2], detail);
+    }
+  }
+
+  /** Where the last request's text is in linear memory: [pointer, length]. */
+  private resultText(): [number, number] {
+    const res = new Int32Array(this.e.memory.buffer, this.e.result(), RESULT_DIGEST >> 2);
+    return [res[RESULT_TEXT_PTR >> 2] >>> 0, res[RESULT_TEXT_LEN >> 2] >>> 0];
   }
 }

@@ -67,7 +67,7 @@ export function fingerprintBatchJSON(names: Iterable<string> | TextColumn, argsJ
     const a = source(names, "names"), b = source(argsJSON, "argsJSON");
     let base = 0;
     for (;;) {
-      const [nc, ac, n, str] = nextChunk(a, b, base);
+      const [nc, ac, n, str] = nextChunk(a, b, base, o.throws);
       if (n === 0) break;
       const flags = F_DIGEST | F_RAW_NAMES | (str ? F_STRING_INPUT : 0);
       beforeChunk?.();
@@ -213,8 +213,13 @@ function done(s: Source): boolean {
   return s.col ? s.at >= s.n : s.held.done === true;
 }
 
-/** The next chunk of both sides: their columns, the item count, and whether args are strings. */
-function nextChunk(a: Source, b: Source, base: number): [Column, Column, number, boolean] {
+/**
+ * The next chunk of both sides: their columns, the item count, and whether
+ * args are strings. A name or text of the wrong type throws, or (onError
+ * "null") is sent empty: the core refuses an empty name and an empty text,
+ * so that item is null like any other bad one (Python: None).
+ */
+function nextChunk(a: Source, b: Source, base: number, throws: boolean): [Column, Column, number, boolean] {
   if (done(a) || done(b)) {
     if (done(a) !== done(b)) throw new FingerprintError("invalid-argument", "names and argsJSON have different lengths");
     return [SHARED_EMPTY, SHARED_EMPTY, 0, false];
@@ -231,19 +236,22 @@ function nextChunk(a: Source, b: Source, base: number): [Column, Column, number,
   const names: Text[] = [], texts: Text[] = [];
   let str: boolean | undefined, bytes = 0;
   while (!done(a) && !done(b) && names.length < CHUNK_ITEMS && bytes < CHUNK_BYTES) {
-    const t = peek(b);
-    if (typeof t !== "string" && !(t instanceof Uint8Array)) {
-      throw withIndex(new FingerprintError("invalid-argument", `argsJSON must be a string or Uint8Array, got ${t === null ? "null" : typeof t}`), base + names.length);
+    const raw = peek(b);
+    const textOk = typeof raw === "string" || raw instanceof Uint8Array;
+    if (!textOk && throws) {
+      throw withIndex(new FingerprintError("invalid-argument", `argsJSON must be a string or Uint8Array, got ${raw === null ? "null" : typeof raw}`), base + names.length);
     }
     // One chunk, one sort of text: a string (or a column's text) has no BOM, bytes may (D12).
-    const isStr = typeof t === "string" || b.col !== null;
+    const isStr = textOk ? typeof raw === "string" || b.col !== null : str ?? true;
     if (str !== undefined && str !== isStr) break;
     str = isStr;
+    const t: Text = textOk ? raw : isStr ? "" : new Uint8Array(0);
     const name = peek(a);
-    if (typeof name !== "string" && !(name instanceof Uint8Array)) {
+    const nameOk = typeof name === "string" || name instanceof Uint8Array;
+    if (!nameOk && throws) {
       throw withIndex(new FingerprintError("invalid-argument", `name must be a string, got ${typeof name}`), base + names.length);
     }
-    names.push(name); texts.push(t);
+    names.push(nameOk ? name : ""); texts.push(t);
     bytes += typeof t === "string" ? 3 * t.length : t.length;
     advance(a); advance(b);
   }

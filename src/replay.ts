@@ -3,10 +3,11 @@
  * Public API, re-exported by api.ts. Everything is decided by the core
  * (assembly/replay.ts): line rules, fingerprints, the index, the order of
  * repeated answers, the why answer of a miss, the unused calls. This host
- * streams bytes in and turns the core's records into objects; it parses a
- * recorded line with JSON.parse only to hand it back to the caller.
+ * streams bytes in and turns the core's records into objects; a recorded
+ * line handed back is built from the core's items of it (_json_value.ts).
  * @module
  */
+import { buildValue } from "./_json_value.js";
 import { ReplayCore } from "./_replay_wasm.js";
 import { isWellFormed, writeWtf8 } from "./_wtf8.js";
 import { errorFromCore, FingerprintError } from "./errors.js";
@@ -36,7 +37,11 @@ export interface RecordedCall {
   call: number;
   /** The recorded line's text, untouched. */
   text: string;
-  /** The recorded line, parsed: every field (a result, an output, anything) as recorded. */
+  /**
+   * The recorded line, parsed: every field (a result, an output, anything) as
+   * recorded, at any depth; a bare `NaN`, `Infinity` or `-Infinity` in it (D12:
+   * what Python's json.dumps writes) is JavaScript's NaN or Infinity.
+   */
   value: Record<string, unknown>;
 }
 
@@ -150,7 +155,9 @@ export class Recording {
   /**
    * Answers a live call (a call object in any shape the core reads, or its
    * JSON text): a hit with the recorded line, or a miss with the why answer.
-   * `index` picks one call of a message holding several.
+   * `index` picks one call of a message holding several. The line's `value`
+   * is read at any depth; a bare `NaN`, `Infinity` or `-Infinity` in it (D12)
+   * is JavaScript's NaN or Infinity.
    * @throws FingerprintError when the call cannot be read or fingerprinted.
    */
   answer(call: Call | ProviderCall | string | Uint8Array, index = 0): ReplayAnswer {
@@ -162,22 +169,40 @@ export class Recording {
     const record = JSON.parse(nl < 0 ? out : out.slice(0, nl)) as Record<string, unknown>;
     const text = nl < 0 ? "" : out.slice(nl + 1);
     if (record.hit === true) {
-      return { ...record, line: record.recordedLine, call: record.recordedCall, text, value: JSON.parse(text) } as unknown as ReplayHit;
+      return { ...record, line: record.recordedLine, call: record.recordedCall, text, value: this.#value(text) } as unknown as ReplayHit;
     }
     const near = record.nearest as { line: number; call: number } | null;
-    const nearest = near === null ? null : { line: near.line, call: near.call, text, value: JSON.parse(text) };
+    const nearest = near === null ? null : { line: near.line, call: near.call, text, value: this.#value(text) };
     return { ...record, nearest } as unknown as ReplayMiss;
   }
 
-  /** The recorded calls never answered so far (a stale recording), in recorded order. */
+  /**
+   * The recorded calls never answered so far (a stale recording), in recorded
+   * order. The calls of one line share its `text` and its `value` (one object:
+   * a change made through one call's value shows in the others').
+   */
   unused(): UnusedCall[] {
-    // The core gives a line's text once, at its first unused call (null after): the calls share it and its value.
-    const list = JSON.parse(this.#core.unused()) as (Omit<UnusedCall, "value" | "text"> & { text: string | null })[];
+    // The core gives a line's text with the first of its calls only.
+    const list = JSON.parse(this.#core.unused()) as (Omit<UnusedCall, "value" | "text"> & { text?: string })[];
     let text = "", value: Record<string, unknown> = {};
     return list.map((u) => {
-      if (u.text !== null) { text = u.text; value = JSON.parse(text) as Record<string, unknown>; }
+      if (u.text !== undefined) { text = u.text; value = this.#value(text); }
       return { ...u, text, value };
     });
+  }
+
+  /**
+   * A recorded line as a value: built from the core's items of it (any depth;
+   * bare NaN/Infinity, D12, as JavaScript's NaN and Infinity).
+   */
+  #value(text: string): Record<string, unknown> {
+    const items = this.#core.items(text);
+    try {
+      return buildValue(text, items) as Record<string, unknown>;
+    } catch (err) {
+      throw new FingerprintError("internal-error", `the recorded line could not be read back as a value: ${(err as Error)?.message ?? String(err)}`,
+        { cause: err });
+    }
   }
 
   #text(text: string): void {

@@ -161,6 +161,18 @@ describe("fingerprintBatchJSON (names + texts)", () => {
     expect(fingerprintBatch(calls)).toEqual(want); // and again, on the grown instance
   });
 
+  it('onError "null": a name or text of the wrong type is null, as in Python (None), and the rest is computed', () => {
+    const fp = (name: string, argsJSON: string) => fingerprintOfText({ name, argsJSON }).fingerprint;
+    const names = ["a", 5, "c", null, "e", "f"] as unknown as string[];
+    const texts = ["{}", "{}", 7, "{}", new Uint8Array([0x5b, 0x5d]), undefined] as unknown as string[];
+    expect(fingerprintBatchJSON(names, texts, { onError: "null" })).toEqual([fp("a", "{}"), null, null, null, fp("e", "[]"), null]);
+    expect(fingerprintBatchJSON(column(["a", "b"]), [{}, "[1]"] as unknown as string[], { onError: "null" })).toEqual([null, fp("b", "[1]")]);
+    // Without it, the first one throws naming its index.
+    expect(() => fingerprintBatchJSON(names, texts)).toThrow(/^item 1: name must be a string/);
+    expect(fingerprintBatch([{ name: 5, args: {} }, 5, null, { name: "a", args: {} }] as unknown as object[], { onError: "null" }))
+      .toEqual([null, null, null, fp("a", "{}")]);
+  });
+
   it("keeps working after errors, and on items larger than a chunk", () => {
     const big = JSON.stringify({ xs: Array.from({ length: 200_000 }, (_, i) => i) });
     expect(fingerprintBatchJSON(["a", "b"], [big, "2"])).toEqual([fingerprintOfText({ name: "a", argsJSON: big }).fingerprint, fingerprintOfText({ name: "b", argsJSON: "2" }).fingerprint]);

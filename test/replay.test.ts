@@ -57,3 +57,94 @@ describe("Recording text with a lone surrogate", () => {
     expect(rec.size).toBe(2);
   });
 });
+
+// A recorded line is handed back as the caller's value: never a foreign exception.
+describe("Recording's answers hand back any line the core read", () => {
+  const deep = (n: number) => "[".repeat(n) + "]".repeat(n);
+
+  it("a hit on a line nested 100,000 levels returns it", () => {
+    const text = `{"name":"t","args":{"q":1},"result":${deep(100_000)}}`;
+    const rec = Recording.load(text + "\n");
+    const a = rec.answer({ name: "t", args: { q: 1 } });
+    expect(a.hit).toBe(true);
+    if (!a.hit) return;
+    expect(a.text).toBe(text);
+    // (JSON.stringify and toEqual recurse: the depth is walked here.)
+    const depthOf = (value: unknown) => {
+      let v = value, depth = 0;
+      while (Array.isArray(v) && v.length === 1) { v = v[0]; depth++; }
+      return Array.isArray(v) && v.length === 0 ? depth + 1 : -1;
+    };
+    expect(depthOf(a.value.result)).toBe(100_000);
+    expect(Object.keys(a.value)).toEqual(["name", "args", "result"]);
+    // unused() on a fresh recording: the same line, the same value.
+    const [u] = Recording.load(text).unused();
+    expect(u.text).toBe(text);
+    expect(depthOf(u.value.result)).toBe(100_000);
+  });
+
+  it("bare NaN / Infinity / -Infinity (D12) come back as JavaScript's NaN and Infinity", () => {
+    const text = '{"name":"t","args":{"q":1},"result":{"a":NaN,"b":[Infinity,-Infinity,1.5e3,-0],"c":"\\u00e9\\ud800x"}}';
+    const rec = Recording.load(text);
+    const [u] = rec.unused();
+    const a = rec.answer({ name: "t", args: { q: 1 } });
+    for (const value of [a.hit ? a.value : null, u.value]) {
+      const r = (value as { result: { a: number; b: number[]; c: string } }).result;
+      expect(r.a).toBeNaN();
+      expect(r.b).toEqual([Infinity, -Infinity, 1500, -0]);
+      expect(Object.is(r.b[3], -0)).toBe(Object.is(JSON.parse("-0"), -0));
+      expect(r.c).toBe(JSON.parse('"\\u00e9\\ud800x"'));
+    }
+    // A miss's nearest line too.
+    const miss = rec.answer({ name: "t", args: { q: 2 } });
+    expect(!miss.hit && (miss.nearest?.value as { result: { a: number } }).result.a).toBeNaN();
+  });
+
+  it("reads every other line as JSON.parse does (keys, duplicates, __proto__, numbers, escapes)", () => {
+    const lines = [
+      '{"name":"t","args":{"q":1},"result":{"__proto__":{"x":1},"a":1,"b":2,"a":3}}',
+      '{ "name" : "t" , "args" : { "q" : 2 } , "r" : [ 1E2 , 0.1 , 12345678901234567890 , true , false , null , "" , "\\"\\\\\\/\\b\\f\\n\\r\\t" , {} , [ ] ] }',
+      '{"name":"t","args":{"q":3},"😀":"😀é\\ud83d\\ude00","k\\u0000":{"":[[{"y":[]}]]}}',
+    ];
+    const rec = Recording.load(lines.join("\n"));
+    lines.forEach((line, i) => {
+      const a = rec.answer({ name: "t", args: { q: i + 1 } });
+      expect(a.hit && a.value).toStrictEqual(JSON.parse(line));
+      if (a.hit) expect(Object.keys(a.value)).toEqual(Object.keys(JSON.parse(line)));
+    });
+    const first = JSON.parse(lines[0]).result;
+    expect(Object.getPrototypeOf(first)).toBe(Object.prototype);
+  });
+});
+
+describe("Recording.unused() on a line of many calls", () => {
+  // One message holding n calls (OpenAI Chat Completions' tool_calls).
+  const message = (n: number) => JSON.stringify({
+    role: "assistant",
+    tool_calls: Array.from({ length: n }, (_, i) => ({ id: `c${i}`, type: "function", function: { name: "t", arguments: `{"i":${i}}` } })),
+  });
+
+  it("gives the line's text and value once, shared by its calls", () => {
+    const rec = Recording.load(`${message(3)}\n${message(2)}`);
+    const u = rec.unused();
+    expect(u.map((x) => [x.line, x.call])).toEqual([[1, 0], [1, 1], [1, 2], [2, 0], [2, 1]]);
+    expect(u[0].text).toBe(message(3));
+    expect(u[3].value).toEqual(JSON.parse(message(2)));
+    expect(u[1].value).toBe(u[0].value);
+    expect(u[2].text).toBe(u[0].text);
+    expect(u[3].value).not.toBe(u[0].value);
+  });
+
+  it("the core's answer grows linearly with the calls of one line (n, 2n, 4n)", async () => {
+    const { ReplayCore } = await import("../src/_replay_wasm");
+    const size = (n: number) => {
+      const core = new ReplayCore();
+      core.load(new TextEncoder().encode(message(n)), true);
+      return core.unused().length;
+    };
+    const [a, b, c] = [size(250), size(500), size(1000)];
+    // Linear: doubling the calls doubles the answer (a copy of the line per call made it 4x).
+    expect(b / a).toBeLessThan(2.5);
+    expect(c / b).toBeLessThan(2.5);
+  });
+});

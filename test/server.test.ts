@@ -5,6 +5,7 @@
 // its RSS after the run stays within a stated bound of its RSS before.
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fingerprintOfText } from "./reference/contract.mjs";
 
@@ -94,5 +95,42 @@ describe("example server (node:http) with limits", () => {
     await new Promise((res) => setTimeout(res, 300));
     const after = rssMB(server.pid!);
     expect(after - before).toBeLessThan(RSS_BOUND_MB);
+  }, 120_000);
+
+  it("refuses a name that is not percent-encoded UTF-8 with a 400, and reads one that is", async () => {
+    for (const name of ["%ff", "%zz", "caf%C3", "%ED%A0%80", "a%2"]) {
+      const r = await post(`/fingerprint/${name}`, '{"a":1}');
+      expect(r.status, name).toBe(400);
+      expect(r.json, name).toEqual({ error: "bad-name", message: "the name in the path is not valid percent-encoded UTF-8" });
+    }
+    const r = await post("/fingerprint/caf%C3%A9%20%F0%9F%98%80", '{"a":1}');
+    expect(r).toEqual({ status: 200, json: { fingerprint: fingerprintOfText({ name: "café 😀", argsJSON: '{"a":1}' }).fingerprint } });
+  });
+
+  it("answers 200 clients connecting at once, each on a new connection (1,000 requests)", async () => {
+    const CLIENTS = 200, ROUNDS = 5;
+    const once = (i: number) => new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const body = `{"i":${i}}`;
+      const req = request({ host: "127.0.0.1", port, method: "POST", path: "/fingerprint/burst", agent: false,
+        headers: { "content-length": Buffer.byteLength(body), connection: "close" } }, (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (d: string) => { text += d; });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+      });
+      req.on("error", reject);
+      req.end(body);
+    });
+    const failed: string[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const got = await Promise.allSettled(Array.from({ length: CLIENTS }, (_, k) => once(round * CLIENTS + k)));
+      got.forEach((g, k) => {
+        const i = round * CLIENTS + k;
+        const want = JSON.stringify({ fingerprint: fingerprintOfText({ name: "burst", argsJSON: `{"i":${i}}` }).fingerprint });
+        if (g.status === "rejected") failed.push(`${i}: ${String(g.reason)}`);
+        else if (g.value.status !== 200 || g.value.body !== want) failed.push(`${i}: ${g.value.status} ${g.value.body}`);
+      });
+    }
+    expect(failed).toEqual([]);
   }, 120_000);
 });

@@ -10,7 +10,8 @@ selects nothing, D9). Answers, always JSON:
   ``--max-input-bytes`` (by its Content-Length, answered before a byte of it
   is read), or nested deeper / wider than ``--max-depth`` / ``--max-members``
 * 400 ``{"error": <FingerprintError code>, "message": ...}``: malformed JSON
-  (``unexpected-character``, ``invalid-utf8``, ...), a bad name
+  (``unexpected-character``, ``invalid-utf8``, ...), a bad name (``bad-name``
+  also for a name that is not valid percent-encoded UTF-8)
 * 411 without a Content-Length (chunked bodies are not read), 404 elsewhere
 
 The limits are set once with ``configure``, and the core instance of a
@@ -26,14 +27,33 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Dict, List, Optional
-from urllib.parse import parse_qs, unquote, urlsplit
+from urllib.parse import parse_qs, unquote_to_bytes, urlsplit
 
 from overturn.fingerprint import FingerprintError, Limits, configure, fingerprint_json
 
 PREFIX = "/fingerprint/"
+BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
+
+
+def _name(raw: str) -> Optional[str]:
+    """The name as the client percent-encoded it (strict UTF-8), or None: never a U+FFFD it did not send."""
+    if BAD_ESCAPE.search(raw):
+        return None
+    try:
+        return unquote_to_bytes(raw).decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+class Server(ThreadingHTTPServer):
+    # socketserver listens with a queue of 5: a burst of clients connecting at once
+    # was refused or reset. The kernel caps it at net.core.somaxconn.
+    request_queue_size = 1024
+    daemon_threads = True
 
 
 def _keys(query: Dict[str, List[str]], name: str) -> Optional[List[str]]:
@@ -65,9 +85,13 @@ class Handler(BaseHTTPRequestHandler):
                                "(maxInputBytes is %d)" % (n, self.max_input_bytes)}, close=True)
             return
         body = self.rfile.read(n)
+        name = _name(url.path[len(PREFIX):])
+        if name is None:
+            self._answer(400, {"error": "bad-name", "message": "the name in the path is not valid percent-encoded UTF-8"})
+            return
         query = parse_qs(url.query, keep_blank_values=True)
         try:
-            digest = fingerprint_json(unquote(url.path[len(PREFIX):]), body,
+            digest = fingerprint_json(name, body,
                                       match_on=_keys(query, "matchOn"), ignore_args=_keys(query, "ignoreArgs"))
         except FingerprintError as e:
             status = 413 if e.code == "limit-exceeded" else 400
@@ -106,8 +130,7 @@ def main(argv: Optional[List[str]] = None) -> None:
                             max_members=opt.max_members),
               retain_memory_bytes=opt.retain_mib << 20)
     Handler.max_input_bytes = opt.max_input_bytes
-    server = ThreadingHTTPServer((opt.host, opt.port), Handler)
-    server.daemon_threads = True
+    server = Server((opt.host, opt.port), Handler)
     print("listening on http://%s:%d" % server.server_address[:2], flush=True)
     try:
         server.serve_forever()

@@ -566,3 +566,15 @@ def test_an_offsets_column_is_copied_in_pieces_cut_by_its_offsets():
         assert bytes(col[1]) == b"".join(n.to_bytes(4, "little") for n in [0, *accumulate(map(len, texts))])
         assert all(size <= _batch.PIECE_BYTES or count == 1 for size, count in pieces)
         assert sum(count for _, count in pieces) == len(texts)
+
+
+def test_on_error_null_gives_none_for_a_name_or_text_of_the_wrong_type():
+    # The same cases as the TypeScript SDK's test (test/batch.test.ts): None there is null.
+    names = ["a", 5, "c", None, "e", "f"]
+    texts = ["{}", "{}", 7, "{}", b"[]", None]
+    assert fingerprint_batch_json(names, texts, on_error="null") == [
+        _oracle("a", "{}"), None, None, None, _oracle("e", "[]"), None]
+    with pytest.raises(FingerprintError, match=r"^item 1: name must be a str"):
+        fingerprint_batch_json(names, texts)
+    assert fingerprint_batch([{"name": 5, "args": {}}, 5, None, {"name": "a", "args": {}}], on_error="null") == [
+        None, None, None, _oracle("a", "{}")]

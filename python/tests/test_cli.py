@@ -135,6 +135,28 @@ def test_answers_while_stdin_is_open():
             p.kill()
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="sends SIGINT")
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_exits_130_without_a_traceback(jobs):
+    import signal
+
+    p = subprocess.Popen(PY + ["--jobs", jobs, "-"], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    assert p.stdin is not None and p.stdout is not None and p.stderr is not None
+    try:
+        p.stdin.write(b'{"name":"t","args":1}\n')
+        p.stdin.flush()
+        ready, _, _ = select.select([p.stdout], [], [], 30)
+        assert ready and p.stdout.readline().decode() == "%s  t\n" % sha("tool_call\nt\n1")
+        p.send_signal(signal.SIGINT)  # what Ctrl-C sends, while it waits for the next line
+        assert p.wait(30) == 130
+        err = p.stderr.read().decode()
+        assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    finally:
+        if p.poll() is None:
+            p.kill()
+
+
 # --- the same bytes as the TypeScript CLI ----------------------------------------------------------
 
 CROSS_LINES = [

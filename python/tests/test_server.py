@@ -199,3 +199,44 @@ def test_server_under_mixed_load(server):
     assert after - before < RSS_BOUND, (before, after)
     assert proc.poll() is None
     print("server RSS before %.1f MB, after %.1f MB" % (before / 1e6, after / 1e6))
+
+
+def test_a_name_not_percent_encoded_utf8_is_a_400(server):
+    _, port = server
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    for name in ("%ff", "%zz", "caf%C3", "%ED%A0%80", "a%2"):
+        got = post(conn, "/fingerprint/" + name, b'{"a":1}')
+        assert got == (400, {"error": "bad-name", "message": "the name in the path is not valid percent-encoded UTF-8"}), name
+    check(post(conn, "/fingerprint/caf%C3%A9%20%F0%9F%98%80", b'{"a":1}'), 200,
+          {"fingerprint": reference.fingerprint("caf\u00e9 \U0001F600", {"a": 1})}, "a good name")
+    conn.close()
+
+
+def test_200_clients_connecting_at_once_are_all_answered(server):
+    """A burst of new connections (one request each, 5 rounds: 1,000 requests): none refused or reset."""
+    _, port = server
+    clients, rounds = 200, 5
+    failures: List[str] = []
+    lock = threading.Lock()
+
+    def client(i: int, start: threading.Barrier) -> None:
+        body = b'{"i":%d}' % i
+        try:
+            start.wait(timeout=30)
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            got = post(conn, "/fingerprint/burst", body)
+            conn.close()
+            if got != (200, {"fingerprint": reference.fingerprint("burst", {"i": i})}):
+                raise AssertionError(got)
+        except BaseException as e:  # reported by the main thread
+            with lock:
+                failures.append("%d: %r" % (i, e))
+
+    for r in range(rounds):
+        start = threading.Barrier(clients)
+        threads = [threading.Thread(target=client, args=(r * clients + k, start)) for k in range(clients)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=120)
+    assert not failures, (len(failures), failures[:5])

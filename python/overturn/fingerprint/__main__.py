@@ -12,7 +12,12 @@ def run() -> None:
     # Help, usage and --version name the program as the user typed it.
     if os.path.basename(sys.argv[0]).split(".")[0] == "overturn-fingerprint":
         _cli.PROG = "overturn-fingerprint"
-    sys.exit(_cli.main(sys.argv[1:]))
+    try:
+        code = _cli.main(sys.argv[1:])
+    except KeyboardInterrupt:
+        # Ctrl-C: the shell's status for it (128 + SIGINT), without a traceback.
+        code = 130
+    sys.exit(code)
 
 
 if __name__ == "__main__":

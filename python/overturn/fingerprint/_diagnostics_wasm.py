@@ -229,6 +229,18 @@ def _run(st: _Instance, request: bytes) -> str:
 def run_request(st: _Instance, request: bytes, what: str, on_trap: Callable[[], None]) -> str:
     """One request on instance ``st``: the returned text, or the FingerprintError;
     a trap calls ``on_trap`` (the instance is not trusted after it) and becomes "internal-error"."""
+    view, ptr, size = _request(st, request, what, on_trap)
+    return str(view[ptr:ptr + size], "utf-8", "surrogatepass")
+
+
+def run_request_bytes(st: _Instance, request: bytes, what: str, on_trap: Callable[[], None]) -> bytes:
+    """:func:`run_request`, its answer as the bytes the core wrote (a copy)."""
+    view, ptr, size = _request(st, request, what, on_trap)
+    return bytes(view[ptr:ptr + size])
+
+
+def _request(st: _Instance, request: bytes, what: str, on_trap: Callable[[], None]) -> Any:
+    """Runs the request; the memory view and where the answer is in it, or the core's FingerprintError."""
     n = len(request)
     st.room(n, "a request")
     st.w.view()[st.ptr:st.ptr + n] = request
@@ -236,10 +248,9 @@ def run_request(st: _Instance, request: bytes, what: str, on_trap: Callable[[], 
     r = st.result
     view = st.w.view()  # the run may have grown memory
     status, offset, part, ptr, size = _RESULT.unpack_from(view, r + RESULT_STATUS)
-    text = str(view[ptr:ptr + size], "utf-8", "surrogatepass")
     if status:
-        raise core_error(status, offset, part, text)
-    return text
+        raise core_error(status, offset, part, str(view[ptr:ptr + size], "utf-8", "surrogatepass"))
+    return view, ptr, size
 
 
 def json_error_at(text: Any, offset: int) -> str:

@@ -3,8 +3,8 @@
 Everything is decided by the core (``assembly/replay.ts``): line rules,
 fingerprints, the index, the order of repeated answers, the why answer of a
 miss, the unused calls. This host streams bytes in and turns the core's
-records into dicts; it parses a recorded line with ``json.loads`` only to hand
-it back to the caller. The TypeScript twin is ``src/replay.ts``.
+records into dicts; a recorded line handed back is built from the core's items
+of it (``_json_value.py``). The TypeScript twin is ``src/replay.ts``.
 """
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Tuple, Union
 
 from ._encode import to_json_text
 from ._errors import FingerprintError, core_error
+from ._json_value import build_value
 from ._replay_wasm import ReplayCore
 from ._tools import Tools, tools_text
 
@@ -100,7 +101,9 @@ class Recording:
     def answer(self, call: Any, index: int = 0) -> ReplayAnswer:
         """Answers a live call (a call mapping in any shape the core reads, or its
         JSON text): a hit with the recorded line, or a miss with the why answer.
-        ``index`` picks one call of a message holding several.
+        ``index`` picks one call of a message holding several. The line's ``value``
+        is read as ``json.loads`` reads it, at any depth: a bare ``NaN``,
+        ``Infinity`` or ``-Infinity`` in it (D12) is ``float("nan")`` / ``float("inf")``.
 
         Raises:
             FingerprintError: when the call cannot be read or fingerprinted.
@@ -117,22 +120,34 @@ class Recording:
         record, _, text = out.partition("\n")
         r: Dict[str, Any] = json.loads(record)
         if r["hit"]:
-            r.update(line=r["recordedLine"], call=r["recordedCall"], text=text, value=json.loads(text))
+            r.update(line=r["recordedLine"], call=r["recordedCall"], text=text, value=self._value(text))
         elif r["nearest"] is not None:
-            r["nearest"] = dict(r["nearest"], text=text, value=json.loads(text))
+            r["nearest"] = dict(r["nearest"], text=text, value=self._value(text))
         return r
 
     def unused(self) -> List[Dict[str, Any]]:
         """The recorded calls never answered so far (a stale recording), in recorded
-        order: ``{"line", "call", "name", "fingerprint", "text", "value"}``."""
-        out = []
+        order: ``{"line", "call", "name", "fingerprint", "text", "value"}``. The calls
+        of one line share its ``text`` and its ``value`` (one dict: a change made
+        through one call's value shows in the others')."""
+        out: List[Dict[str, Any]] = []
         text, value = "", None
         for u in json.loads(self._core.unused()):
-            # The core gives a line's text once, at its first unused call (None after): its calls share it and its value.
-            if u["text"] is not None:
-                text, value = u["text"], json.loads(u["text"])
+            if "text" in u:  # the core gives a line's text with the first of its calls only
+                text = u["text"]
+                value = self._value(text)
             out.append(dict(u, text=text, value=value))
         return out
+
+    def _value(self, text: str) -> Dict[str, Any]:
+        """A recorded line as a value, built from the core's items of it: any depth;
+        bare NaN/Infinity (D12) as ``float("nan")`` / ``float("inf")``, as ``json.loads`` reads them."""
+        items = self._core.items(text.encode("utf-8", "surrogatepass"))
+        try:
+            value: Dict[str, Any] = build_value(text, items)
+        except Exception as e:  # a scalar json.loads refuses (an int past sys.get_int_max_str_digits()), ...
+            raise FingerprintError("internal-error", "the recorded line could not be read back as a value: %s" % e) from e
+        return value
 
     def _file(self, f: Any) -> None:
         while True:

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import struct
 import threading
+from typing import Any
 
-from ._abi import F_REPLAY, F_STRING_INPUT, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED
-from ._diagnostics_wasm import _HEADER, _new_instance, run_request
+from ._abi import F_REPLAY, F_STRING_INPUT, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, R_VALUE, U_CODE_POINTS
+from ._diagnostics_wasm import _HEADER, _new_instance, run_request, run_request_bytes
 from ._errors import FingerprintError
 
 _OP = struct.Struct("<II")  # the kind part: op, argument
@@ -43,7 +44,11 @@ class ReplayCore:
     def unused(self) -> str:
         return self._run(0, R_UNUSED, 0, b"")
 
-    def _run(self, flags: int, op: int, arg: int, data: bytes) -> str:
+    def items(self, line: bytes) -> bytes:
+        """A recorded line's items (``assembly/json/items.ts``), positions in code points (str indices)."""
+        return self._run(F_STRING_INPUT, R_VALUE, U_CODE_POINTS, line, raw=True)
+
+    def _run(self, flags: int, op: int, arg: int, data: bytes, raw: bool = False) -> Any:
         with self._lock:
             if self._busy:  # its index lives in this instance: no temporary one can answer for it
                 raise FingerprintError("invalid-argument", "a Recording was used from inside one of its own calls "
@@ -53,7 +58,8 @@ class ReplayCore:
             request = _HEADER.pack(F_REPLAY | flags, 8, 0, 0, 0, len(data)) + _OP.pack(op, arg) + data
             self._busy = True
             try:
-                return run_request(self._st, request, "replay", self._mark_broken)
+                run = run_request_bytes if raw else run_request
+                return run(self._st, request, "replay", self._mark_broken)
             finally:
                 self._busy = False
 
