@@ -205,6 +205,39 @@ def check_module(w: _WasmInstance, what: str) -> None:
                                % (what, got & 0xFFFFFFFF, ABI_ID))
 
 
+_HEX = b"0123456789abcdef"
+_BLOCK_DIGESTS = 16384  # digests checked per piece of a batch's block (a bounded temporary)
+
+
+def digest_text(raw: Any) -> str:
+    """The core's digest bytes as str, checked to be 64 lowercase hex digits: whatever a module
+    (or memory) got wrong, a caller never receives anything else as a fingerprint."""
+    b = bytes(raw)
+    if len(b) != 64 or b.translate(None, _HEX):
+        raise bad_digest()
+    return b.decode("ascii")
+
+
+def check_digests(block: Any, stride: int) -> None:
+    """Raises unless ``block`` (a batch's digests from the core) is whole digests of 64 lowercase
+    hex digits, each followed by a newline when ``stride`` is 65."""
+    step = stride * _BLOCK_DIGESTS
+    for a in range(0, len(block), step):
+        b = bytes(block[a:a + step])
+        k = len(b) // stride
+        if len(b) != k * stride:
+            raise bad_digest()
+        rest = b.translate(None, _HEX)  # all that is not hex: nothing, or the newlines where they belong
+        ok = not rest if stride == 64 else rest == b"\n" * k and b[64::65] == b"\n" * k
+        if not ok:
+            raise bad_digest()
+
+
+def bad_digest() -> FingerprintError:
+    return FingerprintError("internal-error", "the fingerprint core gave a digest that is not 64 lowercase hex "
+                            "digits (an SDK defect, please report)")
+
+
 def trap_error(exc: Exception) -> FingerprintError:
     msg = str(exc)
     if getattr(exc, "stack_overflow", False) or "stack overflow" in msg or "call stack exhausted" in msg:
@@ -395,7 +428,7 @@ def _bind_plain(st: _Instance) -> Any:
                 return miss
             if flags & digest:
                 r = st.result + _DIGEST_AT
-                return str(view[r:r + 64], "ascii")
+                return digest_text(view[r:r + 64])
             ptr = words[text_word]
             end = ptr + words[len_word]
             if end > len(view):
@@ -479,7 +512,7 @@ def _run(st: _Instance, s: _limits.Settings, flags: int, n: int, hash_here: bool
             raise _limits.core_limit_error(status, offset, s)
         raise core_error(status, offset, part)
     if flags & F_DIGEST:
-        return str(st.view[r + _DIGEST_AT:r + _DIGEST_AT + 64], "ascii")
+        return digest_text(st.view[r + _DIGEST_AT:r + _DIGEST_AT + 64])
     ptr, size = _TEXT.unpack_from(st.view, r + RESULT_TEXT_PTR)
     if ptr + size > len(st.view):
         st.refresh()

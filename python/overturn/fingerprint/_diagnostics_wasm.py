@@ -44,7 +44,7 @@ def _compiled() -> Module:
                 data = _core.package_bytes(WASM_FILE)  # (not importlib.resources: ~6 ms of a CLI's start)
                 # Through the fingerprint module's disk cache (_module_cache.py): compiling this
                 # 140 KB module costs ~100 ms per process, most of a CLI run's start (issue 13).
-                _module = load_module(engine(), data, _core.ENGINE_TAG)
+                _module = load_module(engine(), data, _core.ENGINE_TAG, "diagnostics")
     return _module
 
 
@@ -142,7 +142,7 @@ def explain_call_text(text: Any, tools: bytes = b"") -> Tuple[Dict[str, Any], st
     try:
         text_out = _run(st, _HEADER.pack(flags, 0, 0, 0, len(tools), len(data)) + tools + data)
         r = st.result
-        digest = st.read(r + RESULT_DIGEST, r + RESULT_DIGEST + 64).decode("ascii")
+        digest = _core.digest_text(st.read(r + RESULT_DIGEST, r + RESULT_DIGEST + 64))
     finally:
         _release(st)
     import json  # here: the CLI never needs it (~5 ms of its start)
@@ -177,7 +177,7 @@ def explain_calls_text(text: Any, tools: bytes = b"") -> List[Tuple[Dict[str, An
                 raise
             r = st.result
             count = struct.unpack("<i", st.read(r + RESULT_OFFSET, r + RESULT_OFFSET + 4))[0]
-            digest = st.read(r + RESULT_DIGEST, r + RESULT_DIGEST + 64).decode("ascii")
+            digest = _core.digest_text(st.read(r + RESULT_DIGEST, r + RESULT_DIGEST + 64))
             out.append((json.loads(text_out), digest))
             i += 1
     finally:
