@@ -150,6 +150,19 @@ def test_a_group_or_world_writable_folder_is_neither_read_nor_written(cache: Pat
     assert names(cache) == [entry.name] and entry.read_bytes() == planted
 
 
+def test_a_cache_folder_that_is_a_symlink_is_not_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = tmp_path / "real"
+    real.mkdir(mode=0o700)
+    plant(real / name_of(wasm()), entry_bytes(wasm()))
+    before = names(real)
+    (tmp_path / "link").symlink_to(real)  # whoever could make the link could point it anywhere
+    monkeypatch.setenv("OVERTURN_FINGERPRINT_CACHE_DIR", str(tmp_path / "link"))
+    monkeypatch.delenv("OVERTURN_FINGERPRINT_NO_CACHE", raising=False)
+    spy = Spy(monkeypatch)
+    assert correct(load_module(_wasmtime.engine(), wasm(), TAG))
+    assert (spy.deserializes, spy.compiles) == (0, 1) and names(real) == before
+
+
 @pytest.mark.parametrize("mode", [0o666, 0o620, 0o602])
 def test_a_group_or_world_writable_entry_is_not_read(cache: Path, mode: int, monkeypatch: pytest.MonkeyPatch) -> None:
     entry = cache / name_of(wasm())

@@ -45,7 +45,10 @@ Internal. Implements the host side of the ABI documented at the top of
   0.2, the call 0.53, the core 0.47, ``hashlib`` 0.65, the rest Python
   around them; ``plain()`` is that call in the fewest steps.
 
-* the compiled module is cached on disk across processes (``_module_cache.py``).
+* the compiled module is cached on disk across processes (``_module_cache.py``),
+  and every module, cached or compiled, gives known answers before its first
+  use (``_selftest.py``); every digest read from the core is checked to be 64
+  lowercase hex digits (``digest_text``, ``check_digests``; docs/security.md).
 
 Calls do not nest: a call re-entered on the same thread (a signal handler or
 ``__del__`` that fingerprints while another call is writing its request) gets
