@@ -415,6 +415,48 @@ def test_every_later_process_gets_right_fingerprints_despite_a_planted_wrong_mod
         assert out.stdout.split() == [CATS] * 3 and out.stderr == ""
 
 
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def no_trim_core(tmp_path: Path) -> bytes:
+    """The fingerprint core rebuilt from a copy of assembly/ with trimming (D3) switched off:
+    right in everything else, so only the self-test's trimming vector can tell."""
+    import re
+    import shutil
+
+    asc = ROOT / "node_modules" / ".bin" / "asc"
+    if not asc.exists() or not (ROOT / "assembly").is_dir() or shutil.which("node") is None:
+        pytest.skip("needs the repository's assembly/ and node_modules (npm ci)")
+    work = tmp_path / "mutant"
+    shutil.copytree(ROOT / "assembly", work / "assembly")
+    shutil.copy(ROOT / "asconfig.json", work / "asconfig.json")
+    utf8 = work / "assembly" / "utf8.ts"
+    text, n = re.subn(r"(export function trimLength(?:At|Before)\([^)]*\): i32 \{\n)",
+                      r"\1  return 0; // trimming switched off\n", utf8.read_text())
+    assert n == 2, "assembly/utf8.ts no longer has trimLengthAt/trimLengthBefore: update this test"
+    utf8.write_text(text)
+    out = work / "no-trim.wasm"
+    subprocess.run([str(asc), "assembly/index.ts", "--config", "asconfig.json", "--target", "release", "-O0",
+                    "--outFile", str(out)], cwd=work, check=True, capture_output=True, timeout=300)
+    return out.read_bytes()
+
+
+def test_a_planted_core_with_trimming_switched_off_is_caught(cache: Path, tmp_path: Path) -> None:
+    """The attack as seen: a rebuilt core that does not trim, planted under the expected name."""
+    bad = no_trim_core(tmp_path)
+    module = _wasmtime.Module.compile(_wasmtime.engine(), bad)
+    st = _core._Instance(module)  # used directly, it answers wrong without any error
+    untrimmed = _core._call(st, _core._limits.active, _core.F_DIGEST, b"", b'"search"', b"", b"", b'{"q":" cats "}')
+    assert untrimmed == oracle_digest("tool_call", "search", '{"q":" cats "}') != CATS
+    assert _selftest.failure(module) is not None
+    plant(cache / name_of(wasm()), entry_bytes(bad))
+    env = {**os.environ, "OVERTURN_FINGERPRINT_CACHE_DIR": str(cache)}
+    env.pop("OVERTURN_FINGERPRINT_NO_CACHE", None)
+    out = subprocess.run([sys.executable, "-c", WRONG_PROGRAM], env=env, capture_output=True, text=True,
+                         timeout=120, check=True)
+    assert out.stdout.split() == [CATS] * 3 and out.stderr == ""
+
+
 def test_a_compiled_module_that_fails_the_self_test_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OVERTURN_FINGERPRINT_NO_CACHE", "1")
     with pytest.raises(FingerprintError) as e:
@@ -429,10 +471,13 @@ def test_the_self_test_vectors_are_the_oracles_and_the_core_gives_them() -> None
     from overturn.fingerprint import canonicalize_json, fingerprint_json
 
     assert len(VECTORS) >= 8
-    for flags, kind, name, match, ignore, args, canonical, digest in VECTORS:
+    for flags, kind, name, match, ignore, args, preimage, digest in VECTORS:
         k = json.loads(kind) if kind else "tool_call"
         n = json.loads(name)
-        assert hashlib.sha256(b"%s\n%s\n%s" % (k.encode(), n.encode(), canonical)).hexdigest().encode() == digest
+        assert hashlib.sha256(preimage).hexdigest().encode() == digest
+        head = b"%s\n%s\n" % (k.encode(), n.encode())
+        assert preimage.startswith(head)
+        canonical = preimage[len(head):]
         opts = {"match_on": json.loads(match)} if match else {"ignore_args": json.loads(ignore)} if ignore else {}
         assert fingerprint_json(n, args.decode(), kind=k, **opts) == digest.decode()
         if not opts:
