@@ -525,7 +525,7 @@ def test_an_explain_digest_that_is_not_hex_is_an_error(monkeypatch: pytest.Monke
 def test_a_batch_block_of_digests_is_checked(stride: int) -> None:
     good = hashlib.sha256(b"x").hexdigest().encode() + (b"\n" if stride == 65 else b"")
     _core.check_digests(good * 3, stride)
-    _core.check_digests(memoryview(good * 40000), stride)  # more than one piece
+    _core.check_digests(good * 40000, stride)
     for bad in (good.upper(), b"\0" * stride, good[:-1] + (b"g" if stride == 64 else b"0"),
                 (good * 2)[:-1], good.replace(b"a", b"\n", 1)):
         with pytest.raises(FingerprintError):
