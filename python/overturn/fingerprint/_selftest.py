@@ -11,7 +11,7 @@ before any caller sees it: a wrong answer means the module is not used
 (docs/security.md). The requests are the core's own (``assembly/abi.ts``);
 each is asked twice: its digest (``F_DIGEST``: the core's SHA-256) and its
 preimage (``F_PREIMAGE``: the text hosts hash themselves after their first
-calls). ~0.2-0.5 ms once per module and process.
+calls). Under a millisecond once per module and process (docs/security.md).
 """
 from __future__ import annotations
 
