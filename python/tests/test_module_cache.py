@@ -1,4 +1,5 @@
-"""The on-disk cache of the compiled core (``_module_cache.py``, issue 11).
+"""The on-disk cache of the compiled core (``_module_cache.py``): what it stores and when.
+Attacks on it (planted files, links, modes, wrong modules) are in test_module_cache_attacks.py.
 
 Runs ``load_module`` with the real wasmtime, counting compiles: a hit must not compile, and every bad
 entry (corrupt, truncated, foreign, from another engine configuration) must
@@ -62,7 +63,8 @@ def test_a_miss_compiles_and_stores_then_a_hit_does_not_compile(cache: Path, mon
     w, eng, wasm = Counting(monkeypatch), engine(), _core.wasm_bytes()
     assert works(load_module(eng, wasm, TAG), eng) and w.compiles == 1
     [entry] = entries(cache)
-    assert entry.name.startswith(hashlib.sha256(wasm).hexdigest()[:16]) and entry.suffix == ".cwasm"
+    assert entry.name.startswith("fingerprint-" + hashlib.sha256(wasm).hexdigest()[:16]) and entry.suffix == ".cwasm"
+    assert entry.stat().st_mode & 0o777 == 0o600
     data = entry.read_bytes()
     assert data.startswith(MAGIC)
     assert hashlib.sha256(data[len(MAGIC) + 32:]).digest() == data[len(MAGIC):len(MAGIC) + 32]
@@ -120,6 +122,7 @@ def test_the_key_covers_wasm_engine_settings_and_host() -> None:
     assert a == _module_cache.entry_name("ab" * 32, TAG)
     assert a != _module_cache.entry_name("cd" * 32, TAG)
     assert a != _module_cache.entry_name("ab" * 32, "memory_may_move=True")
+    assert a != _module_cache.entry_name("ab" * 32, TAG, "diagnostics")
 
 
 def test_no_cache_env_var_reads_and_writes_nothing(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -144,10 +147,15 @@ def test_an_unwritable_cache_is_not_an_error(tmp_path: Path, monkeypatch: pytest
     ("linux", {"HOME": "/home/u"}, "/home/u/.cache/overturn-fingerprint"),
     ("linux", {"HOME": "/home/u", "XDG_CACHE_HOME": "relative"}, None),
     ("darwin", {"HOME": "/Users/u"}, "/Users/u/Library/Caches/overturn-fingerprint"),
-    ("win32", {"LOCALAPPDATA": "C:\\Users\\u\\AppData\\Local"},
-     os.path.join("C:\\Users\\u\\AppData\\Local", "overturn-fingerprint", "Cache")),
+    # No O_NOFOLLOW or owner check on Windows: no cache there.
+    ("win32", {"LOCALAPPDATA": "C:\\Users\\u\\AppData\\Local"}, None),
     ("win32", {}, None),
     ("linux", {"HOME": "/home/u", "OVERTURN_FINGERPRINT_CACHE_DIR": "/elsewhere"}, "/elsewhere"),
+    # Relative or empty: no cache (a checkout must not be able to ship an entry), never the default.
+    ("linux", {"HOME": "/home/u", "OVERTURN_FINGERPRINT_CACHE_DIR": "cache"}, None),
+    ("linux", {"HOME": "/home/u", "OVERTURN_FINGERPRINT_CACHE_DIR": "./cache"}, None),
+    ("linux", {"HOME": "/home/u", "OVERTURN_FINGERPRINT_CACHE_DIR": "~/cache"}, None),
+    ("linux", {"HOME": "/home/u", "OVERTURN_FINGERPRINT_CACHE_DIR": ""}, None),
     ("linux", {"HOME": "/home/u", "OVERTURN_FINGERPRINT_NO_CACHE": "1", "OVERTURN_FINGERPRINT_CACHE_DIR": "/e"}, None),
     ("linux", {"HOME": "/home/u", "OVERTURN_FINGERPRINT_NO_CACHE": "0"}, "/home/u/.cache/overturn-fingerprint"),
 ])

@@ -253,7 +253,9 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_er
             split: List[str] = []
             step = PIECE_BYTES // stride * stride
             for a in range(out, out + stride * count, step):
-                split += str(v[a:min(a + step, out + stride * count)], "ascii").split("\n")
+                piece = bytes(v[a:min(a + step, out + stride * count)])
+                _core.check_digests(piece, stride)  # never a fingerprint that is not 64 lowercase hex digits
+                split += piece.decode("ascii").split("\n")
                 split.pop()  # after the piece's last newline
             del v
             return split, failed
@@ -261,7 +263,9 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_er
             digests = bytearray(b"0" * 64 + b"\n") * count if lines else bytearray(DIGEST_BYTES * count)
         if stop > frm and not hash_here:
             v = t.view()
-            digests[stride * frm:stride * stop] = v[out + stride * frm:out + stride * stop]
+            got = bytes(v[out + stride * frm:out + stride * stop])
+            _core.check_digests(got, stride)
+            digests[stride * frm:stride * stop] = got
             del v
         if stop >= count:
             break

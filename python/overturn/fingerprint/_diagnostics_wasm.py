@@ -44,7 +44,7 @@ def _compiled() -> Module:
                 data = _core.package_bytes(WASM_FILE)  # (not importlib.resources: ~6 ms of a CLI's start)
                 # Through the fingerprint module's disk cache (_module_cache.py): compiling this
                 # 140 KB module costs ~100 ms per process, most of a CLI run's start (issue 13).
-                _module = load_module(engine(), data, _core.ENGINE_TAG)
+                _module = load_module(engine(), data, _core.ENGINE_TAG, "diagnostics")
     return _module
 
 
@@ -142,7 +142,7 @@ def explain_call_text(text: Any, tools: bytes = b"") -> Tuple[Dict[str, Any], st
     try:
         text_out = _run(st, _HEADER.pack(flags, 0, 0, 0, len(tools), len(data)) + tools + data)
         r = st.result
-        digest = st.read(r + RESULT_DIGEST, r + RESULT_DIGEST + 64).decode("ascii")
+        digest = _core.digest_text(st.read(r + RESULT_DIGEST, r + RESULT_DIGEST + 64))
     finally:
         _release(st)
     import json  # here: the CLI never needs it (~5 ms of its start)
@@ -170,7 +170,8 @@ def explain_calls_text(text: Any, tools: bytes = b"") -> List[Tuple[Dict[str, An
     finally:
         _release(st)
     # A line per call: its 64 digest digits, then its record (which escapes every control character).
-    return [(json.loads(line[64:]), line[:64]) for line in text_out.split("\n")[:-1]]
+    return [(json.loads(line[64:]), _core.digest_text(line[:64].encode("utf-8", "surrogatepass")))
+            for line in text_out.split("\n")[:-1]]
 
 
 def diff_texts(a: str, b: str) -> Any:
