@@ -191,7 +191,7 @@ const fileLines = (path) => lines(path);
 function callsOf(text, tools) {
   try {
     const m = callsOfMessage(text);
-    if (m.error) return { error: { message: m.error, code: "bad-call" } };
+    if (m.error) return { error: { message: m.error, code: m.code } };
     for (const c of m.calls) explainWithTools(c, tools);
     return { calls: m.calls.map((t, call) => ({ call, text: t })) };
   } catch (e) {
