@@ -77,6 +77,8 @@ const CALLS = [
   // A null member is absent: pydantic dumps write every field.
   ["line-null-markers-are-absent", { name: W, args: ARGS, type: null, function: null, jsonrpc: null, toolUse: null, functionCall: null, function_call: null }],
   ["anthropic-with-null-args", { type: "tool_use", id: "toolu_4", name: W, input: ARGS, args: null }],
+  // A line may carry members a piece has ("delta", "object", "index") along: only a piece's markers refuse it.
+  ["line-carries-delta-object-index", { name: W, args: ARGS, delta: { from: "v1" }, object: "chat.completion", index: 0 }],
   // D22: google-genai's dumps (model_dump(), to_json_dict(); by_alias=True writes functionCall).
   ["genai-part-model-dump", genaiPart("function_call", { id: null, args: ARGS, name: W, partial_args: null, will_continue: null })],
   ["genai-part-by-alias", genaiPart("functionCall", { id: null, args: ARGS, name: W, partialArgs: null, willContinue: null })],
