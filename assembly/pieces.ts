@@ -17,7 +17,7 @@
 //   Gemini                   a functionCall with partialArgs or willContinue (shapes.ts)
 import { E_PARTIAL_CALL } from "./abi";
 import { T_ARR, T_STR, nodeA, nodeB, nodeType, subtreeEnd } from "./json/tape";
-import { K_CHUNKS, K_DELTA, K_LINE, K_OBJECT, K_TYPED, hasMemberNN, member, report, strIs } from "./shapes";
+import { K_CHUNKS, K_DELTA, K_LINE, K_OBJECT, K_TYPE, hasMemberNN, member, report, strIs } from "./shapes";
 
 export const PIECE_OPENAI_CHUNK = 1, PIECE_OPENAI_DELTA = 2, PIECE_RESPONSES = 3, PIECE_ANTHROPIC = 4;
 export const PIECE_LANGCHAIN = 5, PIECE_VERCEL = 6, PIECE_GEMINI = 7;
@@ -53,9 +53,9 @@ export function isPiece(o: u32, mask: u32): bool {
     if (nodeType(<u32>v) == T_STR && strIs(<u32>v, "chat.completion.chunk")) k = PIECE_OPENAI_CHUNK;
   }
   if (k == 0 && (mask & K_CHUNKS) != 0) k = PIECE_LANGCHAIN;
-  if (k == 0 && (mask & K_TYPED) != 0) k = pieceType(o);
+  if (k == 0 && (mask & K_TYPE) != 0) k = pieceType(o);
   // A chunk's choice {"index", "delta"}; not a line that carries a "delta" member along.
-  if (k == 0 && (mask & K_DELTA) != 0 && (mask & (K_TYPED | K_LINE)) == 0) k = PIECE_OPENAI_DELTA;
+  if (k == 0 && (mask & K_DELTA) != 0 && (mask & (K_TYPE | K_LINE)) == 0) k = PIECE_OPENAI_DELTA;
   if (k == 0) return false;
   piece(k);
   return true;

@@ -74,10 +74,11 @@ function shapeLabel(s: i32): string {
 }
 
 // Bits of keyMask: which of the keys that decide a call's reading an object has (null values: absent).
-const K_TYPE: u32 = 1, K_FUNCTION: u32 = 2, K_JSONRPC: u32 = 4, K_TOOL_USE: u32 = 8, K_FUNCTION_CALL: u32 = 16;
+export const K_TYPE: u32 = 1;
+const K_FUNCTION: u32 = 2, K_JSONRPC: u32 = 4, K_TOOL_USE: u32 = 8, K_FUNCTION_CALL: u32 = 16;
 const K_ARGS: u32 = 32, K_ARGS_JSON: u32 = 64, K_GENAI: u32 = 128;
 export const K_METHOD: u32 = 256, K_OBJECT: u32 = 512, K_DELTA: u32 = 1024, K_CHUNKS: u32 = 2048;
-export const K_TYPED: u32 = K_TYPE, K_LINE: u32 = K_ARGS | K_ARGS_JSON;
+export const K_LINE: u32 = K_ARGS | K_ARGS_JSON;
 const MARKERS = K_FUNCTION | K_JSONRPC | K_TOOL_USE | K_FUNCTION_CALL | K_GENAI;
 // Any of these makes readShape look further (a streaming piece or a shape).
 const LOOK = K_TYPE | MARKERS | K_METHOD | K_OBJECT | K_DELTA | K_CHUNKS;
