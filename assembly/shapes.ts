@@ -244,6 +244,14 @@ export function strIs(i: u32, s: string): bool {
   return true;
 }
 
+/** The string node i starts with the ASCII string s. */
+function strStarts(i: u32, s: string): bool {
+  if (nodeA(i) < <u32>s.length) return false;
+  const p = <usize>nodeB(i);
+  for (let j = 0; j < s.length; j++) if (<u32>load<u8>(p + <usize>j) != <u32>s.charCodeAt(j)) return false;
+  return true;
+}
+
 /** "this call matches both <a> and <b>; accepted: …" (D21). */
 function clash(a: i32, b: i32): i32 {
   return bad("this call matches both ", shapeLabel(a), " and ", shapeLabel(b), "; ", accepted());
@@ -319,7 +327,8 @@ export function missingName(root: u32): void {
 // ("type": a Responses reasoning or message item, a content block or a
 // tool result: what the containers above skip too) or a text part/block
 // ({"text"}, Gemini, Bedrock); any other element is read as a call, so what
-// could be a call is an error, never silently dropped.
+// could be a call is an error, never silently dropped. A Vercel UI message's
+// tool part ("tool-<name>" with a "state") is refused wherever it is found.
 
 /** pickCall's count of the calls in the message (1 for a single call). */
 export let callCount: u32 = 0;
@@ -400,6 +409,7 @@ function callsOf(e: u32, index: u32, n: u32, inArray: bool): i32 {
   if (kind == 0) {
     scanned = n;
     if (lc != 0 || hasMemberNN(<i32>e, "role")) return -1; // a message without calls
+    if (inArray && uiToolPart(e)) return FAILED;
     if (inArray && (hasMemberNN(<i32>e, "text") || isTyped(e, mask))) return -1; // a text part, a reasoning item, a result…
     scanned = n + 1;
     return n == index ? <i32>e : -1; // one call: readCall names what it lacks
@@ -420,6 +430,7 @@ function callsOf(e: u32, index: u32, n: u32, inArray: bool): i32 {
           ? memberNN(<u32>holder, kind == M_CHOICES ? "tool_calls" : "parts") : -1;
         if (calls >= 0 && nodeType(<u32>calls) == T_ARR) {
           const r = scan(<u32>calls, kind == M_CHOICES ? ALL : FUNCTION_CALL_PARTS, index, n);
+          if (r == FAILED) return FAILED;
           if (r >= 0 && found < 0) found = r;
           n = scanned;
         }
@@ -506,8 +517,10 @@ function scan(arr: u32, which: i32, index: u32, n: u32): i32 {
   for (let i: u32 = 0; i < count; i++) {
     let keep = which == ALL;
     if (!keep && nodeType(e) == T_OBJ) {
-      if (which == FUNCTION_CALL_PARTS) keep = memberNN(e, "functionCall") >= 0 || memberNN(e, "function_call") >= 0;
-      else {
+      if (which == FUNCTION_CALL_PARTS) {
+        keep = memberNN(e, "functionCall") >= 0 || memberNN(e, "function_call") >= 0;
+        if (!keep && uiToolPart(e)) return FAILED;
+      } else {
         const t = memberNN(e, "type");
         const typed = t >= 0 && nodeType(<u32>t) == T_STR;
         keep = which == FUNCTION_CALL_ITEMS ? typed && strIs(<u32>t, "function_call")
@@ -522,6 +535,19 @@ function scan(arr: u32, which: i32, index: u32, n: u32): i32 {
   }
   scanned = n;
   return found;
+}
+
+/**
+ * A Vercel AI SDK UI message part of a tool ({"type": "tool-<name>" or "dynamic-tool", "state", "input"?}):
+ * its input may still be streaming, and the model's calls are elsewhere; refused (recorded), never skipped.
+ */
+function uiToolPart(e: u32): bool {
+  const t = memberNN(e, "type");
+  if (t < 0 || nodeType(<u32>t) != T_STR || memberNN(e, "state") < 0) return false;
+  if (!strIs(<u32>t, "dynamic-tool") && !(nodeA(<u32>t) > 5 && strStarts(<u32>t, "tool-"))) return false;
+  bad("this is a Vercel AI SDK UI message (its parts hold \"tool-*\" parts, whose input may still be streaming): ",
+    "fingerprint the model's calls instead: await result.toolCalls, or the messages of convertToModelMessages(messages)", "", "", "", "");
+  return true;
 }
 
 /** The object has a call's own members: args/argsJSON, or a shape marker (mask: its keyMask). */

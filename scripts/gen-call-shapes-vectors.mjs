@@ -232,6 +232,12 @@ const MESSAGES = [
   ["error-langchain-js-chunk-stored", [{ type: "ai", data: { content: "", tool_call_chunks: [{ name: W, args: '{"city":"Pa', id: "c1", index: 0 }],
     tool_calls: [{ name: W, args: { city: "Pa" }, id: "c1", type: "tool_call" }], invalid_tool_calls: [] } }]],
   ["error-array-with-a-stream-event", [{ type: "tool-call", toolCallId: "t1", toolName: W, input: {} }, { type: "content_block_stop", index: 0 }]],
+  // A Vercel UI message's tool parts ("tool-<name>", with a state) are refused, never skipped as zero calls.
+  ["error-vercel-ui-message", { id: "m1", role: "assistant", parts: [{ type: "step-start" },
+    { type: "tool-get_weather", toolCallId: "t1", state: "input-available", input: { city: "Paris" } }, { type: "text", text: "Checking." }] }],
+  ["error-vercel-ui-dynamic-tool-in-array", [{ type: "text", text: "Checking." },
+    { type: "dynamic-tool", toolName: W, toolCallId: "t1", state: "input-streaming", input: { city: "Pa" } }]],
+  ["vercel-ui-message-without-tools", { id: "m2", role: "assistant", parts: [{ type: "step-start" }, { type: "text", text: "Hello." }] }],
   ["error-vercel-stream-parts", [{ type: "tool-input-start", id: "t1", toolName: W }, { type: "tool-input-delta", id: "t1", delta: "{" }]],
 ];
 

@@ -217,8 +217,21 @@ export function isMessageObject(o) {
 
 class Refused { constructor(r) { this.r = r; } }
 
+export const UI_MESSAGE = 'this is a Vercel AI SDK UI message (its parts hold "tool-*" parts, whose input may still be streaming): ' +
+  "fingerprint the model's calls instead: await result.toolCalls, or the messages of convertToModelMessages(messages)";
+/** A UI message's tool part ("tool-<name>" or "dynamic-tool", with a "state"): refused, never skipped. */
+function refuseUiToolPart(x) {
+  if (isObject(x) && str(x.type) && present(x, "state") && (x.type === "dynamic-tool" || (x.type.length > 5 && x.type.startsWith("tool-")))) {
+    throw new Refused(bad(UI_MESSAGE));
+  }
+}
+
 const isToolBlock = (x) => isObject(x) && (x.type === "tool_use" || x.type === "tool-call" || present(x, "toolUse"));
-const isCallPart = (x) => isObject(x) && (present(x, "functionCall") || present(x, "function_call"));
+const isCallPart = (x) => {
+  if (isObject(x) && (present(x, "functionCall") || present(x, "function_call"))) return true;
+  refuseUiToolPart(x);
+  return false;
+};
 
 /** The calls of one element (a call, or a message), as values in order; throws Refused. */
 function callsOf(e, inArray) {
@@ -240,6 +253,7 @@ function callsOf(e, inArray) {
   if (keys.length > 1) throw new Refused(bad(`this message holds calls in both "${keys[0]}" and "${keys[1]}"`));
   if (keys.length === 0) {
     if (lc || present(e, "role")) return [];
+    if (inArray) refuseUiToolPart(e);
     if (inArray && (present(e, "text") || str(e.type))) return []; // a text part, a reasoning item, a tool result…
     return [e];
   }
