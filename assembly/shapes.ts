@@ -319,7 +319,8 @@ export function missingName(root: u32): void {
 //                              "id": [..., "AIMessage"], "kwargs": {...}} (D22)
 //   A JSON array               the calls of its elements, in order (D22)
 // A message is an object with one of these containers and none of a call's own
-// members (args, argsJSON, or a shape's marker); anything else is one call.
+// members (args, argsJSON, or a shape's marker), nor a string "name" without a
+// "role" (a line carrying a tool's result along); anything else is one call.
 // Calls come out in order; text blocks, reasoning items etc. are skipped.
 // A message with a "role", or a LangChain message of another type (human,
 // tool, …), and none of these containers holds no calls. In an array, an
@@ -391,6 +392,7 @@ function callsOf(e: u32, index: u32, n: u32, inArray: bool): i32 {
     if (isPiece(msg, keyMask(msg))) return FAILED;
   }
   if (lc == LC_ENVELOPE_OTHER || lc == LC_OTHER) { scanned = n; return -1; } // a human, system or tool message: no calls
+  if (lc == 0 && lineLike(e)) return n == index ? <i32>e : -1; // {"name", "output": [...]}: a line without args
   let kind = 0, arr: i32 = -1, which = ALL;
   const last = lc != 0 ? M_TOOL_CALLS : M_CANDIDATES; // a LangChain AIMessage: its tool_calls alone
   for (let m = M_TOOL_CALLS; m <= last; m++) {
@@ -452,6 +454,16 @@ function callsIn(m: i32): i32 {
 // LangChain's messages (lcKind): a dump of an AIMessage read by its tool_calls alone (with Anthropic
 // models its content blocks repeat them), of another message type, or either in an envelope (D22).
 const LC_AI = 1, LC_OTHER = 2, LC_ENVELOPE_AI = 3, LC_ENVELOPE_OTHER = 4;
+
+/**
+ * A string "name" without a "role" (and not a LangChain message): a recording line whose other
+ * members (an "output" or "content" array: a tool's result) are carried along, not a message's
+ * containers. No message form of the providers has a "name" without a "role".
+ */
+function lineLike(o: u32): bool {
+  const name = memberNN(o, "name");
+  return name >= 0 && nodeType(<u32>name) == T_STR && !hasMemberNN(<i32>o, "role");
+}
 
 /** Which LangChain message o is, if any (0: none). */
 function lcKind(o: u32, mask: u32): i32 {
@@ -564,7 +576,9 @@ function isCallObject(o: u32, mask: u32): bool {
 export function isMessage(o: u32): bool {
   const mask = keyMask(o);
   if (isCallObject(o, mask)) return false;
-  if (lcKind(o, mask) != 0 || hasMemberNN(<i32>o, "role")) return true;
+  const lc = lcKind(o, mask);
+  if (lc != 0 || hasMemberNN(<i32>o, "role")) return true;
+  if (lineLike(o)) return false;
   for (let m = M_TOOL_CALLS; m <= M_CANDIDATES; m++) {
     const a = memberNN(o, containerKey(m));
     if (a >= 0 && (nodeType(<u32>a) == T_ARR || (m == M_OUTPUT && bedrockContent(<u32>a) >= 0))) return true;

@@ -65,6 +65,8 @@ const CALLS = [
   ["error-null-args-beside-arguments", { name: W, args: null, arguments: TEXT }],
   ["line-empty-args-beside-arguments", { name: W, args: {}, arguments: TEXT }],
   ["line-null-input-is-absent", { name: W, input: null }],
+  // A line without args may carry its tool's result in "output" or "content": a line, not a message.
+  ["line-carries-output-array", { name: "list_files", output: ["a.txt", "b.txt"], content: [{ type: "text", text: "2 files" }] }],
   // D21: one shape or none. A line's args/argsJSON beside a provider's marker names both.
   ["error-line-and-tool-use", { name: W, args: { city: "Rome" }, type: "tool_use" }],
   ["error-line-and-function-call-type", { name: W, args: { city: "Rome" }, type: "function_call" }],

@@ -208,10 +208,14 @@ const CONTAINERS = ["tool_calls", "choices", "content", "output", "parts", "cand
 /** Bedrock Converse's response holds its message in an object: {"output": {"message": {"content": [...]}}}. */
 const bedrockContent = (o) => (isObject(o) && isObject(o.message) && present(o.message, "content") ? o.message.content : undefined);
 
+/** A line carrying other members along: a string "name" and no "role" (no provider's message has that). */
+const lineLike = (o) => str(o.name) && !present(o, "role");
+
 /** The object is a message, a response or a LangChain message, not one call. */
 export function isMessageObject(o) {
   if (!isObject(o) || isCallObject(o)) return false;
   if (langchainOf(o) || present(o, "role")) return true;
+  if (lineLike(o)) return false;
   return CONTAINERS.some((k) => Array.isArray(o[k]) || (k === "output" && bedrockContent(o[k]) !== undefined));
 }
 
@@ -247,6 +251,7 @@ function callsOf(e, inArray) {
     if (q) throw new Refused(partial(q));
   }
   if (lc?.kind === "other") return [];
+  if (!lc && lineLike(e)) return [e];
   const keys = CONTAINERS
     .filter((k) => !lc || k === "tool_calls") // a LangChain AIMessage: its tool_calls alone (content blocks may repeat them)
     .filter((k) => Array.isArray(m[k]) || (k === "output" && Array.isArray(bedrockContent(m[k]))));
