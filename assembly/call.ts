@@ -6,8 +6,10 @@
 // plus any other members, which are carried along and never read. This is
 // the one call model of every SDK and CLI (issue 9): the same camelCase keys
 // everywhere. Decisions where the contract is silent:
-//   - a member that is null counts as absent (kind, matchOn, ignoreArgs,
+//   - a member that is null counts as absent (name, kind, matchOn, ignoreArgs,
 //     argsJSON, fingerprint), as `matchOn: null` already does for selection;
+//   - a message, a response or an array where one call is expected is an
+//     error naming explainCalls, never a call with args null (D22);
 //   - argsJSON wins over args when both are present; neither → args null (D2);
 //   - argsJSON's string is read as JSON text from a host string (no BOM, D12),
 //     errors are offsets into its decoded bytes (PART_ARGS_JSON);
@@ -25,7 +27,7 @@ import { fail, setErrorDetail, setPart, setTextPart } from "./errors";
 import { parseText } from "./json/reader";
 import { STR_CLEAN, T_ARR, T_NULL, T_OBJ, T_STR, nodeA, nodeB, nodeFlags, nodeType, subtreeEnd, tapePush } from "./json/tape";
 import { isKeyList } from "./select";
-import { accepted, SHAPE_ERROR, SHAPE_NONE, readShape, shapeArgs, shapeName } from "./shapes";
+import { accepted, arrayNotOneCall, isMessage, missingName, notOneCall, SHAPE_ERROR, SHAPE_NONE, readShape, shapeArgs, shapeName } from "./shapes";
 
 // Results of readCall (module globals as extra return values; -1 = absent).
 export let callName: i32 = -1;
@@ -71,6 +73,7 @@ function keyName(i: i32): string {
 export function readCall(root: u32, textBase: usize, textLen: usize): bool {
   callName = callKind = callMatchOn = callIgnore = callArgs = callRecorded = -1;
   setPart(PART_CALL);
+  if (nodeType(root) == T_ARR) { arrayNotOneCall(); return false; }
   if (nodeType(root) != T_OBJ) return bad(-1, "a call must be a JSON object");
   // A provider's tool call (shapes.ts): name and args only, no kind or selection.
   const shape = readShape(root);
@@ -88,7 +91,7 @@ export function readCall(root: u32, textBase: usize, textLen: usize): bool {
     const v = k + 1;
     const which = keyOf(k);
     const isNull = nodeType(v) == T_NULL;
-    if (which == K_NAME) callName = <i32>v;
+    if (which == K_NAME) callName = isNull ? -1 : <i32>v;
     else if (which == K_ARGS) callArgs = <i32>v;
     else if (which == K_ARGS_JSON) argsJson = isNull ? -1 : <i32>v;
     else if (which == K_KIND) callKind = isNull ? -1 : <i32>v;
@@ -102,9 +105,14 @@ export function readCall(root: u32, textBase: usize, textLen: usize): bool {
     }
     k = subtreeEnd(v);
   }
+  // A message (or a role-bearing object: a user message's "name") read as a line would be one call
+  // with args null: the error names explainCalls. Looked at only when no args were given.
+  if ((callName < 0 || (argsJson < 0 && (callArgs < 0 || nodeType(<u32>callArgs) == T_NULL))) && isMessage(root)) {
+    notOneCall();
+    return false;
+  }
   if (callName < 0) {
-    fail(E_BAD_CALL, -1);
-    setDetail(0, 0, "missing \"name\"; ", accepted(), "");
+    missingName(root);
     return false;
   }
   if (nodeType(<u32>callName) != T_STR) return bad(-1, "\"name\" must be a string");

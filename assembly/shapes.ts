@@ -1,33 +1,45 @@
 // The tool-call shapes agents emit, read by the core so every SDK and CLI
-// accepts them alike (issue 12). Internal; called by readCall (call.ts)
-// before it reads a recording line.
+// accepts them alike. Internal; called by readCall (call.ts) before it reads
+// a recording line.
 //
 //   OpenAI Chat Completions  {"type": "function"?, "function": {"name", "arguments"}}
 //                            (Ollama omits type and gives arguments as an object)
+//   OpenAI legacy functions  {"function_call": {"name", "arguments"}} (a message of the old API)
 //   OpenAI Responses         {"type": "function_call", "name", "arguments"}
 //   Anthropic Messages       {"type": "tool_use", "name", "input"}
 //   Bedrock Converse         {"toolUse": {"name", "input"}}
-//   Gemini                   {"functionCall": {"name", "args"?}}
-//   MCP                      {"jsonrpc", "method": "tools/call", "params": {"name", "arguments"?}}
-//   Vercel AI SDK            {"type": "tool-call", "toolName", "input" | "args"}
+//   Gemini                   {"functionCall": {"name", "args"?}}, and google-genai's
+//                            snake_case dumps {"function_call": {"name", "args"?}} (D22)
+//   MCP                      {"jsonrpc"?, "method": "tools/call", "params": {"name", "arguments"?}}
+//                            (without the envelope: what a server handler receives, D22)
+//   Vercel AI SDK            {"type": "tool-call", "toolName", "input" | "args"}; a string
+//                            is the provider level's JSON text (D22)
 //   LangChain                {"name", "args", "type": "tool_call"}: a recording
 //                            line already, read by call.ts as one.
 //
-// Detection is exact, by markers that no recording line needs: a "type" of
-// one of the values above, or a "jsonrpc", "toolUse" or "functionCall"
-// member. Two markers at once is an error naming both; no marker → the
-// recording line reader. Decisions where the providers are silent:
+// D21, one shape or none: detection is exact, by markers that no recording
+// line needs: a "type" of one of the values above, or a "jsonrpc", "method":
+// "tools/call", "toolUse", "functionCall" or "function_call" member. A member
+// whose value is null is absent (pydantic dumps write every field). Two
+// markers at once, or a marker beside a recording line's "args"/"argsJSON",
+// is an error naming both; no marker → the recording line reader.
+// Streaming pieces are refused first (pieces.ts, D23). Decisions where the
+// providers are silent:
 //   - `arguments` given as a string is JSON text and goes through the text
 //     path (PART_ARGS_JSON offsets), as argsJSON does; any other value is the
-//     args as is (Ollama). input/args of the other shapes are values as is;
+//     args as is (Ollama). Vercel's input/args likewise; the other shapes'
+//     args are values as is;
 //   - absent (or null) arguments/input/args → args null (D2), like a line;
+//   - a google-genai function_call holding "arguments" (no "args") is
+//     OpenAI's legacy function_call: both APIs wrote that member name;
 //   - a shape carries no kind or selection: the default kind, the tool's
-//     declaration (issue 12, slice 2) decides the selection.
-import { E_BAD_CALL, E_NO_CALLS, PART_ARGS_JSON } from "./abi";
+//     declaration (tools.ts) decides the selection.
+import { E_BAD_CALL, E_NO_CALLS, OK, PART_ARGS_JSON, PART_CALL } from "./abi";
 import { alloc } from "./arena";
-import { fail, setErrorDetail, setPart, setTextPart } from "./errors";
+import { errCode, fail, resetErrors, setErrorDetail, setTextPart } from "./errors";
 import { parseText } from "./json/reader";
-import { T_ARR, T_NULL, T_OBJ, T_STR, nodeA, nodeB, nodeType, subtreeEnd, tapePush } from "./json/tape";
+import { T_ARR, T_NULL, T_OBJ, T_STR, T_TRUE, nodeA, nodeB, nodeType, subtreeEnd, tapePush } from "./json/tape";
+import { PIECE_GEMINI, PIECE_OPENAI_DELTA, isPiece, lcClass, piece } from "./pieces";
 
 /** readShape results: the name and args nodes of a call in one of the shapes. */
 export let shapeName: i32 = -1;
@@ -36,6 +48,7 @@ export let shapeArgs: i32 = -1;
 export const SHAPE_ERROR: i32 = -1;
 export const SHAPE_NONE: i32 = 0; // no marker: a recording line
 const CHAT = 1, RESPONSES = 2, ANTHROPIC = 3, BEDROCK = 4, GEMINI = 5, MCP = 6, VERCEL = 7;
+const GENAI = 8, LEGACY = 9, LINE = 10;
 
 // String literals only, never concatenated: they live in static data (the
 // stub runtime's heap would overlap the arena, arena.ts).
@@ -53,26 +66,40 @@ function shapeLabel(s: i32): string {
     case BEDROCK: return "a Bedrock toolUse";
     case GEMINI: return "a Gemini functionCall";
     case MCP: return "an MCP request";
+    case GENAI: return "a google-genai function_call (snake_case, read as a Gemini functionCall)";
+    case LEGACY: return "an OpenAI legacy function_call";
+    case LINE: return "a recording line";
     default: return "a Vercel AI SDK tool-call";
   }
 }
 
-// Bits of keyMask: which of the keys that decide a call's reading an object has.
-const K_TYPE: u32 = 1, K_FUNCTION: u32 = 2, K_JSONRPC: u32 = 4, K_TOOL_USE: u32 = 8, K_FUNCTION_CALL: u32 = 16;
-const K_ARGS: u32 = 32, K_ARGS_JSON: u32 = 64;
-const SHAPE_KEYS = K_TYPE | K_FUNCTION | K_JSONRPC | K_TOOL_USE | K_FUNCTION_CALL;
+// Bits of keyMask: which of the keys that decide a call's reading an object has (null values: absent).
+export const K_TYPE: u32 = 1;
+const K_FUNCTION: u32 = 2, K_JSONRPC: u32 = 4, K_TOOL_USE: u32 = 8, K_FUNCTION_CALL: u32 = 16;
+const K_ARGS: u32 = 32, K_ARGS_JSON: u32 = 64, K_GENAI: u32 = 128;
+export const K_METHOD: u32 = 256, K_OBJECT: u32 = 512, K_DELTA: u32 = 1024, K_CHUNKS: u32 = 2048;
+export const K_LINE: u32 = K_ARGS | K_ARGS_JSON;
+const MARKERS = K_FUNCTION | K_JSONRPC | K_TOOL_USE | K_FUNCTION_CALL | K_GENAI;
+// Any of these makes readShape look further (a streaming piece or a shape).
+const LOOK = K_TYPE | MARKERS | K_METHOD | K_OBJECT | K_DELTA | K_CHUNKS;
 
-/** The K_* keys among obj's members, in one pass: a recording line then skips every marker lookup (issue 13). */
-function keyMask(obj: u32): u32 {
+/** The K_* keys among obj's members whose values are not null, in one pass: a recording line then skips every marker lookup. */
+export function keyMask(obj: u32): u32 {
   let mask: u32 = 0;
   const count = nodeA(obj);
   let k = obj + 1;
   for (let m: u32 = 0; m < count; m++) {
     const n = nodeA(k); // a key's byte length: most keys are ruled out by it alone
-    if (n == 4) { if (strIs(k, "type")) mask |= K_TYPE; else if (strIs(k, "args")) mask |= K_ARGS; }
-    else if (n == 8) { if (strIs(k, "function")) mask |= K_FUNCTION; else if (strIs(k, "argsJSON")) mask |= K_ARGS_JSON; }
-    else if (n == 7) { if (strIs(k, "jsonrpc")) mask |= K_JSONRPC; else if (strIs(k, "toolUse")) mask |= K_TOOL_USE; }
-    else if (n == 12 && strIs(k, "functionCall")) mask |= K_FUNCTION_CALL;
+    if (nodeType(k + 1) != T_NULL) {
+      if (n == 4) { if (strIs(k, "type")) mask |= K_TYPE; else if (strIs(k, "args")) mask |= K_ARGS; }
+      else if (n == 8) { if (strIs(k, "function")) mask |= K_FUNCTION; else if (strIs(k, "argsJSON")) mask |= K_ARGS_JSON; }
+      else if (n == 7) { if (strIs(k, "jsonrpc")) mask |= K_JSONRPC; else if (strIs(k, "toolUse")) mask |= K_TOOL_USE; }
+      else if (n == 6) { if (strIs(k, "method")) mask |= K_METHOD; else if (strIs(k, "object")) mask |= K_OBJECT; }
+      else if (n == 12) { if (strIs(k, "functionCall")) mask |= K_FUNCTION_CALL; }
+      else if (n == 13) { if (strIs(k, "function_call")) mask |= K_GENAI; }
+      else if (n == 5) { if (strIs(k, "delta")) mask |= K_DELTA; }
+      else if (n == 16 && strIs(k, "tool_call_chunks")) mask |= K_CHUNKS;
+    }
     k = subtreeEnd(k + 1);
   }
   return mask;
@@ -81,29 +108,48 @@ function keyMask(obj: u32): u32 {
 /** Reads the shape of the call object at root: SHAPE_NONE, SHAPE_ERROR (recorded), or the shape with shapeName/shapeArgs set. */
 export function readShape(root: u32): i32 {
   shapeName = shapeArgs = -1;
-  if ((keyMask(root) & SHAPE_KEYS) == 0) return SHAPE_NONE; // every shape needs one of these keys
-  const type = member(root, "type");
-  let byType = 0;
+  const mask = keyMask(root);
+  if ((mask & LOOK) == 0) return SHAPE_NONE;
+  if (isPiece(root, mask)) return SHAPE_ERROR; // D23, before any shape: a piece looks like a call
+  const type = (mask & K_TYPE) != 0 ? memberNN(root, "type") : -1;
+  let shape = 0;
   if (type >= 0 && nodeType(<u32>type) == T_STR) {
-    if (strIs(<u32>type, "function_call")) byType = RESPONSES;
-    else if (strIs(<u32>type, "tool_use")) byType = ANTHROPIC;
-    else if (strIs(<u32>type, "tool-call")) byType = VERCEL;
+    if (strIs(<u32>type, "function_call")) shape = RESPONSES;
+    else if (strIs(<u32>type, "tool_use")) shape = ANTHROPIC;
+    else if (strIs(<u32>type, "tool-call")) shape = VERCEL;
   }
-  const fn = member(root, "function");
+  const fn = (mask & K_FUNCTION) != 0 ? member(root, "function") : -1;
   const chatType = type < 0 || (nodeType(<u32>type) == T_STR && strIs(<u32>type, "function"));
-  if (fn >= 0 && nodeType(<u32>fn) == T_OBJ && chatType) byType = CHAT;
-  let shape = byType;
-  for (let m = MCP; m >= BEDROCK; m--) { // the member markers (no array: no runtime allocation)
-    if (member(root, m == MCP ? "jsonrpc" : m == BEDROCK ? "toolUse" : "functionCall") < 0) continue;
-    if (shape != 0) return bad("this call matches both ", shapeLabel(shape), " and ", shapeLabel(m), "; ", accepted());
-    shape = m;
+  if (fn >= 0 && nodeType(<u32>fn) == T_OBJ && chatType) shape = CHAT;
+  // The member markers, in the order a clash names them.
+  if ((mask & K_JSONRPC) != 0 || isToolsCall(root, mask)) {
+    if (shape != 0) return clash(shape, MCP);
+    shape = MCP;
   }
-  if (shape == 0) return SHAPE_NONE;
+  if ((mask & K_FUNCTION_CALL) != 0) {
+    if (shape != 0) return clash(shape, GEMINI);
+    shape = GEMINI;
+  }
+  if ((mask & K_GENAI) != 0) {
+    const s = hasMemberNN(member(root, "function_call"), "arguments") ? LEGACY : GENAI;
+    if (shape != 0) return clash(shape, s);
+    shape = s;
+  }
+  if ((mask & K_TOOL_USE) != 0) {
+    if (shape != 0) return clash(shape, BEDROCK);
+    shape = BEDROCK;
+  }
+  if (shape == 0) return lcMessageType(type) && (mask & (K_ARGS | K_ARGS_JSON)) == 0 ? notOneCall() : SHAPE_NONE;
+  // D21: a recording line's members beside a shape (Vercel v4's own "args" is no line without "name").
+  if ((mask & K_ARGS_JSON) != 0 || ((mask & K_ARGS) != 0 && (shape != VERCEL || hasMemberNN(root, "name")))) {
+    return clash(LINE, shape);
+  }
   let holder = <i32>root, nameKey = "name", argsKey = "arguments", altKey = "";
   if (shape == CHAT) holder = fn;
   else if (shape == ANTHROPIC) argsKey = "input";
   else if (shape == BEDROCK) { holder = member(root, "toolUse"); argsKey = "input"; }
-  else if (shape == GEMINI) { holder = member(root, "functionCall"); argsKey = "args"; }
+  else if (shape == GEMINI || shape == GENAI) { holder = member(root, shape == GEMINI ? "functionCall" : "function_call"); argsKey = "args"; }
+  else if (shape == LEGACY) holder = member(root, "function_call");
   else if (shape == VERCEL) { nameKey = "toolName"; argsKey = "input"; altKey = "args"; }
   else if (shape == MCP) {
     const method = member(root, "method");
@@ -113,11 +159,24 @@ export function readShape(root: u32): i32 {
     holder = member(root, "params");
   }
   if (holder < 0 || nodeType(<u32>holder) != T_OBJ) return bad(shapeLabel(shape), " must hold its call in an object", "", "", "", "");
-  shapeName = member(<u32>holder, nameKey);
+  if (shape == GEMINI || shape == GENAI) { // Gemini streams a call's arguments in pieces (D23)
+    const more = memberNN(<u32>holder, shape == GEMINI ? "willContinue" : "will_continue");
+    if ((more >= 0 && nodeType(<u32>more) == T_TRUE) || hasMemberNN(holder, shape == GEMINI ? "partialArgs" : "partial_args")) {
+      piece(PIECE_GEMINI);
+      return SHAPE_ERROR;
+    }
+  }
+  if (shape == LEGACY && hasMemberNN(holder, "args")) return clash(GENAI, LEGACY);
+  shapeName = memberNN(<u32>holder, nameKey);
+  if (shape == CHAT && openaiDelta(root, <u32>holder)) return SHAPE_ERROR;
   if (shapeName < 0 || nodeType(<u32>shapeName) != T_STR) return bad(shapeLabel(shape), " needs a string \"", nameKey, "\"", "", "");
-  let args = member(<u32>holder, argsKey);
-  if ((args < 0 || nodeType(<u32>args) == T_NULL) && altKey.length > 0) args = member(<u32>holder, altKey);
-  if (args >= 0 && nodeType(<u32>args) == T_STR && (shape == CHAT || shape == RESPONSES || shape == MCP)) {
+  let args = memberNN(<u32>holder, argsKey);
+  if (altKey.length > 0) {
+    const alt = memberNN(<u32>holder, altKey);
+    if (args >= 0 && alt >= 0) return bad(shapeLabel(shape), " holds both \"input\" (AI SDK 5) and \"args\" (AI SDK 4)", "", "", "", "");
+    if (args < 0) args = alt;
+  }
+  if (args >= 0 && nodeType(<u32>args) == T_STR && (shape == CHAT || shape == RESPONSES || shape == MCP || shape == LEGACY || shape == VERCEL)) {
     setTextPart(PART_ARGS_JSON, <usize>nodeB(<u32>args), <usize>nodeA(<u32>args)); // arguments as JSON text: the text path, never a host parse
     args = parseText(<usize>nodeB(<u32>args), <usize>nodeA(<u32>args), false);
     if (args < 0) return SHAPE_ERROR;
@@ -129,8 +188,31 @@ export function readShape(root: u32): i32 {
   return shape;
 }
 
+/** MCP's request without the JSON-RPC envelope: "method": "tools/call" (D22). */
+function isToolsCall(root: u32, mask: u32): bool {
+  if ((mask & K_METHOD) == 0) return false;
+  const m = member(root, "method");
+  return nodeType(<u32>m) == T_STR && strIs(<u32>m, "tools/call");
+}
+
+/**
+ * A piece of an OpenAI Chat Completions stream (choices[].delta.tool_calls[]):
+ * it has "index" and lacks its id, its name or its arguments. The assembled
+ * completion's calls keep "index" too (both SDKs' accumulators copy it), but
+ * they are whole. Recorded as a partial-call (D23).
+ */
+function openaiDelta(root: u32, fn: u32): bool {
+  if (!hasMemberNN(<i32>root, "index")) return false;
+  const args = memberNN(fn, "arguments");
+  const whole = hasMemberNN(<i32>root, "id") && shapeName >= 0
+    && args >= 0 && !(nodeType(<u32>args) == T_STR && nodeA(<u32>args) == 0);
+  if (whole) return false;
+  piece(PIECE_OPENAI_DELTA);
+  return true;
+}
+
 /** The value node of obj's member named key (the last of duplicates, D13), or -1. */
-function member(obj: u32, key: string): i32 {
+export function member(obj: u32, key: string): i32 {
   let found: i32 = -1;
   const count = nodeA(obj);
   let k = obj + 1;
@@ -141,8 +223,19 @@ function member(obj: u32, key: string): i32 {
   return found;
 }
 
+/** member(), with a null value as absent. */
+export function memberNN(obj: u32, key: string): i32 {
+  const v = member(obj, key);
+  return v >= 0 && nodeType(<u32>v) == T_NULL ? -1 : v;
+}
+
+/** obj (a node or -1) is an object with a member key that is not null. */
+export function hasMemberNN(obj: i32, key: string): bool {
+  return obj >= 0 && nodeType(<u32>obj) == T_OBJ && memberNN(<u32>obj, key) >= 0;
+}
+
 /** The string node i spells the ASCII string s exactly. */
-function strIs(i: u32, s: string): bool {
+export function strIs(i: u32, s: string): bool {
   if (nodeA(i) != <u32>s.length) return false;
   const p = <usize>nodeB(i);
   for (let j = 0; j < s.length; j++) {
@@ -151,19 +244,61 @@ function strIs(i: u32, s: string): bool {
   return true;
 }
 
+/** The string node i starts with the ASCII string s. */
+function strStarts(i: u32, s: string): bool {
+  if (nodeA(i) < <u32>s.length) return false;
+  const p = <usize>nodeB(i);
+  for (let j = 0; j < s.length; j++) if (<u32>load<u8>(p + <usize>j) != <u32>s.charCodeAt(j)) return false;
+  return true;
+}
+
+/** "this call matches both <a> and <b>; accepted: …" (D21). */
+function clash(a: i32, b: i32): i32 {
+  return bad("this call matches both ", shapeLabel(a), " and ", shapeLabel(b), "; ", accepted());
+}
+
 /** E_BAD_CALL with the detail a + b + c + d + e + f (ASCII literals), written into the arena. */
 function bad(a: string, b: string, c: string, d: string, e: string, f: string): i32 {
-  fail(E_BAD_CALL, -1);
+  report(E_BAD_CALL, a, b, c, d, e, f);
+  return SHAPE_ERROR;
+}
+
+/** Records code with the detail a + b + c + d + e + f (ASCII literals), written into the arena. */
+export function report(code: i32, a: string, b: string, c: string, d: string, e: string, f: string): void {
+  fail(code, -1);
   const out = alloc(<usize>(a.length + b.length + c.length + d.length + e.length + f.length));
-  if (out == 0) return SHAPE_ERROR;
+  if (out == 0) return;
   let o = put(out, a); o = put(o, b); o = put(o, c); o = put(o, d); o = put(o, e); o = put(o, f);
   setErrorDetail(out, o - out);
-  return SHAPE_ERROR;
 }
 
 function put(o: usize, s: string): usize {
   for (let i = 0; i < s.length; i++) store<u8>(o++, <u8>s.charCodeAt(i));
   return o;
+}
+
+/** A message where one call is expected: the error that names explainCalls (SHAPE_ERROR). */
+export function notOneCall(): i32 {
+  return bad("this is a message or a response, not one call: read its tool calls with explainCalls ",
+    "(Python: explain_calls; the CLI reads a line's calls), or pass one of them", "", "", "", "");
+}
+
+/** An array where one call is expected (SHAPE_ERROR). */
+export function arrayNotOneCall(): i32 {
+  return bad("this is an array, not one call: read the calls of an array of calls or messages with explainCalls ",
+    "(Python: explain_calls; the CLI reads a line's calls)", "", "", "", "");
+}
+
+/** The missing-"name" error, naming the shape the object nearly matched. */
+export function missingName(root: u32): void {
+  let near = "";
+  if (hasMemberNN(<i32>root, "toolName")) near = "it nearly matches a Vercel AI SDK tool-call, which needs \"type\": \"tool-call\"; ";
+  else if (hasMemberNN(<i32>root, "params")) near = "it nearly matches an MCP request, which needs \"method\": \"tools/call\"; ";
+  else if (hasMemberNN(<i32>root, "input")) near = "it nearly matches an Anthropic tool_use block, which needs \"type\": \"tool_use\" and \"name\"; ";
+  else if (hasMemberNN(<i32>root, "arguments")) {
+    near = "it nearly matches an OpenAI Responses function_call, which needs \"type\": \"function_call\" and \"name\" (a Chat Completions call holds them in \"function\"); ";
+  }
+  report(E_BAD_CALL, "missing \"name\"; ", near, accepted(), "", "", "");
 }
 
 // ---- Messages holding several calls (F_NTH_CALL) ----------------------------
@@ -175,42 +310,62 @@ function put(o: usize, s: string): usize {
 //   OpenAI Responses response  {"output": [item...]}: its "function_call" items
 //   Bedrock Converse response  {"output": {"message": {"content": [block...]}}}
 //   Gemini content             {"parts": [part...]}: its "functionCall" parts
+//                              (or "function_call": google-genai's dumps, D22)
 //   Gemini response            {"candidates": [{"content": {"parts": [...]}}...]}
-//   LangChain AIMessage dump   {"type": "ai", "tool_calls": [...]}: those alone
-//                              (its content blocks, if any, repeat them)
+//   LangChain AIMessage        {"type": "ai", "tool_calls": [...]}: those alone
+//                              (its content blocks, if any, repeat them); also
+//                              messages_to_dict's {"type": "ai", "data": {...}}
+//                              and dumpd's {"lc": 1, "type": "constructor",
+//                              "id": [..., "AIMessage"], "kwargs": {...}} (D22)
+//   A JSON array               the calls of its elements, in order (D22)
 // A message is an object with one of these containers and none of a call's own
-// members (args, argsJSON, or a shape's marker); anything else is one call.
+// members (args, argsJSON, or a shape's marker), nor a string "name" without a
+// "role" (a line carrying a tool's result along); anything else is one call.
 // Calls come out in order; text blocks, reasoning items etc. are skipped.
+// A message with a "role", or a LangChain message of another type (human,
+// tool, …), and none of these containers holds no calls. In an array, an
+// element that is neither a call nor a message is skipped when it is typed
+// ("type": a Responses reasoning or message item, a content block or a
+// tool result: what the containers above skip too) or a text part/block
+// ({"text"}, Gemini, Bedrock); any other element is read as a call, so what
+// could be a call is an error, never silently dropped. A Vercel UI message's
+// tool part ("tool-<name>" with a "state") is refused wherever it is found.
 
 /** pickCall's count of the calls in the message (1 for a single call). */
 export let callCount: u32 = 0;
 
 /** listCalls' array of the message's call nodes (u32 each, in order), valid while the arena keeps it. */
 export let callList: usize = 0;
-/** Where scan records every call node it keeps (0: only the one asked for). */
+/** Where every call counted is recorded (listCalls; 0: only the one asked for is kept). */
 let listing: usize = 0;
 
+/** Counts e as call number n: its node if n is the one asked for, else -1; listed when listing. */
+@inline function at(n: u32, index: u32, e: u32): i32 {
+  if (listing != 0) store<u32>(listing + (<usize>n << 2), e);
+  return n == index ? <i32>e : -1;
+}
+
 /**
- * Every call of the message (or single call) at root, listed in one pass at
- * callList, callCount of them: a caller reading call after call of one line
+ * Every call of the message, array or single call at root, listed in one pass
+ * at callList, callCount of them: a caller reading call after call of one line
  * then costs O(line), not O(calls x line). False with the error recorded
- * (E_NO_CALLS with callCount 0 for a message without calls).
+ * (E_NO_CALLS with callCount 0 when it holds none).
  */
 export function listCalls(root: u32): bool {
   // A node per call at most: the subtree's node count bounds the list.
   callList = alloc(<usize>(subtreeEnd(root) - root) << 2);
   if (callList == 0) return false;
   listing = callList;
-  const first = pickCall(root, 0xFFFF_FFFF);
+  pickCall(root, 0xFFFF_FFFF);
   listing = 0;
-  if (first == -2) return true;
-  if (first >= 0) { store<u32>(callList, <u32>first); return true; } // a single call
-  return false;
+  if (callCount > 0 && errCode == E_NO_CALLS) resetErrors(PART_CALL); // listed: no index was asked for
+  return errCode == OK;
 }
 
 const M_TOOL_CALLS = 1, M_CHOICES = 2, M_CONTENT = 3, M_OUTPUT = 4, M_PARTS = 5, M_CANDIDATES = 6;
 // Which elements of a container are calls (scan).
 const ALL = 0, FUNCTION_CALL_ITEMS = 1, TOOL_BLOCKS = 2, FUNCTION_CALL_PARTS = 3;
+const FAILED: i32 = -2; // callsOf: an error was recorded
 
 function containerKey(m: i32): string {
   switch (m) {
@@ -223,59 +378,99 @@ function containerKey(m: i32): string {
   }
 }
 
-/** The node of the call at index in root (a message or a single call), or -1 (recorded: E_NO_CALLS or a clash). */
+/** The node of the call at index in root (a message, an array or a single call), or -1 (recorded: E_NO_CALLS or an error). */
 export function pickCall(root: u32, index: u32): i32 {
   callCount = 1;
-  const message = nodeType(root) == T_OBJ && !isCallObject(root); // read once: a CLI line asks for every line
-  let kind = 0, arr: i32 = -1, which = ALL;
-  if (message) {
-    const last = isLangchainAi(root) ? M_TOOL_CALLS : M_CANDIDATES;
-    for (let m = M_TOOL_CALLS; m <= last; m++) {
-      let a = member(root, containerKey(m)), w = callsIn(m);
-      if (a >= 0 && m == M_OUTPUT && nodeType(<u32>a) == T_OBJ) { // Bedrock's response
-        a = bedrockContent(<u32>a);
-        w = TOOL_BLOCKS;
-      }
-      if (a < 0 || nodeType(<u32>a) != T_ARR) continue;
-      if (kind != 0) {
-        bad("this message holds calls in both \"", containerKey(kind), "\" and \"", containerKey(m), "\"", "");
-        return -1;
-      }
-      kind = m; arr = a; which = w;
+  let found: i32 = -1;
+  if (nodeType(root) == T_ARR) {
+    let n: u32 = 0;
+    const count = nodeA(root);
+    let e = root + 1;
+    for (let i: u32 = 0; i < count; i++) {
+      const r = callsOf(e, index, n, true);
+      if (r == FAILED) return -1;
+      if (r >= 0 && found < 0) found = r;
+      n = scanned;
+      e = subtreeEnd(e);
     }
+    callCount = n;
+  } else {
+    found = callsOf(root, index, 0, false);
+    if (found == FAILED) return -1;
+    callCount = scanned;
+  }
+  if (found < 0) fail(E_NO_CALLS, -1);
+  return found;
+}
+
+/**
+ * Counts the calls of e (a call, or a message) from n into `scanned`; returns
+ * the node of call number index if e holds it, else -1, or FAILED (recorded).
+ */
+function callsOf(e: u32, index: u32, n: u32, inArray: bool): i32 {
+  scanned = n + 1;
+  if (nodeType(e) != T_OBJ) return at(n, index, e); // one call: readCall says what is wrong with it
+  const mask = keyMask(e);
+  if (isPiece(e, mask)) return FAILED;
+  if (isCallObject(e, mask)) return at(n, index, e);
+  let msg = e, lc = lcKind(e, mask);
+  if (lc == LC_ENVELOPE_AI || lc == LC_ENVELOPE_OTHER) { // messages_to_dict's data, dumpd's kwargs
+    const inner = lcInner(e);
+    msg = <u32>inner;
+    if (isPiece(msg, keyMask(msg))) return FAILED;
+  }
+  if (lc == LC_ENVELOPE_OTHER || lc == LC_OTHER) { scanned = n; return -1; } // a human, system or tool message: no calls
+  if (lc == 0 && lineLike(e)) return at(n, index, e); // {"name", "output": [...]}: a line without args
+  let kind = 0, arr: i32 = -1, which = ALL;
+  const last = lc != 0 ? M_TOOL_CALLS : M_CANDIDATES; // a LangChain AIMessage: its tool_calls alone
+  for (let m = M_TOOL_CALLS; m <= last; m++) {
+    let a = memberNN(msg, containerKey(m)), w = callsIn(m);
+    if (a >= 0 && m == M_OUTPUT && nodeType(<u32>a) == T_OBJ) { // Bedrock's response
+      a = bedrockContent(<u32>a);
+      w = TOOL_BLOCKS;
+    }
+    if (a < 0 || nodeType(<u32>a) != T_ARR) continue;
+    if (kind != 0) {
+      bad("this message holds calls in both \"", containerKey(kind), "\" and \"", containerKey(m), "\"", "");
+      return FAILED;
+    }
+    kind = m; arr = a; which = w;
   }
   if (kind == 0) {
-    // An assistant message without calls (a "role" and text content): none.
-    if (message && member(root, "role") >= 0) callCount = 0;
-    else if (index == 0 || listing != 0) return <i32>root;
-    fail(E_NO_CALLS, -1);
-    return -1;
+    scanned = n;
+    if (lc != 0 || hasMemberNN(<i32>e, "role")) return -1; // a message without calls
+    if (inArray && uiToolPart(e)) return FAILED;
+    if (inArray && (hasMemberNN(<i32>e, "text") || isTyped(e, mask))) return -1; // a text part, a reasoning item, a result…
+    scanned = n + 1;
+    return at(n, index, e); // one call: readCall names what it lacks
   }
-  let n: u32 = 0, found: i32 = -1;
+  let found: i32 = -1;
   if (kind == M_CHOICES || kind == M_CANDIDATES) {
     // Each choice's message.tool_calls, or each candidate's content.parts, in turn.
     const count = nodeA(<u32>arr);
     let c = <u32>arr + 1;
     for (let i: u32 = 0; i < count; i++) {
       if (nodeType(c) == T_OBJ) {
-        const holder = member(c, kind == M_CHOICES ? "message" : "content");
+        const holder = memberNN(c, kind == M_CHOICES ? "message" : "content");
+        if (holder < 0 && kind == M_CHOICES && hasMemberNN(<i32>c, "delta")) { // a chunk's choice (D23)
+          piece(PIECE_OPENAI_DELTA);
+          return FAILED;
+        }
         const calls = holder >= 0 && nodeType(<u32>holder) == T_OBJ
-          ? member(<u32>holder, kind == M_CHOICES ? "tool_calls" : "parts") : -1;
+          ? memberNN(<u32>holder, kind == M_CHOICES ? "tool_calls" : "parts") : -1;
         if (calls >= 0 && nodeType(<u32>calls) == T_ARR) {
           const r = scan(<u32>calls, kind == M_CHOICES ? ALL : FUNCTION_CALL_PARTS, index, n);
+          if (r == FAILED) return FAILED;
           if (r >= 0 && found < 0) found = r;
           n = scanned;
         }
       }
       c = subtreeEnd(c);
     }
+    scanned = n;
   } else {
-    found = scan(<u32>arr, which, index, 0);
-    n = scanned;
+    found = scan(<u32>arr, which, index, n);
   }
-  callCount = n;
-  if (listing != 0 && n > 0) return -2; // listed: every call is at callList
-  if (found < 0) fail(E_NO_CALLS, -1);
   return found;
 }
 
@@ -284,19 +479,71 @@ function callsIn(m: i32): i32 {
   return m == M_CONTENT ? TOOL_BLOCKS : m == M_OUTPUT ? FUNCTION_CALL_ITEMS : m == M_PARTS ? FUNCTION_CALL_PARTS : ALL;
 }
 
-/** A LangChain AIMessage dump ("type": "ai" and a tool_calls array): its calls are those alone, whatever
- *  content blocks repeat them (with Anthropic models). */
-function isLangchainAi(root: u32): bool {
-  const t = member(root, "type"), calls = member(root, "tool_calls");
-  return t >= 0 && nodeType(<u32>t) == T_STR && strIs(<u32>t, "ai")
-    && calls >= 0 && nodeType(<u32>calls) == T_ARR;
+// LangChain's messages (lcKind): a dump of an AIMessage read by its tool_calls alone (with Anthropic
+// models its content blocks repeat them), of another message type, or either in an envelope (D22).
+const LC_AI = 1, LC_OTHER = 2, LC_ENVELOPE_AI = 3, LC_ENVELOPE_OTHER = 4;
+
+/**
+ * A string "name" without a "role" (and not a LangChain message): a recording line whose other
+ * members (an "output" or "content" array: a tool's result) are carried along, not a message's
+ * containers. No message form of the providers has a "name" without a "role".
+ */
+function lineLike(o: u32): bool {
+  const name = memberNN(o, "name");
+  return name >= 0 && nodeType(<u32>name) == T_STR && !hasMemberNN(<i32>o, "role");
+}
+
+/** Which LangChain message o is, if any (0: none). */
+function lcKind(o: u32, mask: u32): i32 {
+  if ((mask & K_TYPE) == 0) return 0;
+  const t = member(o, "type");
+  if (nodeType(<u32>t) != T_STR) return 0;
+  if (strIs(<u32>t, "constructor")) { // dumpd: {"lc", "type": "constructor", "id": [..., class], "kwargs"}
+    const c = lcClass(o);
+    if (c < 0 || lcInner(o) < 0) return 0;
+    if (strIs(<u32>c, "AIMessage")) return LC_ENVELOPE_AI;
+    // HumanMessage, SystemMessage, ToolMessage, …: a message, without calls.
+    return endsWithMessage(<usize>nodeB(<u32>c), <usize>nodeA(<u32>c)) ? LC_ENVELOPE_OTHER : 0;
+  }
+  const envelope = hasMemberNN(<i32>o, "data") && nodeType(<u32>member(o, "data")) == T_OBJ; // messages_to_dict
+  if (strIs(<u32>t, "ai")) return envelope ? LC_ENVELOPE_AI : LC_AI;
+  if (lcMessageType(t)) return envelope ? LC_ENVELOPE_OTHER : LC_OTHER;
+  return 0;
+}
+
+/** The class name at p (n bytes) ends with "Message". */
+function endsWithMessage(p: usize, n: usize): bool {
+  if (n <= 7) return false;
+  const s = "Message";
+  for (let j = 0; j < 7; j++) if (<u32>load<u8>(p + n - 7 + <usize>j) != <u32>s.charCodeAt(j)) return false;
+  return true;
+}
+
+/** LangChain's type of a message other than an AIMessage (a "type" node, or -1). */
+function lcMessageType(t: i32): bool {
+  if (t < 0 || nodeType(<u32>t) != T_STR) return false;
+  const u = <u32>t;
+  return strIs(u, "human") || strIs(u, "system") || strIs(u, "tool") || strIs(u, "function") || strIs(u, "chat") || strIs(u, "remove");
+}
+
+/** The message inside a LangChain envelope: dumpd's "kwargs" or messages_to_dict's "data" (an object), or -1. */
+function lcInner(o: u32): i32 {
+  let inner = memberNN(o, "kwargs");
+  if (inner < 0) inner = memberNN(o, "data");
+  return inner >= 0 && nodeType(<u32>inner) == T_OBJ ? inner : -1;
+}
+
+/** A typed element: {"type": "<string>"}. */
+function isTyped(e: u32, mask: u32): bool {
+  if ((mask & K_TYPE) == 0) return false;
+  return nodeType(<u32>member(e, "type")) == T_STR;
 }
 
 /** Bedrock Converse's response: the content array of output.message, or -1. */
 function bedrockContent(output: u32): i32 {
-  const msg = member(output, "message");
+  const msg = memberNN(output, "message");
   if (msg < 0 || nodeType(<u32>msg) != T_OBJ) return -1;
-  return member(<u32>msg, "content");
+  return memberNN(<u32>msg, "content");
 }
 
 /** scan's running count (a second return value). */
@@ -310,17 +557,18 @@ function scan(arr: u32, which: i32, index: u32, n: u32): i32 {
   for (let i: u32 = 0; i < count; i++) {
     let keep = which == ALL;
     if (!keep && nodeType(e) == T_OBJ) {
-      if (which == FUNCTION_CALL_PARTS) keep = member(e, "functionCall") >= 0;
-      else {
-        const t = member(e, "type");
+      if (which == FUNCTION_CALL_PARTS) {
+        keep = memberNN(e, "functionCall") >= 0 || memberNN(e, "function_call") >= 0;
+        if (!keep && uiToolPart(e)) return FAILED;
+      } else {
+        const t = memberNN(e, "type");
         const typed = t >= 0 && nodeType(<u32>t) == T_STR;
         keep = which == FUNCTION_CALL_ITEMS ? typed && strIs(<u32>t, "function_call")
-          : (typed && (strIs(<u32>t, "tool_use") || strIs(<u32>t, "tool-call"))) || member(e, "toolUse") >= 0;
+          : (typed && (strIs(<u32>t, "tool_use") || strIs(<u32>t, "tool-call"))) || memberNN(e, "toolUse") >= 0;
       }
     }
     if (keep) {
-      if (n == index) found = <i32>e;
-      if (listing != 0) store<u32>(listing + (<usize>n << 2), e);
+      if (at(n, index, e) >= 0) found = <i32>e;
       n++;
     }
     e = subtreeEnd(e);
@@ -329,12 +577,39 @@ function scan(arr: u32, which: i32, index: u32, n: u32): i32 {
   return found;
 }
 
-/** The object has a call's own members: args/argsJSON, or a shape marker. */
-function isCallObject(o: u32): bool {
-  const mask = keyMask(o);
-  if ((mask & ~K_TYPE) != 0) return true; // args, argsJSON, function, jsonrpc, toolUse or functionCall
-  if (mask == 0) return false;
+/**
+ * A Vercel AI SDK UI message part of a tool ({"type": "tool-<name>" or "dynamic-tool", "state", "input"?}):
+ * its input may still be streaming, and the model's calls are elsewhere; refused (recorded), never skipped.
+ */
+function uiToolPart(e: u32): bool {
+  const t = memberNN(e, "type");
+  if (t < 0 || nodeType(<u32>t) != T_STR || memberNN(e, "state") < 0) return false;
+  if (!strIs(<u32>t, "dynamic-tool") && !(nodeA(<u32>t) > 5 && strStarts(<u32>t, "tool-"))) return false;
+  bad("this is a Vercel AI SDK UI message (its parts hold \"tool-*\" parts, whose input may still be streaming): ",
+    "fingerprint the model's calls instead: await result.toolCalls, or the messages of convertToModelMessages(messages)", "", "", "", "");
+  return true;
+}
+
+/** The object has a call's own members: args/argsJSON, or a shape marker (mask: its keyMask). */
+function isCallObject(o: u32, mask: u32): bool {
+  if ((mask & (MARKERS | K_ARGS | K_ARGS_JSON)) != 0) return true;
+  if (isToolsCall(o, mask)) return true;
+  if ((mask & K_TYPE) == 0) return false;
   const t = member(o, "type");
-  return t >= 0 && nodeType(<u32>t) == T_STR &&
+  return nodeType(<u32>t) == T_STR &&
     (strIs(<u32>t, "function_call") || strIs(<u32>t, "tool_use") || strIs(<u32>t, "tool-call") || strIs(<u32>t, "tool_call"));
+}
+
+/** The object is a message (or a response, or a LangChain message) rather than one call: readCall's error then names explainCalls. */
+export function isMessage(o: u32): bool {
+  const mask = keyMask(o);
+  if (isCallObject(o, mask)) return false;
+  const lc = lcKind(o, mask);
+  if (lc != 0 || hasMemberNN(<i32>o, "role")) return true;
+  if (lineLike(o)) return false;
+  for (let m = M_TOOL_CALLS; m <= M_CANDIDATES; m++) {
+    const a = memberNN(o, containerKey(m));
+    if (a >= 0 && (nodeType(<u32>a) == T_ARR || (m == M_OUTPUT && bedrockContent(<u32>a) >= 0))) return true;
+  }
+  return false;
 }

@@ -52,6 +52,16 @@ const files = {
   "vectors/cli/selection.json": JSON.stringify({ name: "get_weather", args: { city: "Zürich", units: "metric", ts: 1, lang: "de" } }, null, 2),
   "vectors/cli/long.json": line({ name: "w", args: { text: "é".repeat(120), n: 1 } }),
   "vectors/cli/long.jsonl": line({ name: "w", args: { text: "e".repeat(120), n: 2 } }) + "\n",
+  // why's hint names the first changed key that looks like noise (an id, a timestamp, a cursor), and only then.
+  "vectors/cli/noise.jsonl": [
+    { name: "s", args: { q: "refunds", meta: { created_at: "2024-05-01", user: "ann" }, items: [{ sku: "a", addedAt: 1 }], "x-trace-id": "t1" } },
+    { name: "t", args: { q: "refunds", page: { nextPageToken: "p1" } } },
+    { name: "u", args: { q: "refunds", format: "json", valid: true } },
+  ].map((c) => line(c) + "\n").join(""),
+  "vectors/cli/noise-nested.json": line({ name: "s", args: { q: "refunds", meta: { created_at: "2024-06-01", user: "bob" }, items: [{ sku: "a", addedAt: 2 }], "x-trace-id": "t2" } }),
+  "vectors/cli/noise-quoted.json": line({ name: "s", args: { q: "refunds", meta: { created_at: "2024-05-01", user: "ann" }, items: [{ sku: "a", addedAt: 1 }], "x-trace-id": "t2" } }),
+  "vectors/cli/noise-cursor.json": line({ name: "t", args: { q: "refunds", page: { nextPageToken: "p2" } } }),
+  "vectors/cli/noise-none.json": line({ name: "u", args: { q: "refunds", format: "xml", valid: false } }),
   // replay (issue 12 item 4): a recording with a repeated call, a message of two calls and calls never asked for.
   "vectors/cli/replay/recording.jsonl": [
     line({ name: "search_docs", args: { query: "refund policy", limit: 10 }, result: { hits: 3 } }),
@@ -184,6 +194,8 @@ const cases = [
   ok("why-selection", ["why", "vectors/cli/selection.json", "--in", RECORDING], whyOut(at("vectors/cli/selection.json"), rec, false, RECORDING)),
   ok("why-long", ["why", "vectors/cli/long.json", "--in", "vectors/cli/long.jsonl"],
     whyOut(at("vectors/cli/long.json"), at("vectors/cli/long.jsonl"), false, "vectors/cli/long.jsonl")),
+  ...["nested", "quoted", "cursor", "none"].map((k) => ok(`why-noise-${k}`, ["why", `vectors/cli/noise-${k}.json`, "--in", "vectors/cli/noise.jsonl"],
+    whyOut(at(`vectors/cli/noise-${k}.json`), at("vectors/cli/noise.jsonl"), false, "vectors/cli/noise.jsonl"))),
   {
     id: "bad-lines", args: [BAD], stdout: badOk(false).join(""),
     stderr: BAD_LINES.map(([n, m]) => `${BAD}:${n}: ${m}\n`).join("") + "11 of 14 lines failed\n", exit: 1,

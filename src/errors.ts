@@ -9,7 +9,9 @@ import { CORE_ERRORS, PARTS } from "./_abi.gen.js";
 
 /**
  * Stable machine-readable reasons: the core's (messages in assembly/abi.ts,
- * generated into src/_abi.gen.ts as CORE_ERRORS) and the host's own.
+ * generated into src/_abi.gen.ts as CORE_ERRORS: the JSON text errors,
+ * `bad-call`, `no-calls`, `partial-call` for a piece of a streamed response,
+ * `bad-tools`, `declaration-conflict`, `limit-exceeded`, …) and the host's own.
  */
 export type FingerprintErrorCode =
   | (typeof CORE_ERRORS)[number][0]

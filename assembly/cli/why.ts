@@ -16,6 +16,7 @@ import { accAppend, accInit } from "./acc";
 import { json } from "./args";
 import { bytes, lit } from "./_emit";
 import { int } from "./message";
+import { noisePath } from "./noise";
 import { DIGEST, explanationBody, jsonList, member, memberOf, readCall, strN, strP } from "./record";
 import { setState } from "./run";
 
@@ -181,14 +182,18 @@ export function whyFinish(sP: usize, sN: usize): bool {
   const list = parseText(dP, dN, false);
   if (list < 0 || !start(dN * 2 + 256)) return false;
   const end = subtreeEnd(<u32>list);
+  let noise: i32 = -1; // the first changed path that looks like noise (noise.ts): the hint names it
   for (let c = <u32>list + 1; c < end; c = subtreeEnd(c)) {
     if (!changeLine(c)) return false;
+    const path = memberOf(c, "path");
+    if (noise < 0 && noisePath(strP(path), strN(path))) noise = path;
   }
   if (mineN != theirsN || memory.compare(mineP, theirsP, mineN) != 0) {
     if (!lit("note       selection differs: this call has ") || !bytes(mineP, mineN) || !lit(", the recording ")
       || !bytes(theirsP, theirsN) || !lit("\n")) return false;
   }
-  if (!callMatchOn && !lit("hint       if a changed key is noise (a request id, a timestamp, a cursor), leave it out with ignoreArgs or matchOn\n")) {
+  if (!callMatchOn && noise >= 0 && (!lit("hint       ") || !bytes(strP(noise), strN(noise))
+    || !lit(" looks like noise (an id, a timestamp, a cursor): if it is, leave it out with ignoreArgs or matchOn\n"))) {
     return false;
   }
   return keep() && flush();

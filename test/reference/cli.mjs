@@ -174,8 +174,33 @@ export function whyOut(callPath, recPath, json = false, file = recPath) {
   }
   const call = JSON.parse(callText), mine = selName(call), theirs = selName(JSON.parse(l));
   if (mine !== theirs) out += `note       selection differs: this call has ${mine}, the recording ${theirs}\n`;
-  if (!opt(call.matchOn)) out += "hint       if a changed key is noise (a request id, a timestamp, a cursor), leave it out with ignoreArgs or matchOn\n";
+  const noise = best.diff.changes.find((c) => looksLikeNoise(c.path));
+  if (!opt(call.matchOn) && noise) {
+    out += `hint       ${noise.path} looks like noise (an id, a timestamp, a cursor): if it is, leave it out with ignoreArgs or matchOn\n`;
+  }
   return out;
+}
+
+/**
+ * why's hint is for keys that change on every call without changing what it asks, known by
+ * the name of the path's last key (after array indexes), ASCII case-insensitive, "_"/"-"
+ * dropped: ids (id, uuid, guid, nonce, etag, camelCase …Id/…ID, …_id), timestamps (ts,
+ * …timestamp, camelCase …At, …_at) and cursors (…cursor, …pagetoken, …nexttoken).
+ */
+export function looksLikeNoise(path) {
+  let p = path;
+  for (let m = /\[[0-9]+\]$/.exec(p); m; m = /\[[0-9]+\]$/.exec(p)) p = p.slice(0, m.index);
+  let key;
+  if (p.length >= 4 && p.endsWith('"]')) {
+    const i = p.lastIndexOf('["', p.length - 4);
+    if (i < 0) return false;
+    key = p.slice(i + 2, -2); // as written in the path, escapes and all
+  } else key = /[A-Za-z0-9_$]*$/.exec(p)[0];
+  const bytes = Buffer.byteLength(key);
+  if (bytes === 0 || bytes > 64) return false;
+  if (/[a-z0-9](Id|ID)$/.test(key) || /[a-z]At$/.test(key) || /[_-](id|at)$/i.test(key) && key.length > 2) return true;
+  const w = key.replace(/[_-]/g, "").replace(/[A-Z]/g, (c) => c.toLowerCase());
+  return ["id", "uuid", "guid", "nonce", "etag", "ts"].includes(w) || /(timestamp|cursor|pagetoken|nexttoken)$/.test(w);
 }
 
 // --- replay and --tools: from the replay oracle (test/reference/replay.mjs) -------------------
@@ -191,7 +216,7 @@ const fileLines = (path) => lines(path);
 function callsOf(text, tools) {
   try {
     const m = callsOfMessage(text);
-    if (m.error) return { error: { message: m.error, code: "bad-call" } };
+    if (m.error) return { error: { message: m.error, code: m.code } };
     for (const c of m.calls) explainWithTools(c, tools);
     return { calls: m.calls.map((t, call) => ({ call, text: t })) };
   } catch (e) {

@@ -20,7 +20,7 @@
 import {
   DEFAULT_KIND, OracleError, canonicalValue, compareCodePoints, fingerprintOf, fingerprintOfText, parseJSONText,
 } from "./contract.mjs";
-import { ACCEPTED } from "./shapes.mjs";
+import { ACCEPTED, ARRAY_NOT_ONE_CALL, NOT_ONE_CALL, isMessageObject, nearShape } from "./shapes.mjs";
 
 const RESERVED = ["name", "args", "argsJSON", "kind", "matchOn", "ignoreArgs", "fingerprint", "options"];
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -31,6 +31,7 @@ const opt = (v) => (v === null ? undefined : v);
 /** The error a recording line must give: { code, message }, or null when it is a fine call. */
 export function callError(text) {
   const c = parseJSONText(text);
+  if (Array.isArray(c)) return { code: "bad-call", message: ARRAY_NOT_ONE_CALL };
   if (!isObject(c)) return { code: "bad-call", message: "a call must be a JSON object" };
   for (const k of Object.keys(c)) {
     if (RESERVED.includes(k) && k !== "options") continue;
@@ -41,7 +42,10 @@ export function callError(text) {
     }
     if (near) return { code: "bad-call", message: `"${k}" should be "${near}" (call keys are camelCase)` };
   }
-  if (c.name === undefined || c.name === null) return { code: "bad-call", message: `missing "name"; ${ACCEPTED}` };
+  // A message (or a user message with a "name") is not one call: without args it would be one with args null (D22).
+  const noArgs = opt(c.args) === undefined && opt(c.argsJSON) === undefined;
+  if ((opt(c.name) === undefined || noArgs) && isMessageObject(c)) return { code: "bad-call", message: NOT_ONE_CALL };
+  if (c.name === undefined || c.name === null) return { code: "bad-call", message: `missing "name"; ${nearShape(c)}${ACCEPTED}` };
   if (typeof c.name !== "string") return { code: "bad-call", message: '"name" must be a string' };
   // A provider's args key on a line without args/argsJSON: an error, never args null.
   const argsLike = Object.keys(c).find((k) => ["arguments", "input", "parameters"].includes(k) && c[k] !== null);

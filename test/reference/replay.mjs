@@ -52,7 +52,7 @@ export function applyTools(line, tools) {
 /** explain() of one call text in any shape with declarations, by definition; throws {code, message}. */
 export function explainWithTools(text, tools) {
   const r = asRecordingLine(text);
-  if (r.error) throw { code: "bad-call", message: r.error };
+  if (r.error) throw { code: r.code, message: r.error };
   const { line, declared } = applyTools(r.line, tools);
   const e = explainLine(JSON.stringify(line));
   return declared ? { ...e, declared: "tools" } : e;

@@ -253,17 +253,21 @@ def _explanation(record: Dict[str, Any], digest: str) -> Explanation:
 
 def explain_calls(message: Any, *, tools: Tools = None) -> List[Explanation]:
     """Explains every call of a message that holds several, in order: a Chat
-    Completions, Anthropic, Vercel AI SDK, Bedrock or Gemini message, or a
-    Chat Completions, Responses, Bedrock Converse or Gemini response (the
-    containers: README, "Tool calls as agents emit them"). A single call
-    gives one explanation, a message without calls none. Read by the core
-    (``assembly/shapes.ts``).
+    Completions, Anthropic, Vercel AI SDK, Bedrock or Gemini message, a
+    Chat Completions, Responses, Bedrock Converse or Gemini response, a
+    LangChain message (also as ``messages_to_dict`` or ``dumpd`` write it),
+    or a list of calls or messages (the containers: README, "Tool calls as
+    agents emit them"). A single call gives one explanation, a message
+    without calls none; a piece of a stream is a ``partial-call`` error.
+    Read by the core (``assembly/shapes.ts``).
 
     Raises:
         FingerprintError: for a call the core cannot read or fingerprint.
     """
     if isinstance(message, Mapping):
         message = to_json_text(dict(message))
+    elif isinstance(message, (list, tuple)):  # an array of calls or messages (D22): the core reads it
+        message = to_json_text(list(message))
     return [_explanation(r, d) for r, d in explain_calls_text(message, tools_text(tools))]
 
 
@@ -271,6 +275,8 @@ def explain_record(call: Any, tools: bytes = b"") -> Tuple[Dict[str, Any], str]:
     """The core's explanation record and digest for a call (for the CLI). Internal."""
     if isinstance(call, (str, bytes, bytearray, memoryview)):
         return explain_call_text(call, tools)
+    if isinstance(call, (list, tuple)):  # the core's error names explain_calls (D22)
+        return explain_call_text(to_json_text(list(call)), tools)
     if not isinstance(call, Mapping):
         raise FingerprintError("invalid-argument",
                                "a call must be a mapping {name, args | argsJSON, kind?, matchOn?, ignoreArgs?}")

@@ -24,8 +24,11 @@ class FingerprintError(ValueError):
             ``unexpected-character``, ``invalid-utf8``, ``bad-escape``,
             ``control-character``, ``bad-number``, ``trailing-content``,
             ``empty-input``, ``out-of-memory``, ``bad-kind``, ``bad-name``,
-            ``bad-selection``, ``bad-request`` (from the core, in the order of
-            its status codes), ``unsupported-value``, ``circular-value``,
+            ``bad-selection``, ``bad-request``, ``bad-call``,
+            ``limit-exceeded``, ``no-calls``, ``bad-tools``,
+            ``declaration-conflict``, ``partial-call`` (a piece of a streamed
+            response: fingerprint the assembled message; from the core, in the
+            order of its status codes), ``unsupported-value``, ``circular-value``,
             ``too-deep``, ``invalid-argument`` (from the host side) and
             ``internal-error`` (the core trapped: a defect, please report).
         offset: byte offset into the UTF-8 JSON text (text input), or None.
