@@ -10,4 +10,4 @@ export const CALLS = {
   get_time: { name: "get_time", args: { tz: "Europe/Paris" } },
 };
 
-export const FINGERPRINTS = Object.fromEntries(Object.values(CALLS).map((c) => [c.name, fingerprintOf(c)]));
+export const FINGERPRINTS = Object.fromEntries(Object.values(CALLS).map((c) => [c.name, fingerprintOf(c).fingerprint]));
