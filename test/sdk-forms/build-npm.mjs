@@ -265,12 +265,31 @@ function langchain() {
 }
 
 /**
+ * Objects a user builds by spreading an SDK's call into a recording line (or
+ * the reverse): each matches two shapes, a bad-call naming both (D21), never
+ * one of them silently. Built from the SDKs' own objects above.
+ */
+function spreads(forms) {
+  const find = (sdk, form) => forms.find((f) => f.sdk === sdk && f.form === form).value;
+  const block = find("@anthropic-ai/sdk", "message.content[1] (tool_use block)");
+  const item = find("openai", "Responses: response.output[0]");
+  const lc = find("@langchain/core", "AIMessage.tool_calls[0]");
+  return [
+    ["{ ...tool_use block, args: block.input }", { ...block, args: block.input }],
+    ["{ ...Responses function_call item, args: JSON.parse(item.arguments) }", { ...item, args: JSON.parse(item.arguments) }],
+    ["{ ...LangChain tool call, type: \"tool_use\" }", { ...lc, type: "tool_use" }],
+    ["{ ...LangChain tool call, type: \"function_call\" }", { ...lc, type: "function_call" }],
+  ].map(([form, value]) => ({ sdk: "spread (D21)", form, value, expect: { error: "bad-call" } }));
+}
+
+/**
  * Every form, in a fixed order. `live` holds the objects that only exist in
  * a running program (class instances): they are fed to the API as they are.
  */
 export async function buildNpmForms() {
   const v = await vercel();
   const forms = [...await openaiChat(), ...await openaiResponses(), ...await anthropic(), ...v.forms, ...await mcp(), ...langchain()];
+  forms.push(...spreads(forms));
   // Class instances without toJSON are values D15 refuses, with their path.
   const live = [
     { sdk: "ai", form: "generateText() result (a DefaultGenerateTextResult instance)", value: v.result, expect: { error: "unsupported-value" } },
