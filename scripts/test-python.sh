@@ -18,5 +18,8 @@ if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
 .venv/bin/python -m pip install -q "wasmtime==50.0.1" "pytest==9.2.0" "hatchling==1.27.0" "mypy==2.4.1; python_version >= '3.10'"
+# The provider SDKs whose real objects the tests build offline (test-only,
+# never a dependency of the package; each pin skips interpreters it needs no).
+.venv/bin/python -m pip install -q -r python/tests/requirements-sdks.txt
 .venv/bin/python -m pip install -q --force-reinstall --no-deps ./python
 .venv/bin/pytest python/tests -q "$@"

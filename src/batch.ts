@@ -20,7 +20,7 @@ import { CHUNK_BYTES, CHUNK_ITEMS, type Column, SHARED_EMPTY, runChunk, utf8, wi
 import { asBatch, type BatchTarget, batchHostHash, type Limits, readLimits } from "./core.js";
 import { diagnosticsBatchTarget, exclusive, hasDiagnosticsSource } from "./_diagnostics_wasm.js";
 import { FingerprintError } from "./errors.js";
-import type { Call } from "./diagnostics.js";
+import type { Call, ProviderCall } from "./diagnostics.js";
 
 /** UTF-8 texts in Arrow's layout: item i is data[offsets[i] .. offsets[i + 1]]; offsets has one entry more than items. */
 export interface TextColumn {
@@ -110,9 +110,9 @@ function onDiagnostics<T>(limits: Required<Limits> | null,
  * @throws FingerprintError naming the item's `index` (unless `onError: "null"`).
  * @example fingerprintBatch([{ name: "search", args: { q: "a" } }, '{"name":"search","argsJSON":"{}"}'])
  */
-export function fingerprintBatch(calls: Iterable<Call | Text>, options?: Pick<BatchOptions, "limits"> & { onError?: "throw" }): string[];
-export function fingerprintBatch(calls: Iterable<Call | Text>, options: Pick<BatchOptions, "limits"> & { onError: "null" }): (string | null)[];
-export function fingerprintBatch(calls: Iterable<Call | Text>, options?: Pick<BatchOptions, "limits" | "onError">): (string | null)[] {
+export function fingerprintBatch(calls: Iterable<Call | ProviderCall | Text>, options?: Pick<BatchOptions, "limits"> & { onError?: "throw" }): string[];
+export function fingerprintBatch(calls: Iterable<Call | ProviderCall | Text>, options: Pick<BatchOptions, "limits"> & { onError: "null" }): (string | null)[];
+export function fingerprintBatch(calls: Iterable<Call | ProviderCall | Text>, options?: Pick<BatchOptions, "limits" | "onError">): (string | null)[] {
   const o = batchOptions(options);
   if (calls === null || typeof (calls as Iterable<unknown>)?.[Symbol.iterator] !== "function") {
     throw new FingerprintError("invalid-argument", "calls must be an iterable of calls");

@@ -43,11 +43,15 @@ export interface Call {
 }
 
 /**
- * A tool call in one of the shapes agents emit (OpenAI Chat Completions or
- * Responses, Anthropic, Bedrock, Gemini, MCP, Vercel AI SDK, LangChain),
- * read by the core (assembly/shapes.ts) like a recording line.
+ * A tool call, a message or a response in one of the shapes agents emit
+ * (OpenAI Chat Completions or Responses, Anthropic, Bedrock, Gemini, MCP,
+ * Vercel AI SDK, LangChain), or an array of them (D22), read by the core
+ * (assembly/shapes.ts). Any object: the SDKs' own types (`ToolUseBlock`,
+ * `ChatCompletionMessageToolCall`, `TypedToolCall`…) have no index signature,
+ * so a `Record<string, unknown>` would refuse them at compile time; the
+ * core decides what the object is, and refuses what it is not.
  */
-export type ProviderCall = Record<string, unknown>;
+export type ProviderCall = object;
 
 /** Which top-level keys of the args reached the canonical text. */
 export interface Selection {
@@ -94,11 +98,11 @@ export interface Diff {
   changes: Change[];
 }
 
-export interface NearestMatch {
+export interface NearestMatch<T extends object = Call | Explanation | ProviderCall> {
   /** Position of the match in the recording (0-based). */
   index: number;
   /** The recorded call (or explanation) as it was passed in. */
-  call: Call | Explanation;
+  call: T;
   explanation: Explanation;
   /** diff(recorded, call): what the call changed. `before` is the recording's side, `after` the call's. */
   diff: Diff;
@@ -282,7 +286,7 @@ function explanationOf({ record, digest }: Explained): Explanation {
  * @example diff({ name: "t", args: { p: "P0" } }, { name: "t", args: { p: "P1" } }).changes
  *   // [{ path: "p", kind: "changed", before: '"P0"', after: '"P1"' }]
  */
-export function diff(a: Call | Explanation, b: Call | Explanation): Diff {
+export function diff(a: Call | Explanation | ProviderCall, b: Call | Explanation | ProviderCall): Diff {
   const ea = toExplanation(a), eb = toExplanation(b);
   const changes: Change[] = [];
   if (ea.kind !== eb.kind) changes.push(changed("(kind)", JSON.stringify(ea.kind), JSON.stringify(eb.kind)));
@@ -298,16 +302,18 @@ export function diff(a: Call | Explanation, b: Call | Explanation): Diff {
  * order, and may be any iterable (a generator over a file streams).
  * @throws FingerprintError when the call or a recorded call cannot be fingerprinted.
  */
-export function nearest(call: Call | Explanation, recording: Iterable<Call | Explanation>): NearestMatch | null {
+export function nearest<T extends object = Call | Explanation | ProviderCall>(call: Call | Explanation | ProviderCall,
+  recording: Iterable<T>): NearestMatch<T> | null {
   const target = toExplanation(call);
-  let best: NearestMatch | null = null;
+  let best: NearestMatch<T> | null = null;
   let index = 0;
   for (const rec of recording) {
     const i = index++;
     if (rec === null || typeof rec !== "object") throw new FingerprintError("invalid-argument", "a recorded call must be an object");
     // Names first: calls of other tools are never fingerprinted. A call in a
     // provider's shape (no string "name" at the top) is read by the core.
-    if (typeof rec.name === "string" && rec.name !== target.name) continue;
+    const recName = (rec as { name?: unknown }).name;
+    if (typeof recName === "string" && recName !== target.name) continue;
     const explanation = toExplanation(rec);
     if (explanation.kind !== target.kind) continue;
     const d = diff(explanation, target);
@@ -323,7 +329,7 @@ function isExplanation(x: unknown): x is Explanation {
   return typeof e.canonical === "string" && typeof e.preimage === "string" && typeof e.fingerprint === "string";
 }
 
-function toExplanation(x: Call | Explanation): Explanation {
+function toExplanation(x: Call | Explanation | ProviderCall): Explanation {
   return isExplanation(x) ? x : explainCall(x);
 }
 

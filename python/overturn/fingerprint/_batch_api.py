@@ -101,7 +101,7 @@ def fingerprint_batch(calls: Iterable[Any], *, limits: Any = None, on_error: str
         ['7724594218f0']
     """
     from ._diagnostics import explain_record
-    from ._encode import to_json_text
+    from ._encode import host_call_text, to_json_text
 
     raise_errors = _on_error(on_error)
     s = _limits.active.over(limits) if limits is not None else _limits.active
@@ -144,8 +144,8 @@ def fingerprint_batch(calls: Iterable[Any], *, limits: Any = None, on_error: str
                         sorts[i] = 0
                         continue
                     if not isinstance(c, Mapping):
-                        raise FingerprintError("invalid-argument", "a call must be a mapping {name, args | argsJSON, "
-                                               "kind?, matchOn?, ignoreArgs?} or its JSON text")
+                        texts.append(host_call_text(c))  # an SDK object (D16b) or a list (D22); else invalid-argument
+                        continue
                     d = c if type(c) is dict else dict(c)
                     dicts[i] = d
                     if isinstance(d.get("argsJSON"), (bytes, bytearray, memoryview)):

@@ -21,7 +21,8 @@ import re
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, TypedDict, Union
 
 from ._diagnostics_wasm import diff_texts, explain_call_text, explain_calls_text
-from ._encode import key_list, key_name, to_json_text
+from ._encode import host_call_text, key_list, key_name, to_json_text
+from ._read import is_model
 from ._errors import FingerprintError
 from ._tools import Tools, tools_text
 from ._types import KeyList
@@ -94,9 +95,11 @@ class NearestMatch(TypedDict):
 
 
 #: A call: ``{"name", "args" | "argsJSON", "kind"?, "matchOn"?, "ignoreArgs"?}`` —
-#: the camelCase object a recording line holds — or an Explanation. A near miss
-#: (``args_json``, ``match_on``…) is a FingerprintError naming the right key.
-CallLike = Mapping[str, Any]
+#: the camelCase object a recording line holds — a tool call in a provider's
+#: shape, an SDK object read through its ``model_dump`` (D16b), or an
+#: Explanation. A near miss (``args_json``, ``match_on``…) is a FingerprintError
+#: naming the right key. ``Any``: SDK objects are no Mapping.
+CallLike = Any
 
 
 def explain(name: str, args: Any, *, match_on: Optional[KeyList] = None,
@@ -172,11 +175,11 @@ def nearest(call: CallLike, recording: Iterable[CallLike]) -> Optional[NearestMa
     target = _to_explanation(call)
     best: Optional[NearestMatch] = None
     for i, rec in enumerate(recording):
-        if not isinstance(rec, Mapping):
-            raise FingerprintError("invalid-argument", "a recorded call must be a mapping")
+        if not (isinstance(rec, Mapping) or is_model(rec)):
+            raise FingerprintError("invalid-argument", "a recorded call must be a mapping or an SDK object with model_dump")
         # Names first: calls of other tools are never fingerprinted. A call
         # in a provider's shape (no string "name" at the top) is read by the core.
-        rec_name = rec.get("name")
+        rec_name = rec.get("name") if isinstance(rec, Mapping) else None
         if isinstance(rec_name, str) and rec_name != target["name"]:
             continue
         explanation = _to_explanation(rec)
@@ -214,8 +217,9 @@ def _to_explanation(x: Any) -> Explanation:
 
 
 def explain_call(call: Any, *, tools: Tools = None) -> Explanation:
-    """Explains one call: a call mapping, or a recording line's JSON text (``str``
-    or ``bytes``, read by the core — never by ``json.loads``). ``tools``: tool
+    """Explains one call: a call mapping, an SDK object (read as
+    ``model_dump(mode="json", by_alias=True)``, D16b), or a recording line's JSON
+    text (``str`` or ``bytes``, read by the core — never by ``json.loads``). ``tools``: tool
     declarations applied by the call's name (a conflicting call is an error);
     the explanation's ``declared`` is ``"tools"`` when one applied.
 
@@ -264,22 +268,19 @@ def explain_calls(message: Any, *, tools: Tools = None) -> List[Explanation]:
     Raises:
         FingerprintError: for a call the core cannot read or fingerprint.
     """
-    if isinstance(message, Mapping):
-        message = to_json_text(dict(message))
-    elif isinstance(message, (list, tuple)):  # an array of calls or messages (D22): the core reads it
-        message = to_json_text(list(message))
+    if not isinstance(message, (str, bytes, bytearray, memoryview)):
+        message = host_call_text(message)
     return [_explanation(r, d) for r, d in explain_calls_text(message, tools_text(tools))]
+
 
 
 def explain_record(call: Any, tools: bytes = b"") -> Tuple[Dict[str, Any], str]:
     """The core's explanation record and digest for a call (for the CLI). Internal."""
     if isinstance(call, (str, bytes, bytearray, memoryview)):
         return explain_call_text(call, tools)
-    if isinstance(call, (list, tuple)):  # the core's error names explain_calls (D22)
-        return explain_call_text(to_json_text(list(call)), tools)
     if not isinstance(call, Mapping):
-        raise FingerprintError("invalid-argument",
-                               "a call must be a mapping {name, args | argsJSON, kind?, matchOn?, ignoreArgs?}")
+        # An SDK object (D16b) or a list (D22): its JSON is JSON values only, read by the core.
+        return explain_call_text(host_call_text(call), tools)
     c = dict(call)
     if isinstance(c.get("argsJSON"), (bytes, bytearray, memoryview)):
         c["argsJSON"] = _utf8(bytes(c["argsJSON"]))

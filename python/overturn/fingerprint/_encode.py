@@ -60,6 +60,10 @@ CPython's default limit, where ``json.dumps`` itself runs. Above it every
 value takes the iterative walk, whatever its depth. Not covered: a thread
 started after ``threading.stack_size()`` was set below ~400 KiB.
 
+An object with ``model_dump`` (the provider SDKs' pydantic types, D16b) is
+refused by the fast path and read by the walk, once, as
+``model_dump(mode="json", by_alias=True)`` (``_read.model_value``).
+
 Anything else — ``set``, ``bytes``, ``Decimal``, ``time``, ``timedelta``,
 other objects, a dict key that is not str/int/float/bool/None, a circular
 reference — makes the fast path fail; only then does a slower, iterative walk
@@ -73,16 +77,17 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Mapping
 from datetime import date, datetime
 from typing import Any, Callable, List, Optional, Sequence, Set
 
 from ._dates import BadData, iso_date, iso_datetime
 from ._errors import FingerprintError
-from ._read import describe, items_of, iterate, key_name, pair
+from ._read import describe, is_model, items_of, iterate, key_name, model_in_dump, model_value, pair
 from ._select import key_list, select_value
 
 __all__ = ["FAST_MAX_RECURSION_LIMIT", "iso_date", "iso_datetime", "key_list", "key_name", "select_value",
-           "slow_text", "to_json_args", "to_json_text"]  # key_list/select_value/key_name: re-exported for _diagnostics
+           "host_call_text", "slow_text", "to_json_args", "to_json_text"]  # key_list/select_value/key_name: re-exported for _diagnostics
 
 # json.encoder picks the C implementations (module _json) when CPython has them.
 _quote: Callable[[str], str] = json.encoder.encode_basestring_ascii
@@ -250,8 +255,8 @@ def _int_text(x: int) -> str:
 
 
 
-def _path(frames: List[List[Any]]) -> str:
-    parts = ["args"]
+def _path(frames: List[List[Any]], root: str = "args") -> str:
+    parts = [root]
     for f in frames:
         k = f[3]
         if f[2]:
@@ -260,11 +265,15 @@ def _path(frames: List[List[Any]]) -> str:
             parts.append("[%d]" % k)
     return "".join(parts)
 
-def slow_text(value: Any) -> str:
+def slow_text(value: Any, root: str = "args", models: bool = True) -> str:
     """Iterative twin of the fast path: the same JSON text, no depth limit.
 
     Raises FingerprintError naming the path of the first value D16 rejects.
     Frames are ``[container, iterator, is_dict, current key or index]``.
+    An object with ``model_dump`` (D16b; the fast path refuses it, so it is
+    read once, here) is written as its dump, walked with ``models`` off: a
+    dump holding a model again is an error, never followed. ``root``: the
+    path's start (the dumped object's own path for its dump).
     """
     out: List[str] = []
     frames: List[List[Any]] = []
@@ -288,26 +297,31 @@ def slow_text(value: Any) -> str:
             out.append(_float_text(v))
         elif issubclass(t, (list, tuple, dict)):
             if id(v) in active:
-                p = _path(frames)
+                p = _path(frames, root)
                 raise FingerprintError("circular-value", "circular reference at %s" % p, path=p)
             if issubclass(t, dict):
-                it = items_of(v, lambda: _path(frames)) if t is not dict else dict.items(v).__iter__()
+                it = items_of(v, lambda: _path(frames, root)) if t is not dict else dict.items(v).__iter__()
                 out.append("{")
                 frames.append([v, it, True, None])
             else:
                 # An exact list/tuple directly; a subclass through its own
                 # iteration, as the C encoder's PySequence_Fast reads it.
                 it = v.__iter__() if t is list or t is tuple else \
-                    iterate(v, "__iter__()", lambda: _path(frames))
+                    iterate(v, "__iter__()", lambda: _path(frames, root))
                 out.append("[")
                 frames.append([v, it, False, -1])
             active.add(id(v))
         elif issubclass(t, datetime):
-            out.append(_quote(_dated(iso_datetime, v, frames)))
+            out.append(_quote(_dated(iso_datetime, v, frames, root)))
         elif issubclass(t, date):
             out.append(_quote(iso_date(v)))
+        elif is_model(v):
+            p = _path(frames, root)
+            if not models:
+                raise model_in_dump(v, p)
+            out.append(slow_text(model_value(v, p), p, False))
         else:
-            p = _path(frames)
+            p = _path(frames, root)
             raise FingerprintError("unsupported-value",
                                    "cannot fingerprint %s at %s: %s" % (describe(v), p, _ALLOWED), path=p)
         # Next value to write: the next member of the innermost open container.
@@ -323,10 +337,10 @@ def slow_text(value: Any) -> str:
                 if type(item) is tuple and len(item) == 2:
                     k, v = item
                 else:
-                    k, v = pair(item, lambda: _path(frames[:-1]))
+                    k, v = pair(item, lambda: _path(frames[:-1], root))
                 name = k if type(k) is str else None
                 if name is None:
-                    p = _path(frames[:-1])  # the object that holds the key
+                    p = _path(frames[:-1], root)  # the object that holds the key
                     name = key_name(k, p)
                     if name is None:
                         raise FingerprintError(
@@ -348,10 +362,22 @@ def slow_text(value: Any) -> str:
             return "".join(out)
 
 
-def _dated(fn: Callable[[Any], str], v: Any, frames: List[List[Any]]) -> str:
+def _dated(fn: Callable[[Any], str], v: Any, frames: List[List[Any]], root: str = "args") -> str:
     try:
         return fn(v)
     except BadData as e:
-        p = _path(frames)
+        p = _path(frames, root)
         raise FingerprintError("unsupported-value", "cannot fingerprint the datetime at %s: %s"
                                % (p, e), path=p) from e.cause
+
+
+def host_call_text(call: Any) -> bytes:
+    """The JSON text of a call or message given as a host value: a mapping, a list
+    or tuple of calls or messages (D22), or an SDK object read through its
+    ``model_dump`` (D16b, in the walker). Anything else is invalid-argument."""
+    if isinstance(call, Mapping):
+        return to_json_text(dict(call))
+    if isinstance(call, (list, tuple)) or is_model(call):
+        return to_json_text(call)
+    raise FingerprintError("invalid-argument", "a call or message must be a mapping, a list of them, an SDK object "
+                           "with model_dump, or its JSON text; got %s" % type(call).__qualname__)

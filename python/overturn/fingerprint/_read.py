@@ -104,3 +104,39 @@ def pair(item: Any, where: Where) -> Tuple[Any, Any]:
                            "not a (key, value) pair" % (where, describe(item)), path=where) from e
 
 
+
+
+# --- D16b: objects of the provider SDKs ------------------------------------------
+
+_DUMP_ARGS = 'model_dump(mode="json", by_alias=True)'
+
+
+def is_model(v: Any) -> bool:
+    """Whether ``v`` is read through its ``model_dump`` (D16b): its type has a callable one.
+
+    Looked up on the type (as ``json.dumps`` looks up its hooks), so an
+    instance attribute cannot make a value of another kind look like a model.
+    Only asked for values D16 does not take (a dict subclass with a
+    ``model_dump`` stays a dict).
+    """
+    return callable(getattr(type(v), "model_dump", None))
+
+
+def model_value(v: Any, where: str) -> Any:
+    """``v.model_dump(mode="json", by_alias=True)``: the wire form, so google-genai's
+    ``functionCall`` keeps its name (D16b). Called once per object; its result
+    must hold JSON values only (the walker checks, with the path). An exception
+    it raises becomes a FingerprintError naming ``where``, with it as cause.
+    """
+    try:
+        return v.model_dump(mode="json", by_alias=True)
+    except Exception as e:
+        raise FingerprintError("unsupported-value", "cannot fingerprint %s at %s: its %s raised %s: %s (D16b)"
+                               % (describe(v), where, _DUMP_ARGS, type(e).__qualname__, e), path=where) from e
+
+
+def model_in_dump(v: Any, where: str) -> FingerprintError:
+    """The error for a model inside what a ``model_dump`` returned (itself, another
+    model): not followed, so a dump that returns models cannot loop (D16b)."""
+    return FingerprintError("unsupported-value", "cannot fingerprint %s at %s: a %s must return JSON values, "
+                            "not objects with model_dump (D16b)" % (describe(v), where, _DUMP_ARGS), path=where)

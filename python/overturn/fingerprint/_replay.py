@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Dict, Iterable, List, Mapping, Tuple, Union
+from typing import Any, Dict, Iterable, List, Tuple, Union
 
-from ._encode import to_json_text
+from ._encode import host_call_text
 from ._errors import FingerprintError, core_error
 from ._json_value import build_value
 from ._replay_wasm import ReplayCore
@@ -112,11 +112,8 @@ class Recording:
             out = self._core.answer(call.encode("utf-8", "surrogatepass"), True, index)
         elif isinstance(call, (bytes, bytearray, memoryview)):
             out = self._core.answer(bytes(call), False, index)
-        elif isinstance(call, Mapping):
-            out = self._core.answer(to_json_text(dict(call)), False, index)
         else:
-            raise FingerprintError("invalid-argument", "a call must be a mapping or its JSON text, got %s"
-                                   % type(call).__qualname__)
+            out = self._core.answer(host_call_text(call), False, index)
         record, _, text = out.partition("\n")
         r: Dict[str, Any] = json.loads(record)
         if r["hit"]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional, Set, Tuple
 
 from ._errors import FingerprintError
-from ._read import items_of, key_name, pair
+from ._read import is_model, items_of, key_name, model_value, pair
 
 
 def _utf16(s: str) -> str:
@@ -27,13 +27,20 @@ def select_value(args: Any, match_on: Optional[Tuple[str, ...]], ignore_args: Op
     Keys that share a name keep all their values (see ``_Members``).
     One set lookup per key: O(keys + list). Values left out are never read.
     Non-dict args pass through (D10). The lists come from :func:`key_list`.
+    An object with ``model_dump`` is selected from as its dump (D16b), as
+    the core selects from it in ``explain``: the two must agree.
     """
-    t = type(args)
-    if not issubclass(t, dict):
-        return args
     keys = match_on if match_on is not None else ignore_args
     if keys is None:
         return args
+    t = type(args)
+    if not issubclass(t, dict):
+        if not is_model(args):
+            return args
+        args = model_value(args, "args")
+        t = type(args)
+        if not issubclass(t, dict):
+            return args
     listed = {k if k.isascii() else _utf16(k) for k in keys}
     keep = match_on is not None
     out: Dict[str, Any] = {}
