@@ -53,7 +53,7 @@ export function isPiece(o: u32, mask: u32): bool {
     if (nodeType(<u32>v) == T_STR && strIs(<u32>v, "chat.completion.chunk")) k = PIECE_OPENAI_CHUNK;
   }
   if (k == 0 && (mask & K_CHUNKS) != 0) k = PIECE_LANGCHAIN;
-  if (k == 0 && (mask & K_TYPE) != 0) k = pieceType(o);
+  if (k == 0 && (mask & K_TYPE) != 0) k = pieceType(o, (mask & K_LINE) != 0);
   // A chunk's choice {"index", "delta"}; not a line that carries a "delta" member along.
   if (k == 0 && (mask & K_DELTA) != 0 && (mask & (K_TYPE | K_LINE)) == 0) k = PIECE_OPENAI_DELTA;
   if (k == 0) return false;
@@ -61,8 +61,16 @@ export function isPiece(o: u32, mask: u32): bool {
   return true;
 }
 
+/** A Vercel AI SDK stream part that is never a call: the stream's lifecycle, its text and reasoning (D23). */
+function vercelPart(u: u32): bool {
+  return strIs(u, "start") || strIs(u, "start-step") || strIs(u, "finish-step") || strIs(u, "finish")
+    || strIs(u, "stream-start") || strIs(u, "response-metadata") || strIs(u, "text-start") || strIs(u, "text-delta")
+    || strIs(u, "text-end") || strIs(u, "reasoning-start") || strIs(u, "reasoning-delta") || strIs(u, "reasoning-end")
+    || strIs(u, "abort");
+}
+
 /** The piece kind o's "type" names, or 0. */
-function pieceType(o: u32): i32 {
+function pieceType(o: u32, line: bool): i32 {
   const t = member(o, "type");
   if (nodeType(<u32>t) != T_STR) return 0;
   const u = <u32>t;
@@ -74,6 +82,7 @@ function pieceType(o: u32): i32 {
   if (strIs(u, "AIMessageChunk") || strIs(u, "tool_call_chunk")) return PIECE_LANGCHAIN;
   if (strIs(u, "tool-input-start") || strIs(u, "tool-input-delta") || strIs(u, "tool-input-end") || strIs(u, "tool-input-available")
     || strIs(u, "tool-call-delta") || strIs(u, "tool-call-streaming-start")) return PIECE_VERCEL;
+  if (!line && vercelPart(u)) return PIECE_VERCEL; // a line may carry a "type" such as "finish" along
   if (strIs(u, "constructor")) {
     const c = lcClass(o);
     if (c >= 0 && strIs(<u32>c, "AIMessageChunk")) return PIECE_LANGCHAIN;

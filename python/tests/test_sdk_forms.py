@@ -39,11 +39,15 @@ def answer_of(value: Any) -> Dict[str, Any]:
 
 
 def check_one_call_paths(value: Any, want: Dict[str, Any]) -> None:
-    """A single call through fingerprint_call and a recording's answer; a message through fingerprint_call errs."""
+    """A single call through fingerprint_call and a recording's answer; a message through fingerprint_call errs,
+    whatever its number of calls (a message is never read as one call: the count may differ tomorrow)."""
     if "calls" not in want:
         return
     if len(want["calls"]) == 1:
-        assert fingerprint_call(value) == want["calls"][0]["fingerprint"]
+        try:
+            assert fingerprint_call(value) == want["calls"][0]["fingerprint"]
+        except FingerprintError as e:  # a message holding one call: the error points to explain_calls
+            assert e.code == "bad-call" and "explain_calls" in str(e)
         rec = Recording.load([json.dumps({"name": n, "args": c["args"], "result": i}) for i, (n, c) in enumerate(CALLS.items())])
         a = rec.answer(value)
         assert a["hit"] is True and a["fingerprint"] == want["calls"][0]["fingerprint"]

@@ -75,6 +75,9 @@ const ANTHROPIC_EVENTS = ["message_start", "content_block_start", "content_block
   "message_delta", "message_stop", "ping", "input_json_delta"];
 const VERCEL_PARTS = ["tool-input-start", "tool-input-delta", "tool-input-end", "tool-input-available",
   "tool-call-delta", "tool-call-streaming-start"];
+// The stream's other parts (its lifecycle, text, reasoning): never a call, unless a line carries such a "type" along.
+const VERCEL_OTHER_PARTS = ["start", "start-step", "finish-step", "finish", "stream-start", "response-metadata",
+  "text-start", "text-delta", "text-end", "reasoning-start", "reasoning-delta", "reasoning-end", "abort"];
 
 /** dumpd's class name: the last element of "id" in {"lc", "type": "constructor", "id": [...]}. */
 function lcClass(o) {
@@ -93,6 +96,7 @@ function pieceOf(o) {
     if (ANTHROPIC_EVENTS.includes(t)) return "anthropic";
     if (t === "AIMessageChunk" || t === "tool_call_chunk") return "langchain";
     if (VERCEL_PARTS.includes(t)) return "vercel";
+    if (VERCEL_OTHER_PARTS.includes(t) && !present(o, "args") && !present(o, "argsJSON")) return "vercel";
     if (t === "constructor" && lcClass(o) === "AIMessageChunk") return "langchain";
   }
   // A chunk's choice ({"index", "delta"}), not a line carrying a "delta" member along.
