@@ -36,6 +36,7 @@ import { nodeA, nodeB, tapeInit } from "./json/tape";
 import { writeJsonString } from "./json/writer";
 import { callTextStart, callsInLastMessage, processCall, result } from "./request";
 import { readTools } from "./tools";
+import { keptDone, keptStart } from "./limits";
 import { sequenceLength } from "./utf8";
 import { bytes, lit } from "./cli/_emit";
 import { digestTo, head16, hex, inum, logInit, logLen, logMark, logP, logPut, logRelease, num } from "./scratch";
@@ -484,8 +485,10 @@ function answer(p: usize, n: usize, flags: u32, nth: u32): bool {
 
 /** Re-reads entry i's call with its canonical text (in the sink). */
 function canonicalOf(i: u32): bool {
+  keptStart(); // checked against the limits when it was loaded (limits.ts)
   const st = fingerprintAt(base() + linesOff + <usize>ef(i, E_LINE_OFF), <usize>ef(i, E_LINE_LEN), ef(i, E_CALL),
     F_TEXT | F_STRING_INPUT);
+  keptDone();
   return st == OK;
 }
 
@@ -526,7 +529,9 @@ function unused(): bool {
   if (!logInit()) return false;
   for (let i: u32 = 0; i < entryCount; i++) {
     if (ef(i, E_FLAGS) & FLAG_USED) continue;
+    keptStart(); // checked against the limits when it was loaded (limits.ts)
     const st = fingerprintAt(base() + linesOff + <usize>ef(i, E_LINE_OFF), <usize>ef(i, E_LINE_LEN), ef(i, E_CALL), F_STRING_INPUT);
+    keptDone();
     if (st != OK) return false;
     const np = <usize>nodeB(<u32>callName), nn = <usize>nodeA(<u32>callName);
     logRelease();
