@@ -222,11 +222,19 @@ function useLimits(e: Exports, own: CoreLimits): void {
 }
 
 /**
- * Thrown by growInput when a value's stream passes the byte limit: the
- * request then goes in with a length of limit + 1 and the core refuses it by
- * that length before reading a byte (its one message, assembly/limits.ts).
+ * Thrown by growInput when a value's stream is certainly over the byte limit:
+ * the request then goes in with a length of limit + 1 and the core refuses it
+ * by that length before reading a byte (its one message, assembly/limits.ts).
+ * The writer asks room for 3 bytes per UTF-16 unit of a string, which it may
+ * not use: a stream is written up to 3 × the limit + 64 bytes (an ask past
+ * that means more than the limit is written), and the core judges its length.
  */
 const OVER = { over: true };
+
+/** Where the stream of a value starting at `start` may end at most (valueCap). */
+function valueCap(start: number): number {
+  return start + 3 * maxBytes + 64;
+}
 
 /**
  * One core call. `kind`, `name`, `matchOn`, `ignoreArgs` are JSON texts
@@ -291,7 +299,7 @@ function callWithValue(flags: number, kind: string, name: string, matchOn: strin
   valueStart = start;
   let end: number;
   try {
-    end = writeValue(value, u8, start, Math.min(inPtr + inCap, start + maxBytes + 1), growInput, level > 1);
+    end = writeValue(value, u8, start, Math.min(inPtr + inCap, valueCap(start)), growInput, level > 1);
   } catch (err) {
     if (err !== OVER) throw err;
     end = start + maxBytes + 1;
@@ -364,11 +372,12 @@ export function asValueWalk<T>(walk: (nested: boolean) => T): T {
 /** Makes the input region hold `need` (an absolute address) while a value is being written. */
 function growInput(need: number): void {
   const e = exp!;
-  if (need - valueStart > maxBytes) throw OVER;
-  const want = Math.min(Math.max(2 * (need - inPtr), need - inPtr + 1024), valueStart - inPtr + maxBytes + 1024);
+  const most = valueCap(valueStart);
+  if (need > most) throw OVER;
+  const want = Math.min(Math.max(2 * (need - inPtr), need - inPtr + 1024), most - inPtr + 1024);
   if (e.reserve(want) === 0) throw new FingerprintError("out-of-memory", `args of ${want} bytes do not fit in wasm memory`);
   inCap = want;
-  retarget(view(e), Math.min(inPtr + inCap, valueStart + maxBytes + 1));
+  retarget(view(e), Math.min(inPtr + inCap, most));
 }
 
 // Lengths of the literal parts of the request being built (set by putLiterals).
