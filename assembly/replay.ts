@@ -23,7 +23,7 @@
 // "recorded N times, asked N+1", or the nearest recorded call of the same
 // tool and kind (fewest changes, the first of equals; assembly/diff.ts).
 import {
-  E_BAD_REQUEST, E_BAD_TOOLS, E_INVALID_UTF8, E_NO_CALLS, E_OUT_OF_MEMORY, F_CALL, F_DIGEST, F_NTH_CALL, F_STRING_INPUT, F_TEXT,
+  E_BAD_REQUEST, E_BAD_TOOLS, E_INVALID_UTF8, E_NO_CALLS, E_OUT_OF_MEMORY, F_CALL, F_DIGEST, F_FROM_VALUE, F_NTH_CALL, F_STRING_INPUT, F_TEXT,
   F_VALUES, HEADER_BYTES, OK, PART_CALL, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, RESULT_DIGEST,
 } from "./abi";
 import { alloc, arenaMark, grow, inputEnd, releaseFrom, reserveInput, setArenaBase } from "./arena";
@@ -88,7 +88,7 @@ export function replayOp(kindP: usize, kindN: usize, p: usize, n: usize, flags: 
   const op = load<u32>(kindP), arg = load<u32>(kindP, 4);
   if (op == R_TOOLS) return setToolsText(p, n);
   if (op == R_LOAD) return loadChunk(p, n, arg != 0);
-  if (op == R_ANSWER) return answer(p, n, flags & (F_VALUES | F_STRING_INPUT), arg);
+  if (op == R_ANSWER) return answer(p, n, flags & (F_VALUES | F_STRING_INPUT | F_FROM_VALUE), arg);
   if (op == R_UNUSED) return unused();
   return fail(E_BAD_REQUEST, -1) == OK;
 }

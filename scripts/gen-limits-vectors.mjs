@@ -39,7 +39,11 @@ const CASES = [
   { id: "bytes-over-astral", args: '"' + "\u{1F600}".repeat(300) + '"', limits: { maxInputBytes: 601 } },
   { id: "bytes-zero", args: nested(5), limits: { maxInputBytes: 0 } },
   { id: "bytes-within", args: '{"q":"' + "x".repeat(500) + '"}', limits: { maxInputBytes: 1000 } },
-  { id: "all-three-depth-first", args: '{"a":[[[1]]],"b":1,"c":2,"d":3}', limits: { maxInputBytes: 1000, maxDepth: 3, maxMembers: 3 } },
+  // With two limits crossed at once, which one a host value reports depends on its encoding (text order or
+  // pre-order): each case crosses one.
+  { id: "all-three-depth-over", args: '{"a":[[[1]]],"b":1}', limits: { maxInputBytes: 1000, maxDepth: 3, maxMembers: 3 } },
+  { id: "all-three-members-over", args: '{"a":[1],"b":1,"c":2,"d":3}', limits: { maxInputBytes: 1000, maxDepth: 3, maxMembers: 3 } },
+  { id: "all-three-within", args: '{"a":[1],"b":1,"c":2}', limits: { maxInputBytes: 1000, maxDepth: 3, maxMembers: 3 } },
 ];
 
 // A host value goes in as each SDK's own encoding (TypeScript: a value stream;

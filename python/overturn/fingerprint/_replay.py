@@ -110,7 +110,7 @@ class Recording:
         elif isinstance(call, (bytes, bytearray, memoryview)):
             out = self._core.answer(bytes(call), False, index)
         elif isinstance(call, Mapping):
-            out = self._core.answer(to_json_text(dict(call)), False, index)
+            out = self._core.answer(to_json_text(dict(call)), False, index, from_value=True)
         else:
             raise FingerprintError("invalid-argument", "a call must be a mapping or its JSON text, got %s"
                                    % type(call).__qualname__)
