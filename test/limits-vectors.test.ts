@@ -4,6 +4,8 @@
 // per call. python/tests/test_limits_vectors.py runs the same table, so both
 // SDKs give the same words.
 import { readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   FingerprintError, Recording, canonicalJSON, canonicalizeJSON, configure, diff, explain, explainCall, explainCalls,
@@ -76,6 +78,11 @@ function outcome(f: () => unknown): Expect {
 const want = (w: Way, e: Expect): Expect => (e === null ? null : { ...e, message: (w.prefix ?? "") + e.message });
 
 describe("limits on every path (vectors/limits.vectors.json)", () => {
+  it("is fresh (scripts/gen-limits-vectors.mjs --check)", () => {
+    const script = fileURLToPath(new URL("../scripts/gen-limits-vectors.mjs", import.meta.url));
+    const r = spawnSync(process.execPath, [script, "--check"], { encoding: "utf8" });
+    expect(r.status, r.stderr).toBe(0);
+  });
   it("has the cases and covers every way in", () => {
     expect(V.cases.length).toBeGreaterThanOrEqual(12);
     expect(V.cases.some((c) => c.argsText === null) && V.cases.some((c) => c.argsText !== null)).toBe(true);
