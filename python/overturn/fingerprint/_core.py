@@ -51,7 +51,7 @@ Calls do not nest: a call re-entered on the same thread (a signal handler or
 ``__del__`` that fingerprints while another call is writing its request) gets
 a temporary instance of its own.
 
-Limits and memory retention (issue 15) live in ``_limits.py``; the core
+Limits and memory retention live in ``_limits.py``; the core
 decides and words every limit (``assembly/limits.ts``). Here they are three
 hooks in ``_call``: the limits passed to the instance when it was told
 others (``_tell``; the core answers the byte limit in force), an input
@@ -358,7 +358,7 @@ def _bind_plain(st: _Instance) -> Any:
                 data = dumps(data, 4)
             except Exception:  # ValueError: unmarshallable or too deep; the text path decides
                 return NOT_PLAIN
-            # A byte limit counts the JSON text a value becomes (issue 15), so a
+            # A byte limit counts the JSON text a value becomes, so a
             # call under one takes the text path, which sends that text.
             if s.any_bytes:
                 return PLAIN
