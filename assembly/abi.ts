@@ -33,6 +33,7 @@ export const F_CLI: u32 = 4096;       // CLI output (cli/out.ts): kind = formatt
 export const F_TOOLS: u32 = 8192;     // with F_CALL: the ignoreArgs part holds tool declarations as JSON text (tools.ts, issue 12)
 export const F_REPLAY: u32 = 16384;   // a replay operation (replay.ts): the kind part is the u32 op (R_*) and a u32 argument
 export const F_RAW_NAMES: u32 = 32768; // kind and name parts are UTF-8 text, not JSON string literals (an empty kind is an error, not the default; batch.ts, issue 13)
+export const F_FROM_VALUE: u32 = 65536; // args is JSON text a host made from its own value: a limit error gives no offset into it (limits.ts)
 
 // Replay operations (F_REPLAY, replay.ts): the first u32 of the kind part.
 export const R_TOOLS: u32 = 1;        // args = declarations JSON text, kept for the recording's calls
@@ -138,9 +139,12 @@ export const E_BAD_NAME: i32 = 11;       // error: bad-name | name must be a non
 export const E_BAD_SELECTION: i32 = 12;  // error: bad-selection | matchOn/ignoreArgs must be arrays of strings
 export const E_BAD_REQUEST: i32 = 13;    // error: bad-request | malformed request to the core (an SDK bug)
 export const E_BAD_CALL: i32 = 14;       // error: bad-call | a call is a JSON object {"name", "args" | "argsJSON", "kind"?, "matchOn"?, "ignoreArgs"?, "fingerprint"?}
+// The limit errors' reasons are also the core's whole messages (limits.ts):
+// "limit exceeded: <reason>[ at byte N] (<the limit's name> is <its value>)".
 export const E_LIMIT_DEPTH: i32 = 15;    // error: limit-exceeded | nesting deeper than the maxDepth limit
 export const E_LIMIT_MEMBERS: i32 = 16;  // error: limit-exceeded | an object with more members than the maxMembers limit
 export const E_NO_CALLS: i32 = 17;       // error: no-calls | the message holds no tool call at that index
 export const E_BAD_TOOLS: i32 = 18;      // error: bad-tools | tool declarations are a JSON object {"<tool name>": {"matchOn"?: [...], "ignoreArgs"?: [...]}}
 export const E_TOOL_CONFLICT: i32 = 19;  // error: declaration-conflict | a call's own matchOn/ignoreArgs differ from its tool's declaration
 export const E_PARTIAL_CALL: i32 = 20;   // error: partial-call | a piece of a streamed response, not a whole call: fingerprint the assembled message
+export const E_LIMIT_BYTES: i32 = 21;    // error: limit-exceeded | input larger than the maxInputBytes limit

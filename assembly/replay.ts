@@ -23,7 +23,7 @@
 // "recorded N times, asked N+1", or the nearest recorded call of the same
 // tool and kind (fewest changes, the first of equals; assembly/diff.ts).
 import {
-  E_BAD_REQUEST, E_BAD_TOOLS, E_INVALID_UTF8, E_NO_CALLS, E_OUT_OF_MEMORY, F_CALL, F_DIGEST, F_NTH_CALL, F_STRING_INPUT, F_TEXT,
+  E_BAD_REQUEST, E_BAD_TOOLS, E_INVALID_UTF8, E_NO_CALLS, E_OUT_OF_MEMORY, F_CALL, F_DIGEST, F_FROM_VALUE, F_NTH_CALL, F_STRING_INPUT, F_TEXT,
   F_VALUES, HEADER_BYTES, OK, PART_CALL, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, R_VALUE, RESULT_DIGEST, U_CODE_POINTS,
 } from "./abi";
 import { alloc, arenaMark, grow, inputEnd, releaseFrom, reserveInput, setArenaBase } from "./arena";
@@ -38,6 +38,7 @@ import { parseText } from "./json/reader";
 import { writeJsonString } from "./json/writer";
 import { callTextStart, callsInLastMessage, messageKept, processCall, result, sameMessageNext } from "./request";
 import { readTools } from "./tools";
+import { keptDone, keptStart } from "./limits";
 import { sequenceLength } from "./utf8";
 import { bytes, lit } from "./cli/_emit";
 import { digestTo, head16, hex, inum, logInit, logLen, logMark, logP, logPut, logRelease, num } from "./scratch";
@@ -89,7 +90,7 @@ export function replayOp(kindP: usize, kindN: usize, p: usize, n: usize, flags: 
   const op = load<u32>(kindP), arg = load<u32>(kindP, 4);
   if (op == R_TOOLS) return setToolsText(p, n);
   if (op == R_LOAD) return loadChunk(p, n, arg != 0);
-  if (op == R_ANSWER) return answer(p, n, flags & (F_VALUES | F_STRING_INPUT), arg, true, false);
+  if (op == R_ANSWER) return answer(p, n, flags & (F_VALUES | F_STRING_INPUT | F_FROM_VALUE), arg, true, false);
   if (op == R_UNUSED) return unused();
   if (op == R_VALUE) return lineItems(p, n, arg);
   return fail(E_BAD_REQUEST, -1) == OK;
@@ -515,15 +516,21 @@ function keptFloor(floor: usize): usize { return readLine != NONE && readKept > 
 /** Re-reads entry i's call (flags: F_TEXT for its canonical text, in the sink); another line is read above floor. */
 function reread(i: u32, flags: u32, floor: usize): bool {
   const off = ef(i, E_LINE_OFF);
+  // A kept line was checked against the limits when it was loaded (limits.ts).
   if (off == readLine && messageKept()) {
     releaseFrom(readKept);
     sameMessageNext();
-    return fingerprintAt(0, 0, ef(i, E_CALL), flags | F_STRING_INPUT) == OK;
+    keptStart();
+    const again = fingerprintAt(0, 0, ef(i, E_CALL), flags | F_STRING_INPUT);
+    keptDone();
+    return again == OK;
   }
   releaseFrom(floor);
   readLine = NONE;
   liveKept = false; // the memo now holds a recorded line
+  keptStart();
   const st = fingerprintAt(base() + linesOff + <usize>off, <usize>ef(i, E_LINE_LEN), ef(i, E_CALL), flags | F_STRING_INPUT);
+  keptDone();
   if (st != OK) return false;
   readLine = off; readKept = arenaMark();
   return true;

@@ -4,13 +4,13 @@
 // and defined in abi.ts.
 import { ABI_ID } from "./_abi_id.gen";
 import {
-  ALL_CALLS, E_NO_CALLS, F_CALL, F_CLI, F_RAW_NAMES, F_NTH_CALL, F_REPLAY, F_TOOLS, F_DIFF, F_DIGEST, F_EXPLAIN, F_MARSHAL, F_IGNORE, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES,
+  ALL_CALLS, E_NO_CALLS, F_CALL, F_CLI, F_FROM_VALUE, F_RAW_NAMES, F_NTH_CALL, F_REPLAY, F_TOOLS, F_DIFF, F_DIGEST, F_EXPLAIN, F_MARSHAL, F_IGNORE, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES,
   FINGERPRINT_VERSION, PART_CALL,
   HEADER_BYTES, RESULT_BYTES, RESULT_DIGEST, RESULT_OFFSET, RESULT_PART, RESULT_STATUS, RESULT_TEXT_LEN,
   RESULT_TEXT_PTR,
 } from "./abi";
 import { alloc, arenaMark, arenaReset, grow, releaseFrom, reserveInput } from "./arena";
-import { setLimits } from "./limits";
+import { inputDone, inputFits, inputStart, setLimits } from "./limits";
 import { callArgs, callIgnore, callKind, callMatchOn, callName, callRecorded, readCall } from "./call";
 import { diffTexts } from "./diff";
 import { callCount, callList, listCalls } from "./shapes";
@@ -45,9 +45,13 @@ export function version(): i32 {
   return FINGERPRINT_VERSION;
 }
 
-/** Sets the depth and member limits for the calls that follow (limits.ts; 0xFFFFFFFF = none). */
-export function limits(depth: u32, members: u32): void {
-  setLimits(depth, members);
+/**
+ * The limits for the calls that follow (limits.ts; 0xFFFFFFFF = none): the
+ * configured ones and the call's own, which can only tighten them. Returns
+ * the byte limit in force.
+ */
+export function limits(bytes: u32, depth: u32, members: u32, ownBytes: u32, ownDepth: u32, ownMembers: u32): u32 {
+  return setLimits(bytes, depth, members, ownBytes, ownDepth, ownMembers);
 }
 
 export function abiId(): i32 {
@@ -103,11 +107,10 @@ export function finish<V>(status: i32): i32 {
   store<i32>(RESULT + RESULT_STATUS, status);
   store<i32>(RESULT + RESULT_OFFSET, status == OK ? <i32>callsInMessage : errOffset);
   store<i32>(RESULT + RESULT_PART, errPart);
-  // On failure the text fields carry the error's detail (abi.ts), if any.
-  // (Only the diagnostics module records details: call.ts.)
-  const detailPtr = sizeof<V>() == 8 ? <u32>errDetailPtr : 0, detailLen = sizeof<V>() == 8 ? <u32>errDetailLen : 0;
-  store<u32>(RESULT + RESULT_TEXT_PTR, status == OK ? <u32>(outBase + textStart) : detailPtr);
-  store<u32>(RESULT + RESULT_TEXT_LEN, status == OK ? <u32>(outPos - textStart) : detailLen);
+  // On failure the text fields carry the error's detail (abi.ts), if any:
+  // a limit's whole message (limits.ts), or in the diagnostics module call.ts's.
+  store<u32>(RESULT + RESULT_TEXT_PTR, status == OK ? <u32>(outBase + textStart) : <u32>errDetailPtr);
+  store<u32>(RESULT + RESULT_TEXT_LEN, status == OK ? <u32>(outPos - textStart) : <u32>errDetailLen);
   return status;
 }
 
@@ -158,6 +161,8 @@ export function process<V>(flags: u32, kindPtr: usize, kindLen: usize, namePtr: 
   }
   // The fingerprint module does not look at F_CALL, F_EXPLAIN or F_DIFF (its
   // hosts never send them; rejecting them cost bytes the 40 KiB budget lacks).
+  // The byte limit before anything is read or sized by the input (limits.ts).
+  if (!inputFits(argsLen, (flags & F_FROM_VALUE) != 0)) return failed();
   const digest = (flags & F_DIGEST) != 0;
   const preimage = (flags & F_PREIMAGE) != 0 || explain;
   if (!sinkInit((flags & F_TEXT) != 0 || preimage, digest, kindLen + nameLen + argsLen + 16)) return failed();
@@ -180,27 +185,31 @@ export function process<V>(flags: u32, kindPtr: usize, kindLen: usize, namePtr: 
       let call: i32 = -1;
       const again = nth && sameMessage && tapeKept();
       sameMessage = false;
+      // Depth and members are checked while the call is read, its argsJSON included (limits.ts).
+      inputStart();
       if (again) {
         // The message read by the last request: its tape and call list are still in the arena.
         tapeBack();
         argsPtr = msgText; argsLen = msgTextLen;
       } else {
-        if (!tapeInit(argsLen)) return failed();
+        if (!tapeInit(argsLen)) { inputDone(); return failed(); }
         call = (flags & F_VALUES) != 0 ? readValues(argsPtr, argsLen)
           : marshal ? readMarshal(argsPtr, argsLen) : parseText(argsPtr, argsLen, (flags & F_STRING_INPUT) == 0);
       }
       if (nth && (again || call >= 0)) {
         if (!again) {
-          if (!listCalls(<u32>call)) { callsInMessage = callCount; return failed(); }
+          if (!listCalls(<u32>call)) { inputDone(); callsInMessage = callCount; return failed(); }
           msgList = callList; msgCount = callCount; msgText = argsPtr; msgTextLen = argsLen;
           tapeKeep();
         }
         callsInMessage = msgCount;
         const index = load<u32>(kindPtr);
-        if (index >= msgCount) return fail(E_NO_CALLS, -1);
+        if (index >= msgCount) { inputDone(); return fail(E_NO_CALLS, -1); }
         call = <i32>load<u32>(msgList + (<usize>index << 2));
       }
-      if (call < 0 || !readCall(<u32>call, values ? 0 : argsPtr, values ? 0 : argsLen)) return failed();
+      const read = call >= 0 && readCall(<u32>call, values ? 0 : argsPtr, values ? 0 : argsLen);
+      inputDone();
+      if (!read) return failed();
       if (!applyTools(<u32>callName)) return failed();
       if (callKind >= 0) { kindP = <usize>nodeB(<u32>callKind); kindN = <usize>nodeA(<u32>callKind); }
       nameP = <usize>nodeB(<u32>callName); nameN = <usize>nodeA(<u32>callName);
@@ -248,11 +257,13 @@ export function process<V>(flags: u32, kindPtr: usize, kindLen: usize, namePtr: 
   setPart(PART_ARGS);
   if (!isCall) {
     if (!tapeInit(argsLen)) return failed();
+    inputStart();
     root = (flags & F_VALUES) != 0
       ? readValues(argsPtr, argsLen)
       : (flags & F_MARSHAL) != 0
       ? readMarshal(argsPtr, argsLen)
       : parseText(argsPtr, argsLen, (flags & F_STRING_INPUT) == 0);
+    inputDone();
     if (root < 0) return failed();
   }
 

@@ -37,7 +37,7 @@ function refuse(res, err) {
 }
 
 function tooLarge(res, bytes) {
-  answer(res, 413, { error: "limit-exceeded", message: `limit exceeded: a body of ${bytes} bytes (maxInputBytes is ${LIMITS.maxInputBytes})` });
+  answer(res, 413, { error: "limit-exceeded", message: `limit exceeded: input larger than the maxInputBytes limit (maxInputBytes is ${LIMITS.maxInputBytes})` });
 }
 
 const server = createServer((req, res) => {

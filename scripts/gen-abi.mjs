@@ -2,6 +2,7 @@
 // assembly/abi.ts (flags, layouts, value-stream tags, parts, error codes and
 // messages), plus the ABI identity the core exports and the hosts check:
 //   assembly/_abi_id.gen.ts                  ABI_ID for the core's abiId() export
+//   assembly/_limit_words.gen.ts             the limit errors' words, for the messages limits.ts writes
 //   src/_abi.gen.ts                          TypeScript SDK
 //   python/overturn/fingerprint/_abi.py      Python SDK
 //   bench/_abi.gen.mjs                       the benchmark harness (plain JS)
@@ -92,8 +93,40 @@ ${errors.map((e) => `    case ${e.status}: return ${JSON.stringify(e.message)};`
 }
 `;
 
+// The limit errors' messages, which the core writes whole (limits.ts):
+//   "limit exceeded: <reason>[ at byte N] (<the limit's name> is <its value>)"
+// as UTF-8 byte strings, [length][bytes] each, in one block of static data
+// (a byte a character: both modules carry them, and the fingerprint
+// module's 40 KiB budget has no room for UTF-16 string literals): the
+// frame's "limit exceeded: " and " at byte ", then per status its reason
+// and " (<name> is ".
+const limitErrors = errors.filter((e) => e.code === "limit-exceeded");
+const counted = (t) => [t.length, ...Buffer.from(t)];
+const limitBlock = [...counted("limit exceeded: "), ...counted(" at byte ")];
+const limitAt = limitErrors.map((e) => {
+  const name = /\b(max[A-Za-z]+) limit\b/.exec(e.message)?.[1];
+  if (!name) throw new Error(`${SOURCE}: a limit-exceeded message must name "the maxX limit" (${e.message})`);
+  const at = limitBlock.length;
+  limitBlock.push(...counted(e.message), ...counted(` (${name} is `));
+  return [e.status, at];
+});
+const asLimits = `${head("//")}
+// The limit errors' messages (abi.ts, code "limit-exceeded") in pieces of
+// UTF-8, [length][bytes] each: "limit exceeded: ", " at byte ", then per
+// status its reason and " (<name> is ". For limits.ts.
+export function limitFrame(): usize {
+  return memory.data<u8>([${limitBlock.join(", ")}]);
+}
+
+/** The status's pieces (its reason, then " (<name> is "). */
+export function limitWords(status: i32): usize {
+  return limitFrame() + (${limitAt.slice(0, -1).map(([st, at]) => `status == ${st} ? ${at} : `).join("")}${limitAt[limitAt.length - 1][1]});
+}
+`;
+
 const outputs = {
   "assembly/_abi_id.gen.ts": as,
+  "assembly/_limit_words.gen.ts": asLimits,
   "assembly/cli/_errors.gen.ts": asErrors,
   "src/_abi.gen.ts": ts,
   "python/overturn/fingerprint/_abi.py": py,

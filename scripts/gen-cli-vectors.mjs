@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url";
 import { explainOut, fingerprintLines, fingerprintWithTools, help, replayOut, verifyOut, versionLine, whyOut } from "../test/reference/cli.mjs";
 import { toolsError } from "../test/reference/replay.mjs";
 import { explainLine } from "../test/reference/diagnostics.mjs";
+import { textLimitError } from "../test/reference/limits.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const PATH = resolve(ROOT, "vectors/cli.vectors.json");
@@ -115,6 +116,14 @@ const files = {
   // A stale recording: 25 calls, one asked for (the unused list stops at 20).
   "vectors/cli/replay/stale.jsonl": Array.from({ length: 25 }, (_, i) => line({ name: "step", args: { i } })).join("\n") + "\n",
   "vectors/cli/replay/one.jsonl": line({ name: "step", args: { i: 0 } }) + "\n",
+  // --max-depth / --max-members / --max-input-bytes: lines over a limit fail like any bad line.
+  "vectors/cli/limits.jsonl": [
+    line({ name: "flat", args: [1] }),
+    line({ name: "deep", args: [[1]] }),
+    line({ name: "wide", args: { x: 1, y: 2 } }),
+    line({ name: "long", args: "x".repeat(40) }),
+    "",
+  ].join("\n"),
 };
 const BAD = "vectors/cli/bad.jsonl";
 // Bytes of a line that is not UTF-8, appended after the text lines (line 14).
@@ -158,6 +167,25 @@ const replayCase = (id, callsFile, recFile, opts = {}, extra = []) => ({
 });
 const usage = (id, args, stderr) => ({ id, args, stdout: "", stderr, exit: 2 });
 const rec = at(RECORDING);
+// The limits' cases: each line's error from the limits oracle, else its fingerprint.
+const LIM = "vectors/cli/limits.jsonl";
+const limitsCase = (id, opts, limits, json = false) => {
+  const lines = files[LIM].split("\n").filter((l) => l !== "");
+  let stdout = "", stderr = "", failed = 0;
+  lines.forEach((l, i) => {
+    const e = textLimitError(l, limits);
+    if (e) {
+      failed++;
+      if (json) stdout += line({ file: LIM, line: i + 1, error: e.message, code: e.code }) + "\n";
+      else stderr += `${LIM}:${i + 1}: ${e.message}\n`;
+      return;
+    }
+    const x = explainLine(l);
+    stdout += json ? line({ file: LIM, line: i + 1, name: x.name, fingerprint: x.fingerprint }) + "\n" : `${x.fingerprint}  ${x.name}\n`;
+  });
+  if (failed) stderr += `${failed} of ${lines.length} lines failed\n`;
+  return { id, args: [...opts, ...(json ? ["--json"] : []), LIM], stdout, stderr, exit: failed ? 1 : 0 };
+};
 const cases = [
   ok("help", ["--help"], help("main")),
   ok("help-short", ["-h"], help("main")),
@@ -255,6 +283,18 @@ const cases = [
   usage("replay-needs-in", ["replay", `${R}one.jsonl`], "error: replay takes one recording: --in RECORDING.jsonl\n"),
   usage("replay-takes-one-calls", ["replay", "--in", RREC], "error: replay takes one CALLS.jsonl (see replay --help)\n"),
   usage("replay-stdin-twice", ["replay", "-", "--in", "-"], "error: only one of CALLS.jsonl and --in can be standard input\n"),
+  limitsCase("limits-depth", ["--max-depth", "2"], { maxDepth: 2 }),
+  limitsCase("limits-depth-json", ["--max-depth=2"], { maxDepth: 2 }, true),
+  limitsCase("limits-members", ["--max-members=1"], { maxMembers: 1 }),
+  limitsCase("limits-bytes", ["--max-input-bytes", "40"], { maxInputBytes: 40 }),
+  limitsCase("limits-all", ["--max-input-bytes", "1000", "--max-depth", "3", "--max-members", "2"], { maxInputBytes: 1000, maxDepth: 3, maxMembers: 2 }),
+  limitsCase("limits-none-crossed", ["--max-depth", "4294967295"], {}),
+  { id: "limits-why-target", args: ["why", "--max-depth", "1", "vectors/cli/seen.json", "--in", RECORDING], stdout: "",
+    stderr: `vectors/cli/seen.json: ${textLimitError(files["vectors/cli/seen.json"], { maxDepth: 1 }).message}\n`, exit: 1 },
+  usage("limits-needs-a-number", ["--max-depth", "x", RECORDING], "error: --max-depth needs a whole number, 0 or more (see --help)\n"),
+  usage("limits-needs-a-value", [RECORDING, "--max-members"], "error: --max-members needs a whole number, 0 or more (see --help)\n"),
+  usage("limits-not-negative", ["--max-input-bytes=-1", RECORDING], "error: --max-input-bytes needs a whole number, 0 or more (see --help)\n"),
+  usage("limits-too-large", ["--max-depth", "4294967296", RECORDING], "error: --max-depth needs a whole number, 0 or more (see --help)\n"),
 ];
 
 // Where a JSON error is (issue 11 item 5), as the SDKs' error path asks the core for it; written by hand.

@@ -35,19 +35,15 @@ export function utf8(s: string): Uint8Array {
   return out.slice(0, writeWtf8(s, 0, out, 0));
 }
 
-/** Per-item failure found on the host (a limit, a value D15 rejects), by index in the chunk. */
+/** Per-item failure found on the host (a value D15 rejects), by index in the chunk. Limits are the core's. */
 type HostErrors = Map<number, FingerprintError>;
-
-function limitError(max: number, n: number): FingerprintError {
-  return new FingerprintError("limit-exceeded", `limit exceeded: args of ${n} bytes (maxInputBytes is ${max})`);
-}
 
 /**
  * Runs one chunk of `count` items (columns: kind, name, matchOn, ignoreArgs,
  * args) and stores digests at out[base..base+count). A failing item throws
  * a FingerprintError naming its index (onError "throw"), or gets null.
  */
-export function runChunk(t: BatchTarget, flags: number, count: number, cols: Column[], maxBytes: number,
+export function runChunk(t: BatchTarget, flags: number, count: number, cols: Column[],
   out: (string | null)[], base: number, throwOnError: boolean): void {
   // Bytes each column needs (texts: 3 per UTF-16 unit at most); values are written last and grow.
   let size = 0;
@@ -102,7 +98,7 @@ export function runChunk(t: BatchTarget, flags: number, count: number, cols: Col
     for (let i = 0; i < count; i++) {
       // Texts go a block at a time when the block is ASCII (one encode), else item by item.
       if (c.kind === "texts" && i % ASCII_BLOCK === 0) {
-        const n = asciiBlock(c.items, i, Math.min(count, i + ASCII_BLOCK), maxBytes, mem, at, offs);
+        const n = asciiBlock(c.items, i, Math.min(count, i + ASCII_BLOCK), mem, at, offs);
         if (n >= 0) {
           at += n;
           i += Math.min(ASCII_BLOCK, count - i) - 1;
@@ -113,7 +109,6 @@ export function runChunk(t: BatchTarget, flags: number, count: number, cols: Col
       try {
         if (c.kind === "texts") {
           if (typeof x === "string") {
-            if (x.length > maxBytes) throw limitError(maxBytes, x.length);
             at += isWellFormed(x) ? encoder.encodeInto(x, mem.subarray(at, at + 3 * x.length)).written : writeWtf8(x, 0, mem, at) - at;
           } else {
             mem.set(x as Uint8Array, at);
@@ -124,7 +119,6 @@ export function runChunk(t: BatchTarget, flags: number, count: number, cols: Col
           at = t.putValue(x, at);
           mem = t.reserve(at - inPtr + 64 * (count - i));
         }
-        if (at - data - offs[i] > maxBytes) throw limitError(maxBytes, at - data - offs[i]);
       } catch (err) {
         if (!(err instanceof FingerprintError)) throw err; // a user's toJSON or getter: unchanged
         if (throwOnError) throw withIndex(err, base + i);
@@ -188,19 +182,19 @@ const ASCII_ITEM_MAX = 256;
 
 /**
  * Texts [from, to) encoded in one call when all of them are ASCII strings
- * none over the byte limit (then each item's bytes are its length): the
+ * (then each item's bytes are its length): the
  * common batch, without an encodeInto per item (~0.06 µs a small item).
  * Written at `at`, offsets set; returns the bytes written, or -1 (nothing
  * decided: the caller encodes the block item by item, over the same room).
  * The block's first item is tried alone first, so a column of non-ASCII
  * texts costs one extra small encode per block, not a block's.
  */
-function asciiBlock(items: (string | Uint8Array)[], from: number, to: number, maxBytes: number, mem: Uint8Array,
+function asciiBlock(items: (string | Uint8Array)[], from: number, to: number, mem: Uint8Array,
   at: number, offs: Uint32Array): number {
   let total = 0;
   for (let i = from; i < to; i++) {
     const x = items[i];
-    if (typeof x !== "string" || x.length > maxBytes) return -1;
+    if (typeof x !== "string") return -1;
     total += x.length;
   }
   // Longer texts: the join's copy costs more than the encodes it saves (measured at ~750 B: +3%).

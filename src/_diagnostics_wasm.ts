@@ -19,6 +19,7 @@ import { FingerprintError, errorFromCore } from "./errors.js";
 import { asValueWalk, type BatchTarget, type Exports as CoreExports } from "./core.js";
 import { retarget, writeValue } from "./values.js";
 import { isModule } from "./_is_module.js";
+import { type CoreLimits, NONE, tell } from "./_limits.js";
 
 export type Exports = CoreExports & { abiId(): number };
 
@@ -150,12 +151,12 @@ function room(e: Exports, n: number): void {
  * (no JSON.parse here). tools: declarations' JSON text (UTF-8), applied by
  * tool name (assembly/tools.ts).
  */
-export function explainCallText(text: string | Uint8Array, index = -1, tools?: Uint8Array): Explained {
+export function explainCallText(text: string | Uint8Array, index = -1, tools?: Uint8Array, own: CoreLimits = NONE): Explained {
   return exclusive(() => {
     const e = ready();
     const pre = (index >= 0 ? 4 : 0) + (tools?.length ?? 0);
     const flags = F_CALL | F_EXPLAIN | F_DIGEST | writeCallText(e, text, pre);
-    return runCall(e, flags, new Uint32Array(e.memory.buffer, inPtr, HEADER_WORDS)[5], index, tools);
+    return runCall(e, flags, new Uint32Array(e.memory.buffer, inPtr, HEADER_WORDS)[5], index, tools, own);
   });
 }
 
@@ -184,11 +185,11 @@ function writeCallText(e: Exports, text: string | Uint8Array, skip: number): num
 }
 
 /** Explains a call given as a host object, written as the core's value stream (src/values.ts). */
-export function explainCallValue(call: object, index = -1, tools?: Uint8Array): Explained {
-  return exclusive(() => explainValue(call, index, tools));
+export function explainCallValue(call: object, index = -1, tools?: Uint8Array, own: CoreLimits = NONE): Explained {
+  return exclusive(() => explainValue(call, index, tools, own));
 }
 
-function explainValue(call: object, index: number, tools?: Uint8Array): Explained {
+function explainValue(call: object, index: number, tools: Uint8Array | undefined, own: CoreLimits): Explained {
   const e = ready();
   room(e, HEADER_BYTES + 4 + (tools?.length ?? 0) + 1024);
   const start = inPtr + HEADER_BYTES + (index >= 0 ? 4 : 0) + (tools?.length ?? 0);
@@ -197,7 +198,7 @@ function explainValue(call: object, index: number, tools?: Uint8Array): Explaine
     retarget(new Uint8Array(e.memory.buffer), inPtr + inCap);
   };
   const end = asValueWalk((nested) => writeValue(call, new Uint8Array(e.memory.buffer), start, inPtr + inCap, grow, nested));
-  return runCall(e, F_CALL | F_EXPLAIN | F_DIGEST | F_VALUES, end - start, index, tools);
+  return runCall(e, F_CALL | F_EXPLAIN | F_DIGEST | F_VALUES, end - start, index, tools, own);
 }
 
 /**
@@ -216,7 +217,9 @@ export function explainCalls(message: string | Uint8Array | object, tools?: Uint
  * The call is already written after its parts: F_NTH_CALL's kind part (4
  * bytes, the index) and F_TOOLS' ignoreArgs part (the declarations).
  */
-function runCall(e: Exports, flags: number, argsLen: number, index: number, tools?: Uint8Array): Explained {
+function runCall(e: Exports, flags: number, argsLen: number, index: number, tools: Uint8Array | undefined,
+  own: CoreLimits): Explained {
+  tell(e, own); // the core checks the call against the limits (assembly/limits.ts)
   const nth = index >= 0;
   const toolsLen = tools?.length ?? 0;
   if (nth) new DataView(e.memory.buffer).setUint32(inPtr + HEADER_BYTES, index, true);
@@ -264,6 +267,7 @@ function diff(a: string, b: string): CoreChange[] {
   at += na;
   const nb = enc.encodeInto(b, mem.subarray(at, at + 3 * b.length)).written;
   new Uint32Array(e.memory.buffer, inPtr, HEADER_WORDS).set([F_DIFF, na, nb, 0, 0, 0]);
+  tell(e);
   return JSON.parse(runText(e, HEADER_BYTES + na + nb)) as CoreChange[];
 }
 
@@ -300,6 +304,7 @@ function step_(step: string, name: string | Uint8Array, match: string | Uint8Arr
   let at = inPtr + HEADER_BYTES;
   for (const p of parts) { mem.set(p, at); at += p.length; }
   new Uint32Array(e.memory.buffer, inPtr, HEADER_WORDS).set([F_CLI, ...parts.map((p) => p.length)]);
+  tell(e); // the configured limits; a CLI run's --max-* options tighten them in the core (cli/args.ts)
   let status: number;
   try {
     status = e.run(HEADER_BYTES + len);
@@ -309,8 +314,11 @@ function step_(step: string, name: string | Uint8Array, match: string | Uint8Arr
   }
   const buf = e.memory.buffer;
   const res = new Int32Array(buf, e.result(), RESULT_BYTES >> 2);
-  if (status !== 0) throw errorFromCore(status, res[RESULT_OFFSET >> 2], res[RESULT_PART >> 2], "");
   const w = (o: number) => res[o >> 2] >>> 0;
+  if (status !== 0) {
+    throw errorFromCore(status, res[RESULT_OFFSET >> 2], res[RESULT_PART >> 2],
+      decoder.decode(new Uint8Array(buf, w(RESULT_TEXT_PTR), w(RESULT_TEXT_LEN))));
+  }
   const text = new Uint8Array(buf, w(RESULT_TEXT_PTR), w(RESULT_TEXT_LEN)).slice();
   const o = w(RESULT_CLI_OUT), r = w(RESULT_CLI_ERR);
   return {

@@ -14,6 +14,7 @@ import { isWellFormed, writeWtf8 } from "./_wtf8.js";
 import { asValueWalk } from "./core.js";
 import { FingerprintError, errorFromCore } from "./errors.js";
 import { retarget, writeValue } from "./values.js";
+import { tell } from "./_limits.js";
 
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 const PRE = HEADER_BYTES + 8; // header, then the kind part: op and argument (u32 each)
@@ -135,6 +136,7 @@ export class ReplayCore {
   /** Runs the request in place; throws the core's error. */
   private exec(flags: number, op: number, arg: number, len: number): void {
     const e = this.e;
+    tell(e); // the configured limits: the core checks each loaded line and each live call (assembly/limits.ts)
     new Uint32Array(e.memory.buffer, this.ptr, HEADER_WORDS).set([F_REPLAY | flags, 8, 0, 0, 0, len]);
     new Uint32Array(e.memory.buffer, this.ptr + HEADER_BYTES, 2).set([op, arg]);
     let status: number;

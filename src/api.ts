@@ -3,7 +3,8 @@
  * sha256(kind "\n" name "\n" canonicalJSON(select(args))), lowercase hex.
  * @module
  */
-import { F_DIGEST, F_IGNORE, F_MATCH_ON, F_TEXT, type Limits, call, callValue, readLimits, setDefaults } from "./core.js";
+import { F_DIGEST, F_IGNORE, F_MATCH_ON, F_TEXT, call, callValue, setRetain } from "./core.js";
+import { type CoreLimits, type Limits, NONE, callLimits, configureLimits, setConfigured } from "./_limits.js";
 import { selectValue } from "./select.js";
 import { FingerprintError } from "./errors.js";
 
@@ -17,15 +18,18 @@ export interface FingerprintOptions {
   matchOn?: readonly string[] | null;
   /** Drop these top-level keys (D9). null = not set. */
   ignoreArgs?: readonly string[] | null;
-  /** This call's own limits, over the configured ones (see configure()). */
-  limits?: Limits;
+  /**
+   * This call's own limits: they can only tighten the configured ones (see
+   * configure()); a field left out, null or Infinity keeps the configured one.
+   */
+  limits?: Limits | null;
 }
 
-export type { Limits } from "./core.js";
+export type { Limits } from "./_limits.js";
 
 export interface Settings {
-  /** Limits for every call that does not set its own; a field left out keeps its setting. */
-  limits?: Limits;
+  /** Limits for every call (a call's own only tighten them); a field left out or null keeps its setting, Infinity removes it. */
+  limits?: Limits | null;
   /**
    * After a call leaves the core's linear memory larger than this many bytes
    * (default 64 MiB), the instance is dropped and the next call gets a fresh
@@ -48,8 +52,10 @@ export function configure(settings: Settings): void {
   if (typeof retain !== "number" || !(retain >= 0)) {
     throw new FingerprintError("invalid-argument", `retainMemoryBytes must be a non-negative number, got ${String(retain)}`);
   }
+  const l = configureLimits(limits); // checked before anything changes
   retained = retain;
-  setDefaults(readLimits(limits), retain);
+  setRetain(retain);
+  setConfigured(l);
 }
 let retained = 64 * 1024 * 1024;
 
@@ -85,9 +91,9 @@ function readList(list: unknown, what: string): string[] | null {
 
 interface Parts {
   flags: number; kind: string; match: string; ignore: string; matchOn: string[] | null; ignoreArgs: string[] | null;
-  limits: ReturnType<typeof readLimits> | null;
+  limits: CoreLimits;
 }
-const NO_OPTIONS: Parts = { flags: 0, kind: "", match: "", ignore: "", matchOn: null, ignoreArgs: null, limits: null };
+const NO_OPTIONS: Parts = { flags: 0, kind: "", match: "", ignore: "", matchOn: null, ignoreArgs: null, limits: NONE };
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
@@ -109,8 +115,7 @@ function optionParts(options: FingerprintOptions | undefined): Parts {
   if (kind !== undefined && typeof kind !== "string") throw new FingerprintError("invalid-argument", "kind must be a string");
   const matchOn = readList(option(options, plain, "matchOn"), "matchOn");
   const ignoreArgs = readList(option(options, plain, "ignoreArgs"), "ignoreArgs");
-  const l = option(options, plain, "limits");
-  const limits = l === undefined || l === null ? null : readLimits(l);
+  const limits = callLimits(option(options, plain, "limits"));
   const flags = (matchOn ? F_MATCH_ON : 0) | (ignoreArgs ? F_IGNORE : 0);
   return {
     flags, kind: kind === undefined ? "" : JSON.stringify(kind),

@@ -17,7 +17,8 @@
  */
 import { F_CALL, F_DIGEST, F_RAW_NAMES, F_STRING_INPUT, F_VALUES } from "./_abi.gen.js";
 import { CHUNK_BYTES, CHUNK_ITEMS, type Column, SHARED_EMPTY, runChunk, utf8, withIndex } from "./_batch.js";
-import { asBatch, type BatchTarget, batchHostHash, type Limits, readLimits } from "./core.js";
+import { asBatch, type BatchTarget, batchHostHash } from "./core.js";
+import { type CoreLimits, type Limits, callLimits, tell } from "./_limits.js";
 import { diagnosticsBatchTarget, exclusive, hasDiagnosticsSource } from "./_diagnostics_wasm.js";
 import { FingerprintError } from "./errors.js";
 import type { Call, ProviderCall } from "./diagnostics.js";
@@ -35,8 +36,8 @@ export interface BatchOptions {
   matchOn?: readonly string[] | null;
   /** For every item (fingerprintBatchJSON): drop these top-level keys (D9). */
   ignoreArgs?: readonly string[] | null;
-  /** Limits for each item, over the configured ones (maxInputBytes counts one item). */
-  limits?: Limits;
+  /** Limits for each item; they can only tighten the configured ones (maxInputBytes counts one item, as the core reads it). */
+  limits?: Limits | null;
   /** "throw" (default): the first bad item throws FingerprintError with its `index`. "null": its fingerprint is null. */
   onError?: "throw" | "null";
 }
@@ -63,7 +64,7 @@ export function fingerprintBatchJSON(names: Iterable<string> | TextColumn, argsJ
   const match: Column = { kind: "shared", bytes: o.matchOn };
   const ignore: Column = { kind: "shared", bytes: o.ignoreArgs };
   const out: (string | null)[] = [];
-  const run = (t: BatchTarget, maxBytes: number, beforeChunk?: () => void) => {
+  const run = (t: BatchTarget, beforeChunk?: () => void) => {
     const a = source(names, "names"), b = source(argsJSON, "argsJSON");
     let base = 0;
     for (;;) {
@@ -71,34 +72,27 @@ export function fingerprintBatchJSON(names: Iterable<string> | TextColumn, argsJ
       if (n === 0) break;
       const flags = F_DIGEST | F_RAW_NAMES | (str ? F_STRING_INPUT : 0);
       beforeChunk?.();
-      runChunk(t, flags, n, [kind, nc, match, ignore, ac], maxBytes, out, base, o.throws);
+      runChunk(t, flags, n, [kind, nc, match, ignore, ac], out, base, o.throws);
       base += n;
     }
     return out;
   };
   // Without node:crypto the SIMD module, where it loads synchronously, hashes four items at a time.
-  if (batchHostHash() !== null || !hasDiagnosticsSource()) return asBatch(o.limits, (t, maxBytes) => run(t, maxBytes));
-  return onDiagnostics(o.limits, (t, max, sendLimits) => run(t, max.maxInputBytes, sendLimits));
+  if (batchHostHash() !== null || !hasDiagnosticsSource()) return asBatch(o.limits, (t) => run(t));
+  return onDiagnostics(o.limits, (t, sendLimits) => run(t, sendLimits));
 }
 
 /**
- * Runs `work` on the diagnostics module with the limits; `work` calls
- * `sendLimits` before each chunk (an iterable's own code between chunks may
- * run a batch, which leaves none set), and none are left set after it
- * (explain and the CLI use none).
+ * Runs `work` on the diagnostics module; `work` calls `sendLimits` before
+ * each chunk (an iterable's own code between chunks may run other calls on
+ * the instance, with other limits): the configured limits and the batch's own.
  */
-function onDiagnostics<T>(limits: Required<Limits> | null,
-  work: (t: BatchTarget, max: Required<Limits>, sendLimits: () => void) => T): T {
+function onDiagnostics<T>(limits: CoreLimits, work: (t: BatchTarget, sendLimits: () => void) => T): T {
   // The whole batch holds the instance: a getter or iterator that calls back into diagnostics meanwhile
   // gets a temporary one (exclusive), never this batch's half-written chunk.
   return exclusive(() => {
     const t = diagnosticsBatchTarget();
-    const max = limits ?? readLimits(undefined);
-    try {
-      return work(t, max, () => t.e.limits(capped(max.maxDepth), capped(max.maxMembers)));
-    } finally {
-      t.e.limits(0xffff_ffff, 0xffff_ffff);
-    }
+    return work(t, () => { tell(t.e, limits); });
   });
 }
 
@@ -118,7 +112,7 @@ export function fingerprintBatch(calls: Iterable<Call | ProviderCall | Text>, op
     throw new FingerprintError("invalid-argument", "calls must be an iterable of calls");
   }
   const out: (string | null)[] = [];
-  return onDiagnostics(o.limits, (t, max, sendLimits) => {
+  return onDiagnostics(o.limits, (t, sendLimits) => {
     const it = (calls as Iterable<unknown>)[Symbol.iterator]();
     let held: IteratorResult<unknown> = it.next();
     let base = 0;
@@ -136,16 +130,11 @@ export function fingerprintBatch(calls: Iterable<Call | ProviderCall | Text>, op
       const flags = F_CALL | F_DIGEST | (sort === "value" ? F_VALUES : sort === "string" ? F_STRING_INPUT : 0);
       const args: Column = sort === "value" ? { kind: "values", items } : { kind: "texts", items: items as Text[] };
       sendLimits();
-      runChunk(t, flags, items.length, [SHARED_EMPTY, SHARED_EMPTY, SHARED_EMPTY, SHARED_EMPTY, args], max.maxInputBytes,
-        out, base, o.throws);
+      runChunk(t, flags, items.length, [SHARED_EMPTY, SHARED_EMPTY, SHARED_EMPTY, SHARED_EMPTY, args], out, base, o.throws);
       base += items.length;
     }
     return out;
   });
-}
-
-function capped(n: number): number {
-  return n >= 0xffff_ffff ? 0xffff_ffff : n;
 }
 
 function sortOf(x: unknown): "string" | "bytes" | "value" {
@@ -154,12 +143,12 @@ function sortOf(x: unknown): "string" | "bytes" | "value" {
 
 interface ReadOptions {
   kind: Uint8Array; matchOn: Uint8Array; ignoreArgs: Uint8Array;
-  limits: Required<Limits> | null; throws: boolean;
+  limits: CoreLimits; throws: boolean;
 }
 
 /** Reads each option once. Key lists go to the core as JSON array texts (it checks them, D9). */
 function batchOptions(options: BatchOptions | undefined): ReadOptions {
-  if (options === undefined) return { kind: DEFAULT_KIND, matchOn: new Uint8Array(0), ignoreArgs: new Uint8Array(0), limits: null, throws: true };
+  if (options === undefined) return { kind: DEFAULT_KIND, matchOn: new Uint8Array(0), ignoreArgs: new Uint8Array(0), limits: callLimits(null), throws: true };
   if (typeof options !== "object" || options === null) throw new FingerprintError("invalid-argument", "options must be an object");
   const { kind, matchOn, ignoreArgs, limits, onError } = options;
   if (kind !== undefined && typeof kind !== "string") throw new FingerprintError("invalid-argument", "kind must be a string");
@@ -169,7 +158,7 @@ function batchOptions(options: BatchOptions | undefined): ReadOptions {
   return {
     kind: kind === undefined ? DEFAULT_KIND : utf8(kind),
     matchOn: keyList(matchOn, "matchOn"), ignoreArgs: keyList(ignoreArgs, "ignoreArgs"),
-    limits: limits === undefined || limits === null ? null : readLimits(limits),
+    limits: callLimits(limits),
     throws: onError !== "null",
   };
 }

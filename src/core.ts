@@ -4,12 +4,13 @@
  * @module
  */
 import {
-  ABI_ID, CORE_ERRORS, F_DIGEST, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES, FINGERPRINT_VERSION, HEADER_BYTES,
+  ABI_ID, F_DIGEST, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES, FINGERPRINT_VERSION, HEADER_BYTES,
   HEADER_WORDS, RESULT_DIGEST, RESULT_OFFSET, RESULT_PART, RESULT_TEXT_LEN, RESULT_TEXT_PTR,
 } from "./_abi.gen.js";
 import { FingerprintError, errorFromCore } from "./errors.js";
 import { detachValues, retarget, writeValue } from "./values.js";
 import { isWellFormed, writeWtf8 } from "./_wtf8.js";
+import { type CoreLimits, NO_LIMIT, NONE, type Told, newTold, tell } from "./_limits.js";
 
 /** The exports both modules share (assembly/request.ts). */
 export interface Exports {
@@ -18,7 +19,8 @@ export interface Exports {
   run(len: number): number;
   result(): number;
   version(): number;
-  limits(depth: number, members: number): void;
+  /** The configured limits and the call's own (u32, 0xFFFFFFFF none); returns the byte limit in force (assembly/limits.ts). */
+  limits(bytes: number, depth: number, members: number, ownBytes: number, ownDepth: number, ownMembers: number): number;
   abiId?(): number;
   /** Items from..count-1 of the batch at the input region (assembly/batch.ts); returns where it stopped. */
   runBatch(from: number, out: number): number;
@@ -67,7 +69,7 @@ export function useInstance(instance: WebAssembly.Instance, module?: WebAssembly
       `wasm module has ABI ${id.toString(16)}, this SDK was generated for ${ABI_ID.toString(16)} (rebuild or reinstall)`);
   }
   exp = e;
-  sentDepth = sentMembers = NO_LIMIT;
+  told = newTold(); // a new instance has been told nothing
   resPtr = e.result();
   inPtr = e.reserve(64 * 1024);
   inCap = 64 * 1024;
@@ -194,22 +196,12 @@ export interface Outcome {
   text: string;
 }
 
-/** What a server caps per request (issue 15); undefined = no limit. */
-export interface Limits {
-  /** Largest args input in bytes (JSON text, or the value stream a host value becomes). */
-  maxInputBytes?: number;
-  /** Deepest nesting of objects and arrays (1 = flat). */
-  maxDepth?: number;
-  /** Most members of one object. */
-  maxMembers?: number;
-}
+export type { Limits } from "./_limits.js";
 
-const NO_LIMIT = 0xffff_ffff;
-/** Limits of the call in progress (the configured ones, or a call's own). */
-let maxBytes = Infinity, maxDepth = NO_LIMIT, maxMembers = NO_LIMIT;
-/** What the current instance was last told (limits()). */
-let sentDepth = NO_LIMIT, sentMembers = NO_LIMIT;
-let configured: Required<Limits> = { maxInputBytes: Infinity, maxDepth: Infinity, maxMembers: Infinity };
+/** The byte limit of the call in progress, as the instance answered (assembly/limits.ts). */
+let maxBytes = Infinity;
+/** What the current instance was last told (_limits.ts tell). */
+let told: Told = newTold();
 
 /**
  * After a call leaves the instance's memory larger than this, the instance
@@ -218,42 +210,30 @@ let configured: Required<Limits> = { maxInputBytes: Infinity, maxDepth: Infinity
  */
 let retainBytes = 64 * 1024 * 1024;
 
-function limitValue(x: unknown, what: string): number {
-  if (x === undefined || x === null) return Infinity;
-  if (typeof x !== "number" || !(x >= 0) || (x !== Infinity && !Number.isInteger(x))) {
-    throw new FingerprintError("invalid-argument", `${what} must be a non-negative integer (or Infinity), got ${String(x)}`);
-  }
-  return x;
-}
-
-/** Checks and copies a Limits object (each field read once). */
-export function readLimits(l: unknown, base: Required<Limits> = configured): Required<Limits> {
-  if (l === undefined || l === null) return base;
-  if (typeof l !== "object") throw new FingerprintError("invalid-argument", "limits must be an object");
-  const { maxInputBytes, maxDepth: d, maxMembers: m } = l as Limits;
-  return {
-    maxInputBytes: maxInputBytes === undefined ? base.maxInputBytes : limitValue(maxInputBytes, "maxInputBytes"),
-    maxDepth: d === undefined ? base.maxDepth : limitValue(d, "maxDepth"),
-    maxMembers: m === undefined ? base.maxMembers : limitValue(m, "maxMembers"),
-  };
-}
-
-/** Sets the process-wide limits and memory retention (configure() in the API). */
-export function setDefaults(limits: Required<Limits>, retain: number): void {
-  configured = limits;
+/** Sets the memory retention (configure() in the API). */
+export function setRetain(retain: number): void {
   retainBytes = retain;
 }
 
-/** Takes the limits for the call starting (null: the configured ones). */
-function useLimits(l: Required<Limits> | null): void {
-  const x = l ?? configured;
-  maxBytes = x.maxInputBytes;
-  maxDepth = x.maxDepth >= NO_LIMIT ? NO_LIMIT : x.maxDepth;
-  maxMembers = x.maxMembers >= NO_LIMIT ? NO_LIMIT : x.maxMembers;
+/** Tells the instance the limits for the call starting (own: the call's, which only tighten). */
+function useLimits(e: Exports, own: CoreLimits): void {
+  const b = tell(e, own, told);
+  maxBytes = b >= NO_LIMIT ? Infinity : b;
 }
 
-function limitError(what: string, value: number, detail: string): FingerprintError {
-  return new FingerprintError("limit-exceeded", `limit exceeded: ${detail} (${what} is ${value})`);
+/**
+ * Thrown by growInput when a value's stream is certainly over the byte limit:
+ * the request then goes in with a length of limit + 1 and the core refuses it
+ * by that length before reading a byte (its one message, assembly/limits.ts).
+ * The writer asks room for 3 bytes per UTF-16 unit of a string, which it may
+ * not use: a stream is written up to 3 × the limit + 64 bytes (an ask past
+ * that means more than the limit is written), and the core judges its length.
+ */
+const OVER = { over: true };
+
+/** Where the stream of a value starting at `start` may end at most (valueCap). */
+function valueCap(start: number): number {
+  return start + 3 * maxBytes + 64;
 }
 
 /**
@@ -262,7 +242,7 @@ function limitError(what: string, value: number, detail: string): FingerprintErr
  * Throws FingerprintError for every core failure.
  */
 export function call(flags: number, kind: string, name: string, matchOn: string, ignoreArgs: string,
-  args: string | Uint8Array, limits: Required<Limits> | null = null): Outcome {
+  args: string | Uint8Array, limits: CoreLimits = NONE): Outcome {
   if (level !== 0) return nested(() => callText(flags, kind, name, matchOn, ignoreArgs, args, limits));
   level = 1;
   try {
@@ -273,13 +253,12 @@ export function call(flags: number, kind: string, name: string, matchOn: string,
 }
 
 function callText(flags: number, kind: string, name: string, matchOn: string, ignoreArgs: string,
-  args: string | Uint8Array, limits: Required<Limits> | null): Outcome {
+  args: string | Uint8Array, limits: CoreLimits): Outcome {
   const e = ready();
-  useLimits(limits);
-  // The byte limit is checked before the text is copied into linear memory:
-  // a string has at least one UTF-8 byte per UTF-16 unit.
-  const minBytes = args.length;
-  if (minBytes > maxBytes) throw limitError("maxInputBytes", maxBytes, `args of at least ${minBytes} bytes`);
+  useLimits(e, limits);
+  // Longer than the byte limit: only its first limit + 1 units go in, which
+  // the core refuses by their length (a UTF-16 unit is one UTF-8 byte or more).
+  if (args.length > maxBytes) args = typeof args === "string" ? args.slice(0, maxBytes + 1) : args.subarray(0, maxBytes + 1);
   const argsBound = typeof args === "string" ? args.length * 3 : args.length;
   let at = putLiterals(e, kind, name, matchOn, ignoreArgs, argsBound);
   const mem = u8;
@@ -287,7 +266,6 @@ function callText(flags: number, kind: string, name: string, matchOn: string, ig
   if (typeof args === "string") {
     argsLen = put(mem, at, args);
     flags |= F_STRING_INPUT;
-    if (argsLen > maxBytes) throw limitError("maxInputBytes", maxBytes, `args of ${argsLen} bytes`);
   } else {
     mem.set(args, at);
     argsLen = args.length;
@@ -303,7 +281,7 @@ function callText(flags: number, kind: string, name: string, matchOn: string, ig
  * exception unchanged.
  */
 export function callValue(flags: number, kind: string, name: string, matchOn: string, ignoreArgs: string,
-  value: unknown, limits: Required<Limits> | null = null): Outcome {
+  value: unknown, limits: CoreLimits = NONE): Outcome {
   if (level !== 0) return nested(() => callWithValue(flags, kind, name, matchOn, ignoreArgs, value, limits));
   level = 1;
   try {
@@ -314,12 +292,18 @@ export function callValue(flags: number, kind: string, name: string, matchOn: st
 }
 
 function callWithValue(flags: number, kind: string, name: string, matchOn: string, ignoreArgs: string,
-  value: unknown, limits: Required<Limits> | null): Outcome {
+  value: unknown, limits: CoreLimits): Outcome {
   const e = ready();
-  useLimits(limits);
+  useLimits(e, limits);
   const start = putLiterals(e, kind, name, matchOn, ignoreArgs, 0);
   valueStart = start;
-  const end = writeValue(value, u8, start, Math.min(inPtr + inCap, start + maxBytes + 1), growInput, level > 1);
+  let end: number;
+  try {
+    end = writeValue(value, u8, start, Math.min(inPtr + inCap, valueCap(start)), growInput, level > 1);
+  } catch (err) {
+    if (err !== OVER) throw err;
+    end = start + maxBytes + 1;
+  }
   return runRequest(e, flags | F_VALUES, end - start, end);
 }
 
@@ -333,16 +317,16 @@ let level = 0;
 interface Slot {
   exp: Exports | undefined; u8: Uint8Array; hdr: Uint32Array; res: Int32Array; inPtr: number; inCap: number; resPtr: number;
   kindLen: number; nameLen: number; matchLen: number; ignoreLen: number;
-  sentDepth: number; sentMembers: number; valueStart: number; maxBytes: number; maxDepth: number; maxMembers: number;
+  told: Told; valueStart: number; maxBytes: number;
 }
 const spares: Slot[] = [];
 
 function saveSlot(): Slot {
-  return { exp, u8, hdr, res, inPtr, inCap, resPtr, kindLen, nameLen, matchLen, ignoreLen, sentDepth, sentMembers, valueStart, maxBytes, maxDepth, maxMembers };
+  return { exp, u8, hdr, res, inPtr, inCap, resPtr, kindLen, nameLen, matchLen, ignoreLen, told, valueStart, maxBytes };
 }
 
 function loadSlot(s: Slot): void {
-  ({ exp, u8, hdr, res, inPtr, inCap, resPtr, kindLen, nameLen, matchLen, ignoreLen, sentDepth, sentMembers, valueStart, maxBytes, maxDepth, maxMembers } = s);
+  ({ exp, u8, hdr, res, inPtr, inCap, resPtr, kindLen, nameLen, matchLen, ignoreLen, told, valueStart, maxBytes } = s);
 }
 
 function nested<T>(run: () => T): T {
@@ -388,13 +372,12 @@ export function asValueWalk<T>(walk: (nested: boolean) => T): T {
 /** Makes the input region hold `need` (an absolute address) while a value is being written. */
 function growInput(need: number): void {
   const e = exp!;
-  if (need - valueStart > maxBytes) {
-    throw limitError("maxInputBytes", maxBytes, `args larger than ${maxBytes} bytes as a value stream`);
-  }
-  const want = Math.min(Math.max(2 * (need - inPtr), need - inPtr + 1024), valueStart - inPtr + maxBytes + 1024);
+  const most = valueCap(valueStart);
+  if (need > most) throw OVER;
+  const want = Math.min(Math.max(2 * (need - inPtr), need - inPtr + 1024), most - inPtr + 1024);
   if (e.reserve(want) === 0) throw new FingerprintError("out-of-memory", `args of ${want} bytes do not fit in wasm memory`);
   inCap = want;
-  retarget(view(e), Math.min(inPtr + inCap, valueStart + maxBytes + 1));
+  retarget(view(e), Math.min(inPtr + inCap, most));
 }
 
 // Lengths of the literal parts of the request being built (set by putLiterals).
@@ -419,11 +402,6 @@ function putLiterals(e: Exports, kind: string, name: string, matchOn: string, ig
 
 /** Fills the header, runs the core once, and turns the result block into an Outcome. */
 function runRequest(e: Exports, flags: number, argsLen: number, end: number): Outcome {
-  if (maxDepth !== sentDepth || maxMembers !== sentMembers) {
-    e.limits(maxDepth, maxMembers);
-    sentDepth = maxDepth;
-    sentMembers = maxMembers;
-  }
   const h = hdr;
   h[0] = flags; h[1] = kindLen; h[2] = nameLen; h[3] = matchLen; h[4] = ignoreLen; h[5] = argsLen;
   let host: HostHash | null = null;
@@ -487,17 +465,11 @@ export function memoryBytes(): number {
   return exp ? exp.memory.buffer.byteLength : 0;
 }
 
+/** The failed request's FingerprintError; a limit's message is the core's detail, whole (assembly/limits.ts). */
 function coreError(mem: Uint8Array, status: number): FingerprintError {
   const r = res;
-  const [code, reason] = CORE_ERRORS[status - 1] ?? ["bad-request", `core status ${status}`];
-  const offset = r[RESULT_OFFSET >> 2];
-  if (code === "limit-exceeded") {
-    const [what, value] = reason.includes("maxDepth") ? ["maxDepth", maxDepth] : ["maxMembers", maxMembers];
-    const where = offset >= 0 ? ` at byte ${offset}` : "";
-    return new FingerprintError(code, `limit exceeded: ${reason}${where} (${what} is ${value})`,
-      offset >= 0 ? { offset } : {});
-  }
-  return errorFromCore(status, offset, r[RESULT_PART >> 2], "");
+  const p = r[RESULT_TEXT_PTR >> 2] >>> 0, n = r[RESULT_TEXT_LEN >> 2] >>> 0;
+  return errorFromCore(status, r[RESULT_OFFSET >> 2], r[RESULT_PART >> 2], n === 0 ? "" : decoder.decode(mem.subarray(p, p + n)));
 }
 
 // ---- Batches (issue 13, src/_batch.ts): this module as a batch target.
@@ -524,17 +496,12 @@ export interface BatchTarget {
  * instance (from inside a toJSON or getter of a call in progress it gets an
  * instance of its own, as a nested call does).
  */
-export function asBatch<T>(limits: Required<Limits> | null, work: (t: BatchTarget, maxInputBytes: number) => T): T {
+export function asBatch<T>(limits: CoreLimits, work: (t: BatchTarget) => T): T {
   const go = (): T => {
     const e = ready();
-    useLimits(limits);
-    if (maxDepth !== sentDepth || maxMembers !== sentMembers) {
-      e.limits(maxDepth, maxMembers);
-      sentDepth = maxDepth;
-      sentMembers = maxMembers;
-    }
+    useLimits(e, limits);
     try {
-      return work(target, maxBytes);
+      return work(target);
     } finally {
       if (exp) retireIfLarge(view(exp));
     }
@@ -562,7 +529,13 @@ const target: BatchTarget = {
   view: () => view(exp!),
   putValue(value: unknown, start: number): number {
     valueStart = start;
-    return writeValue(value, view(exp!), start, Math.min(inPtr + inCap, start + maxBytes + 1), growInput, level > 1);
+    const saved = maxBytes;
+    maxBytes = Infinity; // a batch item goes in whole: the core refuses one over the limit by its length
+    try {
+      return writeValue(value, view(exp!), start, inPtr + inCap, growInput, level > 1);
+    } finally {
+      maxBytes = saved;
+    }
   },
   error: () => coreError(view(exp!), res[0]),
   status: () => (view(exp!), res[0]),

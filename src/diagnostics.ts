@@ -24,6 +24,7 @@ import { selectValue } from "./select.js";
 import { FingerprintError } from "./errors.js";
 import type { FingerprintOptions } from "./api.js";
 import { toolsText, type CallOptions } from "./tools.js";
+import { type CoreLimits, NONE, callLimits } from "./_limits.js";
 
 /**
  * One tool call, the object a recording line holds (the one call model of
@@ -114,7 +115,8 @@ export interface NearestMatch<T extends object = Call | Explanation | ProviderCa
  * @example explain("search", { q: " cats ", page: 2 }, { ignoreArgs: ["page"] }).canonical // '{"q":"cats"}'
  */
 export function explain(name: string, args: unknown, options?: FingerprintOptions): Explanation {
-  return explainCall({ ...optionsOf(options), name, args });
+  const [o, own] = optionsOf(options);
+  return explanationOf(explainRecord({ ...o, name, args }, undefined, own));
 }
 
 /**
@@ -123,7 +125,8 @@ export function explain(name: string, args: unknown, options?: FingerprintOption
  * @example explainJSON("search", '{"q":"cats","page":2}', { matchOn: ["q"] }).selected.dropped // ["page"]
  */
 export function explainJSON(name: string, argsJSON: string | Uint8Array, options?: FingerprintOptions): Explanation {
-  return explainCall({ ...optionsOf(options), name, argsJSON });
+  const [o, own] = optionsOf(options);
+  return explanationOf(explainRecord({ ...o, name, argsJSON }, undefined, own));
 }
 
 /**
@@ -168,8 +171,8 @@ export function explainCalls(message: ProviderCall | string | Uint8Array, option
 }
 
 /** The core's record for a call (src/_diagnostics_wasm.ts), for the CLI, which prints its members. Internal. */
-export function explainRecord(call: Call | ProviderCall | string | Uint8Array, tools?: Uint8Array): Explained {
-  if (typeof call === "string" || call instanceof Uint8Array) return explainCallText(call, -1, tools);
+export function explainRecord(call: Call | ProviderCall | string | Uint8Array, tools?: Uint8Array, own: CoreLimits = NONE): Explained {
+  if (typeof call === "string" || call instanceof Uint8Array) return explainCallText(call, -1, tools, own);
   if (call === null || typeof call !== "object") {
     throw new FingerprintError("invalid-argument", "a call must be an object {name, args | argsJSON, kind?, matchOn?, ignoreArgs?}");
   }
@@ -177,11 +180,11 @@ export function explainRecord(call: Call | ProviderCall | string | Uint8Array, t
   if (c.argsJSON instanceof Uint8Array) c = { ...c, argsJSON: utf8(c.argsJSON) };
   else if (c.argsJSON === undefined || c.argsJSON === null) c = withoutInapplicableSelection(c);
   try {
-    return explainCallValue(c, -1, tools);
+    return explainCallValue(c, -1, tools, own);
   } catch (err) {
     if (!isRejection(err)) throw err;
   }
-  return explainAroundRejected(c, tools);
+  return explainAroundRejected(c, tools, own);
 }
 
 /**
@@ -190,7 +193,7 @@ export function explainRecord(call: Call | ProviderCall | string | Uint8Array, t
  * stand-in (`true`: present, not null); if the core keeps one of them, the
  * real error is raised — the core, not this host, decides what is selected.
  */
-function explainAroundRejected(c: Call, tools: Uint8Array | undefined): Explained {
+function explainAroundRejected(c: Call, tools: Uint8Array | undefined, own: CoreLimits): Explained {
   const args = c.args;
   if (typeof args !== "object" || args === null || Array.isArray(args)) throw errorOf(args);
   const copy = Object.create(null) as Record<string, unknown>;
@@ -208,7 +211,7 @@ function explainAroundRejected(c: Call, tools: Uint8Array | undefined): Explaine
   }
   let out: Explained;
   try {
-    out = explainCallValue({ ...c, args: copy }, -1, tools);
+    out = explainCallValue({ ...c, args: copy }, -1, tools, own);
   } catch (err) {
     if (!isRejection(err)) throw err;
     throw new FingerprintError("unsupported-value", "a call's name, kind, matchOn, ignoreArgs and other members must be JSON values");
@@ -260,15 +263,15 @@ function utf8(bytes: Uint8Array): string {
   }
 }
 
-/** The call members for fingerprint()-style options (kind, matchOn, ignoreArgs only). */
-function optionsOf(options: FingerprintOptions | undefined): Partial<Call> {
-  if (options === undefined) return {};
+/** The call members for fingerprint()-style options (kind, matchOn, ignoreArgs), and the call's own limits. */
+function optionsOf(options: FingerprintOptions | undefined): [Partial<Call>, CoreLimits] {
+  if (options === undefined) return [{}, NONE];
   if (typeof options !== "object" || options === null) throw new FingerprintError("invalid-argument", "options must be an object");
   const out: Partial<Call> = {};
   if (options.kind !== undefined) out.kind = options.kind;
   if (options.matchOn !== undefined) out.matchOn = options.matchOn;
   if (options.ignoreArgs !== undefined) out.ignoreArgs = options.ignoreArgs;
-  return out;
+  return [out, callLimits(options.limits)];
 }
 
 function explanationOf({ record, digest }: Explained): Explanation {

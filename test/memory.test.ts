@@ -80,11 +80,16 @@ describe("limits", () => {
     expect(fingerprintJSON("t", text)).toBe(want); // the next call without limits is unaffected
   });
 
-  it("configure() sets defaults that a call's own limits override, and Infinity lifts them", () => {
+  it("configure() sets limits that a call's own can only tighten, and configure's Infinity lifts them", () => {
     try {
-      configure({ limits: { maxDepth: 1 } });
-      expect(() => fingerprint("t", { a: [1] })).toThrow(expect.objectContaining({ code: "limit-exceeded" }));
-      expect(fingerprint("t", { a: [1] }, { limits: { maxDepth: 2 } })).toBe(fingerprintOf({ name: "t", args: { a: [1] } }).fingerprint);
+      configure({ limits: { maxDepth: 2 } });
+      expect(() => fingerprint("t", { a: [[1]] })).toThrow(expect.objectContaining({ code: "limit-exceeded" }));
+      // A looser own limit (or null, or Infinity) keeps the configured one; a tighter one applies.
+      for (const maxDepth of [3, null, Infinity]) {
+        expect(() => fingerprint("t", { a: [[1]] }, { limits: { maxDepth } })).toThrow(expect.objectContaining({ code: "limit-exceeded" }));
+      }
+      expect(() => fingerprint("t", { a: [1] }, { limits: { maxDepth: 1 } })).toThrow(expect.objectContaining({ code: "limit-exceeded" }));
+      expect(fingerprint("t", { a: [1] }, { limits: { maxDepth: 3 } })).toBe(fingerprintOf({ name: "t", args: { a: [1] } }).fingerprint);
     } finally {
       configure({ limits: { maxDepth: Infinity } });
     }

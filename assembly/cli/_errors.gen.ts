@@ -23,6 +23,7 @@ export function errorCode(status: i32): string {
     case 18: return "bad-tools";
     case 19: return "declaration-conflict";
     case 20: return "partial-call";
+    case 21: return "limit-exceeded";
     default: return "bad-request";
   }
 }
@@ -49,6 +50,7 @@ export function errorReason(status: i32): string {
     case 18: return "tool declarations are a JSON object {\"<tool name>\": {\"matchOn\"?: [...], \"ignoreArgs\"?: [...]}}";
     case 19: return "a call's own matchOn/ignoreArgs differ from its tool's declaration";
     case 20: return "a piece of a streamed response, not a whole call: fingerprint the assembled message";
+    case 21: return "input larger than the maxInputBytes limit";
     default: return "malformed request to the core";
   }
 }

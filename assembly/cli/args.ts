@@ -9,7 +9,9 @@
 //   {"command","json","files":[…],"in":[…],"tools":FILE|null,"jobs":N}
 // (jobs 0: the host's default, the number of cores). `replay` takes one
 // CALLS file and one --in recording; --tools FILE (issue 12) is for every
-// command, the last one given wins.
+// command, the last one given wins. --max-input-bytes / --max-depth /
+// --max-members N (every command): the limits every line and CALL.json is
+// read under (limits.ts); a line over one is a bad line like any other.
 import { ensure, putByte } from "../json/sink";
 import { writeJsonString } from "../json/writer";
 import { bytes, lit } from "./_emit";
@@ -20,6 +22,9 @@ export const C_FINGERPRINT = 0, C_EXPLAIN = 1, C_VERIFY = 2, C_WHY = 3, C_HELP =
 export let command = C_FINGERPRINT;
 export let json = false;
 export let jobs: u32 = 0;
+const NONE_GIVEN: u32 = 0xFFFF_FFFF; // limits.ts NO_LIMIT
+/** --max-input-bytes, --max-depth, --max-members (0xFFFFFFFF: not given). */
+export let limitBytes: u32 = NONE_GIVEN, limitDepth: u32 = NONE_GIVEN, limitMembers: u32 = NONE_GIVEN;
 let help = false, version = false;
 let hasTools = false, toolsArg: u32 = 0;
 
@@ -53,6 +58,7 @@ export function inCount(): u32 { return nIn; }
 /** Reads argv [p, p+n); false (with exitCode 2) on a usage error whose text is then in the sink. */
 function parse(p: usize, n: usize): bool {
   command = C_FINGERPRINT; json = help = version = hasTools = false; jobs = 0; nFiles = nIn = 0; argc = 0;
+  limitBytes = limitDepth = limitMembers = NONE_GIVEN;
   argv = p;
   let start: usize = 0;
   for (let i: usize = 0; i < n; i++) {
@@ -89,6 +95,14 @@ function parse(p: usize, n: usize): bool {
         if (v != i && v != NONE) i = v;
         jobs = number(vp, vn);
         if (jobs == 0) return usage("--jobs needs a number of jobs, 1 or more", true);
+      } else if (limitOption(s, m) != 0) {
+        const k = limitOption(s, m);
+        const v = value(s, m, k, i);
+        const vp = v == i ? s + k + 1 : v == NONE ? 0 : argP(v), vn = v == i ? m - k - 1 : v == NONE ? 0 : argN(v);
+        if (v != i && v != NONE) i = v;
+        const x = limitNumber(vp, vn);
+        if (x < 0) return lit("error: ") && bytes(s, k) && lit(" needs a whole number, 0 or more (see --help)\n") && usageEnd();
+        if (k == 17) limitBytes = <u32>x; else if (k == 11) limitDepth = <u32>x; else limitMembers = <u32>x;
       } else {
         return lit("error: unknown option ") && bytes(s, m) && lit(" (see --help)\n") && usageEnd();
       }
@@ -109,6 +123,23 @@ function parse(p: usize, n: usize): bool {
 }
 
 const NONE: u32 = 0xFFFF_FFFF;
+
+/** The length of the limit option s names (alone or as name=value), 0 if none. */
+function limitOption(s: usize, m: usize): usize {
+  return opt(s, m, "--max-input-bytes") ? 17 : opt(s, m, "--max-depth") ? 11 : opt(s, m, "--max-members") ? 13 : 0;
+}
+
+/** A limit's value: decimal digits up to 2^32 - 1 (which is no limit); -1 otherwise. */
+function limitNumber(p: usize, n: usize): i64 {
+  if (n == 0 || n > 10) return -1;
+  let v: i64 = 0;
+  for (let j: usize = 0; j < n; j++) {
+    const d = <u32>load<u8>(p + j) - 0x30;
+    if (d > 9) return -1;
+    v = v * 10 + <i64>d;
+  }
+  return v > <i64>0xFFFF_FFFF ? -1 : v;
+}
 
 /** s is the option name, alone or as name=value. */
 function opt(s: usize, m: usize, name: string): bool {

@@ -26,15 +26,28 @@ import { E_BAD_REQUEST, fail } from "../errors";
 import { sinkInit } from "../json/sink";
 import { FINGERPRINT_VERSION } from "../abi";
 import { is, setProg, writeHelp, writeVersion } from "./help";
-import { setPkg } from "./args";
+import { limitBytes, limitDepth, limitMembers, setPkg } from "./args";
+import { popLimits, pushLimits } from "../limits";
 import { setTools } from "../tools";
 import { keptTools, keptToolsLength } from "../replay";
 import { replayStart } from "./replay";
 import { runTools } from "./tools";
 import { runChunk, runCounts, runFinish, runLines, runPlan, runPosition, runTarget, runUnreadable } from "./run";
 
-/** Runs step [fP, fP+fN) with the request's parts; true with the text at the sink's start. */
+/**
+ * Runs step [fP, fP+fN) with the request's parts; true with the text at the
+ * sink's start. The run's --max-* options (args.ts) tighten the instance's
+ * limits for the step, which leaves them as they were.
+ */
 export function cliText(fP: usize, fN: usize, opP: usize, opN: usize, progP: usize, progN: usize,
+  pkgP: usize, pkgN: usize, argsP: usize, argsN: usize): bool {
+  pushLimits(limitBytes, limitDepth, limitMembers);
+  const ok = step(fP, fN, opP, opN, progP, progN, pkgP, pkgN, argsP, argsN);
+  popLimits();
+  return ok;
+}
+
+function step(fP: usize, fN: usize, opP: usize, opN: usize, progP: usize, progN: usize,
   pkgP: usize, pkgN: usize, argsP: usize, argsN: usize): bool {
   setTools(keptTools(), keptToolsLength()); // --tools (cli/tools.ts), kept by this instance's replay index
   if (fN == 5 && is(fP, "chunk")) { replayStart(false, 0, 0); return runChunk(opP, opN, progP, progN, decimal(pkgP, pkgN), argsP, argsN); }

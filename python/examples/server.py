@@ -81,8 +81,8 @@ class Handler(BaseHTTPRequestHandler):
         n = int(length)
         if n > self.max_input_bytes:
             # Worded as the SDK words it; answered before the body is read, then the connection is closed.
-            self._answer(413, {"error": "limit-exceeded", "message": "limit exceeded: args of at least %d bytes "
-                               "(maxInputBytes is %d)" % (n, self.max_input_bytes)}, close=True)
+            self._answer(413, {"error": "limit-exceeded", "message": "limit exceeded: input larger than the "
+                               "maxInputBytes limit (maxInputBytes is %d)" % self.max_input_bytes}, close=True)
             return
         body = self.rfile.read(n)
         name = _name(url.path[len(PREFIX):])

@@ -320,7 +320,7 @@ def test_a_separated_column_with_a_wrong_count_of_items_runs_nothing():
     from overturn.fingerprint import _batch, _limits
     from overturn.fingerprint._abi import BATCH_NUL_IN_ITEM, F_DIGEST, F_RAW_NAMES, F_STRING_INPUT
 
-    with _batch.Target(_limits.active.core) as t:
+    with _batch.Target(_limits.active) as t:
         for data, count in ((b"1\x002", 5), (b"1\x002\x003", 2), (b"", 2)):
             cols = [("shared", b"tool_call"), ("shared", b"t"), _batch.SHARED_EMPTY, _batch.SHARED_EMPTY,
                     ("separated", data, None)]

@@ -30,6 +30,8 @@ export const HELP = {
     "the exit status is 1 if any failed, 2 for a usage error. --json writes JSON Lines.",
     "--tools FILE (every command): tool declarations by tool name,",
     '  {"<tool>": {"matchOn"?: [...], "ignoreArgs"?: [...]}}; a bad file is a usage error.',
+    "--max-input-bytes N, --max-depth N, --max-members N (every command): limits on each",
+    "  line and CALL.json (bytes, nesting, members of one object); a line over one fails.",
     `Fingerprint contract v${FINGERPRINT_VERSION}.`,
   ],
   explain: [

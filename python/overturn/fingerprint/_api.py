@@ -15,7 +15,7 @@ import json
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
 from . import _core, _limits
-from ._abi import F_MARSHAL
+from ._abi import F_FROM_VALUE, F_MARSHAL
 from ._core import F_DIGEST, F_IGNORE, F_MATCH_ON, F_STRING_INPUT, F_TEXT, _local
 from ._encode import to_json_args
 from ._stream import NOT_PLAIN, PLAIN, UNKNOWN, marshal_call, plain_call
@@ -30,7 +30,6 @@ _lists: Dict[Tuple[str, ...], bytes] = {}
 _CACHE_MAX = 1024
 _DEFAULT_KIND = "tool_call"
 _PLAIN_TEXT = 1 << 16  # characters: a str up to this takes _core.plain (its bytes live during the run)
-_UNLIMITED = _limits._UNLIMITED  # max_bytes when there is no byte limit
 _VALUE_DIGEST = F_DIGEST | F_MARSHAL  # plain's request for a value's digest
 
 
@@ -93,7 +92,7 @@ def _settings(limits: LimitsArg) -> Optional[_limits.Settings]:
 
 
 def _value_call(flags: int, k: bytes, n: bytes, args: Any, limits: LimitsArg) -> str:
-    """The core call of the value path: limit errors lose the offset into text the caller never saw."""
+    """The core call of the value path, with the call's own limits."""
     s = _limits.active if limits is None else _limits.active.over(limits)
     out = marshal_call(flags, k, n, args, s)  # plain values: marshal, read by the core (issue 14)
     if out is NOT_PLAIN or out is PLAIN or out is UNKNOWN:
@@ -113,14 +112,8 @@ def _text_path(out: str, flags: int, k: bytes, n: bytes, args: Any, s: _limits.S
         data = to_json_args(args, reads_once=True)
     else:
         data = to_json_args(args)
-    if data.__class__ is bytes and len(data) > s.max_bytes:
-        raise _limits.value_over(len(data), s)  # _core would word it as text
-    try:
-        return _core.call(flags, k, n, b"", b"", data, s)
-    except FingerprintError as e:
-        if e.code == "limit-exceeded":
-            raise _limits.without_offset(e) from None
-        raise
+    # F_FROM_VALUE: text the caller never saw, so a limit error names no offset into it (assembly/limits.ts).
+    return _core.call(flags | F_FROM_VALUE, k, n, b"", b"", data, s)
 
 
 def fingerprint(name: str, args: Any, *, match_on: Optional[KeyList] = None,
@@ -138,9 +131,9 @@ def fingerprint(name: str, args: Any, *, match_on: Optional[KeyList] = None,
         ignore_args: drop these top-level keys (D9).
         kind: defaults to ``"tool_call"``; non-empty, no ``"\\n"``, no lone
             surrogates (D17).
-        limits: this call's :class:`Limits` (or a mapping of its fields),
-            laid over the configured ones (:func:`configure`). The byte limit
-            counts the JSON text the value becomes.
+        limits: this call's :class:`Limits` (or a mapping of its fields); they
+            can only tighten the configured ones (:func:`configure`). The byte
+            limit counts the JSON text the value becomes.
 
     Returns:
         64 lowercase hex digits (D18).
@@ -196,8 +189,8 @@ def fingerprint_json(name: str, args_json: Union[str, bytes, bytearray, memoryvi
     duplicate keys keep the last (D13), surrogate escapes pair up (D14).
     ``bytes`` may start with a UTF-8 byte order mark (skipped); a ``str`` may
     not (it is a character of the text, and an error there). ``limits``: as
-    for :func:`fingerprint`; the byte limit is checked before the text is
-    copied into the core.
+    for :func:`fingerprint`; a text over the byte limit is not copied into
+    the core beyond the limit.
 
     Raises:
         FingerprintError: malformed JSON (``offset`` is the byte offset into
@@ -212,7 +205,7 @@ def fingerprint_json(name: str, args_json: Union[str, bytes, bytearray, memoryvi
         n = _names.get(name) if type(name) is str else None
         if n is None:
             n = _literal(name, "name")
-        if type(args_json) is str and len(args_json) <= _PLAIN_TEXT and _limits.active.max_bytes >= _UNLIMITED:
+        if type(args_json) is str and len(args_json) <= _PLAIN_TEXT and not _limits.active.any_bytes:
             # The common call in fewer Python steps (issue 14); an error is
             # reported by the full path below (the core runs that text twice).
             out = _core.plain(F_DIGEST | F_STRING_INPUT, n, args_json.encode("utf-8", "surrogatepass"))

@@ -70,7 +70,7 @@ def batch_json(names: Any, args_json: Any, kind: Any, shared: List[Any], s: _lim
     if len(na) != len(aa):
         raise FingerprintError("invalid-argument", "names and args_json have different lengths")
     count = len(na)
-    with Target(s.core) as t:
+    with Target(s) as t:
         digests = bytearray()
         failed: List[int] = []
         base = 0
@@ -84,12 +84,6 @@ def batch_json(names: Any, args_json: Any, kind: Any, shared: List[Any], s: _lim
                 errors[i] = FingerprintError("invalid-argument", "name is null")
             for i in _nulls(a):
                 errors.setdefault(i, FingerprintError("invalid-argument", "args_json is null"))
-            if s.max_bytes < _limits._UNLIMITED:
-                lengths = pc.binary_length(a)
-                if (pc.max(lengths).as_py() or 0) > s.max_bytes:
-                    for i, m in enumerate(lengths.to_pylist()):
-                        if m is not None and m > s.max_bytes:
-                            errors.setdefault(i, _limits.bytes_over(m, s))
             cols = [shared[0] if ka is None else _column(ka.slice(base, n)), _column(nm), shared[2], shared[3], _column(a)]
             d, f = run_chunk(t, F_DIGEST | F_RAW_NAMES | F_STRING_INPUT, n, cols, errors, base, raise_errors)
             # Digests as bytes, or (long items, hashed by OpenSSL) hex strs, None where failed.

@@ -49,10 +49,10 @@ class Target:
     """The diagnostics module's instance (this thread's) as a batch runs on it: its SIMD build hashes
     short items four at a time (assembly/batch.ts), and it reads calls (F_CALL).
 
-    ``with Target(limits) as t:`` sends the batch's limits and leaves none set after it (explain()
-    and the CLI run on this instance with none)."""
+    ``with Target(settings) as t:`` runs the batch under those limits (the configured ones and the
+    batch's own), passed to the instance before each chunk; the core checks every item."""
 
-    def __init__(self, core: Tuple[int, int] = (_limits.NO_LIMIT, _limits.NO_LIMIT)) -> None:
+    def __init__(self, s: Optional[_limits.Settings] = None) -> None:
         # Busy for the whole batch: code run meanwhile on this thread (the iterable, a __del__) that
         # calls into diagnostics gets a temporary instance, never this one's half-written chunk.
         d = _diagnostics_wasm._acquire()
@@ -61,8 +61,8 @@ class Target:
         self.result = d.result
         try:
             self.fn_batch = d.w.func("runBatch")
-            self.fn_limits = d.w.func("limits")
-            self.limits(core)
+            self.s = s or _limits.active
+            self.limits()
         except BaseException:
             _diagnostics_wasm._release(d)
             raise
@@ -71,10 +71,7 @@ class Target:
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        try:
-            self.limits((_limits.NO_LIMIT, _limits.NO_LIMIT))
-        finally:
-            _diagnostics_wasm._release(self.d)
+        _diagnostics_wasm._release(self.d)
 
     def own(self, fn: Callable[..., Any], *args: Any) -> Any:
         """``fn(*args)`` on this batch's instance, with its limits: the batch's own calls into the
@@ -100,15 +97,10 @@ class Target:
     def read(self, ptr: int, n: int) -> bytes:
         return bytes(self.view()[ptr:ptr + n])
 
-    def limits(self, core: Tuple[int, int]) -> None:
-        """The batch's limits, sent now and again before each chunk (run_chunk): an iterable's
-        own code between chunks may run a batch on this instance, which leaves none set."""
-        self.core = core
-        try:
-            self.d.w.call(self.fn_limits, *core)
-        except WasmError as e:  # pragma: no cover - limits() stores two numbers
-            self.forget()
-            raise _core.trap_error(e) from None
+    def limits(self) -> None:
+        """The batch's limits, passed now and again before each chunk (run_chunk): an iterable's
+        own code between chunks may run other calls on this instance, with other limits."""
+        self.d.tell(self.s)
 
     def run(self, frm: int, out: int) -> int:
         try:
@@ -181,7 +173,7 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_er
         guess += c[4] if c[0] == "pieces" else n
     stride = DIGEST_BYTES + 1 if lines else DIGEST_BYTES
     hash_here = (flags & F_DIGEST) != 0 and guess > HOST_HASH_FROM * count
-    t.limits(t.core)
+    t.limits()
     # Preimages: ends[count], then about the input's size (a digest each at least: the fallback below).
     room = max((DIGEST_BYTES - 4) * count, size + DIGEST_BYTES * count) if hash_here else 0
     out_bytes = 4 * count + room if hash_here else stride * count

@@ -37,7 +37,8 @@ def fingerprint_batch_json(names: Any, args_json: Any, *, match_on: Optional[Key
         match_on, ignore_args: for every item (D9).
         kind: for every item; with Arrow input also a string array (null: the
             default ``"tool_call"``).
-        limits: each item's :class:`Limits` (``max_input_bytes`` counts one item).
+        limits: each item's :class:`Limits`, which can only tighten the configured ones
+            (``max_input_bytes`` counts one item as the core reads it).
         on_error: ``"raise"`` (default) or ``"null"``.
 
     Returns:
@@ -69,7 +70,7 @@ def fingerprint_batch_json(names: Any, args_json: Any, *, match_on: Optional[Key
     out: List[Optional[str]] = []
     it_n, it_a = _chunks(_iterable(names, "names")), _chunks(_iterable(args_json, "args_json"))
     base = 0
-    with Target(s.core) as t:
+    with Target(s) as t:
         while True:
             ns, texts = next(it_n), next(it_a)
             if len(ns) != len(texts):
@@ -108,7 +109,7 @@ def fingerprint_batch(calls: Iterable[Any], *, limits: Any = None, on_error: str
     out: List[Optional[str]] = []
     it = _chunks(_iterable(calls, "calls"))
     base = 0
-    with Target(s.core) as t:
+    with Target(s) as t:
         while True:
             chunk = next(it)
             if not chunk:
@@ -150,7 +151,7 @@ def fingerprint_batch(calls: Iterable[Any], *, limits: Any = None, on_error: str
                     dicts[i] = d
                     if isinstance(d.get("argsJSON"), (bytes, bytearray, memoryview)):
                         texts.append(b"")  # the single path decodes it (D12: BOM)
-                        alone[i] = t.own(explain_record, d)[1]
+                        alone[i] = t.own(explain_record, d, b"", t.s)[1]
                         continue
                     m = _marshal(d) if plain and type(c) is not dict else None  # an exact dict was tried above
                     if m is not None:  # plain values: CPython marshal, read by the core (issue 14)
@@ -161,7 +162,7 @@ def fingerprint_batch(calls: Iterable[Any], *, limits: Any = None, on_error: str
                         texts.append(to_json_text(d))
                     except FingerprintError:
                         texts.append(b"")  # D9: a rejected value selection leaves out is no error
-                        alone[i] = t.own(explain_record, d)[1]
+                        alone[i] = t.own(explain_record, d, b"", t.s)[1]
                 except FingerprintError as e:
                     if raise_errors:
                         raise with_index(e, base + i) from None
@@ -179,7 +180,7 @@ def fingerprint_batch(calls: Iterable[Any], *, limits: Any = None, on_error: str
                 sub = {i - lo: e for i, e in errors.items() if lo <= i < hi}
                 # A marshal stream the core refuses (a surrogate, a large int, a shared list…)
                 # takes the JSON-text path alone, which gives the D16 answer or the error.
-                retry = (lambda j, lo=lo: t.own(explain_record, dicts[lo + j])[1]) if sorts[lo] == F_MARSHAL else None
+                retry = (lambda j, lo=lo: t.own(explain_record, dicts[lo + j], b"", t.s)[1]) if sorts[lo] == F_MARSHAL else None
                 digests, failed = run_chunk(t, flags, hi - lo, [SHARED_EMPTY] * 4 + [_batch.text_column(texts[lo:hi])],
                                             sub, base + lo, raise_errors, retry=retry, lines=True)
                 got = _batch.digests_list(digests, hi - lo, failed)
@@ -194,9 +195,9 @@ def fingerprint_batch(calls: Iterable[Any], *, limits: Any = None, on_error: str
 
 def _run_strs(t: Target, shared: List[Any], names: List[Any], texts: List[Any], s: _limits.Settings, base: int,
               raise_errors: bool, out: List[Optional[str]]) -> bool:
-    """The common chunk in one run: every item a ``str``, the chunk within CHUNK_BYTES, and none over the
-    limit (the whole chunk is not). False (nothing run) for any other chunk."""
-    most = min(CHUNK_BYTES, s.max_bytes)
+    """The common chunk in one run: every item a ``str``, the chunk within CHUNK_BYTES. False (nothing
+    run) for any other chunk. The core checks each item against the limits."""
+    most = CHUNK_BYTES
     cols = [shared[0], _batch.str_column(names), shared[2], shared[3], _batch.str_column(texts, most)]
     while True:
         texts_col = cols[4]
@@ -240,14 +241,6 @@ def _run_texts(t: Target, shared: List[Any], names: List[Any], texts: List[Any],
         runs = [(0, len(texts), True)]
     except TypeError:
         ab, runs = _mixed_texts(texts, errors, base, raise_errors)
-    if s.max_bytes < _limits._UNLIMITED:
-        for i, b in enumerate(ab):
-            if len(b) > s.max_bytes and i not in errors:
-                e = _limits.bytes_over(len(b), s)
-                if raise_errors and not any(j < i for j in errors):
-                    raise with_index(e, base + i)
-                errors[i] = e
-                ab[i] = b""
     for lo, hi, is_str in runs:
         flags = F_DIGEST | F_RAW_NAMES | (F_STRING_INPUT if is_str else 0)
         cols = [shared[0], _batch.text_column(nb[lo:hi]), shared[2], shared[3], _batch.text_column(ab[lo:hi])]

@@ -54,12 +54,15 @@ Calls do not nest: a call re-entered on the same thread (a signal handler or
 ``__del__`` that fingerprints while another call is writing its request) gets
 a temporary instance of its own.
 
-Limits and memory retention (issue 15) live in ``_limits.py``; here they
-are three hooks in ``_call``: the byte limit before the args are copied in,
-``limits(depth, members)`` sent when the instance was told other values, and
-the instance retired after a call that left its memory above
-``retain_memory_bytes`` (checked only for requests large enough to have
-grown it: small calls pay one integer comparison).
+Limits and memory retention live in ``_limits.py``; the core
+decides and words every limit (``assembly/limits.ts``). Here they are three
+hooks in ``_call``: the limits passed to the instance when it was told
+others (``_tell``; the core answers the byte limit in force), an input
+longer than that limit cut after limit + 1 bytes before it is copied in
+(the core refuses it by its length), and the instance retired after a call
+that left its memory above ``retain_memory_bytes`` (checked only for
+requests large enough to have grown it: small calls pay one integer
+comparison).
 
 A wasm trap is never expected (the core reports every bad input as a status,
 D19); should one happen, the thread's instance is dropped (its state may be
@@ -152,7 +155,8 @@ class _Instance:
         self.run_addr = w.func("run")
         self.reserve_addr = w.func("reserve")
         self.limits_addr = w.func("limits")
-        self.sent = (_limits.NO_LIMIT, _limits.NO_LIMIT)  # what limits() last told this instance
+        self.sent: Any = None  # what limits() last told this instance (a Settings.core): nothing yet
+        self.max_bytes = _limits._UNLIMITED  # the byte limit it answered
         check_module(w, "the wasm module")
         self.busy = False
         self.view: memoryview = memoryview(b"")
@@ -175,7 +179,8 @@ class _Instance:
             raise trap_error(e) from None
 
     def limits(self, core: Any) -> None:
-        self._call(self.limits_addr, *core)
+        """Tells the instance the configured limits and the call's own (six u32); keeps the byte limit it answers."""
+        self.max_bytes = _limits.bound(self._call(self.limits_addr, *core) & _U32_MAX)
 
     def _trapped(self, err: Optional[int]) -> FingerprintError:
         """Frees the failed call's trap/error object and turns it into a FingerprintError."""
@@ -369,7 +374,7 @@ def _bind_plain(st: _Instance) -> Any:
     pack = _HEADER.pack
     full_call = call
     hlen, digest, swap = _HEADER_LEN, F_DIGEST, F_DIGEST | F_PREIMAGE
-    dumps, unlimited = _stream._dumps, _stream._UNLIMITED
+    dumps = _stream._dumps
     # Decided once per thread: its stack was fixed when it started, before this first call.
     use_marshal = _stream.marshal_allowed()
     NOT_PLAIN, PLAIN, UNKNOWN = _stream.NOT_PLAIN, _stream.PLAIN, _stream.UNKNOWN
@@ -383,9 +388,9 @@ def _bind_plain(st: _Instance) -> Any:
                 data = dumps(data, 4)
             except Exception:  # ValueError: unmarshallable or too deep; the text path decides
                 return NOT_PLAIN
-            # A byte limit is defined on the JSON text a value becomes (issue
-            # 15), so a call under one takes the text path, where that size is known.
-            if s.max_bytes < unlimited:
+            # A byte limit counts the JSON text a value becomes, so a
+            # call under one takes the text path, which sends that text.
+            if s.any_bytes:
                 return PLAIN
             miss = PLAIN
         ld = len(data)
@@ -452,20 +457,27 @@ def _fallback_plain(flags: int, name: bytes, data: Any, s: _limits.Settings) -> 
         return None
 
 
+def _tell(st: _Instance, s: _limits.Settings) -> int:
+    """Passes the call's limits to the instance when it was told others; the byte limit in force."""
+    if st.sent is not s.core:
+        if st.sent != s.core:
+            st.limits(s.core)
+        st.sent = s.core  # the same object from now on: plain() tests identity
+    return st.max_bytes
+
+
 def _call(st: _Instance, s: _limits.Settings, flags: int, kind: bytes, name: bytes, match: bytes,
           ignore: bytes, args: Any) -> str:
+    most = _tell(st, s)
     if type(args) is str and len(args) <= _SMALL_TEXT:  # a short text call: encoded here in one piece
-        text = args
-        if len(text) > s.max_bytes:  # issue 15: the lower bound first, as the TypeScript SDK does
-            raise _limits.str_over(text, None, s)
-        args = text.encode("utf-8", "surrogatepass")
-        if len(args) > s.max_bytes:
-            raise _limits.str_over(text, len(args), s)
+        # Over the byte limit by its length (a character is a byte or more): its first limit + 1 go in,
+        # which the core refuses by their length (assembly/limits.ts: its one message).
+        args = (args if len(args) <= most else args[:most + 1]).encode("utf-8", "surrogatepass")
     if type(args) is not bytes:  # type(): a subclass's lying __class__ is never trusted (issue #10)
         # Nothing _put_large made outlives it: the core runs without a host copy beside it.
-        return _run(st, s, flags, _put_large(st, s, flags, kind, name, match, ignore, args))
-    if len(args) > s.max_bytes:  # issue 15: before anything is copied in
-        raise _limits.bytes_over(len(args), s)
+        return _run(st, s, flags, _put_large(st, most, flags, kind, name, match, ignore, args))
+    if len(args) > most:
+        args = memoryview(args)[:most + 1]  # the core refuses it by its length, before reading it
     hash_here = flags & F_DIGEST and len(args) <= _HOST_HASH_MAX and (_host_sha256 or _load_host_sha256())
     if hash_here:
         flags ^= F_DIGEST | F_PREIMAGE
@@ -489,11 +501,7 @@ def _call(st: _Instance, s: _limits.Settings, flags: int, kind: bytes, name: byt
 
 
 def _run(st: _Instance, s: _limits.Settings, flags: int, n: int, hash_here: bool = False) -> str:
-    """Runs the request of n bytes written at st.in_ptr; returns the digest or text."""
-    if st.sent is not s.core:  # issue 15: the core keeps depth/member limits per instance
-        if st.sent != s.core:
-            st.limits(s.core)
-        st.sent = s.core  # the same object from now on: plain() tests identity
+    """Runs the request of n bytes written at st.in_ptr (its limits told: _call); returns the digest or text."""
     st.slot.value = n  # Instance.w.call inlined: this is the hot path
     err = st.call_unchecked(st.ctx, st.run_addr, st.raw_addr, st.one, st.trap_addr)
     if err or st.trap.value:
@@ -504,10 +512,11 @@ def _run(st: _Instance, s: _limits.Settings, flags: int, n: int, hash_here: bool
     if n > s.measure_above:  # issue 15: only a large request can have grown memory past retain
         _retire_if_large(st, s.retain)  # st stays usable until this call returns
     if status:
-        status, offset, part, _, _ = _RESULT.unpack_from(st.view, r + RESULT_STATUS)
-        if status == _limits.E_LIMIT_DEPTH or status == _limits.E_LIMIT_MEMBERS:
-            raise _limits.core_limit_error(status, offset, s)
-        raise core_error(status, offset, part)
+        status, offset, part, ptr, size = _RESULT.unpack_from(st.view, r + RESULT_STATUS)
+        if ptr + size > len(st.view):
+            st.refresh()
+        # A limit's message is the core's, whole (assembly/limits.ts).
+        raise core_error(status, offset, part, str(st.view[ptr:ptr + size], "utf-8") if size else "")
     if flags & F_DIGEST:
         return digest_text(st.view[r + _DIGEST_AT:r + _DIGEST_AT + 64])
     ptr, size = _TEXT.unpack_from(st.view, r + RESULT_TEXT_PTR)
@@ -518,10 +527,10 @@ def _run(st: _Instance, s: _limits.Settings, flags: int, n: int, hash_here: bool
     return str(st.view[ptr:ptr + size], "utf-8")
 
 
-def _put_large(st: _Instance, s: _limits.Settings, flags: int, kind: bytes, name: bytes, match: bytes,
+def _put_large(st: _Instance, most: int, flags: int, kind: bytes, name: bytes, match: bytes,
                ignore: bytes, args: Any) -> int:
     """Writes a request whose args are not ``bytes`` (see ``_pieces``); returns its length."""
-    size, pieces = _pieces.prepare(args, s)  # the byte limit is checked here, before the copy-in
+    size, pieces = _pieces.prepare(args, most)  # over the byte limit `most`: its first most + 1 bytes
     head = _HEADER.pack(flags, len(kind), len(name), len(match), len(ignore), size)
     head += kind + name + match + ignore
     h = len(head)

@@ -103,8 +103,12 @@ CallLike = Any
 
 
 def explain(name: str, args: Any, *, match_on: Optional[KeyList] = None,
-            ignore_args: Optional[KeyList] = None, kind: str = _DEFAULT_KIND) -> Explanation:
+            ignore_args: Optional[KeyList] = None, kind: str = _DEFAULT_KIND, limits: Any = None) -> Explanation:
     """Explains the fingerprint of a call given as Python values.
+
+    ``limits``: this call's own :class:`Limits`, which can only tighten the
+    configured ones; they apply to the call as the core reads it (the call
+    object is a level, and its members count).
 
     Raises:
         FingerprintError: as :func:`fingerprint` does.
@@ -113,12 +117,12 @@ def explain(name: str, args: Any, *, match_on: Optional[KeyList] = None,
         >>> explain("search", {"q": " cats ", "page": 2}, ignore_args=["page"])["canonical"]
         '{"q":"cats"}'
     """
-    return explain_call(_call(name, kind, match_on, ignore_args, {"args": args}))
+    return _explanation(*explain_record(_call(name, kind, match_on, ignore_args, {"args": args}), b"", _own(limits)))
 
 
 def explain_json(name: str, args_json: Union[str, bytes, bytearray, memoryview], *,
                  match_on: Optional[KeyList] = None, ignore_args: Optional[KeyList] = None,
-                 kind: str = _DEFAULT_KIND) -> Explanation:
+                 kind: str = _DEFAULT_KIND, limits: Any = None) -> Explanation:
     """Explains the fingerprint of a call whose args are JSON text.
 
     Raises:
@@ -133,7 +137,8 @@ def explain_json(name: str, args_json: Union[str, bytes, bytearray, memoryview],
     elif not isinstance(args_json, str):
         raise FingerprintError("invalid-argument", "JSON text must be str or bytes, got %s"
                                % type(args_json).__qualname__)
-    return explain_call(_call(name, kind, match_on, ignore_args, {"argsJSON": args_json}))
+    return _explanation(*explain_record(_call(name, kind, match_on, ignore_args, {"argsJSON": args_json}), b"",
+                                        _own(limits)))
 
 
 def diff(a: CallLike, b: CallLike) -> Diff:
@@ -268,30 +273,38 @@ def explain_calls(message: Any, *, tools: Tools = None) -> List[Explanation]:
     Raises:
         FingerprintError: for a call the core cannot read or fingerprint.
     """
-    if not isinstance(message, (str, bytes, bytearray, memoryview)):
+    from_value = not isinstance(message, (str, bytes, bytearray, memoryview))
+    if from_value:
         message = host_call_text(message)
-    return [_explanation(r, d) for r, d in explain_calls_text(message, tools_text(tools))]
+    return [_explanation(r, d) for r, d in explain_calls_text(message, tools_text(tools), from_value)]
 
 
+def _own(limits: Any) -> Any:
+    """The Settings of a call with its own limits (None: the configured ones)."""
+    from . import _limits
 
-def explain_record(call: Any, tools: bytes = b"") -> Tuple[Dict[str, Any], str]:
-    """The core's explanation record and digest for a call (for the CLI). Internal."""
+    return None if limits is None else _limits.active.over(limits)
+
+
+def explain_record(call: Any, tools: bytes = b"", s: Any = None) -> Tuple[Dict[str, Any], str]:
+    """The core's explanation record and digest for a call (for the CLI). Internal.
+    ``s``: the call's limits (None: the configured ones)."""
     if isinstance(call, (str, bytes, bytearray, memoryview)):
-        return explain_call_text(call, tools)
+        return explain_call_text(call, tools, s)
     if not isinstance(call, Mapping):
         # An SDK object (D16b) or a list (D22): its JSON is JSON values only, read by the core.
-        return explain_call_text(host_call_text(call), tools)
+        return explain_call_text(host_call_text(call), tools, s, from_value=True)
     c = dict(call)
     if isinstance(c.get("argsJSON"), (bytes, bytearray, memoryview)):
         c["argsJSON"] = _utf8(bytes(c["argsJSON"]))
     try:
         text = to_json_text(c)
     except FingerprintError:
-        return _explain_around_rejected(c, tools)
-    return explain_call_text(text, tools)
+        return _explain_around_rejected(c, tools, s)
+    return explain_call_text(text, tools, s, from_value=True)
 
 
-def _explain_around_rejected(c: Dict[str, Any], tools: bytes) -> Tuple[Dict[str, Any], str]:
+def _explain_around_rejected(c: Dict[str, Any], tools: bytes, s: Any) -> Tuple[Dict[str, Any], str]:
     """A call whose args hold a value D16 rejects: no error when selection leaves
     it out (D9). Each rejected top-level member goes in as a stand-in (True:
     present, not None); if the core keeps one, the real error is raised — the
@@ -314,7 +327,7 @@ def _explain_around_rejected(c: Dict[str, Any], tools: bytes) -> Tuple[Dict[str,
     except FingerprintError:
         to_json_text(args)  # a bad key: raises the error with its path
         raise
-    record, digest = explain_call_text(text, tools)
+    record, digest = explain_call_text(text, tools, s, from_value=True)
     if any(k in rejected for k in record["selected"]["kept"]):
         to_json_text(args)
     return record, digest

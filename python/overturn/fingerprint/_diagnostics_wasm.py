@@ -19,8 +19,8 @@ TYPE_CHECKING = False  # typing is not imported at run time: ~3 ms of a CLI star
 if TYPE_CHECKING:
     from typing import Any, Callable, Dict, List, Tuple
 
-from . import _core
-from ._abi import (ALL_CALLS, F_CALL, F_CLI, F_DIFF, F_DIGEST, F_EXPLAIN, F_NTH_CALL, F_STRING_INPUT, F_TOOLS,
+from . import _core, _limits
+from ._abi import (ALL_CALLS, F_CALL, F_CLI, F_DIFF, F_DIGEST, F_EXPLAIN, F_FROM_VALUE, F_NTH_CALL, F_STRING_INPUT, F_TOOLS,
                    HEADER_BYTES, HEADER_WORDS, RESULT_CLI_CODE, RESULT_CLI_OUT, RESULT_DIGEST, RESULT_OFFSET,
                    RESULT_STATUS, RESULT_TEXT_PTR)
 from ._errors import FingerprintError, core_error
@@ -51,7 +51,8 @@ def _compiled() -> Module:
 class _Instance:
     def __init__(self) -> None:
         w = self.w = _WasmInstance(_compiled())
-        self.fn_run, self.fn_reserve = w.func("run"), w.func("reserve")
+        self.fn_run, self.fn_reserve, self.fn_limits = w.func("run"), w.func("reserve"), w.func("limits")
+        self.sent: Any = None  # the limits last told (a Settings.core): nothing yet
         _core.check_module(w, "diagnostics.wasm")
         self.result = w.call(w.func("result"))
         self.cap = 64 * 1024
@@ -59,6 +60,19 @@ class _Instance:
         if self.ptr == 0:
             raise FingerprintError("out-of-memory", "the diagnostics core has no room for its input")
         self.busy = False  # a request is between its write and the read of its result (_acquire)
+
+    def tell(self, s: Any = None) -> None:
+        """Passes the limits (``s``: a call's Settings; None: the configured ones) when it was told others:
+        the core checks every input against them (assembly/limits.ts)."""
+        core = (s or _limits.active).core
+        if self.sent is not core:
+            if self.sent != core:
+                try:
+                    self.w.call(self.fn_limits, *core)
+                except WasmError as e:  # pragma: no cover - limits() stores six numbers
+                    _forget(self)
+                    raise _core.trap_error(e) from None
+            self.sent = core
 
     def reserve(self, n: int) -> int:
         """Room for n input bytes at ``ptr`` (the same address, more room); 0 when memory cannot grow."""
@@ -133,14 +147,16 @@ def _call_text(text: Any) -> Tuple[bytes, int]:
                            % type(text).__qualname__)
 
 
-def explain_call_text(text: Any, tools: bytes = b"") -> Tuple[Dict[str, Any], str]:
+def explain_call_text(text: Any, tools: bytes = b"", s: Any = None, from_value: bool = False) -> Tuple[Dict[str, Any], str]:
     """(record, digest) for a call given as JSON text: ``str`` or UTF-8 ``bytes``.
-    ``tools``: declarations' JSON text (F_TOOLS, the ignoreArgs part; assembly/tools.ts)."""
+    ``tools``: declarations' JSON text (F_TOOLS, the ignoreArgs part; assembly/tools.ts).
+    ``s``: the call's limits (None: the configured ones); ``from_value``: the text was made here
+    from the caller's mapping (F_FROM_VALUE: a limit error names no offset into it)."""
     data, flags = _call_text(text)
-    flags |= F_CALL | F_EXPLAIN | F_DIGEST | (F_TOOLS if tools else 0)
+    flags |= F_CALL | F_EXPLAIN | F_DIGEST | (F_TOOLS if tools else 0) | (F_FROM_VALUE if from_value else 0)
     st = _acquire()
     try:
-        text_out = _run(st, _HEADER.pack(flags, 0, 0, 0, len(tools), len(data)) + tools + data)
+        text_out = _run(st, _HEADER.pack(flags, 0, 0, 0, len(tools), len(data)) + tools + data, s)
         r = st.result
         digest = _core.digest_text(st.read(r + RESULT_DIGEST, r + RESULT_DIGEST + 64))
     finally:
@@ -150,7 +166,7 @@ def explain_call_text(text: Any, tools: bytes = b"") -> Tuple[Dict[str, Any], st
     return json.loads(text_out), digest
 
 
-def explain_calls_text(text: Any, tools: bytes = b"") -> List[Tuple[Dict[str, Any], str]]:
+def explain_calls_text(text: Any, tools: bytes = b"", from_value: bool = False) -> List[Tuple[Dict[str, Any], str]]:
     """(record, digest) of every call of a message holding several, from one
     request (ALL_CALLS: the core parses the message once); [] for a message
     without calls."""
@@ -161,6 +177,8 @@ def explain_calls_text(text: Any, tools: bytes = b"") -> List[Tuple[Dict[str, An
     else:
         raise FingerprintError("invalid-argument", "a message's JSON text must be str or bytes, got %s"
                                % type(text).__qualname__)
+    if from_value:
+        flags |= F_FROM_VALUE  # a limit error names no offset into text the caller never saw
     import json
 
     st = _acquire()
@@ -206,6 +224,7 @@ def _cli_step(st: _Instance, parts: List[Any], args: Any) -> Tuple[memoryview, m
     n = HEADER_BYTES + sum(len(p) for p in parts) + len(args)
     st.room(n, "a request")
     head = _HEADER.pack(F_CLI, *[len(p) for p in parts], len(args)) + b"".join(parts)
+    st.tell()  # the configured limits; a CLI run's --max-* options tighten them in the core (cli/args.ts)
     view = st.w.view()
     view[st.ptr:st.ptr + len(head)] = head
     view[st.ptr + n - len(args):st.ptr + n] = args
@@ -214,34 +233,36 @@ def _cli_step(st: _Instance, parts: List[Any], args: Any) -> Tuple[memoryview, m
     view = st.w.view()  # the run may have grown memory
     head = bytes(view[r:r + RESULT_CLI_CODE + 4])
     if status:
-        _status, offset, part = struct.unpack_from("<iii", head)
-        raise core_error(status, offset, part, "")
+        _status, offset, part, ptr, size = struct.unpack_from("<iiiII", head)
+        raise core_error(status, offset, part, str(view[ptr:ptr + size], "utf-8", "surrogatepass") if size else "")
     ptr, size = struct.unpack_from("<II", head, RESULT_TEXT_PTR)
     n_out, n_err, n_state, lines, code = _CLI_WORDS.unpack_from(head, RESULT_CLI_OUT)
     text = memoryview(bytes(view[ptr:ptr + size]))
     return text[:n_out], text[n_out:n_out + n_err], text[n_out + n_err:n_out + n_err + n_state], lines, code
 
 
-def _run(st: _Instance, request: bytes) -> str:
+def _run(st: _Instance, request: bytes, s: Any = None) -> str:
     """One request; the returned text, or the FingerprintError. A trap drops the instance (D19)."""
-    return run_request(st, request, "diagnostics", lambda: _forget(st))  # a trap: its state is not trusted
+    return run_request(st, request, "diagnostics", lambda: _forget(st), s)  # a trap: its state is not trusted
 
 
-def run_request(st: _Instance, request: bytes, what: str, on_trap: Callable[[], None]) -> str:
-    """One request on instance ``st``: the returned text, or the FingerprintError;
-    a trap calls ``on_trap`` (the instance is not trusted after it) and becomes "internal-error"."""
-    view, ptr, size = _request(st, request, what, on_trap)
+def run_request(st: _Instance, request: bytes, what: str, on_trap: Callable[[], None], s: Any = None) -> str:
+    """One request on instance ``st`` under the limits ``s`` (None: the configured ones): the returned
+    text, or the FingerprintError; a trap calls ``on_trap`` (the instance is not trusted after it) and
+    becomes "internal-error"."""
+    view, ptr, size = _request(st, request, what, on_trap, s)
     return str(view[ptr:ptr + size], "utf-8", "surrogatepass")
 
 
-def run_request_bytes(st: _Instance, request: bytes, what: str, on_trap: Callable[[], None]) -> bytes:
+def run_request_bytes(st: _Instance, request: bytes, what: str, on_trap: Callable[[], None], s: Any = None) -> bytes:
     """:func:`run_request`, its answer as the bytes the core wrote (a copy)."""
-    view, ptr, size = _request(st, request, what, on_trap)
+    view, ptr, size = _request(st, request, what, on_trap, s)
     return bytes(view[ptr:ptr + size])
 
 
-def _request(st: _Instance, request: bytes, what: str, on_trap: Callable[[], None]) -> Any:
+def _request(st: _Instance, request: bytes, what: str, on_trap: Callable[[], None], s: Any) -> Any:
     """Runs the request; the memory view and where the answer is in it, or the core's FingerprintError."""
+    st.tell(s)
     n = len(request)
     st.room(n, "a request")
     st.w.view()[st.ptr:st.ptr + n] = request

@@ -1,30 +1,32 @@
 """Limits a server sets, and when an instance gives its memory back (issue 15).
 
 Internal (``Limits`` and ``configure`` are re-exported by
-``overturn.fingerprint``). The TypeScript twin is the ``Limits`` part of
-``src/core.ts``; the rules are the same:
+``overturn.fingerprint``). The TypeScript twin is ``src/_limits.ts``.
 
-* ``max_input_bytes`` is checked by the host before the args are copied into
-  linear memory: ``len`` of bytes; for a ``str`` first ``len`` (a lower
-  bound of its UTF-8 length), then the exact encoded length; for a host value
-  the length of the JSON text the encoder produced (the only bytes the core
-  sees on that path).
-* ``max_depth`` and ``max_members`` are checked by the core while it reads
-  (``assembly/limits.ts``), through its ``limits(depth, members)`` export,
-  which is called only when the values differ from what that instance was
-  last told (a new instance starts unlimited).
+The core decides and words everything (``assembly/limits.ts``): this host
+reads the caller's objects and passes the numbers on, to every instance
+before it runs (``_core``, ``_diagnostics_wasm``, ``_replay_wasm``, batches),
+through the core's ``limits`` export: the configured limits and the call's
+own, of which the core takes the smaller (a call's own can only tighten).
+The core checks them wherever it reads a call's input and writes one
+message per limit, the same in both SDKs:
+
+* ``max_input_bytes``: the bytes of the input as the core receives it (JSON
+  text as UTF-8; for a host value the JSON text it becomes, or its marshal
+  stream when no byte limit is set). The core answers the limit in force,
+  so a longer input is cut after that many bytes + 1 before it is copied
+  in: the core refuses it by its length before reading a byte.
+* ``max_depth`` and ``max_members``: checked by the core while it reads.
 * Wasm memory cannot shrink, so after a call that left an instance's memory
   larger than ``retain_memory_bytes`` (default 64 MiB) the instance is
   retired and the next call on that thread instantiates the kept module
   again (~0.6 ms, no compile).
 
 Field values: ``None`` (or a key left out of a mapping) keeps the setting
-underneath (the configured one, or no limit), an ``int`` ≥ 0 is the limit,
-``math.inf`` removes a configured limit — the same meaning ``undefined``,
-numbers and ``Infinity`` have in the TypeScript SDK.
-
-Messages are the TypeScript SDK's, byte for byte, for the same text input
-(which is why they name the limits in camelCase).
+underneath, an ``int`` >= 0 is the limit, ``math.inf`` is none (in
+``configure``, it removes a limit; a call's own ``math.inf`` keeps the
+configured one) — the meaning ``null``, numbers and ``Infinity`` have in
+the TypeScript SDK. An unknown key is an error, never ignored.
 """
 from __future__ import annotations
 
@@ -41,8 +43,6 @@ from ._errors import FingerprintError
 
 #: What the core reads as "no limit" (assembly/limits.ts NO_LIMIT).
 NO_LIMIT = 0xFFFFFFFF
-#: Core status codes of the limits the core checks (assembly/errors.ts).
-from ._abi import E_LIMIT_DEPTH, E_LIMIT_MEMBERS  # generated from assembly/abi.ts
 
 _UNLIMITED = 1 << 62  # max_bytes when there is no byte limit: every length compares below it
 _DEFAULT_RETAIN = 64 * 1024 * 1024
@@ -55,16 +55,17 @@ _GROWTH = 128
 
 
 class Limits:
-    """Caps on one call's args; ``None`` = the configured value (or no limit).
+    """Caps on one input; ``None`` = the configured value (or no limit).
 
     Attributes:
-        max_input_bytes: the largest args in bytes (UTF-8 JSON text; for a
-            host value, the JSON text it becomes).
+        max_input_bytes: the largest input in bytes as the core reads it
+            (UTF-8 JSON text; for a host value, the JSON text it becomes).
         max_depth: the deepest nesting of objects and arrays (1 = flat).
         max_members: the most members one object may have (duplicate keys count).
 
-    Each is ``None``, an ``int`` ≥ 0, or ``math.inf`` (no limit, overriding a
-    configured one). Anything else raises FingerprintError("invalid-argument").
+    Each is ``None``, an ``int`` ≥ 0, or ``math.inf`` (no limit; as a call's
+    own it keeps the configured one: a call's limits only tighten). Anything
+    else raises FingerprintError("invalid-argument").
 
     Example:
         >>> Limits(max_input_bytes=1 << 20, max_depth=64, max_members=1000).max_depth
@@ -124,34 +125,52 @@ def as_limits(x: Any) -> Limits:
     raise FingerprintError("invalid-argument", "limits must be a Limits or a mapping, got %s" % type(x).__qualname__)
 
 
+def _u32(v: LimitValue) -> int:
+    return NO_LIMIT if v is None or v >= NO_LIMIT else int(v)
+
+
+def _core_triple(lim: Limits) -> Tuple[int, int, int]:
+    return (_u32(lim.max_input_bytes), _u32(lim.max_depth), _u32(lim.max_members))
+
+
+_NONE = (NO_LIMIT, NO_LIMIT, NO_LIMIT)
+
+
 class Settings:
-    """The limits of a call, resolved (internal; immutable once made)."""
+    """The limits of a call, resolved (internal; immutable once made): the
+    configured ``Limits`` and the call's own, as the core's ``limits`` export
+    takes them (``core``: six u32, NO_LIMIT for none)."""
 
-    __slots__ = ("limits", "max_bytes", "core", "retain", "measure_above")
+    __slots__ = ("limits", "core", "any_bytes", "retain", "measure_above")
 
-    def __init__(self, limits: Limits, retain: float) -> None:
+    def __init__(self, limits: Limits, retain: float, own: Optional[Limits] = None) -> None:
         self.limits = limits
-        b = limits.max_input_bytes
-        self.max_bytes = _UNLIMITED if b is None or b == math.inf else int(b)
-        #: (depth, members) as the core's ``limits`` export takes them.
-        self.core: Tuple[int, int] = (_u32(limits.max_depth), _u32(limits.max_members))
+        mine = _core_triple(limits)
+        theirs = _NONE if own is None else _core_triple(own)
+        self.core: Tuple[int, ...] = mine + theirs
+        #: Some byte limit applies: a host value then goes in as JSON text (the size the limit counts).
+        self.any_bytes = mine[0] != NO_LIMIT or theirs[0] != NO_LIMIT
         self.retain = retain
         self.measure_above = _UNLIMITED if retain == math.inf else int(retain) // _GROWTH
 
     def over(self, call: Optional[Any]) -> "Settings":
-        """These settings with a call's own limits laid over them."""
+        """These settings with a call's own limits (they can only tighten: the core takes the smaller)."""
         if call is None:
             return self
-        c = as_limits(call)
+        return Settings(self.limits, self.retain, as_limits(call))
+
+    def merged(self, more: Any) -> Limits:
+        """The configured limits with ``more`` laid over them (configure: ``math.inf`` removes one)."""
+        c = as_limits(more)
         mine = self.limits
-        merged = Limits(*(mine_v if v is None else v for v, mine_v in (
+        return Limits(*(mine_v if v is None else v for v, mine_v in (
             (c.max_input_bytes, mine.max_input_bytes), (c.max_depth, mine.max_depth),
             (c.max_members, mine.max_members))))
-        return Settings(merged, self.retain)
 
 
-def _u32(v: LimitValue) -> int:
-    return NO_LIMIT if v is None or v >= NO_LIMIT else int(v)
+def bound(n: int) -> int:
+    """The byte limit an instance answered (u32) as a length bound (no limit: every length is below it)."""
+    return _UNLIMITED if n == NO_LIMIT else n
 
 
 #: The process-wide settings; replaced (never mutated) by configure(), so a
@@ -165,18 +184,18 @@ def configure(*, limits: Any = None, retain_memory_bytes: Optional[float] = None
     Args:
         limits: a :class:`Limits` or a mapping with its field names, laid over
             the current settings (a field that is ``None`` or left out keeps
-            its setting; ``math.inf`` removes a limit). A call over a limit
-            raises FingerprintError("limit-exceeded") before its args are
-            copied into the core (bytes) or while the core reads them (depth,
-            members).
+            its setting; ``math.inf`` removes a limit). A call's own limits can
+            only tighten these. An input over a limit raises
+            FingerprintError("limit-exceeded") from every function that reads
+            input (fingerprints, explain, diff, nearest, batches, Recording).
         retain_memory_bytes: after a call leaves a thread's core instance with
             more linear memory than this (default 64 MiB), the instance is
             dropped and that thread's next call makes a fresh one, so the
             memory of a large request is given back. ``math.inf``: never.
 
     Raises:
-        FingerprintError: ``invalid-argument`` for a value of the wrong type
-            or a negative one; nothing is changed then.
+        FingerprintError: ``invalid-argument`` for a value of the wrong type,
+            a negative one or an unknown key; nothing is changed then.
 
     Example:
         >>> configure(limits={"max_input_bytes": 1 << 20, "max_depth": 64})
@@ -186,8 +205,8 @@ def configure(*, limits: Any = None, retain_memory_bytes: Optional[float] = None
     cur = active
     retain = cur.retain if retain_memory_bytes is None else retain_memory_bytes
     _check(retain, "retain_memory_bytes")
-    merged = cur.over(limits) if limits is not None else cur
-    active = Settings(merged.limits, retain)
+    merged = cur.merged(limits) if limits is not None else cur.limits
+    active = Settings(merged, retain)
 
 
 # --- giving the host heap back ----------------------------------------------
@@ -216,63 +235,3 @@ def trim_heap() -> None:
             _trim = False
     if _trim:
         _trim(0)
-
-
-# --- errors -----------------------------------------------------------------
-
-def _error(what: str, value: LimitValue, detail: str, offset: Optional[int] = None) -> FingerprintError:
-    shown = "Infinity" if value is None or value == math.inf else str(value)
-    return FingerprintError("limit-exceeded", "limit exceeded: %s (%s is %s)" % (detail, what, shown), offset=offset)
-
-
-def bytes_over(n: int, s: Settings) -> FingerprintError:
-    """Bytes (or a buffer) of n bytes over max_input_bytes; TS says "at least" for a Uint8Array too."""
-    return _error("maxInputBytes", s.limits.max_input_bytes, "args of at least %d bytes" % n)
-
-
-def str_over(text: str, encoded: Optional[int], s: Settings) -> FingerprintError:
-    """A str over max_input_bytes: by its length (encoded None) or by its UTF-8 length.
-
-    The TypeScript SDK checks a string's UTF-16 length first and its UTF-8
-    length after encoding; the UTF-16 length is counted here (only on this
-    error path, in bounded pieces) so that both report the same numbers.
-    """
-    units = _utf16_units(text)
-    if encoded is None or units > s.max_bytes:
-        return _error("maxInputBytes", s.limits.max_input_bytes, "args of at least %d bytes" % units)
-    return _error("maxInputBytes", s.limits.max_input_bytes, "args of %d bytes" % encoded)
-
-
-def value_over(n: int, s: Settings) -> FingerprintError:
-    """A host value whose JSON text is n bytes, over max_input_bytes."""
-    return _error("maxInputBytes", s.limits.max_input_bytes, "args of %d bytes as JSON text" % n)
-
-
-def _utf16_units(text: str) -> int:
-    if text.isascii():
-        return len(text)
-    step = 1 << 20
-    return sum(len(text[i:i + step].encode("utf-16-le", "surrogatepass")) for i in range(0, len(text), step)) // 2
-
-
-def core_limit_error(status: int, offset: int, s: Settings) -> FingerprintError:
-    """The core's E_LIMIT_DEPTH / E_LIMIT_MEMBERS as the TypeScript SDK words them."""
-    if status == E_LIMIT_DEPTH:
-        what, value, reason = "maxDepth", s.limits.max_depth, "nesting deeper than the maxDepth limit"
-    else:
-        what, value, reason = "maxMembers", s.limits.max_members, "an object with more members than the maxMembers limit"
-    if offset >= 0:
-        return _error(what, value, "%s at byte %d" % (reason, offset), offset)
-    return _error(what, value, reason)
-
-
-def without_offset(e: FingerprintError) -> FingerprintError:
-    """A limit error of the value path: its offset points into text the caller never saw.
-
-    The TypeScript value path has no offset there either, so the message
-    loses its " at byte N" part.
-    """
-    if e.code != "limit-exceeded" or e.offset is None:
-        return e
-    msg = str(e).replace(" at byte %d " % e.offset, " ", 1)
-    return FingerprintError(e.code, msg)

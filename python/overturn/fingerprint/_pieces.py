@@ -11,9 +11,11 @@ the run would add 1-2x on top; here every piece is freed once written,
 before ``run``. Measured at 50 MB (python/bench/memory.py): text 5.45x →
 4.40x, value 5.78x → 4.69x.
 
-The byte limit (``_limits``) is checked before anything is copied in: a
-``str`` by its length first (a lower bound of its UTF-8 length), then by its
-encoded length.
+Over the byte limit (``most``, as the instance answered it, ``_limits``),
+only the first most + 1 bytes are written: the core refuses the input by its
+length before reading it (``assembly/limits.ts``), and no more memory is
+taken than the limit allows. A ``str`` is cut by its length first (a
+character is one UTF-8 byte or more).
 """
 from __future__ import annotations
 
@@ -26,11 +28,11 @@ from . import _limits
 STEP = 1 << 20  # characters per encoded piece: bounds each temporary to 1-4 MB
 
 
-def prepare(args: Any, s: "_limits.Settings") -> Tuple[int, List[Any]]:
-    """(size in bytes, pieces to write) of non-bytes args; raises limit-exceeded over the byte limit."""
+def prepare(args: Any, most: int) -> Tuple[int, List[Any]]:
+    """(size in bytes, pieces to write) of non-bytes args, at most ``most + 1`` bytes of them."""
     if isinstance(args, str):
-        if len(args) > s.max_bytes:
-            raise _limits.str_over(args, None, s)
+        if len(args) > most:
+            args = args[:most + 1]
         # Each code point is encoded on its own (lone surrogates included,
         # "surrogatepass"), so the pieces join to the whole text's encoding.
         # Pieces rather than one bytes object: a freed whole-text buffer
@@ -38,19 +40,24 @@ def prepare(args: Any, s: "_limits.Settings") -> Tuple[int, List[Any]]:
         # freed heap resident (measured: +34 MB kept after a 30 MB text and a
         # 30 MB value call, vs 3 MB in pieces).
         pieces: List[Any] = [args[i:i + STEP].encode("utf-8", "surrogatepass") for i in range(0, len(args), STEP)]
-        size = sum(map(len, pieces))
-        if size > s.max_bytes:
-            raise _limits.str_over(args, size, s)
-        return size, pieces
+        return sum(map(len, pieces)), pieces
     if isinstance(args, list):
         size = sum(map(len, args))  # ASCII pieces: characters are bytes
-        if size > s.max_bytes:
-            raise _limits.value_over(size, s)
+        if size > most:
+            kept: List[Any] = []
+            left = most + 1
+            for piece in args:
+                kept.append(piece[:left])
+                left -= len(kept[-1])
+                if left == 0:
+                    break
+            args[:] = kept
+            size = most + 1
         return size, args
     view = memoryview(args)
     data = view.cast("B") if view.c_contiguous else view.tobytes()
-    if len(data) > s.max_bytes:
-        raise _limits.bytes_over(len(data), s)
+    if len(data) > most:
+        data = data[:most + 1]
     return len(data), [data]
 
 

@@ -12,7 +12,7 @@ import struct
 import threading
 from typing import Any
 
-from ._abi import F_REPLAY, F_STRING_INPUT, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, R_VALUE, U_CODE_POINTS
+from ._abi import F_FROM_VALUE, F_REPLAY, F_STRING_INPUT, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, R_VALUE, U_CODE_POINTS
 from ._diagnostics_wasm import _HEADER, _new_instance, run_request, run_request_bytes
 from ._errors import FingerprintError
 
@@ -34,8 +34,9 @@ class ReplayCore:
     def load(self, chunk: bytes, last: bool) -> str:
         return self._run(0, R_LOAD, 1 if last else 0, chunk)
 
-    def answer(self, text: bytes, from_str: bool, index: int) -> str:
-        return self._run(F_STRING_INPUT if from_str else 0, R_ANSWER, index, text)
+    def answer(self, text: bytes, from_str: bool, index: int, from_value: bool = False) -> str:
+        """``from_value``: the text was made here from the caller's mapping (a limit error names no offset into it)."""
+        return self._run((F_STRING_INPUT if from_str else 0) | (F_FROM_VALUE if from_value else 0), R_ANSWER, index, text)
 
     def memory_bytes(self) -> int:
         """Bytes of linear memory this instance holds (its index, line bytes and scratch)."""

@@ -90,9 +90,9 @@ def marshal_call(flags: int, kind: bytes, name: bytes, args: Any, s: Any) -> str
         data = _dumps(args, 4)
     except Exception:  # ValueError: unmarshallable or too deep; the text path decides
         return NOT_PLAIN
-    # A byte limit is defined on the JSON text a value becomes (issue 15), so
-    # a call under one takes the text path, where that size is known.
-    if s.max_bytes >= _UNLIMITED:
+    # A byte limit counts the JSON text a value becomes, so a call
+    # under one takes the text path, which sends that text.
+    if not s.any_bytes:
         try:
             return _core.call(flags | F_MARSHAL, kind, name, b"", b"", data, s)
         except FingerprintError:

@@ -29,7 +29,7 @@ __all__ = ["WasmError", "Module", "Instance", "engine", "library_path"]
 
 _EXTERN_FUNC, _EXTERN_MEMORY = 0, 3  # wasmtime_extern_kind_t
 _TRAP_STACK_OVERFLOW = 0  # wasmtime_trap_code_t
-_SLOTS = 4  # wasmtime_val_raw_t slots per call: the most params or results an export here has
+_SLOTS = 6  # wasmtime_val_raw_t slots per call: the most params or results an export here has (limits: 6)
 _EXTERN_BYTES = 64  # room for a wasmtime_extern_t (32 bytes in wasmtime 50)
 _OF = 8  # offset of the extern's union (its handle) after the kind byte
 _LIB_NAMES = {"linux": "_libwasmtime.so", "darwin": "_libwasmtime.dylib", "win32": "_wasmtime.dll"}
