@@ -112,8 +112,6 @@ class Recording:
             out = self._core.answer(call.encode("utf-8", "surrogatepass"), True, index)
         elif isinstance(call, (bytes, bytearray, memoryview)):
             out = self._core.answer(bytes(call), False, index)
-        elif isinstance(call, Mapping):
-            out = self._core.answer(to_json_text(dict(call)), False, index, from_value=True)
         else:
             out = self._core.answer(host_call_text(call), False, index, from_value=True)
         record, _, text = out.partition("\n")
