@@ -130,3 +130,4 @@ export const E_LIMIT_MEMBERS: i32 = 16;  // error: limit-exceeded | an object wi
 export const E_NO_CALLS: i32 = 17;       // error: no-calls | the message holds no tool call at that index
 export const E_BAD_TOOLS: i32 = 18;      // error: bad-tools | tool declarations are a JSON object {"<tool name>": {"matchOn"?: [...], "ignoreArgs"?: [...]}}
 export const E_TOOL_CONFLICT: i32 = 19;  // error: declaration-conflict | a call's own matchOn/ignoreArgs differ from its tool's declaration
+export const E_LIMIT_SHARED: i32 = 20;   // error: limit-exceeded | limit exceeded: shared lists or dicts repeat into more than 16 values per byte of the marshal stream

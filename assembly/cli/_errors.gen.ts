@@ -22,6 +22,7 @@ export function errorCode(status: i32): string {
     case 17: return "no-calls";
     case 18: return "bad-tools";
     case 19: return "declaration-conflict";
+    case 20: return "limit-exceeded";
     default: return "bad-request";
   }
 }
@@ -47,6 +48,7 @@ export function errorReason(status: i32): string {
     case 17: return "the message holds no tool call at that index";
     case 18: return "tool declarations are a JSON object {\"<tool name>\": {\"matchOn\"?: [...], \"ignoreArgs\"?: [...]}}";
     case 19: return "a call's own matchOn/ignoreArgs differ from its tool's declaration";
+    case 20: return "limit exceeded: shared lists or dicts repeat into more than 16 values per byte of the marshal stream";
     default: return "malformed request to the core";
   }
 }

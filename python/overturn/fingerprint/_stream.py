@@ -95,8 +95,10 @@ def marshal_call(flags: int, kind: bytes, name: bytes, args: Any, s: Any) -> str
     if s.max_bytes >= _UNLIMITED:
         try:
             return _core.call(flags | F_MARSHAL, kind, name, b"", b"", data, s)
-        except FingerprintError:
-            pass  # refused by the core's reader: the text path gives the answer or the error
+        except FingerprintError as e:
+            if e.code == "limit-exceeded":
+                raise  # the text path would read the same tree to the same limit, at json.dumps' cost
+            # else refused by the core's reader: the text path gives the answer or the error
     return PLAIN
 
 
