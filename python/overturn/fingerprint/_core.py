@@ -529,3 +529,4 @@ def _forget(st: _Instance) -> None:
     if _local.__dict__.get("inst") is st:
         del _local.inst
         _local.__dict__.pop("plain", None)
+        _local.__dict__.pop("value", None)  # _api's function for the common value call, bound to st too
