@@ -222,3 +222,19 @@ def test_the_copy_keeps_the_original_intact() -> None:
     before = copy.deepcopy(v)
     fingerprint("t", v)
     assert v == before
+
+
+def test_batches_read_shared_containers_and_refuse_a_bomb_under_limits() -> None:
+    from overturn.fingerprint import fingerprint_batch
+
+    v = records(True)
+    calls = [{"name": "search", "args": v}, {"name": "t", "args": {"a": v["records"][0], "b": v["records"][1]}}]
+    assert fingerprint_batch(calls) == [ref.fingerprint(c["name"], unshared(c["args"])) for c in calls]
+    t0 = time.perf_counter()
+    out = fingerprint_batch([{"name": "t", "args": bomb(30)}, {"name": "t", "args": 1}],
+                            limits=Limits(max_depth=64), on_error="null")
+    assert out == [None, ref.fingerprint("t", 1)]
+    with pytest.raises(FingerprintError) as e:
+        fingerprint_batch([{"name": "t", "args": bomb(30)}], limits=Limits(max_depth=64))
+    assert e.value.code == "limit-exceeded"
+    assert time.perf_counter() - t0 < 2.0  # the text path would have run json.dumps on 2**30 leaves
