@@ -63,11 +63,22 @@ def bind_value(st: Any, plain: Callable[..., Any], names: Dict[str, bytes], lite
             return text_path(out, F_DIGEST, b"", n, args, s)
         return out  # type: ignore[no-any-return]
 
+    last_name: Any = None  # the last name (an exact str), its literal and where its args go
+    last_n, at = b"", 0
+
     def value_bound(name: Any, args: Any) -> str:
-        nonlocal checked, core, most, view, words, view_len, sha
-        n = names_get(name) if type(name) is str else None
-        if n is None:
-            n = literal(name, "name")
+        nonlocal checked, core, most, view, words, view_len, sha, last_name, last_n, at
+        if name is last_name:
+            n = last_n
+        else:
+            n = names_get(name) if type(name) is str else None
+            if n is None:
+                n = literal(name, "name")
+            if type(name) is str:
+                last_name, last_n, at = name, n, p + hlen + len(n)
+            else:
+                last_name = None
+                at = p + hlen + len(n)
         s = limits_mod.active
         if s is not checked:
             if s.max_bytes < unlimited or not use_marshal:
@@ -80,7 +91,7 @@ def bind_value(st: Any, plain: Callable[..., Any], names: Dict[str, bytes], lite
         except Exception:  # ValueError: unmarshallable or too deep; the text path decides
             return text_path(NOT_PLAIN, F_DIGEST, b"", n, args, s)
         ld = len(data)
-        size = hlen + len(n) + ld
+        size = at - p + ld
         if size > most:
             try:
                 return hooks.call(value_digest, b"", n, b"", b"", data, s)  # type: ignore[no-any-return]
@@ -95,7 +106,7 @@ def bind_value(st: Any, plain: Callable[..., Any], names: Dict[str, bytes], lite
         try:
             if st.head is n and st.head_flags == flags:
                 words[args_len_word] = ld
-                view[p + size - ld:p + size] = data
+                view[at:at + ld] = data
             else:
                 view[p:p + size] = pack(flags, 0, len(n), 0, 0, ld) + n + data
                 st.head = n
