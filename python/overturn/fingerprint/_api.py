@@ -197,9 +197,9 @@ def _value_general(name: Any, args: Any) -> str:
     """The common call where the instance's layout does not allow ``_value``'s shortcuts."""
     n = _literal(name, "name")
     out = _core.plain(_VALUE_DIGEST, n, args)
-    if out is NOT_PLAIN or out is PLAIN or out is UNKNOWN:
-        return _text_path(out, F_DIGEST, b"", n, args, _limits.active)
-    return out  # type: ignore[no-any-return]
+    if out is None or out is NOT_PLAIN or out is PLAIN or out is UNKNOWN:
+        return _text_path(PLAIN if out is None else out, F_DIGEST, b"", n, args, _limits.active)
+    return out
 
 
 def fingerprint_json(name: str, args_json: Union[str, bytes, bytearray, memoryview], *,

@@ -4,7 +4,7 @@ with the default kind, no key lists and no per-call limits. Internal.
 At ~130 B the whole call is ~3 µs of CPU, of which marshal, the request
 write, the call into wasm, the core and OpenSSL are ~2 µs; the rest is
 Python around them, and each attribute load or check saved is ~1% of the
-call. So this thread's function (``_core.value_fn``) binds once what cannot
+call. So this thread's function (``_api._value_fn``) binds once what cannot
 change between calls — the instance's addresses, the memory view of the
 request region (the base never moves, and the region lies within it), the
 name cache's ``get`` — and tests per call only what can: the configured
@@ -71,9 +71,8 @@ def bind_value(st: Any, plain: Callable[..., Any], names: Dict[str, bytes], lite
         if name is last_name:
             n = last_n
         else:
-            n = names_get(name) if type(name) is str else None
-            if n is None:
-                n = literal(name, "name")
+            got = names_get(name) if type(name) is str else None
+            n = literal(name, "name") if got is None else got
             if type(name) is str:
                 last_name, last_n, at = name, n, p + hlen + len(n)
             else:
