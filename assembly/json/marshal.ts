@@ -26,7 +26,7 @@
 //
 // Copies keep the reader linear in its input: they may add at most
 // COPY_PER_BYTE nodes per stream byte (plus COPY_FREE). Beyond that (a
-// reference bomb: `a = [a, a]` thirty times is 2^30 leaves from ~300 bytes)
+// reference bomb: `x = [x, x]` thirty times is 2^30 leaves from ~300 bytes)
 // the stream is refused: with no limits set the host's text path then costs
 // what json.dumps costs, under a depth or members limit it is E_LIMIT_SHARED,
 // as a server asked for bounded work. A copy also obeys both limits: its
