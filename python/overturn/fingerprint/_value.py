@@ -83,7 +83,7 @@ def bind_value(st: Any, plain: Callable[..., Any], names: Dict[str, bytes], lite
             if s.max_bytes < unlimited or not use_marshal:
                 return slow(n, args, s)
             checked, core, most = s, s.core, min(room, s.measure_above)
-        if st.busy or st.sent is not core:
+        if st.busy:  # re-entered (a __del__ or signal handler during a call): plain() takes another instance
             return slow(n, args, s)
         try:
             data = dumps(args, 4)
@@ -92,17 +92,16 @@ def bind_value(st: Any, plain: Callable[..., Any], names: Dict[str, bytes], lite
         ld = len(data)
         size = at - p + ld
         if size > most:
-            try:
-                return hooks.call(value_digest, b"", n, b"", b"", data, s)  # type: ignore[no-any-return]
-            except FingerprintError as e:
-                if e.code == "limit-exceeded":
-                    raise
-                return text_path(PLAIN, F_DIGEST, b"", n, args, s)
+            return whole(n, args, data, s)
         if sha is None:
             sha = hooks._host_sha256 or hooks._load_host_sha256()
         flags = value_preimage if sha is not None else value_digest
         st.busy = True
         try:
+            # Tested once busy, so that no call in between can tell the instance other limits.
+            if st.sent is not core:
+                st.busy = False
+                return whole(n, args, data, s)
             if st.head is n and st.head_flags == flags:
                 words[args_len_word] = ld
                 view[at:at + ld] = data
@@ -127,6 +126,15 @@ def bind_value(st: Any, plain: Callable[..., Any], names: Dict[str, bytes], lite
             return sha(view[ptr:end]).hexdigest()  # type: ignore[no-any-return]
         finally:
             st.busy = False
+
+    def whole(n: bytes, args: Any, data: bytes, s: Any) -> str:
+        """The marshal stream through ``_core.call`` (limits sent, memory grown or retired as needed)."""
+        try:
+            return hooks.call(value_digest, b"", n, b"", b"", data, s)  # type: ignore[no-any-return]
+        except FingerprintError as e:
+            if e.code == "limit-exceeded":
+                raise  # the text path would read the same tree to the same limit
+            return text_path(PLAIN, F_DIGEST, b"", n, args, s)
 
     def failed(err: Any, n: bytes, args: Any, data: bytes, s: Any) -> str:
         """The run failed: a trap (the instance is dropped), a limit (final), else the text path."""
