@@ -148,3 +148,4 @@ export const E_BAD_TOOLS: i32 = 18;      // error: bad-tools | tool declarations
 export const E_TOOL_CONFLICT: i32 = 19;  // error: declaration-conflict | a call's own matchOn/ignoreArgs differ from its tool's declaration
 export const E_PARTIAL_CALL: i32 = 20;   // error: partial-call | a piece of a streamed response, not a whole call: fingerprint the assembled message
 export const E_LIMIT_BYTES: i32 = 21;    // error: limit-exceeded | input larger than the maxInputBytes limit
+export const E_LIMIT_SHARED: i32 = 22;   // error: limit-exceeded | limit exceeded: shared lists or dicts repeat into more than 16 values per byte of the marshal stream

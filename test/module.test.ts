@@ -1,5 +1,5 @@
 // The artifact of record: build/fingerprint.wasm — no imports, the small ABI,
-// FINGERPRINT_VERSION 1 (D18), its sha256 beside it, under the 40 KiB budget,
+// FINGERPRINT_VERSION 1 (D18), its sha256 beside it, under the 48 KiB ceiling,
 // and byte-identical to what the SDK embeds.
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -32,8 +32,8 @@ describe("build/fingerprint.wasm", () => {
     expect(Buffer.from(WASM_BASE64, "base64").equals(bytes)).toBe(true);
   });
 
-  it("stays under the 40 KiB budget", () => {
-    expect(bytes.length).toBeLessThan(40 * 1024);
+  it("stays under the 48 KiB ceiling", () => {
+    expect(bytes.length).toBeLessThanOrEqual(48 * 1024);
   });
 });
 

@@ -24,6 +24,7 @@ export function errorCode(status: i32): string {
     case 19: return "declaration-conflict";
     case 20: return "partial-call";
     case 21: return "limit-exceeded";
+    case 22: return "limit-exceeded";
     default: return "bad-request";
   }
 }
@@ -51,6 +52,7 @@ export function errorReason(status: i32): string {
     case 19: return "a call's own matchOn/ignoreArgs differ from its tool's declaration";
     case 20: return "a piece of a streamed response, not a whole call: fingerprint the assembled message";
     case 21: return "input larger than the maxInputBytes limit";
+    case 22: return "limit exceeded: shared lists or dicts repeat into more than 16 values per byte of the marshal stream";
     default: return "malformed request to the core";
   }
 }

@@ -11,38 +11,58 @@
 //   'g' binary f64 (non-finite → null, D1)
 //   'u' 't' u32 length + UTF-8;  'a' 'A' u32 length + ASCII;  'z' 'Z' u8 length + ASCII
 //   '[' '(' u32 count, ')' u8 count → array;  '{' key/value pairs up to '0' → object
-//   'r' u32 index: a repeat of an earlier string, number or empty container (marshal writes
-//       shared objects once; a flag bit 0x80 on the type marks those it will
-//       refer to later, in pre-order)
+//   'r' u32 index: a repeat of an earlier flagged item (marshal writes shared
+//       objects once; a flag bit 0x80 on the type marks those it will refer
+//       to later, in pre-order). A string or number is repeated as one node;
+//       a finished list or dict by copying its subtree on the tape, as
+//       json.dumps writes it again (D16: a value's meaning, not its identity).
 // Everything else fails with E_BAD_REQUEST at its byte offset, and the host
 // then takes its JSON-text path, which gives the exact D16 answer or the
 // error with a path: a set, bytes, complex, code object, an int of 60 bits or
 // more, a str with a surrogate (marshal writes the two halves of a pair
 // separately; the text path joins them, D14), a dict key that is not a str
-// (int/float/bool/None keys have D16 spellings), and a repeat of a non-empty
-// container (a shared list, or a cycle). It builds the same tape as the JSON reader, so
+// (int/float/bool/None keys have D16 spellings), and a repeat of a container
+// still open (a cycle: D16's error names its path).
+//
+// Copies keep the reader linear in its input: they may add at most
+// COPY_PER_BYTE nodes per stream byte (plus COPY_FREE). Beyond that (a
+// reference bomb: `x = [x, x]` thirty times is 2^30 leaves from ~300 bytes)
+// the stream is refused: with no limits set the host's text path then costs
+// what json.dumps costs, under a depth or members limit it is E_LIMIT_SHARED,
+// as a server asked for bounded work. A copy also obeys both limits: its
+// height is checked against maxDepth where it lands (its objects passed
+// maxMembers when first read).
+// It builds the same tape as the JSON reader, so
 // selection and the canonical writer are shared. Bounds-checked throughout:
 // a malformed stream can never read outside the request.
 // tapePush stays inlined at its nine call sites: one non-inlined wrapper
 // saved 414 bytes of the 40 KiB budget but made value input 3-6% slower
 // (medium and large bench payloads, measured against canonicaljson).
 import { alloc, grow } from "../arena";
-import { depthAllowed, membersAllowed } from "../limits";
+import { NO_LIMIT, depthAllowed, maxDepth, maxMembers, membersAllowed } from "../limits";
 import { E_BAD_REQUEST, fail } from "../errors";
+import { E_LIMIT_SHARED } from "../abi";
 import { specialMask } from "./reader";
 import {
   STR_CLEAN, T_ARR, T_FALSE, T_NULL, T_NUM, T_OBJ, T_STR, T_TRUE,
-  nodeA, nodeAt, nodeB, nodeType, setNodeA, setNodeB, tapeLen, tapePush,
+  nodeAt, nodeB, nodeType, setNodeA, setNodeB, tapeLen, tapePush,
 } from "./tape";
 
 const FLAG_REF: u8 = 0x80;
-const FRAME: usize = 12; // node, items left (list) or members so far (dict), is dict
+// node, items left (list) or members so far (dict), is dict, height of its
+// tallest child container, its slot in refs + 1 (0: not flagged)
+const FRAME: usize = 20;
+const REF: usize = 8; // node, height (of a container, once finished)
+const COPY_PER_BYTE: u64 = 16;
+const COPY_FREE: u64 = 1 << 16;
 
 let stack: usize = 0;
 let stackCap: u32 = 0;
 let refs: usize = 0;
 let refCap: u32 = 0;
 let refLen: u32 = 0;
+let copied: u64 = 0;
+let copyBudget: u64 = 0;
 
 /** Reads the marshal stream at [start, start + len) onto the tape; returns the root index, or -1. */
 export function readMarshal(start: usize, len: usize): i32 {
@@ -53,7 +73,9 @@ export function readMarshal(start: usize, len: usize): i32 {
   stack = alloc(<usize>stackCap * FRAME);
   refCap = 64;
   refLen = 0;
-  refs = alloc(<usize>refCap << 2);
+  refs = alloc(<usize>refCap * REF);
+  copied = 0;
+  copyBudget = <u64>len * COPY_PER_BYTE + COPY_FREE;
   if (stack == 0 || refs == 0) return -1;
   let depth: u32 = 0;
   let done = false;
@@ -69,6 +91,7 @@ export function readMarshal(start: usize, len: usize): i32 {
           if (!membersAllowed(members, -1)) return -1;
           setNodeA(node, members);
           setNodeB(node, <u64>tapeLen);
+          closed(f, depth);
           depth--;
           p++;
           continue;
@@ -81,6 +104,7 @@ export function readMarshal(start: usize, len: usize): i32 {
         const left = load<u32>(f, 4);
         if (left == 0) {
           setNodeB(node, <u64>tapeLen);
+          closed(f, depth);
           depth--;
           continue;
         }
@@ -122,10 +146,12 @@ export function readMarshal(start: usize, len: usize): i32 {
       store<u32>(f, <u32>node);
       store<u32>(f, code == 0x7B ? 0 : count, 4);
       store<u32>(f, code == 0x7B ? 1 : 0, 8);
+      store<u32>(f, 0, 12);
+      store<u32>(f, ref ? refLen : 0, 16);
       depth++;
       continue;
     }
-    const q = readScalar(code, ref, at, p, end, start);
+    const q = readScalar(code, ref, at, p, end, start, depth);
     if (q == 0) return -1;
     p = q;
   }
@@ -134,7 +160,7 @@ export function readMarshal(start: usize, len: usize): i32 {
 }
 
 /** One non-container item after its type byte at `at`; returns the position after it, or 0. */
-function readScalar(code: u8, ref: bool, at: usize, p: usize, end: usize, start: usize): usize {
+function readScalar(code: u8, ref: bool, at: usize, p: usize, end: usize, start: usize, depth: u32): usize {
   let node: i32;
   if (code == 0x4E) { // N
     node = tapePush(T_NULL, 0, 0, 0);
@@ -164,7 +190,7 @@ function readScalar(code: u8, ref: bool, at: usize, p: usize, end: usize, start:
     node = tapePush(T_NUM, 0, 0, reinterpret<u64>(n < 0 ? -v : v));
     p += 4 + (<usize>size << 1);
   } else if (code == 0x72) { // r
-    return repeat(p, end, at, start, false);
+    return repeat(p, end, at, start, depth);
   } else {
     const q = readString(code, p, end);
     if (q == 0) return badAt(at, start);
@@ -180,7 +206,7 @@ function readScalar(code: u8, ref: bool, at: usize, p: usize, end: usize, start:
 function readKey(p: usize, end: usize, start: usize): usize {
   const code = load<u8>(p) & ~FLAG_REF;
   const ref = (load<u8>(p) & FLAG_REF) != 0;
-  if (code == 0x72) return repeat(p + 1, end, p, start, true);
+  if (code == 0x72) return repeat(p + 1, end, p, start, NO_LIMIT);
   const q = readString(code, p + 1, end);
   if (q == 0) return badAt(p, start);
   if (ref && !addRef(tapeLen - 1)) return 0;
@@ -228,22 +254,51 @@ function readString(code: u8, p: usize, end: usize): usize {
   return e;
 }
 
-/** 'r': a copy of the node an earlier flagged item made (strings and numbers only). */
-function repeat(p: usize, end: usize, at: usize, start: usize, asKey: bool): usize {
+/** The frame `f` at nesting `depth` closed: its height goes to its ref slot and its parent. */
+function closed(f: usize, depth: u32): void {
+  const h = load<u32>(f, 12) + 1;
+  const r = load<u32>(f, 16);
+  if (r != 0) store<u32>(refs + <usize>(r - 1) * REF, h, 4);
+  if (depth > 1) taller(f - FRAME, h);
+}
+
+@inline function taller(f: usize, h: u32): void {
+  if (h > load<u32>(f, 12)) store<u32>(f, h, 12);
+}
+
+/**
+ * 'r': a copy of the node an earlier flagged item made, or of a finished
+ * container's whole subtree; `depth` is the open containers around it
+ * (NO_LIMIT: a dict key, which only a string may be).
+ */
+function repeat(p: usize, end: usize, at: usize, start: usize, depth: u32): usize {
   if (p + 4 > end) return badAt(at, start);
   const i = load<u32>(p);
   if (i >= refLen) return badAt(at, start);
-  const src = load<u32>(refs + (<usize>i << 2));
+  const r = refs + <usize>i * REF;
+  const src = load<u32>(r);
   const t = nodeType(src);
   if (t == T_ARR || t == T_OBJ) {
-    // Only a finished empty one (the shared () singleton, mostly): b is 0
-    // while a container is still open (a cycle), and a non-empty one would
-    // need its subtree copied under the depth limit: the text path does that.
-    if (asKey || nodeA(src) != 0 || <u32>nodeB(src) != src + 1) return badAt(at, start);
-    if (tapePush(t, 0, 0, <u64>tapeLen + 1) < 0) return 0;
+    const e = <u32>nodeB(src); // 0 while the container is open: a cycle
+    if (depth == NO_LIMIT || e == 0) return badAt(at, start);
+    const h = load<u32>(r, 4);
+    if (!depthAllowed(depth + h, -1)) return 0;
+    copied += <u64>(e - src);
+    if (copied > copyBudget) {
+      if (maxDepth == NO_LIMIT && maxMembers == NO_LIMIT) return badAt(at, start);
+      fail(E_LIMIT_SHARED, -1);
+      return 0;
+    }
+    const shift = <u64>(tapeLen - src);
+    for (let k = src; k < e; k++) {
+      const n = nodeAt(k); // read again after each push: the tape may move
+      const nt = load<u8>(n);
+      if (tapePush(nt, load<u8>(n, 1), load<u32>(n, 4), load<u64>(n, 8) + (nt >= T_ARR ? shift : 0)) < 0) return 0;
+    }
+    if (depth > 0) taller(stack + <usize>(depth - 1) * FRAME, h);
     return p + 4;
   }
-  if (asKey ? t != T_STR : t != T_STR && t != T_NUM) return badAt(at, start);
+  if (depth == NO_LIMIT ? t != T_STR : t != T_STR && t != T_NUM) return badAt(at, start);
   const s = nodeAt(src);
   if (tapePush(t, load<u8>(s, 1), load<u32>(s, 4), load<u64>(s, 8)) < 0) return 0;
   return p + 4;
@@ -252,12 +307,12 @@ function repeat(p: usize, end: usize, at: usize, start: usize, asKey: bool): usi
 function addRef(v: u32): bool {
   if (refLen == refCap) {
     const cap = refCap << 1;
-    const r = grow(refs, <usize>refCap << 2, <usize>cap << 2);
+    const r = grow(refs, <usize>refCap * REF, <usize>cap * REF);
     if (r == 0) return false;
     refs = r;
     refCap = cap;
   }
-  store<u32>(refs + (<usize>refLen << 2), v);
+  store<u32>(refs + <usize>refLen * REF, v);
   refLen++;
   return true;
 }

@@ -5,7 +5,12 @@ each + hashlib) and against non-canonical floors, ``json.dumps(sort_keys=True)``
 and ``orjson`` (OPT_SORT_KEYS), each + hashlib.
 
 Payloads: small (~130 B tool call), medium (~6.3 KB of nested records with
-unicode and floats), large (~1.1 MB, 5,000 records). Each is canonicalized
+unicode and floats), large (~1.1 MB, 5,000 records), and each again with
+shared containers, as data built in code has them (``+shared``: the small
+call's two lists are one list; every record holds the same ``tags`` list and
+the same nested ``geo`` dict, which marshal writes once and refers back to).
+A reference bomb (``[x, x]`` nested 30 times, 2^30 leaves) under limits
+closes the run: the time to refuse it. Each is canonicalized
 once first (json.loads of its canonical text: no padding to trim), so that
 every canonical row produces the very same bytes — checked before timing.
 Contenders run in interleaved rounds in one process (so machine load hits
@@ -64,6 +69,45 @@ def record(r: random.Random, i: int) -> Dict[str, Any]:
 def records(n: int, seed: int) -> Dict[str, Any]:
     r = random.Random(seed)
     return {"requestId": "req-%d" % seed, "page": 1, "records": [record(r, i) for i in range(n)]}
+
+
+SHARED_TAGS = ["alpha", "Zürich", "東京"]
+SHARED_GEO = {"lat": 47.376887, "lon": 8.541694, "area": {"code": "CH-ZH", "zips": [8001, 8002, 8003]}}
+
+
+def small_shared() -> Dict[str, Any]:
+    """The small call with one list under two keys (built in code: the same object twice)."""
+    v = small()
+    v.pop("since")
+    v["labels"] = v["watch"] = ["bug", "p1"]
+    return v
+
+
+def shared_records(n: int, seed: int) -> Dict[str, Any]:
+    """records(n) where every record holds the same tags list and the same nested geo dict."""
+    v = records(n, seed)
+    tags, geo = list(SHARED_TAGS), json.loads(json.dumps(SHARED_GEO))
+    for row in v["records"]:
+        row["tags"], row["geo"] = tags, geo
+    return v
+
+
+def reshare(v: Any) -> Any:
+    """A canonicalized copy of a +shared payload, with its sharing made again (json.loads copies)."""
+    if "records" in v and v["records"]:
+        first = v["records"][0]
+        for row in v["records"]:
+            row["tags"], row["geo"] = first["tags"], first["geo"]
+    elif "labels" in v:
+        v["watch"] = v["labels"]
+    return v
+
+
+def bomb(levels: int) -> Any:
+    x: Any = [1]
+    for _ in range(levels):
+        x = [x, x]
+    return x
 
 
 def floor(name: str, args: Any) -> str:
@@ -143,14 +187,17 @@ def main() -> None:
     ap.add_argument("--wall", action="store_true", help="time with the wall clock instead of thread CPU time")
     opt = ap.parse_args()
 
-    payloads = [("small", small(), 2000, 31), ("medium", records(29, 1), 100, 31),
-                ("large", records(5000, 2), 2, 11)]
+    payloads = [("small", small(), 2000, 31), ("small+shared", small_shared(), 2000, 31),
+                ("medium", records(29, 1), 100, 31), ("medium+shared", shared_records(30, 1), 100, 31),
+                ("large", records(5000, 2), 2, 11), ("large+shared", shared_records(5000, 2), 2, 11)]
     peers = _peers()
     results = []
     for label, args, batch, rounds in payloads:
         if opt.quick:
             rounds = 3
         args = json.loads(sdk.canonical_json(args))  # every canonical row then writes the same bytes
+        if label.endswith("+shared"):
+            args = reshare(args)
         text = json.dumps(args, ensure_ascii=False)
         size = len(json.dumps(args, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
         want = reference.fingerprint("search", args)
@@ -171,6 +218,7 @@ def main() -> None:
                         "seconds": med, "speedup_vs_reference": med["reference"] / med["sdk"],
                         "sdk_vs_floor": med["sdk"] / med["floor"]})
 
+    bomb_result = bomb_case(3 if opt.quick else 11)
     imp, first = cold_start()
     print("overturn.fingerprint %s, Python %s, wasmtime %s, %s" % (
         sdk.__version__, platform.python_version(), _version("wasmtime"), platform.machine()))
@@ -189,6 +237,9 @@ def main() -> None:
           + ("wall clock." if opt.wall else "thread CPU time."))
     if peers:
         _print_peers(results, list(peers))
+    print("\nreference bomb ([x, x] nested 30 times: 2^30 leaves, a %d-byte marshal stream) under "
+          "Limits(max_depth=64): refused (%s) in %s, median of %d" % (
+              bomb_result["stream_bytes"], bomb_result["code"], fmt(bomb_result["seconds"]), bomb_result["rounds"]))
     import batch  # issue 13: the batch API against a loop of single calls
 
     batch_results = batch.run(opt.quick)
@@ -198,7 +249,25 @@ def main() -> None:
             json.dump({"python": platform.python_version(), "wasmtime": _version("wasmtime"),
                    "clock": "wall" if opt.wall else "thread_time",
                        "cold_start_seconds": {"import": imp, "first_call": first}, "results": results,
-                       "batch": batch_results}, f, indent=2)
+                       "bomb": bomb_result, "batch": batch_results}, f, indent=2)
+
+
+def bomb_case(rounds: int) -> Dict[str, Any]:
+    """Seconds to refuse the reference bomb under a depth limit it is within (median of rounds)."""
+    import marshal
+
+    v, lim = bomb(30), sdk.Limits(max_depth=64)
+    times, code = [], ""
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        try:
+            sdk.fingerprint("search", v, limits=lim)
+            code = "computed?!"
+        except sdk.FingerprintError as e:
+            code = e.code
+        times.append(time.perf_counter() - t0)
+    return {"rounds": rounds, "seconds": statistics.median(times), "code": code,
+            "stream_bytes": len(marshal.dumps(v, 4))}
 
 
 def _print_peers(results: List[Dict[str, Any]], peers: List[str]) -> None:

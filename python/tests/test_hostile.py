@@ -640,10 +640,12 @@ def test_nested_call_while_the_core_is_busy(monkeypatch, outer):
     monkeypatch.setattr(st, "call_unchecked", nesting)
     # The thread's plain function binds call_unchecked when it is made: make it again, here and after.
     _core._local.__dict__.pop("plain", None)
+    _core._local.__dict__.pop("value", None)
     try:
         got = fingerprint("outer", {"a": 1}) if outer == "value" else fingerprint_json("outer", '{"a": 1}')
     finally:
         _core._local.__dict__.pop("plain", None)
+        _core._local.__dict__.pop("value", None)
     assert got == oracle_digest("tool_call", "outer", '{"a":1}')
     assert inner == [oracle_digest("tool_call", "inner", '{"q":[1,"x"]}')]
 

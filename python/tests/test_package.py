@@ -58,11 +58,13 @@ def _swap_instance(new):
     old = _core._local.__dict__.get("inst")
     _core._local.inst = new
     _core._local.__dict__.pop("plain", None)  # the thread's plain function is bound to its instance
+    _core._local.__dict__.pop("value", None)
     return old
 
 
 def _restore(old):
     _core._local.__dict__.pop("plain", None)
+    _core._local.__dict__.pop("value", None)
     if old is None:
         _core._local.__dict__.pop("inst", None)
     else:
@@ -195,6 +197,7 @@ def test_load_failures_are_fingerprint_errors(monkeypatch):
 
     old = _core._local.__dict__.pop("inst", None)
     _core._local.__dict__.pop("plain", None)
+    _core._local.__dict__.pop("value", None)
     monkeypatch.setattr(_core._Instance, "__init__", broken)
     try:
         with pytest.raises(FingerprintError) as e:

@@ -23,6 +23,7 @@ from ._select import key_list, select_value
 from ._errors import FingerprintError
 from ._limits import Limits
 from ._types import KeyList
+from ._value import bind_value
 
 _quote = json.encoder.encode_basestring  # JSON string literals, non-ASCII kept (C when available)
 _names: Dict[str, bytes] = {}
@@ -150,33 +151,48 @@ def fingerprint(name: str, args: Any, *, match_on: Optional[KeyList] = None,
         '7724594218f0'
     """
     if match_on is None and ignore_args is None and kind is _DEFAULT_KIND and limits is None:
-        # The common call in the fewest Python steps (issue 14): _literal's cache hit inlined.
-        n = _names.get(name) if type(name) is str else None
-        if n is None:
-            n = _literal(name, "name")
-    else:
-        n = _literal(name, "name")
-        k = b"" if type(kind) is str and kind == _DEFAULT_KIND else _literal(kind, "kind")
-        if match_on is not None:
-            args = select_value(args, key_list(match_on, "match_on"), None)  # D9: match_on wins
-            if ignore_args is not None:
-                key_list(ignore_args, "ignore_args")  # still checked
-        elif ignore_args is not None:
-            args = select_value(args, None, key_list(ignore_args, "ignore_args"))
-        # The selection is complete here, in O(keys + list) (issue #10), so the
-        # core gets no key lists: applying them again would change nothing.
-        if k or limits is not None:
-            return _value_call(F_DIGEST, k, n, args, limits)
-    # plain_call inlined: this thread's plain function, one Python call (issue 14); selected
-    # args too (a call with ignore_args took ~12 µs on the general path, ~8.7 here).
+        # The common call in the fewest Python steps: this thread's function (_value.py).
+        try:
+            fn = _local.value
+        except AttributeError:
+            fn = _value_fn()
+        return fn(name, args)  # type: ignore[no-any-return]
+    n = _literal(name, "name")
+    k = b"" if type(kind) is str and kind == _DEFAULT_KIND else _literal(kind, "kind")
+    if match_on is not None:
+        args = select_value(args, key_list(match_on, "match_on"), None)  # D9: match_on wins
+        if ignore_args is not None:
+            key_list(ignore_args, "ignore_args")  # still checked
+    elif ignore_args is not None:
+        args = select_value(args, None, key_list(ignore_args, "ignore_args"))
+    # The selection is complete here, in O(keys + list) (issue #10), so the
+    # core gets no key lists: applying them again would change nothing.
+    if k or limits is not None:
+        return _value_call(F_DIGEST, k, n, args, limits)
+    # Selected args, default kind and limits: the common call's function too
+    # (a call with ignore_args took ~12 µs on the general path, ~8.7 here).
     try:
-        fn = _local.plain
+        fn = _local.value
     except AttributeError:
-        fn = _core.plain_fn()
-    out = fn(_VALUE_DIGEST, n, args, _limits.active)
-    if out is NOT_PLAIN or out is PLAIN or out is UNKNOWN:
-        return _text_path(out, F_DIGEST, b"", n, args, _limits.active)
-    return out  # type: ignore[no-any-return]
+        fn = _value_fn()
+    return fn(name, args)  # type: ignore[no-any-return]
+
+
+def _value_fn() -> Any:
+    """This thread's ``fingerprint(name, value)`` for the common call (``_value.py``), made on first use."""
+    st = _core.instance()
+    plain = _core.plain_fn()
+    fn = _local.value = bind_value(st, plain, _names, _literal, _text_path, _core) if st.fast else _value_general
+    return fn
+
+
+def _value_general(name: Any, args: Any) -> str:
+    """The common call where the instance's layout does not allow ``_value``'s shortcuts."""
+    n = _literal(name, "name")
+    out = _core.plain(_VALUE_DIGEST, n, args)
+    if out is None or out is NOT_PLAIN or out is PLAIN or out is UNKNOWN:
+        return _text_path(PLAIN if out is None else out, F_DIGEST, b"", n, args, _limits.active)
+    return out
 
 
 def fingerprint_json(name: str, args_json: Union[str, bytes, bytearray, memoryview], *,

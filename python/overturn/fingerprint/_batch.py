@@ -272,7 +272,9 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_er
                         digests[stride * i:stride * i + DIGEST_BYTES] = hexes[i].encode("ascii")  # type: ignore[union-attr]
             frm = stop
             continue
-        if retry is not None and stop not in host_errors:
+        # A limit's refusal is final: the text path would read the same tree to the same limit
+        # (and a shared-container bomb must never reach json.dumps).
+        if retry is not None and stop not in host_errors and t.status() not in _core._LIMIT_STATUSES:
             pending.append(stop)  # answered after the batch: retry() uses the instance (its input region)
             frm = stop + 1
             continue

@@ -80,7 +80,7 @@ if TYPE_CHECKING:
     from typing import Any, Optional
 
 from . import _limits, _pieces
-from ._abi import (ABI_ID, F_DIGEST, F_IGNORE, F_MARSHAL, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT, F_TEXT, FINGERPRINT_VERSION,
+from ._abi import (ABI_ID, E_LIMIT_DEPTH, E_LIMIT_MEMBERS, E_LIMIT_SHARED, F_DIGEST, F_IGNORE, F_MARSHAL, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT, F_TEXT, FINGERPRINT_VERSION,
                    HEADER_BYTES, HEADER_WORDS, RESULT_DIGEST, RESULT_STATUS, RESULT_TEXT_PTR)
 from ._errors import FingerprintError, core_error
 from ._module_cache import load_module
@@ -105,6 +105,10 @@ _SMALL_TEXT = 1 << 21
 
 WASM_FILE = "fingerprint.wasm"
 ENGINE_TAG = "memory_may_move=False"  # the engine's setting a cached module depends on
+
+#: Core statuses that are a limit's answer: on the marshal path final, as the text path
+#: would read the same tree to the same limit (and a reference bomb must not reach json.dumps).
+_LIMIT_STATUSES = frozenset((E_LIMIT_DEPTH, E_LIMIT_MEMBERS, E_LIMIT_SHARED))
 
 _lock = threading.RLock()  # re-entrant: a __del__ that fingerprints may run while this thread compiles
 _module: Optional[Module] = None
@@ -398,7 +402,9 @@ def _bind_plain(st: _Instance) -> Any:
         if st.busy or st.sent is not s.core or n > st.in_cap or n > s.measure_above:
             try:
                 return full_call(flags, b"", name, b"", b"", data, s)
-            except FingerprintError:
+            except FingerprintError as e:
+                if miss is not None and e.code == "limit-exceeded":
+                    raise  # the text path reads the same tree: its answer, without its cost (D16 copies)
                 return miss
         if flags & digest:
             sha = _host_sha256 or _load_host_sha256()
@@ -427,6 +433,10 @@ def _bind_plain(st: _Instance) -> Any:
                 if err or trapped[0]:
                     _forget(st)
                     st._trapped(err)  # frees the trap; the full path answers (as call() failing would)
+                elif miss is not None and slot[0] in _LIMIT_STATUSES:
+                    st.head = None
+                    st.busy = False
+                    return full_call(flags ^ swap if sha is not None else flags, b"", name, b"", b"", data, s)
                 return miss
             if flags & digest:
                 r = st.result + _DIGEST_AT
@@ -558,3 +568,4 @@ def _forget(st: _Instance) -> None:
     if _local.__dict__.get("inst") is st:
         del _local.inst
         _local.__dict__.pop("plain", None)
+        _local.__dict__.pop("value", None)  # _api's function for the common value call, bound to st too

@@ -10,10 +10,15 @@ canonical writer and its rules are shared.
 
 What the stream can hold that D16 answers differently — a set, bytes, a
 complex, a code object, a non-str dict key, a str with a surrogate, an int
-of 60 bits or more, a list or dict that appears twice (shared, or a cycle) —
-the core refuses, and so does marshal for every other type; both go to the
-JSON-text path (``_encode``), which gives the D16 text or the error with its
-path. Only those rare values pay for the second attempt.
+of 60 bits or more, a list or dict inside itself (a cycle) — the core
+refuses, and so does marshal for every other type; both go to the JSON-text
+path (``_encode``), which gives the D16 text or the error with its path.
+Only those rare values pay for the second attempt. A list or dict that
+appears twice (data built in code shares them: one tags list in every
+record) is written once and referred back to; the core copies it, within
+a budget that keeps its reader linear in the stream (``marshal.ts``). A
+limit's refusal is final here: the text path would read the same tree to
+the same limit, at json.dumps' cost (for a reference bomb, minutes).
 
 Measured in one run (medians, bench payloads small/medium/large):
 ``marshal.dumps`` 0.7 µs / 19 µs / 2.7 ms against 1.9 µs / 236 µs / 36 ms
@@ -95,8 +100,10 @@ def marshal_call(flags: int, kind: bytes, name: bytes, args: Any, s: Any) -> str
     if not s.any_bytes:
         try:
             return _core.call(flags | F_MARSHAL, kind, name, b"", b"", data, s)
-        except FingerprintError:
-            pass  # refused by the core's reader: the text path gives the answer or the error
+        except FingerprintError as e:
+            if e.code == "limit-exceeded":
+                raise  # the text path would read the same tree to the same limit, at json.dumps' cost
+            # else refused by the core's reader: the text path gives the answer or the error
     return PLAIN
 
 
