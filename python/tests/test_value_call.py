@@ -52,13 +52,17 @@ def test_configured_limits_are_seen_by_the_next_call(no_limits: None) -> None:
     with pytest.raises(FingerprintError) as e:
         fingerprint("t", v)
     assert e.value.code == "limit-exceeded"
-    assert fingerprint("t", v, limits={"max_depth": 3}) == want  # a call's own limits
+    with pytest.raises(FingerprintError):
+        fingerprint("t", v, limits={"max_depth": 3})  # a call's own limits only tighten
+    configure(limits=Limits(max_depth=3))
+    assert fingerprint("t", v) == want  # the instance told the new limits
+    configure(limits=Limits(max_depth=2))
     with pytest.raises(FingerprintError):
         fingerprint("t", v)  # and the configured ones again, on the same instance
     configure(limits=Limits(max_depth=math.inf, max_input_bytes=10))
     with pytest.raises(FingerprintError) as e:
         fingerprint("t", v)  # the byte limit: the text path, which knows the text's size
-    assert e.value.code == "limit-exceeded" and "bytes" in str(e.value)
+    assert e.value.code == "limit-exceeded" and "maxInputBytes" in str(e.value)
     configure(limits=Limits(max_input_bytes=math.inf))
     assert fingerprint("t", v) == want
 

@@ -43,7 +43,7 @@ def bind_value(st: Any, plain: Callable[..., Any], names: Dict[str, bytes], lite
     view, words = st.view, st.words
     # Requests up to `room` bytes are written through the views bound here: they cover the input region.
     room = min(st.in_cap, len(view) - p)
-    dumps, unlimited = _stream._dumps, _stream._UNLIMITED
+    dumps = _stream._dumps
     NOT_PLAIN, PLAIN = _stream.NOT_PLAIN, _stream.PLAIN
     use_marshal = _stream.marshal_allowed()
     names_get = names.get
@@ -80,7 +80,7 @@ def bind_value(st: Any, plain: Callable[..., Any], names: Dict[str, bytes], lite
                 at = p + hlen + len(n)
         s = limits_mod.active
         if s is not checked:
-            if s.max_bytes < unlimited or not use_marshal:
+            if s.any_bytes or not use_marshal:
                 return slow(n, args, s)
             checked, core, most = s, s.core, min(room, s.measure_above)
         if st.busy:  # re-entered (a __del__ or signal handler during a call): plain() takes another instance
@@ -116,7 +116,7 @@ def bind_value(st: Any, plain: Callable[..., Any], names: Dict[str, bytes], lite
                 return failed(err, n, args, data, s)
             if sha is None:
                 r = st.result + hooks._DIGEST_AT
-                return str(view[r:r + 64], "ascii")
+                return hooks.digest_text(view[r:r + 64])  # 64 lowercase hex digits, or an error
             ptr = words[text_word]
             end = ptr + words[len_word]
             if end > view_len:
