@@ -31,7 +31,7 @@ export const F_NTH_CALL: u32 = 2048;  // with F_CALL: args may hold several call
 export const ALL_CALLS: u32 = 4294967295; // F_NTH_CALL's index for every call: one "<64 hex digest><record>\n" line each, in order
 export const F_CLI: u32 = 4096;       // CLI output (cli/out.ts): kind = formatter, name = operand, matchOn/ignoreArgs parts = program, package version
 export const F_TOOLS: u32 = 8192;     // with F_CALL: the ignoreArgs part holds tool declarations as JSON text (tools.ts, issue 12)
-export const F_REPLAY: u32 = 16384;   // a replay operation (replay.ts): the kind part is the u32 op (R_*) and a u32 argument
+export const F_REPLAY: u32 = 16384;   // a replay operation (replay.ts): the kind part is REPLAY_KIND_BYTES: op (R_*), argument, known line
 export const F_RAW_NAMES: u32 = 32768; // kind and name parts are UTF-8 text, not JSON string literals (an empty kind is an error, not the default; batch.ts, issue 13)
 export const F_FROM_VALUE: u32 = 65536; // args is JSON text a host made from its own value: a limit error gives no offset into it (limits.ts)
 
@@ -39,6 +39,7 @@ export const F_FROM_VALUE: u32 = 65536; // args is JSON text a host made from it
 export const R_TOOLS: u32 = 1;        // args = declarations JSON text, kept for the recording's calls
 export const R_LOAD: u32 = 2;         // args = a chunk of the recording (JSON Lines); argument 1 = the last chunk
 export const R_ANSWER: u32 = 3;       // args = a live call (JSON text, or F_VALUES); argument = call index in a message
+export const REPLAY_KIND_BYTES: u32 = 12; // F_REPLAY's kind part: u32 op, u32 argument, u32 the line number whose text the host holds (R_ANSWER leaves it out; 0 none)
 export const R_UNUSED: u32 = 4;       // the recorded calls never answered
 export const R_VALUE: u32 = 5;        // args = a recorded line's JSON text; argument = U_*: its items (json/items.ts), to build the host's value
 // Where R_VALUE's items are (the argument): byte offsets, UTF-16 code units (JavaScript string indices), code points (Python str indices).

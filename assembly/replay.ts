@@ -24,7 +24,7 @@
 // tool and kind (fewest changes, the first of equals; assembly/diff.ts).
 import {
   E_BAD_REQUEST, E_BAD_TOOLS, E_INVALID_UTF8, E_NO_CALLS, E_OUT_OF_MEMORY, F_CALL, F_DIGEST, F_FROM_VALUE, F_NTH_CALL, F_STRING_INPUT, F_TEXT,
-  F_VALUES, HEADER_BYTES, OK, PART_CALL, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, R_VALUE, RESULT_DIGEST, U_CODE_POINTS,
+  F_VALUES, HEADER_BYTES, OK, PART_CALL, REPLAY_KIND_BYTES, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, R_VALUE, RESULT_DIGEST, U_CODE_POINTS,
 } from "./abi";
 import { alloc, arenaMark, grow, inputEnd, releaseFrom, reserveInput, setArenaBase } from "./arena";
 import { callKind, callName } from "./call";
@@ -86,11 +86,11 @@ export function reserveKeepingStore(n: usize): usize {
 
 /** Runs replay op [kind part: op u32, argument u32] on the payload. False on error (recorded). */
 export function replayOp(kindP: usize, kindN: usize, p: usize, n: usize, flags: u32): bool {
-  if (kindN != 8) return fail(E_BAD_REQUEST, -1) == OK;
-  const op = load<u32>(kindP), arg = load<u32>(kindP, 4);
+  if (kindN != REPLAY_KIND_BYTES) return fail(E_BAD_REQUEST, -1) == OK;
+  const op = load<u32>(kindP), arg = load<u32>(kindP, 4), known = load<u32>(kindP, 8);
   if (op == R_TOOLS) return setToolsText(p, n);
   if (op == R_LOAD) return loadChunk(p, n, arg != 0);
-  if (op == R_ANSWER) return answer(p, n, flags & (F_VALUES | F_STRING_INPUT | F_FROM_VALUE), arg, true, false);
+  if (op == R_ANSWER) return answer(p, n, flags & (F_VALUES | F_STRING_INPUT | F_FROM_VALUE), arg, true, false, known);
   if (op == R_UNUSED) return unused();
   if (op == R_VALUE) return lineItems(p, n, arg);
   return fail(E_BAD_REQUEST, -1) == OK;
@@ -109,7 +109,7 @@ export function replayOp(kindP: usize, kindN: usize, p: usize, n: usize, flags: 
  * the recorded line. again: [p, p + n) is the line of the last answer, with the arena kept since (not re-read).
  */
 export function replayAnswer(p: usize, n: usize, flags: u32, nth: u32, again: bool): bool {
-  return answer(p, n, flags, nth, false, again);
+  return answer(p, n, flags, nth, false, again, 0);
 }
 /** The declarations the recording keeps (R_TOOLS), for setTools (tools.ts). */
 export function keptTools(): usize { return base(); }
@@ -406,7 +406,11 @@ function logBad(code: i32, off: i32, part: i32, dp: usize, dn: usize): bool {
 /** Whether the request memo (request.ts) still holds the last answer's live line. */
 let liveKept = false;
 
-function answer(p: usize, n: usize, flags: u32, nth: u32, withLine: bool, again: bool): bool {
+/**
+ * withLine: the recorded line's bytes follow the record, unless it is line `known`, whose text the host
+ * holds (the answers to the n calls of one line then cost O(line), not O(n x line)).
+ */
+function answer(p: usize, n: usize, flags: u32, nth: u32, withLine: bool, again: bool, known: u32): bool {
   again = again && liveKept && messageKept();
   if (again) sameMessageNext();
   const st = fingerprintAt(p, again ? 0 : n, nth, F_TEXT | flags);
@@ -430,6 +434,7 @@ function answer(p: usize, n: usize, flags: u32, nth: u32, withLine: bool, again:
     setEf(head, E_CURSOR, ef(e, E_NEXT));
     setEf(head, E_ASKED, ef(head, E_ASKED) + 1);
     setEf(e, E_FLAGS, ef(e, E_FLAGS) | FLAG_USED);
+    if (withLine && ef(e, E_LINE_NO) == known) withLine = false;
     if (!sinkInit(true, false, 512 + (withLine ? <usize>ef(e, E_LINE_LEN) : 0))) return false;
     answerHit = true; answerEntry = e; answerRecorded = answerAsked = 0;
     answerWhyFrom = answerWhyTo = answerChangesFrom = answerChangesTo = 0;
@@ -471,6 +476,7 @@ function answer(p: usize, n: usize, flags: u32, nth: u32, withLine: bool, again:
     if (tn > 0 && t == 0) return false;
     memory.copy(t, outBase + callTextStart(), tn);
   }
+  if (best != NONE && withLine && ef(best, E_LINE_NO) == known) withLine = false;
   if (!sinkInit(true, false, 1024 + (best != NONE && withLine ? <usize>ef(best, E_LINE_LEN) : 0))) return false;
   if (!start(false, nameP, nameN, kindP, kindN, calls) || !lit("null,\"why\":\"")) return false;
   answerHit = false; answerEntry = best; answerRecorded = recorded; answerAsked = asked;

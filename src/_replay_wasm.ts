@@ -6,7 +6,7 @@
  * @module
  */
 import {
-  F_REPLAY, F_STRING_INPUT, F_VALUES, HEADER_BYTES, HEADER_WORDS, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, R_VALUE,
+  F_REPLAY, F_STRING_INPUT, F_VALUES, HEADER_BYTES, HEADER_WORDS, REPLAY_KIND_BYTES, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, R_VALUE,
   RESULT_DIGEST, U_UTF16, RESULT_OFFSET, RESULT_PART, RESULT_STATUS, RESULT_TEXT_LEN, RESULT_TEXT_PTR,
 } from "./_abi.gen.js";
 import { newDiagnosticsInstance, type Exports } from "./_diagnostics_wasm.js";
@@ -17,7 +17,7 @@ import { retarget, writeValue } from "./values.js";
 import { tell } from "./_limits.js";
 
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
-const PRE = HEADER_BYTES + 8; // header, then the kind part: op and argument (u32 each)
+const PRE = HEADER_BYTES + REPLAY_KIND_BYTES; // header, then the kind part: op, argument, known line (u32 each)
 
 export class ReplayCore {
   private e: Exports;
@@ -43,11 +43,18 @@ export class ReplayCore {
   }
 
   /** A live call: JSON text (string or bytes) or a host object (value stream); index within a message. */
-  answer(call: string | Uint8Array | object, index: number): string {
-    if (call instanceof Uint8Array) return this.bytes(R_ANSWER, index, call, 0);
-    if (typeof call === "string") return this.string(R_ANSWER, index, call);
-    return this.held(() => this.answerValue(call, index));
+  answer(call: string | Uint8Array | object, index: number, known: number): string {
+    this.known = known; // the line whose text the caller holds: the core leaves it out
+    try {
+      if (call instanceof Uint8Array) return this.bytes(R_ANSWER, index, call, 0);
+      if (typeof call === "string") return this.string(R_ANSWER, index, call);
+      return this.held(() => this.answerValue(call, index));
+    } finally {
+      this.known = 0;
+    }
   }
+
+  private known = 0;
 
   /** fn with this instance held (ready() refuses a call re-entered meanwhile). */
   private held<T>(fn: () => T): T {
@@ -137,8 +144,8 @@ export class ReplayCore {
   private exec(flags: number, op: number, arg: number, len: number): void {
     const e = this.e;
     tell(e); // the configured limits: the core checks each loaded line and each live call (assembly/limits.ts)
-    new Uint32Array(e.memory.buffer, this.ptr, HEADER_WORDS).set([F_REPLAY | flags, 8, 0, 0, 0, len]);
-    new Uint32Array(e.memory.buffer, this.ptr + HEADER_BYTES, 2).set([op, arg]);
+    new Uint32Array(e.memory.buffer, this.ptr, HEADER_WORDS).set([F_REPLAY | flags, REPLAY_KIND_BYTES, 0, 0, 0, len]);
+    new Uint32Array(e.memory.buffer, this.ptr + HEADER_BYTES, 3).set([op, arg, this.known]);
     let status: number;
     try {
       status = e.run(PRE + len);

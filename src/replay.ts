@@ -157,23 +157,41 @@ export class Recording {
    * JSON text): a hit with the recorded line, or a miss with the why answer.
    * `index` picks one call of a message holding several. The line's `value`
    * is read at any depth; a bare `NaN`, `Infinity` or `-Infinity` in it (D12)
-   * is JavaScript's NaN or Infinity.
+   * is JavaScript's NaN or Infinity. Answers from the same recorded line in a
+   * row share its `text` and its `value` (one object), so answering the n calls
+   * of one line costs what the line does, not n times it.
    * @throws FingerprintError when the call cannot be read or fingerprinted.
    */
   answer(call: Call | ProviderCall | string | Uint8Array, index = 0): ReplayAnswer {
     if (call === null || (typeof call !== "object" && typeof call !== "string")) {
       throw new FingerprintError("invalid-argument", "a call must be an object or its JSON text");
     }
-    const out = this.#core.answer(call, index);
+    const out = this.#core.answer(call, index, this.#last.line);
     const nl = out.indexOf("\n");
     const record = JSON.parse(nl < 0 ? out : out.slice(0, nl)) as Record<string, unknown>;
-    const text = nl < 0 ? "" : out.slice(nl + 1);
-    if (record.hit === true) {
-      return { ...record, line: record.recordedLine, call: record.recordedCall, text, value: this.#value(text) } as unknown as ReplayHit;
-    }
     const near = record.nearest as { line: number; call: number } | null;
-    const nearest = near === null ? null : { line: near.line, call: near.call, text, value: this.#value(text) };
+    const line = record.hit === true ? record.recordedLine as number : near?.line ?? 0;
+    const { text, value } = line === 0 ? { text: "", value: {} } : this.#line(line, nl < 0 ? null : out.slice(nl + 1));
+    if (record.hit === true) {
+      return { ...record, line: record.recordedLine, call: record.recordedCall, text, value } as unknown as ReplayHit;
+    }
+    const nearest = near === null ? null : { line: near.line, call: near.call, text, value };
     return { ...record, nearest } as unknown as ReplayMiss;
+  }
+
+  /** The last recorded line an answer gave (its number, text and value); the core leaves it out of the next. */
+  #last: { line: number; text: string; value: Record<string, unknown> } = { line: 0, text: "", value: {} };
+
+  /** Recorded line `line`: the text the core sent, or (null) the one held, which it left out. */
+  #line(line: number, text: string | null): { text: string; value: Record<string, unknown> } {
+    if (text === null) {
+      if (this.#last.line !== line) throw new FingerprintError("internal-error", `the core left out line ${line}, which this recording does not hold`);
+      return this.#last;
+    }
+    this.#last = { line: 0, text: "", value: {} }; // until the value is built
+    const value = this.#value(text);
+    this.#last = { line, text, value };
+    return this.#last;
   }
 
   /**

@@ -40,6 +40,21 @@ describe("one line with 40,000 calls", () => {
     expect(u[N - 4].fingerprint).toBe(digest(N - 2));
   });
 
+  it("answers every call of the line, the answers sharing the line's text and value", () => {
+    const r = Recording.load(line + "\n");
+    const calls = (JSON.parse(line) as { tool_calls: object[] }).tool_calls;
+    const first = r.answer(calls[0]);
+    for (let i = 1; i < N; i++) {
+      const a = r.answer(calls[i]);
+      expect(a.hit && a.call).toBe(i);
+      if (a.hit && first.hit && i % 9999 === 0) {
+        expect(a.value).toBe(first.value);
+        expect(a.text).toBe(line);
+      }
+    }
+    expect(r.unused()).toHaveLength(0);
+  });
+
   it("the CLI's run, explain and replay", () => {
     const dir = mkdtempSync(join(tmpdir(), "overturn-many-"));
     try {

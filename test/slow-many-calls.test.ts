@@ -40,6 +40,10 @@ describe("a message with many calls", () => {
     linear((n) => { const m = message(n) + "\n"; return () => Recording.load(m); });
     linear((n) => { const r = Recording.load(message(n) + "\n"); return () => r.answer({ name: "t1", args: { x: 1, v: 2 } }); });
     linear((n) => { const m = message(n) + "\n"; return () => Recording.load(m).unused(); });
+    linear((n) => {
+      const m = message(n) + "\n", calls = (JSON.parse(m) as { tool_calls: object[] }).tool_calls;
+      return () => { const r = Recording.load(m); for (const c of calls) r.answer(c); };
+    });
   });
 
   it("the CLI's run, explain and replay are linear in one line's calls", () => {

@@ -60,6 +60,17 @@ def test_recording_hits_nearest_and_unused_sharing_the_line():
     assert u[-1]["value"] is u[0]["value"] and u[-1]["text"] == LINE and u[-1]["fingerprint"] == digest(N - 2)
 
 
+def test_every_call_of_the_line_answered_sharing_its_text_and_value():
+    r = Recording.loads(LINE + "\n")
+    calls = json.loads(LINE)["tool_calls"]
+    first = r.answer(calls[0])
+    for i in range(1, N):
+        a = r.answer(calls[i])
+        assert a["hit"] and a["call"] == i
+    assert a["value"] is first["value"] and a["text"] == LINE and a["value"] == json.loads(LINE)
+    assert r.unused() == []
+
+
 def test_the_cli_runs_explains_and_replays_the_line(tmp_path):
     f = tmp_path / "one-line.jsonl"
     f.write_text(LINE + "\n")
@@ -92,6 +103,12 @@ def test_many_calls_explain_and_recording_grow_linearly():
     assert_linear(lambda n: (lambda m=message(n) + "\n": Recording.loads(m)))
     assert_linear(lambda n: (lambda r=Recording.loads(message(n) + "\n"): r.answer({"name": "t1", "args": {"x": 1, "v": 2}})))
     assert_linear(lambda n: (lambda r=Recording.loads(message(n) + "\n"): r.unused()))
+
+    def answer_all(m: str) -> None:
+        r = Recording.loads(m)
+        for c in json.loads(m)["tool_calls"]:
+            r.answer(c)
+    assert_linear(lambda n: (lambda m=message(n) + "\n": answer_all(m)))
 
 
 @slow

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Dict, Iterable, List, Tuple, Union
+from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
 
 from ._encode import host_call_text
 from ._errors import FingerprintError, core_error
@@ -39,6 +39,8 @@ class Recording:
     def __init__(self, *, tools: Tools = None) -> None:
         """An empty recording; use :meth:`load` or :meth:`loads`."""
         self._core = ReplayCore()
+        #: The last recorded line an answer gave: its number, text and value (the core leaves it out of the next).
+        self._last: Tuple[int, str, Any] = (0, "", None)
         self._pending: List[bytes] = []
         self._lines = 0
         self._calls = 0
@@ -104,23 +106,41 @@ class Recording:
         ``index`` picks one call of a message holding several. The line's ``value``
         is read as ``json.loads`` reads it, at any depth: a bare ``NaN``,
         ``Infinity`` or ``-Infinity`` in it (D12) is ``float("nan")`` / ``float("inf")``.
+        Answers from the same recorded line in a row share its ``text`` and its
+        ``value`` (one dict), so answering the n calls of one line costs what the
+        line does, not n times it.
 
         Raises:
             FingerprintError: when the call cannot be read or fingerprinted.
         """
+        known = self._last[0]
         if isinstance(call, str):
-            out = self._core.answer(call.encode("utf-8", "surrogatepass"), True, index)
+            out = self._core.answer(call.encode("utf-8", "surrogatepass"), True, index, known=known)
         elif isinstance(call, (bytes, bytearray, memoryview)):
-            out = self._core.answer(bytes(call), False, index)
+            out = self._core.answer(bytes(call), False, index, known=known)
         else:
-            out = self._core.answer(host_call_text(call), False, index, from_value=True)
-        record, _, text = out.partition("\n")
+            out = self._core.answer(host_call_text(call), False, index, from_value=True, known=known)
+        record, nl, text = out.partition("\n")
         r: Dict[str, Any] = json.loads(record)
         if r["hit"]:
-            r.update(line=r["recordedLine"], call=r["recordedCall"], text=text, value=self._value(text))
+            text, value = self._line(r["recordedLine"], text if nl else None)
+            r.update(line=r["recordedLine"], call=r["recordedCall"], text=text, value=value)
         elif r["nearest"] is not None:
-            r["nearest"] = dict(r["nearest"], text=text, value=self._value(text))
+            text, value = self._line(r["nearest"]["line"], text if nl else None)
+            r["nearest"] = dict(r["nearest"], text=text, value=value)
         return r
+
+    def _line(self, line: int, text: Optional[str]) -> Tuple[str, Any]:
+        """Recorded line ``line``: the text the core sent, or (None) the one held, which it left out."""
+        if text is None:
+            if self._last[0] != line:
+                raise FingerprintError("internal-error", "the core left out line %d, which this recording does not hold"
+                                       % line)
+            return self._last[1], self._last[2]
+        self._last = (0, "", None)  # until the value is built
+        value = self._value(text)
+        self._last = (line, text, value)
+        return text, value
 
     def unused(self) -> List[Dict[str, Any]]:
         """The recorded calls never answered so far (a stale recording), in recorded

@@ -12,11 +12,11 @@ import struct
 import threading
 from typing import Any
 
-from ._abi import F_FROM_VALUE, F_REPLAY, F_STRING_INPUT, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, R_VALUE, U_CODE_POINTS
+from ._abi import F_FROM_VALUE, F_REPLAY, F_STRING_INPUT, REPLAY_KIND_BYTES, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, R_VALUE, U_CODE_POINTS
 from ._diagnostics_wasm import _HEADER, _new_instance, run_request, run_request_bytes
 from ._errors import FingerprintError
 
-_OP = struct.Struct("<II")  # the kind part: op, argument
+_OP = struct.Struct("<III")  # the kind part (REPLAY_KIND_BYTES): op, argument, the line whose text the caller holds
 
 
 class ReplayCore:
@@ -34,9 +34,11 @@ class ReplayCore:
     def load(self, chunk: bytes, last: bool) -> str:
         return self._run(0, R_LOAD, 1 if last else 0, chunk)
 
-    def answer(self, text: bytes, from_str: bool, index: int, from_value: bool = False) -> str:
-        """``from_value``: the text was made here from the caller's mapping (a limit error names no offset into it)."""
-        return self._run((F_STRING_INPUT if from_str else 0) | (F_FROM_VALUE if from_value else 0), R_ANSWER, index, text)
+    def answer(self, text: bytes, from_str: bool, index: int, from_value: bool = False, known: int = 0) -> str:
+        """``from_value``: the text was made here from the caller's mapping (a limit error names no offset into it);
+        ``known``: the recorded line whose text the caller holds (the core leaves it out)."""
+        return self._run((F_STRING_INPUT if from_str else 0) | (F_FROM_VALUE if from_value else 0), R_ANSWER, index, text,
+                         known=known)
 
     def memory_bytes(self) -> int:
         """Bytes of linear memory this instance holds (its index, line bytes and scratch)."""
@@ -49,14 +51,14 @@ class ReplayCore:
         """A recorded line's items (``assembly/json/items.ts``), positions in code points (str indices)."""
         return self._run(F_STRING_INPUT, R_VALUE, U_CODE_POINTS, line, raw=True)
 
-    def _run(self, flags: int, op: int, arg: int, data: bytes, raw: bool = False) -> Any:
+    def _run(self, flags: int, op: int, arg: int, data: bytes, raw: bool = False, known: int = 0) -> Any:
         with self._lock:
             if self._busy:  # its index lives in this instance: no temporary one can answer for it
                 raise FingerprintError("invalid-argument", "a Recording was used from inside one of its own calls "
                                        "(a __del__ or signal handler that ran mid-call); call it after that call returns")
             if self._broken:
                 raise FingerprintError("internal-error", "this recording's core failed earlier; load the recording again")
-            request = _HEADER.pack(F_REPLAY | flags, 8, 0, 0, 0, len(data)) + _OP.pack(op, arg) + data
+            request = _HEADER.pack(F_REPLAY | flags, REPLAY_KIND_BYTES, 0, 0, 0, len(data)) + _OP.pack(op, arg, known) + data
             self._busy = True
             try:
                 run = run_request_bytes if raw else run_request
