@@ -158,8 +158,10 @@ function isDigestString(i: u32): bool {
 /** A provider's name for a call's args, which a recording line does not read. */
 function isArgsLike(k: u32): bool {
   const p = <usize>nodeB(k), n = nodeA(k);
+  // input_schema / inputSchema: an Anthropic or MCP tool's definition, not a call of it
   return n == 9 && asciiEq(p, "arguments", false) || n == 5 && asciiEq(p, "input", false)
-    || n == 10 && asciiEq(p, "parameters", false);
+    || n == 10 && asciiEq(p, "parameters", false) || n == 12 && asciiEq(p, "input_schema", false)
+    || n == 11 && asciiEq(p, "inputSchema", false);
 }
 
 /** Index in KEYS of the key node k's exact bytes, or -1. */

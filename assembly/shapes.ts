@@ -167,6 +167,10 @@ export function readShape(root: u32): i32 {
     }
   }
   if (shape == LEGACY && hasMemberNN(holder, "args")) return clash(GENAI, LEGACY);
+  // A tool's definition is not a call: read as one it would be args null.
+  if (shape == CHAT && hasMemberNN(holder, "parameters") && !hasMemberNN(holder, "arguments")) {
+    return bad("this is a tool definition (\"function\": {\"name\", \"parameters\"}), not a call: a Chat Completions tool call has \"function\": {\"name\", \"arguments\"}", "", "", "", "", "");
+  }
   shapeName = memberNN(<u32>holder, nameKey);
   if (shape == CHAT && openaiDelta(root, <u32>holder)) return SHAPE_ERROR;
   if (shapeName < 0 || nodeType(<u32>shapeName) != T_STR) return bad(shapeLabel(shape), " needs a string \"", nameKey, "\"", "", "");

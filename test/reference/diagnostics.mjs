@@ -48,7 +48,7 @@ export function callError(text) {
   if (c.name === undefined || c.name === null) return { code: "bad-call", message: `missing "name"; ${nearShape(c)}${ACCEPTED}` };
   if (typeof c.name !== "string") return { code: "bad-call", message: '"name" must be a string' };
   // A provider's args key on a line without args/argsJSON: an error, never args null.
-  const argsLike = Object.keys(c).find((k) => ["arguments", "input", "parameters"].includes(k) && c[k] !== null);
+  const argsLike = Object.keys(c).find((k) => ["arguments", "input", "parameters", "input_schema", "inputSchema"].includes(k) && c[k] !== null);
   if (argsLike && (c.args === undefined || c.args === null) && (c.argsJSON === undefined || c.argsJSON === null)) {
     return {
       code: "bad-call",

@@ -170,6 +170,8 @@ export function asRecordingLine(text) {
     if (holder[more] === true || present(holder, part)) return partial("gemini");
   }
   if (shape === "legacy" && present(holder, "args")) return clash("genai", "legacy");
+  // A tool's definition is not a call: read as one it would be args null.
+  if (shape === "chat" && present(holder, "parameters") && !present(holder, "arguments")) return bad(TOOL_DEFINITION);
   // A delta of an OpenAI stream: "index" beside a call that lacks its id, name or arguments.
   if (shape === "chat" && present(c, "index") &&
     !(present(c, "id") && present(holder, "name") && present(holder, "arguments") && holder.arguments !== "")) return partial("delta");
@@ -182,6 +184,8 @@ export function asRecordingLine(text) {
   if (textual && str(args)) return { line: { name, argsJSON: args } };
   return { line: { name, args } };
 }
+
+const TOOL_DEFINITION = 'this is a tool definition ("function": {"name", "parameters"}), not a call: a Chat Completions tool call has "function": {"name", "arguments"}';
 
 // ---- messages, responses and arrays: their calls ------------------------------
 
