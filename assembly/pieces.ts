@@ -15,12 +15,14 @@
 //   Vercel AI SDK            tool-input-start/-delta/-end/-available, and
 //                            AI SDK 4's tool-call-delta, tool-call-streaming-start
 //   Gemini                   a functionCall with partialArgs or willContinue (shapes.ts)
+//   Bedrock ConverseStream   {"messageStart"}, {"contentBlockStart"}, {"contentBlockDelta"},
+//                            {"contentBlockStop"}, {"messageStop"} events (not on a line)
 import { E_PARTIAL_CALL } from "./abi";
 import { T_ARR, T_STR, nodeA, nodeB, nodeType, subtreeEnd } from "./json/tape";
-import { K_CHUNKS, K_DELTA, K_LINE, K_OBJECT, K_TYPE, hasMemberNN, member, report, strIs } from "./shapes";
+import { K_BEDROCK_EVENT, K_CHUNKS, K_DELTA, K_LINE, K_OBJECT, K_TYPE, hasMemberNN, member, report, strIs } from "./shapes";
 
 export const PIECE_OPENAI_CHUNK = 1, PIECE_OPENAI_DELTA = 2, PIECE_RESPONSES = 3, PIECE_ANTHROPIC = 4;
-export const PIECE_LANGCHAIN = 5, PIECE_VERCEL = 6, PIECE_GEMINI = 7;
+export const PIECE_LANGCHAIN = 5, PIECE_VERCEL = 6, PIECE_GEMINI = 7, PIECE_BEDROCK = 8;
 
 /** Records the partial-call error for a piece of kind k. */
 export function piece(k: i32): void {
@@ -30,6 +32,7 @@ export function piece(k: i32): void {
     : k == PIECE_ANTHROPIC ? "an Anthropic Messages stream event"
     : k == PIECE_LANGCHAIN ? "a LangChain AIMessageChunk (or one of its tool_call_chunks)"
     : k == PIECE_VERCEL ? "a Vercel AI SDK stream part"
+    : k == PIECE_BEDROCK ? "a Bedrock ConverseStream event"
     : "a Gemini functionCall streamed in pieces (partialArgs, willContinue)";
   const then = k <= PIECE_OPENAI_DELTA
     ? "fingerprint the assembled completion: stream.finalChatCompletion() (Python: stream.get_final_completion(), or ChatCompletionStreamState)"
@@ -41,6 +44,8 @@ export function piece(k: i32): void {
     ? "fingerprint the whole message once the stream has ended: add the chunks up (chunk.concat(next), Python: chunk + next) and pass the sum's tool_calls, or message_chunk_to_message(sum) (Python)"
     : k == PIECE_VERCEL
     ? "fingerprint the finished calls: await result.toolCalls, the steps' toolCalls, or the stream's \"tool-call\" parts"
+    : k == PIECE_BEDROCK
+    ? "fingerprint the assembled message: each toolUse block's contentBlockStart name and its contentBlockDelta input text, joined, as the Converse response's output.message"
     : "fingerprint the call once it is whole";
   report(E_PARTIAL_CALL, "this is ", what, ", a piece of a stream, not a whole call: ", then, "", "");
 }
@@ -54,6 +59,7 @@ export function isPiece(o: u32, mask: u32): bool {
   }
   if (k == 0 && (mask & K_CHUNKS) != 0) k = PIECE_LANGCHAIN;
   if (k == 0 && (mask & K_TYPE) != 0) k = pieceType(o, (mask & K_LINE) != 0);
+  if (k == 0 && (mask & K_BEDROCK_EVENT) != 0 && (mask & K_LINE) == 0) k = PIECE_BEDROCK;
   // A chunk's choice {"index", "delta"}; not a line that carries a "delta" member along.
   if (k == 0 && (mask & K_DELTA) != 0 && (mask & (K_TYPE | K_LINE)) == 0) k = PIECE_OPENAI_DELTA;
   if (k == 0) return false;

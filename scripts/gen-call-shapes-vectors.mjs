@@ -104,6 +104,8 @@ const CALLS = [
   ["error-vercel-tool-input-start", { type: "tool-input-start", id: "t1", toolName: W }],
   ["error-vercel-finish-step", { type: "finish-step", finishReason: "tool-calls", usage: { inputTokens: 10 } }],
   ["error-vercel-stream-start", { type: "stream-start", warnings: [] }],
+  ["error-bedrock-stream-block-start", { contentBlockStart: { start: { toolUse: { toolUseId: "t1", name: W } }, contentBlockIndex: 0 } }],
+  ["error-bedrock-stream-delta", { contentBlockDelta: { delta: { toolUse: { input: "{\"city\":" } }, contentBlockIndex: 0 } }],
   ["error-chat-tool-definition", { type: "function", function: { name: W, description: "d", parameters: { type: "object" } } }],
   ["error-anthropic-tool-definition", { name: W, description: "d", input_schema: { type: "object" } }],
   ["error-mcp-tool-definition", { name: W, description: "d", inputSchema: { type: "object" } }],

@@ -57,6 +57,7 @@ const ASSEMBLE = {
     "and pass the sum's tool_calls, or message_chunk_to_message(sum) (Python)",
   vercel: 'fingerprint the finished calls: await result.toolCalls, the steps\' toolCalls, or the stream\'s "tool-call" parts',
   gemini: "fingerprint the call once it is whole",
+  bedrock: "fingerprint the assembled message: each toolUse block's contentBlockStart name and its contentBlockDelta input text, joined, as the Converse response's output.message",
 };
 const PIECES = {
   chunk: ["an OpenAI chat.completion.chunk", "chat"],
@@ -66,7 +67,9 @@ const PIECES = {
   langchain: ["a LangChain AIMessageChunk (or one of its tool_call_chunks)", "langchain"],
   vercel: ["a Vercel AI SDK stream part", "vercel"],
   gemini: ["a Gemini functionCall streamed in pieces (partialArgs, willContinue)", "gemini"],
+  bedrock: ["a Bedrock ConverseStream event", "bedrock"],
 };
+const BEDROCK_EVENTS = ["messageStart", "contentBlockStart", "contentBlockDelta", "contentBlockStop", "messageStop"];
 const partial = (k) => ({
   code: "partial-call",
   error: `this is ${PIECES[k][0]}, a piece of a stream, not a whole call: ${ASSEMBLE[PIECES[k][1]]}`,
@@ -99,6 +102,7 @@ function pieceOf(o) {
     if (VERCEL_OTHER_PARTS.includes(t) && !present(o, "args") && !present(o, "argsJSON")) return "vercel";
     if (t === "constructor" && lcClass(o) === "AIMessageChunk") return "langchain";
   }
+  if (BEDROCK_EVENTS.some((k) => present(o, k)) && !present(o, "args") && !present(o, "argsJSON")) return "bedrock";
   // A chunk's choice ({"index", "delta"}), not a line carrying a "delta" member along.
   if (present(o, "delta") && !present(o, "type") && !present(o, "args") && !present(o, "argsJSON")) return "delta";
   return undefined;
