@@ -131,6 +131,7 @@ function optionParts(options: FingerprintOptions | undefined): Parts {
  */
 export function fingerprint(name: string, args: unknown, options?: FingerprintOptions): string {
   const nameLit = checkName(name);
+  if (options === undefined) return callValue(F_DIGEST, "", nameLit, "", "", args, NONE).digest;
   const o = optionParts(options);
   // Selected here, on the value, before any toJSON runs (D9, D10); the core
   // must not select again, or a toJSON's result would be selected from too.

@@ -122,14 +122,24 @@ function wtf8Bytes(s: string): Uint8Array {
   return out.slice(0, writeWtf8(s, 0, out, 0));
 }
 
+// The literal last copied: calls in a row mostly name the same tool (no Map lookup then).
+let lastLiteral = "";
+let lastLiteralBytes: Uint8Array = new Uint8Array(0);
+
 function putLiteral(mem: Uint8Array, at: number, s: string): number {
   if (s.length === 0) return 0;
   if (s.length > LITERAL_MAX_CHARS) return put(mem, at, s);
-  let b = literalCache.get(s);
-  if (b === undefined) {
-    b = isWellFormed(s) ? encoder.encode(s) : wtf8Bytes(s);
-    if (literalCache.size >= LITERAL_CACHE_MAX) literalCache.clear();
-    literalCache.set(s, b);
+  let b: Uint8Array | undefined;
+  if (s === lastLiteral) b = lastLiteralBytes;
+  else {
+    b = literalCache.get(s);
+    if (b === undefined) {
+      b = isWellFormed(s) ? encoder.encode(s) : wtf8Bytes(s);
+      if (literalCache.size >= LITERAL_CACHE_MAX) literalCache.clear();
+      literalCache.set(s, b);
+    }
+    lastLiteral = s;
+    lastLiteralBytes = b;
   }
   const n = b.length;
   if (n <= 32) for (let i = 0; i < n; i++) mem[at + i] = b[i];
