@@ -84,7 +84,7 @@ export function accAppend(err: bool, src: usize, n: usize): bool {
     if (top < base) return false;
     if (top > mark) {
       deferFlush(); // the queued preimages lie in the scratch about to be reused
-      tapeForget(); // and the line's parsed message (request.ts) with them
+      tapeForget(); // and the line's parsed message (pipeline.ts) with them
       releaseFrom(mark);
       if (alloc(top - mark + n) == 0) return false; // room for the new end (src may lie there)
     }

@@ -13,7 +13,7 @@ import { outBase, outPos, sinkInit } from "../json/sink";
 import { parseText } from "../json/reader";
 import { nodeA, subtreeEnd, tapeInit } from "../json/tape";
 import { writeJsonString } from "../json/writer";
-import { lineCalls } from "../request";
+import { lineCalls } from "../pipeline";
 import {
   answerChangesFrom, answerChangesTo, answerEntry, answerHit, answerRecordEnd, answerWhyFrom, answerWhyTo,
   entryCall, entryLine, entryTextN, entryTextP, entryTotal, entryUsed, replayAnswer, replayLoadLine, unusedCount,
