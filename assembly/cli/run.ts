@@ -23,12 +23,11 @@ import { ensure, outBase, outPos, putByte, sinkInit } from "../json/sink";
 import { writeJsonString } from "../json/writer";
 import { lineCalls } from "../pipeline";
 import { result } from "../result";
-import { accFinal, accInit, accRollback, accSave, accScratch, accSink, errBytes, outBytes } from "./acc";
+import { accFinal, accInit, accRollback, accSave, accScratch, accSink, deferLine, errBytes, outBytes } from "./acc";
 import { C_EXPLAIN, C_FINGERPRINT, C_REPLAY, C_VERIFY, C_WHY, command, exitCode, json, plan, toStderr, writePlan } from "./args";
 import { bytes, lit } from "./_emit";
 import { codeWord, int, position, writeMessage } from "./message";
 import { DIGEST, callText, explanationBody, jsonList, member, nameN, nameP, preN, preP, readCall, strN, strP } from "./record";
-import { deferLine } from "./defer";
 import { whyChunkStart, whyFinish, whyLine, whyStop, whyTarget } from "./why";
 
 // The run's counts (merged from the workers' at finish).
