@@ -9,7 +9,8 @@ import {
   RESULT_TEXT_LEN, RESULT_TEXT_PTR,
 } from "./abi";
 import { reserveInput } from "./arena";
-import { FingerprintOnly, finish, forgetCheckedKind, process, result, startRequest } from "./request";
+import { FingerprintOnly, finish, forgetCheckedKind, process, startRequest } from "./pipeline";
+import { result } from "./result";
 import { sinkPreset } from "./json/sink";
 import { countByte16, findByte16 } from "./bytes";
 import { sha256Hex } from "./sha256";

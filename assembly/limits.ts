@@ -2,7 +2,7 @@
 // path that reads input: the hosts only pass the numbers on (the `limits`
 // export) and the core checks them wherever it reads a call's input — JSON
 // text, a value stream, marshal, a recording's line, a CLI line
-// (request.ts opens the window around that read). Internal.
+// (pipeline.ts opens the window around that read). Internal.
 //
 // - maxInputBytes: the bytes of the input as the core receives it (UTF-8
 //   JSON text; for a host value the encoding its SDK sends, abi.ts

@@ -36,7 +36,7 @@ import { nodeA, nodeB, tapeInit } from "./json/tape";
 import { writeItems } from "./json/items";
 import { parseText } from "./json/reader";
 import { writeJsonString } from "./json/writer";
-import { callTextStart, callsInLastMessage, messageKept, processCall, result, sameMessageNext } from "./request";
+import { callTextStart, callsInLastMessage, messageKept, processCall, sameMessageNext } from "./pipeline";
 import { readTools } from "./tools";
 import { keptDone, keptStart } from "./limits";
 import { sequenceLength } from "./utf8";
@@ -253,7 +253,7 @@ function detail(s: string): void {
   setErrorDetail(out, <usize>s.length);
 }
 
-// ---- Calls through the core's one call path (request.ts) ----------------------
+// ---- Calls through the core's one call path (pipeline.ts) ----------------------
 
 /**
  * Fingerprints call number nth of the JSON text (or value stream) [p, p + n)
@@ -359,7 +359,7 @@ function loadLine(p: usize, n: usize): bool {
   let kept: usize = 0;
   for (let nth: u32 = 0; nth < count; nth++) {
     resetErrors(PART_CALL);
-    const again = nth > 0 && messageKept(); // the line is parsed once (request.ts)
+    const again = nth > 0 && messageKept(); // the line is parsed once (pipeline.ts)
     if (again) { releaseFrom(kept); sameMessageNext(); }
     const st = fingerprintAt(p, again ? 0 : n, nth, F_STRING_INPUT);
     if (!again) kept = arenaMark();
@@ -403,7 +403,7 @@ function logBad(code: i32, off: i32, part: i32, dp: usize, dn: usize): bool {
 
 /** The live call's digest, canonical text, kind and name, copied out of its request's scratch. */
 
-/** Whether the request memo (request.ts) still holds the last answer's live line. */
+/** Whether the request memo (pipeline.ts) still holds the last answer's live line. */
 let liveKept = false;
 
 /**

@@ -5,7 +5,7 @@ import { RESULT_DIGEST } from "./abi";
 import { alloc, arenaMark, grow, releaseFrom } from "./arena";
 import { bytes, lit } from "./cli/_emit";
 import { hexDigit } from "./hex";
-import { result } from "./request";
+import { result } from "./result";
 
 // ---- A scratch log in the arena, kept while calls come and go after it --------
 // Each call's allocations are released back to the log's end; the log then
@@ -48,7 +48,7 @@ export function logPut(words: usize, src: usize, n: usize): bool {
 }
 
 // Static scratch, inside a function: a module-level memory.data would be laid
-// out in the fingerprint module too (request.ts imports this file), moving its data.
+// out in the fingerprint module too (its import graph holds this file), moving its data.
 function scratch(): usize { return memory.data(112, 16); }
 /** A log record's header words; decimal and hex output. */
 export function head16(): usize { return scratch(); }

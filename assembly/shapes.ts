@@ -36,10 +36,16 @@
 //     declaration (tools.ts) decides the selection.
 import { E_BAD_CALL, E_NO_CALLS, OK, PART_ARGS_JSON, PART_CALL } from "./abi";
 import { alloc } from "./arena";
-import { errCode, fail, resetErrors, setErrorDetail, setTextPart } from "./errors";
+import { errCode, fail, resetErrors, setTextPart } from "./errors";
 import { parseText } from "./json/reader";
 import { T_ARR, T_NULL, T_OBJ, T_STR, T_TRUE, nodeA, nodeB, nodeType, subtreeEnd, tapePush } from "./json/tape";
 import { PIECE_GEMINI, PIECE_OPENAI_DELTA, isPiece, lcClass, piece } from "./pieces";
+import {
+  K_ARGS, K_ARGS_JSON, K_BEDROCK_EVENT, K_CHUNKS, K_DELTA, K_FUNCTION, K_FUNCTION_CALL, K_GENAI, K_JSONRPC, K_METHOD, K_OBJECT,
+  K_TOOL_USE, K_TYPE, keyMask,
+} from "./keymask";
+import { hasMemberNN, member, memberNN, strIs } from "./json/members";
+import { report } from "./report";
 
 /** readShape results: the name and args nodes of a call in one of the shapes. */
 export let shapeName: i32 = -1;
@@ -73,40 +79,10 @@ function shapeLabel(s: i32): string {
   }
 }
 
-// Bits of keyMask: which of the keys that decide a call's reading an object has (null values: absent).
-export const K_TYPE: u32 = 1;
-const K_FUNCTION: u32 = 2, K_JSONRPC: u32 = 4, K_TOOL_USE: u32 = 8, K_FUNCTION_CALL: u32 = 16;
-const K_ARGS: u32 = 32, K_ARGS_JSON: u32 = 64, K_GENAI: u32 = 128;
-export const K_METHOD: u32 = 256, K_OBJECT: u32 = 512, K_DELTA: u32 = 1024, K_CHUNKS: u32 = 2048;
-export const K_BEDROCK_EVENT: u32 = 4096; // a ConverseStream event's member: messageStart, contentBlockDelta…
-export const K_LINE: u32 = K_ARGS | K_ARGS_JSON;
+// The shape markers among keyMask's bits (keymask.ts).
 const MARKERS = K_FUNCTION | K_JSONRPC | K_TOOL_USE | K_FUNCTION_CALL | K_GENAI;
 // Any of these makes readShape look further (a streaming piece or a shape).
 const LOOK = K_TYPE | MARKERS | K_METHOD | K_OBJECT | K_DELTA | K_CHUNKS | K_BEDROCK_EVENT;
-
-/** The K_* keys among obj's members whose values are not null, in one pass: a recording line then skips every marker lookup. */
-export function keyMask(obj: u32): u32 {
-  let mask: u32 = 0;
-  const count = nodeA(obj);
-  let k = obj + 1;
-  for (let m: u32 = 0; m < count; m++) {
-    const n = nodeA(k); // a key's byte length: most keys are ruled out by it alone
-    if (nodeType(k + 1) != T_NULL) {
-      if (n == 4) { if (strIs(k, "type")) mask |= K_TYPE; else if (strIs(k, "args")) mask |= K_ARGS; }
-      else if (n == 8) { if (strIs(k, "function")) mask |= K_FUNCTION; else if (strIs(k, "argsJSON")) mask |= K_ARGS_JSON; }
-      else if (n == 7) { if (strIs(k, "jsonrpc")) mask |= K_JSONRPC; else if (strIs(k, "toolUse")) mask |= K_TOOL_USE; }
-      else if (n == 6) { if (strIs(k, "method")) mask |= K_METHOD; else if (strIs(k, "object")) mask |= K_OBJECT; }
-      else if (n == 12) { if (strIs(k, "functionCall")) mask |= K_FUNCTION_CALL; else if (strIs(k, "messageStart")) mask |= K_BEDROCK_EVENT; }
-      else if (n == 13) { if (strIs(k, "function_call")) mask |= K_GENAI; }
-      else if (n == 5) { if (strIs(k, "delta")) mask |= K_DELTA; }
-      else if (n == 16) { if (strIs(k, "tool_call_chunks")) mask |= K_CHUNKS; else if (strIs(k, "contentBlockStop")) mask |= K_BEDROCK_EVENT; }
-      else if (n == 17) { if (strIs(k, "contentBlockStart") || strIs(k, "contentBlockDelta")) mask |= K_BEDROCK_EVENT; }
-      else if (n == 11) { if (strIs(k, "messageStop")) mask |= K_BEDROCK_EVENT; }
-    }
-    k = subtreeEnd(k + 1);
-  }
-  return mask;
-}
 
 /** Reads the shape of the call object at root: SHAPE_NONE, SHAPE_ERROR (recorded), or the shape with shapeName/shapeArgs set. */
 export function readShape(root: u32): i32 {
@@ -218,39 +194,6 @@ function openaiDelta(root: u32, fn: u32): bool {
   return true;
 }
 
-/** The value node of obj's member named key (the last of duplicates, D13), or -1. */
-export function member(obj: u32, key: string): i32 {
-  let found: i32 = -1;
-  const count = nodeA(obj);
-  let k = obj + 1;
-  for (let m: u32 = 0; m < count; m++) {
-    if (strIs(k, key)) found = <i32>(k + 1);
-    k = subtreeEnd(k + 1);
-  }
-  return found;
-}
-
-/** member(), with a null value as absent. */
-export function memberNN(obj: u32, key: string): i32 {
-  const v = member(obj, key);
-  return v >= 0 && nodeType(<u32>v) == T_NULL ? -1 : v;
-}
-
-/** obj (a node or -1) is an object with a member key that is not null. */
-export function hasMemberNN(obj: i32, key: string): bool {
-  return obj >= 0 && nodeType(<u32>obj) == T_OBJ && memberNN(<u32>obj, key) >= 0;
-}
-
-/** The string node i spells the ASCII string s exactly. */
-export function strIs(i: u32, s: string): bool {
-  if (nodeA(i) != <u32>s.length) return false;
-  const p = <usize>nodeB(i);
-  for (let j = 0; j < s.length; j++) {
-    if (<u32>load<u8>(p + <usize>j) != <u32>s.charCodeAt(j)) return false;
-  }
-  return true;
-}
-
 /** The string node i starts with the ASCII string s. */
 function strStarts(i: u32, s: string): bool {
   if (nodeA(i) < <u32>s.length) return false;
@@ -268,20 +211,6 @@ function clash(a: i32, b: i32): i32 {
 function bad(a: string, b: string, c: string, d: string, e: string, f: string): i32 {
   report(E_BAD_CALL, a, b, c, d, e, f);
   return SHAPE_ERROR;
-}
-
-/** Records code with the detail a + b + c + d + e + f (ASCII literals), written into the arena. */
-export function report(code: i32, a: string, b: string, c: string, d: string, e: string, f: string): void {
-  fail(code, -1);
-  const out = alloc(<usize>(a.length + b.length + c.length + d.length + e.length + f.length));
-  if (out == 0) return;
-  let o = put(out, a); o = put(o, b); o = put(o, c); o = put(o, d); o = put(o, e); o = put(o, f);
-  setErrorDetail(out, o - out);
-}
-
-function put(o: usize, s: string): usize {
-  for (let i = 0; i < s.length; i++) store<u8>(o++, <u8>s.charCodeAt(i));
-  return o;
 }
 
 /** A message where one call is expected: the error that names explainCalls (SHAPE_ERROR). */

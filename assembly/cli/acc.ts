@@ -9,7 +9,9 @@
 import { alloc, releaseFrom } from "../arena";
 import { tapeForget } from "../json/tape";
 import { ensure, outBase, outPos, putBytes, sinkInit } from "../json/sink";
-import { deferFlush, deferKeep, deferReset, deferRollback } from "./defer";
+import { sha256Hex } from "../sha256";
+import { LANE_MAX } from "../sha256x4";
+import { deferFlush, deferKeep, deferQueue, deferReset, deferRollback } from "./defer";
 
 let base: usize = 0;
 let len: usize = 0;
@@ -30,7 +32,7 @@ export function accInit(hint: usize): bool {
   len = 0;
   hasLast = false;
   mark = base + cap;
-  deferReset();
+  deferReset(base);
   return base != 0;
 }
 
@@ -84,7 +86,7 @@ export function accAppend(err: bool, src: usize, n: usize): bool {
     if (top < base) return false;
     if (top > mark) {
       deferFlush(); // the queued preimages lie in the scratch about to be reused
-      tapeForget(); // and the line's parsed message (request.ts) with them
+      tapeForget(); // and the line's parsed message (pipeline.ts) with them
       releaseFrom(mark);
       if (alloc(top - mark + n) == 0) return false; // room for the new end (src may lie there)
     }
@@ -108,6 +110,23 @@ export function accAppend(err: bool, src: usize, n: usize): bool {
 /** Appends the sink's bytes [outBase, outBase + outPos). */
 export function accSink(err: bool): bool {
   return accAppend(err, outBase, outPos);
+}
+
+/**
+ * Appends the sink (a fingerprint line whose 64 digits at digest, in the
+ * sink, are a blank) to stdout, its digest to come from the preimage
+ * [preP, preP + preN), queued (defer.ts) while the buffer has room for the
+ * line without growing. False only on out of memory.
+ */
+export function deferLine(preP: usize, preN: usize, digest: usize): bool {
+  if (preN > LANE_MAX || !accRoomFor(outPos)) {
+    // Hashed now, into the sink; the append may grow the buffer (flushing first).
+    sha256Hex(preP, preN, digest);
+    return accSink(false);
+  }
+  if (!accSink(false)) return false; // fits: nothing moves
+  deferQueue(preP, preN, accLen() - outPos + (digest - outBase));
+  return true;
 }
 
 /** Output sizes of the last accFinal. */

@@ -1,24 +1,25 @@
-// Deferred digests for the CLI's fingerprint output (issue 13): a line's
-// output is written with its 64 hex digits left blank, its preimage is
-// queued, and four queued preimages are hashed together (sha256x4.ts, one
-// per SIMD lane), the digits going into their blanks in the output buffer
-// (acc.ts). Every output byte is the same as hashing each line at once.
+// Deferred digests for the CLI's fingerprint output: a line's output is
+// written with its 64 hex digits left blank, its preimage is queued, and
+// four queued preimages are hashed together (sha256x4.ts, one per SIMD
+// lane), the digits going into their blanks in the output buffer (acc.ts:
+// deferLine queues, and flushes before its buffer moves). Every output byte
+// is the same as hashing each line at once.
 //
 // The queued preimages stay in their lines' scratch: acc.ts keeps the
 // scratch up to deferKeep when the next line starts, and flushes the queue
 // before its buffer grows over that scratch. The queue is empty whenever
-// the output is handed back (accFinal) or started (accInit).
+// the output is handed back (accFinal) or started (accInit). Below acc.ts:
+// the queue knows the buffer only by the address deferReset gave it.
 import { arenaMark } from "../arena";
-import { sha256Hex } from "../sha256";
-import { LANE_MAX, sha256x4Hex, sha256x4Set } from "../sha256x4";
-import { accBase, accLen, accRoomFor, accSink } from "./acc";
-import { outBase, outPos } from "../json/sink";
+import { sha256x4Hex, sha256x4Set } from "../sha256x4";
 
 /** The queue, through a function: a module without the CLI engine gets none of it. */
 function scratch(): usize { return memory.data(48, 16); }
 
 
 let queued: u32 = 0;
+/** The output buffer the digests go into (acc.ts: it grows in place, its address stays). */
+let base: usize = 0;
 /** Per queued item: preimage pointer, length, and the digest's offset in the output buffer. */
 @inline function PRE_P(): usize { return scratch() + 0; }
 @inline function PRE_N(): usize { return scratch() + 16; }
@@ -27,30 +28,18 @@ let queued: u32 = 0;
 /** End of the scratch the queued preimages occupy (0: nothing to keep). */
 export let deferKeep: usize = 0;
 
-/**
- * Appends the sink (a fingerprint line whose 64 digits at digest, in the
- * sink, are a blank) to stdout, its digest to come from the preimage
- * [preP, preP + preN). False only on out of memory.
- */
-export function deferLine(preP: usize, preN: usize, digest: usize): bool {
-  if (preN > LANE_MAX || !accRoomFor(outPos)) {
-    // Hashed now, into the sink; the append may grow the buffer (flushing first).
-    sha256Hex(preP, preN, digest);
-    return accSink(false);
-  }
-  if (!accSink(false)) return false; // fits: nothing moves
+/** Queues the preimage [preP, preP + preN) whose digest goes to offset at of the buffer; four are hashed at once. */
+export function deferQueue(preP: usize, preN: usize, at: usize): void {
   const o = <usize>queued << 2;
   store<u32>(PRE_P() + o, <u32>preP);
   store<u32>(PRE_N() + o, <u32>preN);
-  store<u32>(AT() + o, <u32>(accLen() - outPos + (digest - outBase)));
+  store<u32>(AT() + o, <u32>at);
   deferKeep = arenaMark();
   if (++queued == 4) deferFlush();
-  return true;
 }
 
 /** Hashes the queue into the output buffer; the preimages' scratch may go. */
 export function deferFlush(): void {
-  const base = accBase();
   for (let j: u32 = 0; j < queued; j++) {
     const o = <usize>j << 2;
     sha256x4Set(j, <usize>load<u32>(PRE_P() + o), <usize>load<u32>(PRE_N() + o), base + <usize>load<u32>(AT() + o));
@@ -66,8 +55,9 @@ export function deferRollback(len: usize): void {
   if (queued == 0) deferKeep = 0;
 }
 
-/** A new output buffer: nothing queued. */
-export function deferReset(): void {
+/** A new output buffer at base: nothing queued. */
+export function deferReset(at: usize): void {
+  base = at;
   queued = 0;
   deferKeep = 0;
 }

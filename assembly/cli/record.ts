@@ -8,7 +8,8 @@ import { outBase, outPos } from "../json/sink";
 import { parseText } from "../json/reader";
 import { T_STR, nodeA, nodeB, nodeFlags, nodeType, subtreeEnd, tapeInit, STR_CLEAN } from "../json/tape";
 import { writeJsonString } from "../json/writer";
-import { lineText, messageKept, result, runLine, sameMessageNext } from "../request";
+import { lineText, messageKept, runLine, sameMessageNext } from "../pipeline";
+import { result } from "../result";
 import { bytes, lit } from "./_emit";
 
 /** The 64 hex digits of the last call read. */
@@ -22,7 +23,7 @@ export function DIGEST(): usize { return memory.data(64); }
  */
 export function readCall(p: usize, n: usize, index: i32, explain: bool, defer: bool = false, again: bool = false): i32 {
   const nth = index >= 0;
-  // again: the line of the last readCall, the arena kept since: its parse is reused (request.ts).
+  // again: the line of the last readCall, the arena kept since: its parse is reused (pipeline.ts).
   if (again && messageKept()) { sameMessageNext(); n = 0; } else again = false;
   const req = alloc(HEADER_BYTES + 4 + n);
   if (req == 0) return 9;

@@ -13,7 +13,7 @@ import { outBase, outPos, sinkInit } from "../json/sink";
 import { parseText } from "../json/reader";
 import { nodeA, subtreeEnd, tapeInit } from "../json/tape";
 import { writeJsonString } from "../json/writer";
-import { lineCalls } from "../request";
+import { lineCalls } from "../pipeline";
 import {
   answerChangesFrom, answerChangesTo, answerEntry, answerHit, answerRecordEnd, answerWhyFrom, answerWhyTo,
   entryCall, entryLine, entryTextN, entryTextP, entryTotal, entryUsed, replayAnswer, replayLoadLine, unusedCount,
@@ -22,9 +22,8 @@ import { accInit, accSink } from "./acc";
 import { json } from "./args";
 import { bytes, lit } from "./_emit";
 import { int } from "./message";
-import { DIGEST, callText, jsonStr, memberOf, nameN, nameP, readCall, strN, strP } from "./record";
+import { DIGEST, jsonStr, memberOf, nameN, nameP, readCall, strN, strP } from "./record";
 import { changeLine } from "./why";
-import { failLine } from "./run";
 
 const UNUSED_CAP: u32 = 20;
 const NONE: u32 = 0xFFFF_FFFF;
@@ -46,33 +45,40 @@ export function replayStart(load: bool, fP: usize, fN: usize): void {
 export function replayReset(): void { nCalls = nHits = nMisses = 0; loading = false; }
 export function replayMissed(): bool { return nMisses > 0; }
 
+/**
+ * recordingLine and callsLine return OK, the status a bad line failed with
+ * (its text at callText: run.ts reports it, as it does every other command's
+ * failed lines), or LINE_NO_MEMORY.
+ */
+export const LINE_NO_MEMORY: i32 = -1;
+
 /** One recording line into the index; a bad one is read again by the CLI's reader for its message. */
-export function recordingLine(line: u32, p: usize, n: usize): bool {
+export function recordingLine(line: u32, p: usize, n: usize): i32 {
   const r = replayLoadLine(p, n, line);
-  if (r >= 0) return r > 0;
+  if (r >= 0) return r > 0 ? OK : LINE_NO_MEMORY;
   for (let i = 0, count = 1; i < count; i++) {
     const st = readCall(p, n, i, false, false, i > 0);
-    if (st != OK) return failLine(line, st, callText, n);
+    if (st != OK) return st;
     count = lineCalls();
   }
-  return true; // (not reached: the index and the reader agree)
+  return OK; // (not reached: the index and the reader agree)
 }
 
 /** Every call of one calls line, answered; fileP/fileN name the calls file. */
-export function callsLine(fileP: usize, fileN: usize, line: u32, p: usize, n: usize): bool {
+export function callsLine(fileP: usize, fileN: usize, line: u32, p: usize, n: usize): i32 {
   let count = 1;
   for (let i = 0; i < count; i++) {
     const st = readCall(p, n, i, false, false, i > 0);
     if (st != OK) {
-      if (st == E_NO_CALLS && i == 0) return true; // a message without calls: nothing to answer
-      return failLine(line, st, callText, n);
+      if (st == E_NO_CALLS && i == 0) return OK; // a message without calls: nothing to answer
+      return st;
     }
     count = lineCalls();
   }
   for (let i = 0; i < count; i++) {
-    if (!replayAnswer(p, n, F_STRING_INPUT, <u32>i, i > 0) || !answerOut(fileP, fileN, line, <u32>i)) return false;
+    if (!replayAnswer(p, n, F_STRING_INPUT, <u32>i, i > 0) || !answerOut(fileP, fileN, line, <u32>i)) return LINE_NO_MEMORY;
   }
-  return true;
+  return OK;
 }
 
 /** "FILE:LINE" and "#K" for K > 0. */

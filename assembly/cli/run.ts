@@ -21,13 +21,13 @@ import { alloc } from "../arena";
 import { countByte16, findByte16 } from "../bytes";
 import { ensure, outBase, outPos, putByte, sinkInit } from "../json/sink";
 import { writeJsonString } from "../json/writer";
-import { lineCalls, result } from "../request";
-import { accFinal, accInit, accRollback, accSave, accScratch, accSink, errBytes, outBytes } from "./acc";
+import { lineCalls } from "../pipeline";
+import { result } from "../result";
+import { accFinal, accInit, accRollback, accSave, accScratch, accSink, deferLine, errBytes, outBytes } from "./acc";
 import { C_EXPLAIN, C_FINGERPRINT, C_REPLAY, C_VERIFY, C_WHY, command, exitCode, json, plan, toStderr, writePlan } from "./args";
 import { bytes, lit } from "./_emit";
 import { codeWord, int, position, writeMessage } from "./message";
 import { DIGEST, callText, explanationBody, jsonList, member, nameN, nameP, preN, preP, readCall, strN, strP } from "./record";
-import { deferLine } from "./defer";
 import { whyChunkStart, whyFinish, whyLine, whyStop, whyTarget } from "./why";
 
 // The run's counts (merged from the workers' at finish).
@@ -74,15 +74,9 @@ export function runTarget(srcP: usize, srcN: usize, p: usize, n: usize): bool {
   return whyTarget(p, n) && done(0, 0, outPos, 0, 0);
 }
 
-/** why.ts hands its state here for the result. */
-export let stateP: usize = 0;
-export let stateN: usize = 0;
-export function setState(p: usize, n: usize): void { stateP = p; stateN = n; }
-
 /** "chunk": lines [p, p+n) of file [fP, fP+fN), the first numbered first; state: why's. */
 export function runChunk(fP: usize, fN: usize, sP: usize, sN: usize, first: u32, p: usize, n: usize): bool {
   fileP = fP; fileN = fN;
-  stateP = sP; stateN = sN;
   if (command == C_WHY && !whyChunkStart(sP, sN)) return false;
   if (command == C_REPLAY && loading && !replayRoom(p, n)) return false; // first: it lays the index out again
   if (!accInit(command == C_FINGERPRINT ? n / 2 + 1024 : n * 2 + 1024)) return false;
@@ -105,11 +99,13 @@ export function runChunk(fP: usize, fN: usize, sP: usize, sN: usize, first: u32,
     i = nl + 1;
   }
   if (command == C_WHY && !whyChunkEnd()) return false;
-  return final(stateP, stateN, line - first, stop ? 1 : 0);
+  // The host's state goes back as it came, but why's (why.ts: a better line changes it).
+  const why = command == C_WHY;
+  return final(why ? whyStateP : sP, why ? whyStateN : sN, line - first, stop ? 1 : 0);
 }
 
-import { whyChunkEnd } from "./why";
-import { callsLine, loading, recordingLine, replayFinish, replayMissed, replayReset } from "./replay";
+import { whyChunkEnd, whyStateN, whyStateP } from "./why";
+import { LINE_NO_MEMORY, callsLine, loading, recordingLine, replayFinish, replayMissed, replayReset } from "./replay";
 import { replayRoom } from "../replay";
 
 function blank(s: usize, e: usize): bool {
@@ -123,7 +119,10 @@ function blank(s: usize, e: usize): bool {
 /** One line's output; false only on out of memory (a bad line is reported and counted). */
 function oneLine(line: u32, p: usize, n: usize): bool {
   if (!strictUtf8(p, n)) return failLine(line, 3, p, n);
-  if (command == C_REPLAY) return loading ? recordingLine(line, p, n) : callsLine(fileP, fileN, line, p, n);
+  if (command == C_REPLAY) {
+    const status = loading ? recordingLine(line, p, n) : callsLine(fileP, fileN, line, p, n);
+    return status == OK || (status != LINE_NO_MEMORY && failLine(line, status, callText, n));
+  }
   if (command == C_WHY) {
     const status = readCall(p, n, -1, true);
     if (status != OK) return failLine(line, status, callText, n);

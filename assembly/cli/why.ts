@@ -18,7 +18,6 @@ import { bytes, lit } from "./_emit";
 import { int } from "./message";
 import { noisePath } from "./noise";
 import { DIGEST, explanationBody, jsonList, member, memberOf, readCall, strN, strP } from "./record";
-import { setState } from "./run";
 
 let candidates: u32 = 0;
 let bestChanges: i32 = -1;
@@ -31,6 +30,9 @@ function T_DIGEST(): usize { return memory.data(64); }
 // The best candidate so far: from the state, or a line of this chunk.
 let bFileP: usize = 0, bFileN: usize = 0, bLine: u32 = 0, bP: usize = 0, bN: usize = 0;
 let changed = false;
+/** The state to hand back after this chunk: the host's, or the one writeState made (run.ts reads it). */
+export let whyStateP: usize = 0;
+export let whyStateN: usize = 0;
 
 /** After the target was read (its record on the tape): the first state. */
 export function whyTarget(p: usize, n: usize): bool {
@@ -42,7 +44,7 @@ export function whyTarget(p: usize, n: usize): bool {
 function writeState(): bool {
   if (!sinkInit(true, false, tN + bFileN + bN + 16) || !ensure(tN + bFileN + bN + 16)) return false;
   u32out(<u32>tN); putBytes(tP, tN); u32out(<u32>bFileN); putBytes(bFileP, bFileN); u32out(bLine); u32out(<u32>bN); putBytes(bP, bN);
-  setState(outBase, outPos);
+  whyStateP = outBase; whyStateN = outPos;
   return true;
 }
 
@@ -75,6 +77,7 @@ function readTarget(): bool {
 
 export function whyChunkStart(sP: usize, sN: usize): bool {
   changed = false;
+  whyStateP = sP; whyStateN = sN;
   return readState(sP, sN) && readTarget();
 }
 

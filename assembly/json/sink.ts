@@ -31,7 +31,7 @@ export function sinkPreset(p: usize, cap: usize): void {
 /** sizeHint: expected output bytes when the text is kept (sized up front: no regrowth copies). */
 export function sinkInit(keep: bool, hash: bool, sizeHint: usize): bool {
   // A kept text starts at its hint (it doubles when it outgrows it): one call of a message read
-  // again (request.ts) hints only its name, and a line's calls then cost their own size each.
+  // again (pipeline.ts) hints only its name, and a line's calls then cost their own size each.
   outCap = keep ? sizeHint + (sizeHint >> 3) + 64 : INITIAL_CAP;
   const preset = keep && sizeHint <= presetCap ? presetBase : 0;
   presetBase = 0;

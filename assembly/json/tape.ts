@@ -44,7 +44,7 @@ export function tapeInit(textLen: usize): bool {
   return tapeBase != 0;
 }
 
-// A tape kept for later (request.ts: the calls of one message read one after
+// A tape kept for later (pipeline.ts: the calls of one message read one after
 // another). Going back drops the nodes pushed since; the kept ones are intact,
 // as nodes are only ever appended and a moved tape leaves its old copy.
 // Whoever reuses the arena below the kept tape says so with tapeForget().
