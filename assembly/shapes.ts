@@ -5,7 +5,8 @@
 //   OpenAI Chat Completions  {"type": "function"?, "function": {"name", "arguments"}}
 //                            (Ollama omits type and gives arguments as an object)
 //   OpenAI legacy functions  {"function_call": {"name", "arguments"}} (a message of the old API)
-//   OpenAI Responses         {"type": "function_call", "name", "arguments"}
+//   OpenAI Responses         {"type": "function_call", "name", "arguments"}, or a custom tool's
+//                            {"type": "custom_tool_call", "name", "input"} (free text: a string value)
 //   Anthropic Messages       {"type": "tool_use", "name", "input"}
 //   Bedrock Converse         {"toolUse": {"name", "input"}}
 //   Gemini                   {"functionCall": {"name", "args"?}}, and google-genai's
@@ -54,7 +55,7 @@ export let shapeArgs: i32 = -1;
 export const SHAPE_ERROR: i32 = -1;
 export const SHAPE_NONE: i32 = 0; // no marker: a recording line
 const CHAT = 1, RESPONSES = 2, ANTHROPIC = 3, BEDROCK = 4, GEMINI = 5, MCP = 6, VERCEL = 7;
-const GENAI = 8, LEGACY = 9, LINE = 10;
+const GENAI = 8, LEGACY = 9, LINE = 10, CUSTOM = 11;
 
 // String literals only, never concatenated: they live in static data (the
 // stub runtime's heap would overlap the arena, arena.ts).
@@ -74,6 +75,7 @@ function shapeLabel(s: i32): string {
     case MCP: return "an MCP request";
     case GENAI: return "a google-genai function_call (snake_case, read as a Gemini functionCall)";
     case LEGACY: return "an OpenAI legacy function_call";
+    case CUSTOM: return "an OpenAI Responses custom_tool_call";
     case LINE: return "a recording line";
     default: return "a Vercel AI SDK tool-call";
   }
@@ -94,6 +96,7 @@ export function readShape(root: u32): i32 {
   let shape = 0;
   if (type >= 0 && nodeType(<u32>type) == T_STR) {
     if (strIs(<u32>type, "function_call")) shape = RESPONSES;
+    else if (strIs(<u32>type, "custom_tool_call")) shape = CUSTOM;
     else if (strIs(<u32>type, "tool_use")) shape = ANTHROPIC;
     else if (strIs(<u32>type, "tool-call")) shape = VERCEL;
   }
@@ -125,7 +128,7 @@ export function readShape(root: u32): i32 {
   }
   let holder = <i32>root, nameKey = "name", argsKey = "arguments", altKey = "";
   if (shape == CHAT) holder = fn;
-  else if (shape == ANTHROPIC) argsKey = "input";
+  else if (shape == ANTHROPIC || shape == CUSTOM) argsKey = "input"; // a custom tool's input is free text: a string value
   else if (shape == BEDROCK) { holder = member(root, "toolUse"); argsKey = "input"; }
   else if (shape == GEMINI || shape == GENAI) { holder = member(root, shape == GEMINI ? "functionCall" : "function_call"); argsKey = "args"; }
   else if (shape == LEGACY) holder = member(root, "function_call");
@@ -499,7 +502,7 @@ function scan(arr: u32, which: i32, index: u32, n: u32): i32 {
       } else {
         const t = memberNN(e, "type");
         const typed = t >= 0 && nodeType(<u32>t) == T_STR;
-        keep = which == FUNCTION_CALL_ITEMS ? typed && strIs(<u32>t, "function_call")
+        keep = which == FUNCTION_CALL_ITEMS ? typed && (strIs(<u32>t, "function_call") || strIs(<u32>t, "custom_tool_call"))
           : (typed && (strIs(<u32>t, "tool_use") || strIs(<u32>t, "tool-call"))) || memberNN(e, "toolUse") >= 0;
       }
     }
@@ -533,7 +536,8 @@ function isCallObject(o: u32, mask: u32): bool {
   if ((mask & K_TYPE) == 0) return false;
   const t = member(o, "type");
   return nodeType(<u32>t) == T_STR &&
-    (strIs(<u32>t, "function_call") || strIs(<u32>t, "tool_use") || strIs(<u32>t, "tool-call") || strIs(<u32>t, "tool_call"));
+    (strIs(<u32>t, "function_call") || strIs(<u32>t, "custom_tool_call") || strIs(<u32>t, "tool_use") || strIs(<u32>t, "tool-call")
+      || strIs(<u32>t, "tool_call"));
 }
 
 /** The object is a message (or a response, or a LangChain message) rather than one call: readCall's error then names explainCalls. */

@@ -9,6 +9,7 @@
 //   OpenAI Chat Completions    "function" object, type absent function.name, function.arguments
 //                              or "function"                  (text; an object as is: Ollama)
 //   OpenAI Responses           type "function_call"           name, arguments (text)
+//   OpenAI Responses custom    type "custom_tool_call"        name, input (free text: a string value)
 //   Anthropic Messages         type "tool_use"                name, input
 //   Bedrock Converse           "toolUse"                      toolUse.name, toolUse.input
 //   Gemini                     "functionCall"                 functionCall.name, functionCall.args
@@ -35,6 +36,7 @@ const LABEL = {
   mcp: "an MCP request", vercel: "a Vercel AI SDK tool-call",
   genai: "a google-genai function_call (snake_case, read as a Gemini functionCall)",
   legacy: "an OpenAI legacy function_call", line: "a recording line",
+  custom: "an OpenAI Responses custom_tool_call",
 };
 
 export const NOT_ONE_CALL = "this is a message or a response, not one call: read its tool calls with explainCalls " +
@@ -117,7 +119,7 @@ function shapeOf(c) {
   const found = [];
   const type = present(c, "type") ? c.type : undefined;
   const chat = isObject(c.function) && (type === undefined || type === "function");
-  const byType = { function_call: "responses", tool_use: "anthropic", "tool-call": "vercel" }[type];
+  const byType = { function_call: "responses", custom_tool_call: "custom", tool_use: "anthropic", "tool-call": "vercel" }[type];
   if (chat) found.push("chat");
   else if (byType) found.push(byType);
   // The member markers, in the order a clash names them.
@@ -158,7 +160,7 @@ export function asRecordingLine(text) {
   const label = LABEL[shape];
   let holder = c, nameKey = "name", argsKeys = ["arguments"];
   if (shape === "chat") holder = c.function;
-  else if (shape === "anthropic") argsKeys = ["input"];
+  else if (shape === "anthropic" || shape === "custom") argsKeys = ["input"]; // a custom tool's input is free text: a string value
   else if (shape === "bedrock") { holder = c.toolUse; argsKeys = ["input"]; }
   else if (shape === "gemini") { holder = c.functionCall; argsKeys = ["args"]; }
   else if (shape === "genai") { holder = c.function_call; argsKeys = ["args"]; }
@@ -197,7 +199,7 @@ const TOOL_DEFINITION = 'this is a tool definition ("function": {"name", "parame
 function isCallObject(o) {
   if (["args", "argsJSON", "function", "jsonrpc", "toolUse", "functionCall", "function_call"].some((k) => present(o, k))) return true;
   if (o.method === "tools/call") return true;
-  return ["function_call", "tool_use", "tool-call", "tool_call"].includes(o.type);
+  return ["function_call", "custom_tool_call", "tool_use", "tool-call", "tool_call"].includes(o.type);
 }
 
 /** LangChain's messages: {kind: "ai" | "other", inner?} for a dump, messages_to_dict's {type, data} or dumpd's envelope. */
@@ -284,7 +286,7 @@ function callsOf(e, inArray) {
     });
   }
   if (k === "content") return m.content.filter(isToolBlock);
-  if (k === "output") return Array.isArray(m.output) ? m.output.filter((x) => isObject(x) && x.type === "function_call") : bedrockContent(m.output).filter(isToolBlock);
+  if (k === "output") return Array.isArray(m.output) ? m.output.filter((x) => isObject(x) && (x.type === "function_call" || x.type === "custom_tool_call")) : bedrockContent(m.output).filter(isToolBlock);
   if (k === "parts") return m.parts.filter(isCallPart);
   return m.candidates.flatMap((c) => (isObject(c) && isObject(c.content) && Array.isArray(c.content.parts) ? c.content.parts.filter(isCallPart) : []));
 }
