@@ -262,7 +262,7 @@ export function process<V>(flags: u32, kindPtr: usize, kindLen: usize, namePtr: 
 /**
  * One call of a CLI line (cli/run.ts): the request at req, as run() would
  * run it, without touching the result block's status words. Diagnostics
- * module only. Returns the status; the text is [lineText(), outPos).
+ * module only. Returns the status; the text is [callTextStart(), outPos).
  */
 export function runLine(req: usize, len: usize): i32 {
   callsInMessage = -1;
@@ -328,16 +328,6 @@ function allCalls(req: usize, len: usize): i32 {
   return OK;
 }
 
-/** The count of calls in the message of the last runLine (F_NTH_CALL), -1 otherwise. */
-export function lineCalls(): i32 {
-  return callsInMessage;
-}
-
-/** Sink offset of the last runLine's text. */
-export function lineText(): usize {
-  return textStart;
-}
-
 /**
  * One call request at req (replay.ts: recorded lines and live calls), in the
  * diagnostics module, without resetting the arena; the tools set by
@@ -349,7 +339,9 @@ export function processCall(req: usize, len: usize, tools: usize, toolsLen: usiz
   return processCalls(req, len);
 }
 
+/** Sink offset of the last call's text (runLine, processCall): it is [outBase + callTextStart(), outPos). */
 export function callTextStart(): usize { return textStart; }
+/** The count of calls in the message of the last call (F_NTH_CALL), -1 otherwise. */
 export function callsInLastMessage(): i32 { return callsInMessage; }
 
 /** The text an operation returned starts the sink (its own calls through the pipeline moved the start). */

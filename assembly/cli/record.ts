@@ -8,7 +8,7 @@ import { outBase, outPos } from "../json/sink";
 import { parseText } from "../json/reader";
 import { T_STR, nodeA, nodeB, nodeFlags, nodeType, subtreeEnd, tapeInit, STR_CLEAN } from "../json/tape";
 import { writeJsonString } from "../json/writer";
-import { lineText, messageKept, runLine, sameMessageNext } from "../pipeline";
+import { callTextStart, messageKept, runLine, sameMessageNext } from "../pipeline";
 import { result } from "../result";
 import { bytes, lit } from "./_emit";
 
@@ -38,13 +38,13 @@ export function readCall(p: usize, n: usize, index: i32, explain: bool, defer: b
   const status = runLine(req, HEADER_BYTES + k + n);
   if (status != OK) return status;
   if (defer) {
-    preP = outBase + lineText(); preN = outPos - lineText();
+    preP = outBase + callTextStart(); preN = outPos - callTextStart();
   } else memory.copy(DIGEST(), result() + RESULT_DIGEST, 64);
   if (!explain) {
     nameP = <usize>nodeB(<u32>callName); nameN = <usize>nodeA(<u32>callName);
     return OK;
   }
-  const at = outBase + lineText(), len = outPos - lineText();
+  const at = outBase + callTextStart(), len = outPos - callTextStart();
   if (!tapeInit(len)) return 9;
   recRoot = parseText(at, len, false);
   if (recRoot < 0) return 9;

@@ -13,7 +13,7 @@ import { outBase, outPos, sinkInit } from "../json/sink";
 import { parseText } from "../json/reader";
 import { nodeA, subtreeEnd, tapeInit } from "../json/tape";
 import { writeJsonString } from "../json/writer";
-import { lineCalls } from "../pipeline";
+import { callsInLastMessage } from "../pipeline";
 import {
   answerChangesFrom, answerChangesTo, answerEntry, answerHit, answerRecordEnd, answerWhyFrom, answerWhyTo,
   entryCall, entryLine, entryTextN, entryTextP, entryTotal, entryUsed, replayAnswer, replayLoadLine, unusedCount,
@@ -59,7 +59,7 @@ export function recordingLine(line: u32, p: usize, n: usize): i32 {
   for (let i = 0, count = 1; i < count; i++) {
     const st = readCall(p, n, i, false, false, i > 0);
     if (st != OK) return st;
-    count = lineCalls();
+    count = callsInLastMessage();
   }
   return OK; // (not reached: the index and the reader agree)
 }
@@ -73,7 +73,7 @@ export function callsLine(fileP: usize, fileN: usize, line: u32, p: usize, n: us
       if (st == E_NO_CALLS && i == 0) return OK; // a message without calls: nothing to answer
       return st;
     }
-    count = lineCalls();
+    count = callsInLastMessage();
   }
   for (let i = 0; i < count; i++) {
     if (!replayAnswer(p, n, F_STRING_INPUT, <u32>i, i > 0) || !answerOut(fileP, fileN, line, <u32>i)) return LINE_NO_MEMORY;

@@ -21,7 +21,7 @@ import { alloc } from "../arena";
 import { countByte16, findByte16 } from "../bytes";
 import { ensure, outBase, outPos, putByte, sinkInit } from "../json/sink";
 import { writeJsonString } from "../json/writer";
-import { lineCalls } from "../pipeline";
+import { callsInLastMessage } from "../pipeline";
 import { result } from "../result";
 import { accFinal, accInit, accRollback, accSave, accScratch, accSink, deferLine, errBytes, outBytes } from "./acc";
 import { C_EXPLAIN, C_FINGERPRINT, C_REPLAY, C_VERIFY, C_WHY, command, exitCode, json, plan, toStderr, writePlan } from "./args";
@@ -142,7 +142,7 @@ function oneLine(line: u32, p: usize, n: usize): bool {
       accRollback(saved); // no half-printed line
       return failLine(line, status, callText, n);
     }
-    count = lineCalls();
+    count = callsInLastMessage();
     if (explain ? !explainOut(line) || !accSink(false) : !fingerprintOut(line) || !deferLine(preP, preN, outBase + digestAt)) {
       return false;
     }
