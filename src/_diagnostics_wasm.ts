@@ -41,10 +41,6 @@ export interface CallRecord {
 export interface Explained {
   record: CallRecord;
   digest: string;
-  /** With F_NTH_CALL: how many calls the message holds. */
-  count?: number;
-  /** With ALL_CALLS: every call of the message. */
-  lines?: Explained[];
 }
 
 let source: (() => BufferSource | WebAssembly.Module) | undefined;
@@ -151,12 +147,17 @@ function room(e: Exports, n: number): void {
  * (no JSON.parse here). tools: declarations' JSON text (UTF-8), applied by
  * tool name (assembly/tools.ts).
  */
-export function explainCallText(text: string | Uint8Array, index = -1, tools?: Uint8Array, own: CoreLimits = NONE): Explained {
+export function explainCallText(text: string | Uint8Array, tools?: Uint8Array, own: CoreLimits = NONE): Explained {
+  return explainText(text, false, tools, own)[0];
+}
+
+/** One call, or (all) every call of a message (ALL_CALLS), of a JSON text. */
+function explainText(text: string | Uint8Array, all: boolean, tools: Uint8Array | undefined, own: CoreLimits): Explained[] {
   return exclusive(() => {
     const e = ready();
-    const pre = (index >= 0 ? 4 : 0) + (tools?.length ?? 0);
+    const pre = (all ? 4 : 0) + (tools?.length ?? 0);
     const flags = F_CALL | F_EXPLAIN | F_DIGEST | writeCallText(e, text, pre);
-    return runCall(e, flags, new Uint32Array(e.memory.buffer, inPtr, HEADER_WORDS)[5], index, tools, own);
+    return runCall(e, flags, new Uint32Array(e.memory.buffer, inPtr, HEADER_WORDS)[5], all, tools, own);
   });
 }
 
@@ -185,20 +186,20 @@ function writeCallText(e: Exports, text: string | Uint8Array, skip: number): num
 }
 
 /** Explains a call given as a host object, written as the core's value stream (src/values.ts). */
-export function explainCallValue(call: object, index = -1, tools?: Uint8Array, own: CoreLimits = NONE): Explained {
-  return exclusive(() => explainValue(call, index, tools, own));
+export function explainCallValue(call: object, tools?: Uint8Array, own: CoreLimits = NONE): Explained {
+  return exclusive(() => explainValue(call, false, tools, own))[0];
 }
 
-function explainValue(call: object, index: number, tools: Uint8Array | undefined, own: CoreLimits): Explained {
+function explainValue(call: object, all: boolean, tools: Uint8Array | undefined, own: CoreLimits): Explained[] {
   const e = ready();
   room(e, HEADER_BYTES + 4 + (tools?.length ?? 0) + 1024);
-  const start = inPtr + HEADER_BYTES + (index >= 0 ? 4 : 0) + (tools?.length ?? 0);
+  const start = inPtr + HEADER_BYTES + (all ? 4 : 0) + (tools?.length ?? 0);
   const grow = (need: number) => {
     room(e, Math.max(2 * (need - inPtr), need - inPtr + 1024));
     retarget(new Uint8Array(e.memory.buffer), inPtr + inCap);
   };
   const end = asValueWalk((nested) => writeValue(call, new Uint8Array(e.memory.buffer), start, inPtr + inCap, grow, nested));
-  return runCall(e, F_CALL | F_EXPLAIN | F_DIGEST | F_VALUES, end - start, index, tools, own);
+  return runCall(e, F_CALL | F_EXPLAIN | F_DIGEST | F_VALUES, end - start, all, tools, own);
 }
 
 /**
@@ -208,39 +209,34 @@ function explainValue(call: object, index: number, tools: Uint8Array | undefined
  * gives [].
  */
 export function explainCalls(message: string | Uint8Array | object, tools?: Uint8Array): Explained[] {
-  const all = typeof message === "string" || message instanceof Uint8Array
-    ? explainCallText(message, ALL_CALLS, tools) : explainCallValue(message, ALL_CALLS, tools);
-  return all.lines ?? [];
+  return typeof message === "string" || message instanceof Uint8Array
+    ? explainText(message, true, tools, NONE) : exclusive(() => explainValue(message, true, tools, NONE));
 }
 
 /**
- * The call is already written after its parts: F_NTH_CALL's kind part (4
- * bytes, the index) and F_TOOLS' ignoreArgs part (the declarations).
+ * The call is already written after its parts: with all, F_NTH_CALL's kind
+ * part (4 bytes, ALL_CALLS), and F_TOOLS' ignoreArgs part (the declarations).
+ * One call's record is the text, its digest in the result block; every call
+ * (all) is a line each, its 64 digest digits then its record.
  */
-function runCall(e: Exports, flags: number, argsLen: number, index: number, tools: Uint8Array | undefined,
-  own: CoreLimits): Explained {
+function runCall(e: Exports, flags: number, argsLen: number, all: boolean, tools: Uint8Array | undefined,
+  own: CoreLimits): Explained[] {
   tell(e, own); // the core checks the call against the limits (assembly/limits.ts)
-  const nth = index >= 0;
   const toolsLen = tools?.length ?? 0;
-  if (nth) new DataView(e.memory.buffer).setUint32(inPtr + HEADER_BYTES, index, true);
-  if (tools) new Uint8Array(e.memory.buffer).set(tools, inPtr + HEADER_BYTES + (nth ? 4 : 0));
-  if (nth) flags |= F_NTH_CALL;
+  if (all) new DataView(e.memory.buffer).setUint32(inPtr + HEADER_BYTES, ALL_CALLS, true);
+  if (tools) new Uint8Array(e.memory.buffer).set(tools, inPtr + HEADER_BYTES + (all ? 4 : 0));
+  if (all) flags |= F_NTH_CALL;
   if (tools) flags |= F_TOOLS;
-  new Uint32Array(e.memory.buffer, inPtr, HEADER_WORDS).set([flags, nth ? 4 : 0, 0, 0, toolsLen, argsLen]);
-  const text = runText(e, HEADER_BYTES + (nth ? 4 : 0) + toolsLen + argsLen);
-  if (index === ALL_CALLS) {
-    const lines: Explained[] = [];
-    for (let at = 0; at < text.length;) {
-      const nl = text.indexOf("\n", at); // records escape every control character: "\n" ends one
-      lines.push({ record: JSON.parse(text.slice(at + 64, nl)) as CallRecord, digest: text.slice(at, at + 64) });
-      at = nl + 1;
-    }
-    return { record: undefined as unknown as CallRecord, digest: "", lines };
+  new Uint32Array(e.memory.buffer, inPtr, HEADER_WORDS).set([flags, all ? 4 : 0, 0, 0, toolsLen, argsLen]);
+  const text = runText(e, HEADER_BYTES + (all ? 4 : 0) + toolsLen + argsLen);
+  if (!all) return [{ record: JSON.parse(text) as CallRecord, digest: decoder.decode(new Uint8Array(e.memory.buffer, e.result() + RESULT_DIGEST, 64)) }];
+  const lines: Explained[] = [];
+  for (let at = 0; at < text.length;) {
+    const nl = text.indexOf("\n", at); // records escape every control character: "\n" ends one
+    lines.push({ record: JSON.parse(text.slice(at + 64, nl)) as CallRecord, digest: text.slice(at, at + 64) });
+    at = nl + 1;
   }
-  const digest = decoder.decode(new Uint8Array(e.memory.buffer, e.result() + RESULT_DIGEST, 64));
-  const out: Explained = { record: JSON.parse(text) as CallRecord, digest };
-  if (nth) out.count = new Int32Array(e.memory.buffer, e.result() + RESULT_OFFSET, 1)[0];
-  return out;
+  return lines;
 }
 
 /** One change of a diff (assembly/diff.ts). */

@@ -172,7 +172,7 @@ export function explainCalls(message: ProviderCall | string | Uint8Array, option
 
 /** The core's record for a call (src/_diagnostics_wasm.ts), for the CLI, which prints its members. Internal. */
 export function explainRecord(call: Call | ProviderCall | string | Uint8Array, tools?: Uint8Array, own: CoreLimits = NONE): Explained {
-  if (typeof call === "string" || call instanceof Uint8Array) return explainCallText(call, -1, tools, own);
+  if (typeof call === "string" || call instanceof Uint8Array) return explainCallText(call, tools, own);
   if (call === null || typeof call !== "object") {
     throw new FingerprintError("invalid-argument", "a call must be an object {name, args | argsJSON, kind?, matchOn?, ignoreArgs?}");
   }
@@ -180,7 +180,7 @@ export function explainRecord(call: Call | ProviderCall | string | Uint8Array, t
   if (c.argsJSON instanceof Uint8Array) c = { ...c, argsJSON: utf8(c.argsJSON) };
   else if (c.argsJSON === undefined || c.argsJSON === null) c = withoutInapplicableSelection(c);
   try {
-    return explainCallValue(c, -1, tools, own);
+    return explainCallValue(c, tools, own);
   } catch (err) {
     if (!isRejection(err)) throw err;
   }
@@ -211,7 +211,7 @@ function explainAroundRejected(c: Call, tools: Uint8Array | undefined, own: Core
   }
   let out: Explained;
   try {
-    out = explainCallValue({ ...c, args: copy }, -1, tools, own);
+    out = explainCallValue({ ...c, args: copy }, tools, own);
   } catch (err) {
     if (!isRejection(err)) throw err;
     throw new FingerprintError("unsupported-value", "a call's name, kind, matchOn, ignoreArgs and other members must be JSON values");
