@@ -39,7 +39,7 @@ def _literal(s: Any, what: str) -> bytes:
 
     The caches here are keyed by exact ``str`` only (a subclass is turned into
     one first, by content): a subclass's ``__eq__``/``__hash__`` could make two
-    different names share an entry (issue #10).
+    different names share an entry.
     """
     t = type(s)
     if t is not str:
@@ -165,7 +165,7 @@ def fingerprint(name: str, args: Any, *, match_on: Optional[KeyList] = None,
             key_list(ignore_args, "ignore_args")  # still checked
     elif ignore_args is not None:
         args = select_value(args, None, key_list(ignore_args, "ignore_args"))
-    # The selection is complete here, in O(keys + list) (issue #10), so the
+    # The selection is complete here, in O(keys + list), so the
     # core gets no key lists: applying them again would change nothing.
     if k or limits is not None:
         return _value_call(F_DIGEST, k, n, args, limits)
@@ -271,7 +271,7 @@ def canonicalize_json(text: Union[str, bytes, bytearray, memoryview]) -> str:
 
 def _text(t: Any) -> Tuple[Any, int]:
     # Tested on type(t) and read through the base type (a str subclass's
-    # encode(), an object's lying __class__ are never used: issue #10).
+    # encode(), an object's lying __class__ are never used).
     # A str is encoded by _core, after the byte limit's lower bound (its
     # length) passed, in pieces when long (issue 15); a subclass as a plain copy.
     c = type(t)
