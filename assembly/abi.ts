@@ -41,7 +41,7 @@ export const R_LOAD: u32 = 2;         // args = a chunk of the recording (JSON L
 export const R_ANSWER: u32 = 3;       // args = a live call (JSON text, or F_VALUES); argument = call index in a message
 export const REPLAY_KIND_BYTES: u32 = 12; // F_REPLAY's kind part: u32 op, u32 argument, u32 the line number whose text the host holds (R_ANSWER leaves it out; 0 none)
 export const R_UNUSED: u32 = 4;       // the recorded calls never answered
-export const R_VALUE: u32 = 5;        // args = a recorded line's JSON text; argument = U_*: its items (json/items.ts), to build the host's value
+export const R_VALUE: u32 = 5;        // args = a recorded line's JSON text; argument = U_*: its items (ops/items.ts), to build the host's value
 // Where R_VALUE's items are (the argument): byte offsets, UTF-16 code units (JavaScript string indices), code points (Python str indices).
 export const U_BYTES: u32 = 0;
 export const U_UTF16: u32 = 1;

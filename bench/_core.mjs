@@ -6,7 +6,7 @@
 //                     TypeScript into a fresh temp dir: the SDK's own code.
 //   directCore(bytes) the core (shippedCore(): the bytes dist/ embeds)
 //                     instantiated directly, with the request written once
-//                     by hand (ABI in the header of assembly/index.ts: six
+//                     by hand (ABI in the header of assembly/entry/fingerprint.ts: six
 //                     u32 — flags, kindLen, nameLen, matchLen, ignoreLen,
 //                     argsLen — then the parts), so
 //                     run() alone can be timed: with DIGEST (all in wasm,

@@ -24,7 +24,7 @@ if (argv[0] === "--child") {
   const [, name, mode, seconds, out] = argv;
   const { fingerprint, fingerprintJSON, init } = (await import("./_sdk.mjs")).sdk;
   const { payloads, TOOL_NAME } = await import("./payloads.mjs");
-  await init(compileEntry("assembly/index.ts", { names: true }));
+  await init(compileEntry("assembly/entry/fingerprint.ts", { names: true }));
   const p = payloads().find((x) => x.name === name);
   const op = mode === "text" ? () => fingerprintJSON(TOOL_NAME, p.json) : () => fingerprint(TOOL_NAME, p.value);
   const loop = (ms) => {
@@ -69,7 +69,7 @@ export function selfTimes(profile) {
   return { rows: [...self].sort((a, b) => b[1] - a[1]), total };
 }
 
-compileEntry("assembly/index.ts", { names: true }); // compile (or hit the cache) before any child starts
+compileEntry("assembly/entry/fingerprint.ts", { names: true }); // compile (or hit the cache) before any child starts
 for (const name of names.length ? names : ["small", "medium", "large", "wide"]) {
   const file = join(mkdtempSync(join(tmpdir(), "fp-cpuprof-")), `${name}.cpuprofile`);
   execFileSync(process.execPath, [new URL(import.meta.url).pathname, "--child", name, mode, seconds, file],

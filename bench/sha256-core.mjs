@@ -1,4 +1,4 @@
-// SHA-256 alone (FIPS 180-4), bench-only: our core's assembly/sha256.ts
+// SHA-256 alone (FIPS 180-4), bench-only: our core's assembly/hash/sha256.ts
 // (through the test entry test/wasm/sha256.ts, compiled like the shipped
 // module) against hash-wasm, @chainsafe/as-sha256, @noble/hashes and
 // node:crypto, at 64 B, 1 KiB and 1 MiB. Used by bench/run.mjs; also runs

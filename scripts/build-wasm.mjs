@@ -1,6 +1,6 @@
 // Builds the artifacts of record from one assembly/ tree: asc → wasm-opt →
-//   build/fingerprint.wasm  (entry assembly/index.ts: the fingerprint path)
-//   build/diagnostics.wasm  (entry assembly/diagnostics.ts: + calls, explain)
+//   build/fingerprint.wasm  (entry assembly/entry/fingerprint.ts: the fingerprint path)
+//   build/diagnostics.wasm  (entry assembly/entry/engine.ts: + calls, explain)
 // each with its sha256 beside it; then src/_wasm.gen.ts (gitignored, the same
 // bytes as base64: scripts/gen-wasm-embed.mjs).
 // Reproducible: no timestamps or paths end up in the output.
@@ -26,7 +26,7 @@ execFileSync(process.execPath, [join(root, "scripts", "gen-abi.mjs"), ...(check 
 /**
  * One module: asc, then wasm-opt; returns its bytes. withSimd: wasm SIMD
  * (v128) too, for the diagnostics module only (its CLI engine hashes four
- * lines at once: assembly/sha256x4.ts, issue 13); every runtime of the matrix
+ * lines at once: assembly/hash/sha256x4.ts, issue 13); every runtime of the matrix
  * (scripts/test-runtimes.mjs) and wasmtime run it. The fingerprint module
  * stays without, as small and as widely loadable as before.
  */
@@ -54,8 +54,8 @@ function build(entry, name, withSimd, outOfLine = []) {
 // out of cliText's per-line loop. Inlined, process was 28 KB and cliText 17 KB, which V8
 // optimizes late and at length on the main thread's cores (issue 13: a Node CLI run's
 // warm-up). wasmtime compiles everything ahead of time: no change there.
-const modules = [build("assembly/index.ts", "fingerprint", false),
-  build("assembly/diagnostics.ts", "diagnostics", true, ["*/cli/out/cliText",
+const modules = [build("assembly/entry/fingerprint.ts", "fingerprint", false),
+  build("assembly/entry/engine.ts", "diagnostics", true, ["*/cli/out/cliText",
     "*/cli/args/*", "*/cli/why/*", "*/cli/replay/*", "*/cli/tools/*", "*/cli/run/explainOut", "*/cli/run/verifyLine",
     "*/cli/run/runFinish"])];
 if (check) {

@@ -69,7 +69,7 @@ PARTS = (${parts.map((p) => JSON.stringify(p)).join(", ")},)
 `;
 
 const as = `${head("//")}
-// The ABI identity exported as abiId() (assembly/index.ts).
+// The ABI identity exported as abiId() (assembly/entry/fingerprint.ts).
 export const ABI_ID: i32 = ${hex};
 `;
 

@@ -1,10 +1,10 @@
 /**
- * The diagnostics module (build/diagnostics.wasm, entry assembly/diagnostics.ts):
- * the fingerprint module's ABI plus calls (F_CALL, assembly/call.ts) and
- * explanation records (F_EXPLAIN, assembly/explain.ts). Transport only: a
+ * The diagnostics module (build/diagnostics.wasm, entry assembly/entry/engine.ts):
+ * the fingerprint module's ABI plus calls (F_CALL, assembly/pipeline/call.ts) and
+ * explanation records (F_EXPLAIN, assembly/pipeline/explain.ts). Transport only: a
  * call goes in as a recording line's JSON text or as a host object through
  * the value stream (src/values.ts); the core's record and digest come out.
- * Two canonical texts go in for their diff (F_DIFF, assembly/diff.ts).
+ * Two canonical texts go in for their diff (F_DIFF, assembly/ops/diff.ts).
  * Compiled on first use from the embedded bytes, so the fingerprint path
  * never pays for it (README, "How it is built"). Internal.
  * @module
@@ -23,7 +23,7 @@ import { type CoreLimits, NONE, tell } from "./_limits.js";
 
 export type Exports = CoreExports & { abiId(): number };
 
-/** The core's explanation record (assembly/explain.ts). */
+/** The core's explanation record (assembly/pipeline/explain.ts). */
 export interface CallRecord {
   kind: string;
   name: string;
@@ -31,7 +31,7 @@ export interface CallRecord {
   ignoreArgs?: string[];
   /** The call's own "fingerprint" member, when it has one. */
   recorded?: string;
-  /** "tools" when the tool's declaration chose the selection (assembly/tools.ts). */
+  /** "tools" when the tool's declaration chose the selection (assembly/pipeline/tools.ts). */
   declared?: "tools";
   selected: { kept: string[]; dropped: string[]; missing: string[] };
   canonical: string;
@@ -145,7 +145,7 @@ function room(e: Exports, n: number): void {
 /**
  * Explains a call given as JSON text (a recording line); the core reads it
  * (no JSON.parse here). tools: declarations' JSON text (UTF-8), applied by
- * tool name (assembly/tools.ts).
+ * tool name (assembly/pipeline/tools.ts).
  */
 export function explainCallText(text: string | Uint8Array, tools?: Uint8Array, own: CoreLimits = NONE): Explained {
   return explainText(text, false, tools, own)[0];
@@ -221,7 +221,7 @@ export function explainCalls(message: string | Uint8Array | object, tools?: Uint
  */
 function runCall(e: Exports, flags: number, argsLen: number, all: boolean, tools: Uint8Array | undefined,
   own: CoreLimits): Explained[] {
-  tell(e, own); // the core checks the call against the limits (assembly/limits.ts)
+  tell(e, own); // the core checks the call against the limits (assembly/base/limits.ts)
   const toolsLen = tools?.length ?? 0;
   if (all) new DataView(e.memory.buffer).setUint32(inPtr + HEADER_BYTES, ALL_CALLS, true);
   if (tools) new Uint8Array(e.memory.buffer).set(tools, inPtr + HEADER_BYTES + (all ? 4 : 0));
@@ -239,7 +239,7 @@ function runCall(e: Exports, flags: number, argsLen: number, all: boolean, tools
   return lines;
 }
 
-/** One change of a diff (assembly/diff.ts). */
+/** One change of a diff (assembly/ops/diff.ts). */
 export interface CoreChange {
   path: string;
   kind: "added" | "removed" | "changed";

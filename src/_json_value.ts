@@ -1,6 +1,6 @@
 /**
  * A recorded line as a JavaScript value, built from the core's items of it
- * (assembly/json/items.ts) with an explicit stack: any depth the core reads
+ * (assembly/ops/items.ts) with an explicit stack: any depth the core reads
  * (D19) and bare NaN/Infinity (D12, as JavaScript's NaN and Infinity), where
  * JSON.parse refuses the tokens. Scalars are read by JSON.parse itself, so
  * numbers, escapes and lone surrogates are exactly what it makes of them.

@@ -1,5 +1,5 @@
 /**
- * Limits as the core takes them (assembly/limits.ts decides and words
+ * Limits as the core takes them (assembly/base/limits.ts decides and words
  * everything): the configured ones (configure()) and a call's own, read from
  * the caller's objects and passed on to each module instance before it runs.
  * Python's twin is `_limits.py`. Internal.

@@ -1,6 +1,6 @@
 /**
  * Transport for a recording (src/replay.ts): its own instance of the
- * diagnostics module, whose linear memory keeps the index (assembly/replay.ts,
+ * diagnostics module, whose linear memory keeps the index (assembly/ops/replay.ts,
  * F_REPLAY). Bytes in, the core's text out; nothing is parsed or decided here.
  * Internal.
  * @module
@@ -88,7 +88,7 @@ export class ReplayCore {
     return this.bytes(R_UNUSED, 0, new Uint8Array(0), 0);
   }
 
-  /** A recorded line's items (assembly/json/items.ts), positions in UTF-16 code units of `line`. */
+  /** A recorded line's items (assembly/ops/items.ts), positions in UTF-16 code units of `line`. */
   items(line: string): Uint32Array {
     this.exec(F_STRING_INPUT, R_VALUE, U_UTF16, this.put(line));
     const [ptr, len] = this.resultText();
@@ -143,7 +143,7 @@ export class ReplayCore {
   /** Runs the request in place; throws the core's error. */
   private exec(flags: number, op: number, arg: number, len: number): void {
     const e = this.e;
-    tell(e); // the configured limits: the core checks each loaded line and each live call (assembly/limits.ts)
+    tell(e); // the configured limits: the core checks each loaded line and each live call (assembly/base/limits.ts)
     new Uint32Array(e.memory.buffer, this.ptr, HEADER_WORDS).set([F_REPLAY | flags, REPLAY_KIND_BYTES, 0, 0, 0, len]);
     new Uint32Array(e.memory.buffer, this.ptr + HEADER_BYTES, 3).set([op, arg, this.known]);
     let status: number;

@@ -1,6 +1,6 @@
 /**
  * Batch API (issue 13): many calls in, fingerprints out, one crossing into
- * the core per chunk of items (src/_batch.ts, assembly/batch.ts) instead of
+ * the core per chunk of items (src/_batch.ts, assembly/ops/batch.ts) instead of
  * one per call. Public API, re-exported by api.ts.
  *
  * - `fingerprintBatchJSON(names, argsJSON, options)`: names plus JSON texts,

@@ -1,5 +1,5 @@
 /**
- * The wasm instance and the one-call ABI (assembly/index.ts): request bytes
+ * The wasm instance and the one-call ABI (assembly/entry/fingerprint.ts): request bytes
  * into linear memory, one `run`, digest or text out. Internal.
  * @module
  */
@@ -12,17 +12,17 @@ import { detachValues, retarget, writeValue } from "./values.js";
 import { isWellFormed, writeWtf8 } from "./_wtf8.js";
 import { type CoreLimits, NO_LIMIT, NONE, type Told, newTold, tell } from "./_limits.js";
 
-/** The exports both modules share (assembly/request.ts). */
+/** The exports both modules share (assembly/entry/dispatch.ts). */
 export interface Exports {
   memory: WebAssembly.Memory;
   reserve(n: number): number;
   run(len: number): number;
   result(): number;
   version(): number;
-  /** The configured limits and the call's own (u32, 0xFFFFFFFF none); returns the byte limit in force (assembly/limits.ts). */
+  /** The configured limits and the call's own (u32, 0xFFFFFFFF none); returns the byte limit in force (assembly/base/limits.ts). */
   limits(bytes: number, depth: number, members: number, ownBytes: number, ownDepth: number, ownMembers: number): number;
   abiId?(): number;
-  /** Items from..count-1 of the batch at the input region (assembly/batch.ts); returns where it stopped. */
+  /** Items from..count-1 of the batch at the input region (assembly/ops/batch.ts); returns where it stopped. */
   runBatch(from: number, out: number): number;
 }
 
@@ -208,7 +208,7 @@ export interface Outcome {
 
 export type { Limits } from "./_limits.js";
 
-/** The byte limit of the call in progress, as the instance answered (assembly/limits.ts). */
+/** The byte limit of the call in progress, as the instance answered (assembly/base/limits.ts). */
 let maxBytes = Infinity;
 /** What the current instance was last told (_limits.ts tell). */
 let told: Told = newTold();
@@ -234,7 +234,7 @@ function useLimits(e: Exports, own: CoreLimits): void {
 /**
  * Thrown by growInput when a value's stream is certainly over the byte limit:
  * the request then goes in with a length of limit + 1 and the core refuses it
- * by that length before reading a byte (its one message, assembly/limits.ts).
+ * by that length before reading a byte (its one message, assembly/base/limits.ts).
  * The writer asks room for 3 bytes per UTF-16 unit of a string, which it may
  * not use: a stream is written up to 3 × the limit + 64 bytes (an ask past
  * that means more than the limit is written), and the core judges its length.
@@ -475,7 +475,7 @@ export function memoryBytes(): number {
   return exp ? exp.memory.buffer.byteLength : 0;
 }
 
-/** The failed request's FingerprintError; a limit's message is the core's detail, whole (assembly/limits.ts). */
+/** The failed request's FingerprintError; a limit's message is the core's detail, whole (assembly/base/limits.ts). */
 function coreError(mem: Uint8Array, status: number): FingerprintError {
   const r = res;
   const p = r[RESULT_TEXT_PTR >> 2] >>> 0, n = r[RESULT_TEXT_LEN >> 2] >>> 0;

@@ -9,11 +9,11 @@
  * - `nearest`: the recorded call with the same kind and name and the fewest
  *   differences.
  *
- * The core is the single source of truth: it reads the call (assembly/call.ts)
- * and writes the explanation record with the digest (assembly/explain.ts),
+ * The core is the single source of truth: it reads the call (assembly/pipeline/call.ts)
+ * and writes the explanation record with the digest (assembly/pipeline/explain.ts),
  * in the diagnostics module (src/_diagnostics_wasm.ts). Nothing is
  * canonicalized or selected on the host. The diff compares the core's
- * canonical texts in the core (assembly/diff.ts, linear at any depth), which
+ * canonical texts in the core (assembly/ops/diff.ts, linear at any depth), which
  * is exactly the equality the fingerprint sees: a trimmed space, a dropped
  * null, key order or `1.0` vs `1` never show up.
  * @module
@@ -28,7 +28,7 @@ import { type CoreLimits, NONE, callLimits } from "./_limits.js";
 
 /**
  * One tool call, the object a recording line holds (the one call model of
- * both SDKs and CLIs, read by the core: assembly/call.ts). `argsJSON` wins
+ * both SDKs and CLIs, read by the core: assembly/pipeline/call.ts). `argsJSON` wins
  * over `args`; other members are carried along. A near miss of a key
  * (`args_json`, `match_on`, `options`…) is an error naming the right key.
  */
@@ -47,7 +47,7 @@ export interface Call {
  * A tool call, a message or a response in one of the shapes agents emit
  * (OpenAI Chat Completions or Responses, Anthropic, Bedrock, Gemini, MCP,
  * Vercel AI SDK, LangChain), or an array of them (D22), read by the core
- * (assembly/shapes.ts). Any object: the SDKs' own types (`ToolUseBlock`,
+ * (assembly/pipeline/shapes.ts). Any object: the SDKs' own types (`ToolUseBlock`,
  * `ChatCompletionMessageToolCall`, `TypedToolCall`…) have no index signature,
  * so a `Record<string, unknown>` would refuse them at compile time; the
  * core decides what the object is, and refuses what it is not.
@@ -158,7 +158,7 @@ export function fingerprintCall(call: Call | ProviderCall | string | Uint8Array,
  * Chat Completions, Responses, Bedrock Converse or Gemini response (the
  * containers: README, "Tool calls as agents emit them"). A single call
  * gives one explanation, a message without calls none. Read by the core
- * (assembly/shapes.ts).
+ * (assembly/pipeline/shapes.ts).
  * @throws FingerprintError for a call the core cannot read or fingerprint.
  * @example explainCalls({ role: "assistant", content: [{ type: "text", text: "…" },
  *   { type: "tool_use", id: "t", name: "search", input: { q: "x" } }] }).length // 1

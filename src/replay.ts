@@ -1,7 +1,7 @@
 /**
  * Replay (issue 12): load a recording once, answer live calls from it.
  * Public API, re-exported by api.ts. Everything is decided by the core
- * (assembly/replay.ts): line rules, fingerprints, the index, the order of
+ * (assembly/ops/replay.ts): line rules, fingerprints, the index, the order of
  * repeated answers, the why answer of a miss, the unused calls. This host
  * streams bytes in and turns the core's records into objects; a recorded
  * line handed back is built from the core's items of it (_json_value.ts).

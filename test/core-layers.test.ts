@@ -1,7 +1,7 @@
 // The core's layers (assembly/): no import circle, and the pipeline below
 // the operations that run their calls through it. The dispatcher
-// (request.ts) alone routes a host's request to the CLI engine (cli/), the
-// replay index (replay.ts) or the diff (diff.ts); the pipeline (pipeline.ts:
+// (entry/dispatch.ts) alone routes a host's request to the CLI engine (cli/), the
+// replay index (replay.ts) or the diff (diff.ts); the pipeline (pipeline/process.ts:
 // read call → select → canonical → digest) imports none of them, so a call
 // can never re-enter an operation and a module's import graph shows what it
 // holds. Read from the sources: every relative import, resolved to a file.
@@ -89,37 +89,51 @@ describe("the finder itself", () => {
 
 describe("the core's layers", () => {
   const graph = importGraph(core);
+  // The layout is the layering: a file imports from its own layer or below.
+  // The entries (entry/: the two modules' exports and the dispatcher) sit on
+  // top; the CLI engine (cli/) and the operations (ops/: replay, diff,
+  // batches) below them; the pipeline (pipeline/: read call → select →
+  // canonical → digest) below those; JSON (json/) below it; numbers, hashes,
+  // text, memory and errors (num/, hash/, text/, base/) and the ABI at the floor.
+  const RANK: Record<string, number> = { "": 0, base: 1, text: 1, hash: 1, num: 1, json: 2, pipeline: 3, ops: 4, cli: 5, entry: 6 };
+  const layer = (f: string) => (f.includes("/") ? f.slice(0, f.indexOf("/")) : "");
 
-  it("reads the whole core", () => {
-    // The entries and the pipeline are where the layers below are measured from.
-    for (const f of ["index.ts", "diagnostics.ts", "request.ts", "pipeline.ts", "cli/out.ts", "replay.ts"]) {
+  it("reads the whole core, every file in a known layer", () => {
+    for (const f of ["entry/fingerprint.ts", "entry/engine.ts", "entry/dispatch.ts", "pipeline/process.ts", "cli/out.ts", "ops/replay.ts"]) {
       expect(graph.has(join(core, f)), f).toBe(true);
     }
     expect(graph.size).toBeGreaterThan(40);
+    for (const file of graph.keys()) expect(RANK[layer(name(file))], name(file)).toBeDefined();
   });
 
   it("has no import circle", () => {
     expect(circles(graph).map((c) => c.map(name).join(" ↔ "))).toEqual([]);
   });
 
-  it("the pipeline imports nothing above it: no CLI engine, replay, diff, dispatcher or entry", () => {
-    const above = (f: string) => f.startsWith("cli/")
-      || ["replay.ts", "diff.ts", "request.ts", "batch.ts", "index.ts", "diagnostics.ts"].includes(f);
-    const reached = [...closure(graph, join(core, "pipeline.ts"))].map(name);
-    expect(reached.filter(above)).toEqual([]);
-    // It does hold the steps it is made of.
-    for (const f of ["call.ts", "select.ts", "json/writer.ts", "sha256.ts", "explain.ts"]) expect(reached).toContain(f);
+  it("imports only from its own layer or below", () => {
+    const up: string[] = [];
+    for (const [file, deps] of graph) {
+      const f = name(file);
+      for (const d of deps.map(name)) if (RANK[layer(d)] > RANK[layer(f)]) up.push(`${f} → ${d}`);
+    }
+    expect(up).toEqual([]);
   });
 
-  it("only the dispatcher imports the operations (the entries sit above it)", () => {
-    // cli/_emit.ts is a sink helper (literals and bytes) that replay.ts's output shares, not the engine.
-    const operation = (f: string) => (f.startsWith("cli/") && f !== "cli/_emit.ts") || f === "replay.ts" || f === "diff.ts";
+  it("the pipeline holds its steps and nothing above it", () => {
+    const reached = [...closure(graph, join(core, "pipeline/process.ts"))].map(name);
+    expect(reached.filter((f) => RANK[layer(f)] > RANK.pipeline)).toEqual([]);
+    for (const f of ["pipeline/call.ts", "pipeline/select.ts", "pipeline/canonical.ts", "hash/sha256.ts", "pipeline/explain.ts"]) {
+      expect(reached).toContain(f);
+    }
+  });
+
+  it("only the dispatcher and the entries import the CLI engine and the operations", () => {
     const importers = new Set<string>();
     for (const [file, deps] of graph) {
       const f = name(file);
-      if (operation(f)) continue; // the operations use one another (the CLI's why and replay)
-      if (deps.map(name).some(operation)) importers.add(f);
+      if (["ops", "cli"].includes(layer(f))) continue; // the operations use one another (the CLI's why and replay)
+      if (deps.map(name).some((d) => ["ops", "cli"].includes(layer(d)))) importers.add(f);
     }
-    expect([...importers].sort()).toEqual(["diagnostics.ts", "request.ts"]);
+    expect([...importers].sort().every((f) => layer(f) === "entry")).toBe(true);
   });
 });

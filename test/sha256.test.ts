@@ -1,4 +1,4 @@
-// Differential tests of assembly/sha256.ts (FIPS 180-4 SHA-256) against
+// Differential tests of assembly/hash/sha256.ts (FIPS 180-4 SHA-256) against
 // node:crypto, through the test-only entry test/wasm/sha256.ts
 // (build: node scripts/build-test-wasm.mjs). Covers the FIPS 180-4 examples,
 // every length around the 64-byte block and its 55/56-byte padding edge,

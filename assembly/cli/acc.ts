@@ -6,11 +6,11 @@
 //
 // Segments: [u8 stream][u32 len][bytes]; consecutive bytes of one stream
 // extend the last segment, so a chunk without errors is one segment.
-import { alloc, releaseFrom } from "../arena";
+import { alloc, releaseFrom } from "../base/arena";
 import { tapeForget } from "../json/tape";
 import { ensure, outBase, outPos, putBytes, sinkInit } from "../json/sink";
-import { sha256Hex } from "../sha256";
-import { LANE_MAX } from "../sha256x4";
+import { sha256Hex } from "../hash/sha256";
+import { LANE_MAX } from "../hash/sha256x4";
 import { deferFlush, deferKeep, deferQueue, deferReset, deferRollback } from "./defer";
 
 let base: usize = 0;
@@ -86,7 +86,7 @@ export function accAppend(err: bool, src: usize, n: usize): bool {
     if (top < base) return false;
     if (top > mark) {
       deferFlush(); // the queued preimages lie in the scratch about to be reused
-      tapeForget(); // and the line's parsed message (pipeline.ts) with them
+      tapeForget(); // and the line's parsed message (pipeline/process.ts) with them
       releaseFrom(mark);
       if (alloc(top - mark + n) == 0) return false; // room for the new end (src may lie there)
     }

@@ -13,8 +13,8 @@
 // --max-members N (every command): the limits every line and CALL.json is
 // read under (limits.ts); a line over one is a bad line like any other.
 import { ensure, putByte } from "../json/sink";
-import { writeJsonString } from "../json/writer";
-import { bytes, lit } from "./_emit";
+import { writeJsonString } from "../pipeline/canonical";
+import { bytes, lit } from "../json/emit";
 import { is, writeHelp } from "./help";
 
 export const C_FINGERPRINT = 0, C_EXPLAIN = 1, C_VERIFY = 2, C_WHY = 3, C_HELP = 4, C_REPLAY = 5;

@@ -10,8 +10,8 @@
 // before its buffer grows over that scratch. The queue is empty whenever
 // the output is handed back (accFinal) or started (accInit). Below acc.ts:
 // the queue knows the buffer only by the address deferReset gave it.
-import { arenaMark } from "../arena";
-import { sha256x4Hex, sha256x4Set } from "../sha256x4";
+import { arenaMark } from "../base/arena";
+import { sha256x4Hex, sha256x4Set } from "../hash/sha256x4";
 
 /** The queue, through a function: a module without the CLI engine gets none of it. */
 function scratch(): usize { return memory.data(48, 16); }

@@ -5,7 +5,7 @@
 // literals and request bytes are written: the core's arena owns the heap, so
 // no string is built at run time.
 import { ensure, putByte } from "../json/sink";
-import { bytes, lit } from "./_emit";
+import { bytes, lit } from "../json/emit";
 
 /** The host's program name and package version: UTF-8 bytes in the request. */
 let progP: usize = 0, progN: usize = 0;

@@ -3,12 +3,12 @@
 // for an error in JSON text its byte offset, line, column and the character
 // there, escaped when it is invisible ("U+0000"). Internal.
 import { PART_ARGS_JSON, PART_CALL, PART_KIND, PART_NAME, PART_SELECTION } from "../abi";
-import { errCode, errDetailLen, errDetailPtr, errOffset, errPart, errTextLen, errTextPtr } from "../errors";
+import { errCode, errDetailLen, errDetailPtr, errOffset, errPart, errTextLen, errTextPtr } from "../base/errors";
 import { ensure, putByte } from "../json/sink";
-import { writeJsonString } from "../json/writer";
-import { sequenceLength } from "../utf8";
+import { writeJsonString } from "../pipeline/canonical";
+import { sequenceLength } from "../text/utf8";
 import { errorCode, errorReason } from "./_errors.gen";
-import { bytes, lit } from "./_emit";
+import { bytes, lit } from "../json/emit";
 
 /** The code word of the last failure ("unexpected-character"). */
 export function codeWord(): string {

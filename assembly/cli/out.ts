@@ -22,14 +22,14 @@
 // (static literals and request bytes into the sink, as why.ts does), add one
 // `if` for it in run.ts's oneLine (and its summary in runFinish), and one
 // word in args.ts's commandWord. No host formats anything.
-import { E_BAD_REQUEST, fail } from "../errors";
+import { E_BAD_REQUEST, fail } from "../base/errors";
 import { sinkInit } from "../json/sink";
 import { FINGERPRINT_VERSION } from "../abi";
 import { is, setProg, writeHelp, writeVersion } from "./help";
 import { limitBytes, limitDepth, limitMembers, setPkg } from "./args";
-import { popLimits, pushLimits } from "../limits";
-import { setTools } from "../tools";
-import { keptTools, keptToolsLength } from "../replay";
+import { popLimits, pushLimits } from "../base/limits";
+import { setTools } from "../pipeline/tools";
+import { keptTools, keptToolsLength } from "../ops/replay";
 import { replayStart } from "./replay";
 import { runTools } from "./tools";
 import { runChunk, runCounts, runFinish, runLines, runPlan, runPosition, runTarget, runUnreadable } from "./run";

@@ -2,15 +2,15 @@
 // (explain.ts) read back onto the tape, plus its digest. Internal; the
 // formatters (explain.ts, verify, why in run.ts and why.ts) read its members.
 import { F_CALL, F_DIGEST, F_EXPLAIN, F_NTH_CALL, F_PREIMAGE, F_STRING_INPUT, HEADER_BYTES, OK, RESULT_DIGEST } from "../abi";
-import { alloc } from "../arena";
-import { callName } from "../call";
+import { alloc } from "../base/arena";
+import { callName } from "../pipeline/call";
 import { outBase, outPos } from "../json/sink";
 import { parseText } from "../json/reader";
 import { T_STR, nodeA, nodeB, nodeFlags, nodeType, subtreeEnd, tapeInit, STR_CLEAN } from "../json/tape";
-import { writeJsonString } from "../json/writer";
-import { callTextStart, messageKept, runLine, sameMessageNext } from "../pipeline";
-import { result } from "../result";
-import { bytes, lit } from "./_emit";
+import { writeJsonString } from "../pipeline/canonical";
+import { callTextStart, messageKept, runLine, sameMessageNext } from "../pipeline/process";
+import { result } from "../base/result";
+import { bytes, lit } from "../json/emit";
 
 /** The 64 hex digits of the last call read. */
 export function DIGEST(): usize { return memory.data(64); }
@@ -23,7 +23,7 @@ export function DIGEST(): usize { return memory.data(64); }
  */
 export function readCall(p: usize, n: usize, index: i32, explain: bool, defer: bool = false, again: bool = false): i32 {
   const nth = index >= 0;
-  // again: the line of the last readCall, the arena kept since: its parse is reused (pipeline.ts).
+  // again: the line of the last readCall, the arena kept since: its parse is reused (pipeline/process.ts).
   if (again && messageKept()) { sameMessageNext(); n = 0; } else again = false;
   const req = alloc(HEADER_BYTES + 4 + n);
   if (req == 0) return 9;

@@ -12,15 +12,15 @@ import { E_NO_CALLS, F_STRING_INPUT, OK } from "../abi";
 import { outBase, outPos, sinkInit } from "../json/sink";
 import { parseText } from "../json/reader";
 import { nodeA, subtreeEnd, tapeInit } from "../json/tape";
-import { writeJsonString } from "../json/writer";
-import { callsInLastMessage } from "../pipeline";
+import { writeJsonString } from "../pipeline/canonical";
+import { callsInLastMessage } from "../pipeline/process";
 import {
   answerChangesFrom, answerChangesTo, answerEntry, answerHit, answerRecordEnd, answerWhyFrom, answerWhyTo,
   entryCall, entryLine, entryTextN, entryTextP, entryTotal, entryUsed, replayAnswer, replayLoadLine, unusedCount,
-} from "../replay";
+} from "../ops/replay";
 import { accInit, accSink } from "./acc";
 import { json } from "./args";
-import { bytes, lit } from "./_emit";
+import { bytes, lit } from "../json/emit";
 import { int } from "./message";
 import { DIGEST, jsonStr, memberOf, nameN, nameP, readCall, strN, strP } from "./record";
 import { changeLine } from "./why";

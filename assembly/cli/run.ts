@@ -17,15 +17,15 @@
 // globals and why's variable state (the call, the best candidate's line) in
 // the state bytes the host carries from one request to the next.
 import { E_NO_CALLS, OK, RESULT_CLI_CODE, RESULT_CLI_ERR, RESULT_CLI_LINES, RESULT_CLI_OUT, RESULT_CLI_STATE } from "../abi";
-import { alloc } from "../arena";
-import { countByte16, findByte16 } from "../bytes";
+import { alloc } from "../base/arena";
+import { countByte16, findByte16 } from "../text/bytes";
 import { ensure, outBase, outPos, putByte, sinkInit } from "../json/sink";
-import { writeJsonString } from "../json/writer";
-import { callsInLastMessage } from "../pipeline";
-import { result } from "../result";
+import { writeJsonString } from "../pipeline/canonical";
+import { callsInLastMessage } from "../pipeline/process";
+import { result } from "../base/result";
 import { accFinal, accInit, accRollback, accSave, accScratch, accSink, deferLine, errBytes, outBytes } from "./acc";
 import { C_EXPLAIN, C_FINGERPRINT, C_REPLAY, C_VERIFY, C_WHY, command, exitCode, json, plan, toStderr, writePlan } from "./args";
-import { bytes, lit } from "./_emit";
+import { bytes, lit } from "../json/emit";
 import { codeWord, int, position, writeMessage } from "./message";
 import { DIGEST, callText, explanationBody, jsonList, member, nameN, nameP, preN, preP, readCall, strN, strP } from "./record";
 import { whyChunkStart, whyFinish, whyLine, whyStop, whyTarget } from "./why";
@@ -106,7 +106,7 @@ export function runChunk(fP: usize, fN: usize, sP: usize, sN: usize, first: u32,
 
 import { whyChunkEnd, whyStateN, whyStateP } from "./why";
 import { LINE_NO_MEMORY, callsLine, loading, recordingLine, replayFinish, replayMissed, replayReset } from "./replay";
-import { replayRoom } from "../replay";
+import { replayRoom } from "../ops/replay";
 
 function blank(s: usize, e: usize): bool {
   for (let q = s; q < e; q++) {
@@ -258,7 +258,7 @@ function strictUtf8(p: usize, n: usize): bool {
   return true;
 }
 
-import { sequenceLength } from "../utf8";
+import { sequenceLength } from "../text/utf8";
 
 /** "unreadable": the host could not read file [fP, fP+fN); reason [rP, rP+rN) in plain words. */
 export function runUnreadable(fP: usize, fN: usize, rP: usize, rN: usize): bool {

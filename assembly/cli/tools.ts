@@ -5,13 +5,13 @@
 // every later step applies them by tool name. A bad or unreadable file is a
 // usage-like error: "error: --tools FILE: message", exit status 2, nothing run.
 import { PART_TOOLS } from "../abi";
-import { errDetailLen, errOffset, errPart } from "../errors";
+import { errDetailLen, errOffset, errPart } from "../base/errors";
 import { outPos, sinkInit } from "../json/sink";
-import { replayTools } from "../replay";
-import { bytes, lit } from "./_emit";
+import { replayTools } from "../ops/replay";
+import { bytes, lit } from "../json/emit";
 import { position, writeMessage } from "./message";
 import { errorReason } from "./_errors.gen";
-import { errCode } from "../errors";
+import { errCode } from "../base/errors";
 import { done } from "./run";
 
 /** "tools": file [fP, fP+fN), the host's reason it is unreadable [rP, rP+rN) or its bytes [p, p+n). */

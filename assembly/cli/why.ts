@@ -6,15 +6,15 @@
 //   [u32 n][the call's JSON text][u32 n][best's file][u32 best's line][u32 n][best's line text]
 // The best line is read again at finish: the engine keeps no tape across requests.
 import { OK } from "../abi";
-import { alloc } from "../arena";
-import { changeCount, diffTexts } from "../diff";
+import { alloc } from "../base/arena";
+import { changeCount, diffTexts } from "../ops/diff";
 import { ensure, outBase, outPos, putByte, putBytes, sinkInit } from "../json/sink";
 import { parseText } from "../json/reader";
 import { T_NULL, nodeA, nodeType, subtreeEnd, tapeInit } from "../json/tape";
-import { writeJsonString } from "../json/writer";
+import { writeJsonString } from "../pipeline/canonical";
 import { accAppend, accInit } from "./acc";
 import { json } from "./args";
-import { bytes, lit } from "./_emit";
+import { bytes, lit } from "../json/emit";
 import { int } from "./message";
 import { noisePath } from "./noise";
 import { DIGEST, explanationBody, jsonList, member, memberOf, readCall, strN, strP } from "./record";

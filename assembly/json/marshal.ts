@@ -38,9 +38,9 @@
 // tapePush stays inlined at its nine call sites: one non-inlined wrapper
 // saved 414 bytes of the 40 KiB budget but made value input 3-6% slower
 // (medium and large bench payloads, measured against canonicaljson).
-import { alloc, grow } from "../arena";
-import { NO_LIMIT, depthAllowed, maxDepth, maxMembers, membersAllowed } from "../limits";
-import { E_BAD_REQUEST, fail } from "../errors";
+import { alloc, grow } from "../base/arena";
+import { NO_LIMIT, depthAllowed, maxDepth, maxMembers, membersAllowed } from "../base/limits";
+import { E_BAD_REQUEST, fail } from "../base/errors";
 import { E_LIMIT_SHARED } from "../abi";
 import { specialMask } from "./reader";
 import {

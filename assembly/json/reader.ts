@@ -9,15 +9,15 @@
 // WTF-8 encoded, joins into one code point).
 // Iterative: nesting depth is bounded only by memory, never by the wasm
 // stack (D19). Errors record a code and the byte offset from the text start.
-import { alloc, grow } from "../arena";
-import { depthAllowed, membersAllowed } from "../limits";
+import { alloc, grow } from "../base/arena";
+import { depthAllowed, membersAllowed } from "../base/limits";
 import {
   E_BAD_ESCAPE, E_BAD_NUMBER, E_CONTROL_CHAR, E_EMPTY, E_INVALID_UTF8,
   E_TRAILING, E_UNEXPECTED_CHAR, E_UNEXPECTED_END, fail,
-} from "../errors";
+} from "../base/errors";
 import { parseDouble } from "../num/strtod";
 import { SHORT_MAX_DIGITS, decimalDigits, decimalE10, readShortDecimal } from "../num/decimal";
-import { encodeWtf8, sequenceLength, surrogateAt } from "../utf8";
+import { encodeWtf8, sequenceLength, surrogateAt } from "../text/utf8";
 import {
   NUM_DECIMAL, NUM_LITERAL, NUM_NEGATIVE, STR_CLEAN, T_ARR, T_FALSE, T_NULL, T_NUM, T_OBJ, T_STR, T_TRUE,
   nodeA, nodeType, setNodeA, setNodeB, tapeLen, tapePush,

@@ -2,8 +2,8 @@
 // SHA-256 as it fills, so the preimage is hashed without a second pass.
 // Internal. In digest-only mode the buffer is recycled after each flush
 // (bounded memory); when the host wants the text it grows instead.
-import { grow, alloc } from "../arena";
-import { sha256Update } from "../sha256";
+import { grow, alloc } from "../base/arena";
+import { sha256Update } from "../hash/sha256";
 
 const INITIAL_CAP: usize = 16 * 1024;
 
@@ -31,7 +31,7 @@ export function sinkPreset(p: usize, cap: usize): void {
 /** sizeHint: expected output bytes when the text is kept (sized up front: no regrowth copies). */
 export function sinkInit(keep: bool, hash: bool, sizeHint: usize): bool {
   // A kept text starts at its hint (it doubles when it outgrows it): one call of a message read
-  // again (pipeline.ts) hints only its name, and a line's calls then cost their own size each.
+  // again (pipeline/process.ts) hints only its name, and a line's calls then cost their own size each.
   outCap = keep ? sizeHint + (sizeHint >> 3) + 64 : INITIAL_CAP;
   const preset = keep && sizeHint <= presetCap ? presetBase : 0;
   presetBase = 0;

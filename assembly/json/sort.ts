@@ -7,7 +7,7 @@
 // padded (so unsigned comparison of prefixes is byte order), +8 u32 the key
 // node. Most comparisons end at the prefix; equal prefixes fall back to the
 // full byte comparison (zero padding cannot decide: "a" vs "a\u0000").
-import { alloc } from "../arena";
+import { alloc } from "../base/arena";
 import { nodeA, nodeB } from "./tape";
 
 const ENTRY: usize = 16;

@@ -13,7 +13,7 @@
 //   STR   a = len, b = ptr of WTF-8 bytes; flags&STR_CLEAN: bytes need no escaping
 //   ARR   a = child count,  b = index just past the subtree
 //   OBJ   a = member count, b = index just past the subtree; members are key STR + value
-import { alloc, grow } from "../arena";
+import { alloc, grow } from "../base/arena";
 
 export const T_NULL: u8 = 0;
 export const T_FALSE: u8 = 1;
@@ -44,7 +44,7 @@ export function tapeInit(textLen: usize): bool {
   return tapeBase != 0;
 }
 
-// A tape kept for later (pipeline.ts: the calls of one message read one after
+// A tape kept for later (pipeline/process.ts: the calls of one message read one after
 // another). Going back drops the nodes pushed since; the kept ones are intact,
 // as nodes are only ever appended and a moved tape leaves its old copy.
 // Whoever reuses the arena below the kept tape says so with tapeForget().

@@ -16,10 +16,10 @@
 // so no decimal parsing happens at all. A malformed stream is a host bug and
 // fails with E_BAD_REQUEST at its byte offset; it is bounds-checked
 // throughout, so it can never read outside the request.
-import { alloc, grow } from "../arena";
+import { alloc, grow } from "../base/arena";
 import { V_ARRAY, V_FALSE, V_NULL, V_NUMBER, V_OBJECT, V_STR, V_STR_CLEAN, V_TRUE } from "../abi";
-import { depthAllowed, membersAllowed } from "../limits";
-import { E_BAD_REQUEST, fail } from "../errors";
+import { depthAllowed, membersAllowed } from "../base/limits";
+import { E_BAD_REQUEST, fail } from "../base/errors";
 import {
   STR_CLEAN, T_ARR, T_FALSE, T_NULL, T_NUM, T_OBJ, T_STR, T_TRUE,
   nodeType, setNodeB, tapeLen, tapePush,

@@ -16,7 +16,7 @@
 //   3. Exact fallback (_bigdec.ts): big-integer comparison of the decimal
 //      against midpoints between adjacent doubles.
 // No heuristic decides a result. AssemblyScript's parseFloat is not correctly
-// rounded and is not used. Internal: the ABI lives in assembly/index.ts.
+// rounded and is not used. Internal: the ABI lives in assembly/entry/fingerprint.ts.
 
 import { POW5_MIN, POW5_MAX, POW5_EXACT_MAX, POW5_TABLE } from "./_pow5.gen";
 import { umul128, u128_hi } from "./_u128";

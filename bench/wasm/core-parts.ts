@@ -1,10 +1,10 @@
 // Bench-only wasm entry (never shipped): the core's parse stage alone, so
 // bench/run.mjs can split the time of one `run` into parse and the rest
 // (canonical write, and hashing or preimage output, which the real ABI's
-// PREIMAGE flag already separates). Same internals as assembly/index.ts; the
+// PREIMAGE flag already separates). Same internals as assembly/entry/fingerprint.ts; the
 // args text sits at the input region (reserve), with no request header.
-import { arenaReset, reserveInput } from "../../assembly/arena";
-import { PART_ARGS, resetErrors } from "../../assembly/errors";
+import { arenaReset, reserveInput } from "../../assembly/base/arena";
+import { PART_ARGS, resetErrors } from "../../assembly/base/errors";
 import { parseText } from "../../assembly/json/reader";
 import { tapeInit } from "../../assembly/json/tape";
 

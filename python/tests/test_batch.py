@@ -222,7 +222,7 @@ def test_calls_the_core_cannot_read_as_marshal_take_the_text_path():
 
 
 def test_four_lanes_every_preimage_length_long_items_and_failures_between():
-    # The diagnostics module hashes short items four at a time (assembly/batch.ts): lanes of different
+    # The diagnostics module hashes short items four at a time (assembly/ops/batch.ts): lanes of different
     # block counts, an item over a lane's 4 KiB hashed alone, failures returning mid-queue.
     texts = [json.dumps("x" * n) for n in range(301)]
     texts[7:7] = ["{", json.dumps("é" * 3000, ensure_ascii=False), "[1,]"]

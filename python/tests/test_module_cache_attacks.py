@@ -440,10 +440,10 @@ def no_trim_core(tmp_path: Path) -> bytes:
     utf8 = work / "assembly" / "utf8.ts"
     text, n = re.subn(r"(export function trimLength(?:At|Before)\([^)]*\): i32 \{\n)",
                       r"\1  return 0; // trimming switched off\n", utf8.read_text())
-    assert n == 2, "assembly/utf8.ts no longer has trimLengthAt/trimLengthBefore: update this test"
+    assert n == 2, "assembly/text/utf8.ts no longer has trimLengthAt/trimLengthBefore: update this test"
     utf8.write_text(text)
     out = work / "no-trim.wasm"
-    subprocess.run([str(asc), "assembly/index.ts", "--config", "asconfig.json", "--target", "release", "-O0",
+    subprocess.run([str(asc), "assembly/entry/fingerprint.ts", "--config", "asconfig.json", "--target", "release", "-O0",
                     "--outFile", str(out)], cwd=work, check=True, capture_output=True, timeout=300)
     return out.read_bytes()
 

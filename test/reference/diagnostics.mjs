@@ -4,8 +4,8 @@
 // never the wasm core. scripts/gen-diagnostics-vectors.mjs uses it to write
 // vectors/diagnostics.vectors.json, which both SDKs' thin runners read.
 //
-// Definitions (README "API"; the core's versions: assembly/call.ts,
-// assembly/explain.ts, assembly/diff.ts):
+// Definitions (README "API"; the core's versions: assembly/pipeline/call.ts,
+// assembly/pipeline/explain.ts, assembly/ops/diff.ts):
 //   call      a recording line: {"name", "args" | "argsJSON", "kind"?,
 //             "matchOn"?, "ignoreArgs"?}; null members count as absent;
 //             argsJSON wins over args; no args is null (D2).

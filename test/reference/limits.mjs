@@ -1,5 +1,5 @@
 // The limits oracle (maxInputBytes, maxDepth, maxMembers), written
-// independently of the core (assembly/limits.ts): whether an input is over a
+// independently of the core (assembly/base/limits.ts): whether an input is over a
 // limit, where, and the one message both SDKs must give for it. Behind
 // vectors/limits.vectors.json.
 //

@@ -2,7 +2,7 @@
 // test-only): the rules written straight from their definitions on top of the
 // shape and diagnostics oracles (shapes.mjs, diagnostics.mjs) and V8's
 // JSON.parse / TextDecoder — never the wasm core (its version:
-// assembly/replay.ts, assembly/tools.ts). scripts/gen-replay-vectors.mjs uses
+// assembly/ops/replay.ts, assembly/pipeline/tools.ts). scripts/gen-replay-vectors.mjs uses
 // it to write vectors/replay.vectors.json.
 //
 // Definitions:

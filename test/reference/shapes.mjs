@@ -2,7 +2,7 @@
 // each provider's call turned into a recording line {name, args | argsJSON},
 // written from the providers' documented formats and contract decisions
 // D21–D23 with V8's JSON.parse — never the wasm core (its version:
-// assembly/shapes.ts, assembly/pieces.ts). scripts/gen-call-shapes-vectors.mjs
+// assembly/pipeline/shapes.ts, assembly/pipeline/pieces.ts). scripts/gen-call-shapes-vectors.mjs
 // uses it to write vectors/call-shapes.vectors.json.
 //
 //   shape                      marker                         name, args

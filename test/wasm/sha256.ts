@@ -1,11 +1,11 @@
-// Test-only entry over assembly/sha256.ts (FIPS 180-4 streaming SHA-256):
+// Test-only entry over assembly/hash/sha256.ts (FIPS 180-4 streaming SHA-256):
 // an input region the test fills, and drivers that hash it one-shot, in a
 // given cycle of chunk sizes, or through the sha256Blocks fast path.
 // Never shipped; bench/sha256-core.mjs compiles it too.
 
 import {
   sha256Reset, sha256Update, sha256Final, sha256FinalHex, sha256Blocks,
-} from "../../assembly/sha256";
+} from "../../assembly/hash/sha256";
 
 /** 64 bytes of hex / 32 bytes of digest. */
 const OUT: usize = memory.data(64, 16);

@@ -1,7 +1,7 @@
-// Test-only entry over assembly/sha256x4.ts (four messages per call, wasm
+// Test-only entry over assembly/hash/sha256x4.ts (four messages per call, wasm
 // SIMD): the test lays up to four messages in the input region and hashes
 // them together. Never shipped.
-import { sha256x4Hex, sha256x4Set } from "../../assembly/sha256x4";
+import { sha256x4Hex, sha256x4Set } from "../../assembly/hash/sha256x4";
 
 /** Up to four 64-byte hex outputs. */
 const OUT: usize = memory.data(256, 16);

@@ -12,7 +12,7 @@ export function run(len: usize): i32 {
   if (len > 0) unreachable();
   return 0;
 }
-/** The limits export every module has (assembly/limits.ts): none here; the byte limit in force is none. */
+/** The limits export every module has (assembly/base/limits.ts): none here; the byte limit in force is none. */
 export function limits(bytes: u32, depth: u32, members: u32, ownBytes: u32, ownDepth: u32, ownMembers: u32): u32 {
   return 0xFFFF_FFFF;
 }

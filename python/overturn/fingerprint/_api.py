@@ -113,7 +113,7 @@ def _text_path(out: str, flags: int, k: bytes, n: bytes, args: Any, s: _limits.S
         data = to_json_args(args, reads_once=True)
     else:
         data = to_json_args(args)
-    # F_FROM_VALUE: text the caller never saw, so a limit error names no offset into it (assembly/limits.ts).
+    # F_FROM_VALUE: text the caller never saw, so a limit error names no offset into it (assembly/base/limits.ts).
     return _core.call(flags | F_FROM_VALUE, k, n, b"", b"", data, s)
 
 

@@ -25,7 +25,7 @@ from ._wasmtime import WasmError
 CHUNK_ITEMS = 4096
 CHUNK_BYTES = 1 << 20
 #: Mean input bytes per item above which OpenSSL hashes the preimages here: below it the
-#: diagnostics module's four-lane SHA-256 (assembly/batch.ts) is faster (python/bench/batch.py).
+#: diagnostics module's four-lane SHA-256 (assembly/ops/batch.ts) is faster (python/bench/batch.py).
 HOST_HASH_FROM = 1024
 _DESCRIPTOR = (BATCH_WORDS * 4 + 15) // 16 * 16
 _RESULT = struct.Struct("<iiiII")  # status, offset, part, text ptr, text len (RESULT_* order)
@@ -47,7 +47,7 @@ SHARED_EMPTY: Column = ("shared", b"")
 
 class Target:
     """The diagnostics module's instance (this thread's) as a batch runs on it: its SIMD build hashes
-    short items four at a time (assembly/batch.ts), and it reads calls (F_CALL).
+    short items four at a time (assembly/ops/batch.ts), and it reads calls (F_CALL).
 
     ``with Target(settings) as t:`` runs the batch under those limits (the configured ones and the
     batch's own), passed to the instance before each chunk; the core checks every item."""

@@ -1,7 +1,7 @@
 """The wasm core through wasmtime: one request in, one ``run``, digest or text out.
 
 Internal. Implements the host side of the ABI documented at the top of
-``assembly/index.ts`` (the TypeScript twin is ``src/core.ts``):
+``assembly/entry/fingerprint.ts`` (the TypeScript twin is ``src/core.ts``):
 
 * wasmtime is reached through its C API (``_wasmtime.py``: importing the
   ``wasmtime`` package's classes cost ~33 ms of every process);
@@ -55,7 +55,7 @@ Calls do not nest: a call re-entered on the same thread (a signal handler or
 a temporary instance of its own.
 
 Limits and memory retention live in ``_limits.py``; the core
-decides and words every limit (``assembly/limits.ts``). Here they are three
+decides and words every limit (``assembly/base/limits.ts``). Here they are three
 hooks in ``_call``: the limits passed to the instance when it was told
 others (``_tell``; the core answers the byte limit in force), an input
 longer than that limit cut after limit + 1 bytes before it is copied in
@@ -481,7 +481,7 @@ def _call(st: _Instance, s: _limits.Settings, flags: int, kind: bytes, name: byt
     most = _tell(st, s)
     if type(args) is str and len(args) <= _SMALL_TEXT:  # a short text call: encoded here in one piece
         # Over the byte limit by its length (a character is a byte or more): its first limit + 1 go in,
-        # which the core refuses by their length (assembly/limits.ts: its one message).
+        # which the core refuses by their length (assembly/base/limits.ts: its one message).
         args = (args if len(args) <= most else args[:most + 1]).encode("utf-8", "surrogatepass")
     if type(args) is not bytes:  # type(): a subclass's lying __class__ is never trusted (issue #10)
         # Nothing _put_large made outlives it: the core runs without a host copy beside it.
@@ -525,7 +525,7 @@ def _run(st: _Instance, s: _limits.Settings, flags: int, n: int, hash_here: bool
         status, offset, part, ptr, size = _RESULT.unpack_from(st.view, r + RESULT_STATUS)
         if ptr + size > len(st.view):
             st.refresh()
-        # A limit's message is the core's, whole (assembly/limits.ts).
+        # A limit's message is the core's, whole (assembly/base/limits.ts).
         raise core_error(status, offset, part, str(st.view[ptr:ptr + size], "utf-8") if size else "")
     if flags & F_DIGEST:
         return digest_text(st.view[r + _DIGEST_AT:r + _DIGEST_AT + 64])

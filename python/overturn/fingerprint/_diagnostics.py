@@ -6,11 +6,11 @@ is ``src/diagnostics.ts``: both return the same values for the same calls.
 
 The core is the single source of truth: it reads each call (the one call
 model: ``{"name", "args" | "argsJSON", "kind"?, "matchOn"?, "ignoreArgs"?}``,
-``assembly/call.ts``) and writes the explanation record with the digest
-(``assembly/explain.ts``), in the diagnostics module
+``assembly/pipeline/call.ts``) and writes the explanation record with the digest
+(``assembly/pipeline/explain.ts``), in the diagnostics module
 (``_diagnostics_wasm.py``). Nothing is selected or canonicalized in Python.
 The diff compares the core's canonical texts in
-the core (``assembly/diff.ts``, linear at any depth), which is exactly the
+the core (``assembly/ops/diff.ts``, linear at any depth), which is exactly the
 equality the fingerprint sees: a trimmed space, a dropped null, key order or
 ``1.0`` vs ``1`` never show up as changes.
 """
@@ -268,7 +268,7 @@ def explain_calls(message: Any, *, tools: Tools = None) -> List[Explanation]:
     or a list of calls or messages (the containers: README, "Tool calls as
     agents emit them"). A single call gives one explanation, a message
     without calls none; a piece of a stream is a ``partial-call`` error.
-    Read by the core (``assembly/shapes.ts``).
+    Read by the core (``assembly/pipeline/shapes.ts``).
 
     Raises:
         FingerprintError: for a call the core cannot read or fingerprint.

@@ -1,11 +1,11 @@
-"""The diagnostics module (``diagnostics.wasm``, entry ``assembly/diagnostics.ts``).
+"""The diagnostics module (``diagnostics.wasm``, entry ``assembly/entry/engine.ts``).
 
 Internal; the TypeScript twin is ``src/_diagnostics_wasm.ts``. The module has
-the fingerprint module's ABI plus calls (``F_CALL``, ``assembly/call.ts``)
-and explanation records (``F_EXPLAIN``, ``assembly/explain.ts``). Transport
+the fingerprint module's ABI plus calls (``F_CALL``, ``assembly/pipeline/call.ts``)
+and explanation records (``F_EXPLAIN``, ``assembly/pipeline/explain.ts``). Transport
 only: a call goes in as JSON text (a recording line, or a mapping encoded by
 ``_encode.to_json_text`` under D16), the core's record and digest come out;
-two canonical texts go in for their diff (``F_DIFF``, ``assembly/diff.ts``).
+two canonical texts go in for their diff (``F_DIFF``, ``assembly/ops/diff.ts``).
 It is compiled on first use (sharing the fingerprint module's Engine and its
 disk cache), so the fingerprint path never pays for it, and called through
 ``_wasmtime.py`` as the fingerprint module is. One instance per thread, as in
@@ -63,7 +63,7 @@ class _Instance:
 
     def tell(self, s: Any = None) -> None:
         """Passes the limits (``s``: a call's Settings; None: the configured ones) when it was told others:
-        the core checks every input against them (assembly/limits.ts)."""
+        the core checks every input against them (assembly/base/limits.ts)."""
         core = (s or _limits.active).core
         if self.sent is not core:
             if self.sent != core:
@@ -149,7 +149,7 @@ def _call_text(text: Any) -> Tuple[bytes, int]:
 
 def explain_call_text(text: Any, tools: bytes = b"", s: Any = None, from_value: bool = False) -> Tuple[Dict[str, Any], str]:
     """(record, digest) for a call given as JSON text: ``str`` or UTF-8 ``bytes``.
-    ``tools``: declarations' JSON text (F_TOOLS, the ignoreArgs part; assembly/tools.ts).
+    ``tools``: declarations' JSON text (F_TOOLS, the ignoreArgs part; assembly/pipeline/tools.ts).
     ``s``: the call's limits (None: the configured ones); ``from_value``: the text was made here
     from the caller's mapping (F_FROM_VALUE: a limit error names no offset into it)."""
     data, flags = _call_text(text)

@@ -1,5 +1,5 @@
 """A recorded line as a Python value, built from the core's items of it
-(``assembly/json/items.ts``) with an explicit stack: any depth the core reads
+(``assembly/ops/items.ts``) with an explicit stack: any depth the core reads
 (D19; ``json.loads`` recurses and stops near 1,000 levels), bare
 NaN/Infinity (D12) as ``float("nan")`` / ``float("inf")``, as ``json.loads``
 reads them. Scalars are read by ``json.loads`` itself, so numbers (``int``

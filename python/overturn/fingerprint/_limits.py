@@ -3,7 +3,7 @@
 Internal (``Limits`` and ``configure`` are re-exported by
 ``overturn.fingerprint``). The TypeScript twin is ``src/_limits.ts``.
 
-The core decides and words everything (``assembly/limits.ts``): this host
+The core decides and words everything (``assembly/base/limits.ts``): this host
 reads the caller's objects and passes the numbers on, to every instance
 before it runs (``_core``, ``_diagnostics_wasm``, ``_replay_wasm``, batches),
 through the core's ``limits`` export: the configured limits and the call's
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 
 from ._errors import FingerprintError
 
-#: What the core reads as "no limit" (assembly/limits.ts NO_LIMIT).
+#: What the core reads as "no limit" (assembly/base/limits.ts NO_LIMIT).
 NO_LIMIT = 0xFFFFFFFF
 
 _UNLIMITED = 1 << 62  # max_bytes when there is no byte limit: every length compares below it

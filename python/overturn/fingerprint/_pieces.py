@@ -13,7 +13,7 @@ before ``run``. Measured at 50 MB (python/bench/memory.py): text 5.45x →
 
 Over the byte limit (``most``, as the instance answered it, ``_limits``),
 only the first most + 1 bytes are written: the core refuses the input by its
-length before reading it (``assembly/limits.ts``), and no more memory is
+length before reading it (``assembly/base/limits.ts``), and no more memory is
 taken than the limit allows. A ``str`` is cut by its length first (a
 character is one UTF-8 byte or more).
 """

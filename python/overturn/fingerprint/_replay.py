@@ -1,6 +1,6 @@
 """Replay (issue 12): load a recording once, answer live calls from it.
 
-Everything is decided by the core (``assembly/replay.ts``): line rules,
+Everything is decided by the core (``assembly/ops/replay.ts``): line rules,
 fingerprints, the index, the order of repeated answers, the why answer of a
 miss, the unused calls. This host streams bytes in and turns the core's
 records into dicts; a recorded line handed back is built from the core's items

@@ -1,6 +1,6 @@
 """Transport for a recording (``_replay.py``): its own instance of the
 diagnostics module, whose linear memory keeps the index
-(``assembly/replay.ts``, F_REPLAY). Bytes in, the core's text out; nothing is
+(``assembly/ops/replay.ts``, F_REPLAY). Bytes in, the core's text out; nothing is
 parsed or decided here. Internal; the TypeScript twin is ``src/_replay_wasm.ts``.
 
 Calls go through ``_wasmtime.py``'s unchecked call and a view of linear
@@ -48,7 +48,7 @@ class ReplayCore:
         return self._run(0, R_UNUSED, 0, b"")
 
     def items(self, line: bytes) -> bytes:
-        """A recorded line's items (``assembly/json/items.ts``), positions in code points (str indices)."""
+        """A recorded line's items (``assembly/ops/items.ts``), positions in code points (str indices)."""
         return self._run(F_STRING_INPUT, R_VALUE, U_CODE_POINTS, line, raw=True)
 
     def _run(self, flags: int, op: int, arg: int, data: bytes, raw: bool = False, known: int = 0) -> Any:

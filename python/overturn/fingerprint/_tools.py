@@ -1,7 +1,7 @@
 """Tool declarations (issue 12): ``{"create_ticket": {"matchOn": [...]},
 "search_docs": {"ignoreArgs": [...]}}`` as a mapping, the JSON text of a
 tools.json, or its path. The core checks and applies them
-(``assembly/tools.ts``); this host only hands their JSON text over. Internal;
+(``assembly/pipeline/tools.ts``); this host only hands their JSON text over. Internal;
 the TypeScript twin is ``src/tools.ts``.
 """
 from __future__ import annotations

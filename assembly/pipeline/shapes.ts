@@ -35,18 +35,18 @@
 //     OpenAI's legacy function_call: both APIs wrote that member name;
 //   - a shape carries no kind or selection: the default kind, the tool's
 //     declaration (tools.ts) decides the selection.
-import { E_BAD_CALL, E_NO_CALLS, OK, PART_ARGS_JSON, PART_CALL } from "./abi";
-import { alloc } from "./arena";
-import { errCode, fail, resetErrors, setTextPart } from "./errors";
-import { parseText } from "./json/reader";
-import { T_ARR, T_NULL, T_OBJ, T_STR, T_TRUE, nodeA, nodeB, nodeType, subtreeEnd, tapePush } from "./json/tape";
+import { E_BAD_CALL, E_NO_CALLS, OK, PART_ARGS_JSON, PART_CALL } from "../abi";
+import { alloc } from "../base/arena";
+import { errCode, fail, resetErrors, setTextPart } from "../base/errors";
+import { parseText } from "../json/reader";
+import { T_ARR, T_NULL, T_OBJ, T_STR, T_TRUE, nodeA, nodeB, nodeType, subtreeEnd, tapePush } from "../json/tape";
 import { PIECE_GEMINI, PIECE_OPENAI_DELTA, isPiece, lcClass, piece } from "./pieces";
 import {
   K_ARGS, K_ARGS_JSON, K_BEDROCK_EVENT, K_CHUNKS, K_DELTA, K_FUNCTION, K_FUNCTION_CALL, K_GENAI, K_JSONRPC, K_METHOD, K_OBJECT,
   K_TOOL_USE, K_TYPE, keyMask,
 } from "./keymask";
-import { hasMemberNN, member, memberNN, strIs } from "./json/members";
-import { report } from "./report";
+import { hasMemberNN, member, memberNN, strIs } from "../json/members";
+import { report } from "../base/report";
 
 /** readShape results: the name and args nodes of a call in one of the shapes. */
 export let shapeName: i32 = -1;

@@ -1,8 +1,8 @@
 // The keys that decide how an object is read as a call (shapes.ts, pieces.ts),
 // found in one pass over its members: a recording line then skips every
 // marker lookup. Internal; below both readers, which share the bits.
-import { T_NULL, nodeA, nodeType, subtreeEnd } from "./json/tape";
-import { strIs } from "./json/members";
+import { T_NULL, nodeA, nodeType, subtreeEnd } from "../json/tape";
+import { strIs } from "../json/members";
 
 // Bits of keyMask: which of the keys that decide a call's reading an object has (null values: absent).
 export const K_TYPE: u32 = 1;

@@ -15,9 +15,9 @@
 // pair of nodes once with an explicit stack; the path is one buffer that is
 // cut back to the parent's length before each step (depth first, the
 // parent's path is always its prefix). No recursion (D19).
-import { alloc, grow } from "./arena";
-import { ensure, putByte, sinkInit } from "./json/sink";
-import { writeJsonString } from "./json/writer";
+import { alloc, grow } from "../base/arena";
+import { ensure, putByte, sinkInit } from "../json/sink";
+import { writeJsonString } from "../pipeline/canonical";
 
 const NONE: u32 = 0xFFFF_FFFF;
 // Node: 6 u32 — start, end, kind ('{', '[' or 0 for a scalar), keyStart, keyEnd, next sibling; +24 first child.

@@ -10,17 +10,17 @@
 //   D7  numbers as ECMAScript Number::toString (num/dtoa.ts), -0 → 0;
 //   D8  empty containers stay; D13 the last duplicate key wins.
 // No whitespace anywhere. Iterative, with an explicit frame stack (D19).
-import { alloc, grow, releaseFrom } from "../arena";
-import { hexDigit } from "../hex";
+import { alloc, grow, releaseFrom } from "../base/arena";
+import { hexDigit } from "../text/hex";
 import { formatDecimal, formatDouble } from "../num/dtoa";
-import { keepMember, selecting } from "../select";
-import { trimLengthAt, trimLengthBefore } from "../utf8";
-import { ensure, outBase, outPos, putAt, putByte, putBytes } from "./sink";
-import { entryNode, setEntry, sortMembers } from "./sort";
+import { keepMember, selecting } from "./select";
+import { trimLengthAt, trimLengthBefore } from "../text/utf8";
+import { ensure, outBase, outPos, putAt, putByte, putBytes } from "../json/sink";
+import { entryNode, setEntry, sortMembers } from "../json/sort";
 import {
   NUM_DECIMAL, NUM_LITERAL, NUM_NEGATIVE, STR_CLEAN, T_ARR, T_FALSE, T_NULL, T_NUM, T_OBJ, T_STR, T_TRUE,
   nodeA, nodeB, nodeF64, nodeFlags, nodeType, subtreeEnd,
-} from "./tape";
+} from "../json/tape";
 
 /** Longest Number::toString output is 24 bytes ("-1.7976931348623157e+308"); 32 is dtoa's contract. */
 const NUMBER_ROOM: usize = 32;

@@ -25,22 +25,22 @@
 import {
   E_BAD_REQUEST, E_BAD_TOOLS, E_INVALID_UTF8, E_NO_CALLS, E_OUT_OF_MEMORY, F_CALL, F_DIGEST, F_FROM_VALUE, F_NTH_CALL, F_STRING_INPUT, F_TEXT,
   F_VALUES, HEADER_BYTES, OK, PART_CALL, REPLAY_KIND_BYTES, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, R_VALUE, RESULT_DIGEST, U_CODE_POINTS,
-} from "./abi";
-import { alloc, arenaMark, grow, inputEnd, releaseFrom, reserveInput, setArenaBase } from "./arena";
-import { callKind, callName } from "./call";
+} from "../abi";
+import { alloc, arenaMark, grow, inputEnd, releaseFrom, reserveInput, setArenaBase } from "../base/arena";
+import { callKind, callName } from "../pipeline/call";
 import { changeCount, writeDiff } from "./diff";
-import { errCode, errDetailLen, errDetailPtr, errOffset, errPart, fail, resetErrors, setErrorDetail } from "./errors";
-import { hexDigit } from "./hex";
-import { outBase, outPos, sinkInit } from "./json/sink";
-import { nodeA, nodeB, tapeInit } from "./json/tape";
-import { writeItems } from "./json/items";
-import { parseText } from "./json/reader";
-import { writeJsonString } from "./json/writer";
-import { callTextStart, callsInLastMessage, messageKept, processCall, sameMessageNext } from "./pipeline";
-import { readTools } from "./tools";
-import { keptDone, keptStart } from "./limits";
-import { sequenceLength } from "./utf8";
-import { bytes, lit } from "./cli/_emit";
+import { errCode, errDetailLen, errDetailPtr, errOffset, errPart, fail, resetErrors, setErrorDetail } from "../base/errors";
+import { hexDigit } from "../text/hex";
+import { outBase, outPos, sinkInit } from "../json/sink";
+import { nodeA, nodeB, tapeInit } from "../json/tape";
+import { writeItems } from "./items";
+import { parseText } from "../json/reader";
+import { writeJsonString } from "../pipeline/canonical";
+import { callTextStart, callsInLastMessage, messageKept, processCall, sameMessageNext } from "../pipeline/process";
+import { readTools } from "../pipeline/tools";
+import { keptDone, keptStart } from "../base/limits";
+import { sequenceLength } from "../text/utf8";
+import { bytes, lit } from "../json/emit";
 import { digestTo, head16, hex, inum, logInit, logLen, logMark, logP, logPut, logRelease, num } from "./scratch";
 
 const NONE: u32 = 0xFFFF_FFFF;
@@ -253,7 +253,7 @@ function detail(s: string): void {
   setErrorDetail(out, <usize>s.length);
 }
 
-// ---- Calls through the core's one call path (pipeline.ts) ----------------------
+// ---- Calls through the core's one call path (pipeline/process.ts) ----------------------
 
 /**
  * Fingerprints call number nth of the JSON text (or value stream) [p, p + n)
@@ -359,7 +359,7 @@ function loadLine(p: usize, n: usize): bool {
   let kept: usize = 0;
   for (let nth: u32 = 0; nth < count; nth++) {
     resetErrors(PART_CALL);
-    const again = nth > 0 && messageKept(); // the line is parsed once (pipeline.ts)
+    const again = nth > 0 && messageKept(); // the line is parsed once (pipeline/process.ts)
     if (again) { releaseFrom(kept); sameMessageNext(); }
     const st = fingerprintAt(p, again ? 0 : n, nth, F_STRING_INPUT);
     if (!again) kept = arenaMark();
@@ -403,7 +403,7 @@ function logBad(code: i32, off: i32, part: i32, dp: usize, dn: usize): bool {
 
 /** The live call's digest, canonical text, kind and name, copied out of its request's scratch. */
 
-/** Whether the request memo (pipeline.ts) still holds the last answer's live line. */
+/** Whether the request memo (pipeline/process.ts) still holds the last answer's live line. */
 let liveKept = false;
 
 /**

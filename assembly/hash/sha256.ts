@@ -11,7 +11,7 @@
 // start without one.
 
 import { SHA256_IV, sha256CompressBlocks } from "./_sha256_rounds.gen";
-import { hexDigit } from "./hex";
+import { hexDigit } from "../text/hex";
 
 /** H0..H7 as native u32 words; 32 bytes. */
 const STATE: usize = memory.data(32, 16);

@@ -3,7 +3,7 @@
 // of the request it concerns. Codes and their messages are defined in abi.ts;
 // the hosts' tables are generated from it (scripts/gen-abi.mjs).
 
-import { OK, PART_ARGS } from "./abi";
+import { OK, PART_ARGS } from "../abi";
 
 // The codes themselves (E_*, PART_*) are defined once in abi.ts, with their
 // messages; re-exported here so the core's modules import one place.
@@ -11,7 +11,7 @@ export {
   E_BAD_ESCAPE, E_BAD_KIND, E_BAD_NAME, E_BAD_NUMBER, E_BAD_REQUEST, E_BAD_SELECTION,
   E_CONTROL_CHAR, E_EMPTY, E_INVALID_UTF8, E_LIMIT_BYTES, E_LIMIT_DEPTH, E_LIMIT_MEMBERS, E_OUT_OF_MEMORY, E_TRAILING, E_UNEXPECTED_CHAR,
   E_UNEXPECTED_END, OK, PART_ARGS, PART_KIND, PART_NAME, PART_SELECTION,
-} from "./abi";
+} from "../abi";
 
 // The first failure of a call wins; run() resets these.
 export let errCode: i32 = OK;

@@ -17,11 +17,11 @@
 //   Gemini                   a functionCall with partialArgs or willContinue (shapes.ts)
 //   Bedrock ConverseStream   {"messageStart"}, {"contentBlockStart"}, {"contentBlockDelta"},
 //                            {"contentBlockStop"}, {"messageStop"} events (not on a line)
-import { E_PARTIAL_CALL } from "./abi";
-import { T_ARR, T_STR, nodeA, nodeB, nodeType, subtreeEnd } from "./json/tape";
+import { E_PARTIAL_CALL } from "../abi";
+import { T_ARR, T_STR, nodeA, nodeB, nodeType, subtreeEnd } from "../json/tape";
 import { K_BEDROCK_EVENT, K_CHUNKS, K_DELTA, K_LINE, K_OBJECT, K_TYPE } from "./keymask";
-import { hasMemberNN, member, strIs } from "./json/members";
-import { report } from "./report";
+import { hasMemberNN, member, strIs } from "../json/members";
+import { report } from "../base/report";
 
 export const PIECE_OPENAI_CHUNK = 1, PIECE_OPENAI_DELTA = 2, PIECE_RESPONSES = 3, PIECE_ANTHROPIC = 4;
 export const PIECE_LANGCHAIN = 5, PIECE_VERCEL = 6, PIECE_GEMINI = 7, PIECE_BEDROCK = 8;

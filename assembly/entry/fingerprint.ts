@@ -1,6 +1,6 @@
 // The fingerprint module's exports: the only entry points of
 // build/fingerprint.wasm. One call per fingerprint, pointer/length over
-// linear memory, no imports. build/diagnostics.wasm (diagnostics.ts) has the
+// linear memory, no imports. build/diagnostics.wasm (entry/engine.ts) has the
 // same exports over the same tree, and also reads calls (F_CALL, call.ts)
 // and writes explanation records (F_EXPLAIN, explain.ts): kept out of this
 // module so the fingerprint path keeps its size and start-up (README). Every
@@ -34,10 +34,10 @@
 // F_CALL: args is a whole call (a recording line or a host object through
 // the value stream, call.ts) and the other parts are empty. F_EXPLAIN
 // returns the explanation record (explain.ts) as the text.
-export { FINGERPRINT_VERSION } from "./abi";
-export { abiId, limits, reserve, result, version } from "./request";
-import { FingerprintOnly, runRequest } from "./request";
-import { runBatch as batch } from "./batch";
+export { FINGERPRINT_VERSION } from "../abi";
+export { abiId, limits, reserve, result, version } from "./dispatch";
+import { FingerprintOnly, runRequest } from "./dispatch";
+import { runBatch as batch } from "../ops/batch";
 
 export function run(len: usize): i32 {
   return runRequest<FingerprintOnly>(len);

@@ -11,11 +11,11 @@
 // missing: matchOn keys not kept (absent or null), in listing order, once each.
 // Selection reports need an object at the top level (D10): otherwise all
 // three lists are empty. matchOn/ignoreArgs/recorded echo the call's members.
-import { T_NULL, T_OBJ, T_STR, nodeA, nodeB, nodeFlags, nodeType, subtreeEnd, STR_CLEAN } from "./json/tape";
-import { alloc } from "./arena";
-import { ensure, outBase, putByte } from "./json/sink";
-import { compareKeys, entryNode, setEntry, sortMembers } from "./json/sort";
-import { writeJsonString } from "./json/writer";
+import { T_NULL, T_OBJ, T_STR, nodeA, nodeB, nodeFlags, nodeType, subtreeEnd, STR_CLEAN } from "../json/tape";
+import { alloc } from "../base/arena";
+import { ensure, outBase, putByte } from "../json/sink";
+import { compareKeys, entryNode, setEntry, sortMembers } from "../json/sort";
+import { writeJsonString } from "./canonical";
 import { SELECT_MATCH_ON, SELECT_NONE, keepMember } from "./select";
 import { DECLARED_TOOLS, declared } from "./tools";
 

@@ -1,6 +1,6 @@
 // Sink helpers for the CLI formatters (help.ts, line.ts): a static ASCII
 // literal, or bytes from the request. Internal; false on out of memory.
-import { ensure, putByte, putBytes } from "../json/sink";
+import { ensure, putByte, putBytes } from "./sink";
 
 /** A static ASCII literal into the sink. */
 export function lit(s: string): bool {

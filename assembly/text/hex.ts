@@ -1,5 +1,5 @@
 // Lowercase hex digits, for the digest (sha256.ts) and \u escapes (D6,
-// json/writer.ts). Internal.
+// pipeline/canonical.ts). Internal.
 
 /** ASCII code of the lowercase hex digit for nibble n (0..15). */
 // @ts-ignore: decorator

@@ -1,14 +1,14 @@
 // The diagnostics module's exports (build/diagnostics.wasm): the ABI of
-// index.ts, with calls (F_CALL, call.ts), explanation records (F_EXPLAIN,
+// entry/fingerprint.ts, with calls (F_CALL, call.ts), explanation records (F_EXPLAIN,
 // explain.ts), tool declarations (F_TOOLS, tools.ts) and the replay index
 // (F_REPLAY, replay.ts) compiled in. Loaded by the hosts on first use of
 // explain/diff/nearest/replay and by the CLIs, never on the fingerprint path.
 // reserve() keeps a recording's index (replay.ts) behind the input region.
-export { FINGERPRINT_VERSION } from "./abi";
-export { abiId, limits, result, version } from "./request";
-import { WithCalls, runRequest } from "./request";
-import { reserveKeepingStore } from "./replay";
-import { runBatch as batch } from "./batch";
+export { FINGERPRINT_VERSION } from "../abi";
+export { abiId, limits, result, version } from "./dispatch";
+import { WithCalls, runRequest } from "./dispatch";
+import { reserveKeepingStore } from "../ops/replay";
+import { runBatch as batch } from "../ops/batch";
 
 export function reserve(n: usize): usize {
   return reserveKeepingStore(n);

@@ -2,7 +2,7 @@
 // path that reads input: the hosts only pass the numbers on (the `limits`
 // export) and the core checks them wherever it reads a call's input — JSON
 // text, a value stream, marshal, a recording's line, a CLI line
-// (pipeline.ts opens the window around that read). Internal.
+// (pipeline/process.ts opens the window around that read). Internal.
 //
 // - maxInputBytes: the bytes of the input as the core receives it (UTF-8
 //   JSON text; for a host value the encoding its SDK sends, abi.ts
@@ -21,8 +21,8 @@
 // "limit exceeded: <reason>[ at byte N] (<name> is <value>)", the reason and
 // name from abi.ts (_limit_words.gen.ts); no byte offset for a host value.
 import { E_LIMIT_BYTES, E_LIMIT_DEPTH, E_LIMIT_MEMBERS, errPart, fail, setErrorDetail } from "./errors";
-import { PART_ARGS_JSON } from "./abi";
-import { limitFrame, limitWords } from "./_limit_words.gen";
+import { PART_ARGS_JSON } from "../abi";
+import { limitFrame, limitWords } from "../_limit_words.gen";
 
 export const NO_LIMIT: u32 = 0xFFFF_FFFF;
 

@@ -3,14 +3,14 @@
 // modules. Internal. It imports nothing that calls back into it: the
 // operations above it (replay.ts, the CLI engine in cli/) run their calls
 // through runLine/processCall and read the results with the helpers below;
-// the dispatcher (request.ts) alone routes a host's request to them or here.
-// The ABI is documented in index.ts and defined in abi.ts.
+// the dispatcher (entry/dispatch.ts) alone routes a host's request to them or here.
+// The ABI is documented in entry/fingerprint.ts and defined in abi.ts.
 import {
   ALL_CALLS, E_NO_CALLS, F_CALL, F_FROM_VALUE, F_RAW_NAMES, F_NTH_CALL, F_TOOLS, F_DIGEST, F_EXPLAIN, F_MARSHAL, F_IGNORE, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES,
   PART_CALL, HEADER_BYTES, RESULT_DIGEST, RESULT_OFFSET, RESULT_PART, RESULT_STATUS, RESULT_TEXT_LEN, RESULT_TEXT_PTR,
-} from "./abi";
-import { alloc, arenaMark, arenaReset, grow, releaseFrom } from "./arena";
-import { inputDone, inputFits, inputStart } from "./limits";
+} from "../abi";
+import { alloc, arenaMark, arenaReset, grow, releaseFrom } from "../base/arena";
+import { inputDone, inputFits, inputStart } from "../base/limits";
 import { callArgs, callIgnore, callKind, callMatchOn, callName, callRecorded, readCall } from "./call";
 import { callCount, callList, listCalls } from "./shapes";
 import { writeExplanation } from "./explain";
@@ -19,18 +19,18 @@ import {
   E_BAD_KIND, E_BAD_NAME, E_BAD_REQUEST, E_BAD_SELECTION, E_OUT_OF_MEMORY, OK, PART_ARGS,
   PART_KIND, PART_NAME, PART_SELECTION, errCode, errDetailLen, errDetailPtr, errOffset, errPart, fail,
   resetErrors, setPart,
-} from "./errors";
-import { lastStrLen, lastStrPtr, parseText, readStringLiteral } from "./json/reader";
-import { ensure, outBase, outPos, putBytes, sinkFinish, sinkInit, sinkStopHashing } from "./json/sink";
-import { T_ARR, nodeA, nodeB, nodeType, tapeBack, tapeForget, tapeInit, tapeKeep, tapeKept } from "./json/tape";
-import { readMarshal } from "./json/marshal";
-import { readValues } from "./json/values";
-import { writeCanonical } from "./json/writer";
-import { RESULT } from "./result";
+} from "../base/errors";
+import { lastStrLen, lastStrPtr, parseText, readStringLiteral } from "../json/reader";
+import { ensure, outBase, outPos, putBytes, sinkFinish, sinkInit, sinkStopHashing } from "../json/sink";
+import { T_ARR, nodeA, nodeB, nodeType, tapeBack, tapeForget, tapeInit, tapeKeep, tapeKept } from "../json/tape";
+import { readMarshal } from "../json/marshal";
+import { readValues } from "../json/values";
+import { writeCanonical } from "./canonical";
+import { RESULT } from "../base/result";
 import { SELECT_IGNORE, SELECT_MATCH_ON, SELECT_NONE, isKeyList, setSelection } from "./select";
-import { sha256FinalHex, sha256Reset } from "./sha256";
-import { asciiEnd, hasSurrogate, sequenceLength } from "./utf8";
-import { findByte } from "./bytes";
+import { sha256FinalHex, sha256Reset } from "../hash/sha256";
+import { asciiEnd, hasSurrogate, sequenceLength } from "../text/utf8";
+import { findByte } from "../text/bytes";
 
 
 const HEADER: usize = HEADER_BYTES;
@@ -97,7 +97,7 @@ export function finish<V>(status: i32): i32 {
 /**
  * One request whose parts are at the given addresses (the header's, or a
  * batch item's: batch.ts). The operations' flags (F_DIFF, F_REPLAY, F_CLI)
- * are the dispatcher's (request.ts): they route a host's request before it
+ * are the dispatcher's (entry/dispatch.ts): they route a host's request before it
  * gets here, and mean nothing here.
  */
 export function process<V>(flags: u32, kindPtr: usize, kindLen: usize, namePtr: usize, nameLen: usize,

@@ -16,12 +16,12 @@
 //     the key it should be, as the call reader does;
 //   - the text is parsed onto the call's tape for each call (declarations are
 //     small; a recording's calls are read once each).
-import { E_BAD_TOOLS, E_TOOL_CONFLICT, PART_CALL, PART_TOOLS } from "./abi";
-import { alloc } from "./arena";
+import { E_BAD_TOOLS, E_TOOL_CONFLICT, PART_CALL, PART_TOOLS } from "../abi";
+import { alloc } from "../base/arena";
 import { callIgnore, callMatchOn, nearSelectionKey, setCallSelection } from "./call";
-import { fail, setErrorDetail, setPart } from "./errors";
-import { parseText } from "./json/reader";
-import { T_ARR, T_NULL, T_OBJ, nodeA, nodeB, nodeType, subtreeEnd } from "./json/tape";
+import { fail, setErrorDetail, setPart } from "../base/errors";
+import { parseText } from "../json/reader";
+import { T_ARR, T_NULL, T_OBJ, nodeA, nodeB, nodeType, subtreeEnd } from "../json/tape";
 import { isKeyList } from "./select";
 
 /** Which declaration chose the selection of the last call read (explain.ts prints it). */

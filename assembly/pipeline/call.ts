@@ -21,11 +21,11 @@
 //     "parameters" not null (a provider's call taken out of its shape, e.g. OpenAI's
 //     `function` object, or Llama's {"name", "parameters"}) is an error naming
 //     that key: read as a line it would silently fingerprint args null (D2).
-import { E_BAD_CALL, PART_ARGS_JSON, PART_CALL } from "./abi";
-import { alloc } from "./arena";
-import { fail, setErrorDetail, setPart, setTextPart } from "./errors";
-import { parseText } from "./json/reader";
-import { STR_CLEAN, T_ARR, T_NULL, T_OBJ, T_STR, nodeA, nodeB, nodeFlags, nodeType, subtreeEnd, tapePush } from "./json/tape";
+import { E_BAD_CALL, PART_ARGS_JSON, PART_CALL } from "../abi";
+import { alloc } from "../base/arena";
+import { fail, setErrorDetail, setPart, setTextPart } from "../base/errors";
+import { parseText } from "../json/reader";
+import { STR_CLEAN, T_ARR, T_NULL, T_OBJ, T_STR, nodeA, nodeB, nodeFlags, nodeType, subtreeEnd, tapePush } from "../json/tape";
 import { isKeyList } from "./select";
 import { accepted, arrayNotOneCall, isMessage, missingName, notOneCall, SHAPE_ERROR, SHAPE_NONE, readShape, shapeArgs, shapeName } from "./shapes";
 

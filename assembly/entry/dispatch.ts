@@ -1,25 +1,25 @@
-// The dispatcher: one request to the core, for both entries (index.ts: the
-// fingerprint module; diagnostics.ts: the diagnostics module). Internal. The
+// The dispatcher: one request to the core, for both entries (entry/fingerprint.ts: the
+// fingerprint module; entry/engine.ts: the diagnostics module). Internal. The
 // top of the core's import graph: it alone imports the operations (diff.ts,
-// replay.ts, the CLI engine in cli/) and the pipeline (pipeline.ts) they run
+// replay.ts, the CLI engine in cli/) and the pipeline (pipeline/process.ts) they run
 // their calls through, so nothing below calls back up. The ABI is documented
-// in index.ts and defined in abi.ts.
-import { ABI_ID } from "./_abi_id.gen";
-import { F_CALL, F_CLI, F_DIFF, F_REPLAY, F_TOOLS, FINGERPRINT_VERSION, HEADER_BYTES, OK } from "./abi";
-import { reserveInput } from "./arena";
-import { setLimits } from "./limits";
-import { diffTexts } from "./diff";
-import { cliText } from "./cli/out";
-import { replayOp } from "./replay";
-import { setTools } from "./tools";
-import { E_BAD_REQUEST, fail } from "./errors";
+// in entry/fingerprint.ts and defined in abi.ts.
+import { ABI_ID } from "../_abi_id.gen";
+import { F_CALL, F_CLI, F_DIFF, F_REPLAY, F_TOOLS, FINGERPRINT_VERSION, HEADER_BYTES, OK } from "../abi";
+import { reserveInput } from "../base/arena";
+import { setLimits } from "../base/limits";
+import { diffTexts } from "../ops/diff";
+import { cliText } from "../cli/out";
+import { replayOp } from "../ops/replay";
+import { setTools } from "../pipeline/tools";
+import { E_BAD_REQUEST, fail } from "../base/errors";
 import {
   FingerprintOnly, WithCalls, failed, finish, forgetCheckedKind, headerFits, processCalls, processRequest, startRequest,
   textFromStart,
-} from "./pipeline";
+} from "../pipeline/process";
 
 export { FingerprintOnly, WithCalls };
-export { result } from "./result";
+export { result } from "../base/result";
 
 const HEADER: usize = HEADER_BYTES;
 

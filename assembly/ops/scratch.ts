@@ -1,11 +1,11 @@
 // Scratch for replay.ts (issue 12): a log in the arena that outlives the
 // calls made after it, and decimal/hex output into the sink. Internal;
 // diagnostics module only.
-import { RESULT_DIGEST } from "./abi";
-import { alloc, arenaMark, grow, releaseFrom } from "./arena";
-import { bytes, lit } from "./cli/_emit";
-import { hexDigit } from "./hex";
-import { result } from "./result";
+import { RESULT_DIGEST } from "../abi";
+import { alloc, arenaMark, grow, releaseFrom } from "../base/arena";
+import { bytes, lit } from "../json/emit";
+import { hexDigit } from "../text/hex";
+import { result } from "../base/result";
 
 // ---- A scratch log in the arena, kept while calls come and go after it --------
 // Each call's allocations are released back to the log's end; the log then

@@ -7,14 +7,14 @@
 import {
   BATCH_COLUMNS, BATCH_COUNT, BATCH_NUL_IN_ITEM, BATCH_FLAGS, BATCH_LINES, BATCH_OUT_BYTES, BATCH_SEPARATED, DIGEST_BYTES, F_CALL, F_DIGEST, F_IGNORE, F_MATCH_ON, F_PREIMAGE, OK, RESULT_DIGEST,
   RESULT_TEXT_LEN, RESULT_TEXT_PTR,
-} from "./abi";
-import { reserveInput } from "./arena";
-import { FingerprintOnly, finish, forgetCheckedKind, process, startRequest } from "./pipeline";
-import { result } from "./result";
-import { sinkPreset } from "./json/sink";
-import { countByte16, findByte16 } from "./bytes";
-import { sha256Hex } from "./sha256";
-import { LANE_MAX, sha256x4Hex, sha256x4Set } from "./sha256x4";
+} from "../abi";
+import { reserveInput } from "../base/arena";
+import { FingerprintOnly, finish, forgetCheckedKind, process, startRequest } from "../pipeline/process";
+import { result } from "../base/result";
+import { sinkPreset } from "../json/sink";
+import { countByte16, findByte16 } from "../text/bytes";
+import { sha256Hex } from "../hash/sha256";
+import { LANE_MAX, sha256x4Hex, sha256x4Set } from "../hash/sha256x4";
 
 /**
  * Runs items from..count-1 of the batch at the input region; item i's digest

@@ -9,8 +9,8 @@
 // scalar's own text with its language's JSON reader, so numbers and escapes
 // become exactly what JSON.parse / json.loads make of them.
 import { J_ARRAY, J_END, J_NONFINITE, J_OBJECT, J_SCALAR, J_STRING, U_CODE_POINTS, U_UTF16 } from "../abi";
-import { bytes } from "../cli/_emit";
-import { head16 } from "../scratch";
+import { bytes } from "../json/emit";
+import { head16 } from "./scratch";
 
 /**
  * Writes the items of [p, p + n) into the sink. The text must have passed

@@ -3,9 +3,9 @@
 // when empty; ignoreArgs drops the listed keys. Keys match exactly (byte
 // equality of the decoded keys: case-sensitive, untrimmed). Only a JSON
 // object is selected from; any other top-level value passes through.
-import { alloc } from "./arena";
-import { compareKeys, entryNode, setEntry, sortMembers } from "./json/sort";
-import { T_STR, nodeA, nodeB, nodeType, subtreeEnd } from "./json/tape";
+import { alloc } from "../base/arena";
+import { compareKeys, entryNode, setEntry, sortMembers } from "../json/sort";
+import { T_STR, nodeA, nodeB, nodeType, subtreeEnd } from "../json/tape";
 
 export const SELECT_NONE: i32 = 0;
 export const SELECT_MATCH_ON: i32 = 1;
