@@ -437,7 +437,7 @@ def no_trim_core(tmp_path: Path) -> bytes:
     work = tmp_path / "mutant"
     shutil.copytree(ROOT / "assembly", work / "assembly")
     shutil.copy(ROOT / "asconfig.json", work / "asconfig.json")
-    utf8 = work / "assembly" / "utf8.ts"
+    utf8 = work / "assembly" / "text" / "utf8.ts"
     text, n = re.subn(r"(export function trimLength(?:At|Before)\([^)]*\): i32 \{\n)",
                       r"\1  return 0; // trimming switched off\n", utf8.read_text())
     assert n == 2, "assembly/text/utf8.ts no longer has trimLengthAt/trimLengthBefore: update this test"
