@@ -1,7 +1,7 @@
 // A call as the CLI engine sees it: the core's explanation record
 // (explain.ts) read back onto the tape, plus its digest. Internal; the
 // formatters (explain.ts, verify, why in run.ts and why.ts) read its members.
-import { F_CALL, F_DIGEST, F_EXPLAIN, F_NTH_CALL, F_PREIMAGE, F_STRING_INPUT, HEADER_BYTES, OK, RESULT_DIGEST } from "../abi";
+import { F_CALL, F_DIGEST, F_ECHO_CALL, F_EXPLAIN, F_NTH_CALL, F_PREIMAGE, F_STRING_INPUT, HEADER_BYTES, OK, RESULT_DIGEST } from "../abi";
 import { alloc } from "../base/arena";
 import { callName } from "../pipeline/call";
 import { outBase, outPos } from "../json/sink";
@@ -28,7 +28,7 @@ export function readCall(p: usize, n: usize, index: i32, explain: bool, defer: b
   const req = alloc(HEADER_BYTES + 4 + n);
   if (req == 0) return 9;
   // defer: the preimage instead of the digest, hashed later with others (cli/defer.ts).
-  const flags = F_CALL | (defer ? F_PREIMAGE : F_DIGEST) | F_STRING_INPUT | (explain ? F_EXPLAIN : 0) | (nth ? F_NTH_CALL : 0);
+  const flags = F_CALL | (defer ? F_PREIMAGE : F_DIGEST) | F_STRING_INPUT | (explain ? F_EXPLAIN | F_ECHO_CALL : 0) | (nth ? F_NTH_CALL : 0);
   const k: usize = nth ? 4 : 0;
   store<u32>(req, flags); store<u32>(req, <u32>k, 4); store<u32>(req, 0, 8); store<u32>(req, 0, 12);
   store<u32>(req, 0, 16); store<u32>(req, <u32>n, 20);

@@ -1,9 +1,12 @@
-// The explanation record (F_EXPLAIN): everything a fingerprint is made of,
-// written once here as JSON for every host and CLI. Internal.
+// The Explanation (F_EXPLAIN): everything a fingerprint is made of, written
+// once here as the JSON text both SDKs return as it is (JSON.parse /
+// json.loads, nothing added) and the CLI reads. Internal.
 //
-//   {"kind":K,"name":N,"matchOn":[…]?,"ignoreArgs":[…]?,"recorded":"<hex>"?,
-//    "declared":"tools"?, "selected":{"kept":[…],"dropped":[…],"missing":[…]},
-//    "canonical":"<canonical text>","preimage":"<kind \n name \n canonical>"}
+//   {"version":EXPLANATION_VERSION,"kind":K,"name":N,
+//    "selected":{"kept":[…],"dropped":[…],"missing":[…]},
+//    "canonical":"<canonical text>","preimage":"<kind \n name \n canonical>",
+//    "fingerprint":"<64 hex>","declared":"tools"?}
+//   + with F_ECHO_CALL (the CLI's formatters only): "matchOn":[…]?,"ignoreArgs":[…]?,"recorded":"<hex>"?
 //
 // kept: top-level keys in the canonical text (code point order, D5).
 // dropped: keys selection left out that would otherwise be in it (a null
@@ -11,6 +14,7 @@
 // missing: matchOn keys not kept (absent or null), in listing order, once each.
 // Selection reports need an object at the top level (D10): otherwise all
 // three lists are empty. matchOn/ignoreArgs/recorded echo the call's members.
+import { EXPLANATION_VERSION } from "../abi";
 import { T_NULL, T_OBJ, T_STR, nodeA, nodeB, nodeFlags, nodeType, subtreeEnd, STR_CLEAN } from "../json/tape";
 import { alloc } from "../base/arena";
 import { ensure, outBase, putByte } from "../json/sink";
@@ -20,23 +24,44 @@ import { SELECT_MATCH_ON, SELECT_NONE, keepMember } from "./select";
 import { DECLARED_TOOLS, declared } from "./tools";
 
 /**
- * Appends the record to the sink. kind/name: decoded bytes; lists, recorded:
- * tape nodes or -1; args: the args root; [canonStart, end) and [preStart, end)
- * are sink offsets of the canonical text and the preimage, end = canonEnd.
+ * Appends the Explanation to the sink. kind/name: decoded bytes; lists,
+ * recorded: tape nodes or -1 (written with echo only); args: the args root;
+ * [canonStart, end) and [preStart, end) are sink offsets of the canonical
+ * text and the preimage, end = canonEnd; digest: its 64 hex digits (0: none).
  */
 export function writeExplanation(kindP: usize, kindN: usize, nameP: usize, nameN: usize, matchOn: i32,
-  ignoreArgs: i32, recorded: i32, args: u32, mode: i32, preStart: usize, canonStart: usize, canonEnd: usize): bool {
-  if (!lit("{\"kind\":") || !writeJsonString(kindP, kindN, false)) return false;
+  ignoreArgs: i32, recorded: i32, args: u32, mode: i32, preStart: usize, canonStart: usize, canonEnd: usize,
+  digest: usize, echo: bool): bool {
+  if (!lit("{\"version\":") || !digits(<u32>EXPLANATION_VERSION)) return false;
+  if (!lit(",\"kind\":") || !writeJsonString(kindP, kindN, false)) return false;
   if (!lit(",\"name\":") || !writeJsonString(nameP, nameN, false)) return false;
-  if (matchOn >= 0 && !(lit(",\"matchOn\":") && keyArray(<u32>matchOn))) return false;
-  if (ignoreArgs >= 0 && !(lit(",\"ignoreArgs\":") && keyArray(<u32>ignoreArgs))) return false;
-  if (recorded >= 0 && !(lit(",\"recorded\":") && str(<u32>recorded))) return false;
-  // The tool's declaration chose the selection (issue 12); absent: the call's own lists, if any.
-  if (declared == DECLARED_TOOLS && !lit(",\"declared\":\"tools\"")) return false;
   if (!lit(",\"selected\":") || !selection(args, mode, matchOn)) return false;
   if (!lit(",\"canonical\":") || !sinkSpan(canonStart, canonEnd)) return false;
   if (!lit(",\"preimage\":") || !sinkSpan(preStart, canonEnd)) return false;
+  if (digest != 0 && !(lit(",\"fingerprint\":\"") && hexSpan(digest) && lit("\""))) return false;
+  // The tool's declaration chose the selection; absent: the call's own lists, if any.
+  if (declared == DECLARED_TOOLS && !lit(",\"declared\":\"tools\"")) return false;
+  if (echo) {
+    if (matchOn >= 0 && !(lit(",\"matchOn\":") && keyArray(<u32>matchOn))) return false;
+    if (ignoreArgs >= 0 && !(lit(",\"ignoreArgs\":") && keyArray(<u32>ignoreArgs))) return false;
+    if (recorded >= 0 && !(lit(",\"recorded\":") && str(<u32>recorded))) return false;
+  }
   return lit("}");
+}
+
+/** The 64 hex digits at p (the result block's digest, outside the sink). */
+function hexSpan(p: usize): bool {
+  if (!ensure(64)) return false;
+  for (let i: usize = 0; i < 64; i++) putByte(<u32>load<u8>(p + i));
+  return true;
+}
+
+/** A small decimal number. */
+function digits(v: u32): bool {
+  if (v >= 10 && !digits(v / 10)) return false;
+  if (!ensure(1)) return false;
+  putByte(0x30 + v % 10);
+  return true;
 }
 
 function selection(args: u32, mode: i32, matchOn: i32): bool {

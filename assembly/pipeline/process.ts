@@ -6,7 +6,7 @@
 // the dispatcher (entry/dispatch.ts) alone routes a host's request to them or here.
 // The ABI is documented in entry/fingerprint.ts and defined in abi.ts.
 import {
-  ALL_CALLS, E_NO_CALLS, F_CALL, F_FROM_VALUE, F_RAW_NAMES, F_NTH_CALL, F_TOOLS, F_DIGEST, F_EXPLAIN, F_MARSHAL, F_IGNORE, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES,
+  ALL_CALLS, E_NO_CALLS, F_CALL, F_ECHO_CALL, F_FROM_VALUE, F_RAW_NAMES, F_NTH_CALL, F_TOOLS, F_DIGEST, F_EXPLAIN, F_MARSHAL, F_IGNORE, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES,
   PART_CALL, HEADER_BYTES, RESULT_DIGEST, RESULT_OFFSET, RESULT_PART, RESULT_STATUS, RESULT_TEXT_LEN, RESULT_TEXT_PTR,
 } from "../abi";
 import { alloc, arenaMark, arenaReset, grow, releaseFrom } from "../base/arena";
@@ -37,6 +37,8 @@ const HEADER: usize = HEADER_BYTES;
 const DEFAULT_KIND: usize = memory.data<u8>([0x74, 0x6F, 0x6F, 0x6C, 0x5F, 0x63, 0x61, 0x6C, 0x6C]); // "tool_call"
 const DEFAULT_KIND_LEN: usize = 9;
 const NEWLINE: usize = memory.data<u8>([0x0A]);
+/** "[", ",", "]" (inside a function: only the diagnostics module, which compiles allCalls, lays them out). */
+function punct(): usize { return memory.data<u8>([0x5B, 0x2C, 0x5D]); }
 
 /** Entry variants: the fingerprint module, and the diagnostics module with calls and explain. */
 export type FingerprintOnly = u32;
@@ -252,7 +254,7 @@ export function process<V>(flags: u32, kindPtr: usize, kindLen: usize, namePtr: 
       sinkStopHashing();
       const canonEnd = outPos;
       if (!writeExplanation(kindP, kindN, nameP, nameN, matchList, ignoreList, isCall ? callRecorded : -1,
-        <u32>root, mode, 0, canonStart, canonEnd)) return failed();
+        <u32>root, mode, 0, canonStart, canonEnd, digest ? RESULT + RESULT_DIGEST : 0, (flags & F_ECHO_CALL) != 0)) return failed();
       textStart = canonEnd;
     }
   }
@@ -278,7 +280,7 @@ export function runLine(req: usize, len: usize): i32 {
 }
 
 // ALL_CALLS: every call of a message in one request, so a host's explainCalls
-// is one parse of the message and one pass over it. The lines collect in a
+// is one parse of the message and one pass over it, its answer a JSON array of Explanations. The lines collect in a
 // buffer below each call's scratch, which is released after the call.
 let allP: usize = 0;
 let allLen: usize = 0;
@@ -317,12 +319,13 @@ function allCalls(req: usize, len: usize): i32 {
       status = processRequest<WithCalls>(req, len);
       if (status != OK) return status;
     }
-    if (!allPut(RESULT + RESULT_DIGEST, 64) || !allPut(outBase + textStart, outPos - textStart) || !allPut(NEWLINE, 1)) {
-      return failed();
-    }
+    // A JSON array of the calls' Explanations, which the hosts parse as they are.
+    if (!allPut(punct() + (i == 0 ? 0 : 1), 1) || !allPut(outBase + textStart, outPos - textStart)) return failed();
   }
-  if (!sinkInit(true, false, allLen)) return failed();
+  if (!sinkInit(true, false, allLen + 2)) return failed();
+  if (count == 0) putBytes(punct(), 1);
   putBytes(allP, allLen);
+  putBytes(punct() + 2, 1);
   textStart = 0;
   callsInMessage = <i32>count;
   return OK;

@@ -17,12 +17,12 @@ equality the fingerprint sees: a trimmed space, a dropped null, key order or
 from __future__ import annotations
 
 import json
-import re
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, TypedDict, Union
 
-from ._diagnostics_wasm import diff_texts, explain_call_text, explain_calls_text
+from ._abi import (D_DIFF, D_NEAR_START, D_NEAR_STEP, F_FROM_VALUE, F_STRING_INPUT, NEAR_COUNTER_BYTES, NEAR_EXACT,
+                   NEAR_NAME_ONLY, NEAR_SEND_CALL)
+from ._diagnostics_wasm import compare, explain_call_text, explain_calls_text
 from ._encode import host_call_text, key_list, key_name, to_json_text
-from ._read import is_model
 from ._errors import FingerprintError
 from ._tools import Tools, tools_text
 from ._types import KeyList
@@ -156,15 +156,9 @@ def diff(a: CallLike, b: CallLike) -> Diff:
         >>> diff({"name": "t", "args": {"p": "P0"}}, {"name": "t", "args": {"p": "P1"}})["changes"]
         [{'path': 'p', 'kind': 'changed', 'before': '"P0"', 'after': '"P1"'}]
     """
-    ea, eb = _to_explanation(a), _to_explanation(b)
-    changes: List[Change] = []
-    if ea["kind"] != eb["kind"]:
-        changes.append(_change("(kind)", "changed", js_dumps(ea["kind"]), js_dumps(eb["kind"])))
-    if ea["name"] != eb["name"]:
-        changes.append(_change("(name)", "changed", js_dumps(ea["name"]), js_dumps(eb["name"])))
-    if ea["canonical"] != eb["canonical"]:
-        changes.extend(diff_texts(ea["canonical"], eb["canonical"]))
-    return {"same": ea["fingerprint"] == eb["fingerprint"], "changes": changes}
+    da, fa = _side(a)
+    db, fb = _side(b)
+    return json.loads(compare(D_DIFF, 0, da, fa, b"", b"", db, fb))  # type: ignore[no-any-return]
 
 
 def nearest(call: CallLike, recording: Iterable[CallLike]) -> Optional[NearestMatch]:
@@ -172,53 +166,42 @@ def nearest(call: CallLike, recording: Iterable[CallLike]) -> Optional[NearestMa
 
     The first of equals wins; None when no recorded call has that kind and
     name. The recording is read once, in order, and may be any iterable (a
-    generator over a file streams); it stops at an exact match.
+    generator over a file streams); it stops at an exact match. The core
+    decides (``assembly/ops/compare.ts``); this hands it each recorded call
+    and keeps the one it names.
 
     Raises:
         FingerprintError: when the call or a candidate cannot be fingerprinted.
     """
-    target = _to_explanation(call)
+    target = compare(D_NEAR_START, 0, b"", 0, b"", b"", *_side(call))
+    counters = b""
     best: Optional[NearestMatch] = None
-    for i, rec in enumerate(recording):
-        if not (isinstance(rec, Mapping) or is_model(rec)):
-            raise FingerprintError("invalid-argument", "a recorded call must be a mapping or an SDK object with model_dump")
-        # Names first: calls of other tools are never fingerprinted. A call
-        # in a provider's shape (no string "name" at the top) is read by the core.
-        rec_name = rec.get("name") if isinstance(rec, Mapping) else None
-        if isinstance(rec_name, str) and rec_name != target["name"]:
-            continue
-        explanation = _to_explanation(rec)
-        if explanation["kind"] != target["kind"]:
-            continue
-        d = diff(explanation, target)
-        if best is None or len(d["changes"]) < len(best["diff"]["changes"]):
-            best = {"index": i, "call": rec, "explanation": explanation, "diff": d}
-        if d["same"]:
-            break  # nothing beats an exact match
+    cut = 4 + NEAR_COUNTER_BYTES
+    for rec in recording:
+        # Its name first, when it shows one: the core skips another tool's call unread.
+        name = rec.get("name") if isinstance(rec, Mapping) else None
+        out = (compare(D_NEAR_STEP, NEAR_NAME_ONLY, name.encode("utf-8", "surrogatepass"), 0, counters, target, b"", 0)
+               if isinstance(name, str) else None)
+        if out is None or out[0] == NEAR_SEND_CALL:
+            out = compare(D_NEAR_STEP, 0, b"", 0, counters, target, *_side(rec))
+        counters = out[4:cut]
+        if len(out) > cut:
+            m = json.loads(out[cut:])
+            # A null explanation: the recorded item is an Explanation, its own.
+            best = {"index": m["index"], "call": rec, "explanation": rec if m["explanation"] is None else m["explanation"],
+                    "diff": m["diff"]}
+        if out[0] == NEAR_EXACT:
+            break
     return best
 
 
-def js_dumps(value: Any) -> str:
-    """JSON text as JavaScript's JSON.stringify writes it (compact, non-ASCII raw,
-    lone surrogates as lowercase ``\\udxxx``), for output both SDKs print alike."""
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    return _LONE.sub(lambda m: "\\u%04x" % ord(m.group()), text)
-
-
-_LONE = re.compile("[\ud800-\udfff]")
-
-
-# --- explanations from the core ------------------------------------------------
-
-def _is_explanation(x: Any) -> bool:
-    return (isinstance(x, Mapping) and isinstance(x.get("canonical"), str)
-            and isinstance(x.get("preimage"), str) and isinstance(x.get("fingerprint"), str))
-
-
-def _to_explanation(x: Any) -> Explanation:
-    if _is_explanation(x):
-        return x  # type: ignore[no-any-return]
-    return explain_call(x)
+def _side(x: Any) -> Tuple[bytes, int]:
+    """A side of diff or nearest as the core reads it: JSON text as given, a host value as its JSON text."""
+    if isinstance(x, str):
+        return x.encode("utf-8", "surrogatepass"), F_STRING_INPUT
+    if isinstance(x, (bytes, bytearray, memoryview)):
+        return bytes(x), 0
+    return host_call_text(x), F_FROM_VALUE
 
 
 def explain_call(call: Any, *, tools: Tools = None) -> Explanation:
@@ -253,11 +236,7 @@ def fingerprint_call(call: Any, *, tools: Tools = None) -> str:
 
 
 def _explanation(record: Dict[str, Any], digest: str) -> Explanation:
-    out: Explanation = {"version": 1, "kind": record["kind"], "name": record["name"], "selected": record["selected"],
-                        "canonical": record["canonical"], "preimage": record["preimage"], "fingerprint": digest}
-    if "declared" in record:
-        out["declared"] = record["declared"]
-    return out
+    return record  # type: ignore[return-value]
 
 
 def explain_calls(message: Any, *, tools: Tools = None) -> List[Explanation]:
@@ -276,7 +255,7 @@ def explain_calls(message: Any, *, tools: Tools = None) -> List[Explanation]:
     from_value = not isinstance(message, (str, bytes, bytearray, memoryview))
     if from_value:
         message = host_call_text(message)
-    return [_explanation(r, d) for r, d in explain_calls_text(message, tools_text(tools), from_value)]
+    return explain_calls_text(message, tools_text(tools), from_value)  # type: ignore[return-value]
 
 
 def _own(limits: Any) -> Any:
@@ -352,7 +331,3 @@ def _utf8(data: bytes) -> str:
     except UnicodeDecodeError as e:
         raise FingerprintError("invalid-utf8", "invalid JSON: invalid UTF-8 at byte %d" % e.start,
                                offset=e.start) from None
-
-
-def _change(path: str, kind: str, before: Optional[str], after: Optional[str]) -> Change:
-    return {"path": path, "kind": kind, "before": before, "after": after}  # type: ignore[typeddict-item]
