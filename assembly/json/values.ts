@@ -22,7 +22,7 @@ import { depthAllowed, membersAllowed } from "../base/limits";
 import { E_BAD_REQUEST, fail } from "../base/errors";
 import {
   STR_CLEAN, T_ARR, T_FALSE, T_NULL, T_NUM, T_OBJ, T_STR, T_TRUE,
-  nodeType, setNodeB, tapeLen, tapePush,
+  nodeType, setNodeB, tapeLength, tapePush,
 } from "./tape";
 
 
@@ -34,7 +34,7 @@ let stackCap: u32 = 0;
 export function readValues(start: usize, len: usize): i32 {
   const end = start + len;
   let p = start;
-  const root = tapeLen;
+  const root = tapeLength();
   stackCap = 32;
   stack = alloc(<usize>stackCap << 3);
   if (stack == 0) return -1;
@@ -48,7 +48,7 @@ export function readValues(start: usize, len: usize): i32 {
       if (depth == 0) break;
       depth--;
       const f = stack + (<usize>depth << 3);
-      setNodeB(load<u32>(f), <u64>tapeLen);
+      setNodeB(load<u32>(f), <u64>tapeLength());
       if (depth == 0) { pending = 0; continue; }
       const parent = stack + (<usize>(depth - 1) << 3);
       pending = load<u32>(parent, 4);
