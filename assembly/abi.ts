@@ -8,12 +8,14 @@
 // loads the module, not by miscomputing.
 //
 // Generator syntax (kept deliberately tiny): one `export const NAME: type = N;`
-// per line. An error code carries `// error: <code> | <message>` on its line:
+// per line (or `export const NAME: string = "text";`, ASCII). An error code carries `// error: <code> | <message>` on its line:
 // <code> is FingerprintError.code, <message> the plain-words reason the hosts
 // print. Edit here, then run `node scripts/gen-abi.mjs` (build-wasm does it).
 
 /** D18: the contract version, also the `version()` export. */
 export const FINGERPRINT_VERSION: i32 = 1;
+/** D17: the kind when a call gives none. The core's bytes of it and the hosts' copies are generated from this line. */
+export const DEFAULT_KIND: string = "tool_call";
 
 // Request flags (header word 0).
 export const F_DIGEST: u32 = 1;       // hash kind "\n" name "\n" canonical (D17)
@@ -123,6 +125,11 @@ export const V_STR_CLEAN: u8 = 4;
 export const V_STR: u8 = 5;
 export const V_ARRAY: u8 = 6;
 export const V_OBJECT: u8 = 7;
+
+// Selection decided once, in the core (pipeline/select.ts), and dates printed by it (json/values.ts, text/isodate.ts).
+export const F_KEEP_MASK: u32 = 131072; // with F_TEXT: args is an object of the args' top-level keys (values not read); the text is "" (no selection applies), else "M" (matchOn governs) or "I" (ignoreArgs), then "1" (walk it) or "0" (never read it, D9) per member
+export const V_DATE: u8 = 8;          // f64 time value in ms (a JS Date's, a Python datetime's UTC instant): printed as toISOString() prints it; NaN or beyond 8.64e15 is an invalid Date: null (D15, D16)
+export const V_DAY: u8 = 9;           // f64 days since 1970-01-01 (a Python date): printed YYYY-MM-DD (D16)
 
 // Status codes: 0 is success; the rest are errors (the first failure of a call wins).
 export const OK: i32 = 0;
