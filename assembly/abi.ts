@@ -17,6 +17,19 @@ export const FINGERPRINT_VERSION: i32 = 1;
 /** D17: the kind when a call gives none. The core's bytes of it and the hosts' copies are generated from this line. */
 export const DEFAULT_KIND: string = "tool_call";
 
+// Host constants: numbers a host needs besides the request layout, generated
+// into every host so none keeps its own copy.
+/** The Explanation object's "version" member (explain()). */
+export const EXPLANATION_VERSION: i32 = 1;
+/** Bytes a host reserves for its input region when it makes an instance (reserve()). */
+export const INPUT_RESERVE_BYTES: u32 = 65536;
+/** Linear memory an instance may keep after a call before the host retires it (the retain default). */
+export const RETAIN_BYTES: u32 = 67108864;
+/** A host value's walk refuses nesting deeper than this (its own stack, before the core's depth limit). */
+export const VALUE_MAX_DEPTH: u32 = 100000;
+/** Below this depth a host value's walk checks no cycles (a cycle repeats, so it is found deeper). */
+export const VALUE_CYCLE_CHECK_DEPTH: u32 = 64;
+
 // Request flags (header word 0).
 export const F_DIGEST: u32 = 1;       // hash kind "\n" name "\n" canonical (D17)
 export const F_TEXT: u32 = 2;         // return the canonical text
@@ -55,6 +68,21 @@ export const J_OBJECT: u32 = 2;       // then key, value, key, value... (a key i
 export const J_STRING: u32 = 3;       // a string without escapes: its text is [from + 1, to - 1)
 export const J_SCALAR: u32 = 4;       // a number, true, false, null or a string with escapes: JSON text [from, to)
 export const J_NONFINITE: u32 = 5;    // NaN, Infinity or -Infinity (D12): [from, to)
+
+// Request kinds: every operation a host can ask `run` for, one line each, read
+// by scripts/gen-abi.mjs into each host's table (a new host generates its
+// request code from it instead of porting another host's):
+//   request: <name> | <module> | <flags always set> | <flags a caller may add> | <part>=<what> ... | <result>
+// <module>: fingerprint (both modules) or engine (the engine module only);
+// parts not named stay empty; the result is the text (text=<what>), the
+// 64 hex digits at RESULT_DIGEST (digest=hex), or RESULT_CLI_* words (words=CLI).
+// request: fingerprint | fingerprint | F_DIGEST | F_TEXT F_PREIMAGE F_MATCH_ON F_IGNORE F_STRING_INPUT F_VALUES F_MARSHAL | kind=json-string name=json-string matchOn=json-array ignoreArgs=json-array args=json | digest=hex
+// request: canonical | fingerprint | F_TEXT | F_STRING_INPUT F_VALUES F_MARSHAL | args=json | text=canonical
+// request: explain | engine | F_CALL F_EXPLAIN F_DIGEST | F_STRING_INPUT F_VALUES F_TOOLS F_FROM_VALUE | ignoreArgs=tools args=call | text=record digest=hex
+// request: explainAll | engine | F_CALL F_EXPLAIN F_DIGEST F_NTH_CALL | F_STRING_INPUT F_VALUES F_TOOLS F_FROM_VALUE | kind=u32:ALL_CALLS ignoreArgs=tools args=message | text=digest-record-lines
+// request: diff | engine | F_DIFF | | kind=canonical name=canonical | text=changes
+// request: cli | engine | F_CLI | | kind=step name=operand matchOn=program ignoreArgs=version args=bytes | text=out-err-state words=CLI
+// request: replay | engine | F_REPLAY | F_STRING_INPUT F_VALUES F_FROM_VALUE | kind=u32:op,argument,known args=bytes | text=answer
 
 // Request header: six little-endian u32 words, then the parts back to back.
 export const HEADER_BYTES: u32 = 24;
