@@ -123,6 +123,10 @@ export const V_STR_CLEAN: u8 = 4;
 export const V_STR: u8 = 5;
 export const V_ARRAY: u8 = 6;
 export const V_OBJECT: u8 = 7;
+// JSON text inside a value stream (Go host, D20): u32 byte length + the text,
+// read by the JSON reader (D11–D14) — json.RawMessage, and the encoding/json
+// form of structs and marshalers.
+export const V_JSON: u8 = 8;
 
 // Status codes: 0 is success; the rest are errors (the first failure of a call wins).
 export const OK: i32 = 0;

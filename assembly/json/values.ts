@@ -11,13 +11,17 @@
 //        surrogates as ED A0..BF xx, D14), escaped by the writer (D6)
 //   0x06 array: u32 count, then count items
 //   0x07 object: u32 count, then count (string item, item) members
+//   0x08 JSON text: u32 byte length + UTF-8 JSON text, read by the JSON reader
+//        (Go's json.RawMessage and encoding/json output, D20); its error offsets
+//        count from the text's first byte
 // It builds the same tape as the JSON reader, so selection and the canonical
 // writer are shared: the rules stay in one place. Numbers arrive as doubles,
 // so no decimal parsing happens at all. A malformed stream is a host bug and
 // fails with E_BAD_REQUEST at its byte offset; it is bounds-checked
 // throughout, so it can never read outside the request.
 import { alloc, grow } from "../base/arena";
-import { V_ARRAY, V_FALSE, V_NULL, V_NUMBER, V_OBJECT, V_STR, V_STR_CLEAN, V_TRUE } from "../abi";
+import { V_ARRAY, V_FALSE, V_JSON, V_NULL, V_NUMBER, V_OBJECT, V_STR, V_STR_CLEAN, V_TRUE } from "../abi";
+import { parseText } from "./reader";
 import { depthAllowed, membersAllowed } from "../base/limits";
 import { E_BAD_REQUEST, fail } from "../base/errors";
 import {
@@ -104,6 +108,12 @@ export function readValues(start: usize, len: usize): i32 {
       pending = count;
       inObject = t == V_OBJECT;
       continue;
+    } else if (t == V_JSON) {
+      if (p + 5 > end) return bad(p, start);
+      const n = <usize>load<u32>(p + 1);
+      if (n > end - p - 5) return bad(p, start);
+      if (parseText(p + 5, n, false) < 0) return -1; // appends its nodes to the tape, as an item here
+      p += 5 + n;
     } else if (t <= V_TRUE) {
       if (tapePush(t == V_NULL ? T_NULL : t == V_TRUE ? T_TRUE : T_FALSE, 0, 0, 0) < 0) return -1;
       p++;
