@@ -9,6 +9,7 @@ import (
 	"math"
 	"reflect"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -381,7 +382,7 @@ func (w *walker) pathString() string {
 		case isIdent(s.key):
 			b = append(append(b, '.'), s.key...)
 		default:
-			b = append(appendQuoted(append(b, '['), s.key), ']')
+			b = append(appendQuoted(append(b, '['), strings.ToValidUTF8(s.key, "\uFFFD")), ']')
 		}
 	}
 	return string(b)
