@@ -78,6 +78,9 @@ package abi
 
 const ABI_ID = ${hex}
 
+// PACKAGE_VERSION is package.json's version, which the CLI prints (--version).
+const PACKAGE_VERSION = ${JSON.stringify(JSON.parse(readFileSync(join(root, "package.json"), "utf8")).version)}
+
 const (
 ${consts.map(([n, v]) => `\t${n.padEnd(goPad)} = ${v}`).join("\n")}
 )

@@ -5,6 +5,9 @@ package abi
 
 const ABI_ID = 0x0008f8ad
 
+// PACKAGE_VERSION is package.json's version, which the CLI prints (--version).
+const PACKAGE_VERSION = "1.0.0"
+
 const (
 	FINGERPRINT_VERSION = 1
 	F_DIGEST            = 1
