@@ -19,11 +19,10 @@
  * @module
  */
 import {
-  diffSides, explainCallText, explainCallValue, explainCalls as explainCallsCore, nearStart, nearStep, type Explained,
+  callKeepMask, diffSides, explainCallText, explainCallValue, explainCalls as explainCallsCore, nearStart, nearStep, type Explained,
 } from "./_diagnostics_wasm.js";
-import { NEAR_EXACT, NEAR_SEND_CALL } from "./_abi.gen.js";
-import { F_TEXT, callValue } from "./core.js";
-import { selectValue } from "./select.js";
+import { applyMask, keysObject, selectableKeys } from "./select.js";
+import { EXPLANATION_VERSION, NEAR_EXACT, NEAR_SEND_CALL } from "./_abi.gen.js";
 import { FingerprintError } from "./errors.js";
 import type { FingerprintOptions } from "./api.js";
 import { toolsText, type CallOptions } from "./tools.js";
@@ -69,7 +68,7 @@ export interface Selection {
 
 /** Everything the fingerprint of one call is made of (D17). */
 export interface Explanation {
-  version: 1;
+  version: typeof EXPLANATION_VERSION;
   kind: string;
   name: string;
   selected: Selection;
@@ -176,86 +175,48 @@ export function explainCalls(message: ProviderCall | string | Uint8Array, option
 /** The core's record for a call (src/_diagnostics_wasm.ts), for the CLI, which prints its members. Internal. */
 export function explainRecord(call: Call | ProviderCall | string | Uint8Array, tools?: Uint8Array, own: CoreLimits = NONE): Explained {
   if (typeof call === "string" || call instanceof Uint8Array) return explainCallText(call, tools, own);
+  return explainCallValue(sent(call, tools, own), tools, own);
+}
+
+/** A call object as the core is sent it: argsJSON bytes as text, args only as far as selection reads them. */
+function sent(call: unknown, tools: Uint8Array | undefined, own: CoreLimits): Call {
   if (call === null || typeof call !== "object") {
     throw new FingerprintError("invalid-argument", "a call must be an object {name, args | argsJSON, kind?, matchOn?, ignoreArgs?}");
   }
-  let c = call as Call;
-  if (c.argsJSON instanceof Uint8Array) c = { ...c, argsJSON: utf8(c.argsJSON) };
-  else if (c.argsJSON === undefined || c.argsJSON === null) c = withoutInapplicableSelection(c);
-  try {
-    return explainCallValue(c, tools, own);
-  } catch (err) {
-    if (!isRejection(err)) throw err;
-  }
-  return explainAroundRejected(c, tools, own);
+  const c = call as Call;
+  if (c.argsJSON instanceof Uint8Array) return { ...c, argsJSON: utf8(c.argsJSON) };
+  return c.argsJSON === undefined || c.argsJSON === null ? selectedCall(c, tools, own) : c;
+}
+
+/** A side of diff or nearest: a call's JSON text as it is, an object (a call or an Explanation) as explain sends it. */
+function side(x: unknown): object | string {
+  return typeof x === "string" || x instanceof Uint8Array ? x : sent(x, undefined, NONE);
 }
 
 /**
- * A call whose args hold a value D15 rejects: D9 says it is no error when
- * selection leaves it out. Each rejected top-level member is sent as a
- * stand-in (`true`: present, not null); if the core keeps one of them, the
- * real error is raised — the core, not this host, decides what is selected.
+ * The call with only what its selection keeps read from its args (D9),
+ * decided by the core (src/select.ts): a kept member goes in whole, a
+ * member left out as what says whether it holds a value (`selected.dropped`
+ * names only those) without walking it, so its getters, toJSON and a value
+ * D15 rejects are never reached. Args that are not a plain object are not
+ * selected from (D10), as fingerprint() does, not even as their JSON form.
  */
-function explainAroundRejected(c: Call, tools: Uint8Array | undefined, own: CoreLimits): Explained {
-  const args = c.args;
-  if (typeof args !== "object" || args === null || Array.isArray(args)) throw errorOf(args);
-  const copy = Object.create(null) as Record<string, unknown>;
-  const rejected = new Set<string>();
-  for (const k of Object.keys(args)) {
-    const v = (args as Record<string, unknown>)[k];
-    try {
-      canonicalText(v);
-      copy[k] = v;
-    } catch (err) {
-      if (!(err instanceof FingerprintError)) throw err;
-      rejected.add(k);
-      copy[k] = true;
-    }
+function selectedCall(c: Call, tools: Uint8Array | undefined, own: CoreLimits): Call {
+  const lists = (c.matchOn !== undefined && c.matchOn !== null) || (c.ignoreArgs !== undefined && c.ignoreArgs !== null);
+  if (!lists && !tools) return c;
+  const keys = selectableKeys(c.args);
+  if (keys === null) {
+    if (!lists || !Array.isArray(c.matchOn ?? c.ignoreArgs) || typeof c.args !== "object" || c.args === null) return c;
+    const { matchOn: _m, ignoreArgs: _g, ...rest } = c;
+    return rest as Call;
   }
-  let out: Explained;
-  try {
-    out = explainCallValue({ ...c, args: copy }, tools, own);
-  } catch (err) {
-    if (!isRejection(err)) throw err;
-    throw new FingerprintError("unsupported-value", "a call's name, kind, matchOn, ignoreArgs and other members must be JSON values");
-  }
-  if (out.record.selected.kept.some((k) => rejected.has(k))) throw errorOf(args);
-  return out;
+  const mask = callKeepMask({ ...c, args: keysObject(keys) }, tools, own);
+  return mask === "" ? c : { ...c, args: applyMask(c.args as Record<string, unknown>, keys, mask, standIn) };
 }
 
-/** The FingerprintError (with its path) for args that cannot be fingerprinted. */
-function errorOf(args: unknown): FingerprintError {
-  try {
-    canonicalText(args);
-  } catch (err) {
-    if (err instanceof FingerprintError) return err;
-    throw err;
-  }
-  return new FingerprintError("unsupported-value", "args cannot be fingerprinted");
-}
-
-/**
- * D10 on the value side, decided by fingerprint()'s own selectValue (src/select.ts):
- * when it leaves the args as they are although a selection is declared (a
- * Date, a class instance with toJSON…), the core must not select from the
- * value's JSON form either, or explain and fingerprint would disagree.
- */
-function withoutInapplicableSelection(c: Call): Call {
-  const matchOn = c.matchOn ?? null, ignoreArgs = c.ignoreArgs ?? null;
-  if ((matchOn === null && ignoreArgs === null) || !Array.isArray(matchOn ?? ignoreArgs)) return c;
-  if (typeof c.args !== "object" || c.args === null || selectValue(c.args, matchOn, ignoreArgs) !== c.args) return c;
-  const { matchOn: _m, ignoreArgs: _g, ...rest } = c;
-  return rest as Call;
-}
-
-/** A value D15 rejects (src/values.ts), as opposed to an exception of the user's own. */
-function isRejection(err: unknown): boolean {
-  return err instanceof FingerprintError && (err.code === "unsupported-value" || err.code === "circular-value" || err.code === "too-deep");
-}
-
-/** The fingerprint module's canonical text of a value: throws the D15 error with its `args…` path. */
-function canonicalText(v: unknown): string {
-  return callValue(F_TEXT, "", "", "", "", v).text;
+/** A member left out, unread below its top: null-like values as they are, a Date by its time value, anything else a plain `true`. */
+function standIn(v: unknown): unknown {
+  return typeof v !== "object" || v === null || v instanceof Date ? v : true;
 }
 
 function utf8(bytes: Uint8Array): string {
@@ -290,7 +251,7 @@ function explanationOf({ record }: Explained): Explanation {
  *   // [{ path: "p", kind: "changed", before: '"P0"', after: '"P1"' }]
  */
 export function diff(a: Call | Explanation | ProviderCall, b: Call | Explanation | ProviderCall): Diff {
-  return JSON.parse(diffSides(a, b)) as Diff;
+  return JSON.parse(diffSides(side(a), side(b))) as Diff;
 }
 
 /**
@@ -304,14 +265,14 @@ export function diff(a: Call | Explanation | ProviderCall, b: Call | Explanation
  */
 export function nearest<T extends object = Call | Explanation | ProviderCall>(call: Call | Explanation | ProviderCall,
   recording: Iterable<T>): NearestMatch<T> | null {
-  const target = nearStart(call);
+  const target = nearStart(side(call));
   let counters: Uint8Array = new Uint8Array(0);
   let best: NearestMatch<T> | null = null;
   for (const rec of recording) {
     // Its name first, when it shows one: the core skips another tool's call unread.
     const name = rec !== null && typeof rec === "object" ? (rec as { name?: unknown }).name : undefined;
     let [step, next, match] = typeof name === "string" ? nearStep(target, counters, name, true) : [NEAR_SEND_CALL, counters, ""];
-    if (step === NEAR_SEND_CALL) [step, next, match] = nearStep(target, counters, rec, false);
+    if (step === NEAR_SEND_CALL) [step, next, match] = nearStep(target, counters, side(rec), false);
     counters = next;
     if (match !== "") {
       const m = JSON.parse(match) as { index: number; explanation: Explanation | null; diff: Diff };

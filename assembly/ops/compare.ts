@@ -31,7 +31,7 @@ import { result } from "../base/result";
 import { bytes, lit } from "../json/emit";
 import { member } from "../json/members";
 import { parseText } from "../json/reader";
-import { outBase, outPos, sinkInit } from "../json/sink";
+import { sinkBase, sinkInit, sinkLength } from "../json/sink";
 import { T_OBJ, T_STR, nodeA, nodeB, nodeType, tapeInit } from "../json/tape";
 import { readValues } from "../json/values";
 import { callName } from "../pipeline/call";
@@ -116,9 +116,9 @@ function explanationSide(side: usize, kind: u32, name: u32, canon: u32): bool {
   resetErrors(PART_ARGS);
   if (processCall(req, len, 0, 0) != OK) return false;
   // The request keeps kind and name; the canonical text is copied out of the sink.
-  const text = copyOut(outBase + callTextStart(), outPos - callTextStart());
-  if (text == 0 && outPos > callTextStart()) return false;
-  setSide(side, req + HEADER_BYTES, kn, req + HEADER_BYTES + kn, nn, text, outPos - callTextStart(), 0, 0, 1);
+  const text = copyOut(sinkBase() + callTextStart(), sinkLength() - callTextStart());
+  if (text == 0 && sinkLength() > callTextStart()) return false;
+  setSide(side, req + HEADER_BYTES, kn, req + HEADER_BYTES + kn, nn, text, sinkLength() - callTextStart(), 0, 0, 1);
   return true;
 }
 
@@ -135,15 +135,15 @@ function callSide(side: usize, p: usize, n: usize, flags: u32, record: bool): bo
   memory.copy(req + HEADER_BYTES, p, n);
   resetErrors(PART_ARGS);
   if (processCall(req, len, 0, 0) != OK) return false;
-  const all = copyOut(outBase, outPos);
+  const all = copyOut(sinkBase(), sinkLength());
   if (all == 0) return false;
   let kn: usize = 0;
-  while (kn < outPos && load<u8>(all + kn) != 0x0A) kn++; // a kind holds no line feed
+  while (kn < sinkLength() && load<u8>(all + kn) != 0x0A) kn++; // a kind holds no line feed
   const nn = <usize>nodeA(<u32>callName);
   const canonAt = kn + nn + 2;
-  const canonEnd = record ? callTextStart() : outPos;
+  const canonEnd = record ? callTextStart() : sinkLength();
   setSide(side, all, kn, all + kn + 1, nn, all + canonAt, canonEnd - canonAt,
-    record ? all + callTextStart() : 0, record ? outPos - callTextStart() : 0, 0);
+    record ? all + callTextStart() : 0, record ? sinkLength() - callTextStart() : 0, 0);
   return true;
 }
 
@@ -179,10 +179,10 @@ function writeDiffOf(a: usize, b: usize): bool {
   if (at == 0) return false;
   for (let i: usize = 0; i < 4; i++) {
     const s = (i & 1) == 0 ? a : b, f = i < 2 ? S_KIND_P : S_NAME_P;
-    store<u32>(at + (i << 2), <u32>outPos);
+    store<u32>(at + (i << 2), <u32>sinkLength());
     if ((i < 2 ? kindsDiffer : namesDiffer) && !writeJsonString(sf(s, f), sf(s, f + 4), false)) return false;
   }
-  const litBase = outBase, litEnd = <u32>outPos;
+  const litBase = sinkBase(), litEnd = <u32>sinkLength();
   if (!sinkInit(true, false, 256 + 2 * (sf(a, S_CANON_N) + sf(b, S_CANON_N)) + 2 * <usize>litEnd)) return false;
   const sameDigest = memory.compare(a + S_DIGEST, b + S_DIGEST, 64) == 0;
   if (!lit(sameDigest ? "{\"same\":true,\"changes\":[" : "{\"same\":false,\"changes\":[")) return false;
@@ -241,7 +241,7 @@ function nearStep(arg: u32, nameP: usize, nameN: usize, counters: usize, counter
   if (!writeChanges(sf(s, S_CANON_P), <u32>sf(s, S_CANON_N), tCanon, <u32>tc, true)) return false;
   const count = changeCount;
   if (best != NONE && count >= best) return stepHead(NEAR_NEXT, index + 1, best, 0);
-  const changes = outBase, changesN = outPos;
+  const changes = sinkBase(), changesN = sinkLength();
   const recN = sf(s, S_REC_N);
   if (!stepHead(count == 0 ? NEAR_EXACT : NEAR_BEST, index + 1, count, 96 + changesN + recN)) return false;
   const sameDigest = memory.compare(s + S_DIGEST, target + 12, 64) == 0;

@@ -15,9 +15,10 @@
 // Selection reports need an object at the top level (D10): otherwise all
 // three lists are empty. matchOn/ignoreArgs/recorded echo the call's members.
 import { EXPLANATION_VERSION } from "../abi";
+import { bytes, decimal } from "../json/emit";
 import { T_NULL, T_OBJ, T_STR, nodeA, nodeB, nodeFlags, nodeType, subtreeEnd, STR_CLEAN } from "../json/tape";
 import { alloc } from "../base/arena";
-import { ensure, outBase, putByte } from "../json/sink";
+import { ensure, putByte, sinkBase } from "../json/sink";
 import { compareKeys, entryNode, setEntry, sortMembers } from "../json/sort";
 import { writeJsonString } from "./canonical";
 import { SELECT_MATCH_ON, SELECT_NONE, keepMember } from "./select";
@@ -32,13 +33,13 @@ import { DECLARED_TOOLS, declared } from "./tools";
 export function writeExplanation(kindP: usize, kindN: usize, nameP: usize, nameN: usize, matchOn: i32,
   ignoreArgs: i32, recorded: i32, args: u32, mode: i32, preStart: usize, canonStart: usize, canonEnd: usize,
   digest: usize, echo: bool): bool {
-  if (!lit("{\"version\":") || !digits(<u32>EXPLANATION_VERSION)) return false;
+  if (!lit("{\"version\":") || !decimal(<u64>EXPLANATION_VERSION)) return false;
   if (!lit(",\"kind\":") || !writeJsonString(kindP, kindN, false)) return false;
   if (!lit(",\"name\":") || !writeJsonString(nameP, nameN, false)) return false;
   if (!lit(",\"selected\":") || !selection(args, mode, matchOn)) return false;
   if (!lit(",\"canonical\":") || !sinkSpan(canonStart, canonEnd)) return false;
   if (!lit(",\"preimage\":") || !sinkSpan(preStart, canonEnd)) return false;
-  if (digest != 0 && !(lit(",\"fingerprint\":\"") && hexSpan(digest) && lit("\""))) return false;
+  if (digest != 0 && !(lit(",\"fingerprint\":\"") && bytes(digest, 64) && lit("\""))) return false;
   // The tool's declaration chose the selection; absent: the call's own lists, if any.
   if (declared == DECLARED_TOOLS && !lit(",\"declared\":\"tools\"")) return false;
   if (echo) {
@@ -47,21 +48,6 @@ export function writeExplanation(kindP: usize, kindN: usize, nameP: usize, nameN
     if (recorded >= 0 && !(lit(",\"recorded\":") && str(<u32>recorded))) return false;
   }
   return lit("}");
-}
-
-/** The 64 hex digits at p (the result block's digest, outside the sink). */
-function hexSpan(p: usize): bool {
-  if (!ensure(64)) return false;
-  for (let i: usize = 0; i < 64; i++) putByte(<u32>load<u8>(p + i));
-  return true;
-}
-
-/** A small decimal number. */
-function digits(v: u32): bool {
-  if (v >= 10 && !digits(v / 10)) return false;
-  if (!ensure(1)) return false;
-  putByte(0x30 + v % 10);
-  return true;
 }
 
 function selection(args: u32, mode: i32, matchOn: i32): bool {
@@ -161,7 +147,7 @@ function str(i: u32): bool {
 function sinkSpan(from: usize, to: usize): bool {
   const n = to - from;
   if (n > 0x2000_0000 || !ensure(n * 6 + 2)) return false;
-  return writeJsonString(outBase + from, n, false);
+  return writeJsonString(sinkBase() + from, n, false);
 }
 
 /** Appends an ASCII literal. */

@@ -156,8 +156,8 @@ def diff(a: CallLike, b: CallLike) -> Diff:
         >>> diff({"name": "t", "args": {"p": "P0"}}, {"name": "t", "args": {"p": "P1"}})["changes"]
         [{'path': 'p', 'kind': 'changed', 'before': '"P0"', 'after': '"P1"'}]
     """
-    da, fa = _side(a)
-    db, fb = _side(b)
+    da, fa, _ = _side(a)
+    db, fb, _ = _side(b)
     return json.loads(compare(D_DIFF, 0, da, fa, b"", b"", db, fb))  # type: ignore[no-any-return]
 
 
@@ -173,7 +173,7 @@ def nearest(call: CallLike, recording: Iterable[CallLike]) -> Optional[NearestMa
     Raises:
         FingerprintError: when the call or a candidate cannot be fingerprinted.
     """
-    target = compare(D_NEAR_START, 0, b"", 0, b"", b"", *_side(call))
+    target = compare(D_NEAR_START, 0, b"", 0, b"", b"", *_side(call)[:2])
     counters = b""
     best: Optional[NearestMatch] = None
     cut = 4 + NEAR_COUNTER_BYTES
@@ -182,26 +182,36 @@ def nearest(call: CallLike, recording: Iterable[CallLike]) -> Optional[NearestMa
         name = rec.get("name") if isinstance(rec, Mapping) else None
         out = (compare(D_NEAR_STEP, NEAR_NAME_ONLY, name.encode("utf-8", "surrogatepass"), 0, counters, target, b"", 0)
                if isinstance(name, str) else None)
+        sent = None
         if out is None or out[0] == NEAR_SEND_CALL:
-            out = compare(D_NEAR_STEP, 0, b"", 0, counters, target, *_side(rec))
+            data, flags, sent = _side(rec)
+            out = compare(D_NEAR_STEP, 0, b"", 0, counters, target, data, flags)
         counters = out[4:cut]
         if len(out) > cut:
             m = json.loads(out[cut:])
-            # A null explanation: the recorded item is an Explanation, its own.
-            best = {"index": m["index"], "call": rec, "explanation": rec if m["explanation"] is None else m["explanation"],
-                    "diff": m["diff"]}
+            # A null explanation: an Explanation was sent, the recorded item or the one made of it.
+            e = m["explanation"] if m["explanation"] is not None else rec if sent is None else sent
+            best = {"index": m["index"], "call": rec, "explanation": e, "diff": m["diff"]}
         if out[0] == NEAR_EXACT:
             break
     return best
 
 
-def _side(x: Any) -> Tuple[bytes, int]:
-    """A side of diff or nearest as the core reads it: JSON text as given, a host value as its JSON text."""
+def _side(x: Any) -> Tuple[bytes, int, Optional[Explanation]]:
+    """A side of diff or nearest as the core reads it: JSON text as given, a host value as its JSON
+    text; a mapping whose args hold a value D16 rejects goes as its Explanation (D9: no error when
+    selection leaves the value out), which is returned too."""
     if isinstance(x, str):
-        return x.encode("utf-8", "surrogatepass"), F_STRING_INPUT
+        return x.encode("utf-8", "surrogatepass"), F_STRING_INPUT, None
     if isinstance(x, (bytes, bytearray, memoryview)):
-        return bytes(x), 0
-    return host_call_text(x), F_FROM_VALUE
+        return bytes(x), 0, None
+    try:
+        return host_call_text(x), F_FROM_VALUE, None
+    except FingerprintError:
+        if not isinstance(x, Mapping):
+            raise
+    e = explain_call(x)
+    return to_json_text(dict(e)), F_FROM_VALUE, e
 
 
 def explain_call(call: Any, *, tools: Tools = None) -> Explanation:
