@@ -72,11 +72,15 @@ export const NEAR_EXACT: u32 = 3;     // an exact match (nothing beats it): stop
 
 // Replay operations (F_REPLAY, replay.ts): the first u32 of the kind part.
 export const R_TOOLS: u32 = 1;        // args = declarations JSON text, kept for the recording's calls
-export const R_LOAD: u32 = 2;         // args = a chunk of the recording (JSON Lines); argument 1 = the last chunk
+export const R_LOAD: u32 = 2;         // args = a chunk of the recording (JSON Lines) cut anywhere; argument = LOAD_* bits
 export const R_ANSWER: u32 = 3;       // args = a live call (JSON text, or F_VALUES); argument = call index in a message
 export const REPLAY_KIND_BYTES: u32 = 12; // F_REPLAY's kind part: u32 op, u32 argument, u32 the line number whose text the host holds (R_ANSWER leaves it out; 0 none)
 export const R_UNUSED: u32 = 4;       // the recorded calls never answered
 export const R_VALUE: u32 = 5;        // args = a recorded line's JSON text; argument = U_*: its items (ops/items.ts), to build the host's value
+// Loading a recording (R_LOAD): the core keeps an unterminated last line until a chunk ends it.
+export const LOAD_LAST: u32 = 1;      // the last chunk (it may be empty): what is left is the last line
+export const LOAD_ENDS_LINE: u32 = 2; // a line end follows the chunk (a host's line given without one)
+export const LOAD_CHUNK_BYTES: u32 = 1048576; // the most bytes a host sends per R_LOAD (a file is read, a text encoded, this much at a time)
 // Where R_VALUE's items are (the argument): byte offsets, UTF-16 code units (JavaScript string indices), code points (Python str indices).
 export const U_BYTES: u32 = 0;
 export const U_UTF16: u32 = 1;

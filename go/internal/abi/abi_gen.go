@@ -3,7 +3,7 @@
 // Package abi is the core's ABI for the Go host; abiId() of the module must equal ABI_ID.
 package abi
 
-const ABI_ID = 0x0005f08d
+const ABI_ID = 0x0005aad1
 
 // PACKAGE_VERSION is package.json's version, which the CLI prints (--version).
 const PACKAGE_VERSION = "1.0.0"
@@ -50,6 +50,9 @@ const (
 	REPLAY_KIND_BYTES       = 12
 	R_UNUSED                = 4
 	R_VALUE                 = 5
+	LOAD_LAST               = 1
+	LOAD_ENDS_LINE          = 2
+	LOAD_CHUNK_BYTES        = 1048576
 	U_BYTES                 = 0
 	U_UTF16                 = 1
 	U_CODE_POINTS           = 2
