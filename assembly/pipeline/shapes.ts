@@ -47,10 +47,7 @@ import {
 } from "./keymask";
 import { hasMemberNN, member, memberNN, strIs } from "../json/members";
 import { report } from "../base/report";
-
-/** readShape results: the name and args nodes of a call in one of the shapes. */
-export let shapeName: i32 = -1;
-export let shapeArgs: i32 = -1;
+import { CallNodes } from "./callnodes";
 
 export const SHAPE_ERROR: i32 = -1;
 export const SHAPE_NONE: i32 = 0; // no marker: a recording line
@@ -86,9 +83,8 @@ const MARKERS = K_FUNCTION | K_JSONRPC | K_TOOL_USE | K_FUNCTION_CALL | K_GENAI;
 // Any of these makes readShape look further (a streaming piece or a shape).
 const LOOK = K_TYPE | MARKERS | K_METHOD | K_OBJECT | K_DELTA | K_CHUNKS | K_BEDROCK_EVENT;
 
-/** Reads the shape of the call object at root: SHAPE_NONE, SHAPE_ERROR (recorded), or the shape with shapeName/shapeArgs set. */
-export function readShape(root: u32): i32 {
-  shapeName = shapeArgs = -1;
+/** Reads the shape of the call object at root: SHAPE_NONE, SHAPE_ERROR (recorded), or the shape with call.name and call.args set. */
+export function readShape(root: u32, call: CallNodes): i32 {
   const mask = keyMask(root);
   if ((mask & LOOK) == 0) return SHAPE_NONE;
   if (isPiece(root, mask)) return SHAPE_ERROR; // D23, before any shape: a piece looks like a call
@@ -153,9 +149,9 @@ export function readShape(root: u32): i32 {
   if (shape == CHAT && hasMemberNN(holder, "parameters") && !hasMemberNN(holder, "arguments")) {
     return bad("this is a tool definition (\"function\": {\"name\", \"parameters\"}), not a call: a Chat Completions tool call has \"function\": {\"name\", \"arguments\"}", "", "", "", "", "");
   }
-  shapeName = memberNN(<u32>holder, nameKey);
-  if (shape == CHAT && openaiDelta(root, <u32>holder)) return SHAPE_ERROR;
-  if (shapeName < 0 || nodeType(<u32>shapeName) != T_STR) return bad(shapeLabel(shape), " needs a string \"", nameKey, "\"", "", "");
+  const name = memberNN(<u32>holder, nameKey);
+  if (shape == CHAT && openaiDelta(root, <u32>holder, name)) return SHAPE_ERROR;
+  if (name < 0 || nodeType(<u32>name) != T_STR) return bad(shapeLabel(shape), " needs a string \"", nameKey, "\"", "", "");
   let args = memberNN(<u32>holder, argsKey);
   if (altKey.length > 0) {
     const alt = memberNN(<u32>holder, altKey);
@@ -170,7 +166,8 @@ export function readShape(root: u32): i32 {
     args = tapePush(T_NULL, 0, 0, 0); // no args: null (D2)
     if (args < 0) return SHAPE_ERROR;
   }
-  shapeArgs = args;
+  call.name = name;
+  call.args = args;
   return shape;
 }
 
@@ -185,12 +182,12 @@ function isToolsCall(root: u32, mask: u32): bool {
  * A piece of an OpenAI Chat Completions stream (choices[].delta.tool_calls[]):
  * it has "index" and lacks its id, its name or its arguments. The assembled
  * completion's calls keep "index" too (both SDKs' accumulators copy it), but
- * they are whole. Recorded as a partial-call (D23).
+ * they are whole. Recorded as a partial-call (D23). name: the call's "name" node, or -1.
  */
-function openaiDelta(root: u32, fn: u32): bool {
+function openaiDelta(root: u32, fn: u32, name: i32): bool {
   if (!hasMemberNN(<i32>root, "index")) return false;
   const args = memberNN(fn, "arguments");
-  const whole = hasMemberNN(<i32>root, "id") && shapeName >= 0
+  const whole = hasMemberNN(<i32>root, "id") && name >= 0
     && args >= 0 && !(nodeType(<u32>args) == T_STR && nodeA(<u32>args) == 0);
   if (whole) return false;
   piece(PIECE_OPENAI_DELTA);
@@ -270,11 +267,16 @@ export function missingName(root: u32): void {
 // could be a call is an error, never silently dropped. A Vercel UI message's
 // tool part ("tool-<name>" with a "state") is refused wherever it is found.
 
-/** pickCall's count of the calls in the message (1 for a single call). */
-export let callCount: u32 = 0;
+/** The calls of one message, as listCalls found them. */
+@unmanaged export class CallList {
+  /** The call nodes (u32 each, in order), valid while the arena keeps them. */
+  nodes: usize;
+  /** How many (0 when the message holds none). */
+  count: u32;
+}
 
-/** listCalls' array of the message's call nodes (u32 each, in order), valid while the arena keeps it. */
-export let callList: usize = 0;
+/** pickCall's count of the calls in the message (1 for a single call). */
+let callCount: u32 = 0;
 /** Where every call counted is recorded (listCalls; 0: only the one asked for is kept). */
 let listing: usize = 0;
 
@@ -286,17 +288,19 @@ let listing: usize = 0;
 
 /**
  * Every call of the message, array or single call at root, listed in one pass
- * at callList, callCount of them: a caller reading call after call of one line
- * then costs O(line), not O(calls x line). False with the error recorded
- * (E_NO_CALLS with callCount 0 when it holds none).
+ * into `into`: a caller reading call after call of one line then costs
+ * O(line), not O(calls x line). False with the error recorded (E_NO_CALLS
+ * with a count of 0 when it holds none; the count so far on another error).
  */
-export function listCalls(root: u32): bool {
+export function listCalls(root: u32, into: CallList): bool {
+  into.count = 0;
   // A node per call at most: the subtree's node count bounds the list.
-  callList = alloc(<usize>(subtreeEnd(root) - root) << 2);
-  if (callList == 0) return false;
-  listing = callList;
+  into.nodes = alloc(<usize>(subtreeEnd(root) - root) << 2);
+  if (into.nodes == 0) return false;
+  listing = into.nodes;
   pickCall(root, 0xFFFF_FFFF);
   listing = 0;
+  into.count = callCount;
   if (callCount > 0 && errCode == E_NO_CALLS) resetErrors(PART_CALL); // listed: no index was asked for
   return errCode == OK;
 }
@@ -318,7 +322,7 @@ function containerKey(m: i32): string {
 }
 
 /** The node of the call at index in root (a message, an array or a single call), or -1 (recorded: E_NO_CALLS or an error). */
-export function pickCall(root: u32, index: u32): i32 {
+function pickCall(root: u32, index: u32): i32 {
   callCount = 1;
   let found: i32 = -1;
   if (nodeType(root) == T_ARR) {
