@@ -110,6 +110,7 @@ export function process<V>(flags: u32, kindPtr: usize, kindLen: usize, namePtr: 
     if (flags & F_TOOLS) setTools(ignorePtr, ignoreLen);
     explain = (flags & F_EXPLAIN) != 0;
     isCall = (flags & F_CALL) != 0;
+    if (!isCall) lastCall().clear(); // no call read: an explanation names no declaration of an earlier call
   }
   // The fingerprint module does not look at F_CALL, F_EXPLAIN or F_DIFF (its
   // hosts never send them; rejecting them cost bytes the 40 KiB budget lacks).
