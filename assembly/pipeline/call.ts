@@ -23,6 +23,7 @@
 //     that key: read as a line it would silently fingerprint args null (D2).
 import { E_BAD_CALL, PART_ARGS_JSON, PART_CALL } from "../abi";
 import { alloc } from "../base/arena";
+import { putAscii } from "../base/detail";
 import { fail, setErrorDetail, setPart, setTextPart } from "../base/errors";
 import { parseText } from "../json/reader";
 import { STR_CLEAN, T_ARR, T_NULL, T_OBJ, T_STR, nodeA, nodeB, nodeFlags, nodeType, subtreeEnd, tapePush } from "../json/tape";
@@ -234,9 +235,4 @@ function setDetail(p: usize, n: usize, a: string, b: string, c: string): void {
   }
   o = putAscii(o, a); o = putAscii(o, b); o = putAscii(o, c);
   setErrorDetail(out, o - out);
-}
-
-function putAscii(o: usize, s: string): usize {
-  for (let i = 0; i < s.length; i++) store<u8>(o++, <u8>s.charCodeAt(i));
-  return o;
 }

@@ -43,10 +43,10 @@ import { T_ARR, T_NULL, T_OBJ, T_STR, T_TRUE, nodeA, nodeB, nodeType, subtreeEnd
 import { PIECE_GEMINI, PIECE_OPENAI_DELTA, isPiece, lcClass, piece } from "./pieces";
 import {
   K_ARGS, K_ARGS_JSON, K_BEDROCK_EVENT, K_CHUNKS, K_DELTA, K_FUNCTION, K_FUNCTION_CALL, K_GENAI, K_JSONRPC, K_METHOD, K_OBJECT,
-  K_TOOL_USE, K_TYPE, keyMask,
-} from "./keymask";
+  K_TOOL_USE, K_TYPE, callKeys,
+} from "./callkeys";
 import { hasMemberNN, member, memberNN, strIs } from "../json/members";
-import { report } from "../base/report";
+import { failWith } from "../base/detail";
 import { CallNodes } from "./callnodes";
 
 export const SHAPE_ERROR: i32 = -1;
@@ -78,14 +78,14 @@ function shapeLabel(s: i32): string {
   }
 }
 
-// The shape markers among keyMask's bits (keymask.ts).
+// The shape markers among callKeys()' bits (callkeys.ts).
 const MARKERS = K_FUNCTION | K_JSONRPC | K_TOOL_USE | K_FUNCTION_CALL | K_GENAI;
 // Any of these makes readShape look further (a streaming piece or a shape).
 const LOOK = K_TYPE | MARKERS | K_METHOD | K_OBJECT | K_DELTA | K_CHUNKS | K_BEDROCK_EVENT;
 
 /** Reads the shape of the call object at root: SHAPE_NONE, SHAPE_ERROR (recorded), or the shape with call.name and call.args set. */
 export function readShape(root: u32, call: CallNodes): i32 {
-  const mask = keyMask(root);
+  const mask = callKeys(root);
   if ((mask & LOOK) == 0) return SHAPE_NONE;
   if (isPiece(root, mask)) return SHAPE_ERROR; // D23, before any shape: a piece looks like a call
   const type = (mask & K_TYPE) != 0 ? memberNN(root, "type") : -1;
@@ -209,7 +209,7 @@ function clash(a: i32, b: i32): i32 {
 
 /** E_BAD_CALL with the detail a + b + c + d + e + f (ASCII literals), written into the arena. */
 function bad(a: string, b: string, c: string, d: string, e: string, f: string): i32 {
-  report(E_BAD_CALL, a, b, c, d, e, f);
+  failWith(E_BAD_CALL, a, b, c, d, e, f);
   return SHAPE_ERROR;
 }
 
@@ -234,7 +234,7 @@ export function missingName(root: u32): void {
   else if (hasMemberNN(<i32>root, "arguments")) {
     near = "it nearly matches an OpenAI Responses function_call, which needs \"type\": \"function_call\" and \"name\" (a Chat Completions call holds them in \"function\"); ";
   }
-  report(E_BAD_CALL, "missing \"name\"; ", near, accepted(), "", "", "");
+  failWith(E_BAD_CALL, "missing \"name\"; ", near, accepted(), "", "", "");
 }
 
 // ---- Messages holding several calls (F_NTH_CALL) ----------------------------
@@ -353,14 +353,14 @@ function pickCall(root: u32, index: u32): i32 {
 function callsOf(e: u32, index: u32, n: u32, inArray: bool): i32 {
   scanned = n + 1;
   if (nodeType(e) != T_OBJ) return at(n, index, e); // one call: readCall says what is wrong with it
-  const mask = keyMask(e);
+  const mask = callKeys(e);
   if (isPiece(e, mask)) return FAILED;
   if (isCallObject(e, mask)) return at(n, index, e);
   let msg = e, lc = lcKind(e, mask);
   if (lc == LC_ENVELOPE_AI || lc == LC_ENVELOPE_OTHER) { // messages_to_dict's data, dumpd's kwargs
     const inner = lcInner(e);
     msg = <u32>inner;
-    if (isPiece(msg, keyMask(msg))) return FAILED;
+    if (isPiece(msg, callKeys(msg))) return FAILED;
   }
   if (lc == LC_ENVELOPE_OTHER || lc == LC_OTHER) { scanned = n; return -1; } // a human, system or tool message: no calls
   if (lc == 0 && lineLike(e)) return at(n, index, e); // {"name", "output": [...]}: a line without args
@@ -533,7 +533,7 @@ function uiToolPart(e: u32): bool {
   return true;
 }
 
-/** The object has a call's own members: args/argsJSON, or a shape marker (mask: its keyMask). */
+/** The object has a call's own members: args/argsJSON, or a shape marker (mask: its callKeys()). */
 function isCallObject(o: u32, mask: u32): bool {
   if ((mask & (MARKERS | K_ARGS | K_ARGS_JSON)) != 0) return true;
   if (isToolsCall(o, mask)) return true;
@@ -546,7 +546,7 @@ function isCallObject(o: u32, mask: u32): bool {
 
 /** The object is a message (or a response, or a LangChain message) rather than one call: readCall's error then names explainCalls. */
 export function isMessage(o: u32): bool {
-  const mask = keyMask(o);
+  const mask = callKeys(o);
   if (isCallObject(o, mask)) return false;
   const lc = lcKind(o, mask);
   if (lc != 0 || hasMemberNN(<i32>o, "role")) return true;

@@ -18,6 +18,7 @@
 //     small; a recording's calls are read once each).
 import { E_BAD_TOOLS, E_TOOL_CONFLICT, PART_CALL, PART_TOOLS } from "../abi";
 import { alloc } from "../base/arena";
+import { putAscii } from "../base/detail";
 import { nearSelectionKey } from "./call";
 import { CallNodes } from "./callnodes";
 import { fail, setErrorDetail, setPart } from "../base/errors";
@@ -185,7 +186,7 @@ function quoted(s: u32): void {
 }
 
 function put(s: string): void {
-  for (let i = 0; i < s.length; i++) store<u8>(dOut++, <u8>s.charCodeAt(i));
+  dOut = putAscii(dOut, s);
 }
 
 /**
