@@ -4,6 +4,7 @@
  * @module
  */
 import { F_DIGEST, F_IGNORE, F_MATCH_ON, F_TEXT, call, callValue, setRetain } from "./core.js";
+import { RETAIN_BYTES } from "./_abi.gen.js";
 import { type CoreLimits, type Limits, NONE, callLimits, configureLimits, setConfigured } from "./_limits.js";
 import { KEEP_MASK, applyMask, keepMask, keysObject, selectableKeys } from "./select.js";
 import { FingerprintError } from "./errors.js";
@@ -57,7 +58,7 @@ export function configure(settings: Settings): void {
   setRetain(retain);
   setConfigured(l);
 }
-let retained = 64 * 1024 * 1024;
+let retained = RETAIN_BYTES;
 
 // The last name's literal: agents call a handful of tools, often the same one repeatedly.
 let lastName = "";

@@ -20,6 +20,7 @@
  */
 import { callKeepMask, diffTexts, explainCallText, explainCallValue, explainCalls as explainCallsCore, type Explained } from "./_diagnostics_wasm.js";
 import { applyMask, keysObject, selectableKeys } from "./select.js";
+import { EXPLANATION_VERSION } from "./_abi.gen.js";
 import { FingerprintError } from "./errors.js";
 import type { FingerprintOptions } from "./api.js";
 import { toolsText, type CallOptions } from "./tools.js";
@@ -65,7 +66,7 @@ export interface Selection {
 
 /** Everything the fingerprint of one call is made of (D17). */
 export interface Explanation {
-  version: 1;
+  version: typeof EXPLANATION_VERSION;
   kind: string;
   name: string;
   selected: Selection;
@@ -228,7 +229,7 @@ function optionsOf(options: FingerprintOptions | undefined): [Partial<Call>, Cor
 
 function explanationOf({ record, digest }: Explained): Explanation {
   const { kind, name, selected, canonical, preimage, declared } = record;
-  const out: Explanation = { version: 1, kind, name, selected, canonical, preimage, fingerprint: digest };
+  const out: Explanation = { version: EXPLANATION_VERSION, kind, name, selected, canonical, preimage, fingerprint: digest };
   if (declared !== undefined) out.declared = declared;
   return out;
 }

@@ -25,12 +25,12 @@
 
 import { FingerprintError } from "./errors.js";
 import { isWellFormed, writeWtf8, wtf8Special } from "./_wtf8.js";
-import { V_ARRAY, V_DATE, V_FALSE, V_NULL, V_NUMBER, V_OBJECT, V_STR, V_STR_CLEAN, V_TRUE } from "./_abi.gen.js";
+import { V_ARRAY, V_DATE, V_FALSE, V_NULL, V_NUMBER, V_OBJECT, V_STR, V_STR_CLEAN, V_TRUE, VALUE_CYCLE_CHECK_DEPTH, VALUE_MAX_DEPTH } from "./_abi.gen.js";
 
-/** Deeper than this is an error: the text path reads 100,000 levels too (D19). */
-const MAX_DEPTH = 100_000;
-/** Cycles are looked for only below this depth: a cycle repeats, so it gets there (see push()). */
-const CYCLE_CHECK_DEPTH = 64;
+// Deeper than VALUE_MAX_DEPTH is an error: the text path reads as many levels (D19). Cycles are
+// looked for only below VALUE_CYCLE_CHECK_DEPTH: a cycle repeats, so it gets there (see push()).
+const MAX_DEPTH = VALUE_MAX_DEPTH;
+const CYCLE_CHECK_DEPTH = VALUE_CYCLE_CHECK_DEPTH;
 /** Arrays at least this long are checked for holes: cost follows the elements present. */
 const SPARSE_MIN_LENGTH = 1 << 16;
 /** Strings longer than this go through TextEncoder (SIMD); shorter ones through a byte loop. */

@@ -21,7 +21,7 @@ import {
   resetErrors, setPart,
 } from "../base/errors";
 import { lastStrLen, lastStrPtr, parseText, readStringLiteral } from "../json/reader";
-import { ensure, outBase, outPos, putBytes, sinkFinish, sinkInit, sinkStopHashing } from "../json/sink";
+import { ensure, putBytes, sinkBase, sinkFinish, sinkInit, sinkLength, sinkStopHashing } from "../json/sink";
 import { T_ARR, nodeA, nodeB, nodeType, tapeBack, tapeForget, tapeInit, tapeKeep, tapeKept } from "../json/tape";
 import { readMarshal } from "../json/marshal";
 import { readValues } from "../json/values";
@@ -67,8 +67,8 @@ export function finish<V>(status: i32): i32 {
   store<i32>(RESULT + RESULT_PART, errPart);
   // On failure the text fields carry the error's detail (abi.ts), if any:
   // a limit's whole message (limits.ts), or in the diagnostics module call.ts's.
-  store<u32>(RESULT + RESULT_TEXT_PTR, status == OK ? <u32>(outBase + textStart) : <u32>errDetailPtr);
-  store<u32>(RESULT + RESULT_TEXT_LEN, status == OK ? <u32>(outPos - textStart) : <u32>errDetailLen);
+  store<u32>(RESULT + RESULT_TEXT_PTR, status == OK ? <u32>(sinkBase() + textStart) : <u32>errDetailPtr);
+  store<u32>(RESULT + RESULT_TEXT_LEN, status == OK ? <u32>(sinkLength() - textStart) : <u32>errDetailLen);
   return status;
 }
 
@@ -204,8 +204,8 @@ export function process<V>(flags: u32, kindPtr: usize, kindLen: usize, namePtr: 
     if (nameN == 0 || hasSurrogate(nameP, nameP + nameN)) return fail(E_BAD_NAME, 0);
     if (!emit(nameP, nameN) || !emit(NEWLINE, 1)) return failed();
   }
-  textStart = preimage ? 0 : outPos;
-  const canonStart = outPos;
+  textStart = preimage ? 0 : sinkLength();
+  const canonStart = sinkLength();
 
   setPart(PART_ARGS);
   if (!isCall) {
@@ -255,7 +255,7 @@ export function process<V>(flags: u32, kindPtr: usize, kindLen: usize, namePtr: 
     if (explain) {
       // The record follows the preimage in the sink, outside the hash.
       sinkStopHashing();
-      const canonEnd = outPos;
+      const canonEnd = sinkLength();
       if (!writeExplanation(kindP, kindN, nameP, nameN, matchList, ignoreList, isCall ? callRecorded : -1,
         <u32>root, mode, 0, canonStart, canonEnd)) return failed();
       textStart = canonEnd;
@@ -267,7 +267,7 @@ export function process<V>(flags: u32, kindPtr: usize, kindLen: usize, namePtr: 
 /**
  * One call of a CLI line (cli/run.ts): the request at req, as run() would
  * run it, without touching the result block's status words. Diagnostics
- * module only. Returns the status; the text is [callTextStart(), outPos).
+ * module only. Returns the status; the text is [sinkBase() + callTextStart(), sinkEnd()).
  */
 export function runLine(req: usize, len: usize): i32 {
   callsInMessage = -1;
@@ -322,7 +322,7 @@ function allCalls(req: usize, len: usize): i32 {
       status = processRequest<WithCalls>(req, len);
       if (status != OK) return status;
     }
-    if (!allPut(RESULT + RESULT_DIGEST, 64) || !allPut(outBase + textStart, outPos - textStart) || !allPut(NEWLINE, 1)) {
+    if (!allPut(RESULT + RESULT_DIGEST, 64) || !allPut(sinkBase() + textStart, sinkLength() - textStart) || !allPut(NEWLINE, 1)) {
       return failed();
     }
   }
@@ -336,7 +336,7 @@ function allCalls(req: usize, len: usize): i32 {
 /**
  * One call request at req (replay.ts: recorded lines and live calls), in the
  * diagnostics module, without resetting the arena; the tools set by
- * replay.ts apply (no F_TOOLS). Its text is [outBase + callTextStart(), outPos).
+ * replay.ts apply (no F_TOOLS). Its text is [sinkBase() + callTextStart(), sinkEnd()).
  */
 export function processCall(req: usize, len: usize, tools: usize, toolsLen: usize): i32 {
   callsInMessage = -1;
@@ -344,7 +344,7 @@ export function processCall(req: usize, len: usize, tools: usize, toolsLen: usiz
   return processCalls(req, len);
 }
 
-/** Sink offset of the last call's text (runLine, processCall): it is [outBase + callTextStart(), outPos). */
+/** Sink offset of the last call's text (runLine, processCall): it is [sinkBase() + callTextStart(), sinkEnd()). */
 export function callTextStart(): usize { return textStart; }
 /** The count of calls in the message of the last call (F_NTH_CALL), -1 otherwise. */
 export function callsInLastMessage(): i32 { return callsInMessage; }
