@@ -16,7 +16,7 @@ import { fail } from "../base/errors";
 import { FingerprintOnly, finish, forgetCheckedKind, process, startRequest } from "../pipeline/process";
 import { result } from "../base/result";
 import { sinkPreset } from "../json/sink";
-import { formatDecimal } from "../num/dtoa";
+import { writeDecimal } from "../num/digits";
 import { countByte16, findByte16 } from "../text/bytes";
 import { sha256Hex } from "../hash/sha256";
 import { LANE_MAX, sha256x4Hex, sha256x4Set } from "../hash/sha256x4";
@@ -136,7 +136,7 @@ function nameItem(index: u32): void {
   if (p == 0) return;
   store<u32>(p, 0x6D657469); // "item"
   store<u8>(p, 0x20, 4);
-  let q = p + 5 + <usize>formatDecimal(<u64>index, 0, false, p + 5);
+  const q = p + 5 + writeDecimal(<u64>index, p + 5);
   store<u16>(q, 0x203A); // ": "
   memory.copy(q + 2, <usize>load<u32>(r + RESULT_TEXT_PTR), n);
   store<u32>(r + RESULT_TEXT_PTR, <u32>p);
