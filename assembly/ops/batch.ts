@@ -7,8 +7,8 @@
 // In the diagnostics module (wasm SIMD) F_DIGEST items are hashed four at a
 // time (sha256x4.ts): the per-item hashing of hosts was a third of a batch.
 import {
-  BATCH_BASE, BATCH_COLUMNS, BATCH_COUNT, BATCH_END_DIGEST, BATCH_HOST_HASH_FROM, BATCH_NUL_IN_ITEM, BATCH_FLAGS, BATCH_LINES,
-  BATCH_OUT_BYTES, BATCH_SEPARATED, DIGEST_BYTES, E_OUT_OF_MEMORY, F_CALL, F_DIGEST, F_IGNORE, F_MATCH_ON, F_PREIMAGE, OK,
+  BATCH_BASE, BATCH_COLUMNS, BATCH_ITEM_FLAGS, BATCH_COUNT, BATCH_END_DIGEST, BATCH_HOST_HASH_FROM, BATCH_NUL_IN_ITEM, BATCH_FLAGS, BATCH_LINES,
+  BATCH_OUT_BYTES, BATCH_SEPARATED, DIGEST_BYTES, E_OUT_OF_MEMORY, F_CALL, F_DIGEST, F_IGNORE, F_MARSHAL, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT, F_VALUES, OK,
   RESULT_DIGEST, RESULT_TEXT_LEN, RESULT_TEXT_PTR,
 } from "../abi";
 import { alloc, reserveInput } from "../base/arena";
@@ -51,6 +51,8 @@ export function runBatch<V>(from: u32, out: usize): u32 {
   const itemFlags = four ? (flags & ~F_DIGEST) | F_PREIMAGE : flags;
   const calls = (flags & F_CALL) != 0;
   const room = <usize>load<u32>(d, BATCH_OUT_BYTES << 2);
+  // Items of several sorts of input in one chunk: each one's own flags (only those).
+  const sorts = <usize>load<u32>(d, BATCH_ITEM_FLAGS << 2);
   const bytes = out + (<usize>count << 2);
   let at: usize = 0;
   for (let i = from; i < count; i++) {
@@ -58,7 +60,8 @@ export function runBatch<V>(from: u32, out: usize): u32 {
     // kind, name, matchOn, ignoreArgs, args: [ptr, len] per column.
     const kp = column<V>(d, 0, i), kl = colLen, np = column<V>(d, 1, i), nl = colLen;
     const mp = column<V>(d, 2, i), ml = colLen, ip = column<V>(d, 3, i), il = colLen, ap = column<V>(d, 4, i);
-    const f = itemFlags | (ml != 0 ? F_MATCH_ON : 0) | (il != 0 ? F_IGNORE : 0);
+    let f = itemFlags | (ml != 0 ? F_MATCH_ON : 0) | (il != 0 ? F_IGNORE : 0);
+    if (sorts != 0) f |= load<u32>(sorts + (<usize>i << 2)) & (F_STRING_INPUT | F_MARSHAL | F_VALUES);
     if (sizeof<V>() == 8) if (four) sinkPreset(laneBuf(lanes), LANE_MAX); // the preimage is written where it is hashed
     // Items that are not calls take the fingerprint module's own variant of process (no call reader, and
     // compiled apart from the CLI engine: ~3% faster per small item in wasmtime, measured).
