@@ -220,6 +220,7 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_er
     # Made after the first run: the common chunk returns its digests straight from wasm memory.
     digests = bytearray()
     hexes: List[Optional[str]] = []
+    sha: Any = None
     failed: List[int] = []
     pending: List[int] = []
     frm = 0
