@@ -88,9 +88,6 @@ class Target:
         core wrote them."""
         return self.d.w.view()
 
-    def write(self, ptr: int, data: Any) -> None:
-        _put(self.view(), ptr, data)
-
     def read(self, ptr: int, n: int) -> bytes:
         return bytes(self.view()[ptr:ptr + n])
 
