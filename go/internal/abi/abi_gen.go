@@ -3,7 +3,7 @@
 // Package abi is the core's ABI for the Go host; abiId() of the module must equal ABI_ID.
 package abi
 
-const ABI_ID = 0x00031540
+const ABI_ID = 0x000e7d69
 
 // PACKAGE_VERSION is package.json's version, which the CLI prints (--version).
 const PACKAGE_VERSION = "1.0.0"
@@ -68,7 +68,8 @@ const (
 	BATCH_OUT_BYTES         = 17
 	BATCH_LINES             = 18
 	BATCH_BASE              = 19
-	BATCH_WORDS             = 20
+	BATCH_ITEM_FLAGS        = 20
+	BATCH_WORDS             = 21
 	BATCH_END_DIGEST        = 2147483648
 	BATCH_CHUNK_ITEMS       = 4096
 	BATCH_CHUNK_BYTES       = 1048576
