@@ -14,8 +14,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-
-	"github.com/overturn/fingerprint/go/internal/abi"
 )
 
 // The CLI is a thin shell over the core's CLI engine (assembly/cli/run.ts):
@@ -44,7 +42,7 @@ func cliStep(in *instance, step string, name, match, ignore, args []byte) (cliRe
 	}
 	in.begin([]byte(step), name, match, ignore)
 	in.buf = append(in.buf, args...)
-	r, err := in.send(ctx, abi.F_CLI, len(args))
+	r, err := in.send(ctx, abiF_CLI, len(args))
 	if err != nil {
 		return cliResult{}, err
 	}
@@ -114,7 +112,7 @@ func (c *cli) run(args []string) (int, error) {
 		}
 		c.argv = append(append(append(c.argv, exists), a...), 0)
 	}
-	planned, err := cliStep(in, "plan", c.argv, []byte(cliProg), []byte(abi.PACKAGE_VERSION), nil)
+	planned, err := cliStep(in, "plan", c.argv, []byte(cliProg), []byte(abiPACKAGE_VERSION), nil)
 	if err != nil {
 		return 0, err
 	}

@@ -2,8 +2,6 @@ package fingerprint
 
 import (
 	"strconv"
-
-	"github.com/overturn/fingerprint/go/internal/abi"
 )
 
 // --jobs N: this goroutine's engine instance and N−1 worker goroutines, each
@@ -43,7 +41,7 @@ func (c *cli) newJobs(n int) (*jobs_, error) {
 		j.workers = append(j.workers, w)
 		go func() {
 			defer in.put()
-			cliStep(in, "plan", c.argv, []byte(cliProg), []byte(abi.PACKAGE_VERSION), nil)
+			cliStep(in, "plan", c.argv, []byte(cliProg), []byte(abiPACKAGE_VERSION), nil)
 			if c.tools != nil {
 				cliStep(in, "tools", nil, nil, nil, c.tools)
 			}

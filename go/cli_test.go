@@ -13,8 +13,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-
-	"github.com/overturn/fingerprint/go/internal/abi"
 )
 
 // buildCLI builds cmd/overturn-fingerprint once per test binary.
@@ -74,7 +72,7 @@ func TestCLIVectors(t *testing.T) {
 		}
 	}
 	readVectors(t, "cli.vectors.json", &file)
-	fill := strings.NewReplacer("{prog}", cliProg, "{pkg}", abi.PACKAGE_VERSION)
+	fill := strings.NewReplacer("{prog}", cliProg, "{pkg}", abiPACKAGE_VERSION)
 	for _, c := range file.Cases {
 		t.Run(c.ID, func(t *testing.T) {
 			t.Parallel()

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
-
-	"github.com/overturn/fingerprint/go/internal/abi"
 )
 
 // Explanation says how a call's fingerprint was made: the core's record
@@ -73,14 +71,14 @@ func explainCalls(c any, o *CallOptions, all bool) ([]Explanation, error) {
 	if err != nil {
 		return nil, err
 	}
-	flags := uint32(abi.F_CALL | abi.F_EXPLAIN | abi.F_DIGEST)
+	flags := uint32(abiF_CALL | abiF_EXPLAIN | abiF_DIGEST)
 	var index []byte
 	if all {
-		flags |= abi.F_NTH_CALL
-		index = binary.LittleEndian.AppendUint32(nil, abi.ALL_CALLS)
+		flags |= abiF_NTH_CALL
+		index = binary.LittleEndian.AppendUint32(nil, abiALL_CALLS)
 	}
 	if tools != nil {
-		flags |= abi.F_TOOLS
+		flags |= abiF_TOOLS
 	}
 	var own *Limits
 	if o != nil {
@@ -213,7 +211,7 @@ func Diff(a, b any) (*DiffResult, error) {
 		}
 	}
 	if ea.Canonical != eb.Canonical {
-		r, err := call(engineModule, abi.F_DIFF, [][]byte{[]byte(ea.Canonical), []byte(eb.Canonical)}, textArg{}, nil)
+		r, err := call(engineModule, abiF_DIFF, [][]byte{[]byte(ea.Canonical), []byte(eb.Canonical)}, textArg{}, nil)
 		if err != nil {
 			return nil, err
 		}

@@ -8,12 +8,10 @@ package fingerprint
 import (
 	"context"
 	"fmt"
-
-	"github.com/overturn/fingerprint/go/internal/abi"
 )
 
 // FingerprintVersion is the contract version these fingerprints follow (D18).
-const FingerprintVersion = abi.FINGERPRINT_VERSION
+const FingerprintVersion = abiFINGERPRINT_VERSION
 
 // Options of one call; the zero value (or nil) is none.
 type Options struct {
@@ -120,7 +118,7 @@ func parts(name string, o *Options) (uint32, [][]byte, *Limits, error) {
 		}
 		return append(b, ']')
 	}
-	p := [][]byte{kind, appendQuoted(nil, name), list(o.MatchOn, abi.F_MATCH_ON), list(o.IgnoreArgs, abi.F_IGNORE)}
+	p := [][]byte{kind, appendQuoted(nil, name), list(o.MatchOn, abiF_MATCH_ON), list(o.IgnoreArgs, abiF_IGNORE)}
 	if o.Limits != nil {
 		if err := o.Limits.check(); err != nil {
 			return 0, nil, nil, err
@@ -135,7 +133,19 @@ func Fingerprint(name string, args any, opts *Options) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	r, err := call(fastModule, flags|abi.F_DIGEST, p, args, l)
+	// A map's keys go to the core, which says which members to walk: a
+	// value selection leaves out is never read (D9). Other values (a struct's
+	// JSON) are selected by the core as it reads them.
+	if m, keys, ok := selectable(args); ok && flags != 0 {
+		mask, err := call(fastModule, abiF_KEEP_MASK|abiF_TEXT|flags, [][]byte{nil, nil, p[2], p[3]}, keys, l)
+		if err != nil {
+			return "", err
+		}
+		if len(mask.text) > 0 {
+			args, flags, p[2], p[3] = masked(m, keys, mask.text), 0, nil, nil
+		}
+	}
+	r, err := call(fastModule, flags|abiF_DIGEST, p, args, l)
 	if err != nil {
 		return "", err
 	}
@@ -149,7 +159,7 @@ func FingerprintJSON[T Text](name string, argsJSON T, opts *Options) (string, er
 	if err != nil {
 		return "", err
 	}
-	r, err := call(fastModule, flags|abi.F_DIGEST, p, asText(argsJSON), l)
+	r, err := call(fastModule, flags|abiF_DIGEST, p, asText(argsJSON), l)
 	if err != nil {
 		return "", err
 	}
@@ -158,7 +168,7 @@ func FingerprintJSON[T Text](name string, argsJSON T, opts *Options) (string, er
 
 // CanonicalJSON is the canonical JSON text of a Go value (no selection).
 func CanonicalJSON(value any) (string, error) {
-	r, err := call(fastModule, abi.F_TEXT, nil, value, nil)
+	r, err := call(fastModule, abiF_TEXT, nil, value, nil)
 	if err != nil {
 		return "", err
 	}
@@ -167,7 +177,7 @@ func CanonicalJSON(value any) (string, error) {
 
 // CanonicalizeJSON is the canonical JSON text of JSON text.
 func CanonicalizeJSON[T Text](text T) (string, error) {
-	r, err := call(fastModule, abi.F_TEXT, nil, asText(text), nil)
+	r, err := call(fastModule, abiF_TEXT, nil, asText(text), nil)
 	if err != nil {
 		return "", err
 	}
@@ -209,7 +219,7 @@ func (in *instance) do(ctx context.Context, flags uint32, p [][]byte, args any, 
 	}
 	if t, ok := args.(textArg); ok {
 		if t.str {
-			flags |= abi.F_STRING_INPUT
+			flags |= abiF_STRING_INPUT
 		}
 		in.buf = append(in.buf, t.b[:min(len(t.b), limit+1)]...)
 	} else {
@@ -221,7 +231,7 @@ func (in *instance) do(ctx context.Context, flags uint32, p [][]byte, args any, 
 		if !whole {
 			in.buf = in.buf[:start+limit+1]
 		}
-		flags |= abi.F_VALUES
+		flags |= abiF_VALUES
 	}
 	return in.send(ctx, flags, len(in.buf)-start)
 }

@@ -12,8 +12,6 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
-
-	"github.com/overturn/fingerprint/go/internal/abi"
 )
 
 // Go values → the core's value stream (assembly/json/values.ts), per D20:
@@ -22,11 +20,9 @@ import (
 // JSON text (V_JSON) that the core reads — encoding/json's wire form.
 // Nulls are written, never dropped here: the core drops them (D1).
 
-// Below this depth no cycle is looked for: a cycle repeats, so it gets there.
-const cycleDepth = 64
-
-// Deeper than this is an error (D19), as in the other hosts.
-const maxDepth = 100_000
+// Below abiVALUE_CYCLE_CHECK_DEPTH no cycle is looked for: a cycle repeats,
+// so it gets there; deeper than abiVALUE_MAX_DEPTH is an error (D19).
+const cycleDepth, maxDepth = abiVALUE_CYCLE_CHECK_DEPTH, abiVALUE_MAX_DEPTH
 
 type seg struct {
 	key string
@@ -97,8 +93,10 @@ func (w *walker) check() {
 // any: the decoder's types first (a type switch is cheaper than reflection).
 func (w *walker) any(x any) {
 	switch v := x.(type) {
+	case keysArg:
+		w.keys(v)
 	case nil:
-		w.buf = append(w.buf, abi.V_NULL)
+		w.buf = append(w.buf, abiV_NULL)
 	case string:
 		w.str(v)
 	case float64:
@@ -109,10 +107,10 @@ func (w *walker) any(x any) {
 		w.num(float64(v))
 	case map[string]any:
 		if v == nil {
-			w.buf = append(w.buf, abi.V_NULL)
+			w.buf = append(w.buf, abiV_NULL)
 			return
 		}
-		w.openC(abi.V_OBJECT, len(v), ref{reflect.ValueOf(v).Pointer(), -2})
+		w.openC(abiV_OBJECT, len(v), ref{reflect.ValueOf(v).Pointer(), -2})
 		for k, e := range v {
 			w.key(k)
 			w.any(e)
@@ -121,10 +119,10 @@ func (w *walker) any(x any) {
 		w.close()
 	case []any:
 		if v == nil {
-			w.buf = append(w.buf, abi.V_NULL)
+			w.buf = append(w.buf, abiV_NULL)
 			return
 		}
-		w.openC(abi.V_ARRAY, len(v), ref{reflect.ValueOf(v).Pointer(), len(v)})
+		w.openC(abiV_ARRAY, len(v), ref{reflect.ValueOf(v).Pointer(), len(v)})
 		for i, e := range v {
 			w.path = append(w.path, seg{idx: i})
 			w.any(e)
@@ -138,17 +136,20 @@ func (w *walker) any(x any) {
 
 func (w *walker) value(v reflect.Value) {
 	if !v.IsValid() {
-		w.buf = append(w.buf, abi.V_NULL)
+		w.buf = append(w.buf, abiV_NULL)
 		return
 	}
 	t := v.Type()
 	switch t {
 	case timeType:
-		w.str(isoString(v.Interface().(time.Time)))
+		// A time value in ms (floored), which the core prints as toISOString() does (D15/D16).
+		t := v.Interface().(time.Time)
+		w.buf = append(w.buf, abiV_DATE)
+		w.buf = binary.LittleEndian.AppendUint64(w.buf, math.Float64bits(float64(t.Unix())*1000+float64(t.Nanosecond()/1e6)))
 		return
 	case rawType:
 		if v.IsNil() {
-			w.buf = append(w.buf, abi.V_NULL)
+			w.buf = append(w.buf, abiV_NULL)
 		} else {
 			w.json(v.Bytes())
 		}
@@ -160,7 +161,7 @@ func (w *walker) value(v reflect.Value) {
 	k := v.Kind()
 	if k == reflect.Pointer || k == reflect.Interface {
 		if v.IsNil() {
-			w.buf = append(w.buf, abi.V_NULL)
+			w.buf = append(w.buf, abiV_NULL)
 			return
 		}
 		// A method on the pointer alone (MarshalJSON with a pointer receiver) is the type's own encoding.
@@ -198,10 +199,10 @@ func (w *walker) value(v reflect.Value) {
 			return
 		}
 		if v.IsNil() {
-			w.buf = append(w.buf, abi.V_NULL)
+			w.buf = append(w.buf, abiV_NULL)
 			return
 		}
-		w.openC(abi.V_OBJECT, v.Len(), ref{v.Pointer(), -2})
+		w.openC(abiV_OBJECT, v.Len(), ref{v.Pointer(), -2})
 		for it := v.MapRange(); it.Next(); {
 			w.key(it.Key().String())
 			w.value(it.Value())
@@ -213,7 +214,7 @@ func (w *walker) value(v reflect.Value) {
 			w.fail("unsupported-value", "a []byte", nil)
 		}
 		if k == reflect.Slice && v.IsNil() {
-			w.buf = append(w.buf, abi.V_NULL)
+			w.buf = append(w.buf, abiV_NULL)
 			return
 		}
 		var p ref
@@ -221,7 +222,7 @@ func (w *walker) value(v reflect.Value) {
 			p = ref{v.Pointer(), v.Len()}
 		}
 		n := v.Len()
-		w.openC(abi.V_ARRAY, n, p)
+		w.openC(abiV_ARRAY, n, p)
 		for i := 0; i < n; i++ {
 			w.path = append(w.path, seg{idx: i})
 			w.value(v.Index(i))
@@ -299,15 +300,15 @@ func (w *walker) key(k string) {
 
 func (w *walker) bool(b bool) {
 	if b {
-		w.buf = append(w.buf, abi.V_TRUE)
+		w.buf = append(w.buf, abiV_TRUE)
 	} else {
-		w.buf = append(w.buf, abi.V_FALSE)
+		w.buf = append(w.buf, abiV_FALSE)
 	}
 }
 
 // num: a double; NaN and ±Inf travel as they are and the core makes them null (D1).
 func (w *walker) num(f float64) {
-	w.buf = append(w.buf, abi.V_NUMBER)
+	w.buf = append(w.buf, abiV_NUMBER)
 	w.buf = binary.LittleEndian.AppendUint64(w.buf, math.Float64bits(f))
 }
 
@@ -320,14 +321,52 @@ func (w *walker) number(s string) {
 	w.num(f)
 }
 
+// keys writes an object of the keys (values true), in this order: a keep-mask request's args.
+func (w *walker) keys(keys []string) {
+	w.buf = append(w.buf, abiV_OBJECT)
+	w.buf = binary.LittleEndian.AppendUint32(w.buf, uint32(len(keys)))
+	for _, k := range keys {
+		w.key(k)
+		w.buf = append(w.buf, abiV_TRUE)
+		w.path = w.path[:0]
+	}
+}
+
+// keysArg: the top-level keys of a map, for the core's keep-mask (selection decided once, D9).
+type keysArg []string
+
+// selectable: a map with string keys (a JSON object by reflection) and its keys; else not ok.
+func selectable(args any) (reflect.Value, keysArg, bool) {
+	m := reflect.ValueOf(args)
+	if m.Kind() != reflect.Map || m.Type().Key().Kind() != reflect.String || m.IsNil() || marshals(m.Type()) {
+		return m, nil, false
+	}
+	keys := make(keysArg, 0, m.Len())
+	for it := m.MapRange(); it.Next(); {
+		keys = append(keys, it.Key().String())
+	}
+	return m, keys, true
+}
+
+// masked: the members the core's mask keeps ("M" or "I", then "1" per member to walk).
+func masked(m reflect.Value, keys keysArg, mask []byte) map[string]any {
+	out := make(map[string]any, len(keys))
+	for i, k := range keys {
+		if mask[i+1] == '1' {
+			out[k] = m.MapIndex(reflect.ValueOf(k).Convert(m.Type().Key())).Interface()
+		}
+	}
+	return out
+}
+
 // str: V_STR_CLEAN when nothing needs escaping (D6), else V_STR; invalid UTF-8 is an error (D20).
 func (w *walker) str(s string) {
-	tag := byte(abi.V_STR_CLEAN)
+	tag := byte(abiV_STR_CLEAN)
 	ascii := true
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c < 0x20 || c == '"' || c == '\\' {
-			tag = abi.V_STR
+			tag = abiV_STR
 		} else if c >= 0x80 {
 			ascii = false
 		}
@@ -343,7 +382,7 @@ func (w *walker) str(s string) {
 
 // json: JSON text the core reads itself (D11–D14).
 func (w *walker) json(b []byte) {
-	w.buf = append(w.buf, abi.V_JSON)
+	w.buf = append(w.buf, abiV_JSON)
 	w.buf = binary.LittleEndian.AppendUint32(w.buf, uint32(len(b)))
 	w.buf = append(w.buf, b...)
 	w.check()
@@ -396,16 +435,6 @@ func isIdent(k string) bool {
 		}
 	}
 	return k != ""
-}
-
-// isoString: time.Time as JavaScript's toISOString() prints it (D15/D16):
-// UTC, milliseconds (truncated), years outside 0..9999 with a sign and 6 digits.
-func isoString(t time.Time) string {
-	t = t.UTC()
-	if y := t.Year(); y < 0 || y > 9999 {
-		return fmt.Sprintf("%+07d", y) + t.Format("-01-02T15:04:05.000Z")
-	}
-	return t.Format("2006-01-02T15:04:05.000Z")
 }
 
 // appendQuoted appends s as a JSON string literal (the core checks its UTF-8).
