@@ -3,6 +3,7 @@ package fingerprint
 import (
 	"context"
 	"encoding/binary"
+	"strconv"
 )
 
 // Batches: many calls, one crossing into the core per chunk of items
@@ -125,8 +126,12 @@ func batch(ctx context.Context, m *module, flags uint32, shared [4][]byte, count
 				out = append(out, string(digests[abiDIGEST_BYTES*i:abiDIGEST_BYTES*(i+1)]))
 			}
 			if int(stop) < n {
-				e := coreError(in.readResult())
+				r := in.readResult()
+				e := coreError(r)
 				e.Index = base + int(stop)
+				if len(r.text) == 0 { // the core names the item only in a message it wrote itself
+					e.Message = "item " + strconv.Itoa(e.Index) + ": " + e.Message
+				}
 				return e
 			}
 			base += n
