@@ -75,6 +75,9 @@ func batch(ctx context.Context, m *module, flags uint32, shared [4][]byte, count
 			return err
 		}
 		for base := 0; base < count; {
+			if err := ctx.Err(); err != nil { // cancelled between chunks
+				return err
+			}
 			// One chunk: descriptor, shared parts, the name and args columns (offsets, data), then room for digests.
 			desc := make([]uint32, abiBATCH_WORDS)
 			buf := make([]byte, 4*abiBATCH_WORDS)

@@ -74,6 +74,9 @@ func LoadRecording(ctx context.Context, r io.Reader, opts *CallOptions) (*Record
 	buf := make([]byte, 1<<20)
 	var pending []byte
 	for err == nil {
+		if err = ctx.Err(); err != nil { // cancelled between chunks
+			break
+		}
 		n, rerr := r.Read(buf)
 		pending = append(pending, buf[:n]...)
 		last := rerr == io.EOF

@@ -17,8 +17,8 @@ import (
 	"os"
 	"testing"
 
-	fingerprint "github.com/overturn/fingerprint/go"
 	"github.com/gowebpki/jcs"
+	fingerprint "github.com/overturn/fingerprint/go"
 )
 
 var payloads = []string{"small", "medium", "large", "wide"}
