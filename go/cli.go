@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/signal"
 	"runtime"
 	"strconv"
 	"strings"
@@ -71,7 +72,10 @@ type cli struct {
 
 // RunCLI runs overturn-fingerprint with args (without the program name) and
 // returns its exit status: the same bytes, stderr and status as the Node CLI.
-func RunCLI(args []string) int { return runCLIWith(args, os.Stdout, os.Stderr) }
+func RunCLI(args []string) int {
+	signal.Ignore(syscall.SIGPIPE) // a closed stdout is an EPIPE error (write), not a kill
+	return runCLIWith(args, os.Stdout, os.Stderr)
+}
 
 func runCLIWith(args []string, stdout, stderr io.Writer) int {
 	c := &cli{stdout: stdout, stderr: stderr}
@@ -89,7 +93,9 @@ func (c *cli) write(r cliResult) {
 		c.stderr.Write(r.err)
 	}
 	if len(r.out) > 0 {
-		c.stdout.Write(r.out)
+		if _, err := c.stdout.Write(r.out); errors.Is(err, syscall.EPIPE) {
+			os.Exit(0) // the reader left (| head): stop quietly, as the Node CLI does
+		}
 	}
 }
 
