@@ -164,16 +164,15 @@ export const V_STR_CLEAN: u8 = 4;
 export const V_STR: u8 = 5;
 export const V_ARRAY: u8 = 6;
 export const V_OBJECT: u8 = 7;
+// JSON text inside a value stream (Go host, D20): u32 byte length + the text,
+// read by the JSON reader (D11–D14) — json.RawMessage, and the encoding/json
+// form of structs and marshalers.
+export const V_JSON: u8 = 10;
 
 // Selection decided once, in the core (pipeline/select.ts), and dates printed by it (json/values.ts, text/isodate.ts).
 export const F_KEEP_MASK: u32 = 131072; // with F_TEXT: args is an object of the args' top-level keys (values not read); the text is "" (no selection applies), else "M" (matchOn governs) or "I" (ignoreArgs), then "1" (walk it) or "0" (never read it, D9) per member
 export const V_DATE: u8 = 8;          // f64 time value in ms (a JS Date's, a Python datetime's UTC instant): printed as toISOString() prints it; NaN or beyond 8.64e15 is an invalid Date: null (D15, D16)
 export const V_DAY: u8 = 9;           // f64 days since 1970-01-01 (a Python date): printed YYYY-MM-DD (D16)
-
-// JSON text inside a value stream (Go host, D20): u32 byte length + the text,
-// read by the JSON reader (D11–D14) — json.RawMessage, and the encoding/json
-// form of structs and marshalers.
-export const V_JSON: u8 = 10;
 
 // Status codes: 0 is success; the rest are errors (the first failure of a call wins).
 export const OK: i32 = 0;

@@ -1,6 +1,8 @@
 package fingerprint
 
 import (
+	"github.com/overturn/fingerprint/go/internal/abi"
+
 	"context"
 	"encoding/binary"
 	"strconv"
@@ -25,13 +27,13 @@ func FingerprintBatchJSON[T Text](ctx context.Context, names []string, argsJSON 
 	}
 	kind := opts.Kind
 	if kind == "" {
-		kind = abiDEFAULT_KIND
+		kind = abi.DEFAULT_KIND
 	}
 	if len(argsJSON) > 0 && asText(argsJSON[0]).str {
-		flags |= abiF_STRING_INPUT // texts from Go strings: no BOM is skipped (D12)
+		flags |= abi.F_STRING_INPUT // texts from Go strings: no BOM is skipped (D12)
 	}
 	items := func(i int) [2][]byte { return [2][]byte{[]byte(names[i]), []byte(argsJSON[i])} }
-	return batch(ctx, fastModule, flags|abiF_DIGEST|abiF_RAW_NAMES, [4][]byte{[]byte(kind), nil, p[2], p[3]}, len(names), items, opts.Limits)
+	return batch(ctx, fastModule, flags|abi.F_DIGEST|abi.F_RAW_NAMES, [4][]byte{[]byte(kind), nil, p[2], p[3]}, len(names), items, opts.Limits)
 }
 
 // FingerprintBatch is the fingerprint of each call (as FingerprintCall reads
@@ -54,7 +56,7 @@ func FingerprintBatch(ctx context.Context, calls []any, opts *CallOptions) ([]st
 		}
 		return [2][]byte{nil, w.buf}
 	}
-	return batch(ctx, engineModule, abiF_CALL|abiF_DIGEST|abiF_VALUES, [4][]byte{}, len(calls), items, own)
+	return batch(ctx, engineModule, abi.F_CALL|abi.F_DIGEST|abi.F_VALUES, [4][]byte{}, len(calls), items, own)
 }
 
 // batch runs count items in chunks; item(i) gives its name and args bytes,
@@ -79,17 +81,17 @@ func batch(ctx context.Context, m *module, flags uint32, shared [4][]byte, count
 				return err
 			}
 			// One chunk: descriptor, shared parts, the name and args columns (offsets, data), then room for digests.
-			desc := make([]uint32, abiBATCH_WORDS)
-			buf := make([]byte, 4*abiBATCH_WORDS)
+			desc := make([]uint32, abi.BATCH_WORDS)
+			buf := make([]byte, 4*abi.BATCH_WORDS)
 			at := func() uint32 { return in.inPtr + uint32(len(buf)) }
 			for c, s := range shared {
-				desc[abiBATCH_COLUMNS+3*c+1], desc[abiBATCH_COLUMNS+3*c+2] = at(), uint32(len(s))
+				desc[abi.BATCH_COLUMNS+3*c+1], desc[abi.BATCH_COLUMNS+3*c+2] = at(), uint32(len(s))
 				buf = append(buf, s...)
 			}
 			var names, args []byte
 			nameOffs, argOffs := []uint32{0}, []uint32{0}
 			n := 0
-			for base+n < count && n < abiBATCH_CHUNK_ITEMS && (n == 0 || len(names)+len(args) < abiBATCH_CHUNK_BYTES) {
+			for base+n < count && n < abi.BATCH_CHUNK_ITEMS && (n == 0 || len(names)+len(args) < abi.BATCH_CHUNK_BYTES) {
 				it := item(base + n)
 				names, args = append(names, it[0]...), append(args, it[1]...)
 				nameOffs, argOffs = append(nameOffs, uint32(len(names))), append(argOffs, uint32(len(args)))
@@ -97,7 +99,7 @@ func batch(ctx context.Context, m *module, flags uint32, shared [4][]byte, count
 			}
 			for c, col := range [][]byte{names, args} {
 				offs := [][]uint32{nameOffs, argOffs}[c]
-				w := abiBATCH_COLUMNS + 3*(1+3*c) // the name column, then args
+				w := abi.BATCH_COLUMNS + 3*(1+3*c) // the name column, then args
 				for len(buf)%4 != 0 {
 					buf = append(buf, 0)
 				}
@@ -108,7 +110,7 @@ func batch(ctx context.Context, m *module, flags uint32, shared [4][]byte, count
 				desc[w+1], desc[w+2] = at(), uint32(len(col))
 				buf = append(buf, col...)
 			}
-			desc[abiBATCH_FLAGS], desc[abiBATCH_COUNT], desc[abiBATCH_BASE] = flags, uint32(n), uint32(base)
+			desc[abi.BATCH_FLAGS], desc[abi.BATCH_COUNT], desc[abi.BATCH_BASE] = flags, uint32(n), uint32(base)
 			for i, d := range desc {
 				binary.LittleEndian.PutUint32(buf[4*i:], d)
 			}
@@ -116,7 +118,7 @@ func batch(ctx context.Context, m *module, flags uint32, shared [4][]byte, count
 				buf = append(buf, 0)
 			}
 			outAt := at()
-			if err := in.room(ctx, uint32(len(buf)+abiDIGEST_BYTES*n)); err != nil {
+			if err := in.room(ctx, uint32(len(buf)+abi.DIGEST_BYTES*n)); err != nil {
 				return err
 			}
 			in.mem.Write(in.inPtr, buf)
@@ -124,9 +126,9 @@ func batch(ctx context.Context, m *module, flags uint32, shared [4][]byte, count
 			if err != nil {
 				return err
 			}
-			digests, _ := in.mem.Read(outAt, uint32(abiDIGEST_BYTES*stop))
+			digests, _ := in.mem.Read(outAt, uint32(abi.DIGEST_BYTES*stop))
 			for i := 0; i < int(stop); i++ {
-				out = append(out, string(digests[abiDIGEST_BYTES*i:abiDIGEST_BYTES*(i+1)]))
+				out = append(out, string(digests[abi.DIGEST_BYTES*i:abi.DIGEST_BYTES*(i+1)]))
 			}
 			if int(stop) < n {
 				r := in.readResult()

@@ -1,6 +1,8 @@
 package fingerprint
 
 import (
+	"github.com/overturn/fingerprint/go/internal/abi"
+
 	"bytes"
 	"context"
 	"encoding/json"
@@ -43,7 +45,7 @@ func cliStep(in *instance, step string, name, match, ignore, args []byte) (cliRe
 	}
 	in.begin([]byte(step), name, match, ignore)
 	in.buf = append(in.buf, args...)
-	r, err := in.send(ctx, abiF_CLI, len(args))
+	r, err := in.send(ctx, abi.F_CLI, len(args))
 	if err != nil {
 		return cliResult{}, err
 	}
@@ -128,7 +130,7 @@ func (c *cli) run(args []string) int {
 		}
 		c.argv = append(append(append(c.argv, exists), a...), 0)
 	}
-	planned := c.step("plan", string(c.argv), cliProg, abiPACKAGE_VERSION, nil)
+	planned := c.step("plan", string(c.argv), cliProg, abi.PACKAGE_VERSION, nil)
 	if planned.code >= 0 {
 		c.write(planned)
 		return int(planned.code)

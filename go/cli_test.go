@@ -1,6 +1,8 @@
 package fingerprint
 
 import (
+	"github.com/overturn/fingerprint/go/internal/abi"
+
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -72,7 +74,7 @@ func TestCLIVectors(t *testing.T) {
 		}
 	}
 	readVectors(t, "cli.vectors.json", &file)
-	fill := strings.NewReplacer("{prog}", cliProg, "{pkg}", abiPACKAGE_VERSION)
+	fill := strings.NewReplacer("{prog}", cliProg, "{pkg}", abi.PACKAGE_VERSION)
 	for _, c := range file.Cases {
 		t.Run(c.ID, func(t *testing.T) {
 			t.Parallel()

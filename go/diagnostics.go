@@ -1,6 +1,8 @@
 package fingerprint
 
 import (
+	"github.com/overturn/fingerprint/go/internal/abi"
+
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
@@ -71,14 +73,14 @@ func explainCalls(c any, o *CallOptions, all bool) ([]Explanation, error) {
 	if err != nil {
 		return nil, err
 	}
-	flags := uint32(abiF_CALL | abiF_EXPLAIN | abiF_DIGEST)
+	flags := uint32(abi.F_CALL | abi.F_EXPLAIN | abi.F_DIGEST)
 	var index []byte
 	if all {
-		flags |= abiF_NTH_CALL
-		index = binary.LittleEndian.AppendUint32(nil, abiALL_CALLS)
+		flags |= abi.F_NTH_CALL
+		index = binary.LittleEndian.AppendUint32(nil, abi.ALL_CALLS)
 	}
 	if tools != nil {
-		flags |= abiF_TOOLS
+		flags |= abi.F_TOOLS
 	}
 	var own *Limits
 	if o != nil {
@@ -211,7 +213,7 @@ func Diff(a, b any) (*DiffResult, error) {
 		}
 	}
 	if ea.Canonical != eb.Canonical {
-		r, err := call(engineModule, abiF_DIFF, [][]byte{[]byte(ea.Canonical), []byte(eb.Canonical)}, textArg{}, nil)
+		r, err := call(engineModule, abi.F_DIFF, [][]byte{[]byte(ea.Canonical), []byte(eb.Canonical)}, textArg{}, nil)
 		if err != nil {
 			return nil, err
 		}

@@ -1,6 +1,8 @@
 package fingerprint
 
 import (
+	"github.com/overturn/fingerprint/go/internal/abi"
+
 	"strconv"
 )
 
@@ -29,12 +31,12 @@ func newError(code, message, path string) *FingerprintError {
 // wrote one.
 func coreError(r *result) *FingerprintError {
 	code, reason := "bad-request", "core status "+strconv.Itoa(int(r.status))
-	if r.status >= 1 && int(r.status) <= len(coreErrors) {
-		code, reason = coreErrors[r.status-1][0], coreErrors[r.status-1][1]
+	if r.status >= 1 && int(r.status) <= len(abi.CoreErrors) {
+		code, reason = abi.CoreErrors[r.status-1][0], abi.CoreErrors[r.status-1][1]
 	}
 	part := "args"
-	if r.part >= 0 && int(r.part) < len(partNames) {
-		part = partNames[r.part]
+	if r.part >= 0 && int(r.part) < len(abi.Parts) {
+		part = abi.Parts[r.part]
 	}
 	e := newError(code, reason, "")
 	if r.offset >= 0 {

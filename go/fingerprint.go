@@ -6,6 +6,8 @@
 package fingerprint
 
 import (
+	"github.com/overturn/fingerprint/go/internal/abi"
+
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -13,7 +15,7 @@ import (
 )
 
 // FingerprintVersion is the contract version these fingerprints follow (D18).
-const FingerprintVersion = abiFINGERPRINT_VERSION
+const FingerprintVersion = abi.FINGERPRINT_VERSION
 
 // Options of one call; the zero value (or nil) is none.
 type Options struct {
@@ -120,7 +122,7 @@ func parts(name string, o *Options) (uint32, [][]byte, *Limits, error) {
 		}
 		return append(b, ']')
 	}
-	p := [][]byte{kind, appendQuoted(nil, name), list(o.MatchOn, abiF_MATCH_ON), list(o.IgnoreArgs, abiF_IGNORE)}
+	p := [][]byte{kind, appendQuoted(nil, name), list(o.MatchOn, abi.F_MATCH_ON), list(o.IgnoreArgs, abi.F_IGNORE)}
 	if o.Limits != nil {
 		if err := o.Limits.check(); err != nil {
 			return 0, nil, nil, err
@@ -139,7 +141,7 @@ func Fingerprint(name string, args any, opts *Options) (string, error) {
 	// value selection leaves out is never read (D9). Other values (a struct's
 	// JSON) are selected by the core as it reads them.
 	if m, keys, ok := selectable(args); ok && flags != 0 {
-		mask, err := call(fastModule, abiF_KEEP_MASK|abiF_TEXT|flags, [][]byte{nil, nil, p[2], p[3]}, keys, l)
+		mask, err := call(fastModule, abi.F_KEEP_MASK|abi.F_TEXT|flags, [][]byte{nil, nil, p[2], p[3]}, keys, l)
 		if err != nil {
 			return "", err
 		}
@@ -147,7 +149,7 @@ func Fingerprint(name string, args any, opts *Options) (string, error) {
 			args, flags, p[2], p[3] = masked(m, keys, mask.text), 0, nil, nil
 		}
 	}
-	r, err := call(fastModule, flags|abiF_DIGEST, p, args, l)
+	r, err := call(fastModule, flags|abi.F_DIGEST, p, args, l)
 	if err != nil {
 		return "", err
 	}
@@ -161,7 +163,7 @@ func FingerprintJSON[T Text](name string, argsJSON T, opts *Options) (string, er
 	if err != nil {
 		return "", err
 	}
-	r, err := call(fastModule, flags|abiF_DIGEST, p, asText(argsJSON), l)
+	r, err := call(fastModule, flags|abi.F_DIGEST, p, asText(argsJSON), l)
 	if err != nil {
 		return "", err
 	}
@@ -170,7 +172,7 @@ func FingerprintJSON[T Text](name string, argsJSON T, opts *Options) (string, er
 
 // CanonicalJSON is the canonical JSON text of a Go value (no selection).
 func CanonicalJSON(value any) (string, error) {
-	r, err := call(fastModule, abiF_TEXT, nil, value, nil)
+	r, err := call(fastModule, abi.F_TEXT, nil, value, nil)
 	if err != nil {
 		return "", err
 	}
@@ -179,7 +181,7 @@ func CanonicalJSON(value any) (string, error) {
 
 // CanonicalizeJSON is the canonical JSON text of JSON text.
 func CanonicalizeJSON[T Text](text T) (string, error) {
-	r, err := call(fastModule, abiF_TEXT, nil, asText(text), nil)
+	r, err := call(fastModule, abi.F_TEXT, nil, asText(text), nil)
 	if err != nil {
 		return "", err
 	}
@@ -201,9 +203,9 @@ func asText[T Text](t T) textArg {
 func call(m *module, flags uint32, p [][]byte, args any, own *Limits) (r *result, err error) {
 	// A digest is hashed here (crypto/sha256 uses the CPU's SHA instructions,
 	// several times the wasm's speed): the core writes the preimage instead.
-	host := flags&(abiF_DIGEST|abiF_TEXT) == abiF_DIGEST && flags&(abiF_CALL|abiF_KEEP_MASK) == 0
+	host := flags&(abi.F_DIGEST|abi.F_TEXT) == abi.F_DIGEST && flags&(abi.F_CALL|abi.F_KEEP_MASK) == 0
 	if host {
-		flags = flags&^abiF_DIGEST | abiF_PREIMAGE
+		flags = flags&^abi.F_DIGEST | abi.F_PREIMAGE
 	}
 	err = m.with(func(in *instance) error {
 		r, err = in.do(context.Background(), flags, p, args, own)
@@ -231,7 +233,7 @@ func (in *instance) do(ctx context.Context, flags uint32, p [][]byte, args any, 
 	}
 	if t, ok := args.(textArg); ok {
 		if t.str {
-			flags |= abiF_STRING_INPUT
+			flags |= abi.F_STRING_INPUT
 		}
 		in.buf = append(in.buf, t.b[:min(len(t.b), limit+1)]...)
 	} else {
@@ -243,7 +245,7 @@ func (in *instance) do(ctx context.Context, flags uint32, p [][]byte, args any, 
 		if !whole {
 			in.buf = in.buf[:start+limit+1]
 		}
-		flags |= abiF_VALUES
+		flags |= abi.F_VALUES
 	}
 	return in.send(ctx, flags, len(in.buf)-start)
 }

@@ -1,6 +1,8 @@
 package fingerprint
 
 import (
+	"github.com/overturn/fingerprint/go/internal/abi"
+
 	"context"
 	_ "embed"
 	"encoding/binary"
@@ -98,10 +100,10 @@ func (m *module) get() (*instance, error) {
 	ver, err1 := mod.ExportedFunction("version").Call(ctx)
 	id, err2 := mod.ExportedFunction("abiId").Call(ctx)
 	res, err3 := mod.ExportedFunction("result").Call(ctx)
-	if err := errors.Join(err1, err2, err3); err != nil || ver[0] != abiFINGERPRINT_VERSION || uint32(id[0]) != abiID {
+	if err := errors.Join(err1, err2, err3); err != nil || ver[0] != abi.FINGERPRINT_VERSION || uint32(id[0]) != abi.ABI_ID {
 		mod.Close(ctx)
 		return nil, &FingerprintError{Code: "invalid-argument", Message: fmt.Sprintf(
-			"wasm module does not speak ABI %x version %d (rebuild)", abiID, abiFINGERPRINT_VERSION)}
+			"wasm module does not speak ABI %x version %d (rebuild)", abi.ABI_ID, abi.FINGERPRINT_VERSION)}
 	}
 	in.resPtr = uint32(res[0])
 	if err := in.room(context.Background(), 64<<10); err != nil {
@@ -212,7 +214,7 @@ func (in *instance) tell(ctx context.Context, own *Limits) error {
 
 // begin starts a request in in.buf: room for the header, then the parts.
 func (in *instance) begin(parts ...[]byte) {
-	in.buf = append(in.buf[:0], make([]byte, abiHEADER_BYTES)...)
+	in.buf = append(in.buf[:0], make([]byte, abi.HEADER_BYTES)...)
 	for i, p := range parts {
 		binary.LittleEndian.PutUint32(in.buf[4+4*i:], uint32(len(p)))
 		in.buf = append(in.buf, p...)
@@ -251,15 +253,15 @@ func (in *instance) send(ctx context.Context, flags uint32, argsLen int) (*resul
 }
 
 func (in *instance) readResult() *result {
-	b, _ := in.mem.Read(in.resPtr, abiRESULT_BYTES)
+	b, _ := in.mem.Read(in.resPtr, abi.RESULT_BYTES)
 	w := func(o int) uint32 { return binary.LittleEndian.Uint32(b[o:]) }
-	r := &result{status: int32(w(abiRESULT_STATUS)), offset: int32(w(abiRESULT_OFFSET)), part: int32(w(abiRESULT_PART))}
-	if t, ok := in.mem.Read(w(abiRESULT_TEXT_PTR), w(abiRESULT_TEXT_LEN)); ok {
+	r := &result{status: int32(w(abi.RESULT_STATUS)), offset: int32(w(abi.RESULT_OFFSET)), part: int32(w(abi.RESULT_PART))}
+	if t, ok := in.mem.Read(w(abi.RESULT_TEXT_PTR), w(abi.RESULT_TEXT_LEN)); ok {
 		r.text = append([]byte(nil), t...)
 	}
-	r.digest = string(b[abiRESULT_DIGEST : abiRESULT_DIGEST+64])
+	r.digest = string(b[abi.RESULT_DIGEST : abi.RESULT_DIGEST+64])
 	for i := range r.words {
-		r.words[i] = w(abiRESULT_CLI_OUT + 4*i)
+		r.words[i] = w(abi.RESULT_CLI_OUT + 4*i)
 	}
 	return r
 }

@@ -1,6 +1,8 @@
 package fingerprint
 
 import (
+	"github.com/overturn/fingerprint/go/internal/abi"
+
 	"bytes"
 	"context"
 	"encoding/binary"
@@ -69,7 +71,7 @@ func LoadRecording(ctx context.Context, r io.Reader, opts *CallOptions) (*Record
 	rec := &Recording{in: in}
 	tools, err := toolsText(opts)
 	if err == nil && tools != nil {
-		_, err = rec.op(ctx, abiR_TOOLS, 0, textArg{b: tools})
+		_, err = rec.op(ctx, abi.R_TOOLS, 0, textArg{b: tools})
 	}
 	buf := make([]byte, 1<<20)
 	var pending []byte
@@ -106,7 +108,7 @@ func (rec *Recording) load(ctx context.Context, data []byte, last bool) (int, er
 	if last {
 		arg = 1
 	}
-	out, err := rec.op(ctx, abiR_LOAD, arg, textArg{b: data})
+	out, err := rec.op(ctx, abi.R_LOAD, arg, textArg{b: data})
 	if err != nil {
 		return 0, err
 	}
@@ -134,7 +136,7 @@ func (rec *Recording) op(ctx context.Context, op, arg uint32, args any) ([]byte,
 		return nil, newError("invalid-argument", "the recording is closed", "")
 	}
 	kind := binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(nil, op), arg), 0)
-	r, err := rec.in.do(ctx, abiF_REPLAY, [][]byte{kind}, args, nil)
+	r, err := rec.in.do(ctx, abi.F_REPLAY, [][]byte{kind}, args, nil)
 	var trap *trapError
 	if errors.As(err, &trap) {
 		rec.in.mod.Close(context.Background())
@@ -155,7 +157,7 @@ func (rec *Recording) Len() int   { return rec.calls }
 func (rec *Recording) Answer(call any, index int) (*ReplayAnswer, error) {
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
-	out, err := rec.op(context.Background(), abiR_ANSWER, uint32(index), callArg(call))
+	out, err := rec.op(context.Background(), abi.R_ANSWER, uint32(index), callArg(call))
 	if err != nil {
 		return nil, err
 	}
@@ -176,7 +178,7 @@ func (rec *Recording) Answer(call any, index int) (*ReplayAnswer, error) {
 func (rec *Recording) Unused() ([]UnusedCall, error) {
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
-	out, err := rec.op(context.Background(), abiR_UNUSED, 0, textArg{})
+	out, err := rec.op(context.Background(), abi.R_UNUSED, 0, textArg{})
 	if err != nil {
 		return nil, err
 	}

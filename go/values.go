@@ -1,6 +1,8 @@
 package fingerprint
 
 import (
+	"github.com/overturn/fingerprint/go/internal/abi"
+
 	"bytes"
 	"encoding"
 	"encoding/binary"
@@ -20,9 +22,9 @@ import (
 // JSON text (V_JSON) that the core reads — encoding/json's wire form.
 // Nulls are written, never dropped here: the core drops them (D1).
 
-// Below abiVALUE_CYCLE_CHECK_DEPTH no cycle is looked for: a cycle repeats,
-// so it gets there; deeper than abiVALUE_MAX_DEPTH is an error (D19).
-const cycleDepth, maxDepth = abiVALUE_CYCLE_CHECK_DEPTH, abiVALUE_MAX_DEPTH
+// Below abi.VALUE_CYCLE_CHECK_DEPTH no cycle is looked for: a cycle repeats,
+// so it gets there; deeper than abi.VALUE_MAX_DEPTH is an error (D19).
+const cycleDepth, maxDepth = abi.VALUE_CYCLE_CHECK_DEPTH, abi.VALUE_MAX_DEPTH
 
 type seg struct {
 	key string
@@ -96,7 +98,7 @@ func (w *walker) any(x any) {
 	case keysArg:
 		w.keys(v)
 	case nil:
-		w.buf = append(w.buf, abiV_NULL)
+		w.buf = append(w.buf, abi.V_NULL)
 	case string:
 		w.str(v)
 	case float64:
@@ -107,10 +109,10 @@ func (w *walker) any(x any) {
 		w.num(float64(v))
 	case map[string]any:
 		if v == nil {
-			w.buf = append(w.buf, abiV_NULL)
+			w.buf = append(w.buf, abi.V_NULL)
 			return
 		}
-		w.openC(abiV_OBJECT, len(v), ref{reflect.ValueOf(v).Pointer(), -2})
+		w.openC(abi.V_OBJECT, len(v), ref{reflect.ValueOf(v).Pointer(), -2})
 		for k, e := range v {
 			w.key(k)
 			w.any(e)
@@ -119,10 +121,10 @@ func (w *walker) any(x any) {
 		w.close()
 	case []any:
 		if v == nil {
-			w.buf = append(w.buf, abiV_NULL)
+			w.buf = append(w.buf, abi.V_NULL)
 			return
 		}
-		w.openC(abiV_ARRAY, len(v), ref{reflect.ValueOf(v).Pointer(), len(v)})
+		w.openC(abi.V_ARRAY, len(v), ref{reflect.ValueOf(v).Pointer(), len(v)})
 		for i, e := range v {
 			w.path = append(w.path, seg{idx: i})
 			w.any(e)
@@ -136,7 +138,7 @@ func (w *walker) any(x any) {
 
 func (w *walker) value(v reflect.Value) {
 	if !v.IsValid() {
-		w.buf = append(w.buf, abiV_NULL)
+		w.buf = append(w.buf, abi.V_NULL)
 		return
 	}
 	t := v.Type()
@@ -144,12 +146,12 @@ func (w *walker) value(v reflect.Value) {
 	case timeType:
 		// A time value in ms (floored), which the core prints as toISOString() does (D15/D16).
 		t := v.Interface().(time.Time)
-		w.buf = append(w.buf, abiV_DATE)
+		w.buf = append(w.buf, abi.V_DATE)
 		w.buf = binary.LittleEndian.AppendUint64(w.buf, math.Float64bits(float64(t.Unix())*1000+float64(t.Nanosecond()/1e6)))
 		return
 	case rawType:
 		if v.IsNil() {
-			w.buf = append(w.buf, abiV_NULL)
+			w.buf = append(w.buf, abi.V_NULL)
 		} else {
 			w.json(v.Bytes())
 		}
@@ -161,7 +163,7 @@ func (w *walker) value(v reflect.Value) {
 	k := v.Kind()
 	if k == reflect.Pointer || k == reflect.Interface {
 		if v.IsNil() {
-			w.buf = append(w.buf, abiV_NULL)
+			w.buf = append(w.buf, abi.V_NULL)
 			return
 		}
 		// A method on the pointer alone (MarshalJSON with a pointer receiver) is the type's own encoding.
@@ -199,10 +201,10 @@ func (w *walker) value(v reflect.Value) {
 			return
 		}
 		if v.IsNil() {
-			w.buf = append(w.buf, abiV_NULL)
+			w.buf = append(w.buf, abi.V_NULL)
 			return
 		}
-		w.openC(abiV_OBJECT, v.Len(), ref{v.Pointer(), -2})
+		w.openC(abi.V_OBJECT, v.Len(), ref{v.Pointer(), -2})
 		for it := v.MapRange(); it.Next(); {
 			w.key(it.Key().String())
 			w.value(it.Value())
@@ -214,7 +216,7 @@ func (w *walker) value(v reflect.Value) {
 			w.fail("unsupported-value", "a []byte", nil)
 		}
 		if k == reflect.Slice && v.IsNil() {
-			w.buf = append(w.buf, abiV_NULL)
+			w.buf = append(w.buf, abi.V_NULL)
 			return
 		}
 		var p ref
@@ -222,7 +224,7 @@ func (w *walker) value(v reflect.Value) {
 			p = ref{v.Pointer(), v.Len()}
 		}
 		n := v.Len()
-		w.openC(abiV_ARRAY, n, p)
+		w.openC(abi.V_ARRAY, n, p)
 		for i := 0; i < n; i++ {
 			w.path = append(w.path, seg{idx: i})
 			w.value(v.Index(i))
@@ -300,15 +302,15 @@ func (w *walker) key(k string) {
 
 func (w *walker) bool(b bool) {
 	if b {
-		w.buf = append(w.buf, abiV_TRUE)
+		w.buf = append(w.buf, abi.V_TRUE)
 	} else {
-		w.buf = append(w.buf, abiV_FALSE)
+		w.buf = append(w.buf, abi.V_FALSE)
 	}
 }
 
 // num: a double; NaN and ±Inf travel as they are and the core makes them null (D1).
 func (w *walker) num(f float64) {
-	w.buf = append(w.buf, abiV_NUMBER)
+	w.buf = append(w.buf, abi.V_NUMBER)
 	w.buf = binary.LittleEndian.AppendUint64(w.buf, math.Float64bits(f))
 }
 
@@ -323,11 +325,11 @@ func (w *walker) number(s string) {
 
 // keys writes an object of the keys (values true), in this order: a keep-mask request's args.
 func (w *walker) keys(keys []string) {
-	w.buf = append(w.buf, abiV_OBJECT)
+	w.buf = append(w.buf, abi.V_OBJECT)
 	w.buf = binary.LittleEndian.AppendUint32(w.buf, uint32(len(keys)))
 	for _, k := range keys {
 		w.key(k)
-		w.buf = append(w.buf, abiV_TRUE)
+		w.buf = append(w.buf, abi.V_TRUE)
 		w.path = w.path[:0]
 	}
 }
@@ -361,12 +363,12 @@ func masked(m reflect.Value, keys keysArg, mask []byte) map[string]any {
 
 // str: V_STR_CLEAN when nothing needs escaping (D6), else V_STR; invalid UTF-8 is an error (D20).
 func (w *walker) str(s string) {
-	tag := byte(abiV_STR_CLEAN)
+	tag := byte(abi.V_STR_CLEAN)
 	ascii := true
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c < 0x20 || c == '"' || c == '\\' {
-			tag = abiV_STR
+			tag = abi.V_STR
 		} else if c >= 0x80 {
 			ascii = false
 		}
@@ -382,7 +384,7 @@ func (w *walker) str(s string) {
 
 // json: JSON text the core reads itself (D11–D14).
 func (w *walker) json(b []byte) {
-	w.buf = append(w.buf, abiV_JSON)
+	w.buf = append(w.buf, abi.V_JSON)
 	w.buf = binary.LittleEndian.AppendUint32(w.buf, uint32(len(b)))
 	w.buf = append(w.buf, b...)
 	w.check()

@@ -15,7 +15,7 @@
 //        toISOString() prints it; NaN or beyond ±8.64e15 is null (D15, D16)
 //   0x09 day: 8 bytes, little-endian f64 days since 1970-01-01, printed
 //        YYYY-MM-DD (a Python date, D16)
-//   0x0A JSON text: u32 byte length + UTF-8 JSON text, read by the JSON reader
+//   0x0a JSON text: u32 byte length + UTF-8 JSON text, read by the JSON reader
 //        (Go's json.RawMessage and encoding/json output, D20); its error offsets
 //        count from the text's first byte
 // It builds the same tape as the JSON reader, so selection and the canonical
