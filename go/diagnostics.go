@@ -144,7 +144,14 @@ func FingerprintCall(call any, opts *CallOptions) (string, error) {
 // Explain explains the call Fingerprint(name, args, opts) makes.
 func Explain(name string, args any, opts *Options) (*Explanation, error) {
 	c, own := asCall(name, opts)
-	c["args"] = args
+	// Members selection leaves out stay as keys (the explanation lists them), their values unread (D9).
+	flags, p, _, err := parts(name, opts)
+	if err == nil {
+		c["args"], _, err = keepMask(flags, p, args, own, true)
+	}
+	if err != nil {
+		return nil, err
+	}
 	return ExplainCall(c, &CallOptions{Limits: own})
 }
 

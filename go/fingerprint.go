@@ -137,17 +137,14 @@ func Fingerprint(name string, args any, opts *Options) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	// A map's keys go to the core, which says which members to walk: a
-	// value selection leaves out is never read (D9). Other values (a struct's
-	// JSON) are selected by the core as it reads them.
-	if m, keys, ok := selectable(args); ok && flags != 0 {
-		mask, err := call(fastModule, abi.F_KEEP_MASK|abi.F_TEXT|flags, [][]byte{nil, nil, p[2], p[3]}, keys, l)
-		if err != nil {
-			return "", err
-		}
-		if len(mask.text) > 0 {
-			args, flags, p[2], p[3] = masked(m, keys, mask.text), 0, nil, nil
-		}
+	// A map's members are selected by the core's keep-mask; other values (a
+	// struct's JSON) by the core as it reads them.
+	args, selected, err := keepMask(flags, p, args, l, nil)
+	if err != nil {
+		return "", err
+	}
+	if selected {
+		flags, p[2], p[3] = 0, nil, nil
 	}
 	r, err := call(fastModule, flags|abi.F_DIGEST, p, args, l)
 	if err != nil {

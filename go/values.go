@@ -350,15 +350,32 @@ func selectable(args any) (reflect.Value, keysArg, bool) {
 	return m, keys, true
 }
 
-// masked: the members the core's mask keeps ("M" or "I", then "1" per member to walk).
-func masked(m reflect.Value, keys keysArg, mask []byte) map[string]any {
+// masked: the members the core's mask keeps ("M" or "I", then "1" per
+// member to walk); left stands for each one left out (nil: none).
+func masked(m reflect.Value, keys keysArg, mask []byte, left any) map[string]any {
 	out := make(map[string]any, len(keys))
 	for i, k := range keys {
 		if mask[i+1] == '1' {
 			out[k] = m.MapIndex(reflect.ValueOf(k).Convert(m.Type().Key())).Interface()
+		} else if left != nil {
+			out[k] = left
 		}
 	}
 	return out
+}
+
+// keepMask asks the core which members of a map args selection keeps (D9);
+// a value it leaves out is never read. The args as they are otherwise.
+func keepMask(flags uint32, p [][]byte, args any, own *Limits, left any) (any, bool, error) {
+	m, keys, ok := selectable(args)
+	if !ok || flags == 0 {
+		return args, false, nil
+	}
+	mask, err := call(fastModule, abi.F_KEEP_MASK|abi.F_TEXT|flags, [][]byte{nil, nil, p[2], p[3]}, keys, own)
+	if err != nil || len(mask.text) == 0 {
+		return args, false, err
+	}
+	return masked(m, keys, mask.text, left), true, nil
 }
 
 // str: V_STR_CLEAN when nothing needs escaping (D6), else V_STR; invalid UTF-8 is an error (D20).

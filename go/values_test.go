@@ -171,4 +171,8 @@ func TestSelectionNeverReadsDropped(t *testing.T) {
 	if _, err := Fingerprint("t", args, &Options{MatchOn: []string{"q", "raw"}}); err == nil {
 		t.Error("a kept []byte must be an error")
 	}
+	e, err := Explain("t", args, &Options{MatchOn: []string{"q", "missing"}})
+	if err != nil || e.Fingerprint != want || strings.Join(e.Selected.Dropped, ",") != "debug,raw" || e.Selected.Missing[0] != "missing" {
+		t.Errorf("Explain: %+v, %v", e, err)
+	}
 }
