@@ -102,11 +102,11 @@ func (m *module) get() (*instance, error) {
 	res, err3 := mod.ExportedFunction("result").Call(ctx)
 	if err := errors.Join(err1, err2, err3); err != nil || ver[0] != abi.FINGERPRINT_VERSION || uint32(id[0]) != abi.ABI_ID {
 		mod.Close(ctx)
-		return nil, &FingerprintError{Code: "invalid-argument", Message: fmt.Sprintf(
-			"wasm module does not speak ABI %x version %d (rebuild)", abi.ABI_ID, abi.FINGERPRINT_VERSION)}
+		return nil, newError("invalid-argument", fmt.Sprintf(
+			"wasm module does not speak ABI %x version %d (rebuild)", abi.ABI_ID, abi.FINGERPRINT_VERSION), "")
 	}
 	in.resPtr = uint32(res[0])
-	if err := in.room(context.Background(), 64<<10); err != nil {
+	if err := in.room(context.Background(), abi.INPUT_RESERVE_BYTES); err != nil {
 		mod.Close(ctx)
 		return nil, err
 	}
@@ -119,6 +119,9 @@ func (in *instance) put() {
 	m := in.m
 	m.mu.Lock()
 	if in.mem.Size() <= uint32(retainBytes.Load()) && len(m.idle) < maxIdle {
+		if cap(in.buf) > abi.INPUT_RESERVE_BYTES<<4 {
+			in.buf = nil // a large request's buffer is not kept either
+		}
 		m.idle = append(m.idle, in)
 		m.mu.Unlock()
 		return
@@ -152,7 +155,7 @@ type trapError struct{ err, ctx error }
 func (t *trapError) Error() string { return t.err.Error() }
 
 func internalError(err error) error {
-	return &FingerprintError{Code: "internal-error", Message: "the fingerprint core failed: " + err.Error()}
+	return newError("internal-error", "the fingerprint core failed: "+err.Error(), "")
 }
 
 func (in *instance) call(ctx context.Context, f api.Function, args ...uint64) (uint64, error) {
@@ -173,7 +176,7 @@ func (in *instance) room(ctx context.Context, n uint32) error {
 		return err
 	}
 	if p == 0 {
-		return &FingerprintError{Code: "out-of-memory", Message: fmt.Sprintf("input of %d bytes does not fit in wasm memory", n)}
+		return newError("out-of-memory", fmt.Sprintf("input of %d bytes does not fit in wasm memory", n), "")
 	}
 	in.inPtr, in.inCap = uint32(p), n
 	return nil
@@ -189,7 +192,7 @@ var (
 
 func init() {
 	configured.Store(&[3]uint32{noLimit, noLimit, noLimit})
-	retainBytes.Store(64 << 20)
+	retainBytes.Store(abi.RETAIN_BYTES)
 }
 
 // tell gives the instance the configured limits and the call's own (only

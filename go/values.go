@@ -283,7 +283,7 @@ func (w *walker) circular() {
 		first[f.ref] = true
 	}
 	p := w.pathString()
-	panic(&FingerprintError{Code: "circular-value", Message: "circular reference at " + p, Offset: -1, Path: p, Index: -1})
+	panic(newError("circular-value", "circular reference at "+p, p))
 }
 
 func (w *walker) openC(tag byte, n int, p ref) {
@@ -427,7 +427,7 @@ func (w *walker) fail(code, what string, cause error) {
 	if cause != nil {
 		msg += ": " + cause.Error()
 	}
-	panic(&FingerprintError{Code: code, Message: msg, Offset: -1, Path: p, Index: -1})
+	panic(newError(code, msg, p))
 }
 
 // pathString: D15's notation, args.items[3].when.
