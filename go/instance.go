@@ -4,7 +4,7 @@ import (
 	"github.com/overturn/fingerprint/go/internal/abi"
 
 	"context"
-	_ "embed"
+	"embed"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -15,14 +15,23 @@ import (
 	"github.com/tetratelabs/wazero/api"
 )
 
-// The core, compiled from assembly/ by scripts/build-wasm.mjs; these are
-// copies of build/*.wasm (wasm_test.go checks they are the same bytes).
-var (
-	//go:embed wasm/fingerprint.wasm
-	fingerprintWasm []byte
-	//go:embed wasm/diagnostics.wasm
-	engineWasm []byte
-)
+// The core, compiled from assembly/ by scripts/build-wasm.mjs; go/wasm holds
+// copies of build/*.wasm (wasm_test.go checks they are the same bytes). The
+// engine module is engine.wasm (diagnostics.wasm in builds before the rename).
+//
+//go:embed wasm/*.wasm
+var wasmFiles embed.FS
+
+func wasmBytes(names ...string) []byte {
+	for _, n := range names {
+		if b, err := wasmFiles.ReadFile("wasm/" + n); err == nil {
+			return b
+		}
+	}
+	panic("go/wasm lacks " + names[0] + ": run node scripts/build-wasm.mjs")
+}
+
+var fingerprintWasm, engineWasm = wasmBytes("fingerprint.wasm"), wasmBytes("engine.wasm", "diagnostics.wasm")
 
 // A module of the core: compiled once on first use, then a pool of
 // instances (wasm instances are single-threaded; each goroutine borrows one).
