@@ -28,17 +28,17 @@ import { alloc, arenaMark, releaseFrom } from "../base/arena";
 import { E_BAD_REQUEST, fail, resetErrors } from "../base/errors";
 import { inputFits } from "../base/limits";
 import { result } from "../base/result";
-import { bytes, lit } from "../json/emit";
+import { bytes, decimal, lit } from "../json/emit";
 import { member } from "../json/members";
 import { parseText } from "../json/reader";
 import { sinkBase, sinkInit, sinkLength } from "../json/sink";
 import { T_OBJ, T_STR, nodeA, nodeB, nodeType, tapeInit } from "../json/tape";
 import { readValues } from "../json/values";
-import { callName } from "../pipeline/call";
+import { lastCall } from "../pipeline/callnodes";
 import { writeJsonString } from "../pipeline/canonical";
 import { callTextStart, processCall } from "../pipeline/process";
 import { changeCount, writeChanges } from "./diff";
-import { head16, num } from "./scratch";
+import { head16 } from "./scratch";
 
 const NONE: u32 = 0xFFFF_FFFF;
 const SIDE_FLAGS: u32 = F_STRING_INPUT | F_VALUES | F_FROM_VALUE;
@@ -139,7 +139,7 @@ function callSide(side: usize, p: usize, n: usize, flags: u32, record: bool): bo
   if (all == 0) return false;
   let kn: usize = 0;
   while (kn < sinkLength() && load<u8>(all + kn) != 0x0A) kn++; // a kind holds no line feed
-  const nn = <usize>nodeA(<u32>callName);
+  const nn = <usize>nodeA(<u32>lastCall().name);
   const canonAt = kn + nn + 2;
   const canonEnd = record ? callTextStart() : sinkLength();
   setSide(side, all, kn, all + kn + 1, nn, all + canonAt, canonEnd - canonAt,
@@ -245,7 +245,7 @@ function nearStep(arg: u32, nameP: usize, nameN: usize, counters: usize, counter
   const recN = sf(s, S_REC_N);
   if (!stepHead(count == 0 ? NEAR_EXACT : NEAR_BEST, index + 1, count, 96 + changesN + recN)) return false;
   const sameDigest = memory.compare(s + S_DIGEST, target + 12, 64) == 0;
-  return lit("{\"index\":") && num(index) && lit(",\"explanation\":")
+  return lit("{\"index\":") && decimal(index) && lit(",\"explanation\":")
     && (sf(s, S_IS_EXPLANATION) != 0 ? lit("null") : bytes(sf(s, S_REC_P), recN))
     && lit(sameDigest ? ",\"diff\":{\"same\":true,\"changes\":[" : ",\"diff\":{\"same\":false,\"changes\":[")
     && bytes(changes, changesN) && lit("]}}");

@@ -22,7 +22,8 @@ import { ensure, putByte, sinkBase } from "../json/sink";
 import { compareKeys, entryNode, setEntry, sortMembers } from "../json/sort";
 import { writeJsonString } from "./canonical";
 import { SELECT_MATCH_ON, SELECT_NONE, keepMember } from "./select";
-import { DECLARED_TOOLS, declared } from "./tools";
+import { DECLARED_TOOLS } from "./tools";
+import { lastCall } from "./callnodes";
 
 /**
  * Appends the Explanation to the sink. kind/name: decoded bytes; lists,
@@ -41,7 +42,7 @@ export function writeExplanation(kindP: usize, kindN: usize, nameP: usize, nameN
   if (!lit(",\"preimage\":") || !sinkSpan(preStart, canonEnd)) return false;
   if (digest != 0 && !(lit(",\"fingerprint\":\"") && bytes(digest, 64) && lit("\""))) return false;
   // The tool's declaration chose the selection; absent: the call's own lists, if any.
-  if (declared == DECLARED_TOOLS && !lit(",\"declared\":\"tools\"")) return false;
+  if (lastCall().declared == DECLARED_TOOLS && !lit(",\"declared\":\"tools\"")) return false;
   if (echo) {
     if (matchOn >= 0 && !(lit(",\"matchOn\":") && keyArray(<u32>matchOn))) return false;
     if (ignoreArgs >= 0 && !(lit(",\"ignoreArgs\":") && keyArray(<u32>ignoreArgs))) return false;

@@ -19,15 +19,16 @@ from __future__ import annotations
 import json
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, TypedDict, Union
 
-from ._abi import (D_DIFF, D_NEAR_START, D_NEAR_STEP, F_FROM_VALUE, F_STRING_INPUT, NEAR_COUNTER_BYTES, NEAR_EXACT,
-                   NEAR_NAME_ONLY, NEAR_SEND_CALL)
-from ._diagnostics_wasm import compare, explain_call_text, explain_calls_text
-from ._encode import host_call_text, key_list, key_name, to_json_text
+from ._abi import (D_DIFF, D_NEAR_START, D_NEAR_STEP, DEFAULT_KIND, F_FROM_VALUE, F_STRING_INPUT, NEAR_COUNTER_BYTES,
+                   NEAR_EXACT, NEAR_NAME_ONLY, NEAR_SEND_CALL)
+from ._diagnostics_wasm import call_keep_mask, compare, explain_call_text, explain_calls_text
+from ._encode import host_call_text, key_list, to_json_text
+from ._select import select_value
 from ._errors import FingerprintError
 from ._tools import Tools, tools_text
 from ._types import KeyList
 
-_DEFAULT_KIND = "tool_call"
+_DEFAULT_KIND = DEFAULT_KIND  # D17, generated from assembly/abi.ts
 
 
 class Selection(TypedDict):
@@ -156,8 +157,8 @@ def diff(a: CallLike, b: CallLike) -> Diff:
         >>> diff({"name": "t", "args": {"p": "P0"}}, {"name": "t", "args": {"p": "P1"}})["changes"]
         [{'path': 'p', 'kind': 'changed', 'before': '"P0"', 'after': '"P1"'}]
     """
-    da, fa, _ = _side(a)
-    db, fb, _ = _side(b)
+    da, fa = _side(a)
+    db, fb = _side(b)
     return json.loads(compare(D_DIFF, 0, da, fa, b"", b"", db, fb))  # type: ignore[no-any-return]
 
 
@@ -173,7 +174,7 @@ def nearest(call: CallLike, recording: Iterable[CallLike]) -> Optional[NearestMa
     Raises:
         FingerprintError: when the call or a candidate cannot be fingerprinted.
     """
-    target = compare(D_NEAR_START, 0, b"", 0, b"", b"", *_side(call)[:2])
+    target = compare(D_NEAR_START, 0, b"", 0, b"", b"", *_side(call))
     counters = b""
     best: Optional[NearestMatch] = None
     cut = 4 + NEAR_COUNTER_BYTES
@@ -182,36 +183,27 @@ def nearest(call: CallLike, recording: Iterable[CallLike]) -> Optional[NearestMa
         name = rec.get("name") if isinstance(rec, Mapping) else None
         out = (compare(D_NEAR_STEP, NEAR_NAME_ONLY, name.encode("utf-8", "surrogatepass"), 0, counters, target, b"", 0)
                if isinstance(name, str) else None)
-        sent = None
         if out is None or out[0] == NEAR_SEND_CALL:
-            data, flags, sent = _side(rec)
-            out = compare(D_NEAR_STEP, 0, b"", 0, counters, target, data, flags)
+            out = compare(D_NEAR_STEP, 0, b"", 0, counters, target, *_side(rec))
         counters = out[4:cut]
         if len(out) > cut:
             m = json.loads(out[cut:])
-            # A null explanation: an Explanation was sent, the recorded item or the one made of it.
-            e = m["explanation"] if m["explanation"] is not None else rec if sent is None else sent
-            best = {"index": m["index"], "call": rec, "explanation": e, "diff": m["diff"]}
+            # A null explanation: the recorded item is an Explanation, its own.
+            best = {"index": m["index"], "call": rec, "explanation": rec if m["explanation"] is None else m["explanation"],
+                    "diff": m["diff"]}
         if out[0] == NEAR_EXACT:
             break
     return best
 
 
-def _side(x: Any) -> Tuple[bytes, int, Optional[Explanation]]:
-    """A side of diff or nearest as the core reads it: JSON text as given, a host value as its JSON
-    text; a mapping whose args hold a value D16 rejects goes as its Explanation (D9: no error when
-    selection leaves the value out), which is returned too."""
+def _side(x: Any) -> Tuple[bytes, int]:
+    """A side of diff or nearest as the core reads it: JSON text as given, a host value (a call or
+    an Explanation) as explain sends a call."""
     if isinstance(x, str):
-        return x.encode("utf-8", "surrogatepass"), F_STRING_INPUT, None
+        return x.encode("utf-8", "surrogatepass"), F_STRING_INPUT
     if isinstance(x, (bytes, bytearray, memoryview)):
-        return bytes(x), 0, None
-    try:
-        return host_call_text(x), F_FROM_VALUE, None
-    except FingerprintError:
-        if not isinstance(x, Mapping):
-            raise
-    e = explain_call(x)
-    return to_json_text(dict(e)), F_FROM_VALUE, e
+        return bytes(x), 0
+    return _sent(x, b"", None), F_FROM_VALUE
 
 
 def explain_call(call: Any, *, tools: Tools = None) -> Explanation:
@@ -280,46 +272,32 @@ def explain_record(call: Any, tools: bytes = b"", s: Any = None) -> Tuple[Dict[s
     ``s``: the call's limits (None: the configured ones)."""
     if isinstance(call, (str, bytes, bytearray, memoryview)):
         return explain_call_text(call, tools, s)
+    return explain_call_text(_sent(call, tools, s), tools, s, from_value=True)
+
+
+def _sent(call: Any, tools: bytes, s: Any) -> bytes:
+    """A host value's call as the core is sent it: JSON text, argsJSON bytes as text, args only as
+    far as selection reads them."""
     if not isinstance(call, Mapping):
         # An SDK object (D16b) or a list (D22): its JSON is JSON values only, read by the core.
-        return explain_call_text(host_call_text(call), tools, s, from_value=True)
+        return host_call_text(call)
     c = dict(call)
     if isinstance(c.get("argsJSON"), (bytes, bytearray, memoryview)):
         c["argsJSON"] = _utf8(bytes(c["argsJSON"]))
-    try:
-        text = to_json_text(c)
-    except FingerprintError:
-        return _explain_around_rejected(c, tools, s)
-    return explain_call_text(text, tools, s, from_value=True)
+    elif "args" in c and c.get("argsJSON") is None and (tools or c.get("matchOn") is not None
+                                                        or c.get("ignoreArgs") is not None):
+        # The core says which args members to read (D9): the rest go in as what says whether
+        # they hold a value (``selected.dropped``), never walked; a value D16 rejects there is no error.
+        def ask(names: List[str]) -> str:
+            return call_keep_mask(to_json_text(dict(c, args=dict.fromkeys(names, 1)), ""), tools, s)
+        c["args"] = select_value(c.get("args"), ask, _left)
+    return to_json_text(c, "")
 
 
-def _explain_around_rejected(c: Dict[str, Any], tools: bytes, s: Any) -> Tuple[Dict[str, Any], str]:
-    """A call whose args hold a value D16 rejects: no error when selection leaves
-    it out (D9). Each rejected top-level member goes in as a stand-in (True:
-    present, not None); if the core keeps one, the real error is raised — the
-    core, not this host, decides what is selected."""
-    args = c.get("args")
-    if not isinstance(args, dict):
-        to_json_text(args)  # raises the error with its path
-        raise FingerprintError("unsupported-value", "a call's members must be JSON values")
-    copy: Dict[Any, Any] = {}
-    rejected = set()
-    for key, value in args.items():
-        try:
-            to_json_text(value)
-            copy[key] = value
-        except FingerprintError:
-            rejected.add(key if key.__class__ is str else key_name(key))
-            copy[key] = True
-    try:
-        text = to_json_text(dict(c, args=copy))
-    except FingerprintError:
-        to_json_text(args)  # a bad key: raises the error with its path
-        raise
-    record, digest = explain_call_text(text, tools, s, from_value=True)
-    if any(k in rejected for k in record["selected"]["kept"]):
-        to_json_text(args)
-    return record, digest
+def _left(v: Any) -> Any:
+    """A member selection leaves out: None and exact numbers and strings as they are (NaN and
+    too large an int are null), anything else a plain True (never null, D16)."""
+    return v if v is None or type(v) in (str, int, float, bool) else True
 
 
 def _call(name: Any, kind: Any, match_on: Any, ignore_args: Any, args: Dict[str, Any]) -> Dict[str, Any]:
