@@ -22,6 +22,7 @@ const ABI_ID = parseInt(createHash("sha256").update(text).digest("hex").slice(0,
 
 const consts = [];
 const errors = [];
+const words = [];
 for (const line of text.split("\n")) {
   const m = /^export const ([A-Z][A-Z0-9_]*): [iu](?:8|32) = (\d+);\s*(?:\/\/\s*(.*))?$/.exec(line);
   if (!m) {
@@ -32,7 +33,17 @@ for (const line of text.split("\n")) {
   consts.push([name, Number(value)]);
   const e = /^error: ([a-z0-9-]+) \| (.+)$/.exec(comment);
   if (e) errors.push({ status: Number(value), code: e[1], message: e[2] });
+  const w = /^word: ([a-z0-9-]+|-) \| (.+)$/.exec(comment);
+  if (w) words.push({ id: Number(value), code: w[1], template: w[2] });
 }
+words.forEach((w, i) => {
+  if (w.id !== i + 1) throw new Error(`${SOURCE}: word ids must be 1..n without gaps, in order (${w.template})`);
+  if (!/^[\x20-\x7e]*$/.test(w.template)) throw new Error(`${SOURCE}: a word template is ASCII (${w.template})`);
+  // Each parameter at most once: a message is then at most its template + the parameters' bytes (base/words.ts).
+  for (const k of ["{1}", "{2}", "{3}"]) {
+    if (w.template.split(k).length > 2) throw new Error(`${SOURCE}: ${k} twice in a word template (${w.template})`);
+  }
+});
 errors.sort((a, b) => a.status - b.status);
 errors.forEach((e, i) => {
   if (e.status !== i + 1) throw new Error(`${SOURCE}: error codes must be 1..n without gaps (${e.code})`);
@@ -52,6 +63,8 @@ ${errors.map((e) => `  [${JSON.stringify(e.code)}, ${JSON.stringify(e.message)}]
 ] as const;
 /** PART_* values → names, for error messages. */
 export const PARTS = ${JSON.stringify(parts)} as const;
+/** Word id 1..${words.length} → the FingerprintError.code of the error the core words ("-": a frame). */
+export const WORD_CODES = ${JSON.stringify(words.map((w) => w.code))} as const;
 `;
 
 const mjs = ts.replace(/ as const;/g, ";").replace(/\/\*\* (.*) \*\//g, "// $1");
@@ -66,6 +79,8 @@ ${errors.map((e) => `    (${JSON.stringify(e.code)}, ${JSON.stringify(e.message)
 )
 #: PART_* values → names, for error messages.
 PARTS = (${parts.map((p) => JSON.stringify(p)).join(", ")},)
+#: Word id 1..${words.length} → the FingerprintError.code of the error the core words ("-": a frame).
+WORD_CODES = (${words.map((w) => JSON.stringify(w.code)).join(", ")},)
 `;
 
 const as = `${head("//")}
@@ -126,7 +141,27 @@ export function limitWords(status: i32): usize {
 }
 `;
 
+// Every message the core words (base/words.ts), as one block of static
+// data: [length][ASCII bytes] per entry, first the reasons of statuses
+// 1..n, then the word templates 1..m, a parameter {k} as the byte k.
+const wordBlock = [];
+for (const t of [...errors.map((e) => e.message), ...words.map((w) => w.template)]) {
+  const b = Buffer.from(t.replace(/\{([1-3])\}/g, (_, k) => String.fromCharCode(Number(k))), "latin1");
+  if (b.length > 255) throw new Error(`${SOURCE}: a message of more than 255 bytes (${t})`);
+  wordBlock.push(b.length, ...b);
+}
+const asWords = `${head("//")}
+// The core's messages (abi.ts): [length][bytes] per entry, the reasons of
+// statuses 1..${errors.length}, then the word templates 1..${words.length} ({k}: the byte k). For base/words.ts.
+export const STATUS_COUNT: i32 = ${errors.length};
+export const WORD_COUNT: i32 = ${words.length};
+export function wordBlock(): usize {
+  return memory.data<u8>([${wordBlock.join(", ")}]);
+}
+`;
+
 const outputs = {
+  "assembly/_words.gen.ts": asWords,
   "assembly/_abi_id.gen.ts": as,
   "assembly/_limit_words.gen.ts": asLimits,
   "assembly/cli/_errors.gen.ts": asErrors,

@@ -18,10 +18,11 @@
  * null, key order or `1.0` vs `1` never show up.
  * @module
  */
+import { W_CALL, W_MEMBERS, W_MESSAGE, W_OBJECT, W_RECORDED, W_TEXT } from "./_abi.gen.js";
 import { diffTexts, explainCallText, explainCallValue, explainCalls as explainCallsCore, type Explained } from "./_diagnostics_wasm.js";
-import { F_TEXT, callValue } from "./core.js";
+import { F_TEXT, call, callValue } from "./core.js";
 import { selectValue } from "./select.js";
-import { FingerprintError } from "./errors.js";
+import { FingerprintError, hostError, typeWord } from "./errors.js";
 import type { FingerprintOptions } from "./api.js";
 import { toolsText, type CallOptions } from "./tools.js";
 import { type CoreLimits, NONE, callLimits } from "./_limits.js";
@@ -125,6 +126,7 @@ export function explain(name: string, args: unknown, options?: FingerprintOption
  * @example explainJSON("search", '{"q":"cats","page":2}', { matchOn: ["q"] }).selected.dropped // ["page"]
  */
 export function explainJSON(name: string, argsJSON: string | Uint8Array, options?: FingerprintOptions): Explanation {
+  if (typeof argsJSON !== "string" && !(argsJSON instanceof Uint8Array)) throw hostError(W_TEXT, [typeWord(argsJSON)]);
   const [o, own] = optionsOf(options);
   return explanationOf(explainRecord({ ...o, name, argsJSON }, undefined, own));
 }
@@ -165,7 +167,7 @@ export function fingerprintCall(call: Call | ProviderCall | string | Uint8Array,
  */
 export function explainCalls(message: ProviderCall | string | Uint8Array, options?: CallOptions): Explanation[] {
   if (message === null || typeof message !== "object" && typeof message !== "string") {
-    throw new FingerprintError("invalid-argument", "a message must be an object or its JSON text");
+    throw hostError(W_MESSAGE, [typeWord(message)]);
   }
   return explainCallsCore(message, toolsText(options)).map(explanationOf);
 }
@@ -174,10 +176,10 @@ export function explainCalls(message: ProviderCall | string | Uint8Array, option
 export function explainRecord(call: Call | ProviderCall | string | Uint8Array, tools?: Uint8Array, own: CoreLimits = NONE): Explained {
   if (typeof call === "string" || call instanceof Uint8Array) return explainCallText(call, tools, own);
   if (call === null || typeof call !== "object") {
-    throw new FingerprintError("invalid-argument", "a call must be an object {name, args | argsJSON, kind?, matchOn?, ignoreArgs?}");
+    throw hostError(W_CALL, [typeWord(call)]);
   }
   let c = call as Call;
-  if (c.argsJSON instanceof Uint8Array) c = { ...c, argsJSON: utf8(c.argsJSON) };
+  if (c.argsJSON instanceof Uint8Array) c = { ...c, argsJSON: utf8(c.argsJSON, own) };
   else if (c.argsJSON === undefined || c.argsJSON === null) c = withoutInapplicableSelection(c);
   try {
     return explainCallValue(c, tools, own);
@@ -214,7 +216,7 @@ function explainAroundRejected(c: Call, tools: Uint8Array | undefined, own: Core
     out = explainCallValue({ ...c, args: copy }, tools, own);
   } catch (err) {
     if (!isRejection(err)) throw err;
-    throw new FingerprintError("unsupported-value", "a call's name, kind, matchOn, ignoreArgs and other members must be JSON values");
+    throw hostError(W_MEMBERS, []);
   }
   if (out.record.selected.kept.some((k) => rejected.has(k))) throw errorOf(args);
   return out;
@@ -228,7 +230,7 @@ function errorOf(args: unknown): FingerprintError {
     if (err instanceof FingerprintError) return err;
     throw err;
   }
-  return new FingerprintError("unsupported-value", "args cannot be fingerprinted");
+  return hostError(W_MEMBERS, []);
 }
 
 /**
@@ -255,18 +257,19 @@ function canonicalText(v: unknown): string {
   return callValue(F_TEXT, "", "", "", "", v).text;
 }
 
-function utf8(bytes: Uint8Array): string {
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    throw new FingerprintError("invalid-utf8", "argsJSON bytes are not valid UTF-8");
-  }
+/**
+ * argsJSON given as bytes, read by the core as bytes (a BOM, surrogates as
+ * three-byte sequences, the first error and its offset: D12, D14); its
+ * canonical text stands in for them (the same args, D13).
+ */
+function utf8(bytes: Uint8Array, own: CoreLimits): string {
+  return call(F_TEXT, "", "", "", "", bytes, own).text;
 }
 
 /** The call members for fingerprint()-style options (kind, matchOn, ignoreArgs), and the call's own limits. */
 function optionsOf(options: FingerprintOptions | undefined): [Partial<Call>, CoreLimits] {
   if (options === undefined) return [{}, NONE];
-  if (typeof options !== "object" || options === null) throw new FingerprintError("invalid-argument", "options must be an object");
+  if (typeof options !== "object" || options === null) throw hostError(W_OBJECT, ["options", typeWord(options)]);
   const out: Partial<Call> = {};
   if (options.kind !== undefined) out.kind = options.kind;
   if (options.matchOn !== undefined) out.matchOn = options.matchOn;
@@ -312,7 +315,7 @@ export function nearest<T extends object = Call | Explanation | ProviderCall>(ca
   let index = 0;
   for (const rec of recording) {
     const i = index++;
-    if (rec === null || typeof rec !== "object") throw new FingerprintError("invalid-argument", "a recorded call must be an object");
+    if (rec === null || typeof rec !== "object") throw hostError(W_RECORDED, [typeWord(rec)]);
     // Names first: calls of other tools are never fingerprinted. A call in a
     // provider's shape (no string "name" at the top) is read by the core.
     const recName = (rec as { name?: unknown }).name;

@@ -15,12 +15,12 @@ import json
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
 from . import _core, _limits
-from ._abi import F_FROM_VALUE, F_MARSHAL
+from ._abi import F_FROM_VALUE, F_MARSHAL, W_STRING, W_TEXT
 from ._core import F_DIGEST, F_IGNORE, F_MATCH_ON, F_STRING_INPUT, F_TEXT, _local
 from ._encode import to_json_args
 from ._stream import NOT_PLAIN, PLAIN, UNKNOWN, marshal_call, plain_call
 from ._select import key_list, select_value
-from ._errors import FingerprintError
+from ._errors import FingerprintError, host_error, type_word
 from ._limits import Limits
 from ._types import KeyList
 from ._value import bind_value
@@ -44,7 +44,7 @@ def _literal(s: Any, what: str) -> bytes:
     t = type(s)
     if t is not str:
         if not issubclass(t, str):
-            raise FingerprintError("invalid-argument", "%s must be a str, got %s" % (what, t.__qualname__))
+            raise host_error(W_STRING, what, t.__qualname__)
         s = str.__str__(s)
     b = _names.get(s)
     if b is None:
@@ -281,5 +281,4 @@ def _text(t: Any) -> Tuple[Any, int]:
         return str.__str__(t), F_STRING_INPUT
     if issubclass(c, (bytes, bytearray)) or c is memoryview:
         return t, 0
-    raise FingerprintError("invalid-argument",
-                           "JSON text must be str or bytes, got %s" % type(t).__qualname__)
+    raise host_error(W_TEXT, type_word(t))

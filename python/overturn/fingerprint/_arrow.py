@@ -14,9 +14,9 @@ from array import array
 from typing import Any, Dict, List
 
 from . import _limits
-from ._abi import F_DIGEST, F_RAW_NAMES, F_STRING_INPUT
+from ._abi import F_DIGEST, F_RAW_NAMES, F_STRING_INPUT, W_LENGTHS, W_NULL_ITEM
 from ._batch import CHUNK_BYTES, CHUNK_ITEMS, Column, Target, run_chunk, with_index
-from ._errors import FingerprintError
+from ._errors import FingerprintError, host_error
 
 _I32 = struct.Struct("<i")
 
@@ -66,9 +66,9 @@ def batch_json(names: Any, args_json: Any, kind: Any, shared: List[Any], s: _lim
     if shared[0] is None:
         ka = _strings(pc.fill_null(kind, "tool_call"), "kind")  # a null kind is the default (D17)
         if len(ka) != len(na):
-            raise FingerprintError("invalid-argument", "kind and names have different lengths")
+            raise host_error(W_LENGTHS, "kind", "names")
     if len(na) != len(aa):
-        raise FingerprintError("invalid-argument", "names and args_json have different lengths")
+        raise host_error(W_LENGTHS, "names", "args_json")
     count = len(na)
     with Target(s) as t:
         digests = bytearray()
@@ -81,9 +81,9 @@ def batch_json(names: Any, args_json: Any, kind: Any, shared: List[Any], s: _lim
             a, nm = aa.slice(base, n), na.slice(base, n)
             errors: Dict[int, FingerprintError] = {}
             for i in _nulls(nm):
-                errors[i] = FingerprintError("invalid-argument", "name is null")
+                errors[i] = host_error(W_NULL_ITEM, "name")
             for i in _nulls(a):
-                errors.setdefault(i, FingerprintError("invalid-argument", "args_json is null"))
+                errors.setdefault(i, host_error(W_NULL_ITEM, "args_json"))
             cols = [shared[0] if ka is None else _column(ka.slice(base, n)), _column(nm), shared[2], shared[3], _column(a)]
             d, f = run_chunk(t, F_DIGEST | F_RAW_NAMES | F_STRING_INPUT, n, cols, errors, base, raise_errors)
             # Digests as bytes, or (long items, hashed by OpenSSL) hex strs, None where failed.

@@ -115,8 +115,7 @@ class Target:
 
     def error(self) -> FingerprintError:
         status, offset, part, ptr, size = _RESULT.unpack(self.read(self.result + RESULT_STATUS, _RESULT.size))
-        detail = self.read(ptr, size).decode("utf-8", "surrogatepass") if size else ""
-        return core_error(status, offset, part, detail)
+        return core_error(status, offset, self.read(ptr, size).decode("utf-8", "surrogatepass"))
 
     def forget(self) -> None:
         _diagnostics_wasm._forget(self.d)

@@ -14,9 +14,9 @@ from marshal import dumps as _dumps
 from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Tuple
 
 from . import _batch, _limits, _stream
-from ._abi import F_CALL, F_DIGEST, F_MARSHAL, F_RAW_NAMES, F_STRING_INPUT
+from ._abi import F_CALL, F_DIGEST, F_MARSHAL, F_RAW_NAMES, F_STRING_INPUT, W_CHOICE, W_ITERABLE, W_LENGTHS, W_STRING, W_TEXT
 from ._batch import CHUNK_BYTES, CHUNK_ITEMS, SHARED_EMPTY, Column, Target, run_chunk, with_index
-from ._errors import FingerprintError
+from ._errors import FingerprintError, host_error, type_word
 from ._select import key_list
 from ._types import KeyList
 
@@ -66,7 +66,7 @@ def fingerprint_batch_json(names: Any, args_json: Any, *, match_on: Optional[Key
 
         return _arrow.batch_json(names, args_json, kind, shared, s, raise_errors)
     if isinstance(kind, str) is False:
-        raise FingerprintError("invalid-argument", "kind must be a str")
+        raise host_error(W_STRING, "kind", type_word(kind))
     out: List[Optional[str]] = []
     it_n, it_a = _chunks(_iterable(names, "names")), _chunks(_iterable(args_json, "args_json"))
     base = 0
@@ -74,7 +74,7 @@ def fingerprint_batch_json(names: Any, args_json: Any, *, match_on: Optional[Key
         while True:
             ns, texts = next(it_n), next(it_a)
             if len(ns) != len(texts):
-                raise FingerprintError("invalid-argument", "names and args_json have different lengths")
+                raise host_error(W_LENGTHS, "names", "args_json")
             if not ns:
                 break
             # A chunk of ASCII str (the usual texts: json.dumps escapes the rest) in one run, else in parts.
@@ -231,7 +231,7 @@ def _run_texts(t: Target, shared: List[Any], names: List[Any], texts: List[Any],
             if isinstance(n, str):
                 nb.append(_batch.wtf8(n))
                 continue
-            e = FingerprintError("invalid-argument", "name must be a str, got %s" % type(n).__qualname__)
+            e = host_error(W_STRING, "name", type_word(n))
             if raise_errors:
                 raise with_index(e, base + i) from None
             errors[i] = e
@@ -261,7 +261,7 @@ def _mixed_texts(texts: List[Any], errors: Dict[int, FingerprintError], base: in
             ab.append(bytes(x))
             sorts.append(False)
         else:
-            e = FingerprintError("invalid-argument", "JSON text must be str or bytes, got %s" % type(x).__qualname__)
+            e = host_error(W_TEXT, type_word(x))
             if raise_errors:
                 raise with_index(e, base + i) from None
             errors[i] = e
@@ -309,12 +309,12 @@ def _on_error(on_error: Any) -> bool:
         return True
     if on_error == "null":
         return False
-    raise FingerprintError("invalid-argument", 'on_error must be "raise" or "null", got %r' % (on_error,))
+    raise host_error(W_CHOICE, "on_error", "raise", repr(on_error))
 
 
 def _iterable(x: Any, what: str) -> Iterable[Any]:
     if isinstance(x, (str, bytes)) or not hasattr(x, "__iter__"):
-        raise FingerprintError("invalid-argument", "%s must be an iterable, got %s" % (what, type(x).__qualname__))
+        raise host_error(W_ITERABLE, what, type_word(x))
     return x  # type: ignore[no-any-return]
 
 
@@ -339,7 +339,7 @@ def _chunks(x: Iterable[Any]) -> Iterator[List[Any]]:
 
 def _shared_text(s: Any, what: str) -> Column:
     if not isinstance(s, str):
-        raise FingerprintError("invalid-argument", "%s must be a str, got %s" % (what, type(s).__qualname__))
+        raise host_error(W_STRING, what, type_word(s))
     return ("shared", _batch.wtf8(s))
 
 

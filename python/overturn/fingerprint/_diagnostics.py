@@ -23,7 +23,9 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, TypedDic
 from ._diagnostics_wasm import diff_texts, explain_call_text, explain_calls_text
 from ._encode import host_call_text, key_list, key_name, to_json_text
 from ._read import is_model
-from ._errors import FingerprintError
+from . import _core
+from ._abi import F_TEXT, W_MEMBERS, W_MESSAGE, W_RECORDED, W_TEXT
+from ._errors import FingerprintError, host_error, type_word
 from ._tools import Tools, tools_text
 from ._types import KeyList
 
@@ -133,10 +135,9 @@ def explain_json(name: str, args_json: Union[str, bytes, bytearray, memoryview],
         ['page']
     """
     if isinstance(args_json, (bytes, bytearray, memoryview)):
-        args_json = _utf8(bytes(args_json))
+        args_json = _utf8(bytes(args_json), _own(limits))
     elif not isinstance(args_json, str):
-        raise FingerprintError("invalid-argument", "JSON text must be str or bytes, got %s"
-                               % type(args_json).__qualname__)
+        raise host_error(W_TEXT, type_word(args_json))
     return _explanation(*explain_record(_call(name, kind, match_on, ignore_args, {"argsJSON": args_json}), b"",
                                         _own(limits)))
 
@@ -181,7 +182,7 @@ def nearest(call: CallLike, recording: Iterable[CallLike]) -> Optional[NearestMa
     best: Optional[NearestMatch] = None
     for i, rec in enumerate(recording):
         if not (isinstance(rec, Mapping) or is_model(rec)):
-            raise FingerprintError("invalid-argument", "a recorded call must be a mapping or an SDK object with model_dump")
+            raise host_error(W_RECORDED, type_word(rec))
         # Names first: calls of other tools are never fingerprinted. A call
         # in a provider's shape (no string "name" at the top) is read by the core.
         rec_name = rec.get("name") if isinstance(rec, Mapping) else None
@@ -275,7 +276,7 @@ def explain_calls(message: Any, *, tools: Tools = None) -> List[Explanation]:
     """
     from_value = not isinstance(message, (str, bytes, bytearray, memoryview))
     if from_value:
-        message = host_call_text(message)
+        message = host_call_text(message, W_MESSAGE)
     return [_explanation(r, d) for r, d in explain_calls_text(message, tools_text(tools), from_value)]
 
 
@@ -296,7 +297,7 @@ def explain_record(call: Any, tools: bytes = b"", s: Any = None) -> Tuple[Dict[s
         return explain_call_text(host_call_text(call), tools, s, from_value=True)
     c = dict(call)
     if isinstance(c.get("argsJSON"), (bytes, bytearray, memoryview)):
-        c["argsJSON"] = _utf8(bytes(c["argsJSON"]))
+        c["argsJSON"] = _utf8(bytes(c["argsJSON"]), s)
     try:
         text = to_json_text(c)
     except FingerprintError:
@@ -312,7 +313,7 @@ def _explain_around_rejected(c: Dict[str, Any], tools: bytes, s: Any) -> Tuple[D
     args = c.get("args")
     if not isinstance(args, dict):
         to_json_text(args)  # raises the error with its path
-        raise FingerprintError("unsupported-value", "a call's members must be JSON values")
+        raise host_error(W_MEMBERS)
     copy: Dict[Any, Any] = {}
     rejected = set()
     for key, value in args.items():
@@ -344,14 +345,11 @@ def _call(name: Any, kind: Any, match_on: Any, ignore_args: Any, args: Dict[str,
     return c
 
 
-def _utf8(data: bytes) -> str:
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]  # a BOM in byte input is skipped (D12)
-    try:
-        return data.decode("utf-8", "surrogatepass")
-    except UnicodeDecodeError as e:
-        raise FingerprintError("invalid-utf8", "invalid JSON: invalid UTF-8 at byte %d" % e.start,
-                               offset=e.start) from None
+def _utf8(data: bytes, s: Any = None) -> str:
+    """argsJSON given as bytes, read by the core as bytes (a BOM, surrogates as three-byte
+    sequences, the first error and its offset: D12, D14); its canonical text stands in for
+    them (the same args, D13)."""
+    return _core.call(F_TEXT, b"", b"", b"", b"", data, s)
 
 
 def _change(path: str, kind: str, before: Optional[str], after: Optional[str]) -> Change:

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Set, Tuple
 
-from ._errors import FingerprintError
+from ._abi import W_KEY_TYPE, W_STRINGS
+from ._errors import FingerprintError, host_error, type_word
 from ._read import is_model, items_of, key_name, model_value, pair
 
 
@@ -93,9 +94,7 @@ def _selected_name(k: Any, listed: Set[str], keep: bool) -> Optional[str]:
     if name is None:
         if keep:
             return None  # not a name match_on can list: left out, never read (D9)
-        raise FingerprintError(
-            "unsupported-value", "cannot fingerprint a dict key of type %s in the object at args: keys must be "
-            "str, int, float, bool or None (D16)" % type(k).__qualname__, path="args")
+        raise host_error(W_KEY_TYPE, type_word(k), "args", path="args")
     return name if ((name if name.isascii() else _utf16(name)) in listed) is keep else None
 
 
@@ -107,8 +106,7 @@ def key_list(keys: Any, what: str) -> Tuple[str, ...]:
     """
     t = type(keys)
     if issubclass(t, (str, bytes, bytearray, dict)) or getattr(t, "__iter__", None) is None:
-        raise FingerprintError("invalid-argument",
-                               "%s must be a list of strings, got %s" % (what, t.__qualname__))
+        raise host_error(W_STRINGS, what, t.__qualname__)
     out = tuple(keys)  # user code (__iter__): its exceptions pass through
     for k in out:
         if type(k) is not str:
@@ -120,8 +118,7 @@ def key_list(keys: Any, what: str) -> Tuple[str, ...]:
         kt = type(k)
         if kt is not str:
             if not issubclass(kt, str):
-                raise FingerprintError("invalid-argument",
-                                       "%s must be a list of strings, found %s" % (what, kt.__qualname__))
+                raise host_error(W_STRINGS, what, "an array holding " + kt.__qualname__)
             k = str.__str__(k)
         exact.append(k)
     return tuple(exact)
