@@ -6,13 +6,16 @@
 //   src/_abi.gen.ts                          TypeScript SDK
 //   python/overturn/fingerprint/_abi.py      Python SDK
 //   bench/_abi.gen.mjs                       the benchmark harness (plain JS)
+//   go/internal/abi/abi_gen.go               Go SDK (and its CLI)
+// Each host gets the constants, the error table, the part names and the table
+// of request kinds (abi.ts "request:" lines); a new host adds an emitter here.
 // ABI_ID is the first 20 bits of SHA-256 over abi.ts: a positive i32 in every
 // host, and a 3-byte constant in the fingerprint module, whose 48 KiB ceiling
 // is nearly spent (one mismatched build in a million would pass unnoticed).
 //   node scripts/gen-abi.mjs           write the files
 //   node scripts/gen-abi.mjs --check   fail (exit 1) when a written file is stale
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -23,7 +26,10 @@ const ABI_ID = parseInt(createHash("sha256").update(text).digest("hex").slice(0,
 const consts = [];
 const errors = [];
 const words = [];
+const strings = [];
 for (const line of text.split("\n")) {
+  const str = /^export const ([A-Z][A-Z0-9_]*): string = ("[ -~]*");$/.exec(line);
+  if (str) { strings.push([str[1], JSON.parse(str[2])]); continue; }
   const m = /^export const ([A-Z][A-Z0-9_]*): [iu](?:8|32) = (\d+);\s*(?:\/\/\s*(.*))?$/.exec(line);
   if (!m) {
     if (line.startsWith("export")) throw new Error(`${SOURCE}: cannot read "${line}"`);
@@ -40,10 +46,38 @@ words.forEach((w, i) => {
   if (w.id !== i + 1) throw new Error(`${SOURCE}: word ids must be 1..n without gaps, in order (${w.template})`);
   if (!/^[\x20-\x7e]*$/.test(w.template)) throw new Error(`${SOURCE}: a word template is ASCII (${w.template})`);
   // Each parameter at most once: a message is then at most its template + the parameters' bytes (base/words.ts).
-  for (const k of ["{1}", "{2}", "{3}"]) {
+  for (const k of ["{1}", "{2}", "{3}", "{4}", "{5}"]) {
     if (w.template.split(k).length > 2) throw new Error(`${SOURCE}: ${k} twice in a word template (${w.template})`);
   }
 });
+// Request kinds ("// request: name | module | flags | optional flags | parts | result" lines).
+const value = Object.fromEntries(consts);
+const PART_NAMES = ["kind", "name", "matchOn", "ignoreArgs", "args"];
+const requests = [];
+for (const line of text.split("\n")) {
+  const m = /^\/\/ request: (.*)$/.exec(line);
+  if (!m) continue;
+  const f = m[1].split("|").map((x) => x.trim());
+  if (f.length !== 6) throw new Error(`${SOURCE}: a request line has six fields: ${line}`);
+  const [name, module, always, optional, partText, resultText] = f;
+  const flagsOf = (t) => t.split(/\s+/).filter(Boolean).reduce((acc, n) => {
+    if (!n.startsWith("F_") || value[n] === undefined) throw new Error(`${SOURCE}: request ${name}: unknown flag ${n}`);
+    return acc | value[n];
+  }, 0) >>> 0;
+  if (!/^[a-z][A-Za-z]*$/.test(name) || !["fingerprint", "engine"].includes(module)) throw new Error(`${SOURCE}: bad request line: ${line}`);
+  const pairs = (t, keys) => Object.fromEntries(t.split(/\s+/).filter(Boolean).map((p) => {
+    const [k, v] = p.split("=");
+    if (!keys.includes(k) || !v) throw new Error(`${SOURCE}: request ${name}: cannot read ${p}`);
+    return [k, v];
+  }));
+  requests.push({ name, module, flags: flagsOf(always), optional: flagsOf(optional),
+    parts: pairs(partText, PART_NAMES), result: pairs(resultText, ["text", "digest", "words"]) });
+}
+if (requests.length === 0) throw new Error(`${SOURCE}: no request lines`);
+const pyDict = (o) => `{${Object.entries(o).map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(", ")}}`;
+const goMap = (o) => `map[string]string{${Object.entries(o).map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(", ")}}`;
+const upper = (n) => n.replace(/[A-Z]/g, (c) => "_" + c).toUpperCase();
+
 errors.sort((a, b) => a.status - b.status);
 errors.forEach((e, i) => {
   if (e.status !== i + 1) throw new Error(`${SOURCE}: error codes must be 1..n without gaps (${e.code})`);
@@ -57,6 +91,7 @@ const ts = `${head("//")}
 // The core's ABI for the TypeScript host; abiId() of the module must equal ABI_ID.
 export const ABI_ID = ${hex};
 ${consts.map(([n, v]) => `export const ${n} = ${v};`).join("\n")}
+${strings.map(([n, v]) => `export const ${n} = ${JSON.stringify(v)};`).join("\n")}
 /** Core status 1..${errors.length} → [FingerprintError.code, reason]. */
 export const CORE_ERRORS = [
 ${errors.map((e) => `  [${JSON.stringify(e.code)}, ${JSON.stringify(e.message)}],`).join("\n")}
@@ -65,6 +100,11 @@ ${errors.map((e) => `  [${JSON.stringify(e.code)}, ${JSON.stringify(e.message)}]
 export const PARTS = ${JSON.stringify(parts)} as const;
 /** Word id 1..${words.length} → the FingerprintError.code of the error the core words ("-": a frame). */
 export const WORD_CODES = ${JSON.stringify(words.map((w) => w.code))} as const;
+/** Request kinds (abi.ts "request:" lines): each operation's flags always set (RQ_*), flags a caller may add, parts, result. */
+${requests.map((r) => `export const RQ_${upper(r.name)} = ${r.flags};`).join("\n")}
+export const REQUESTS = {
+${requests.map((r) => `  ${r.name}: { module: ${JSON.stringify(r.module)}, flags: ${r.flags}, optional: ${r.optional}, parts: ${JSON.stringify(r.parts)}, result: ${JSON.stringify(r.result)} },`).join("\n")}
+} as const;
 `;
 
 const mjs = ts.replace(/ as const;/g, ";").replace(/\/\*\* (.*) \*\//g, "// $1");
@@ -73,6 +113,7 @@ const py = `${head("#")}
 """The core's ABI for the Python host; abiId() of the module must equal ABI_ID."""
 ABI_ID = ${hex}
 ${consts.map(([n, v]) => `${n} = ${v}`).join("\n")}
+${strings.map(([n, v]) => `${n} = ${JSON.stringify(v)}`).join("\n")}
 #: Core status 1..${errors.length} → (FingerprintError.code, reason).
 CORE_ERRORS = (
 ${errors.map((e) => `    (${JSON.stringify(e.code)}, ${JSON.stringify(e.message)}),`).join("\n")}
@@ -81,12 +122,66 @@ ${errors.map((e) => `    (${JSON.stringify(e.code)}, ${JSON.stringify(e.message)
 PARTS = (${parts.map((p) => JSON.stringify(p)).join(", ")},)
 #: Word id 1..${words.length} → the FingerprintError.code of the error the core words ("-": a frame).
 WORD_CODES = (${words.map((w) => JSON.stringify(w.code)).join(", ")},)
+#: Request kinds (abi.ts "request:" lines): each operation's flags always set (RQ_*), flags a caller may add, parts, result.
+${requests.map((r) => `RQ_${upper(r.name)} = ${r.flags}`).join("\n")}
+REQUESTS = {
+${requests.map((r) => `    ${JSON.stringify(r.name)}: {"module": ${JSON.stringify(r.module)}, "flags": ${r.flags}, "optional": ${r.optional}, "parts": ${pyDict(r.parts)}, "result": ${pyDict(r.result)}},`).join("\n")}
+}
+`;
+
+// Go: exported names in an internal package (the module's users never see them), aligned as gofmt does.
+const goPad = Math.max(...consts.map(([n]) => n.length));
+const goSrc = `// Code generated by scripts/gen-abi.mjs from ${SOURCE}; DO NOT EDIT.
+
+// Package abi is the core's ABI for the Go host; abiId() of the module must equal ABI_ID.
+package abi
+
+const ABI_ID = ${hex}
+
+// PACKAGE_VERSION is package.json's version, which the CLI prints (--version).
+const PACKAGE_VERSION = ${JSON.stringify(JSON.parse(readFileSync(join(root, "package.json"), "utf8")).version)}
+
+const (
+${consts.map(([n, v]) => `\t${n.padEnd(goPad)} = ${v}`).join("\n")}
+)
+
+// CoreErrors maps core status 1..${errors.length} to FingerprintError.Code and the reason.
+var CoreErrors = [...][2]string{
+${errors.map((e) => `\t{${JSON.stringify(e.code)}, ${JSON.stringify(e.message)}},`).join("\n")}
+}
+
+// Parts maps PART_* values to names, for error messages.
+var Parts = [...]string{${parts.map((p) => JSON.stringify(p)).join(", ")}}
+
+// RequestKind is one operation a host can ask (abi.ts "request:" lines).
+type RequestKind struct {
+\tModule   string
+\tFlags    uint32 // always set
+\tOptional uint32 // a caller may add
+\tParts    map[string]string
+\tResult   map[string]string
+}
+
+// Request kinds: flags always set (RQ_*) and the whole table.
+const (
+${requests.map((r) => `\tRQ_${upper(r.name)} = ${r.flags}`).join("\n")}
+)
+
+var RequestKinds = map[string]RequestKind{
+${requests.map((r) => `\t${JSON.stringify(r.name)}: {${JSON.stringify(r.module)}, ${r.flags}, ${r.optional}, ${goMap(r.parts)}, ${goMap(r.result)}},`).join("\n")}
+}
 `;
 
 const as = `${head("//")}
 // The ABI identity exported as abiId() (assembly/entry/fingerprint.ts).
 export const ABI_ID: i32 = ${hex};
-`;
+${strings.map(([n, v]) => `
+// ${n} (abi.ts) as UTF-8 bytes in static data, and their count.
+export function ${n.toLowerCase().replace(/_([a-z])/g, (_, c) => c.toUpperCase())}Bytes(): usize {
+  return memory.data<u8>([${[...Buffer.from(v)].join(", ")}]);
+}
+export const ${n}_LEN: usize = ${Buffer.byteLength(v)};
+`).join("")}`;
 
 // The error table for the core's own messages (the CLI engine, assembly/cli/):
 // switch over string literals, so they live in static data (no runtime strings).
@@ -142,17 +237,44 @@ export function limitWords(status: i32): usize {
 `;
 
 // Every message the core words (base/words.ts), as one block of static
-// data: [length][ASCII bytes] per entry, first the reasons of statuses
-// 1..n, then the word templates 1..m, a parameter {k} as the byte k.
-const wordBlock = [];
-for (const t of [...errors.map((e) => e.message), ...words.map((w) => w.template)]) {
-  const b = Buffer.from(t.replace(/\{([1-3])\}/g, (_, k) => String.fromCharCode(Number(k))), "latin1");
-  if (b.length > 255) throw new Error(`${SOURCE}: a message of more than 255 bytes (${t})`);
-  wordBlock.push(b.length, ...b);
+// data: [length][bytes] per entry — first the phrases, then the reasons of
+// statuses 1..n, then the word templates 1..m. In an entry, a parameter {k}
+// is the byte k and the byte 0x80 + j stands for phrase j: phrases shared by
+// the messages, picked greedily here, keep the fingerprint module within its
+// 48 KiB (a list the core matches bytes against, a frame without
+// parameters, stays plain).
+const texts = [...errors.map((e) => [e.message, true]), ...words.map((w) => [w.template, w.code !== "-" || /\{[1-5]\}/.test(w.template)])]
+  .map(([t, packed]) => {
+    if (Buffer.byteLength(t) > 255) throw new Error(`${SOURCE}: a message of more than 255 bytes (${t})`);
+    return [t.replace(/\{([1-5])\}/g, (_, k) => String.fromCharCode(Number(k))), packed];
+  });
+const phrases = [];
+for (;;) {
+  const count = new Map();
+  for (const [t, packed] of texts) {
+    if (!packed) continue;
+    for (let i = 0; i < t.length; i++) {
+      for (let n = 3; n <= 40 && i + n <= t.length; n++) {
+        const p = t.slice(i, i + n);
+        if (/[^\x20-\x7e]/.test(p)) break;
+        count.set(p, (count.get(p) ?? 0) + 1);
+      }
+    }
+  }
+  let best = "", gain = 2;
+  for (const [p, c] of count) if (c * (p.length - 1) - p.length - 1 > gain) { best = p; gain = c * (p.length - 1) - p.length - 1; }
+  if (best === "" || phrases.length === 127) break;
+  const code = String.fromCharCode(0x80 + phrases.length);
+  phrases.push(best);
+  for (const e of texts) if (e[1]) e[0] = e[0].split(best).join(code);
 }
+const wordBlock = [];
+for (const t of [...phrases, ...texts.map(([t]) => t)]) wordBlock.push(t.length, ...Buffer.from(t, "latin1"));
 const asWords = `${head("//")}
-// The core's messages (abi.ts): [length][bytes] per entry, the reasons of
-// statuses 1..${errors.length}, then the word templates 1..${words.length} ({k}: the byte k). For base/words.ts.
+// The core's messages (abi.ts): [length][bytes] per entry, ${phrases.length} phrases, the
+// reasons of statuses 1..${errors.length}, then the word templates 1..${words.length} ({k}: the
+// byte k; 0x80 + j: phrase j). For base/words.ts.
+export const PHRASE_COUNT: i32 = ${phrases.length};
 export const STATUS_COUNT: i32 = ${errors.length};
 export const WORD_COUNT: i32 = ${words.length};
 export function wordBlock(): usize {
@@ -168,6 +290,7 @@ const outputs = {
   "src/_abi.gen.ts": ts,
   "python/overturn/fingerprint/_abi.py": py,
   "bench/_abi.gen.mjs": mjs,
+  "go/internal/abi/abi_gen.go": goSrc,
 };
 
 if (process.argv.includes("--check")) {

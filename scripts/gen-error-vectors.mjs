@@ -165,6 +165,20 @@ add({ id: "Recording.load-piece", op: "Recording.load", input: { value: [5] },
   expect: e("invalid-argument", "a recording's pieces are bytes chunks or string lines, got number"),
   py: { message: "a recording's pieces are bytes chunks or string lines, got int" } });
 
+// ---- explain: the same errors as fingerprint(), and argsJSON's offsets -------------------------
+add({ id: "explain-name-empty", op: "explain", input: { name: "", args: 1 }, expect: e("bad-name", `invalid name: ${NAME_RULE}`) });
+add({ id: "explain-unsupported", op: "explain", input: { name: "t", args: { a: { $host: "set" } } },
+  expect: e("unsupported-value", `cannot fingerprint a Set at args.a: ${JS_ALLOWED}`, null, "args.a"),
+  py: { message: `cannot fingerprint a value of type set at args.a: ${PY_ALLOWED}` } });
+add({ id: "explain-matchOn-not-list", op: "explain", input: { name: "t", args: 1, options: { matchOn: "a" } },
+  expect: e("invalid-argument", "matchOn must be an array of strings, got string"),
+  py: { message: "match_on must be an array of strings, got str" } });
+add({ id: "explainJSON-missing-value", op: "explainJSON", input: { name: "t", text: '{"a":,}' },
+  expect: e("unexpected-character", `argsJSON: invalid JSON: unexpected character at byte ${at('{"a":,}', ",")}`, at('{"a":,}', ",")) });
+add({ id: "canonicalizeJSON-not-text", op: "canonicalizeJSON", input: { value: null },
+  expect: e("invalid-argument", "JSON text must be a string or bytes, got null"),
+  py: { message: "JSON text must be a string or bytes, got NoneType" } });
+
 // ---- batches -------------------------------------------------------------------------------
 add({ id: "fingerprintBatchJSON-lengths", op: "fingerprintBatchJSON", input: { names: ["t", "u"], argsJSON: ["{}"] },
   expect: e("invalid-argument", "names and argsJSON have different lengths"),

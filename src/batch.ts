@@ -16,9 +16,10 @@
  * @module
  */
 import {
-  F_CALL, F_DIGEST, F_RAW_NAMES, F_STRING_INPUT, F_VALUES, W_CHOICE, W_ITERABLE, W_LENGTHS, W_OBJECT, W_STRING, W_STRINGS, W_TEXT,
+  BATCH_CHUNK_BYTES, BATCH_CHUNK_ITEMS, F_CALL, F_DIGEST, F_RAW_NAMES, F_STRING_INPUT, F_VALUES, W_CHOICE, W_COLUMN,
+  W_COLUMN_ORDER, W_ITERABLE, W_ITERABLE_OR_COLUMN, W_LENGTHS, W_OBJECT, W_STRING, W_STRINGS, W_TEXT,
 } from "./_abi.gen.js";
-import { CHUNK_BYTES, CHUNK_ITEMS, type Column, SHARED_EMPTY, runChunk, utf8, withIndex } from "./_batch.js";
+import { type Column, SHARED_EMPTY, runChunk, utf8, withIndex } from "./_batch.js";
 import { asBatch, type BatchTarget, batchHostHash } from "./core.js";
 import { type CoreLimits, type Limits, callLimits, tell } from "./_limits.js";
 import { diagnosticsBatchTarget, exclusive, hasDiagnosticsSource } from "./_diagnostics_wasm.js";
@@ -123,7 +124,7 @@ export function fingerprintBatch(calls: Iterable<Call | ProviderCall | Text>, op
       const sort = sortOf(held.value);
       const items: unknown[] = [];
       let bytes = 0;
-      while (!held.done && sortOf(held.value) === sort && items.length < CHUNK_ITEMS && bytes < CHUNK_BYTES) {
+      while (!held.done && sortOf(held.value) === sort && items.length < BATCH_CHUNK_ITEMS && bytes < BATCH_CHUNK_BYTES) {
         const x = held.value;
         items.push(x);
         bytes += typeof x === "string" ? 3 * x.length : x instanceof Uint8Array ? x.length : 256;
@@ -182,19 +183,19 @@ function source(x: unknown, what: string): Source {
   if (x !== null && typeof x === "object" && "offsets" in x && "data" in x) {
     const { offsets, data } = x as TextColumn;
     if (!(offsets instanceof Uint32Array || offsets instanceof Int32Array) || !(data instanceof Uint8Array) || offsets.length < 1) {
-      throw new FingerprintError("invalid-argument", `${what}: a column is { offsets: Uint32Array | Int32Array, data: Uint8Array }`);
+      throw hostError(W_COLUMN, [what]);
     }
     // The core reads data + offsets[i]: every offset must be inside data, in order.
     const u = new Uint32Array(offsets.buffer, offsets.byteOffset, offsets.length);
     for (let i = 0; i < u.length; i++) {
       if (offsets[i] < 0 || u[i] > data.length || (i > 0 && u[i] < u[i - 1])) {
-        throw new FingerprintError("invalid-argument", `${what}: offsets[${i}] is out of order or outside data`);
+        throw hostError(W_COLUMN_ORDER, [what, i]);
       }
     }
     return { col: { offsets: u, data }, at: 0, n: u.length - 1, what };
   }
   if (x === null || typeof (x as Iterable<unknown>)?.[Symbol.iterator] !== "function" || typeof x === "string") {
-    throw new FingerprintError("invalid-argument", `${what} must be an iterable or a column { offsets, data }`);
+    throw hostError(W_ITERABLE_OR_COLUMN, [what]);
   }
   const it = (x as Iterable<unknown>)[Symbol.iterator]();
   return { col: null, it, held: it.next(), what };
@@ -217,16 +218,16 @@ function nextChunk(a: Source, b: Source, base: number, throws: boolean): [Column
   }
   if (a.col && b.col) {
     // Both columns: a range of items, their bytes copied as they are.
-    let n = Math.min(CHUNK_ITEMS, a.n - a.at, b.n - b.at);
+    let n = Math.min(BATCH_CHUNK_ITEMS, a.n - a.at, b.n - b.at);
     const ao = a.col.offsets, bo = b.col.offsets;
-    while (n > 1 && ao[a.at + n] - ao[a.at] + bo[b.at + n] - bo[b.at] > CHUNK_BYTES) n >>= 1;
+    while (n > 1 && ao[a.at + n] - ao[a.at] + bo[b.at + n] - bo[b.at] > BATCH_CHUNK_BYTES) n >>= 1;
     const ca = slice(a.col.offsets, a.col.data, a.at, n), cb = slice(b.col.offsets, b.col.data, b.at, n);
     a.at += n; b.at += n;
     return [ca, cb, n, true];
   }
   const names: Text[] = [], texts: Text[] = [];
   let str: boolean | undefined, bytes = 0;
-  while (!done(a) && !done(b) && names.length < CHUNK_ITEMS && bytes < CHUNK_BYTES) {
+  while (!done(a) && !done(b) && names.length < BATCH_CHUNK_ITEMS && bytes < BATCH_CHUNK_BYTES) {
     const raw = peek(b);
     const textOk = typeof raw === "string" || raw instanceof Uint8Array;
     if (!textOk && throws) {

@@ -4,7 +4,8 @@
  * @module
  */
 import {
-  ABI_ID, FINGERPRINT_VERSION, F_DIGEST, F_LIMITS, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES, HEADER_BYTES, HEADER_WORDS, RESULT_DIGEST, RESULT_OFFSET, RESULT_TEXT_LEN, RESULT_TEXT_PTR, WORD_OUT, W_NO_ROOM, W_TRAP,
+  ABI_ID, F_DIGEST, F_LIMITS, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES, FINGERPRINT_VERSION, HEADER_BYTES,
+  HEADER_WORDS, RESULT_DIGEST, RESULT_OFFSET, RESULT_TEXT_LEN, RESULT_TEXT_PTR, RETAIN_BYTES, WORD_OUT, W_NO_ROOM, W_TRAP,
 } from "./_abi.gen.js";
 import { FingerprintError, errorFromCore, setWorder, hostError } from "./errors.js";
 import { detachValues, retarget, writeValue } from "./values.js";
@@ -220,7 +221,7 @@ let told: Told = newTold();
  * is retired and the next call gets a fresh one from the kept module: wasm
  * memory cannot shrink, so this is how a large request gives it back.
  */
-let retainBytes = 64 * 1024 * 1024;
+let retainBytes = RETAIN_BYTES;
 
 /** Sets the memory retention (configure() in the API). */
 export function setRetain(retain: number): void {

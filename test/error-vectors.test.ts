@@ -35,6 +35,7 @@ const OPS: Record<string, (i: Record<string, unknown>) => unknown> = {
   fingerprintJSON: (i) => sdk.fingerprintJSON(i.name as string, text(i) as string, i.options as never),
   canonicalJSON: (i) => sdk.canonicalJSON(host(i.value)),
   canonicalizeJSON: (i) => sdk.canonicalizeJSON(text(i) as string),
+  explain: (i) => sdk.explain(i.name as string, host(i.args), i.options as never),
   explainJSON: (i) => sdk.explainJSON(i.name as string, text(i) as string, i.options as never),
   explainCall: (i) => sdk.explainCall(i.call as string),
   explainCalls: (i) => sdk.explainCalls(i.message as string),

@@ -10,26 +10,32 @@
 //   never the input region or the arena, so a host may ask in the middle of
 //   writing a request (a value walk that finds a cycle) without harm.
 // The texts are one block of static data generated from abi.ts
-// (_words.gen.ts): ASCII, [length][bytes] each, {k} a parameter. Internal.
+// (_words.gen.ts): ASCII, [length][bytes] each, {k} a parameter, shared
+// phrases written once. Internal.
 import {
   PART_ARGS, PART_ARGS_JSON, PART_CALL, PART_KIND, PART_NAME, PART_SELECTION, PART_TOOLS, W_ARGS_JSON_AT, W_JSON_AT,
   W_KIND, W_NAME, W_SELECTION, W_TOOLS_AT, WORD_BUF_BYTES, WORD_OUT,
 } from "../abi";
-import { STATUS_COUNT, WORD_COUNT, wordBlock } from "../_words.gen";
+import { PHRASE_COUNT, STATUS_COUNT, WORD_COUNT, wordBlock } from "../_words.gen";
 import { fail, setErrorDetail } from "./errors";
 
 const BUF: usize = memory.data(WORD_BUF_BYTES);
 // A core error's message and the digits of its offset (never the word buffer: a host may hold words there).
 const FAILURE: usize = memory.data(512);
 const DIGITS: usize = memory.data(12);
+const REASON: usize = memory.data(256);
 
-// The parameters of the message being written: up to three [pointer, length) pieces.
-let p1: usize = 0, n1: usize = 0, p2: usize = 0, n2: usize = 0, p3: usize = 0, n3: usize = 0;
+// The parameters of the message being written: up to five [pointer, length) pieces, two u32 each.
+const PARAMS: usize = memory.data(40);
+@inline function param(k: u32, p: usize, n: usize): void {
+  store<u32>(PARAMS + 8 * <usize>(k - 1), <u32>p);
+  store<u32>(PARAMS + 8 * <usize>(k - 1), <u32>n, 4);
+}
 
-/** Entry k of the block (a status's reason at status - 1, word id w at STATUS_COUNT + w - 1). */
+/** Entry k of the block after its phrases (a status's reason at status - 1, word id w at STATUS_COUNT + w - 1); phrase j at j - PHRASE_COUNT. */
 function entry(k: i32): usize {
   let p = wordBlock();
-  for (let i = 0; i < k; i++) p += 1 + <usize>load<u8>(p);
+  for (let i = 0; i < k + PHRASE_COUNT; i++) p += 1 + <usize>load<u8>(p);
   return p;
 }
 
@@ -38,9 +44,15 @@ function write(out: usize, k: i32): usize {
   const t = entry(k), n = <usize>load<u8>(t);
   for (let i: usize = 1; i <= n; i++) {
     const c = <u32>load<u8>(t + i);
-    if (c > 3) { store<u8>(out++, <u8>c); continue; }
-    const p = c == 1 ? p1 : c == 2 ? p2 : p3, m = c == 1 ? n1 : c == 2 ? n2 : n3;
-    memory.copy(out, p, m);
+    if (c >= 0x80) { // a phrase: plain text
+      const ph = entry(<i32>c - 0x80 - PHRASE_COUNT), m = <usize>load<u8>(ph);
+      memory.copy(out, ph + 1, m);
+      out += m;
+      continue;
+    }
+    if (c > 5) { store<u8>(out++, <u8>c); continue; }
+    const at = PARAMS + 8 * <usize>(c - 1), m = <usize>load<u32>(at, 4);
+    memory.copy(out, <usize>load<u32>(at), m);
     out += m;
   }
   return out;
@@ -60,10 +72,10 @@ export function word(id: u32, len: u32): u32 {
   if (id == 0 || id > <u32>WORD_COUNT || len > WORD_OUT) return 0;
   const end = BUF + <usize>len;
   let q = BUF;
-  for (let k = 1; k <= 3; k++) {
+  for (let k: u32 = 1; k <= 5; k++) {
     let r = q;
     while (r < end && load<u8>(r) != 0) r++;
-    if (k == 1) { p1 = q; n1 = r - q; } else if (k == 2) { p2 = q; n2 = r - q; } else { p3 = q; n3 = r - q; }
+    param(k, q, r - q);
     q = r < end ? r + 1 : r;
   }
   return <u32>(write(BUF + WORD_OUT, STATUS_COUNT + <i32>id - 1) - (BUF + WORD_OUT));
@@ -76,11 +88,10 @@ export function word(id: u32, len: u32): u32 {
  */
 export function failureMessage(code: i32, offset: i32, part: i32): void {
   if (code <= 0 || code > STATUS_COUNT) return;
-  const reason = entry(code - 1);
-  p1 = reason + 1; n1 = <usize>load<u8>(reason);
+  param(1, REASON, write(REASON, code - 1) - REASON); // the reason, its phrases written out
   let v = <u32>offset, d = DIGITS + 12;
   do { store<u8>(--d, <u8>(0x30 + v % 10)); v /= 10; } while (v != 0);
-  p2 = d; n2 = DIGITS + 12 - d;
+  param(2, d, DIGITS + 12 - d);
   let frame: u32 = 0;
   if (offset >= 0 && (part == PART_ARGS || part == PART_CALL)) frame = W_JSON_AT;
   else if (offset >= 0 && part == PART_ARGS_JSON) frame = W_ARGS_JSON_AT;
@@ -104,7 +115,8 @@ export function wordText(id: u32): usize {
  */
 export function failWorded(code: i32, id: u32, a: usize, an: usize, b: usize, bn: usize): i32 {
   fail(code, -1);
-  p1 = a; n1 = an; p2 = b; n2 = bn; n3 = 0;
+  param(1, a, an);
+  param(2, b, bn);
   const end = write(FAILURE, STATUS_COUNT + <i32>id - 1);
   setErrorDetail(FAILURE, end - FAILURE);
   return code;

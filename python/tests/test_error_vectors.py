@@ -11,7 +11,7 @@ import pytest
 
 from _support import ROOT
 from overturn.fingerprint import (
-    FingerprintError, Recording, canonical_json, canonicalize_json, configure, explain_call, explain_calls,
+    FingerprintError, Recording, canonical_json, canonicalize_json, configure, explain, explain_call, explain_calls,
     explain_json, fingerprint, fingerprint_batch, fingerprint_batch_json, fingerprint_call, fingerprint_json, nearest,
 )
 from overturn.fingerprint import _limits
@@ -72,6 +72,7 @@ OPS = {
     "fingerprintJSON": lambda i: fingerprint_json(i["name"], text(i), **kw(i)),
     "canonicalJSON": lambda i: canonical_json(host(i["value"])),
     "canonicalizeJSON": lambda i: canonicalize_json(text(i)),
+    "explain": lambda i: explain(i["name"], host(i["args"]), **kw(i)),
     "explainJSON": lambda i: explain_json(i["name"], text(i), **kw(i)),
     "explainCall": lambda i: explain_call(i["call"]),
     "explainCalls": lambda i: explain_calls(i["message"]),

@@ -14,8 +14,9 @@ from array import array
 from typing import Any, Dict, List
 
 from . import _limits
-from ._abi import F_DIGEST, F_RAW_NAMES, F_STRING_INPUT, W_LENGTHS, W_NULL_ITEM
-from ._batch import CHUNK_BYTES, CHUNK_ITEMS, Column, Target, run_chunk, with_index
+from ._abi import (BATCH_CHUNK_BYTES, BATCH_CHUNK_ITEMS, F_DIGEST, F_RAW_NAMES, F_STRING_INPUT, W_ARROW, W_LENGTHS,
+                   W_NULL_ITEM)
+from ._batch import Column, Target, run_chunk, with_index
 from ._errors import FingerprintError, host_error
 
 _I32 = struct.Struct("<i")
@@ -32,7 +33,7 @@ def _strings(x: Any, what: str) -> Any:
     if pa.types.is_dictionary(x.type) or pa.types.is_large_string(x.type) or getattr(pa.types, "is_string_view", bool)(x.type):
         x = x.cast(pa.string())
     if not pa.types.is_string(x.type):
-        raise FingerprintError("invalid-argument", "%s must be a pyarrow string array, got %s" % (what, x.type))
+        raise host_error(W_ARROW, what, x.type)
     return x
 
 
@@ -75,8 +76,8 @@ def batch_json(names: Any, args_json: Any, kind: Any, shared: List[Any], s: _lim
         failed: List[int] = []
         base = 0
         while base < count:
-            n = min(CHUNK_ITEMS, count - base)
-            while n > 1 and _bytes(aa, base, n) + _bytes(na, base, n) > CHUNK_BYTES:
+            n = min(BATCH_CHUNK_ITEMS, count - base)
+            while n > 1 and _bytes(aa, base, n) + _bytes(na, base, n) > BATCH_CHUNK_BYTES:
                 n >>= 1
             a, nm = aa.slice(base, n), na.slice(base, n)
             errors: Dict[int, FingerprintError] = {}

@@ -58,7 +58,7 @@ class _Instance:
         self.cap = 64 * 1024
         self.ptr = self.reserve(self.cap)
         if self.ptr == 0:
-            raise FingerprintError("out-of-memory", "the diagnostics core has no room for its input")
+            raise host_error(W_NO_ROOM, self.cap)
         self.busy = False  # a request is between its write and the read of its result (_acquire)
 
     def tell(self, s: Any = None) -> None:

@@ -82,7 +82,7 @@ from datetime import date, datetime
 from typing import Any, Callable, List, Optional, Sequence, Set
 
 from ._dates import BadData, iso_date, iso_datetime
-from ._abi import W_CALL, W_CIRCULAR, W_KEY_TYPE, W_UNSUPPORTED_PY
+from ._abi import W_CALL, W_CIRCULAR, W_DATETIME, W_KEY_TYPE, W_UNSUPPORTED_PY
 from ._errors import FingerprintError, host_error
 from ._read import describe, is_model, items_of, iterate, key_name, model_in_dump, model_value, pair
 from ._select import key_list, select_value
@@ -364,8 +364,7 @@ def _dated(fn: Callable[[Any], str], v: Any, frames: List[List[Any]], root: str 
         return fn(v)
     except BadData as e:
         p = _path(frames, root)
-        raise FingerprintError("unsupported-value", "cannot fingerprint the datetime at %s: %s"
-                               % (p, e), path=p) from e.cause
+        raise host_error(W_DATETIME, p, e, path=p) from e.cause
 
 
 def host_call_text(call: Any, word: int = W_CALL) -> bytes:
