@@ -35,7 +35,7 @@ from collections.abc import Mapping
 
 TYPE_CHECKING = False  # typing is not imported at run time: ~3 ms of a CLI start (issue 13)
 if TYPE_CHECKING:
-    from typing import Any, Optional, Tuple, Union
+    from typing import Any, Dict, Optional, Tuple, Union
 
     LimitValue = Union[int, float, None]
 
@@ -104,6 +104,7 @@ class Limits:
 
 
 _FIELDS = ("max_input_bytes", "max_depth", "max_members")
+_answers: Dict[bytes, Tuple[int, ...]] = {}
 
 
 def _fill(lim: Limits, given: Mapping[Any, Any]) -> Limits:
@@ -114,7 +115,11 @@ def _fill(lim: Limits, given: Mapping[Any, Any]) -> Limits:
         import json  # here: the CLI's start-up does not load it (the CLI passes no limits)
 
         from . import _core  # imported here: _core imports this module
-        told = _core.limit_args(json.dumps({str(k): _member(v) for k, v in given.items()}).encode())
+        text = json.dumps({str(k): _member(v) for k, v in given.items()}).encode()
+        told = _answers.get(text) or _core.limit_args(text)
+        if len(_answers) > 64:  # the same few limits call after call: the core's answers kept, bounded
+            _answers.clear()
+        _answers[text] = told
     for f in _FIELDS:
         object.__setattr__(lim, f, given.get(f))
     object.__setattr__(lim, "_core", tuple(v if told[0] >> i & 1 else NO_LIMIT for i, v in enumerate(told[1:])))
