@@ -52,6 +52,7 @@ func FingerprintBatch(ctx context.Context, calls []any, opts *CallOptions) ([]st
 		} else if buf, _, err := writeValue(w.buf, calls[i], 1<<40); err == nil {
 			w.buf = buf
 		} else {
+			err.(*FingerprintError).Index = i // a value D20 rejects: the batch stops at it
 			panic(err)
 		}
 		return [2][]byte{nil, w.buf}

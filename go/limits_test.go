@@ -79,3 +79,19 @@ func TestLimitsVectors(t *testing.T) {
 		})
 	}
 }
+
+// JSON text inside a value (json.RawMessage, a struct's JSON) is as deep as
+// where it sits: maxDepth counts the containers around it too.
+func TestDepthLimitCountsAroundRawJSON(t *testing.T) {
+	l := &Limits{MaxDepth: 3}
+	within := map[string]any{"a": json.RawMessage(`[1]`)}
+	over := map[string]any{"a": map[string]any{"b": json.RawMessage(`[[1]]`)}}
+	if _, err := Fingerprint("t", within, &Options{Limits: l}); err != nil {
+		t.Errorf("within: %v", err)
+	}
+	_, err := Fingerprint("t", over, &Options{Limits: l})
+	var fe *FingerprintError
+	if !errors.As(err, &fe) || fe.Code != "limit-exceeded" {
+		t.Errorf("over: %v", err)
+	}
+}
