@@ -15,7 +15,7 @@
  * with `onError: "null"` its fingerprint is null and the others are computed.
  * @module
  */
-import { BATCH_CHUNK_BYTES, BATCH_CHUNK_ITEMS, F_CALL, F_DIGEST, F_RAW_NAMES, F_STRING_INPUT, F_VALUES } from "./_abi.gen.js";
+import { BATCH_CHUNK_BYTES, BATCH_CHUNK_ITEMS, DEFAULT_KIND, F_CALL, F_DIGEST, F_RAW_NAMES, F_STRING_INPUT, F_VALUES } from "./_abi.gen.js";
 import { type Column, SHARED_EMPTY, runChunk, utf8, withIndex } from "./_batch.js";
 import { asBatch, type BatchTarget, batchHostHash } from "./core.js";
 import { type CoreLimits, type Limits, callLimits, tell } from "./_limits.js";
@@ -46,7 +46,7 @@ type ThrowOptions = BatchOptions & { onError?: "throw" };
 type NullOptions = BatchOptions & { onError: "null" };
 type Text = string | Uint8Array;
 
-const DEFAULT_KIND = utf8("tool_call");
+const DEFAULT_KIND_BYTES = utf8(DEFAULT_KIND); // D17, from assembly/abi.ts: batch columns are raw text, where "" is an error
 
 /**
  * Fingerprints of calls given as names plus JSON texts, one per pair, in order.
@@ -142,7 +142,7 @@ interface ReadOptions {
 
 /** Reads each option once. Key lists go to the core as JSON array texts (it checks them, D9). */
 function batchOptions(options: BatchOptions | undefined): ReadOptions {
-  if (options === undefined) return { kind: DEFAULT_KIND, matchOn: new Uint8Array(0), ignoreArgs: new Uint8Array(0), limits: callLimits(null), throws: true };
+  if (options === undefined) return { kind: DEFAULT_KIND_BYTES, matchOn: new Uint8Array(0), ignoreArgs: new Uint8Array(0), limits: callLimits(null), throws: true };
   if (typeof options !== "object" || options === null) throw new FingerprintError("invalid-argument", "options must be an object");
   const { kind, matchOn, ignoreArgs, limits, onError } = options;
   if (kind !== undefined && typeof kind !== "string") throw new FingerprintError("invalid-argument", "kind must be a string");
@@ -150,7 +150,7 @@ function batchOptions(options: BatchOptions | undefined): ReadOptions {
     throw new FingerprintError("invalid-argument", `onError must be "throw" or "null", got ${String(onError)}`);
   }
   return {
-    kind: kind === undefined ? DEFAULT_KIND : utf8(kind),
+    kind: kind === undefined ? DEFAULT_KIND_BYTES : utf8(kind),
     matchOn: keyList(matchOn, "matchOn"), ignoreArgs: keyList(ignoreArgs, "ignoreArgs"),
     limits: callLimits(limits),
     throws: onError !== "null",

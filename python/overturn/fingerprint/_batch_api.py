@@ -14,13 +14,13 @@ from marshal import dumps as _dumps
 from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Tuple
 
 from . import _batch, _limits, _stream
-from ._abi import BATCH_CHUNK_BYTES, BATCH_CHUNK_ITEMS, F_CALL, F_DIGEST, F_MARSHAL, F_RAW_NAMES, F_STRING_INPUT
+from ._abi import BATCH_CHUNK_BYTES, BATCH_CHUNK_ITEMS, DEFAULT_KIND, F_CALL, F_DIGEST, F_MARSHAL, F_RAW_NAMES, F_STRING_INPUT
 from ._batch import SHARED_EMPTY, Column, Target, run_chunk, with_index
 from ._errors import FingerprintError
 from ._select import key_list
 from ._types import KeyList
 
-_DEFAULT_KIND = "tool_call"
+_DEFAULT_KIND = DEFAULT_KIND  # D17, generated from assembly/abi.ts (batch columns are raw text: "" is an error)
 _ENC = ("utf-8", "surrogatepass")
 
 
