@@ -134,7 +134,8 @@ export const BATCH_COLUMNS: u32 = 2;  // word: the first column (kind); 3 words 
 export const BATCH_OUT_BYTES: u32 = 17; // word: F_PREIMAGE: room for preimages after ends[count]
 export const BATCH_LINES: u32 = 18;   // word: 1: digest i at out + 65 i, followed by "\n" (F_DIGEST, diagnostics module)
 export const BATCH_BASE: u32 = 19;    // word: the batch index of the chunk's first item (for "item N: ...")
-export const BATCH_WORDS: u32 = 20;
+export const BATCH_ITEM_FLAGS: u32 = 20; // word: 0, or the address of u32[count]: item i's sort of input (F_STRING_INPUT, F_MARSHAL, F_VALUES), added to BATCH_FLAGS
+export const BATCH_WORDS: u32 = 21;
 export const BATCH_END_DIGEST: u32 = 2147483648; // an end's bit: the item's slot holds its digest, not its preimage
 // How hosts cut a batch into chunks: memory follows a chunk, not the batch.
 export const BATCH_CHUNK_ITEMS: u32 = 4096;    // items of a chunk, at most

@@ -1,6 +1,8 @@
 package fingerprint
 
 import (
+	"github.com/overturn/fingerprint/go/internal/abi"
+
 	"bytes"
 	"encoding"
 	"encoding/binary"
@@ -12,8 +14,6 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
-
-	"github.com/overturn/fingerprint/go/internal/abi"
 )
 
 // Go values → the core's value stream (assembly/json/values.ts), per D20:
@@ -22,11 +22,9 @@ import (
 // JSON text (V_JSON) that the core reads — encoding/json's wire form.
 // Nulls are written, never dropped here: the core drops them (D1).
 
-// Below this depth no cycle is looked for: a cycle repeats, so it gets there.
-const cycleDepth = 64
-
-// Deeper than this is an error (D19), as in the other hosts.
-const maxDepth = 100_000
+// Below abi.VALUE_CYCLE_CHECK_DEPTH no cycle is looked for: a cycle repeats,
+// so it gets there; deeper than abi.VALUE_MAX_DEPTH is an error (D19).
+const cycleDepth, maxDepth = abi.VALUE_CYCLE_CHECK_DEPTH, abi.VALUE_MAX_DEPTH
 
 type seg struct {
 	key string
@@ -97,6 +95,8 @@ func (w *walker) check() {
 // any: the decoder's types first (a type switch is cheaper than reflection).
 func (w *walker) any(x any) {
 	switch v := x.(type) {
+	case keysArg:
+		w.keys(v)
 	case nil:
 		w.buf = append(w.buf, abi.V_NULL)
 	case string:
@@ -144,7 +144,10 @@ func (w *walker) value(v reflect.Value) {
 	t := v.Type()
 	switch t {
 	case timeType:
-		w.str(isoString(v.Interface().(time.Time)))
+		// A time value in ms (floored), which the core prints as toISOString() does (D15/D16).
+		t := v.Interface().(time.Time)
+		w.buf = append(w.buf, abi.V_DATE)
+		w.buf = binary.LittleEndian.AppendUint64(w.buf, math.Float64bits(float64(t.Unix())*1000+float64(t.Nanosecond()/1e6)))
 		return
 	case rawType:
 		if v.IsNil() {
@@ -280,7 +283,7 @@ func (w *walker) circular() {
 		first[f.ref] = true
 	}
 	p := w.pathString()
-	panic(&FingerprintError{Code: "circular-value", Message: "circular reference at " + p, Offset: -1, Path: p, Index: -1})
+	panic(newError("circular-value", "circular reference at "+p, p))
 }
 
 func (w *walker) openC(tag byte, n int, p ref) {
@@ -318,6 +321,61 @@ func (w *walker) number(s string) {
 	}
 	f, _ := strconv.ParseFloat(s, 64) // out of range: ±Inf, which the core makes null (D11)
 	w.num(f)
+}
+
+// keys writes an object of the keys (values true), in this order: a keep-mask request's args.
+func (w *walker) keys(keys []string) {
+	w.buf = append(w.buf, abi.V_OBJECT)
+	w.buf = binary.LittleEndian.AppendUint32(w.buf, uint32(len(keys)))
+	for _, k := range keys {
+		w.key(k)
+		w.buf = append(w.buf, abi.V_TRUE)
+		w.path = w.path[:0]
+	}
+}
+
+// keysArg: the top-level keys of a map, for the core's keep-mask (selection decided once, D9).
+type keysArg []string
+
+// selectable: a map with string keys (a JSON object by reflection) and its keys; else not ok.
+func selectable(args any) (reflect.Value, keysArg, bool) {
+	m := reflect.ValueOf(args)
+	if m.Kind() != reflect.Map || m.Type().Key().Kind() != reflect.String || m.IsNil() || marshals(m.Type()) {
+		return m, nil, false
+	}
+	keys := make(keysArg, 0, m.Len())
+	for it := m.MapRange(); it.Next(); {
+		keys = append(keys, it.Key().String())
+	}
+	return m, keys, true
+}
+
+// masked: the members the core's mask keeps ("M" or "I", then "1" per
+// member to walk); left stands for each one left out (nil: none).
+func masked(m reflect.Value, keys keysArg, mask []byte, left any) map[string]any {
+	out := make(map[string]any, len(keys))
+	for i, k := range keys {
+		if mask[i+1] == '1' {
+			out[k] = m.MapIndex(reflect.ValueOf(k).Convert(m.Type().Key())).Interface()
+		} else if left != nil {
+			out[k] = left
+		}
+	}
+	return out
+}
+
+// keepMask asks the core which members of a map args selection keeps (D9);
+// a value it leaves out is never read. The args as they are otherwise.
+func keepMask(flags uint32, p [][]byte, args any, own *Limits, left any) (any, bool, error) {
+	m, keys, ok := selectable(args)
+	if !ok || flags == 0 {
+		return args, false, nil
+	}
+	mask, err := call(fastModule, abi.F_KEEP_MASK|abi.F_TEXT|flags, [][]byte{nil, nil, p[2], p[3]}, keys, own)
+	if err != nil || len(mask.text) == 0 {
+		return args, false, err
+	}
+	return masked(m, keys, mask.text, left), true, nil
 }
 
 // str: V_STR_CLEAN when nothing needs escaping (D6), else V_STR; invalid UTF-8 is an error (D20).
@@ -369,7 +427,7 @@ func (w *walker) fail(code, what string, cause error) {
 	if cause != nil {
 		msg += ": " + cause.Error()
 	}
-	panic(&FingerprintError{Code: code, Message: msg, Offset: -1, Path: p, Index: -1})
+	panic(newError(code, msg, p))
 }
 
 // pathString: D15's notation, args.items[3].when.
@@ -396,16 +454,6 @@ func isIdent(k string) bool {
 		}
 	}
 	return k != ""
-}
-
-// isoString: time.Time as JavaScript's toISOString() prints it (D15/D16):
-// UTC, milliseconds (truncated), years outside 0..9999 with a sign and 6 digits.
-func isoString(t time.Time) string {
-	t = t.UTC()
-	if y := t.Year(); y < 0 || y > 9999 {
-		return fmt.Sprintf("%+07d", y) + t.Format("-01-02T15:04:05.000Z")
-	}
-	return t.Format("2006-01-02T15:04:05.000Z")
 }
 
 // appendQuoted appends s as a JSON string literal (the core checks its UTF-8).

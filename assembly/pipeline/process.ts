@@ -115,7 +115,9 @@ export function process<V>(flags: u32, kindPtr: usize, kindLen: usize, namePtr: 
   // The fingerprint module does not look at F_CALL, F_EXPLAIN or F_DIFF (its
   // hosts never send them; rejecting them cost bytes the 40 KiB budget lacks).
   // The byte limit before anything is read or sized by the input (limits.ts).
-  if (!inputFits(argsLen, (flags & F_FROM_VALUE) != 0)) return failed();
+  // A keep-mask's keys are the host's summary of args, not input: limits measure what is read after it.
+  const limited = (flags & F_KEEP_MASK) == 0;
+  if (limited && !inputFits(argsLen, (flags & F_FROM_VALUE) != 0)) return failed();
   const digest = (flags & F_DIGEST) != 0;
   const preimage = (flags & F_PREIMAGE) != 0 || explain;
   if (!sinkInit((flags & F_TEXT) != 0 || preimage, digest, kindLen + nameLen + argsLen + 16)) return failed();
@@ -139,7 +141,7 @@ export function process<V>(flags: u32, kindPtr: usize, kindLen: usize, namePtr: 
       const again = nth && sameMessage && tapeKept();
       sameMessage = false;
       // Depth and members are checked while the call is read, its argsJSON included (limits.ts).
-      inputStart();
+      if (limited) inputStart();
       if (again) {
         // The message read by the last request: its tape and call list are still in the arena.
         tapeBack();
@@ -211,7 +213,7 @@ export function process<V>(flags: u32, kindPtr: usize, kindLen: usize, namePtr: 
   setPart(PART_ARGS);
   if (!isCall) {
     if (!tapeInit(argsLen)) return failed();
-    inputStart();
+    if (limited) inputStart();
     root = (flags & F_VALUES) != 0
       ? readValues(argsPtr, argsLen)
       : (flags & F_MARSHAL) != 0
