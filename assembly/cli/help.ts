@@ -85,6 +85,8 @@ the exit status is 1 if any failed, 2 for a usage error. --json writes JSON Line
   {"<tool>": {"matchOn"?: [...], "ignoreArgs"?: [...]}}; a bad file is a usage error.
 --max-input-bytes N, --max-depth N, --max-members N (every command): limits on each
   line and CALL.json (bytes, nesting, members of one object); a line over one fails.
+--jobs N: N jobs (default: one per core) over files big enough to pay for them;
+  the output keeps input order. why and replay run as one job.
 Fingerprint contract v`) && int(contract) && lit(".\n");
 }
 

@@ -5,12 +5,15 @@
 //
 // Request parts for F_CLI (abi.ts): kind = the step's name (ASCII); the
 // other parts by step (the engine, cli/run.ts; results: RESULT_CLI_*):
-//   plan        name = argv (cli/args.ts), matchOn = program name, ignoreArgs = package version
-//   target      name = CALL.json's name, args = its bytes
+//   plan        name = argv (cli/args.ts), matchOn = program name, ignoreArgs = package version,
+//               args = the host's facts → the plan (cli/plan.ts)
+//   target      name = CALL.json's name, ignoreArgs = the error name when unreadable (cli/errno.ts), args = its bytes
 //   chunk       name = file, matchOn = state, ignoreArgs = first line number (decimal), args = whole lines
 //   load        as chunk, for replay's recording (--in): its lines go into the replay index (cli/replay.ts)
-//   tools       name = --tools FILE, ignoreArgs = why it is unreadable (empty: read), args = its bytes (cli/tools.ts)
-//   unreadable  name = file, ignoreArgs = the reason in plain words
+//   tools       name = --tools FILE, ignoreArgs = the error name when unreadable (empty: read), args = its bytes (cli/tools.ts)
+//   unreadable  name = file, ignoreArgs = the error name the host got (ENOENT; "-": none), worded by cli/errno.ts
+//   progress    name = file, ignoreArgs = "BYTES TOTAL LINES MS" → the progress line on stderr, or nothing
+//               (cli/progress.ts); no numbers: the text that erases it
 //   lines       args = whole lines → their count (RESULT_CLI_LINES), as chunk would number them
 //   counts      (none)
 //   finish      matchOn = state, args = the workers' counts, back to back
@@ -32,7 +35,9 @@ import { setTools } from "../pipeline/tools";
 import { keptTools, keptToolsLength } from "../ops/replay";
 import { replayStart } from "./replay";
 import { runTools } from "./tools";
-import { runChunk, runCounts, runFinish, runLines, runPlan, runPosition, runTarget, runUnreadable } from "./run";
+import { writeProgress } from "./progress";
+import { outPos } from "../json/sink";
+import { done, runChunk, runCounts, runFinish, runLines, runPlan, runPosition, runTarget, runUnreadable } from "./run";
 
 /**
  * Runs step [fP, fP+fN) with the request's parts; true with the text at the
@@ -55,9 +60,12 @@ function step(fP: usize, fN: usize, opP: usize, opN: usize, progP: usize, progN:
   if (fN == 5 && is(fP, "tools")) return runTools(opP, opN, pkgP, pkgN, argsP, argsN);
   if (fN == 4 && is(fP, "plan")) {
     setProg(progP, progN); setPkg(pkgP, pkgN);
-    return runPlan(opP, opN, FINGERPRINT_VERSION);
+    return runPlan(opP, opN, argsP, argsN, FINGERPRINT_VERSION);
   }
-  if (fN == 6 && is(fP, "target")) return runTarget(opP, opN, argsP, argsN);
+  if (fN == 6 && is(fP, "target")) return runTarget(opP, opN, pkgP, pkgN, argsP, argsN);
+  if (fN == 8 && is(fP, "progress")) {
+    return sinkInit(true, false, opN + 128) && writeProgress(opP, opN, pkgP, pkgN) && done(0, outPos, 0, 0, 0);
+  }
   if (fN == 10 && is(fP, "unreadable")) return runUnreadable(opP, opN, pkgP, pkgN);
   if (fN == 6 && is(fP, "counts")) return runCounts();
   if (fN == 5 && is(fP, "lines")) return runLines(argsP, argsN);

@@ -24,7 +24,10 @@ import { writeJsonString } from "../pipeline/canonical";
 import { callsInLastMessage } from "../pipeline/process";
 import { result } from "../base/result";
 import { accFinal, accInit, accRollback, accSave, accScratch, accSink, deferLine, errBytes, outBytes } from "./acc";
-import { C_EXPLAIN, C_FINGERPRINT, C_REPLAY, C_VERIFY, C_WHY, command, exitCode, json, plan, toStderr, writePlan } from "./args";
+import { C_EXPLAIN, C_FINGERPRINT, C_REPLAY, C_VERIFY, C_WHY, command, exitCode, json, plan, toStderr } from "./args";
+import { writePlan } from "./plan";
+import { progressReset } from "./progress";
+import { writeErrno } from "./errno";
 import { bytes, lit } from "../json/emit";
 import { codeWord, int, position, writeMessage } from "./message";
 import { DIGEST, callText, explanationBody, jsonList, member, nameN, nameP, preN, preP, readCall, strN, strP } from "./record";
@@ -35,14 +38,15 @@ let nLines: u32 = 0, nFailed: u32 = 0, nFileErrors: u32 = 0, nMatch: u32 = 0, nD
 
 let fileP: usize = 0, fileN: usize = 0;
 
-/** "plan": argv [p, p+n) → plan; resets the run. */
-export function runPlan(p: usize, n: usize, contract: i32): bool {
+/** "plan": argv [p, p+n) and the host's facts [hP, hP+hN) → plan (cli/plan.ts); resets the run. */
+export function runPlan(p: usize, n: usize, hP: usize, hN: usize, contract: i32): bool {
   nLines = nFailed = nFileErrors = nMatch = nDiffer = nUnrecorded = 0;
   replayReset();
+  progressReset();
   if (!sinkInit(true, false, 4096)) return false;
   if (!plan(p, n, contract)) { if (exitCode != 2) return false; }
   if (exitCode >= 0) return done(toStderr ? 0 : outPos, toStderr ? outPos : 0, 0, 0, exitCode);
-  if (!writePlan()) return false;
+  if (!writePlan(hP, hN)) return false;
   return done(0, 0, outPos, 0, -1);
 }
 
@@ -62,9 +66,13 @@ function final(stateP: usize, stateN: usize, lines: u32, code: i32): bool {
   return done(outBytes, errBytes, stateN, lines, code);
 }
 
-/** "target": why's CALL.json, named src. */
-export function runTarget(srcP: usize, srcN: usize, p: usize, n: usize): bool {
+/** "target": why's CALL.json, named src; or the host's error name [rP, rP+rN) when it could not be read. */
+export function runTarget(srcP: usize, srcN: usize, rP: usize, rN: usize, p: usize, n: usize): bool {
   fileP = srcP; fileN = srcN;
+  if (rN > 0) {
+    if (!sinkInit(true, false, srcN + 128) || !bytes(srcP, srcN) || !lit(": ") || !writeErrno(rP, rN) || !lit("\n")) return false;
+    return done(0, outPos, 0, 0, 1);
+  }
   if (n >= 3 && load<u8>(p) == 0xEF && load<u8>(p + 1) == 0xBB && load<u8>(p + 2) == 0xBF) { p += 3; n -= 3; }
   const status = strictUtf8(p, n) ? readCall(p, n, -1, true) : 3;
   if (status != OK) {
@@ -260,14 +268,16 @@ function strictUtf8(p: usize, n: usize): bool {
 
 import { sequenceLength } from "../text/utf8";
 
-/** "unreadable": the host could not read file [fP, fP+fN); reason [rP, rP+rN) in plain words. */
+/** "unreadable": the host could not read file [fP, fP+fN); its error name [rP, rP+rN) (cli/errno.ts). */
 export function runUnreadable(fP: usize, fN: usize, rP: usize, rN: usize): bool {
   nFileErrors++;
-  if (!accInit(256) || !sinkInit(true, false, (fN + rN) * 6 + 64)) return false;
+  if (!accInit(256) || !sinkInit(true, false, rN + 64) || !writeErrno(rP, rN)) return false;
+  const wP = outBase, wN = outPos;
+  if (!sinkInit(true, false, (fN + wN) * 6 + 64)) return false;
   if (json) {
-    if (!lit("{\"file\":") || !writeJsonString(fP, fN, false) || !lit(",\"error\":") || !writeJsonString(rP, rN, false)
+    if (!lit("{\"file\":") || !writeJsonString(fP, fN, false) || !lit(",\"error\":") || !writeJsonString(wP, wN, false)
       || !lit(",\"code\":\"unreadable-file\"}\n") || !accSink(false)) return false;
-  } else if (!bytes(fP, fN) || !lit(": ") || !bytes(rP, rN) || !lit("\n") || !accSink(true)) return false;
+  } else if (!bytes(fP, fN) || !lit(": ") || !bytes(wP, wN) || !lit("\n") || !accSink(true)) return false;
   return final(0, 0, 0, 0);
 }
 

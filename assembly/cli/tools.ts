@@ -13,8 +13,9 @@ import { position, writeMessage } from "./message";
 import { errorReason } from "./_errors.gen";
 import { errCode } from "../base/errors";
 import { done } from "./run";
+import { writeErrno } from "./errno";
 
-/** "tools": file [fP, fP+fN), the host's reason it is unreadable [rP, rP+rN) or its bytes [p, p+n). */
+/** "tools": file [fP, fP+fN), the host's error name when unreadable [rP, rP+rN) (errno.ts) or its bytes [p, p+n). */
 export function runTools(fP: usize, fN: usize, rP: usize, rN: usize, p: usize, n: usize): bool {
   if (rN == 0) {
     if (n >= 3 && load<u8>(p) == 0xEF && load<u8>(p + 1) == 0xBB && load<u8>(p + 2) == 0xBF) { p += 3; n -= 3; }
@@ -22,7 +23,7 @@ export function runTools(fP: usize, fN: usize, rP: usize, rN: usize, p: usize, n
   }
   if (!sinkInit(true, false, (fN + rN) * 2 + 512) || !lit("error: --tools ") || !bytes(fP, fN) || !lit(": ")) return false;
   if (rN > 0) {
-    if (!bytes(rP, rN)) return false;
+    if (!writeErrno(rP, rN)) return false;
   } else if (errPart == PART_TOOLS && errOffset >= 0 && errDetailLen == 0) {
     if (!lit("invalid JSON: ") || !lit(errorReason(errCode)) || !position(p, n, <usize>errOffset)) return false;
   } else if (!writeMessage(p, n)) return false;

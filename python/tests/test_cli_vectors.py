@@ -119,10 +119,9 @@ def test_jobs_over_files_and_a_missing_one(prog, cmd, tmp_path):
 TAKE_BACK = r"""
 import sys
 from overturn.fingerprint import _cli
-def idle(self, k, argv, tools):  # a worker that starts and then never takes a chunk (as if busy to the end)
+def idle(self, k, argv, facts, tools):  # a worker that starts and then never takes a chunk (as if busy to the end)
     self.done.put((k, None, None))
 _cli._Jobs._work = idle
-_cli.MIN_BYTES = 0
 sys.exit(_cli.main(["--jobs", "2", sys.argv[1]]))
 """
 
@@ -133,7 +132,7 @@ def test_chunks_a_worker_has_not_started_are_run_by_the_main_thread_at_the_end(t
     text, want = _big(40_000, 12_345)
     p, t = tmp_path / "big.jsonl", tmp_path / "trace.json"
     p.write_text(text, encoding="utf-8")
-    env = dict(os.environ, OVERTURN_FINGERPRINT_JOBS_TRACE=str(t))
+    env = dict(os.environ, OVERTURN_FINGERPRINT_JOBS_TRACE=str(t), OVERTURN_FINGERPRINT_JOBS_MIN_BYTES="0")
     r = subprocess.run([sys.executable, "-c", TAKE_BACK, str(p)], cwd=ROOT, capture_output=True, timeout=120, env=env)
     assert r.stdout.decode() == want and r.returncode == 1
     assert r.stderr.decode().endswith("1 of 40000 lines failed\n")
