@@ -1,7 +1,7 @@
 // The CLIs' fixed texts (issue 9 item 4): usage, per-command help and the
 // --version line, written once here for both CLIs (src/cli.ts, _cli.py),
 // which pass in only what is theirs: the program name and package version.
-// Internal; reached through F_CLI (abi.ts, cli/out.ts). Only static
+// Internal; reached through F_CLI (abi.ts, cli/steps.ts). Only static
 // literals and request bytes are written: the core's arena owns the heap, so
 // no string is built at run time.
 import { ensure, putByte } from "../json/sink";

@@ -1,4 +1,4 @@
-// The progress line a CLI shows on a terminal (the "progress" step, cli/out.ts):
+// The progress line a CLI shows on a terminal (the "progress" step, cli/steps.ts):
 //   "FILE: 12,345 lines, 3.2 of 44.7 MB (7%)"   ("3.2 MB" when the size is unknown)
 // after the run's first second, at most every 250 ms, on stderr, drawn over
 // itself ("\r" and erase line). The host says whether stderr is a terminal

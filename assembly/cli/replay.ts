@@ -18,11 +18,11 @@ import {
   answerChangesFrom, answerChangesTo, answerEntry, answerHit, answerRecordEnd, answerWhyFrom, answerWhyTo,
   entryCall, entryLine, entryTextN, entryTextP, entryTotal, entryUsed, replayAnswer, replayLoadLine, unusedCount,
 } from "../ops/replay";
-import { accInit, accSink } from "./acc";
+import { accInit, accSink } from "./output";
 import { json } from "./args";
 import { bytes, lit } from "../json/emit";
 import { int } from "./message";
-import { DIGEST, jsonStr, memberOf, nameN, nameP, readCall, strN, strP } from "./record";
+import { DIGEST, jsonStr, memberOf, nameN, nameP, readCall, strN, strP } from "./readcall";
 import { changeLine } from "./why";
 
 const UNUSED_CAP: u32 = 20;

@@ -1,5 +1,5 @@
 // The CLI engine (issue 9 item 4, issue 13 item 2): everything the CLIs do
-// that is not host transport. Internal; reached through F_CLI (cli/out.ts).
+// that is not host transport. Internal; reached through F_CLI (cli/steps.ts).
 //
 //   plan      argv → a plan or the text to print (cli/args.ts); starts a run
 //   target    why's CALL.json bytes → the state to hand back, or an error
@@ -23,14 +23,14 @@ import { ensure, outBase, outPos, putByte, sinkInit } from "../json/sink";
 import { writeJsonString } from "../pipeline/canonical";
 import { callsInLastMessage } from "../pipeline/process";
 import { result } from "../base/result";
-import { accFinal, accInit, accRollback, accSave, accScratch, accSink, deferLine, errBytes, outBytes } from "./acc";
+import { accFinal, accInit, accRollback, accSave, accScratch, accSink, deferLine, errBytes, outBytes } from "./output";
 import { C_EXPLAIN, C_FINGERPRINT, C_REPLAY, C_VERIFY, C_WHY, command, exitCode, json, plan, toStderr } from "./args";
 import { writePlan } from "./plan";
 import { progressReset } from "./progress";
 import { writeErrno } from "./errno";
 import { bytes, lit } from "../json/emit";
 import { codeWord, int, position, writeMessage } from "./message";
-import { DIGEST, callText, explanationBody, jsonList, member, nameN, nameP, preN, preP, readCall, strN, strP } from "./record";
+import { DIGEST, callText, explanationBody, jsonList, member, nameN, nameP, preN, preP, readCall, strN, strP } from "./readcall";
 import { whyChunkStart, whyFinish, whyLine, whyStop, whyTarget } from "./why";
 
 // The run's counts (merged from the workers' at finish).
@@ -158,7 +158,7 @@ function oneLine(line: u32, p: usize, n: usize): bool {
   return true;
 }
 
-/** "<hex>  <name>", or {"file","line","name","fingerprint"}; the 64 digits at digestAt are left for defer.ts. */
+/** "<hex>  <name>", or {"file","line","name","fingerprint"}; the 64 digits at digestAt are left for digests.ts. */
 function fingerprintOut(line: u32): bool {
   if (!sinkInit(true, false, nameN + fileN + 128)) return false;
   if (!json) return blank64() && lit("  ") && bytes(nameP, nameN) && lit("\n");
@@ -203,7 +203,7 @@ function selectionText(): bool {
   return m >= 0 && g >= 0 ? lit(" (matchOn wins over ignoreArgs)") : true;
 }
 
-import { memberOf } from "./record";
+import { memberOf } from "./readcall";
 import { nodeA } from "../json/tape";
 
 function verifyLine(line: u32): bool {

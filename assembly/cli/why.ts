@@ -12,12 +12,12 @@ import { ensure, outBase, outPos, putByte, putBytes, sinkInit } from "../json/si
 import { parseText } from "../json/reader";
 import { T_NULL, nodeA, nodeType, subtreeEnd, tapeInit } from "../json/tape";
 import { writeJsonString } from "../pipeline/canonical";
-import { accAppend, accInit } from "./acc";
+import { accAppend, accInit } from "./output";
 import { json } from "./args";
 import { bytes, lit } from "../json/emit";
 import { int } from "./message";
 import { noisePath } from "./noise";
-import { DIGEST, explanationBody, jsonList, member, memberOf, readCall, strN, strP } from "./record";
+import { DIGEST, explanationBody, jsonList, member, memberOf, readCall, strN, strP } from "./readcall";
 
 let candidates: u32 = 0;
 let bestChanges: i32 = -1;

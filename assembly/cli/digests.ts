@@ -1,14 +1,14 @@
 // Deferred digests for the CLI's fingerprint output: a line's output is
 // written with its 64 hex digits left blank, its preimage is queued, and
 // four queued preimages are hashed together (sha256x4.ts, one per SIMD
-// lane), the digits going into their blanks in the output buffer (acc.ts:
+// lane), the digits going into their blanks in the output buffer (output.ts:
 // deferLine queues, and flushes before its buffer moves). Every output byte
 // is the same as hashing each line at once.
 //
-// The queued preimages stay in their lines' scratch: acc.ts keeps the
+// The queued preimages stay in their lines' scratch: output.ts keeps the
 // scratch up to deferKeep when the next line starts, and flushes the queue
 // before its buffer grows over that scratch. The queue is empty whenever
-// the output is handed back (accFinal) or started (accInit). Below acc.ts:
+// the output is handed back (accFinal) or started (accInit). Below output.ts:
 // the queue knows the buffer only by the address deferReset gave it.
 import { arenaMark } from "../base/arena";
 import { sha256x4Hex, sha256x4Set } from "../hash/sha256x4";
@@ -18,7 +18,7 @@ function scratch(): usize { return memory.data(48, 16); }
 
 
 let queued: u32 = 0;
-/** The output buffer the digests go into (acc.ts: it grows in place, its address stays). */
+/** The output buffer the digests go into (output.ts: it grows in place, its address stays). */
 let base: usize = 0;
 /** Per queued item: preimage pointer, length, and the digest's offset in the output buffer. */
 @inline function PRE_P(): usize { return scratch() + 0; }

@@ -11,7 +11,7 @@ import { tapeForget } from "../json/tape";
 import { ensure, outBase, outPos, putBytes, sinkInit } from "../json/sink";
 import { sha256Hex } from "../hash/sha256";
 import { LANE_MAX } from "../hash/sha256x4";
-import { deferFlush, deferKeep, deferQueue, deferReset, deferRollback } from "./defer";
+import { deferFlush, deferKeep, deferQueue, deferReset, deferRollback } from "./digests";
 
 let base: usize = 0;
 let len: usize = 0;
@@ -36,7 +36,7 @@ export function accInit(hint: usize): bool {
   return base != 0;
 }
 
-/** Frees the previous line's scratch, but for the preimages whose digests are deferred (defer.ts). */
+/** Frees the previous line's scratch, but for the preimages whose digests are deferred (digests.ts). */
 export function accScratch(): void {
   releaseFrom(deferKeep > mark ? deferKeep : mark);
 }
@@ -115,7 +115,7 @@ export function accSink(err: bool): bool {
 /**
  * Appends the sink (a fingerprint line whose 64 digits at digest, in the
  * sink, are a blank) to stdout, its digest to come from the preimage
- * [preP, preP + preN), queued (defer.ts) while the buffer has room for the
+ * [preP, preP + preN), queued (digests.ts) while the buffer has room for the
  * line without growing. False only on out of memory.
  */
 export function deferLine(preP: usize, preN: usize, digest: usize): bool {

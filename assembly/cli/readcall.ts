@@ -27,7 +27,7 @@ export function readCall(p: usize, n: usize, index: i32, explain: bool, defer: b
   if (again && messageKept()) { sameMessageNext(); n = 0; } else again = false;
   const req = alloc(HEADER_BYTES + 4 + n);
   if (req == 0) return 9;
-  // defer: the preimage instead of the digest, hashed later with others (cli/defer.ts).
+  // defer: the preimage instead of the digest, hashed later with others (cli/digests.ts).
   const flags = F_CALL | (defer ? F_PREIMAGE : F_DIGEST) | F_STRING_INPUT | (explain ? F_EXPLAIN : 0) | (nth ? F_NTH_CALL : 0);
   const k: usize = nth ? 4 : 0;
   store<u32>(req, flags); store<u32>(req, <u32>k, 4); store<u32>(req, 0, 8); store<u32>(req, 0, 12);
