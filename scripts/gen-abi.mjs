@@ -6,13 +6,16 @@
 //   src/_abi.gen.ts                          TypeScript SDK
 //   python/overturn/fingerprint/_abi.py      Python SDK
 //   bench/_abi.gen.mjs                       the benchmark harness (plain JS)
+//   go/abi_gen.go                            Go host (when go/go.mod exists)
+// Each host gets the constants, the error table, the part names and the table
+// of request kinds (abi.ts "request:" lines); a new host adds an emitter here.
 // ABI_ID is the first 20 bits of SHA-256 over abi.ts: a positive i32 in every
 // host, and a 3-byte constant in the fingerprint module, whose 48 KiB ceiling
 // is nearly spent (one mismatched build in a million would pass unnoticed).
 //   node scripts/gen-abi.mjs           write the files
 //   node scripts/gen-abi.mjs --check   fail (exit 1) when a written file is stale
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -22,7 +25,10 @@ const ABI_ID = parseInt(createHash("sha256").update(text).digest("hex").slice(0,
 
 const consts = [];
 const errors = [];
+const strings = [];
 for (const line of text.split("\n")) {
+  const str = /^export const ([A-Z][A-Z0-9_]*): string = ("[ -~]*");$/.exec(line);
+  if (str) { strings.push([str[1], JSON.parse(str[2])]); continue; }
   const m = /^export const ([A-Z][A-Z0-9_]*): [iu](?:8|32) = (\d+);\s*(?:\/\/\s*(.*))?$/.exec(line);
   if (!m) {
     if (line.startsWith("export")) throw new Error(`${SOURCE}: cannot read "${line}"`);
@@ -33,6 +39,34 @@ for (const line of text.split("\n")) {
   const e = /^error: ([a-z0-9-]+) \| (.+)$/.exec(comment);
   if (e) errors.push({ status: Number(value), code: e[1], message: e[2] });
 }
+// Request kinds ("// request: name | module | flags | optional flags | parts | result" lines).
+const value = Object.fromEntries(consts);
+const PART_NAMES = ["kind", "name", "matchOn", "ignoreArgs", "args"];
+const requests = [];
+for (const line of text.split("\n")) {
+  const m = /^\/\/ request: (.*)$/.exec(line);
+  if (!m) continue;
+  const f = m[1].split("|").map((x) => x.trim());
+  if (f.length !== 6) throw new Error(`${SOURCE}: a request line has six fields: ${line}`);
+  const [name, module, always, optional, partText, resultText] = f;
+  const flagsOf = (t) => t.split(/\s+/).filter(Boolean).reduce((acc, n) => {
+    if (!n.startsWith("F_") || value[n] === undefined) throw new Error(`${SOURCE}: request ${name}: unknown flag ${n}`);
+    return acc | value[n];
+  }, 0) >>> 0;
+  if (!/^[a-z][A-Za-z]*$/.test(name) || !["fingerprint", "engine"].includes(module)) throw new Error(`${SOURCE}: bad request line: ${line}`);
+  const pairs = (t, keys) => Object.fromEntries(t.split(/\s+/).filter(Boolean).map((p) => {
+    const [k, v] = p.split("=");
+    if (!keys.includes(k) || !v) throw new Error(`${SOURCE}: request ${name}: cannot read ${p}`);
+    return [k, v];
+  }));
+  requests.push({ name, module, flags: flagsOf(always), optional: flagsOf(optional),
+    parts: pairs(partText, PART_NAMES), result: pairs(resultText, ["text", "digest", "words"]) });
+}
+if (requests.length === 0) throw new Error(`${SOURCE}: no request lines`);
+const pyDict = (o) => `{${Object.entries(o).map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(", ")}}`;
+const goMap = (o) => `map[string]string{${Object.entries(o).map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(", ")}}`;
+const upper = (n) => n.replace(/[A-Z]/g, (c) => "_" + c).toUpperCase();
+
 errors.sort((a, b) => a.status - b.status);
 errors.forEach((e, i) => {
   if (e.status !== i + 1) throw new Error(`${SOURCE}: error codes must be 1..n without gaps (${e.code})`);
@@ -46,12 +80,18 @@ const ts = `${head("//")}
 // The core's ABI for the TypeScript host; abiId() of the module must equal ABI_ID.
 export const ABI_ID = ${hex};
 ${consts.map(([n, v]) => `export const ${n} = ${v};`).join("\n")}
+${strings.map(([n, v]) => `export const ${n} = ${JSON.stringify(v)};`).join("\n")}
 /** Core status 1..${errors.length} → [FingerprintError.code, reason]. */
 export const CORE_ERRORS = [
 ${errors.map((e) => `  [${JSON.stringify(e.code)}, ${JSON.stringify(e.message)}],`).join("\n")}
 ] as const;
 /** PART_* values → names, for error messages. */
 export const PARTS = ${JSON.stringify(parts)} as const;
+/** Request kinds (abi.ts "request:" lines): each operation's flags always set (RQ_*), flags a caller may add, parts, result. */
+${requests.map((r) => `export const RQ_${upper(r.name)} = ${r.flags};`).join("\n")}
+export const REQUESTS = {
+${requests.map((r) => `  ${r.name}: { module: ${JSON.stringify(r.module)}, flags: ${r.flags}, optional: ${r.optional}, parts: ${JSON.stringify(r.parts)}, result: ${JSON.stringify(r.result)} },`).join("\n")}
+} as const;
 `;
 
 const mjs = ts.replace(/ as const;/g, ";").replace(/\/\*\* (.*) \*\//g, "// $1");
@@ -60,18 +100,79 @@ const py = `${head("#")}
 """The core's ABI for the Python host; abiId() of the module must equal ABI_ID."""
 ABI_ID = ${hex}
 ${consts.map(([n, v]) => `${n} = ${v}`).join("\n")}
+${strings.map(([n, v]) => `${n} = ${JSON.stringify(v)}`).join("\n")}
 #: Core status 1..${errors.length} → (FingerprintError.code, reason).
 CORE_ERRORS = (
 ${errors.map((e) => `    (${JSON.stringify(e.code)}, ${JSON.stringify(e.message)}),`).join("\n")}
 )
 #: PART_* values → names, for error messages.
 PARTS = (${parts.map((p) => JSON.stringify(p)).join(", ")},)
+#: Request kinds (abi.ts "request:" lines): each operation's flags always set (RQ_*), flags a caller may add, parts, result.
+${requests.map((r) => `RQ_${upper(r.name)} = ${r.flags}`).join("\n")}
+REQUESTS = {
+${requests.map((r) => `    ${JSON.stringify(r.name)}: {"module": ${JSON.stringify(r.module)}, "flags": ${r.flags}, "optional": ${r.optional}, "parts": ${pyDict(r.parts)}, "result": ${pyDict(r.result)}},`).join("\n")}
+}
+`;
+
+// Go (a host whose module is go/): the same constants and tables, written when go/go.mod exists.
+const goPackage = (() => {
+  const dir = join(root, "go");
+  if (!existsSync(join(dir, "go.mod"))) return null;
+  for (const f of readdirSync(dir)) {
+    if (!f.endsWith(".go") || f.endsWith("_test.go") || f === "abi_gen.go") continue;
+    const p = /^package (\w+)/m.exec(readFileSync(join(dir, f), "utf8"));
+    if (p) return p[1];
+  }
+  return "fingerprint";
+})();
+const go = `// Code generated by scripts/gen-abi.mjs from ${SOURCE}. DO NOT EDIT.
+
+package ${goPackage}
+
+// The core's ABI for the Go host; abiId() of the module must equal abiID.
+const abiID = ${hex}
+
+const (
+${consts.map(([n, v]) => `\t${n} = ${v}`).join("\n")}
+)
+
+// coreErrors: core status 1..${errors.length} → FingerprintError code and reason.
+var coreErrors = [...][2]string{
+${errors.map((e) => `\t{${JSON.stringify(e.code)}, ${JSON.stringify(e.message)}},`).join("\n")}
+}
+
+// partNames: PART_* values → names, for error messages.
+var partNames = [...]string{${parts.map((p) => JSON.stringify(p)).join(", ")}}
+
+// requestKind is one operation a host can ask (abi.ts "request:" lines).
+type requestKind struct {
+\tModule   string
+\tFlags    uint32 // always set
+\tOptional uint32 // a caller may add
+\tParts    map[string]string
+\tResult   map[string]string
+}
+
+// Request kinds: flags always set (RQ_*) and the whole table.
+const (
+${requests.map((r) => `\tRQ_${upper(r.name)} = ${r.flags}`).join("\n")}
+)
+
+var requestKinds = map[string]requestKind{
+${requests.map((r) => `\t${JSON.stringify(r.name)}: {${JSON.stringify(r.module)}, ${r.flags}, ${r.optional}, ${goMap(r.parts)}, ${goMap(r.result)}},`).join("\n")}
+}
 `;
 
 const as = `${head("//")}
 // The ABI identity exported as abiId() (assembly/entry/fingerprint.ts).
 export const ABI_ID: i32 = ${hex};
-`;
+${strings.map(([n, v]) => `
+// ${n} (abi.ts) as UTF-8 bytes in static data, and their count.
+export function ${n.toLowerCase().replace(/_([a-z])/g, (_, c) => c.toUpperCase())}Bytes(): usize {
+  return memory.data<u8>([${[...Buffer.from(v)].join(", ")}]);
+}
+export const ${n}_LEN: usize = ${Buffer.byteLength(v)};
+`).join("")}`;
 
 // The error table for the core's own messages (the CLI engine, assembly/cli/):
 // switch over string literals, so they live in static data (no runtime strings).
@@ -134,6 +235,7 @@ const outputs = {
   "python/overturn/fingerprint/_abi.py": py,
   "bench/_abi.gen.mjs": mjs,
 };
+if (goPackage !== null) outputs["go/abi_gen.go"] = go;
 
 if (process.argv.includes("--check")) {
   const stale = Object.entries(outputs)

@@ -20,6 +20,7 @@ import { asValueWalk, type BatchTarget, type Exports as CoreExports } from "./co
 import { retarget, writeValue } from "./values.js";
 import { isModule } from "./_is_module.js";
 import { type CoreLimits, NONE, tell } from "./_limits.js";
+import { KEEP_MASK } from "./select.js";
 
 export type Exports = CoreExports & { abiId(): number };
 
@@ -192,14 +193,32 @@ export function explainCallValue(call: object, tools?: Uint8Array, own: CoreLimi
 
 function explainValue(call: object, all: boolean, tools: Uint8Array | undefined, own: CoreLimits): Explained[] {
   const e = ready();
+  return runCall(e, F_CALL | F_EXPLAIN | F_DIGEST | F_VALUES, writeCallValue(e, call, all, tools), all, tools, own);
+}
+
+/**
+ * The core's keep-mask for a call given as a host object whose args are an
+ * object of its keys (src/select.ts): the call's own selection or its tool's
+ * declaration decides, as in the explanation that follows.
+ */
+export function callKeepMask(call: object, tools: Uint8Array | undefined, own: CoreLimits): string {
+  return exclusive(() => {
+    const e = ready();
+    return runCallText(e, F_CALL | F_VALUES | KEEP_MASK, writeCallValue(e, call, false, tools), false, tools, own);
+  });
+}
+
+/** Writes a call as the value stream after its parts; returns its length. */
+function writeCallValue(e: Exports, call: object, all: boolean, tools: Uint8Array | undefined): number {
   room(e, HEADER_BYTES + 4 + (tools?.length ?? 0) + 1024);
   const start = inPtr + HEADER_BYTES + (all ? 4 : 0) + (tools?.length ?? 0);
   const grow = (need: number) => {
     room(e, Math.max(2 * (need - inPtr), need - inPtr + 1024));
     retarget(new Uint8Array(e.memory.buffer), inPtr + inCap);
   };
-  const end = asValueWalk((nested) => writeValue(call, new Uint8Array(e.memory.buffer), start, inPtr + inCap, grow, nested));
-  return runCall(e, F_CALL | F_EXPLAIN | F_DIGEST | F_VALUES, end - start, all, tools, own);
+  // Paths from the call itself: its args member's values are `args…` (D15).
+  const end = asValueWalk((nested) => writeValue(call, new Uint8Array(e.memory.buffer), start, inPtr + inCap, grow, nested, ""));
+  return end - start;
 }
 
 /**
@@ -221,14 +240,7 @@ export function explainCalls(message: string | Uint8Array | object, tools?: Uint
  */
 function runCall(e: Exports, flags: number, argsLen: number, all: boolean, tools: Uint8Array | undefined,
   own: CoreLimits): Explained[] {
-  tell(e, own); // the core checks the call against the limits (assembly/base/limits.ts)
-  const toolsLen = tools?.length ?? 0;
-  if (all) new DataView(e.memory.buffer).setUint32(inPtr + HEADER_BYTES, ALL_CALLS, true);
-  if (tools) new Uint8Array(e.memory.buffer).set(tools, inPtr + HEADER_BYTES + (all ? 4 : 0));
-  if (all) flags |= F_NTH_CALL;
-  if (tools) flags |= F_TOOLS;
-  new Uint32Array(e.memory.buffer, inPtr, HEADER_WORDS).set([flags, all ? 4 : 0, 0, 0, toolsLen, argsLen]);
-  const text = runText(e, HEADER_BYTES + (all ? 4 : 0) + toolsLen + argsLen);
+  const text = runCallText(e, flags, argsLen, all, tools, own);
   if (!all) return [{ record: JSON.parse(text) as CallRecord, digest: decoder.decode(new Uint8Array(e.memory.buffer, e.result() + RESULT_DIGEST, 64)) }];
   const lines: Explained[] = [];
   for (let at = 0; at < text.length;) {
@@ -237,6 +249,18 @@ function runCall(e: Exports, flags: number, argsLen: number, all: boolean, tools
     at = nl + 1;
   }
   return lines;
+}
+
+function runCallText(e: Exports, flags: number, argsLen: number, all: boolean, tools: Uint8Array | undefined,
+  own: CoreLimits): string {
+  tell(e, own); // the core checks the call against the limits (assembly/base/limits.ts)
+  const toolsLen = tools?.length ?? 0;
+  if (all) new DataView(e.memory.buffer).setUint32(inPtr + HEADER_BYTES, ALL_CALLS, true);
+  if (tools) new Uint8Array(e.memory.buffer).set(tools, inPtr + HEADER_BYTES + (all ? 4 : 0));
+  if (all) flags |= F_NTH_CALL;
+  if (tools) flags |= F_TOOLS;
+  new Uint32Array(e.memory.buffer, inPtr, HEADER_WORDS).set([flags, all ? 4 : 0, 0, 0, toolsLen, argsLen]);
+  return runText(e, HEADER_BYTES + (all ? 4 : 0) + toolsLen + argsLen);
 }
 
 /** One change of a diff (assembly/ops/diff.ts). */

@@ -5,7 +5,7 @@
  */
 import {
   ABI_ID, F_DIGEST, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES, FINGERPRINT_VERSION, HEADER_BYTES,
-  HEADER_WORDS, RESULT_DIGEST, RESULT_OFFSET, RESULT_PART, RESULT_TEXT_LEN, RESULT_TEXT_PTR,
+  HEADER_WORDS, RESULT_DIGEST, RESULT_OFFSET, RESULT_PART, RESULT_TEXT_LEN, RESULT_TEXT_PTR, RETAIN_BYTES,
 } from "./_abi.gen.js";
 import { FingerprintError, errorFromCore } from "./errors.js";
 import { detachValues, retarget, writeValue } from "./values.js";
@@ -218,7 +218,7 @@ let told: Told = newTold();
  * is retired and the next call gets a fresh one from the kept module: wasm
  * memory cannot shrink, so this is how a large request gives it back.
  */
-let retainBytes = 64 * 1024 * 1024;
+let retainBytes = RETAIN_BYTES;
 
 /** Sets the memory retention (configure() in the API). */
 export function setRetain(retain: number): void {

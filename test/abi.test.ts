@@ -4,7 +4,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ABI_ID, CORE_ERRORS, F_DIGEST } from "../src/_abi.gen";
+import { ABI_ID, CORE_ERRORS, F_CALL, F_DIGEST, F_EXPLAIN, F_NTH_CALL, REQUESTS, RQ_EXPLAIN, RQ_EXPLAIN_ALL } from "../src/_abi.gen";
 import { useInstance } from "../src/core";
 
 const root = new URL("..", import.meta.url);
@@ -36,6 +36,29 @@ describe("one ABI source", () => {
   it("a module with another ABI identity is refused when loaded", () => {
     const fake = { exports: { ...new WebAssembly.Instance(new WebAssembly.Module(bytes), {}).exports, abiId: () => ABI_ID ^ 1 } };
     expect(() => useInstance(fake as unknown as WebAssembly.Instance)).toThrow(/ABI/);
+  });
+
+  it("every host gets the same table of request kinds, read from abi.ts's request lines", () => {
+    const src = readFileSync(new URL("assembly/abi.ts", root), "utf8");
+    const names = [...src.matchAll(/^\/\/ request: (\w+) \|/gm)].map((m) => m[1]);
+    expect(Object.keys(REQUESTS)).toEqual(names);
+    expect(names).toEqual(expect.arrayContaining(["fingerprint", "canonical", "explain", "explainAll", "diff", "cli", "replay"]));
+    expect(RQ_EXPLAIN).toBe(F_CALL | F_EXPLAIN | F_DIGEST);
+    expect(RQ_EXPLAIN_ALL).toBe(F_CALL | F_EXPLAIN | F_DIGEST | F_NTH_CALL);
+    expect(REQUESTS.explainAll.parts).toEqual({ kind: "u32:ALL_CALLS", ignoreArgs: "tools", args: "message" });
+    const py = execFileSync("python3", ["-c", "import json, runpy, sys; " +
+      "print(json.dumps(runpy.run_path(sys.argv[1])['REQUESTS']))", "python/overturn/fingerprint/_abi.py"],
+    { cwd: root, encoding: "utf8" });
+    expect(JSON.parse(py)).toEqual(JSON.parse(JSON.stringify(REQUESTS)));
+  });
+
+  it("the contract and explanation versions are the generated ones in both hosts, never literals", () => {
+    const init = readFileSync(new URL("python/overturn/fingerprint/__init__.py", root), "utf8");
+    expect(init).not.toMatch(/FINGERPRINT_VERSION\s*=\s*\d/);
+    expect(init).toContain('"FINGERPRINT_VERSION": "_abi"');
+    for (const f of ["src/diagnostics.ts", "python/overturn/fingerprint/_diagnostics.py"]) {
+      expect(readFileSync(new URL(f, root), "utf8"), f).not.toMatch(/["']?version["']?\s*:\s*1\b/);
+    }
   });
 
   it("no host source defines an ABI number by hand", () => {

@@ -27,7 +27,7 @@
 // Then "finish". A read that fails goes to "unreadable" with the host's
 // error name (errno.ts words it).
 import { ensure, putByte } from "../json/sink";
-import { bytes, lit } from "../json/emit";
+import { bytes, decimal, lit } from "../json/emit";
 import {
   C_REPLAY, C_WHY, argN, argP, argSize, command, fileArg, fileCount, hasToolsFile, inCount, inN, inP, isStdinArg, jobs,
   toolsN, toolsP,
@@ -95,13 +95,6 @@ function num(key: string, v: u64): bool {
 function end(): bool {
   if (!ensure(1)) return false;
   putByte(0);
-  return true;
-}
-
-function decimal(v: u64): bool {
-  if (v >= 10 && !decimal(v / 10)) return false;
-  if (!ensure(1)) return false;
-  putByte(<u32>(0x30 + v % 10));
   return true;
 }
 

@@ -4,8 +4,7 @@
 // itself ("\r" and erase line). The host says whether stderr is a terminal
 // (it asks only then) and passes the numbers; the text and the pace are here.
 // Internal.
-import { ensure, putByte } from "../json/sink";
-import { bytes, lit } from "../json/emit";
+import { bytes, decimal, lit } from "../json/emit";
 
 let last: i64 = -1;
 let shown = false;
@@ -65,11 +64,4 @@ function grouped(v: u64): bool {
   if (v < 1000) return decimal(v);
   const r = v % 1000;
   return grouped(v / 1000) && lit(",") && decimal(r / 100) && decimal(r / 10 % 10) && decimal(r % 10);
-}
-
-function decimal(v: u64): bool {
-  if (v >= 10 && !decimal(v / 10)) return false;
-  if (!ensure(1)) return false;
-  putByte(<u32>(0x30 + v % 10));
-  return true;
 }

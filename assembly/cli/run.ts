@@ -19,7 +19,7 @@
 import { E_NO_CALLS, OK, RESULT_CLI_CODE, RESULT_CLI_ERR, RESULT_CLI_LINES, RESULT_CLI_OUT, RESULT_CLI_STATE } from "../abi";
 import { alloc } from "../base/arena";
 import { countByte16, findByte16 } from "../text/bytes";
-import { ensure, outBase, outPos, putByte, sinkInit } from "../json/sink";
+import { ensure, putByte, sinkBase, sinkEnd, sinkInit, sinkLength } from "../json/sink";
 import { writeJsonString } from "../pipeline/canonical";
 import { callsInLastMessage } from "../pipeline/process";
 import { result } from "../base/result";
@@ -28,8 +28,8 @@ import { C_EXPLAIN, C_FINGERPRINT, C_REPLAY, C_VERIFY, C_WHY, command, exitCode,
 import { writePlan } from "./plan";
 import { progressReset } from "./progress";
 import { writeErrno } from "./errno";
-import { bytes, lit } from "../json/emit";
-import { codeWord, int, position, writeMessage } from "./message";
+import { bytes, decimal, lit } from "../json/emit";
+import { codeWord, position, writeMessage } from "./message";
 import { DIGEST, callText, explanationBody, jsonList, member, nameN, nameP, preN, preP, readCall, strN, strP } from "./readcall";
 import { whyChunkStart, whyFinish, whyLine, whyStop, whyTarget } from "./why";
 
@@ -45,9 +45,9 @@ export function runPlan(p: usize, n: usize, hP: usize, hN: usize, contract: i32)
   progressReset();
   if (!sinkInit(true, false, 4096)) return false;
   if (!plan(p, n, contract)) { if (exitCode != 2) return false; }
-  if (exitCode >= 0) return done(toStderr ? 0 : outPos, toStderr ? outPos : 0, 0, 0, exitCode);
+  if (exitCode >= 0) return done(toStderr ? 0 : sinkLength(), toStderr ? sinkLength() : 0, 0, 0, exitCode);
   if (!writePlan(hP, hN)) return false;
-  return done(0, 0, outPos, 0, -1);
+  return done(0, 0, sinkLength(), 0, -1);
 }
 
 /** Result words: the sink already holds [stdout][stderr][state]. */
@@ -71,15 +71,15 @@ export function runTarget(srcP: usize, srcN: usize, rP: usize, rN: usize, p: usi
   fileP = srcP; fileN = srcN;
   if (rN > 0) {
     if (!sinkInit(true, false, srcN + 128) || !bytes(srcP, srcN) || !lit(": ") || !writeErrno(rP, rN) || !lit("\n")) return false;
-    return done(0, outPos, 0, 0, 1);
+    return done(0, sinkLength(), 0, 0, 1);
   }
   if (n >= 3 && load<u8>(p) == 0xEF && load<u8>(p + 1) == 0xBB && load<u8>(p + 2) == 0xBF) { p += 3; n -= 3; }
   const status = strictUtf8(p, n) ? readCall(p, n, -1, true) : 3;
   if (status != OK) {
     if (!sinkInit(true, false, 256) || !bytes(srcP, srcN) || !lit(": ") || !message(status, callText, n) || !lit("\n")) return false;
-    return done(0, outPos, 0, 0, 1);
+    return done(0, sinkLength(), 0, 0, 1);
   }
-  return whyTarget(p, n) && done(0, 0, outPos, 0, 0);
+  return whyTarget(p, n) && done(0, 0, sinkLength(), 0, 0);
 }
 
 /** "chunk": lines [p, p+n) of file [fP, fP+fN), the first numbered first; state: why's. */
@@ -151,7 +151,7 @@ function oneLine(line: u32, p: usize, n: usize): bool {
       return failLine(line, status, callText, n);
     }
     count = callsInLastMessage();
-    if (explain ? !explainOut(line) || !accSink(false) : !fingerprintOut(line) || !deferLine(preP, preN, outBase + digestAt)) {
+    if (explain ? !explainOut(line) || !accSink(false) : !fingerprintOut(line) || !deferLine(preP, preN, sinkBase() + digestAt)) {
       return false;
     }
   }
@@ -170,20 +170,20 @@ function fingerprintOut(line: u32): bool {
 let digestAt: usize = 0;
 
 function blank64(): bool {
-  digestAt = outPos;
+  digestAt = sinkLength();
   return bytes(DIGEST(), 64);
 }
 
 /** {"file":F,"line":L — the start of every per-line record. */
 function head(line: u32): bool {
-  return lit("{\"file\":") && writeJsonString(fileP, fileN, false) && lit(",\"line\":") && int(line);
+  return lit("{\"file\":") && writeJsonString(fileP, fileN, false) && lit(",\"line\":") && decimal(line);
 }
 
 function explainOut(line: u32): bool {
   if (!sinkInit(true, false, 1024)) return false;
   if (json) return head(line) && lit(",") && explanationBody() && lit("\n");
   const kind = member("kind");
-  return bytes(fileP, fileN) && lit(":") && int(line) && lit("  ") && bytes(nameP, nameN) && lit("  ") && bytes(DIGEST(), 64)
+  return bytes(fileP, fileN) && lit(":") && decimal(line) && lit("  ") && bytes(nameP, nameN) && lit("  ") && bytes(DIGEST(), 64)
     && lit("\n  kind       ") && bytes(strP(kind), strN(kind)) && lit("\n  selection  ") && selectionText()
     && lit("\n  canonical  ") && bytes(strP(member("canonical")), strN(member("canonical"))) && lit("\n");
 }
@@ -217,7 +217,7 @@ function verifyLine(line: u32): bool {
     if (!head(line) || !lit(",\"name\":") || !writeJsonString(nameP, nameN, false) || !lit(",\"recorded\":\"")
       || !bytes(strP(rec), 64) || !lit("\",\"fingerprint\":\"") || !bytes(DIGEST(), 64) || !lit("\",\"canonical\":")
       || !writeJsonString(strP(canon), strN(canon), false) || !lit("}\n")) return false;
-  } else if (!bytes(fileP, fileN) || !lit(":") || !int(line) || !lit("  ") || !bytes(nameP, nameN) || !lit("  recorded ")
+  } else if (!bytes(fileP, fileN) || !lit(":") || !decimal(line) || !lit("  ") || !bytes(nameP, nameN) || !lit("  recorded ")
     || !bytes(strP(rec), 64) || !lit("  computed ") || !bytes(DIGEST(), 64) || !lit("\n  canonical  ")
     || !bytes(strP(canon), strN(canon)) || !lit("\n")) return false;
   return accSink(false);
@@ -227,14 +227,14 @@ function verifyLine(line: u32): bool {
 export function failLine(line: u32, status: i32, p: usize, n: usize): bool {
   nFailed++;
   if (!sinkInit(true, false, 256) || !message(status, p, n)) return false;
-  const mP = outBase, mN = outPos;
+  const mP = sinkBase(), mN = sinkLength();
   if (!sinkInit(true, false, mN * 6 + fileN * 6 + 128)) return false;
   if (json) {
     if (!head(line) || !lit(",\"error\":") || !writeJsonString(mP, mN, false) || !lit(",\"code\":\"")) return false;
     if (!(status == 3 && errorWasUtf8 ? lit("invalid-utf8") : lit(codeWord())) || !lit("\"}\n")) return false;
     return accSink(false);
   }
-  return bytes(fileP, fileN) && lit(":") && int(line) && lit(": ") && bytes(mP, mN) && lit("\n") && accSink(true);
+  return bytes(fileP, fileN) && lit(":") && decimal(line) && lit(": ") && bytes(mP, mN) && lit("\n") && accSink(true);
 }
 
 /** A line that is not strict UTF-8 fails as a whole ("invalid UTF-8"), as a host decoder would say. */
@@ -272,7 +272,7 @@ import { sequenceLength } from "../text/utf8";
 export function runUnreadable(fP: usize, fN: usize, rP: usize, rN: usize): bool {
   nFileErrors++;
   if (!accInit(256) || !sinkInit(true, false, rN + 64) || !writeErrno(rP, rN)) return false;
-  const wP = outBase, wN = outPos;
+  const wP = sinkBase(), wN = sinkLength();
   if (!sinkInit(true, false, (fN + wN) * 6 + 64)) return false;
   if (json) {
     if (!lit("{\"file\":") || !writeJsonString(fP, fN, false) || !lit(",\"error\":") || !writeJsonString(wP, wN, false)
@@ -284,7 +284,7 @@ export function runUnreadable(fP: usize, fN: usize, rP: usize, rN: usize): bool 
 /** "position": where offset lies in the JSON text [p, p+n), as stdout text (message.ts). */
 export function runPosition(p: usize, n: usize, offset: u32): bool {
   if (!sinkInit(true, false, 64) || !position(p, n, <usize>offset)) return false;
-  return done(outPos, 0, 0, 0, 0);
+  return done(sinkLength(), 0, 0, 0, 0);
 }
 
 /**
@@ -305,7 +305,7 @@ const COUNTS = 6;
 /** "counts": this instance's counts as state bytes (a worker's, merged by finish). */
 export function runCounts(): bool {
   if (!sinkInit(true, false, COUNTS * 4) || !ensure(COUNTS * 4)) return false;
-  const at = outBase + outPos;
+  const at = sinkEnd();
   store<u32>(at, nLines); store<u32>(at, nFailed, 4); store<u32>(at, nFileErrors, 8);
   store<u32>(at, nMatch, 12); store<u32>(at, nDiffer, 16); store<u32>(at, nUnrecorded, 20);
   for (let i = 0; i < COUNTS * 4; i++) putByte(load<u8>(at + <usize>i));
@@ -328,14 +328,14 @@ export function runFinish(sP: usize, sN: usize, cP: usize, cN: usize): bool {
   if (command == C_VERIFY) {
     if (!sinkInit(true, false, 256)) return false;
     if (json) {
-      if (!lit("{\"summary\":{\"match\":") || !int(nMatch) || !lit(",\"differ\":") || !int(nDiffer)
-        || !lit(",\"unrecorded\":") || !int(nUnrecorded) || !lit(",\"failed\":") || !int(nFailed) || !lit("}}\n")) return false;
-    } else if (!lit("verify: ") || !int(nMatch) || !lit(" match, ") || !int(nDiffer) || !lit(" differ, ")
-      || !int(nUnrecorded) || !lit(" without \"fingerprint\", ") || !int(nFailed) || !lit(" failed\n")) return false;
+      if (!lit("{\"summary\":{\"match\":") || !decimal(nMatch) || !lit(",\"differ\":") || !decimal(nDiffer)
+        || !lit(",\"unrecorded\":") || !decimal(nUnrecorded) || !lit(",\"failed\":") || !decimal(nFailed) || !lit("}}\n")) return false;
+    } else if (!lit("verify: ") || !decimal(nMatch) || !lit(" match, ") || !decimal(nDiffer) || !lit(" differ, ")
+      || !decimal(nUnrecorded) || !lit(" without \"fingerprint\", ") || !decimal(nFailed) || !lit(" failed\n")) return false;
     if (!accSink(false)) return false;
   }
   if (nFailed > 0) {
-    if (!sinkInit(true, false, 64) || !int(nFailed) || !lit(" of ") || !int(nLines) || !lit(" lines failed\n") || !accSink(true)) {
+    if (!sinkInit(true, false, 64) || !decimal(nFailed) || !lit(" of ") || !decimal(nLines) || !lit(" lines failed\n") || !accSink(true)) {
       return false;
     }
   }

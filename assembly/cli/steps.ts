@@ -36,7 +36,7 @@ import { keptTools, keptToolsLength } from "../ops/replay";
 import { replayStart } from "./replay";
 import { runTools } from "./tools";
 import { writeProgress } from "./progress";
-import { outPos } from "../json/sink";
+import { sinkLength } from "../json/sink";
 import { done, runChunk, runCounts, runFinish, runLines, runPlan, runPosition, runTarget, runUnreadable } from "./run";
 
 /**
@@ -55,8 +55,8 @@ export function cliText(fP: usize, fN: usize, opP: usize, opN: usize, progP: usi
 function step(fP: usize, fN: usize, opP: usize, opN: usize, progP: usize, progN: usize,
   pkgP: usize, pkgN: usize, argsP: usize, argsN: usize): bool {
   setTools(keptTools(), keptToolsLength()); // --tools (cli/tools.ts), kept by this instance's replay index
-  if (fN == 5 && is(fP, "chunk")) { replayStart(false, 0, 0); return runChunk(opP, opN, progP, progN, decimal(pkgP, pkgN), argsP, argsN); }
-  if (fN == 4 && is(fP, "load")) { replayStart(true, opP, opN); return runChunk(opP, opN, progP, progN, decimal(pkgP, pkgN), argsP, argsN); }
+  if (fN == 5 && is(fP, "chunk")) { replayStart(false, 0, 0); return runChunk(opP, opN, progP, progN, parseDecimal(pkgP, pkgN), argsP, argsN); }
+  if (fN == 4 && is(fP, "load")) { replayStart(true, opP, opN); return runChunk(opP, opN, progP, progN, parseDecimal(pkgP, pkgN), argsP, argsN); }
   if (fN == 5 && is(fP, "tools")) return runTools(opP, opN, pkgP, pkgN, argsP, argsN);
   if (fN == 4 && is(fP, "plan")) {
     setProg(progP, progN); setPkg(pkgP, pkgN);
@@ -64,12 +64,12 @@ function step(fP: usize, fN: usize, opP: usize, opN: usize, progP: usize, progN:
   }
   if (fN == 6 && is(fP, "target")) return runTarget(opP, opN, pkgP, pkgN, argsP, argsN);
   if (fN == 8 && is(fP, "progress")) {
-    return sinkInit(true, false, opN + 128) && writeProgress(opP, opN, pkgP, pkgN) && done(0, outPos, 0, 0, 0);
+    return sinkInit(true, false, opN + 128) && writeProgress(opP, opN, pkgP, pkgN) && done(0, sinkLength(), 0, 0, 0);
   }
   if (fN == 10 && is(fP, "unreadable")) return runUnreadable(opP, opN, pkgP, pkgN);
   if (fN == 6 && is(fP, "counts")) return runCounts();
   if (fN == 5 && is(fP, "lines")) return runLines(argsP, argsN);
-  if (fN == 8 && is(fP, "position")) return runPosition(opP, opN, decimal(pkgP, pkgN));
+  if (fN == 8 && is(fP, "position")) return runPosition(opP, opN, parseDecimal(pkgP, pkgN));
   if (fN == 6 && is(fP, "finish")) return runFinish(progP, progN, argsP, argsN);
   if (!sinkInit(true, false, 4096)) return false;
   setProg(progP, progN);
@@ -78,7 +78,7 @@ function step(fP: usize, fN: usize, opP: usize, opN: usize, progP: usize, progN:
   return unknown();
 }
 
-function decimal(p: usize, n: usize): u32 {
+function parseDecimal(p: usize, n: usize): u32 {
   let v: u32 = 0;
   for (let i: usize = 0; i < n; i++) v = v * 10 + (<u32>load<u8>(p + i) - 0x30);
   return v;

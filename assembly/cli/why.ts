@@ -8,14 +8,13 @@
 import { OK } from "../abi";
 import { alloc } from "../base/arena";
 import { changeCount, diffTexts } from "../ops/diff";
-import { ensure, outBase, outPos, putByte, putBytes, sinkInit } from "../json/sink";
+import { ensure, putByte, putBytes, sinkBase, sinkInit, sinkLength } from "../json/sink";
 import { parseText } from "../json/reader";
 import { T_NULL, nodeA, nodeType, subtreeEnd, tapeInit } from "../json/tape";
 import { writeJsonString } from "../pipeline/canonical";
 import { accAppend, accInit } from "./output";
 import { json } from "./args";
-import { bytes, lit } from "../json/emit";
-import { int } from "./message";
+import { bytes, decimal, lit } from "../json/emit";
 import { noisePath } from "./noise";
 import { DIGEST, explanationBody, jsonList, member, memberOf, readCall, strN, strP } from "./readcall";
 
@@ -44,7 +43,7 @@ export function whyTarget(p: usize, n: usize): bool {
 function writeState(): bool {
   if (!sinkInit(true, false, tN + bFileN + bN + 16) || !ensure(tN + bFileN + bN + 16)) return false;
   u32out(<u32>tN); putBytes(tP, tN); u32out(<u32>bFileN); putBytes(bFileP, bFileN); u32out(bLine); u32out(<u32>bN); putBytes(bP, bN);
-  whyStateP = outBase; whyStateN = outPos;
+  whyStateP = sinkBase(); whyStateN = sinkLength();
   return true;
 }
 
@@ -116,8 +115,8 @@ let nPieces = 0;
 
 function keep(): bool {
   if (nPieces == MAX_PIECES) return false;
-  store<u32>(pieces() + <usize>nPieces * 8, <u32>outBase);
-  store<u32>(pieces() + <usize>nPieces * 8 + 4, <u32>outPos);
+  store<u32>(pieces() + <usize>nPieces * 8, <u32>sinkBase());
+  store<u32>(pieces() + <usize>nPieces * 8 + 4, <u32>sinkLength());
   nPieces++;
   return true;
 }
@@ -139,12 +138,12 @@ export function whyFinish(sP: usize, sN: usize): bool {
   }
   const seen = bestChanges == 0 && bN > 0;
   if (!keep()) return false;
-  const mineP = selectionName(), mineN = outPos;
+  const mineP = selectionName(), mineN = sinkLength();
   if (mineP == 0) return false;
   const callMatchOn = member("matchOn") >= 0;
   if (bN == 0) {
     if (json) {
-      if (!start(64) || !lit("false,\"candidates\":") || !int(candidates) || !lit(",\"nearest\":null}\n")) return false;
+      if (!start(64) || !lit("false,\"candidates\":") || !decimal(candidates) || !lit(",\"nearest\":null}\n")) return false;
     } else if (!start(tNameN * 6 + 128) || !lit("unseen     no recorded call of ") || !writeJsonString(tNameP, tNameN, false)
       || !lit(" (kind ") || !bytes(tKindP, tKindN) || !lit(")\n")) return false;
     if (!keep()) return false;
@@ -155,22 +154,22 @@ export function whyFinish(sP: usize, sN: usize): bool {
   const canon = member("canonical");
   const canonP = strP(canon), canonN = strN(canon);
   if (json) {
-    if (!start(canonN * 12 + bFileN * 6 + 512) || !lit(seen ? "true" : "false") || !lit(",\"candidates\":") || !int(candidates)
-      || !lit(",\"nearest\":{\"file\":") || !writeJsonString(bFileP, bFileN, false) || !lit(",\"line\":") || !int(bLine)
+    if (!start(canonN * 12 + bFileN * 6 + 512) || !lit(seen ? "true" : "false") || !lit(",\"candidates\":") || !decimal(candidates)
+      || !lit(",\"nearest\":{\"file\":") || !writeJsonString(bFileP, bFileN, false) || !lit(",\"line\":") || !decimal(bLine)
       || !lit(",\"explanation\":{") || !explanationBody() || !lit(",\"diff\":{\"same\":") || !lit(seen ? "true" : "false")
       || !lit(",\"changes\":")) return false;
     if (!keep()) return false;
   } else if (seen) {
-    if (!start(bFileN + 64) || !lit("seen       ") || !bytes(bFileP, bFileN) || !lit(":") || !int(bLine)
+    if (!start(bFileN + 64) || !lit("seen       ") || !bytes(bFileP, bFileN) || !lit(":") || !decimal(bLine)
       || !lit(" has this fingerprint\n") || !keep()) return false;
     return flush();
   } else {
     if (!start(canonN + bFileN + tNameN + 256) || !lit("unseen     no recorded call has this fingerprint (recorded calls of ")
-      || !bytes(tNameP, tNameN) || !lit(": ") || !int(candidates) || !lit(")\nnearest    ") || !bytes(bFileP, bFileN) || !lit(":")
-      || !int(bLine) || !lit("  ") || !bytes(DIGEST(), 64) || !lit("\n           ") || !bytes(canonP, canonN)
-      || !lit("\nchanges    ") || !int(<u32>bestChanges) || !lit(" (before: the recording, after: this call)\n") || !keep()) return false;
+      || !bytes(tNameP, tNameN) || !lit(": ") || !decimal(candidates) || !lit(")\nnearest    ") || !bytes(bFileP, bFileN) || !lit(":")
+      || !decimal(bLine) || !lit("  ") || !bytes(DIGEST(), 64) || !lit("\n           ") || !bytes(canonP, canonN)
+      || !lit("\nchanges    ") || !decimal(bestChanges) || !lit(" (before: the recording, after: this call)\n") || !keep()) return false;
   }
-  const theirsP = selectionName(), theirsN = outPos;
+  const theirsP = selectionName(), theirsN = sinkLength();
   if (theirsP == 0) return false;
   // The diff, as JSON (--json) or one line per change.
   if (same(canonP, canonN, tCanonP, tCanonN)) {
@@ -180,7 +179,7 @@ export function whyFinish(sP: usize, sN: usize): bool {
     if (!keep() || !start(16) || !lit("}}}\n") || !keep()) return false;
     return flush();
   }
-  const dP = outBase, dN = outPos;
+  const dP = sinkBase(), dN = sinkLength();
   if (!tapeInit(dN)) return false;
   const list = parseText(dP, dN, false);
   if (list < 0 || !start(dN * 2 + 256)) return false;
@@ -248,7 +247,7 @@ function selectionName(): usize {
   if (!start(256)) return 0;
   const m = member("matchOn"), g = member("ignoreArgs");
   const ok = m >= 0 ? lit("matchOn ") && jsonList(<u32>m) : g >= 0 ? lit("ignoreArgs ") && jsonList(<u32>g) : lit("no selection");
-  return ok ? outBase : 0;
+  return ok ? sinkBase() : 0;
 }
 
 /** The kept pieces, in order, into a fresh output. */

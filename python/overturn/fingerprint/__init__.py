@@ -27,6 +27,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # typing itself is not imported at run time (below)
 if TYPE_CHECKING:
+    from ._abi import FINGERPRINT_VERSION as FINGERPRINT_VERSION  # the contract version (D18), generated from abi.ts
     from ._api import canonical_json, canonicalize_json, fingerprint, fingerprint_json
     from ._batch_api import fingerprint_batch, fingerprint_batch_json
     from ._diagnostics import diff, explain, explain_call, explain_calls, explain_json, fingerprint_call, nearest
@@ -36,9 +37,6 @@ if TYPE_CHECKING:
     from ._types import KeyList as KeyList  # for annotations (not in __all__)
 
 __version__ = "1.0.0"
-
-#: The contract version these fingerprints follow (D18).
-FINGERPRINT_VERSION = 1
 
 # Every public name loads on first use (PEP 562), then is a plain attribute:
 # importing the package costs ~1 ms, and a program pays only for what it
@@ -51,7 +49,7 @@ _LAZY = {
     "diff": "_diagnostics", "explain": "_diagnostics", "explain_call": "_diagnostics", "explain_calls": "_diagnostics",
     "explain_json": "_diagnostics", "fingerprint_call": "_diagnostics", "nearest": "_diagnostics",
     "FingerprintError": "_errors", "Limits": "_limits", "configure": "_limits", "Recording": "_replay",
-    "KeyList": "_types",
+    "KeyList": "_types", "FINGERPRINT_VERSION": "_abi",
 }
 
 

@@ -20,6 +20,7 @@ import json
 import re
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, TypedDict, Union
 
+from ._abi import EXPLANATION_VERSION
 from ._diagnostics_wasm import diff_texts, explain_call_text, explain_calls_text
 from ._encode import host_call_text, key_list, key_name, to_json_text
 from ._read import is_model
@@ -253,7 +254,7 @@ def fingerprint_call(call: Any, *, tools: Tools = None) -> str:
 
 
 def _explanation(record: Dict[str, Any], digest: str) -> Explanation:
-    out: Explanation = {"version": 1, "kind": record["kind"], "name": record["name"], "selected": record["selected"],
+    out: Explanation = {"version": EXPLANATION_VERSION, "kind": record["kind"], "name": record["name"], "selected": record["selected"],
                         "canonical": record["canonical"], "preimage": record["preimage"], "fingerprint": digest}
     if "declared" in record:
         out["declared"] = record["declared"]

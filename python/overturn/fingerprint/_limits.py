@@ -39,13 +39,14 @@ if TYPE_CHECKING:
 
     LimitValue = Union[int, float, None]
 
+from ._abi import RETAIN_BYTES
 from ._errors import FingerprintError
 
 #: What the core reads as "no limit" (assembly/base/limits.ts NO_LIMIT).
 NO_LIMIT = 0xFFFFFFFF
 
 _UNLIMITED = 1 << 62  # max_bytes when there is no byte limit: every length compares below it
-_DEFAULT_RETAIN = 64 * 1024 * 1024
+_DEFAULT_RETAIN = RETAIN_BYTES
 # A call whose request is at most retain/_GROWTH bytes cannot have grown the
 # memory past retain: the core's peak is ~4.5x its input on records and
 # below 40x on the worst shapes measured (one byte per nesting level, see
