@@ -1,13 +1,14 @@
-// A call as the CLI engine sees it: the core's explanation record
-// (explain.ts) read back onto the tape, plus its digest. Internal; the
-// formatters (explain.ts, verify, why in run.ts and why.ts) read its members.
-import { F_CALL, F_DIGEST, F_EXPLAIN, F_NTH_CALL, F_PREIMAGE, F_STRING_INPUT, HEADER_BYTES, OK, RESULT_DIGEST } from "../abi";
-import { alloc } from "../base/arena";
+// A line's call as the CLI engine's formatters see it: read through the
+// pipeline (pipeline/process.ts runLine) straight from the line's bytes, its
+// parts taken from the struct the pipeline fills (explained(), explain.ts),
+// plus its digest. Internal; the formatters (run.ts, why.ts, replay.ts) read
+// lineCall() after readCall.
+import { F_CALL, F_DIGEST, F_EXPLAIN, F_PREIMAGE, F_STRING_INPUT, OK, RESULT_DIGEST } from "../abi";
 import { callName } from "../pipeline/call";
 import { sinkBase, sinkLength } from "../json/sink";
-import { parseText } from "../json/reader";
-import { T_STR, nodeA, nodeB, nodeFlags, nodeType, subtreeEnd, tapeInit, STR_CLEAN } from "../json/tape";
+import { T_STR, nodeA, nodeB, nodeFlags, nodeType, subtreeEnd, STR_CLEAN } from "../json/tape";
 import { writeJsonString } from "../pipeline/canonical";
+import { explained } from "../pipeline/explain";
 import { callTextStart, messageKept, runLine, sameMessageNext } from "../pipeline/process";
 import { result } from "../base/result";
 import { bytes, lit } from "../json/emit";
@@ -16,56 +17,57 @@ import { bytes, lit } from "../json/emit";
 export function DIGEST(): usize { return memory.data(64); }
 
 /**
+ * The last call read: where its line is (error positions refer to it), its
+ * name and, when explained, its kind, canonical text and preimage (bytes),
+ * its recorded fingerprint (a tape node, -1: none), whether a tool
+ * declaration chose its selection, and its lists as JSON arrays (N = 0: the
+ * call has no such list); or, when deferred, its preimage alone.
+ */
+@unmanaged export class LineCall {
+  text: usize;
+  nameP: usize; nameN: usize; kindP: usize; kindN: usize;
+  canonP: usize; canonN: usize; preP: usize; preN: usize;
+  recorded: i32; declared: bool;
+  matchOnP: usize; matchOnN: usize; ignoreP: usize; ignoreN: usize;
+  keptP: usize; keptN: usize; droppedP: usize; droppedN: usize; missingP: usize; missingN: usize;
+}
+
+export function lineCall(): LineCall { return changetype<LineCall>(memory.data(offsetof<LineCall>())); }
+
+/**
  * Reads call number index (-1: the line is one call) of the JSON text
- * [p, p+n) as a host string would be (F_STRING_INPUT). explain: also the
- * record (then recRoot is its tape root). again: the calls of one line in
- * order, nothing released between them. Returns the core's status.
+ * [p, p+n) as a host string would be (F_STRING_INPUT), into lineCall().
+ * explain: its explanation's parts too. defer: its preimage, not its digest
+ * (hashed later with others, cli/digests.ts). again: the calls of one line
+ * in order, nothing released between them (its parse is reused). Returns
+ * the core's status.
  */
 export function readCall(p: usize, n: usize, index: i32, explain: bool, defer: bool = false, again: bool = false): i32 {
-  const nth = index >= 0;
-  // again: the line of the last readCall, the arena kept since: its parse is reused (pipeline/process.ts).
   if (again && messageKept()) { sameMessageNext(); n = 0; } else again = false;
-  const req = alloc(HEADER_BYTES + 4 + n);
-  if (req == 0) return 9;
-  // defer: the preimage instead of the digest, hashed later with others (cli/digests.ts).
-  const flags = F_CALL | (defer ? F_PREIMAGE : F_DIGEST) | F_STRING_INPUT | (explain ? F_EXPLAIN : 0) | (nth ? F_NTH_CALL : 0);
-  const k: usize = nth ? 4 : 0;
-  store<u32>(req, flags); store<u32>(req, <u32>k, 4); store<u32>(req, 0, 8); store<u32>(req, 0, 12);
-  store<u32>(req, 0, 16); store<u32>(req, <u32>n, 20);
-  if (nth) store<u32>(req + HEADER_BYTES, <u32>index);
-  memory.copy(req + HEADER_BYTES + k, p, n);
-  if (!again) callText = req + HEADER_BYTES + k;
-  const status = runLine(req, HEADER_BYTES + k + n);
+  const c = lineCall();
+  if (!again) c.text = p;
+  const status = runLine(F_CALL | (defer ? F_PREIMAGE : F_DIGEST) | F_STRING_INPUT | (explain ? F_EXPLAIN : 0), index, p, n);
   if (status != OK) return status;
   if (defer) {
-    preP = sinkBase() + callTextStart(); preN = sinkLength() - callTextStart();
+    c.preP = sinkBase() + callTextStart(); c.preN = sinkLength() - callTextStart();
   } else memory.copy(DIGEST(), result() + RESULT_DIGEST, 64);
   if (!explain) {
-    nameP = <usize>nodeB(<u32>callName); nameN = <usize>nodeA(<u32>callName);
+    c.nameP = <usize>nodeB(<u32>callName); c.nameN = <usize>nodeA(<u32>callName);
     return OK;
   }
-  const at = sinkBase() + callTextStart(), len = sinkLength() - callTextStart();
-  if (!tapeInit(len)) return 9;
-  recRoot = parseText(at, len, false);
-  if (recRoot < 0) return 9;
-  nameP = strP(member("name")); nameN = strN(member("name"));
+  const e = explained(), b = sinkBase();
+  c.nameP = e.nameP; c.nameN = e.nameN; c.kindP = e.kindP; c.kindN = e.kindN;
+  c.canonP = b + e.canonAt; c.canonN = e.canonEnd - e.canonAt; c.preP = b + e.preAt; c.preN = e.canonEnd - e.preAt;
+  c.recorded = e.recorded; c.declared = e.declared;
+  c.matchOnP = b + e.matchOnAt; c.matchOnN = e.matchOnEnd - e.matchOnAt;
+  c.ignoreP = b + e.ignoreAt; c.ignoreN = e.ignoreEnd - e.ignoreAt;
+  c.keptP = b + e.keptAt; c.keptN = e.keptEnd - e.keptAt;
+  c.droppedP = b + e.droppedAt; c.droppedN = e.droppedEnd - e.droppedAt;
+  c.missingP = b + e.missingAt; c.missingN = e.missingEnd - e.missingAt;
   return OK;
 }
 
-/** Where the call's text was copied (error positions refer to it). */
-export let callText: usize = 0;
-export let recRoot: i32 = -1;
-export let nameP: usize = 0;
-export let nameN: usize = 0;
-/** readCall's preimage when deferred. */
-export let preP: usize = 0;
-export let preN: usize = 0;
-
-/** The value node of the record's member key, or -1. */
-export function member(key: string): i32 {
-  return memberOf(<u32>recRoot, key);
-}
-
+/** The value node of member key of the object at node obj (a read answer: a diff, a replay record), or -1. */
 export function memberOf(obj: u32, key: string): i32 {
   const count = nodeA(obj);
   let k = obj + 1;
@@ -96,26 +98,16 @@ export function jsonStr(node: u32): bool {
   return writeJsonString(<usize>nodeB(node), <usize>nodeA(node), (nodeFlags(node) & STR_CLEAN) != 0);
 }
 
-/** An array of strings as JSON text, as JSON.stringify writes it. */
-export function jsonList(node: u32): bool {
-  if (!lit("[")) return false;
-  const end = subtreeEnd(node);
-  for (let e = node + 1; e < end; e++) {
-    if (e > node + 1 && !lit(",")) return false;
-    if (!jsonStr(e)) return false;
-  }
-  return lit("]");
-}
-
-/** {"version":1,"kind","name","selected","canonical","preimage","fingerprint"} after an opening already written. */
+/** {"version":1,"kind","name","selected","canonical","preimage","fingerprint"} of the last call explained, after an opening already written. */
 export function explanationBody(): bool {
-  const sel = member("selected");
-  return lit("\"version\":1,\"kind\":") && jsonStr(<u32>member("kind")) && lit(",\"name\":") && jsonStr(<u32>member("name"))
-    && lit(",\"selected\":{\"kept\":") && jsonList(<u32>memberOf(<u32>sel, "kept"))
-    && lit(",\"dropped\":") && jsonList(<u32>memberOf(<u32>sel, "dropped"))
-    && lit(",\"missing\":") && jsonList(<u32>memberOf(<u32>sel, "missing"))
-    && lit("},\"canonical\":") && jsonStr(<u32>member("canonical")) && lit(",\"preimage\":") && jsonStr(<u32>member("preimage"))
+  const c = lineCall();
+  return lit("\"version\":1,\"kind\":") && writeJsonString(c.kindP, c.kindN, false)
+    && lit(",\"name\":") && writeJsonString(c.nameP, c.nameN, false)
+    && lit(",\"selected\":{\"kept\":") && bytes(c.keptP, c.keptN) && lit(",\"dropped\":") && bytes(c.droppedP, c.droppedN)
+    && lit(",\"missing\":") && bytes(c.missingP, c.missingN)
+    && lit("},\"canonical\":") && writeJsonString(c.canonP, c.canonN, false)
+    && lit(",\"preimage\":") && writeJsonString(c.preP, c.preN, false)
     && lit(",\"fingerprint\":\"") && bytes(DIGEST(), 64)
-    // Issue 12: which declaration chose the selection (--tools), as the SDKs' explain says.
-    && (member("declared") < 0 || lit("\",\"declared\":\"tools")) && lit("\"}");
+    // Which declaration chose the selection (--tools), as the SDKs' explain says.
+    && (!c.declared || lit("\",\"declared\":\"tools")) && lit("\"}");
 }

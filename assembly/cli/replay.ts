@@ -21,7 +21,7 @@ import {
 import { accInit, accSink } from "./output";
 import { json } from "./args";
 import { bytes, decimal, lit } from "../json/emit";
-import { DIGEST, jsonStr, memberOf, nameN, nameP, readCall, strN, strP } from "./readcall";
+import { DIGEST, jsonStr, lineCall, memberOf, readCall, strN, strP } from "./readcall";
 import { changeLine } from "./why";
 
 const UNUSED_CAP: u32 = 20;
@@ -46,7 +46,7 @@ export function replayMissed(): bool { return nMisses > 0; }
 
 /**
  * recordingLine and callsLine return OK, the status a bad line failed with
- * (its text at callText: run.ts reports it, as it does every other command's
+ * (its text at lineCall().text: run.ts reports it, as it does every other command's
  * failed lines), or LINE_NO_MEMORY.
  */
 export const LINE_NO_MEMORY: i32 = -1;
@@ -132,6 +132,7 @@ export function replayFinish(): bool {
     if (entryUsed(e)) continue;
     shown++;
     if (readCall(entryTextP(e), entryTextN(e), <i32>entryCall(e), false) != OK) return false;
+    const nameP = lineCall().nameP, nameN = lineCall().nameN;
     if (!sinkInit(true, false, nameN * 6 + recN + 256)) return false;
     if (json) {
       if (!lit("{\"unused\":{\"line\":") || !decimal(entryLine(e)) || !lit(",\"call\":") || !decimal(entryCall(e)) || !lit(",\"name\":")

@@ -30,7 +30,7 @@ import { progressReset } from "./progress";
 import { writeErrno } from "./errno";
 import { bytes, decimal, lit } from "../json/emit";
 import { codeWord, position, writeMessage } from "./message";
-import { DIGEST, callText, explanationBody, jsonList, member, nameN, nameP, preN, preP, readCall, strN, strP } from "./readcall";
+import { DIGEST, explanationBody, lineCall, readCall, strP } from "./readcall";
 import { whyChunkStart, whyFinish, whyLine, whyStop, whyTarget } from "./why";
 
 // The run's counts (merged from the workers' at finish).
@@ -76,7 +76,7 @@ export function runTarget(srcP: usize, srcN: usize, rP: usize, rN: usize, p: usi
   if (n >= 3 && load<u8>(p) == 0xEF && load<u8>(p + 1) == 0xBB && load<u8>(p + 2) == 0xBF) { p += 3; n -= 3; }
   const status = strictUtf8(p, n) ? readCall(p, n, -1, true) : 3;
   if (status != OK) {
-    if (!sinkInit(true, false, 256) || !bytes(srcP, srcN) || !lit(": ") || !message(status, callText, n) || !lit("\n")) return false;
+    if (!sinkInit(true, false, 256) || !bytes(srcP, srcN) || !lit(": ") || !message(status, lineCall().text, n) || !lit("\n")) return false;
     return done(0, sinkLength(), 0, 0, 1);
   }
   return whyTarget(p, n) && done(0, 0, sinkLength(), 0, 0);
@@ -129,16 +129,16 @@ function oneLine(line: u32, p: usize, n: usize): bool {
   if (!strictUtf8(p, n)) return failLine(line, 3, p, n);
   if (command == C_REPLAY) {
     const status = loading ? recordingLine(line, p, n) : callsLine(fileP, fileN, line, p, n);
-    return status == OK || (status != LINE_NO_MEMORY && failLine(line, status, callText, n));
+    return status == OK || (status != LINE_NO_MEMORY && failLine(line, status, lineCall().text, n));
   }
   if (command == C_WHY) {
     const status = readCall(p, n, -1, true);
-    if (status != OK) return failLine(line, status, callText, n);
+    if (status != OK) return failLine(line, status, lineCall().text, n);
     return whyLine(fileP, fileN, line, p, n);
   }
   if (command == C_VERIFY) {
     const status = readCall(p, n, -1, true);
-    if (status != OK) return failLine(line, status, callText, n);
+    if (status != OK) return failLine(line, status, lineCall().text, n);
     return verifyLine(line);
   }
   const saved = accSave();
@@ -148,10 +148,10 @@ function oneLine(line: u32, p: usize, n: usize): bool {
     if (status != OK) {
       if (status == E_NO_CALLS && i == 0) return true; // a message without calls: nothing to print
       accRollback(saved); // no half-printed line
-      return failLine(line, status, callText, n);
+      return failLine(line, status, lineCall().text, n);
     }
     count = callsInLastMessage();
-    if (explain ? !explainOut(line) || !accSink(false) : !fingerprintOut(line) || !deferLine(preP, preN, sinkBase() + digestAt)) {
+    if (explain ? !explainOut(line) || !accSink(false) : !fingerprintOut(line) || !deferLine(lineCall().preP, lineCall().preN, sinkBase() + digestAt)) {
       return false;
     }
   }
@@ -160,9 +160,10 @@ function oneLine(line: u32, p: usize, n: usize): bool {
 
 /** "<hex>  <name>", or {"file","line","name","fingerprint"}; the 64 digits at digestAt are left for digests.ts. */
 function fingerprintOut(line: u32): bool {
-  if (!sinkInit(true, false, nameN + fileN + 128)) return false;
-  if (!json) return blank64() && lit("  ") && bytes(nameP, nameN) && lit("\n");
-  return head(line) && lit(",\"name\":") && writeJsonString(nameP, nameN, false) && lit(",\"fingerprint\":\"")
+  const c = lineCall();
+  if (!sinkInit(true, false, c.nameN + fileN + 128)) return false;
+  if (!json) return blank64() && lit("  ") && bytes(c.nameP, c.nameN) && lit("\n");
+  return head(line) && lit(",\"name\":") && writeJsonString(c.nameP, c.nameN, false) && lit(",\"fingerprint\":\"")
     && blank64() && lit("\"}\n");
 }
 
@@ -182,44 +183,37 @@ function head(line: u32): bool {
 function explainOut(line: u32): bool {
   if (!sinkInit(true, false, 1024)) return false;
   if (json) return head(line) && lit(",") && explanationBody() && lit("\n");
-  const kind = member("kind");
-  return bytes(fileP, fileN) && lit(":") && decimal(line) && lit("  ") && bytes(nameP, nameN) && lit("  ") && bytes(DIGEST(), 64)
-    && lit("\n  kind       ") && bytes(strP(kind), strN(kind)) && lit("\n  selection  ") && selectionText()
-    && lit("\n  canonical  ") && bytes(strP(member("canonical")), strN(member("canonical"))) && lit("\n");
+  const c = lineCall();
+  return bytes(fileP, fileN) && lit(":") && decimal(line) && lit("  ") && bytes(c.nameP, c.nameN) && lit("  ") && bytes(DIGEST(), 64)
+    && lit("\n  kind       ") && bytes(c.kindP, c.kindN) && lit("\n  selection  ") && selectionText()
+    && lit("\n  canonical  ") && bytes(c.canonP, c.canonN) && lit("\n");
 }
 
 /** What matchOn/ignoreArgs kept and dropped, or "none". */
 function selectionText(): bool {
-  const m = member("matchOn"), g = member("ignoreArgs");
-  if (m < 0 && g < 0) return lit("none");
-  const sel = <u32>member("selected");
-  if (!(m >= 0 ? lit("matchOn ") && jsonList(<u32>m) : lit("ignoreArgs ") && jsonList(<u32>g))) return false;
-  if (member("declared") >= 0 && !lit(" (tool declaration)")) return false; // issue 12: --tools chose it
-  if (!lit(": kept ") || !jsonList(<u32>memberOf(sel, "kept")) || !lit(", dropped ") || !jsonList(<u32>memberOf(sel, "dropped"))) {
-    return false;
-  }
-  const missing = memberOf(sel, "missing");
-  if (nodeA(<u32>missing) > 0 && !(lit(", missing ") && jsonList(<u32>missing))) return false;
-  return m >= 0 && g >= 0 ? lit(" (matchOn wins over ignoreArgs)") : true;
+  const c = lineCall();
+  const m = c.matchOnN > 0, g = c.ignoreN > 0;
+  if (!m && !g) return lit("none");
+  if (!(m ? lit("matchOn ") && bytes(c.matchOnP, c.matchOnN) : lit("ignoreArgs ") && bytes(c.ignoreP, c.ignoreN))) return false;
+  if (c.declared && !lit(" (tool declaration)")) return false; // --tools chose it
+  if (!lit(": kept ") || !bytes(c.keptP, c.keptN) || !lit(", dropped ") || !bytes(c.droppedP, c.droppedN)) return false;
+  if (c.missingN > 2 && !(lit(", missing ") && bytes(c.missingP, c.missingN))) return false; // more than "[]"
+  return m && g ? lit(" (matchOn wins over ignoreArgs)") : true;
 }
 
-import { memberOf } from "./readcall";
-import { nodeA } from "../json/tape";
-
 function verifyLine(line: u32): bool {
-  const rec = member("recorded");
+  const c = lineCall(), rec = c.recorded;
   if (rec < 0) { nUnrecorded++; return true; }
   if (memory.compare(strP(rec), DIGEST(), 64) == 0) { nMatch++; return true; }
   nDiffer++;
-  const canon = member("canonical");
-  if (!sinkInit(true, false, strN(canon) + 512)) return false;
+  if (!sinkInit(true, false, c.canonN + 512)) return false;
   if (json) {
-    if (!head(line) || !lit(",\"name\":") || !writeJsonString(nameP, nameN, false) || !lit(",\"recorded\":\"")
+    if (!head(line) || !lit(",\"name\":") || !writeJsonString(c.nameP, c.nameN, false) || !lit(",\"recorded\":\"")
       || !bytes(strP(rec), 64) || !lit("\",\"fingerprint\":\"") || !bytes(DIGEST(), 64) || !lit("\",\"canonical\":")
-      || !writeJsonString(strP(canon), strN(canon), false) || !lit("}\n")) return false;
-  } else if (!bytes(fileP, fileN) || !lit(":") || !decimal(line) || !lit("  ") || !bytes(nameP, nameN) || !lit("  recorded ")
+      || !writeJsonString(c.canonP, c.canonN, false) || !lit("}\n")) return false;
+  } else if (!bytes(fileP, fileN) || !lit(":") || !decimal(line) || !lit("  ") || !bytes(c.nameP, c.nameN) || !lit("  recorded ")
     || !bytes(strP(rec), 64) || !lit("  computed ") || !bytes(DIGEST(), 64) || !lit("\n  canonical  ")
-    || !bytes(strP(canon), strN(canon)) || !lit("\n")) return false;
+    || !bytes(c.canonP, c.canonN) || !lit("\n")) return false;
   return accSink(false);
 }
 

@@ -16,7 +16,7 @@ import { accAppend, accInit } from "./output";
 import { json } from "./args";
 import { bytes, decimal, lit } from "../json/emit";
 import { noisePath } from "./noise";
-import { DIGEST, explanationBody, jsonList, member, memberOf, readCall, strN, strP } from "./readcall";
+import { DIGEST, explanationBody, lineCall, memberOf, readCall, strN, strP } from "./readcall";
 
 let candidates: u32 = 0;
 let bestChanges: i32 = -1;
@@ -67,9 +67,8 @@ function readState(p: usize, n: usize): bool {
 /** The target, read again for this request; false on a state that is not ours or out of memory. */
 function readTarget(): bool {
   if (readCall(tP, tN, -1, true) != OK) return false;
-  const kind = member("kind"), canon = member("canonical"), name = member("name");
-  tNameP = strP(name); tNameN = strN(name); tKindP = strP(kind); tKindN = strN(kind);
-  tCanonP = strP(canon); tCanonN = strN(canon);
+  const c = lineCall();
+  tNameP = c.nameP; tNameN = c.nameN; tKindP = c.kindP; tKindN = c.kindN; tCanonP = c.canonP; tCanonN = c.canonN;
   memory.copy(T_DIGEST(), DIGEST(), 64);
   return true;
 }
@@ -82,13 +81,12 @@ export function whyChunkStart(sP: usize, sN: usize): bool {
 
 /** One recorded line whose record is on the tape. */
 export function whyLine(fileP: usize, fileN: usize, line: u32, p: usize, n: usize): bool {
-  const name = member("name"), kind = member("kind");
-  if (!same(strP(name), strN(name), tNameP, tNameN) || !same(strP(kind), strN(kind), tKindP, tKindN)) return true;
+  const c = lineCall();
+  if (!same(c.nameP, c.nameN, tNameP, tNameN) || !same(c.kindP, c.kindN, tKindP, tKindN)) return true;
   candidates++;
-  const canon = member("canonical");
   let changes: i32 = 0;
-  if (!same(strP(canon), strN(canon), tCanonP, tCanonN)) {
-    if (!diffTexts(strP(canon), <u32>strN(canon), tCanonP, <u32>tCanonN)) return false;
+  if (!same(c.canonP, c.canonN, tCanonP, tCanonN)) {
+    if (!diffTexts(c.canonP, <u32>c.canonN, tCanonP, <u32>tCanonN)) return false;
     changes = <i32>changeCount;
   }
   if (bestChanges < 0 || changes < bestChanges) {
@@ -140,7 +138,7 @@ export function whyFinish(sP: usize, sN: usize): bool {
   if (!keep()) return false;
   const mineP = selectionName(), mineN = sinkLength();
   if (mineP == 0) return false;
-  const callMatchOn = member("matchOn") >= 0;
+  const callMatchOn = lineCall().matchOnN > 0;
   if (bN == 0) {
     if (json) {
       if (!start(64) || !lit("false,\"candidates\":") || !decimal(candidates) || !lit(",\"nearest\":null}\n")) return false;
@@ -151,8 +149,7 @@ export function whyFinish(sP: usize, sN: usize): bool {
   }
   // The best line, read again.
   if (readCall(bP, bN, -1, true) != OK) return false;
-  const canon = member("canonical");
-  const canonP = strP(canon), canonN = strN(canon);
+  const canonP = lineCall().canonP, canonN = lineCall().canonN;
   if (json) {
     if (!start(canonN * 12 + bFileN * 6 + 512) || !lit(seen ? "true" : "false") || !lit(",\"candidates\":") || !decimal(candidates)
       || !lit(",\"nearest\":{\"file\":") || !writeJsonString(bFileP, bFileN, false) || !lit(",\"line\":") || !decimal(bLine)
@@ -245,8 +242,9 @@ function utf8(s: string): bool {
 /** "matchOn [...]", "ignoreArgs [...]" or "no selection" of the record on the tape, in its own sink; 0 on OOM. */
 function selectionName(): usize {
   if (!start(256)) return 0;
-  const m = member("matchOn"), g = member("ignoreArgs");
-  const ok = m >= 0 ? lit("matchOn ") && jsonList(<u32>m) : g >= 0 ? lit("ignoreArgs ") && jsonList(<u32>g) : lit("no selection");
+  const c = lineCall();
+  const ok = c.matchOnN > 0 ? lit("matchOn ") && bytes(c.matchOnP, c.matchOnN)
+    : c.ignoreN > 0 ? lit("ignoreArgs ") && bytes(c.ignoreP, c.ignoreN) : lit("no selection");
   return ok ? sinkBase() : 0;
 }
 
