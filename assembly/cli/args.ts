@@ -11,15 +11,25 @@
 // read under (limits.ts); a line over one is a bad line like any other.
 import { bytes, lit } from "../json/emit";
 import { is, writeHelp } from "./help";
+import { pushLimits } from "../base/limits";
 
 export const C_FINGERPRINT = 0, C_EXPLAIN = 1, C_VERIFY = 2, C_WHY = 3, C_HELP = 4, C_REPLAY = 5;
 
-export let command = C_FINGERPRINT;
-export let json = false;
-export let jobs: u32 = 0;
+/** The run's options, as the last plan read them. */
+@unmanaged export class Options {
+  command: i32; json: bool; jobs: u32;
+}
+export function options(): Options { return changetype<Options>(memory.data(offsetof<Options>())); }
+
+let command = C_FINGERPRINT;
+let json = false;
+let jobs: u32 = 0;
 const NONE_GIVEN: u32 = 0xFFFF_FFFF; // limits.ts NO_LIMIT
 /** --max-input-bytes, --max-depth, --max-members (0xFFFFFFFF: not given). */
-export let limitBytes: u32 = NONE_GIVEN, limitDepth: u32 = NONE_GIVEN, limitMembers: u32 = NONE_GIVEN;
+let limitBytes: u32 = NONE_GIVEN, limitDepth: u32 = NONE_GIVEN, limitMembers: u32 = NONE_GIVEN;
+
+/** The run's --max-* options over the instance's limits, for one step (popLimits after it). */
+export function pushRunLimits(): void { pushLimits(limitBytes, limitDepth, limitMembers); }
 let help = false, version = false;
 let hasTools = false, toolsArg: u32 = 0;
 
@@ -35,9 +45,11 @@ function offsets(): usize { return memory.data(1025 * 4); }
 function starts(): usize { return memory.data(1025 * 4); }
 let nFiles: u32 = 0, nIn: u32 = 0;
 
-/** Outcome: -1 run, else the exit status; the texts go to out (stdout) or err (stderr). */
-export let exitCode: i32 = -1;
-export let toStderr = false;
+/** The plan's outcome: -1 run, else the exit status; the texts go to out (stdout) or err (stderr). */
+let exitCode: i32 = -1;
+let toStderr = false;
+export function planExit(): i32 { return exitCode; }
+export function planToStderr(): bool { return toStderr; }
 
 /** The usage error text into the sink: "error: <text> (see --help)\n". */
 let usageP: usize = 0;
@@ -59,10 +71,16 @@ export function inArg(k: u32): u32 { return load<u32>(inFiles() + (<usize>k << 2
 export function fileCount(): u32 { return nFiles; }
 export function inCount(): u32 { return nIn; }
 
+function publish(): void {
+  const o = options();
+  o.command = command; o.json = json; o.jobs = jobs;
+}
+
 /** Reads argv [p, p+n); false (with exitCode 2) on a usage error whose text is then in the sink. */
 function parse(p: usize, n: usize): bool {
   command = C_FINGERPRINT; json = help = version = hasTools = false; jobs = 0; nFiles = nIn = 0; argc = 0;
   limitBytes = limitDepth = limitMembers = NONE_GIVEN;
+  publish();
   argv = p;
   let start: usize = 0, colon: usize = 0;
   for (let i: usize = 0; i < n; i++) {
@@ -207,7 +225,9 @@ function usageEnd(): bool {
  */
 export function plan(p: usize, n: usize, contract: i32): bool {
   exitCode = -1; toStderr = false;
-  if (!parse(p, n)) return exitCode == 2; // the usage error is in the sink
+  const parsed = parse(p, n);
+  publish();
+  if (!parsed) return exitCode == 2; // the usage error is in the sink
   exitCode = 0;
   if (version) return writeVersionLine(contract);
   if (command == C_HELP) {

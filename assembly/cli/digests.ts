@@ -25,8 +25,10 @@ let base: usize = 0;
 @inline function PRE_N(): usize { return scratch() + 16; }
 @inline function AT(): usize { return scratch() + 32; }
 
+let keep: usize = 0;
+
 /** End of the scratch the queued preimages occupy (0: nothing to keep). */
-export let deferKeep: usize = 0;
+export function deferKeep(): usize { return keep; }
 
 /** Queues the preimage [preP, preP + preN) whose digest goes to offset at of the buffer; four are hashed at once. */
 export function deferQueue(preP: usize, preN: usize, at: usize): void {
@@ -34,7 +36,7 @@ export function deferQueue(preP: usize, preN: usize, at: usize): void {
   store<u32>(PRE_P() + o, <u32>preP);
   store<u32>(PRE_N() + o, <u32>preN);
   store<u32>(AT() + o, <u32>at);
-  deferKeep = arenaMark();
+  keep = arenaMark();
   if (++queued == 4) deferFlush();
 }
 
@@ -46,18 +48,18 @@ export function deferFlush(): void {
   }
   sha256x4Hex(queued);
   queued = 0;
-  deferKeep = 0;
+  keep = 0;
 }
 
 /** The output was rolled back to length len: queued digests from there on are dropped. */
 export function deferRollback(len: usize): void {
   while (queued > 0 && <usize>load<u32>(AT() + (<usize>(queued - 1) << 2)) >= len) queued--;
-  if (queued == 0) deferKeep = 0;
+  if (queued == 0) keep = 0;
 }
 
 /** A new output buffer at base: nothing queued. */
 export function deferReset(at: usize): void {
   base = at;
   queued = 0;
-  deferKeep = 0;
+  keep = 0;
 }

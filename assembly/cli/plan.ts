@@ -29,7 +29,7 @@
 import { ensure, putByte } from "../json/sink";
 import { bytes, decimal, lit } from "../json/emit";
 import {
-  C_REPLAY, C_WHY, argN, argP, argSize, command, fileArg, fileCount, hasToolsFile, inCount, inN, inP, isStdinArg, jobs,
+  C_REPLAY, C_WHY, argN, argP, argSize, fileArg, fileCount, hasToolsFile, inCount, inN, inP, isStdinArg, options,
   toolsN, toolsP,
 } from "./args";
 import { is } from "./help";
@@ -56,8 +56,8 @@ export function writePlan(hostP: usize, hostN: usize): bool {
   const isolate = factIs(hostP, hostN, "worker", "isolate");
   const given = fact(hostP, hostN, "min-bytes");
   const minBytes = given >= 0 ? <u64>given : isolate ? MIN_BYTES_ISOLATE : MIN_BYTES_THREAD;
-  const one = command == C_WHY || command == C_REPLAY; // why: the first of equals in file order; replay: in call order
-  const n = jobs > 0 ? <u64>jobs : cores > 0 ? <u64>cores : 1;
+  const one = options().command == C_WHY || options().command == C_REPLAY; // why: the first of equals in file order; replay: in call order
+  const n = options().jobs > 0 ? <u64>options().jobs : cores > 0 ? <u64>cores : 1;
   let total: u64 = 0;
   if (!one) for (let k: u32 = 0; k < fileCount(); k++) if (!isStdinArg(fileArg(k))) total += argSize(fileArg(k));
   // Never more workers than the chunks after the first.
@@ -71,12 +71,12 @@ export function writePlan(hostP: usize, hostN: usize): bool {
   if (!num("workers", workers) || !num("chunk", CHUNK) || !num("inflight", IN_FLIGHT) || !num("queue", QUEUE)
     || !num("takeback", deal ? 0 : 1) || (deal && !num("deal", 1))) return false;
   if (hasToolsFile() && !rec("tools", toolsP(), toolsN())) return false;
-  if (command == C_WHY) {
+  if (options().command == C_WHY) {
     if (!rec("target", argP(fileArg(0)), argN(fileArg(0)))) return false;
     for (let k: u32 = 0; k < inCount(); k++) if (!rec("here", inP(k), inN(k))) return false;
     return true;
   }
-  if (command == C_REPLAY) return rec("load", inP(0), inN(0)) && rec("here", argP(fileArg(0)), argN(fileArg(0)));
+  if (options().command == C_REPLAY) return rec("load", inP(0), inN(0)) && rec("here", argP(fileArg(0)), argN(fileArg(0)));
   for (let k: u32 = 0; k < fileCount(); k++) {
     const a = fileArg(k);
     if (!rec(workers > 0 && !isStdinArg(a) ? "shared" : "here", argP(a), argN(a))) return false;

@@ -29,15 +29,16 @@ import { E_BAD_REQUEST, fail } from "../base/errors";
 import { sinkInit } from "../json/sink";
 import { FINGERPRINT_VERSION } from "../abi";
 import { is, setProg, writeHelp, writeVersion } from "./help";
-import { limitBytes, limitDepth, limitMembers, setPkg } from "./args";
-import { popLimits, pushLimits } from "../base/limits";
+import { pushRunLimits, setPkg } from "./args";
+import { popLimits } from "../base/limits";
 import { setTools } from "../pipeline/tools";
 import { keptTools, keptToolsLength } from "../ops/replay";
 import { replayStart } from "./replay";
 import { runTools } from "./tools";
 import { writeProgress } from "./progress";
 import { sinkLength } from "../json/sink";
-import { done, runChunk, runCounts, runFinish, runLines, runPlan, runPosition, runTarget, runUnreadable } from "./run";
+import { done } from "./output";
+import { runChunk, runCounts, runFinish, runLines, runPlan, runPosition, runTarget, runUnreadable } from "./run";
 
 /**
  * Runs step [fP, fP+fN) with the request's parts; true with the text at the
@@ -46,7 +47,7 @@ import { done, runChunk, runCounts, runFinish, runLines, runPlan, runPosition, r
  */
 export function cliText(fP: usize, fN: usize, opP: usize, opN: usize, progP: usize, progN: usize,
   pkgP: usize, pkgN: usize, argsP: usize, argsN: usize): bool {
-  pushLimits(limitBytes, limitDepth, limitMembers);
+  pushRunLimits();
   const ok = step(fP, fN, opP, opN, progP, progN, pkgP, pkgN, argsP, argsN);
   popLimits();
   return ok;

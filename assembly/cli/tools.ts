@@ -12,7 +12,7 @@ import { bytes, lit } from "../json/emit";
 import { position, writeMessage } from "./message";
 import { errorReason } from "./_errors.gen";
 import { errCode } from "../base/errors";
-import { done } from "./run";
+import { done } from "./output";
 import { writeErrno } from "./errno";
 
 /** "tools": file [fP, fP+fN), the host's error name when unreadable [rP, rP+rN) (errno.ts) or its bytes [p, p+n). */
