@@ -68,6 +68,7 @@ def _write(out: "bytes | memoryview", err: "bytes | memoryview") -> None:
         erase = cli_step("progress")[1]  # the progress line drawn, if any, goes first
         if erase:
             sys.stderr.buffer.write(erase)
+            sys.stderr.buffer.flush()
     if err:
         sys.stderr.flush()
         sys.stderr.buffer.write(err)
