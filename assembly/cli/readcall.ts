@@ -4,7 +4,7 @@
 // plus its digest. Internal; the formatters (run.ts, why.ts, replay.ts) read
 // lineCall() after readCall.
 import { F_CALL, F_DIGEST, F_EXPLAIN, F_PREIMAGE, F_STRING_INPUT, OK, RESULT_DIGEST } from "../abi";
-import { callName } from "../pipeline/call";
+import { lastCall } from "../pipeline/callnodes";
 import { sinkBase, sinkLength } from "../json/sink";
 import { T_STR, nodeA, nodeB, nodeFlags, nodeType, subtreeEnd, STR_CLEAN } from "../json/tape";
 import { writeJsonString } from "../pipeline/canonical";
@@ -52,7 +52,7 @@ export function readCall(p: usize, n: usize, index: i32, explain: bool, defer: b
     c.preP = sinkBase() + callTextStart(); c.preN = sinkLength() - callTextStart();
   } else memory.copy(DIGEST(), result() + RESULT_DIGEST, 64);
   if (!explain) {
-    c.nameP = <usize>nodeB(<u32>callName); c.nameN = <usize>nodeA(<u32>callName);
+    c.nameP = <usize>nodeB(<u32>lastCall().name); c.nameN = <usize>nodeA(<u32>lastCall().name);
     return OK;
   }
   const e = explained(), b = sinkBase();

@@ -17,7 +17,8 @@ import { ensure, putByte, sinkBase, sinkLength } from "../json/sink";
 import { compareKeys, entryNode, setEntry, sortMembers } from "../json/sort";
 import { writeJsonString } from "./canonical";
 import { SELECT_MATCH_ON, SELECT_NONE, keepMember } from "./select";
-import { DECLARED_TOOLS, declared } from "./tools";
+import { DECLARED_TOOLS } from "./tools";
+import { lastCall } from "./callnodes";
 
 /**
  * The last record's parts, for a formatter that prints them its own way
@@ -64,7 +65,7 @@ export function writeExplanation(kindP: usize, kindN: usize, nameP: usize, nameN
   }
   if (recorded >= 0 && !(lit(",\"recorded\":") && str(<u32>recorded))) return false;
   // The tool's declaration chose the selection (issue 12); absent: the call's own lists, if any.
-  e.declared = declared == DECLARED_TOOLS;
+  e.declared = lastCall().declared == DECLARED_TOOLS;
   if (e.declared && !lit(",\"declared\":\"tools\"")) return false;
   if (!lit(",\"selected\":") || !selection(args, mode, matchOn)) return false;
   if (!lit(",\"canonical\":") || !sinkSpan(canonStart, canonEnd)) return false;

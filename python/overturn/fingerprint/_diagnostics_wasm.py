@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from typing import Any, Callable, Dict, List, Tuple
 
 from . import _core, _limits
+from ._abi import F_KEEP_MASK, F_TEXT
 from ._abi import (ALL_CALLS, F_CALL, F_CLI, F_DIFF, F_DIGEST, F_EXPLAIN, F_FROM_VALUE, F_NTH_CALL, F_STRING_INPUT, F_TOOLS,
                    HEADER_BYTES, HEADER_WORDS, RESULT_CLI_CODE, RESULT_CLI_OUT, RESULT_DIGEST, RESULT_OFFSET,
                    RESULT_STATUS, RESULT_TEXT_PTR)
@@ -164,6 +165,17 @@ def explain_call_text(text: Any, tools: bytes = b"", s: Any = None, from_value: 
     import json  # here: the CLI never needs it (~5 ms of its start)
 
     return json.loads(text_out), digest
+
+
+def call_keep_mask(text: bytes, tools: bytes = b"", s: Any = None) -> str:
+    """The core's keep-mask for a call's JSON text (made here from the caller's mapping) whose args
+    are an object of its key names (``_select``): the call's own selection or its tool's decides."""
+    flags = F_CALL | F_KEEP_MASK | F_TEXT | F_FROM_VALUE | (F_TOOLS if tools else 0)
+    st = _acquire()
+    try:
+        return _run(st, _HEADER.pack(flags, 0, 0, 0, len(tools), len(text)) + tools + text, s)
+    finally:
+        _release(st)
 
 
 def explain_calls_text(text: Any, tools: bytes = b"", from_value: bool = False) -> List[Tuple[Dict[str, Any], str]]:
