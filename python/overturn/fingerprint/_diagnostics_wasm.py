@@ -221,7 +221,7 @@ _CLI_WORDS = struct.Struct("<IIIIi")  # RESULT_CLI_OUT, _ERR, _STATE, _LINES, _C
 
 def cli_step(step: str, name: Any = b"", match: Any = b"", ignore: Any = b"",
              args: Any = b"") -> Tuple[memoryview, memoryview, memoryview, int, int]:
-    """One step of the core's CLI engine (``assembly/cli/out.ts`` lists the steps):
+    """One step of the core's CLI engine (``assembly/cli/steps.ts`` lists the steps):
     (stdout bytes, stderr bytes, state to hand back, lines read, code), as views of one
     read of wasm memory (no further copies: a CLI moves megabytes a step)."""
     parts = [p.encode("utf-8", "surrogateescape") if isinstance(p, str) else p for p in (step, name, match, ignore)]
