@@ -224,8 +224,8 @@ func (in *instance) do(ctx context.Context, flags uint32, p [][]byte, args any, 
 	}
 	in.begin(p...)
 	start := len(in.buf)
-	limit := 1 << 40 // none
-	if in.bytes != noLimit {
+	limit := 1 << 40 // none; a recording's chunks and the CLI's are many inputs, each under the limit
+	if in.bytes != noLimit && flags&(abi.F_REPLAY|abi.F_CLI) == 0 {
 		limit = int(in.bytes)
 	}
 	if t, ok := args.(textArg); ok {
