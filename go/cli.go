@@ -39,13 +39,7 @@ type cliResult struct {
 
 // cliStep runs one step of the engine (assembly/cli/out.ts lists the steps and their parts).
 func cliStep(in *instance, step string, name, match, ignore, args []byte) (cliResult, error) {
-	ctx := context.Background()
-	if err := in.tell(ctx, nil); err != nil {
-		return cliResult{}, err
-	}
-	in.begin([]byte(step), name, match, ignore)
-	in.buf = append(in.buf, args...)
-	r, err := in.send(ctx, abi.F_CLI, len(args))
+	r, err := in.do(context.Background(), abi.F_CLI, [][]byte{[]byte(step), name, match, ignore}, textArg{b: args}, nil)
 	if err != nil {
 		return cliResult{}, err
 	}

@@ -1,8 +1,10 @@
 package fingerprint
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -93,5 +95,21 @@ func TestDepthLimitCountsAroundRawJSON(t *testing.T) {
 	var fe *FingerprintError
 	if !errors.As(err, &fe) || fe.Code != "limit-exceeded" {
 		t.Errorf("over: %v", err)
+	}
+}
+
+// The byte limit is one input's (a call, a recorded line), never a recording's
+// whole text: a recording longer than it loads every line.
+func TestByteLimitIsPerRecordedLine(t *testing.T) {
+	Configure(Settings{Limits: &Limits{MaxInputBytes: 200}})
+	defer Configure(Settings{Limits: &Limits{MaxInputBytes: NoLimit}})
+	text := strings.Repeat(`{"name":"search","args":{"q":"a fairly long query text"}}`+"\n", 10)
+	rec, err := LoadRecording(context.Background(), strings.NewReader(text), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Close()
+	if rec.Len() != 10 || len(rec.BadLines) != 0 {
+		t.Errorf("calls %d, bad lines %v; want 10 calls, none bad", rec.Len(), rec.BadLines)
 	}
 }
