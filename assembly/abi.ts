@@ -141,7 +141,8 @@ export const BATCH_COLUMNS: u32 = 2;  // word: the first column (kind); 3 words 
 export const BATCH_OUT_BYTES: u32 = 17; // word: F_PREIMAGE: room for preimages after ends[count]
 export const BATCH_LINES: u32 = 18;   // word: 1: digest i at out + 65 i, followed by "\n" (F_DIGEST, diagnostics module)
 export const BATCH_BASE: u32 = 19;    // word: the batch index of the chunk's first item (for "item N: ...")
-export const BATCH_WORDS: u32 = 20;
+export const BATCH_ITEM_FLAGS: u32 = 20; // word: 0, or the address of u32[count]: item i's sort of input (F_STRING_INPUT, F_MARSHAL, F_VALUES), added to BATCH_FLAGS
+export const BATCH_WORDS: u32 = 21;
 export const BATCH_END_DIGEST: u32 = 2147483648; // an end's bit: the item's slot holds its digest, not its preimage
 // How hosts cut a batch into chunks: memory follows a chunk, not the batch.
 export const BATCH_CHUNK_ITEMS: u32 = 4096;    // items of a chunk, at most
@@ -271,3 +272,4 @@ export const W_BATCH_STOPPED: u32 = 50;  // word: internal-error | the core's ba
 export const W_COLUMN: u32 = 51;         // word: invalid-argument | {1}: a column is { offsets: Uint32Array | Int32Array, data: Uint8Array }
 export const W_COLUMN_ORDER: u32 = 52;   // word: invalid-argument | {1}: offsets[{2}] is out of order or outside data
 export const W_ITERABLE_OR_COLUMN: u32 = 53; // word: invalid-argument | {1} must be an iterable or a column { offsets, data }
+export const W_KEEP_MASK: u32 = 54;      // word: internal-error | the core's keep-mask has {1} members for {2} keys

@@ -1,6 +1,8 @@
 package fingerprint
 
 import (
+	"github.com/overturn/fingerprint/go/internal/abi"
+
 	"bytes"
 	"context"
 	"encoding/json"
@@ -9,13 +11,12 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/signal"
 	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
-
-	"github.com/overturn/fingerprint/go/internal/abi"
 )
 
 // The CLI is a thin shell over the core's CLI engine (assembly/cli/run.ts):
@@ -38,13 +39,7 @@ type cliResult struct {
 
 // cliStep runs one step of the engine (assembly/cli/out.ts lists the steps and their parts).
 func cliStep(in *instance, step string, name, match, ignore, args []byte) (cliResult, error) {
-	ctx := context.Background()
-	if err := in.tell(ctx, nil); err != nil {
-		return cliResult{}, err
-	}
-	in.begin([]byte(step), name, match, ignore)
-	in.buf = append(in.buf, args...)
-	r, err := in.send(ctx, abi.F_CLI, len(args))
+	r, err := in.do(context.Background(), abi.F_CLI, [][]byte{[]byte(step), name, match, ignore}, textArg{b: args}, nil)
 	if err != nil {
 		return cliResult{}, err
 	}
@@ -53,36 +48,36 @@ func cliStep(in *instance, step string, name, match, ignore, args []byte) (cliRe
 	return cliResult{out: r.text[:o], err: r.text[o:e], state: r.text[e:s], lines: int(w[3]), code: int32(w[4])}, nil
 }
 
-type cliPlan struct {
-	Command string
-	JSON    bool
-	Files   []string
-	In      []string
-	Tools   *string
-	Jobs    int
-}
-
 type cli struct {
 	main     *instance
 	stdout   io.Writer
 	stderr   io.Writer
 	progress *progress
 	argv     []byte
+	facts    []byte
 	tools    []byte
 }
 
 // RunCLI runs overturn-fingerprint with args (without the program name) and
 // returns its exit status: the same bytes, stderr and status as the Node CLI.
-func RunCLI(args []string) int { return runCLIWith(args, os.Stdout, os.Stderr) }
+func RunCLI(args []string) int {
+	signal.Ignore(syscall.SIGPIPE) // a closed stdout is an EPIPE error (write), not a kill
+	return runCLIWith(args, os.Stdout, os.Stderr)
+}
 
-func runCLIWith(args []string, stdout, stderr io.Writer) int {
+func runCLIWith(args []string, stdout, stderr io.Writer) (code int) {
 	c := &cli{stdout: stdout, stderr: stderr}
-	code, err := c.run(args)
-	if err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", cliProg, err)
-		return 2
-	}
-	return code
+	defer func() {
+		if r := recover(); r != nil {
+			err, ok := r.(error)
+			if !ok {
+				panic(r)
+			}
+			fmt.Fprintf(stderr, "%s: %v\n", cliProg, err)
+			code = 2
+		}
+	}()
+	return c.run(args)
 }
 
 func (c *cli) write(r cliResult) {
@@ -91,116 +86,107 @@ func (c *cli) write(r cliResult) {
 		c.stderr.Write(r.err)
 	}
 	if len(r.out) > 0 {
-		c.stdout.Write(r.out)
+		if _, err := c.stdout.Write(r.out); errors.Is(err, syscall.EPIPE) {
+			os.Exit(0) // the reader left (| head): stop quietly, as the Node CLI does
+		}
 	}
 }
 
-func (c *cli) step(step string, name, match, ignore string, args []byte) (cliResult, error) {
-	return cliStep(c.main, step, []byte(name), []byte(match), []byte(ignore), args)
+// step runs a step on this goroutine's instance; the engine failing (a core bug) ends the run (runCLIWith recovers).
+func (c *cli) step(step string, name, match, ignore string, args []byte) cliResult {
+	r, err := cliStep(c.main, step, []byte(name), []byte(match), []byte(ignore), args)
+	if err != nil {
+		panic(err)
+	}
+	return r
 }
 
-func (c *cli) run(args []string) (int, error) {
+func (c *cli) run(args []string) int {
 	in, err := engineModule.get()
 	if err != nil {
-		return 0, err
+		panic(err)
 	}
 	defer in.put()
 	c.main = in
-	// argv as the core reads it: per argument "1" if it names an existing path, its bytes, NUL.
+	// argv as the core reads it: per argument the size found at that path ("-": none), ":", its bytes, NUL.
 	for _, a := range args {
-		exists := byte('0')
-		if _, err := os.Stat(a); err == nil {
-			exists = '1'
+		size := "-"
+		if fi, err := os.Stat(a); err == nil {
+			size = strconv.FormatInt(fi.Size(), 10)
 		}
-		c.argv = append(append(append(c.argv, exists), a...), 0)
+		c.argv = append(append(append(append(c.argv, size...), ':'), a...), 0)
 	}
-	planned, err := cliStep(in, "plan", c.argv, []byte(cliProg), []byte(abi.PACKAGE_VERSION), nil)
-	if err != nil {
-		return 0, err
+	// The host's facts for the core's plan (assembly/cli/plan.ts): goroutines share the compiled module.
+	facts := fmt.Sprintf("cores=%d\x00worker=thread\x00", runtime.NumCPU())
+	if s := os.Getenv("OVERTURN_FINGERPRINT_JOBS_MIN_BYTES"); s != "" {
+		facts += "min-bytes=" + s + "\x00"
 	}
+	c.facts = []byte(facts)
+	planned := c.step("plan", string(c.argv), cliProg, abi.PACKAGE_VERSION, c.facts)
 	if planned.code >= 0 {
 		c.write(planned)
-		return int(planned.code), nil
+		return int(planned.code)
 	}
-	var plan cliPlan
-	if err := json.Unmarshal(planned.state, &plan); err != nil {
-		return 0, err
+	// The plan's records, key=value in order: the policy, then each input with its step.
+	records := strings.Split(string(planned.state), "\x00")
+	records = records[:len(records)-1]
+	workers, chunkSize := 0, cliChunk
+	for _, r := range records {
+		k, v, _ := strings.Cut(r, "=")
+		if n, err := strconv.Atoi(v); err == nil && k == "workers" {
+			workers = n
+		} else if err == nil && k == "chunk" {
+			chunkSize = n
+		}
 	}
+	_ = chunkSize // reads stay at cliChunk, the plan's size today
 	if fi, err := os.Stderr.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
 		c.progress = &progress{start: time.Now(), w: os.Stderr}
 	}
 	defer c.progress.clear()
-	if plan.Tools != nil {
-		b, err := readAll(*plan.Tools)
-		t, err2 := c.step("tools", *plan.Tools, "", reason(err), b)
-		if err2 != nil {
-			return 0, err2
-		}
-		if t.code >= 0 {
-			c.write(t)
-			return int(t.code), nil
-		}
-		c.tools = b
-	}
 	var state []byte
-	inputs := plan.Files
-	if plan.Command == "why" {
-		inputs = plan.In
-		b, err := readAll(plan.Files[0])
-		if err != nil {
-			fmt.Fprintf(c.stderr, "%s: %s\n", plan.Files[0], reason(err))
-			return 1, nil
-		}
-		t, err := c.step("target", plan.Files[0], "", "", b)
-		if err != nil {
-			return 0, err
-		}
-		c.write(t)
-		if t.code != 0 {
-			return int(t.code), nil
-		}
-		state = t.state
-	}
-	if plan.Command == "replay" {
-		first := 1
-		err := wholeLines(plan.In[0], func(chunk []byte) (bool, error) {
-			r, err := c.step("load", plan.In[0], "", strconv.Itoa(first), chunk)
-			c.write(r)
-			first += r.lines
-			return false, err
-		})
-		if err = c.unreadable(plan.In[0], err); err != nil {
-			return 0, err
-		}
-	}
-	jobs := plan.Jobs
-	if plan.Command == "why" || plan.Command == "replay" {
-		jobs = 1
-	} else if jobs == 0 {
-		jobs = runtime.NumCPU()
-	}
-	// Workers for big files only (see src/cli.ts), never more than the chunks after the first.
-	var total int64
-	for _, f := range inputs {
-		if fi, err := os.Stat(f); f != "-" && err == nil {
-			total += fi.Size()
-		}
-	}
-	minBytes := int64(32 << 20)
-	if s, err := strconv.ParseInt(os.Getenv("OVERTURN_FINGERPRINT_JOBS_MIN_BYTES"), 10, 64); err == nil {
-		minBytes = s
-	}
 	var pool *jobs_
-	if n := min(jobs-1, int((total+cliChunk-1)/cliChunk)-1); jobs > 1 && total >= minBytes && n > 0 {
-		if pool, err = c.newJobs(n); err != nil {
-			return 0, err
-		}
-	}
 	var lines, read int
 	chunks, done := 0, false
-	for _, file := range inputs {
+	for _, rec := range records {
+		step, file, _ := strings.Cut(rec, "=")
 		if done {
 			break
+		}
+		switch step {
+		case "tools", "target":
+			// Read whole and handed over, or the error's name; the core answers (a usage error, why's call).
+			b, err := readAll(file)
+			t := c.step(step, file, "", errName(err), b)
+			if step == "tools" {
+				if t.code >= 0 {
+					c.write(t)
+					return int(t.code)
+				}
+				c.tools = b
+				continue
+			}
+			c.write(t)
+			if t.code != 0 {
+				return int(t.code)
+			}
+			state = t.state
+			continue
+		case "load":
+			first := 1
+			c.unreadable(file, wholeLines(file, func(chunk []byte) bool {
+				r := c.step("load", file, "", strconv.Itoa(first), chunk)
+				c.write(r)
+				first += r.lines
+				return false
+			}))
+			continue
+		case "here", "shared":
+		default:
+			continue
+		}
+		if step == "shared" && pool == nil && workers > 0 {
+			pool = c.newJobs(workers)
 		}
 		if c.progress != nil {
 			c.progress.label, c.progress.total = file, 0
@@ -209,46 +195,36 @@ func (c *cli) run(args []string) (int, error) {
 			}
 		}
 		first := 1
-		err := wholeLines(file, func(chunk []byte) (bool, error) {
+		err := wholeLines(file, func(chunk []byte) bool {
 			read += len(chunk)
 			chunks++
 			var n int
-			var stop bool
-			if pool != nil {
-				var err error
-				if n, err = pool.push(file, first, chunk, &state); err != nil {
-					return true, err
-				}
+			if pool != nil && step == "shared" {
+				n = pool.push(file, first, chunk, &state)
 			} else {
-				r, err := c.step("chunk", file, string(state), strconv.Itoa(first), chunk)
-				if err != nil {
-					return true, err
+				if pool != nil {
+					pool.drain() // answered as its lines arrive, after what came before
 				}
+				r := c.step("chunk", file, string(state), strconv.Itoa(first), chunk)
 				state = r.state
 				c.write(r)
-				n, stop = r.lines, r.code == 1 // why found the call itself
-				done = stop
+				n, done = r.lines, r.code == 1 // why found the call itself
 			}
 			first += n
 			lines += n
 			c.progress.update(read, lines)
-			return stop, nil
+			return done
 		})
 		if pool != nil {
 			pool.drain()
 		}
-		if err = c.unreadable(file, err); err != nil {
-			return 0, err
-		}
+		c.unreadable(file, err)
 	}
 	var counts []byte
 	if pool != nil {
 		counts = pool.counts()
 	}
-	end, err := c.step("finish", "", string(state), "", counts)
-	if err != nil {
-		return 0, err
-	}
+	end := c.step("finish", "", string(state), "", counts)
 	c.write(end)
 	if t := os.Getenv("OVERTURN_FINGERPRINT_JOBS_TRACE"); t != "" {
 		tr := map[string]any{"workers": 0, "chunks": []int{chunks}}
@@ -258,51 +234,44 @@ func (c *cli) run(args []string) (int, error) {
 		b, _ := json.Marshal(tr)
 		os.WriteFile(t, append(b, '\n'), 0o644)
 	}
-	return int(end.code), nil
+	return int(end.code)
 }
 
-// unreadable reports a file that could not be read (err from wholeLines), or passes an engine failure on.
-func (c *cli) unreadable(file string, err error) error {
-	var re *readError
-	if !errors.As(err, &re) {
-		return err
+// unreadable reports a file that could not be read (err from wholeLines).
+func (c *cli) unreadable(file string, err error) {
+	if err != nil {
+		c.write(c.step("unreadable", file, "", errName(err), nil))
 	}
-	r, err := c.step("unreadable", file, "", reason(re.err), nil)
-	c.write(r)
-	return err
 }
 
-type readError struct{ err error }
-
-func (e *readError) Error() string { return e.err.Error() }
-
-// reason: an unreadable file's error in plain words ("" when read).
-func reason(err error) string {
+// errName: a read error's errno name for the core to word (assembly/cli/errno.ts); "" when read, "-" when it has none.
+func errName(err error) string {
+	var errno syscall.Errno
 	switch {
 	case err == nil:
 		return ""
 	case errors.Is(err, fs.ErrNotExist):
-		return "no such file"
-	case errors.Is(err, fs.ErrPermission):
-		return "permission denied"
+		return "ENOENT"
 	case errors.Is(err, syscall.EISDIR):
-		return "is a directory"
+		return "EISDIR"
+	case errors.Is(err, syscall.EPERM):
+		return "EPERM"
+	case errors.Is(err, fs.ErrPermission):
+		return "EACCES"
+	case errors.As(err, &errno) && errno == syscall.ENOTDIR:
+		return "ENOTDIR"
 	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
+	return "-"
 }
 
 // wholeLines calls f with the file's bytes in chunks of whole lines (the
-// last may lack its "\n"), until f says stop. A read failure is a *readError.
-func wholeLines(file string, f func([]byte) (bool, error)) error {
+// last may lack its "\n"), until f says stop; the error is a read's.
+func wholeLines(file string, f func([]byte) bool) error {
 	r := io.Reader(os.Stdin)
 	if file != "-" {
 		fh, err := os.Open(file)
 		if err != nil {
-			return &readError{err}
+			return err
 		}
 		defer fh.Close()
 		r = fh
@@ -315,36 +284,29 @@ func wholeLines(file string, f func([]byte) (bool, error)) error {
 			data := append(carry, buf[:n]...)
 			cut := bytes.LastIndexByte(data, '\n') + 1
 			carry = append([]byte(nil), data[cut:]...)
-			if cut > 0 {
-				if stop, err := f(data[:cut]); stop || err != nil {
-					return err
-				}
+			if cut > 0 && f(data[:cut]) {
+				return nil
 			}
 		}
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return &readError{err}
+			return err
 		}
 	}
 	if len(carry) > 0 {
-		_, err := f(carry)
-		return err
+		f(carry)
 	}
 	return nil
 }
 
 func readAll(file string) ([]byte, error) {
 	var out []byte
-	err := wholeLines(file, func(b []byte) (bool, error) {
+	err := wholeLines(file, func(b []byte) bool {
 		out = append(out, b...)
-		return false, nil
+		return false
 	})
-	var re *readError
-	if errors.As(err, &re) {
-		return nil, re.err
-	}
 	return out, err
 }
 

@@ -1,9 +1,9 @@
 package fingerprint
 
 import (
-	"strconv"
-
 	"github.com/overturn/fingerprint/go/internal/abi"
+
+	"strconv"
 )
 
 // --jobs N: this goroutine's engine instance and N−1 worker goroutines, each
@@ -32,18 +32,18 @@ type job struct {
 	res    chan cliResult
 }
 
-func (c *cli) newJobs(n int) (*jobs_, error) {
+func (c *cli) newJobs(n int) *jobs_ {
 	j := &jobs_{c: c}
 	for i := 0; i < n; i++ {
 		in, err := engineModule.get()
 		if err != nil {
-			return nil, err
+			panic(err)
 		}
 		w := &worker{reqs: make(chan job, 2)}
 		j.workers = append(j.workers, w)
 		go func() {
 			defer in.put()
-			cliStep(in, "plan", c.argv, []byte(cliProg), []byte(abi.PACKAGE_VERSION), nil)
+			cliStep(in, "plan", c.argv, []byte(cliProg), []byte(abi.PACKAGE_VERSION), c.facts)
 			if c.tools != nil {
 				cliStep(in, "tools", nil, nil, nil, c.tools)
 			}
@@ -62,11 +62,11 @@ func (c *cli) newJobs(n int) (*jobs_, error) {
 			}
 		}()
 	}
-	return j, nil
+	return j
 }
 
 // push runs a chunk here or in a worker, writes what is ready in order, and returns the chunk's line count.
-func (j *jobs_) push(file string, first int, chunk []byte, state *[]byte) (int, error) {
+func (j *jobs_) push(file string, first int, chunk []byte, state *[]byte) int {
 	k := j.dealt % (len(j.workers) + 1)
 	if file == "-" {
 		k = 0
@@ -78,18 +78,11 @@ func (j *jobs_) push(file string, first int, chunk []byte, state *[]byte) (int, 
 	var n int
 	if k == 0 {
 		j.main++
-		r, err := j.c.step("chunk", file, string(*state), strconv.Itoa(first), chunk)
-		if err != nil {
-			return 0, err
-		}
+		r := j.c.step("chunk", file, string(*state), strconv.Itoa(first), chunk)
 		*state, n = r.state, r.lines
 		res <- r
 	} else {
-		r, err := j.c.step("lines", "", "", "", chunk) // counted by the core: the next chunk's first line
-		if err != nil {
-			return 0, err
-		}
-		n = r.lines
+		n = j.c.step("lines", "", "", "", chunk).lines // counted by the core: the next chunk's first line
 		w := j.workers[k-1]
 		w.done++
 		w.reqs <- job{file: file, first: first, bytes: chunk, res: res}
@@ -98,7 +91,7 @@ func (j *jobs_) push(file string, first int, chunk []byte, state *[]byte) (int, 
 	for len(j.queue) > 0 && (len(j.queue[0]) > 0 || len(j.queue) >= 4*(len(j.workers)+1)) {
 		j.writeOldest()
 	}
-	return n, nil
+	return n
 }
 
 func (j *jobs_) writeOldest() {

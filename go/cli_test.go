@@ -1,6 +1,8 @@
 package fingerprint
 
 import (
+	"github.com/overturn/fingerprint/go/internal/abi"
+
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -13,8 +15,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-
-	"github.com/overturn/fingerprint/go/internal/abi"
 )
 
 // buildCLI builds cmd/overturn-fingerprint once per test binary.

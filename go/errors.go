@@ -1,9 +1,9 @@
 package fingerprint
 
 import (
-	"strconv"
-
 	"github.com/overturn/fingerprint/go/internal/abi"
+
+	"strconv"
 )
 
 // FingerprintError is every error of this package for bad input (D19): a

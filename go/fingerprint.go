@@ -6,11 +6,12 @@
 package fingerprint
 
 import (
-	"context"
-	"fmt"
-	"math"
-
 	"github.com/overturn/fingerprint/go/internal/abi"
+
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 )
 
 // FingerprintVersion is the contract version these fingerprints follow (D18).
@@ -136,7 +137,16 @@ func Fingerprint(name string, args any, opts *Options) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	r, err := valueCall(fastModule, flags|abi.F_DIGEST, p, args, l)
+	// A map's members are selected by the core's keep-mask; other values (a
+	// struct's JSON) by the core as it reads them.
+	args, selected, err := keepMask(flags, p, args, l, nil)
+	if err != nil {
+		return "", err
+	}
+	if selected {
+		flags, p[2], p[3] = 0, nil, nil
+	}
+	r, err := call(fastModule, flags|abi.F_DIGEST, p, args, l)
 	if err != nil {
 		return "", err
 	}
@@ -150,7 +160,7 @@ func FingerprintJSON[T Text](name string, argsJSON T, opts *Options) (string, er
 	if err != nil {
 		return "", err
 	}
-	r, err := textCall(fastModule, flags|abi.F_DIGEST, p, argsJSON, l)
+	r, err := call(fastModule, flags|abi.F_DIGEST, p, asText(argsJSON), l)
 	if err != nil {
 		return "", err
 	}
@@ -159,7 +169,7 @@ func FingerprintJSON[T Text](name string, argsJSON T, opts *Options) (string, er
 
 // CanonicalJSON is the canonical JSON text of a Go value (no selection).
 func CanonicalJSON(value any) (string, error) {
-	r, err := valueCall(fastModule, abi.F_TEXT, make([][]byte, 4), value, nil)
+	r, err := call(fastModule, abi.F_TEXT, nil, value, nil)
 	if err != nil {
 		return "", err
 	}
@@ -168,60 +178,39 @@ func CanonicalJSON(value any) (string, error) {
 
 // CanonicalizeJSON is the canonical JSON text of JSON text.
 func CanonicalizeJSON[T Text](text T) (string, error) {
-	r, err := textCall(fastModule, abi.F_TEXT, make([][]byte, 4), text, nil)
+	r, err := call(fastModule, abi.F_TEXT, nil, asText(text), nil)
 	if err != nil {
 		return "", err
 	}
 	return string(r.text), nil
 }
 
-// textCall runs one request whose args are JSON text.
-func textCall[T Text](m *module, flags uint32, p [][]byte, text T, own *Limits) (r *result, err error) {
-	if _, ok := any(text).(string); ok {
-		flags |= abi.F_STRING_INPUT
-	}
-	err = m.with(func(in *instance) error {
-		ctx := context.Background()
-		if err := in.tell(ctx, own); err != nil {
-			return err
-		}
-		in.begin(p...)
-		n := len(text)
-		if uint32(n) > in.bytes { // the core refuses it by its length: limit + 1 bytes say so
-			n = int(in.bytes) + 1
-		}
-		in.buf = append(in.buf, text[:n]...)
-		r, err = in.send(ctx, flags, n)
-		return err
-	})
-	return r, err
+// textArg: args that are JSON text (the core reads it), not a Go value.
+type textArg struct {
+	b   []byte
+	str bool // from a Go string: no BOM is skipped (D12)
 }
 
-// valueCall runs one request whose args are a Go value (the value stream).
-func valueCall(m *module, flags uint32, p [][]byte, value any, own *Limits) (r *result, err error) {
+func asText[T Text](t T) textArg {
+	_, str := any(t).(string)
+	return textArg{[]byte(t), str}
+}
+
+// call runs one request on a pooled instance of m.
+func call(m *module, flags uint32, p [][]byte, args any, own *Limits) (r *result, err error) {
+	// A digest is hashed here (crypto/sha256 uses the CPU's SHA instructions,
+	// several times the wasm's speed): the core writes the preimage instead.
+	host := flags&(abi.F_DIGEST|abi.F_TEXT) == abi.F_DIGEST && flags&(abi.F_CALL|abi.F_KEEP_MASK) == 0
+	if host {
+		flags = flags&^abi.F_DIGEST | abi.F_PREIMAGE
+	}
 	err = m.with(func(in *instance) error {
-		ctx := context.Background()
-		if err := in.tell(ctx, own); err != nil {
-			return err
-		}
-		in.begin(p...)
-		start := len(in.buf)
-		limit := math.MaxInt
-		if in.bytes != noLimit {
-			limit = int(in.bytes)
-		}
-		buf, whole, err := writeValue(in.buf, value, limit)
-		in.buf = buf
-		if err != nil {
-			return err
-		}
-		n := len(in.buf) - start
-		if !whole {
-			n = limit + 1
-			in.buf = in.buf[:start+n]
-		}
-		r, err = in.send(ctx, flags|abi.F_VALUES, n)
+		r, err = in.do(context.Background(), flags, p, args, own)
 		return err
 	})
+	if err == nil && host {
+		h := sha256.Sum256(r.text)
+		r.digest = hex.EncodeToString(h[:])
+	}
 	return r, err
 }

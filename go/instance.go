@@ -1,27 +1,37 @@
 package fingerprint
 
 import (
+	"github.com/overturn/fingerprint/go/internal/abi"
+
 	"context"
-	_ "embed"
+	"embed"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
 
-	"github.com/overturn/fingerprint/go/internal/abi"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 )
 
-// The core, compiled from assembly/ by scripts/build-wasm.mjs; these are
-// copies of build/*.wasm (wasm_test.go checks they are the same bytes).
-var (
-	//go:embed wasm/fingerprint.wasm
-	fingerprintWasm []byte
-	//go:embed wasm/diagnostics.wasm
-	engineWasm []byte
-)
+// The core, compiled from assembly/ by scripts/build-wasm.mjs; go/wasm holds
+// copies of build/*.wasm (wasm_test.go checks they are the same bytes). The
+// engine module is engine.wasm (diagnostics.wasm in builds before the rename).
+//
+//go:embed wasm/*.wasm
+var wasmFiles embed.FS
+
+func wasmBytes(names ...string) []byte {
+	for _, n := range names {
+		if b, err := wasmFiles.ReadFile("wasm/" + n); err == nil {
+			return b
+		}
+	}
+	panic("go/wasm lacks " + names[0] + ": run node scripts/build-wasm.mjs")
+}
+
+var fingerprintWasm, engineWasm = wasmBytes("fingerprint.wasm"), wasmBytes("engine.wasm", "diagnostics.wasm")
 
 // A module of the core: compiled once on first use, then a pool of
 // instances (wasm instances are single-threaded; each goroutine borrows one).
@@ -47,8 +57,8 @@ const maxIdle = 16
 func (m *module) compile() error {
 	m.once.Do(func() {
 		runtimeOnce.Do(func() {
-			// Closing on context done: a cancelled context stops a long core call.
-			cfg := wazero.NewRuntimeConfig().WithCloseOnContextDone(true)
+			// No WithCloseOnContextDone: its checks made every call ~3.5x slower (measured); long work checks ctx between chunks.
+			cfg := wazero.NewRuntimeConfig()
 			wasmRuntime = wazero.NewRuntimeWithConfig(context.Background(), cfg)
 		})
 		m.compiled, m.err = wasmRuntime.CompileModule(context.Background(), m.bytes)
@@ -101,11 +111,11 @@ func (m *module) get() (*instance, error) {
 	res, err3 := mod.ExportedFunction("result").Call(ctx)
 	if err := errors.Join(err1, err2, err3); err != nil || ver[0] != abi.FINGERPRINT_VERSION || uint32(id[0]) != abi.ABI_ID {
 		mod.Close(ctx)
-		return nil, &FingerprintError{Code: "invalid-argument", Message: fmt.Sprintf(
-			"wasm module does not speak ABI %x version %d (rebuild)", abi.ABI_ID, abi.FINGERPRINT_VERSION)}
+		return nil, newError("invalid-argument", fmt.Sprintf(
+			"wasm module does not speak ABI %x version %d (rebuild)", abi.ABI_ID, abi.FINGERPRINT_VERSION), "")
 	}
 	in.resPtr = uint32(res[0])
-	if err := in.room(context.Background(), 64<<10); err != nil {
+	if err := in.room(context.Background(), abi.INPUT_RESERVE_BYTES); err != nil {
 		mod.Close(ctx)
 		return nil, err
 	}
@@ -118,6 +128,9 @@ func (in *instance) put() {
 	m := in.m
 	m.mu.Lock()
 	if in.mem.Size() <= uint32(retainBytes.Load()) && len(m.idle) < maxIdle {
+		if cap(in.buf) > abi.INPUT_RESERVE_BYTES<<4 {
+			in.buf = nil // a large request's buffer is not kept either
+		}
 		m.idle = append(m.idle, in)
 		m.mu.Unlock()
 		return
@@ -151,7 +164,7 @@ type trapError struct{ err, ctx error }
 func (t *trapError) Error() string { return t.err.Error() }
 
 func internalError(err error) error {
-	return &FingerprintError{Code: "internal-error", Message: "the fingerprint core failed: " + err.Error()}
+	return newError("internal-error", "the fingerprint core failed: "+err.Error(), "")
 }
 
 func (in *instance) call(ctx context.Context, f api.Function, args ...uint64) (uint64, error) {
@@ -172,7 +185,7 @@ func (in *instance) room(ctx context.Context, n uint32) error {
 		return err
 	}
 	if p == 0 {
-		return &FingerprintError{Code: "out-of-memory", Message: fmt.Sprintf("input of %d bytes does not fit in wasm memory", n)}
+		return newError("out-of-memory", fmt.Sprintf("input of %d bytes does not fit in wasm memory", n), "")
 	}
 	in.inPtr, in.inCap = uint32(p), n
 	return nil
@@ -188,7 +201,7 @@ var (
 
 func init() {
 	configured.Store(&[3]uint32{noLimit, noLimit, noLimit})
-	retainBytes.Store(64 << 20)
+	retainBytes.Store(abi.RETAIN_BYTES)
 }
 
 // tell gives the instance the configured limits and the call's own (only
@@ -211,36 +224,48 @@ func (in *instance) tell(ctx context.Context, own *Limits) error {
 	return nil
 }
 
-// begin starts a request in in.buf: room for the header, then the parts.
-func (in *instance) begin(parts ...[]byte) {
+// do runs one request: the header, the parts, then args as JSON text
+// (textArg) or as a Go value's stream, and reads the result block (a failed
+// status is the core's FingerprintError). Past the byte limit only limit + 1
+// bytes go in, which the core refuses by their length (its one message).
+func (in *instance) do(ctx context.Context, flags uint32, parts [][]byte, args any, own *Limits) (*result, error) {
+	if err := in.tell(ctx, own); err != nil {
+		return nil, err
+	}
 	in.buf = append(in.buf[:0], make([]byte, abi.HEADER_BYTES)...)
 	for i, p := range parts {
 		binary.LittleEndian.PutUint32(in.buf[4+4*i:], uint32(len(p)))
 		in.buf = append(in.buf, p...)
 	}
-}
-
-// result is the core's answer to one request.
-type result struct {
-	status, offset, part int32
-	text                 []byte // a copy
-	digest               string
-	words                [5]uint32 // RESULT_CLI_* (the CLI engine's answer)
-}
-
-// send runs the request in in.buf (args: its last argsLen bytes) and reads
-// the result block. A failed status becomes the core's FingerprintError.
-func (in *instance) send(ctx context.Context, flags uint32, argsLen int) (*result, error) {
+	start := len(in.buf)
+	limit := 1 << 40 // none; a recording's chunks and the CLI's are many inputs, each under the limit
+	if in.bytes != noLimit && flags&(abi.F_REPLAY|abi.F_CLI) == 0 {
+		limit = int(in.bytes)
+	}
+	if t, ok := args.(textArg); ok {
+		if t.str {
+			flags |= abi.F_STRING_INPUT
+		}
+		in.buf = append(in.buf, t.b[:min(len(t.b), limit+1)]...)
+	} else {
+		buf, whole, err := writeValue(in.buf, args, limit)
+		if in.buf = buf; err != nil {
+			return nil, err
+		}
+		if !whole {
+			in.buf = in.buf[:start+limit+1]
+		}
+		flags |= abi.F_VALUES
+	}
 	binary.LittleEndian.PutUint32(in.buf[0:], flags)
-	binary.LittleEndian.PutUint32(in.buf[20:], uint32(argsLen))
-	n := uint32(len(in.buf))
-	if err := in.room(ctx, n); err != nil {
+	binary.LittleEndian.PutUint32(in.buf[20:], uint32(len(in.buf)-start))
+	if err := in.room(ctx, uint32(len(in.buf))); err != nil {
 		return nil, err
 	}
 	if !in.mem.Write(in.inPtr, in.buf) {
 		return nil, &trapError{err: errors.New("input region outside memory")}
 	}
-	st, err := in.call(ctx, in.run, uint64(n))
+	st, err := in.call(ctx, in.run, uint64(len(in.buf)))
 	if err != nil {
 		return nil, err
 	}
@@ -249,6 +274,14 @@ func (in *instance) send(ctx context.Context, flags uint32, argsLen int) (*resul
 		return r, coreError(r)
 	}
 	return r, nil
+}
+
+// result is the core's answer to one request.
+type result struct {
+	status, offset, part int32
+	text                 []byte // a copy
+	digest               string
+	words                [5]uint32 // RESULT_CLI_* (the CLI engine's answer)
 }
 
 func (in *instance) readResult() *result {

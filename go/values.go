@@ -1,10 +1,13 @@
 package fingerprint
 
 import (
+	"github.com/overturn/fingerprint/go/internal/abi"
+
 	"bytes"
 	"encoding"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -12,8 +15,6 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
-
-	"github.com/overturn/fingerprint/go/internal/abi"
 )
 
 // Go values → the core's value stream (assembly/json/values.ts), per D20:
@@ -22,11 +23,9 @@ import (
 // JSON text (V_JSON) that the core reads — encoding/json's wire form.
 // Nulls are written, never dropped here: the core drops them (D1).
 
-// Below this depth no cycle is looked for: a cycle repeats, so it gets there.
-const cycleDepth = 64
-
-// Deeper than this is an error (D19), as in the other hosts.
-const maxDepth = 100_000
+// Below abi.VALUE_CYCLE_CHECK_DEPTH no cycle is looked for: a cycle repeats,
+// so it gets there; deeper than abi.VALUE_MAX_DEPTH is an error (D19).
+const cycleDepth, maxDepth = abi.VALUE_CYCLE_CHECK_DEPTH, abi.VALUE_MAX_DEPTH
 
 type seg struct {
 	key string
@@ -97,6 +96,8 @@ func (w *walker) check() {
 // any: the decoder's types first (a type switch is cheaper than reflection).
 func (w *walker) any(x any) {
 	switch v := x.(type) {
+	case keysArg:
+		w.keys(v)
 	case nil:
 		w.buf = append(w.buf, abi.V_NULL)
 	case string:
@@ -108,66 +109,45 @@ func (w *walker) any(x any) {
 	case int:
 		w.num(float64(v))
 	case map[string]any:
-		if v == nil {
-			w.buf = append(w.buf, abi.V_NULL)
-			return
-		}
-		w.openC(abi.V_OBJECT, len(v), ref{reflect.ValueOf(v).Pointer(), -2})
-		for k, e := range v {
-			w.key(k)
-			w.any(e)
-			w.path = w.path[:len(w.path)-1]
-		}
-		w.close()
+		w.container(abi.V_OBJECT, v == nil, len(v), ref{reflect.ValueOf(v).Pointer(), -2}, func() {
+			for k, e := range v {
+				w.at(seg{k, -1}, func() { w.any(e) })
+			}
+		})
 	case []any:
-		if v == nil {
-			w.buf = append(w.buf, abi.V_NULL)
-			return
-		}
-		w.openC(abi.V_ARRAY, len(v), ref{reflect.ValueOf(v).Pointer(), len(v)})
-		for i, e := range v {
-			w.path = append(w.path, seg{idx: i})
-			w.any(e)
-			w.path = w.path[:len(w.path)-1]
-		}
-		w.close()
+		w.container(abi.V_ARRAY, v == nil, len(v), ref{reflect.ValueOf(v).Pointer(), len(v)}, func() {
+			for i, e := range v {
+				w.at(seg{"", i}, func() { w.any(e) })
+			}
+		})
 	default:
 		w.value(reflect.ValueOf(x))
 	}
 }
 
+// value: a Go value by reflection, by its type and kind.
 func (w *walker) value(v reflect.Value) {
 	if !v.IsValid() {
 		w.buf = append(w.buf, abi.V_NULL)
 		return
 	}
-	t := v.Type()
-	switch t {
-	case timeType:
-		w.str(isoString(v.Interface().(time.Time)))
-		return
-	case rawType:
-		if v.IsNil() {
-			w.buf = append(w.buf, abi.V_NULL)
-		} else {
-			w.json(v.Bytes())
-		}
-		return
-	case numberType:
+	t, k := v.Type(), v.Kind()
+	switch {
+	case t == timeType:
+		// A time value in ms (floored), which the core prints as toISOString() does (D15/D16).
+		t := v.Interface().(time.Time)
+		w.buf = append(w.buf, abi.V_DATE)
+		w.buf = binary.LittleEndian.AppendUint64(w.buf, math.Float64bits(float64(t.Unix())*1000+float64(t.Nanosecond()/1e6)))
+	case t == numberType:
 		w.number(v.String())
-		return
-	}
-	k := v.Kind()
-	if k == reflect.Pointer || k == reflect.Interface {
-		if v.IsNil() {
-			w.buf = append(w.buf, abi.V_NULL)
-			return
-		}
-		// A method on the pointer alone (MarshalJSON with a pointer receiver) is the type's own encoding.
-		if k == reflect.Pointer && marshals(t) && !marshals(t.Elem()) && !special(t.Elem()) {
-			w.marshal(v)
-			return
-		}
+	case (t == rawType || k == reflect.Pointer || k == reflect.Interface) && v.IsNil():
+		w.buf = append(w.buf, abi.V_NULL)
+	case t == rawType:
+		w.json(v.Bytes())
+	// A method on the pointer alone (MarshalJSON with a pointer receiver) is the type's own encoding.
+	case k == reflect.Pointer && marshals(t) && !marshals(t.Elem()) && !special(t.Elem()):
+		w.marshal(v)
+	case k == reflect.Pointer || k == reflect.Interface:
 		var p ref
 		if k == reflect.Pointer {
 			p = ref{v.Pointer(), -1}
@@ -175,61 +155,38 @@ func (w *walker) value(v reflect.Value) {
 		w.enter(p)
 		w.value(v.Elem())
 		w.leave()
-		return
-	}
-	if marshals(t) {
-		w.marshal(v)
-		return
-	}
-	switch k {
-	case reflect.Bool:
+	case marshals(t) || k == reflect.Struct || k == reflect.Map && t.Key().Kind() != reflect.String:
+		w.marshal(v) // encoding/json's form: its tags, omitempty, other map keys as it writes them
+	case k == reflect.Slice && t.Elem().Kind() == reflect.Uint8:
+		w.fail("unsupported-value", "a []byte", nil)
+	case (k == reflect.Map || k == reflect.Slice) && v.IsNil():
+		w.buf = append(w.buf, abi.V_NULL)
+	case k == reflect.Bool:
 		w.bool(v.Bool())
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+	case v.CanInt():
 		w.num(float64(v.Int()))
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+	case v.CanUint():
 		w.num(float64(v.Uint()))
-	case reflect.Float32, reflect.Float64:
+	case v.CanFloat():
 		w.num(v.Float())
-	case reflect.String:
+	case k == reflect.String:
 		w.str(v.String())
-	case reflect.Map:
-		if t.Key().Kind() != reflect.String {
-			w.marshal(v) // other keys as encoding/json writes them
-			return
-		}
-		if v.IsNil() {
-			w.buf = append(w.buf, abi.V_NULL)
-			return
-		}
-		w.openC(abi.V_OBJECT, v.Len(), ref{v.Pointer(), -2})
-		for it := v.MapRange(); it.Next(); {
-			w.key(it.Key().String())
-			w.value(it.Value())
-			w.path = w.path[:len(w.path)-1]
-		}
-		w.close()
-	case reflect.Slice, reflect.Array:
-		if k == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
-			w.fail("unsupported-value", "a []byte", nil)
-		}
-		if k == reflect.Slice && v.IsNil() {
-			w.buf = append(w.buf, abi.V_NULL)
-			return
-		}
+	case k == reflect.Map:
+		w.container(abi.V_OBJECT, false, v.Len(), ref{v.Pointer(), -2}, func() {
+			for it := v.MapRange(); it.Next(); {
+				w.at(seg{it.Key().String(), -1}, func() { w.value(it.Value()) })
+			}
+		})
+	case k == reflect.Slice || k == reflect.Array:
 		var p ref
 		if k == reflect.Slice && v.Len() > 0 {
 			p = ref{v.Pointer(), v.Len()}
 		}
-		n := v.Len()
-		w.openC(abi.V_ARRAY, n, p)
-		for i := 0; i < n; i++ {
-			w.path = append(w.path, seg{idx: i})
-			w.value(v.Index(i))
-			w.path = w.path[:len(w.path)-1]
-		}
-		w.close()
-	case reflect.Struct:
-		w.marshal(v)
+		w.container(abi.V_ARRAY, false, v.Len(), p, func() {
+			for i := 0; i < v.Len(); i++ {
+				w.at(seg{"", i}, func() { w.value(v.Index(i)) })
+			}
+		})
 	default: // channels, functions, complex numbers, unsafe pointers
 		w.fail("unsupported-value", "a "+t.String(), nil)
 	}
@@ -280,21 +237,31 @@ func (w *walker) circular() {
 		first[f.ref] = true
 	}
 	p := w.pathString()
-	panic(&FingerprintError{Code: "circular-value", Message: "circular reference at " + p, Offset: -1, Path: p, Index: -1})
+	panic(newError("circular-value", "circular reference at "+p, p))
 }
 
-func (w *walker) openC(tag byte, n int, p ref) {
+// container writes an object or array: null when nil, else its tag, count and (body) members or items.
+func (w *walker) container(tag byte, isNil bool, n int, p ref, body func()) {
+	if isNil {
+		w.buf = append(w.buf, abi.V_NULL)
+		return
+	}
 	w.enter(p)
 	w.buf = append(w.buf, tag)
 	w.buf = binary.LittleEndian.AppendUint32(w.buf, uint32(n))
 	w.check()
+	body()
+	w.leave()
 }
 
-func (w *walker) close() { w.leave() }
-
-func (w *walker) key(k string) {
-	w.path = append(w.path, seg{key: k, idx: -1})
-	w.str(k)
+// at writes a member (its key first) or an item, with its path segment.
+func (w *walker) at(s seg, f func()) {
+	w.path = append(w.path, s)
+	if s.idx < 0 {
+		w.str(s.key)
+	}
+	f()
+	w.path = w.path[:len(w.path)-1]
 }
 
 func (w *walker) bool(b bool) {
@@ -313,11 +280,64 @@ func (w *walker) num(f float64) {
 
 // number: a json.Number is a JSON number literal, the nearest double (D11).
 func (w *walker) number(s string) {
-	if !json.Valid([]byte(s)) || s == "" || s[0] == '"' || s[0] == 't' || s[0] == 'f' || s[0] == 'n' || s[0] == '[' || s[0] == '{' {
+	f, err := strconv.ParseFloat(s, 64) // out of range: ±Inf, which the core makes null (D11)
+	if !json.Valid([]byte(s)) || err != nil && !errors.Is(err, strconv.ErrRange) {
 		w.fail("unsupported-value", fmt.Sprintf("json.Number %q, not a JSON number,", s), nil)
 	}
-	f, _ := strconv.ParseFloat(s, 64) // out of range: ±Inf, which the core makes null (D11)
 	w.num(f)
+}
+
+// keys writes an object of the keys (values true), in this order: a keep-mask request's args.
+func (w *walker) keys(keys []string) {
+	w.container(abi.V_OBJECT, false, len(keys), ref{}, func() {
+		for _, k := range keys {
+			w.at(seg{k, -1}, func() { w.buf = append(w.buf, abi.V_TRUE) })
+		}
+	})
+}
+
+// keysArg: the top-level keys of a map, for the core's keep-mask (selection decided once, D9).
+type keysArg []string
+
+// selectable: a map with string keys (a JSON object by reflection) and its keys; else not ok.
+func selectable(args any) (reflect.Value, keysArg, bool) {
+	m := reflect.ValueOf(args)
+	if m.Kind() != reflect.Map || m.Type().Key().Kind() != reflect.String || m.IsNil() || marshals(m.Type()) {
+		return m, nil, false
+	}
+	keys := make(keysArg, 0, m.Len())
+	for it := m.MapRange(); it.Next(); {
+		keys = append(keys, it.Key().String())
+	}
+	return m, keys, true
+}
+
+// masked: the members the core's mask keeps ("M" or "I", then "1" per
+// member to walk); left stands for each one left out (nil: none).
+func masked(m reflect.Value, keys keysArg, mask []byte, left any) map[string]any {
+	out := make(map[string]any, len(keys))
+	for i, k := range keys {
+		if mask[i+1] == '1' {
+			out[k] = m.MapIndex(reflect.ValueOf(k).Convert(m.Type().Key())).Interface()
+		} else if left != nil {
+			out[k] = left
+		}
+	}
+	return out
+}
+
+// keepMask asks the core which members of a map args selection keeps (D9);
+// a value it leaves out is never read. The args as they are otherwise.
+func keepMask(flags uint32, p [][]byte, args any, own *Limits, left any) (any, bool, error) {
+	m, keys, ok := selectable(args)
+	if !ok || flags == 0 {
+		return args, false, nil
+	}
+	mask, err := call(fastModule, abi.F_KEEP_MASK|abi.F_TEXT|flags, [][]byte{nil, nil, p[2], p[3]}, keys, own)
+	if err != nil || len(mask.text) == 0 {
+		return args, false, err
+	}
+	return masked(m, keys, mask.text, left), true, nil
 }
 
 // str: V_STR_CLEAN when nothing needs escaping (D6), else V_STR; invalid UTF-8 is an error (D20).
@@ -369,7 +389,7 @@ func (w *walker) fail(code, what string, cause error) {
 	if cause != nil {
 		msg += ": " + cause.Error()
 	}
-	panic(&FingerprintError{Code: code, Message: msg, Offset: -1, Path: p, Index: -1})
+	panic(newError(code, msg, p))
 }
 
 // pathString: D15's notation, args.items[3].when.
@@ -396,16 +416,6 @@ func isIdent(k string) bool {
 		}
 	}
 	return k != ""
-}
-
-// isoString: time.Time as JavaScript's toISOString() prints it (D15/D16):
-// UTC, milliseconds (truncated), years outside 0..9999 with a sign and 6 digits.
-func isoString(t time.Time) string {
-	t = t.UTC()
-	if y := t.Year(); y < 0 || y > 9999 {
-		return fmt.Sprintf("%+07d", y) + t.Format("-01-02T15:04:05.000Z")
-	}
-	return t.Format("2006-01-02T15:04:05.000Z")
 }
 
 // appendQuoted appends s as a JSON string literal (the core checks its UTF-8).

@@ -143,6 +143,7 @@ func TestGoValueErrors(t *testing.T) {
 		{"complex", map[string]any{"z": complex(1, 2)}, "unsupported-value", "args.z"},
 		{"chan-in-struct", struct{ C chan int }{make(chan int)}, "unsupported-value", "args"},
 		{"json-number-not-a-number", []any{json.Number("abc")}, "unsupported-value", "args[0]"},
+		{"json-number-with-spaces", []any{json.Number(" 1")}, "unsupported-value", "args[0]"}, // not a number literal: never read as 0
 		{"cycle-map", cyclic, "circular-value", "args.self[0]"},
 		{"cycle-slice", list, "circular-value", "args[1]"},
 		{"cycle-struct", loop, "unsupported-value", "args"},
@@ -161,5 +162,18 @@ func TestGoValueErrors(t *testing.T) {
 
 // A value dropped by selection is never read (D9): an unsupported one there is no error.
 func TestSelectionNeverReadsDropped(t *testing.T) {
-	t.Skip("needs the core's keep-mask op (the value walker must not decide selection itself)")
+	args := map[string]any{"q": " cats ", "debug": make(chan int), "raw": []byte("x")}
+	want, _ := FingerprintJSON("t", `{"q":"cats"}`, nil)
+	for _, o := range []*Options{{MatchOn: []string{"q"}}, {IgnoreArgs: []string{"debug", "raw"}}} {
+		if got, err := Fingerprint("t", args, o); err != nil || got != want {
+			t.Errorf("%+v: %q, %v; want %q", o, got, err, want)
+		}
+	}
+	if _, err := Fingerprint("t", args, &Options{MatchOn: []string{"q", "raw"}}); err == nil {
+		t.Error("a kept []byte must be an error")
+	}
+	e, err := Explain("t", args, &Options{MatchOn: []string{"q", "missing"}})
+	if err != nil || e.Fingerprint != want || strings.Join(e.Selected.Dropped, ",") != "debug,raw" || e.Selected.Missing[0] != "missing" {
+		t.Errorf("Explain: %+v, %v", e, err)
+	}
 }

@@ -4,8 +4,7 @@
  * @module
  */
 import {
-  ABI_ID, F_DIGEST, F_LIMITS, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES, FINGERPRINT_VERSION, HEADER_BYTES,
-  HEADER_WORDS, RESULT_DIGEST, RESULT_OFFSET, RESULT_TEXT_LEN, RESULT_TEXT_PTR, RETAIN_BYTES, WORD_OUT, W_NO_ROOM, W_TRAP,
+  ABI_ID, FINGERPRINT_VERSION, F_DIGEST, F_KEEP_MASK, F_LIMITS, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES, HEADER_BYTES, HEADER_WORDS, RESULT_DIGEST, RESULT_OFFSET, RESULT_TEXT_LEN, RESULT_TEXT_PTR, RETAIN_BYTES, WORD_OUT, W_NO_ROOM, W_TRAP,
 } from "./_abi.gen.js";
 import { FingerprintError, errorFromCore, setWorder, hostError } from "./errors.js";
 import { detachValues, retarget, writeValue } from "./values.js";
@@ -308,6 +307,7 @@ function callWithValue(flags: number, kind: string, name: string, matchOn: strin
   value: unknown, limits: CoreLimits): Outcome {
   const e = ready();
   useLimits(e, limits);
+  if (flags & F_KEEP_MASK) maxBytes = Infinity; // the core checks no limit on a keep-mask's keys (src/select.ts)
   const start = putLiterals(e, kind, name, matchOn, ignoreArgs, 0);
   valueStart = start;
   let end: number;

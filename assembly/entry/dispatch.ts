@@ -10,7 +10,7 @@ import { reserveInput } from "../base/arena";
 import { setLimits } from "../base/limits";
 import { diffTexts } from "../ops/diff";
 import { limitArgs } from "../ops/limit_args";
-import { cliText } from "../cli/out";
+import { cliText } from "../cli/steps";
 import { replayOp } from "../ops/replay";
 import { setTools } from "../pipeline/tools";
 import { E_BAD_REQUEST, fail } from "../base/errors";

@@ -3,7 +3,7 @@
 // Package abi is the core's ABI for the Go host; abiId() of the module must equal ABI_ID.
 package abi
 
-const ABI_ID = 0x000da92e
+const ABI_ID = 0x0001cbb7
 
 // PACKAGE_VERSION is package.json's version, which the CLI prints (--version).
 const PACKAGE_VERSION = "1.0.0"
@@ -69,7 +69,8 @@ const (
 	BATCH_OUT_BYTES         = 17
 	BATCH_LINES             = 18
 	BATCH_BASE              = 19
-	BATCH_WORDS             = 20
+	BATCH_ITEM_FLAGS        = 20
+	BATCH_WORDS             = 21
 	BATCH_END_DIGEST        = 2147483648
 	BATCH_CHUNK_ITEMS       = 4096
 	BATCH_CHUNK_BYTES       = 1048576
@@ -175,6 +176,8 @@ const (
 	W_COLUMN                = 51
 	W_COLUMN_ORDER          = 52
 	W_ITERABLE_OR_COLUMN    = 53
+	W_KEEP_MASK             = 54
+	DEFAULT_KIND            = "tool_call"
 )
 
 // CoreErrors maps core status 1..23 to FingerprintError.Code and the reason.
@@ -219,22 +222,22 @@ type RequestKind struct {
 // Request kinds: flags always set (RQ_*) and the whole table.
 const (
 	RQ_FINGERPRINT = 1
-	RQ_CANONICAL = 2
-	RQ_EXPLAIN = 385
+	RQ_CANONICAL   = 2
+	RQ_EXPLAIN     = 385
 	RQ_EXPLAIN_ALL = 2433
-	RQ_DIFF = 512
-	RQ_CLI = 4096
-	RQ_REPLAY = 16384
-	RQ_LIMITS = 262144
+	RQ_DIFF        = 512
+	RQ_CLI         = 4096
+	RQ_REPLAY      = 16384
+	RQ_LIMITS      = 262144
 )
 
 var RequestKinds = map[string]RequestKind{
 	"fingerprint": {"fingerprint", 1, 1150, map[string]string{"kind": "json-string", "name": "json-string", "matchOn": "json-array", "ignoreArgs": "json-array", "args": "json"}, map[string]string{"digest": "hex"}},
-	"canonical": {"fingerprint", 2, 1104, map[string]string{"args": "json"}, map[string]string{"text": "canonical"}},
-	"explain": {"engine", 385, 73808, map[string]string{"ignoreArgs": "tools", "args": "call"}, map[string]string{"text": "record", "digest": "hex"}},
-	"explainAll": {"engine", 2433, 73808, map[string]string{"kind": "u32:ALL_CALLS", "ignoreArgs": "tools", "args": "message"}, map[string]string{"text": "digest-record-lines"}},
-	"diff": {"engine", 512, 0, map[string]string{"kind": "canonical", "name": "canonical"}, map[string]string{"text": "changes"}},
-	"cli": {"engine", 4096, 0, map[string]string{"kind": "step", "name": "operand", "matchOn": "program", "ignoreArgs": "version", "args": "bytes"}, map[string]string{"text": "out-err-state", "words": "CLI"}},
-	"replay": {"engine", 16384, 65616, map[string]string{"kind": "u32:op,argument,known", "args": "bytes"}, map[string]string{"text": "answer"}},
-	"limits": {"fingerprint", 262144, 16, map[string]string{"kind": "naming", "args": "limit-members"}, map[string]string{"words": "given,bytes,depth,members"}},
+	"canonical":   {"fingerprint", 2, 1104, map[string]string{"args": "json"}, map[string]string{"text": "canonical"}},
+	"explain":     {"engine", 385, 73808, map[string]string{"ignoreArgs": "tools", "args": "call"}, map[string]string{"text": "record", "digest": "hex"}},
+	"explainAll":  {"engine", 2433, 73808, map[string]string{"kind": "u32:ALL_CALLS", "ignoreArgs": "tools", "args": "message"}, map[string]string{"text": "digest-record-lines"}},
+	"diff":        {"engine", 512, 0, map[string]string{"kind": "canonical", "name": "canonical"}, map[string]string{"text": "changes"}},
+	"cli":         {"engine", 4096, 0, map[string]string{"kind": "step", "name": "operand", "matchOn": "program", "ignoreArgs": "version", "args": "bytes"}, map[string]string{"text": "out-err-state", "words": "CLI"}},
+	"replay":      {"engine", 16384, 65616, map[string]string{"kind": "u32:op,argument,known", "args": "bytes"}, map[string]string{"text": "answer"}},
+	"limits":      {"fingerprint", 262144, 16, map[string]string{"kind": "naming", "args": "limit-members"}, map[string]string{"words": "given,bytes,depth,members"}},
 }

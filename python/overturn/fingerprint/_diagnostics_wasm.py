@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from typing import Any, Callable, Dict, List, Tuple
 
 from . import _core, _limits
+from ._abi import F_KEEP_MASK, F_TEXT
 from ._abi import (ALL_CALLS, F_CALL, F_CLI, F_DIFF, F_DIGEST, F_EXPLAIN, F_FROM_VALUE, F_NTH_CALL, F_STRING_INPUT, F_TOOLS,
                    HEADER_BYTES, HEADER_WORDS, RESULT_CLI_CODE, RESULT_CLI_OUT, RESULT_DIGEST, RESULT_OFFSET,
                    RESULT_STATUS, RESULT_TEXT_PTR, W_MESSAGE, W_NO_ROOM, W_TEXT, W_TRAP)
@@ -164,6 +165,17 @@ def explain_call_text(text: Any, tools: bytes = b"", s: Any = None, from_value: 
     return json.loads(text_out), digest
 
 
+def call_keep_mask(text: bytes, tools: bytes = b"", s: Any = None) -> str:
+    """The core's keep-mask for a call's JSON text (made here from the caller's mapping) whose args
+    are an object of its key names (``_select``): the call's own selection or its tool's decides."""
+    flags = F_CALL | F_KEEP_MASK | F_TEXT | F_FROM_VALUE | (F_TOOLS if tools else 0)
+    st = _acquire()
+    try:
+        return _run(st, _HEADER.pack(flags, 0, 0, 0, len(tools), len(text)) + tools + text, s)
+    finally:
+        _release(st)
+
+
 def explain_calls_text(text: Any, tools: bytes = b"", from_value: bool = False) -> List[Tuple[Dict[str, Any], str]]:
     """(record, digest) of every call of a message holding several, from one
     request (ALL_CALLS: the core parses the message once); [] for a message
@@ -206,7 +218,7 @@ _CLI_WORDS = struct.Struct("<IIIIi")  # RESULT_CLI_OUT, _ERR, _STATE, _LINES, _C
 
 def cli_step(step: str, name: Any = b"", match: Any = b"", ignore: Any = b"",
              args: Any = b"") -> Tuple[memoryview, memoryview, memoryview, int, int]:
-    """One step of the core's CLI engine (``assembly/cli/out.ts`` lists the steps):
+    """One step of the core's CLI engine (``assembly/cli/steps.ts`` lists the steps):
     (stdout bytes, stderr bytes, state to hand back, lines read, code), as views of one
     read of wasm memory (no further copies: a CLI moves megabytes a step)."""
     parts = [p.encode("utf-8", "surrogateescape") if isinstance(p, str) else p for p in (step, name, match, ignore)]
