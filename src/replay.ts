@@ -7,10 +7,11 @@
  * line handed back is built from the core's items of it (_json_value.ts).
  * @module
  */
+import { W_CALL, W_LINE_MISSING, W_PIECE, W_READ_BACK, W_RECORDING } from "./_abi.gen.js";
 import { buildValue } from "./_json_value.js";
 import { ReplayCore } from "./_replay_wasm.js";
 import { isWellFormed, writeWtf8 } from "./_wtf8.js";
-import { errorFromCore, FingerprintError } from "./errors.js";
+import { errorFromCore, FingerprintError, hostError, typeWord } from "./errors.js";
 import { LOAD_CHUNK_BYTES, LOAD_ENDS_LINE, LOAD_LAST } from "./_abi.gen.js";
 import { toolsText, type ToolDeclarations } from "./tools.js";
 import type { Call, Change, ProviderCall } from "./diagnostics.js";
@@ -119,7 +120,7 @@ export class Recording {
     else if (source instanceof Uint8Array) rec.#send(source, 0);
     else if (source !== null && typeof source === "object" && Symbol.iterator in source) {
       for (const piece of source) rec.#piece(piece);
-    } else throw new FingerprintError("invalid-argument", "a recording is its text, its bytes, or an iterable of chunks or lines");
+    } else throw hostError(W_RECORDING, [typeWord(source)]);
     rec.#send(new Uint8Array(0), LOAD_LAST);
     return rec;
   }
@@ -163,7 +164,7 @@ export class Recording {
    */
   answer(call: Call | ProviderCall | string | Uint8Array, index = 0): ReplayAnswer {
     if (call === null || (typeof call !== "object" && typeof call !== "string")) {
-      throw new FingerprintError("invalid-argument", "a call must be an object or its JSON text");
+      throw hostError(W_CALL, [typeWord(call)]);
     }
     const out = this.#core.answer(call, index, this.#last.line);
     const nl = out.indexOf("\n");
@@ -180,7 +181,7 @@ export class Recording {
   /** Recorded line `line`: the text the core sent, or (null) the one held, which it left out. */
   #line(line: number, text: string | null): { text: string; value: Record<string, unknown> } {
     if (text === null) {
-      if (this.#last.line !== line) throw new FingerprintError("internal-error", `the core left out line ${line}, which this recording does not hold`);
+      if (this.#last.line !== line) throw hostError(W_LINE_MISSING, [line]);
       return this.#last;
     }
     this.#last = { line: 0, text: "", value: {} }; // until the value is built
@@ -213,8 +214,7 @@ export class Recording {
     try {
       return buildValue(text, items) as Record<string, unknown>;
     } catch (err) {
-      throw new FingerprintError("internal-error", `the recorded line could not be read back as a value: ${(err as Error)?.message ?? String(err)}`,
-        { cause: err });
+      throw hostError(W_READ_BACK, [(err as Error)?.message ?? String(err)], { cause: err });
     }
   }
 
@@ -233,7 +233,7 @@ export class Recording {
   #piece(piece: string | Uint8Array): void {
     if (piece instanceof Uint8Array) this.#send(piece, 0);
     else if (typeof piece === "string") this.#text(piece, LOAD_ENDS_LINE);
-    else throw new FingerprintError("invalid-argument", "a recording's pieces are Uint8Array chunks or string lines");
+    else throw hostError(W_PIECE, [typeWord(piece)]);
   }
 
   /** Bytes cut anywhere, CHUNK at a time (the core keeps a line they cut until a chunk ends it); the last with `flags`. */
@@ -242,11 +242,11 @@ export class Recording {
     do {
       const end = Math.min(chunk.length, i + CHUNK);
       const r = JSON.parse(this.#core.load(chunk.subarray(i, end), end === chunk.length ? flags : 0)) as {
-        lines: number; calls: number; bad: { line: number; status: number; offset: number; part: number; detail: string }[];
+        lines: number; calls: number; bad: { line: number; status: number; offset: number; detail: string }[];
       };
       this.#lines = r.lines;
       this.#calls = r.calls;
-      for (const b of r.bad) this.badLines.push({ line: b.line, error: errorFromCore(b.status, b.offset, b.part, b.detail) });
+      for (const b of r.bad) this.badLines.push({ line: b.line, error: errorFromCore(b.status, b.offset, b.detail) });
       i = end;
     } while (i < chunk.length);
   }

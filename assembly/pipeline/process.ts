@@ -28,6 +28,7 @@ import { readMarshal } from "../json/marshal";
 import { readValues } from "../json/values";
 import { writeCanonical } from "./canonical";
 import { RESULT } from "../base/result";
+import { failureMessage } from "../base/words";
 import { SELECT_IGNORE, SELECT_MATCH_ON, SELECT_NONE, isKeyList, setSelection, writeKeepMask } from "./select";
 import { sha256FinalHex, sha256Reset } from "../hash/sha256";
 import { asciiEnd, hasSurrogate, sequenceLength } from "../text/utf8";
@@ -65,8 +66,10 @@ export function startRequest(): void {
 
 /** Fills the result block for a finished request; returns its status. */
 export function finish<V>(status: i32): i32 {
+  if (status != OK && errDetailLen == 0) failureMessage(status, errOffset, errPart);
   store<i32>(RESULT + RESULT_STATUS, status);
-  store<i32>(RESULT + RESULT_OFFSET, status == OK ? <i32>callsInMessage : errOffset);
+  // A kind, name or key list is the host's own argument, not text with byte offsets to show (words.ts).
+  store<i32>(RESULT + RESULT_OFFSET, status == OK ? <i32>callsInMessage : errPart >= PART_KIND && errPart <= PART_SELECTION ? -1 : errOffset);
   store<i32>(RESULT + RESULT_PART, errPart);
   // On failure the text fields carry the error's detail (abi.ts), if any:
   // a limit's whole message (limits.ts), or in the diagnostics module call.ts's.
@@ -270,15 +273,22 @@ export function process<V>(flags: u32, kindPtr: usize, kindLen: usize, namePtr: 
 }
 
 /**
- * One call of a CLI line (cli/run.ts): the request at req, as run() would
- * run it, without touching the result block's status words. Diagnostics
- * module only. Returns the status; the text is [sinkBase() + callTextStart(), sinkEnd()).
+ * One call of a CLI line (cli/readcall.ts): call number index of the JSON
+ * text [p, p+n) (-1: the text is one call; n = 0 after sameMessageNext():
+ * the message read last), with flags as a request's, without a request
+ * written or the result block touched. Diagnostics module only. Returns the
+ * status; the text is [callTextStart(), sinkLength()), an explanation's
+ * fields are explained() (explain.ts).
  */
-export function runLine(req: usize, len: usize): i32 {
+export function runLine(flags: u32, index: i32, p: usize, n: usize): i32 {
   callsInMessage = -1;
   resetErrors(PART_ARGS);
-  return processCalls(req, len);
+  const at = LINE_INDEX();
+  store<u32>(at, <u32>index);
+  return process<WithCalls>(flags | (index >= 0 ? F_NTH_CALL : 0), at, index >= 0 ? 4 : 0, 0, 0, 0, 0, 0, 0, p, n);
 }
+
+function LINE_INDEX(): usize { return memory.data(4); }
 
 /** A request in the diagnostics module: ALL_CALLS, or one request (compiled once: runRequest, runLine and processCall share it). */
 @noinline export function processCalls(req: usize, len: usize): i32 {

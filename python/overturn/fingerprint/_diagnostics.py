@@ -24,7 +24,10 @@ from ._abi import (D_DIFF, D_NEAR_START, D_NEAR_STEP, DEFAULT_KIND, F_FROM_VALUE
 from ._diagnostics_wasm import call_keep_mask, compare, explain_call_text, explain_calls_text
 from ._encode import host_call_text, key_list, to_json_text
 from ._select import select_value
-from ._errors import FingerprintError
+from ._read import is_model
+from . import _core
+from ._abi import F_TEXT, W_MESSAGE, W_RECORDED, W_TEXT
+from ._errors import FingerprintError, host_error, type_word
 from ._tools import Tools, tools_text
 from ._types import KeyList
 
@@ -134,10 +137,9 @@ def explain_json(name: str, args_json: Union[str, bytes, bytearray, memoryview],
         ['page']
     """
     if isinstance(args_json, (bytes, bytearray, memoryview)):
-        args_json = _utf8(bytes(args_json))
+        args_json = _utf8(bytes(args_json), _own(limits))
     elif not isinstance(args_json, str):
-        raise FingerprintError("invalid-argument", "JSON text must be str or bytes, got %s"
-                               % type(args_json).__qualname__)
+        raise host_error(W_TEXT, type_word(args_json))
     return _explanation(*explain_record(_call(name, kind, match_on, ignore_args, {"argsJSON": args_json}), b"",
                                         _own(limits)))
 
@@ -179,6 +181,8 @@ def nearest(call: CallLike, recording: Iterable[CallLike]) -> Optional[NearestMa
     best: Optional[NearestMatch] = None
     cut = 4 + NEAR_COUNTER_BYTES
     for rec in recording:
+        if not (isinstance(rec, Mapping) or is_model(rec)):
+            raise host_error(W_RECORDED, type_word(rec))
         # Its name first, when it shows one: the core skips another tool's call unread.
         name = rec.get("name") if isinstance(rec, Mapping) else None
         out = (compare(D_NEAR_STEP, NEAR_NAME_ONLY, name.encode("utf-8", "surrogatepass"), 0, counters, target, b"", 0)
@@ -256,7 +260,7 @@ def explain_calls(message: Any, *, tools: Tools = None) -> List[Explanation]:
     """
     from_value = not isinstance(message, (str, bytes, bytearray, memoryview))
     if from_value:
-        message = host_call_text(message)
+        message = host_call_text(message, W_MESSAGE)
     return explain_calls_text(message, tools_text(tools), from_value)  # type: ignore[return-value]
 
 
@@ -283,7 +287,7 @@ def _sent(call: Any, tools: bytes, s: Any) -> bytes:
         return host_call_text(call)
     c = dict(call)
     if isinstance(c.get("argsJSON"), (bytes, bytearray, memoryview)):
-        c["argsJSON"] = _utf8(bytes(c["argsJSON"]))
+        c["argsJSON"] = _utf8(bytes(c["argsJSON"]), s)
     elif "args" in c and c.get("argsJSON") is None and (tools or c.get("matchOn") is not None
                                                         or c.get("ignoreArgs") is not None):
         # The core says which args members to read (D9): the rest go in as what says whether
@@ -311,11 +315,8 @@ def _call(name: Any, kind: Any, match_on: Any, ignore_args: Any, args: Dict[str,
     return c
 
 
-def _utf8(data: bytes) -> str:
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]  # a BOM in byte input is skipped (D12)
-    try:
-        return data.decode("utf-8", "surrogatepass")
-    except UnicodeDecodeError as e:
-        raise FingerprintError("invalid-utf8", "invalid JSON: invalid UTF-8 at byte %d" % e.start,
-                               offset=e.start) from None
+def _utf8(data: bytes, s: Any = None) -> str:
+    """argsJSON given as bytes, read by the core as bytes (a BOM, surrogates as three-byte
+    sequences, the first error and its offset: D12, D14); its canonical text stands in for
+    them (the same args, D13)."""
+    return _core.call(F_TEXT, b"", b"", b"", b"", data, s)

@@ -24,8 +24,8 @@ from . import _core, _limits
 from ._abi import F_KEEP_MASK, F_TEXT
 from ._abi import (ALL_CALLS, F_CALL, F_CLI, F_DIFF, F_DIGEST, F_EXPLAIN, F_FROM_VALUE, F_NTH_CALL, F_STRING_INPUT, F_TOOLS,
                    HEADER_BYTES, HEADER_WORDS, RESULT_CLI_CODE, RESULT_CLI_OUT, RESULT_DIGEST, RESULT_OFFSET,
-                   RESULT_STATUS, RESULT_TEXT_PTR)
-from ._errors import FingerprintError, core_error
+                   RESULT_STATUS, RESULT_TEXT_PTR, W_MESSAGE, W_NO_ROOM, W_TEXT, W_TRAP)
+from ._errors import FingerprintError, core_error, host_error, type_word
 from ._module_cache import load_module
 from ._wasmtime import Instance as _WasmInstance, Module, WasmError, engine
 
@@ -60,7 +60,7 @@ class _Instance:
         self.cap = 64 * 1024
         self.ptr = self.reserve(self.cap)
         if self.ptr == 0:
-            raise FingerprintError("out-of-memory", "the diagnostics core has no room for its input")
+            raise host_error(W_NO_ROOM, self.cap)
         self.busy = False  # a request is between its write and the read of its result (_acquire)
 
     def tell(self, s: Any = None) -> None:
@@ -84,7 +84,7 @@ class _Instance:
         """Makes the input region hold n bytes, else raises out-of-memory."""
         if n > self.cap:
             if n > 0xFFFFFFFF or self.reserve(n) == 0:
-                raise FingerprintError("out-of-memory", "%s of %d bytes does not fit in wasm memory" % (what, n))
+                raise host_error(W_NO_ROOM, n)
             self.cap = n
 
     def run(self, n: int, what: str, on_trap: Callable[[], None]) -> int:
@@ -94,8 +94,7 @@ class _Instance:
             return self.w.call(self.fn_run, n)
         except WasmError as e:
             on_trap()
-            raise FingerprintError("internal-error", "the %s core trapped: %s"
-                                   % (what, (str(e).splitlines() or [""])[0])) from None
+            raise host_error(W_TRAP, what, (str(e).splitlines() or [""])[0]) from None
 
     def read(self, start: int, end: int) -> bytes:
         return bytes(self.w.view()[start:end])
@@ -145,8 +144,7 @@ def _call_text(text: Any) -> Tuple[bytes, int]:
         return text.encode("utf-8", "surrogatepass"), F_STRING_INPUT
     if isinstance(text, (bytes, bytearray, memoryview)):
         return bytes(text), 0
-    raise FingerprintError("invalid-argument", "a call's JSON text must be str or bytes, got %s"
-                           % type(text).__qualname__)
+    raise host_error(W_TEXT, type_word(text))
 
 
 def explain_call_text(text: Any, tools: bytes = b"", s: Any = None, from_value: bool = False) -> Tuple[Dict[str, Any], str]:
@@ -217,7 +215,7 @@ _CLI_WORDS = struct.Struct("<IIIIi")  # RESULT_CLI_OUT, _ERR, _STATE, _LINES, _C
 
 def cli_step(step: str, name: Any = b"", match: Any = b"", ignore: Any = b"",
              args: Any = b"") -> Tuple[memoryview, memoryview, memoryview, int, int]:
-    """One step of the core's CLI engine (``assembly/cli/out.ts`` lists the steps):
+    """One step of the core's CLI engine (``assembly/cli/steps.ts`` lists the steps):
     (stdout bytes, stderr bytes, state to hand back, lines read, code), as views of one
     read of wasm memory (no further copies: a CLI moves megabytes a step)."""
     parts = [p.encode("utf-8", "surrogateescape") if isinstance(p, str) else p for p in (step, name, match, ignore)]
@@ -242,7 +240,7 @@ def _cli_step(st: _Instance, parts: List[Any], args: Any) -> Tuple[memoryview, m
     head = bytes(view[r:r + RESULT_CLI_CODE + 4])
     if status:
         _status, offset, part, ptr, size = struct.unpack_from("<iiiII", head)
-        raise core_error(status, offset, part, str(view[ptr:ptr + size], "utf-8", "surrogatepass") if size else "")
+        raise core_error(status, offset, str(view[ptr:ptr + size], "utf-8", "surrogatepass") if size else "")
     ptr, size = struct.unpack_from("<II", head, RESULT_TEXT_PTR)
     n_out, n_err, n_state, lines, code = _CLI_WORDS.unpack_from(head, RESULT_CLI_OUT)
     text = memoryview(bytes(view[ptr:ptr + size]))
@@ -279,7 +277,7 @@ def _request(st: _Instance, request: bytes, what: str, on_trap: Callable[[], Non
     view = st.w.view()  # the run may have grown memory
     status, offset, part, ptr, size = _RESULT.unpack_from(view, r + RESULT_STATUS)
     if status:
-        raise core_error(status, offset, part, str(view[ptr:ptr + size], "utf-8", "surrogatepass"))
+        raise core_error(status, offset, str(view[ptr:ptr + size], "utf-8", "surrogatepass"))
     return view, ptr, size
 
 
