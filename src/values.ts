@@ -72,23 +72,29 @@ let deep: Set<object> | null = null;
  * Writes the stream for `value` into mem[start..end); `grow(need)` must make
  * room up to `need` and call retarget() (memory may move). Returns the end
  * position. Throws FingerprintError for values D15 rejects, and whatever a
- * user's getter or toJSON throws, unchanged. `nested`: a call made from
- * inside a toJSON or getter of a walk in progress (core.ts knows).
+ * user's getter or toJSON throws, unchanged. A call made from inside a
+ * toJSON or getter of a walk in progress nests (the writer knows; `_nested` is ignored).
  */
 export function writeValue(value: unknown, mem: Uint8Array, start: number, end: number,
-  grow: (need: number) => void, nested: boolean): number {
-  if (nested) return writeNested(value, mem, start, end, grow);
+  grow: (need: number) => void, _nested?: boolean): number {
+  if (walking) return writeNested(value, mem, start, end, grow);
   target(mem, start, end, grow);
   sp = base = 0;
   deep = null;
+  walking = true;
   try {
     walk(value);
   } catch (err) {
+    walking = false;
     release(0);
     throw err;
   }
+  walking = false;
   return pos;
 }
+
+/** A walk is in progress: a call from inside its getters or toJSON walks above its frames (writeNested). */
+let walking = false;
 
 /** A walk above the frames of the walk in progress, whose writer state is restored after. */
 function writeNested(value: unknown, mem: Uint8Array, start: number, end: number,
