@@ -1,25 +1,23 @@
 /**
- * The diagnostics module (build/diagnostics.wasm, entry assembly/entry/engine.ts):
- * the fingerprint module's ABI plus calls (F_CALL, assembly/pipeline/call.ts) and
- * explanation records (F_EXPLAIN, assembly/pipeline/explain.ts). Transport only: a
- * call goes in as a recording line's JSON text or as a host object through
- * the value stream (src/values.ts); the core's record and digest come out.
- * Two canonical texts go in for their diff (F_DIFF, assembly/ops/diff.ts).
- * Compiled on first use from the embedded bytes, so the fingerprint path
- * never pays for it (README, "How it is built"). Internal.
+ * The engine module (build/diagnostics.wasm, entry assembly/entry/engine.ts):
+ * the fingerprint module's ABI plus calls (F_CALL, assembly/pipeline/call.ts),
+ * explanation records (F_EXPLAIN, assembly/pipeline/explain.ts), diffs
+ * (F_DIFF, assembly/ops/diff.ts), the CLI engine (F_CLI) and batches.
+ * Transport only, on instances of its pool (src/_instance.ts): a call goes in
+ * as JSON text or as a host object through the value stream (src/values.ts);
+ * the core's text and digest come out. Compiled on first use, so the
+ * fingerprint path never pays for it (README, "How it is built"). Internal.
  * @module
  */
 import {
-  ABI_ID, ALL_CALLS, F_CALL, F_CLI, F_DIFF, F_DIGEST, F_EXPLAIN, F_NTH_CALL, F_STRING_INPUT, F_TOOLS, F_VALUES, FINGERPRINT_VERSION, HEADER_BYTES, HEADER_WORDS,
-  RESULT_BYTES, RESULT_CLI_CODE, RESULT_CLI_ERR, RESULT_CLI_LINES, RESULT_CLI_OUT, RESULT_CLI_STATE,
-  RESULT_DIGEST, RESULT_OFFSET, RESULT_PART, RESULT_STATUS, RESULT_TEXT_LEN, RESULT_TEXT_PTR,
+  ALL_CALLS, F_NTH_CALL, F_STRING_INPUT, F_TOOLS, F_VALUES, HEADER_BYTES, RESULT_CLI_CODE, RESULT_CLI_ERR,
+  RESULT_CLI_LINES, RESULT_CLI_OUT, RESULT_CLI_STATE, RQ_CLI, RQ_DIFF, RQ_EXPLAIN,
 } from "./_abi.gen.js";
-import { isWellFormed, writeWtf8 } from "./_wtf8.js";
-import { FingerprintError, errorFromCore } from "./errors.js";
-import { asValueWalk, type BatchTarget, type Exports as CoreExports } from "./core.js";
-import { retarget, writeValue } from "./values.js";
+import { FingerprintError } from "./errors.js";
+import { type BatchTarget } from "./core.js";
+import { type Exports as CoreExports, Instance, Pool } from "./_instance.js";
 import { isModule } from "./_is_module.js";
-import { type CoreLimits, NONE, tell } from "./_limits.js";
+import { type CoreLimits, NONE } from "./_limits.js";
 
 export type Exports = CoreExports & { abiId(): number };
 
@@ -44,47 +42,26 @@ export interface Explained {
 }
 
 let source: (() => BufferSource | WebAssembly.Module) | undefined;
-let compiled: WebAssembly.Module | undefined;
-let exp: Exports | undefined;
-let inPtr = 0;
-let inCap = 0;
 
-const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
-
-/** A call holds the shared instance (between writing its request and reading its result). */
-let busy = false;
-
-/**
- * Runs fn on the shared instance; called back from user code while another
- * call holds it (a getter, toJSON or Proxy read during a value walk), on a
- * temporary instance of its own, so that a nested call never writes over the
- * request, or reads the result, of the call it interrupted (Python: _acquire).
- */
-export function exclusive<T>(fn: () => T): T {
-  if (!busy) {
-    busy = true;
-    try {
-      return fn();
-    } finally {
-      busy = false;
-    }
+const engine = new Pool("engine", () => {
+  if (!source) {
+    throw new FingerprintError("not-initialized",
+      "the diagnostics module is not loaded in this entry: `await initDiagnostics()` first " +
+      "(it fetches diagnostics.wasm beside the entry, or takes the module or bytes)");
   }
-  const saved = { e: exp, ptr: inPtr, cap: inCap };
-  exp = undefined; // ready() instantiates the compiled module afresh
-  try {
-    return fn();
-  } finally {
-    exp = saved.e;
-    inPtr = saved.ptr;
-    inCap = saved.cap;
-  }
+  const src = source();
+  return isModule(src) ? src : new WebAssembly.Module(src);
+});
+
+/** fn on an instance of the engine held for it (a spare when a call re-entered from user code finds it busy). */
+export function withEngine<T>(fn: (i: Instance) => T): T {
+  return engine.with(fn);
 }
 
-/** Set by the entries (or initDiagnostics): where the diagnostics module's bytes (or module) come from. */
+/** Set by the entries (or initDiagnostics): where the engine's bytes (or module) come from. */
 export function setDiagnosticsSource(src: (() => BufferSource | WebAssembly.Module) | undefined): void {
   source = src;
-  compiled = undefined;
-  exp = undefined;
+  engine.use(undefined);
 }
 
 /** Whether explain/diff/nearest can run synchronously now (a source is set). */
@@ -101,45 +78,15 @@ export function loadDiagnostics(): void {
   try {
     explainCallText('{"name":"probe","args":{}}');
   } catch (err) {
-    exp = undefined;
     throw err instanceof FingerprintError && err.code !== "invalid-argument"
       ? new FingerprintError("invalid-argument", `this module is not diagnostics.wasm (it answered: ${err.message})`)
       : err;
   }
 }
 
-/** A fresh instance of the diagnostics module (a recording keeps its index in its own: src/_replay_wasm.ts). */
-export function newDiagnosticsInstance(): Exports {
-  if (!source) {
-    throw new FingerprintError("not-initialized",
-      "the diagnostics module is not loaded in this entry: `await initDiagnostics()` first " +
-      "(it fetches diagnostics.wasm beside the entry, or takes the module or bytes)");
-  }
-  if (!compiled) {
-    const src = source();
-    compiled = isModule(src) ? src : new WebAssembly.Module(src);
-  }
-  const e = new WebAssembly.Instance(compiled, {}).exports as unknown as Exports;
-  if (e.version() !== FINGERPRINT_VERSION || e.abiId() !== ABI_ID) {
-    throw new FingerprintError("invalid-argument",
-      `diagnostics.wasm has version ${e.version()} / ABI ${e.abiId().toString(16)}, expected ${FINGERPRINT_VERSION} / ${ABI_ID.toString(16)}`);
-  }
-  return e;
-}
-
-function ready(): Exports {
-  if (exp) return exp;
-  const e = newDiagnosticsInstance();
-  inCap = 64 * 1024;
-  inPtr = e.reserve(inCap);
-  exp = e;
-  return e;
-}
-
-function room(e: Exports, n: number): void {
-  if (n <= inCap) return;
-  if (e.reserve(n) === 0) throw new FingerprintError("out-of-memory", `a call of ${n} bytes does not fit in wasm memory`);
-  inCap = n;
+/** A fresh instance of the engine outside its pool (a recording keeps its index in its own: src/_replay_wasm.ts). */
+export function newDiagnosticsInstance(): Instance {
+  return engine.fresh();
 }
 
 /**
@@ -153,53 +100,26 @@ export function explainCallText(text: string | Uint8Array, tools?: Uint8Array, o
 
 /** One call, or (all) every call of a message (ALL_CALLS), of a JSON text. */
 function explainText(text: string | Uint8Array, all: boolean, tools: Uint8Array | undefined, own: CoreLimits): Explained[] {
-  return exclusive(() => {
-    const e = ready();
-    const pre = (all ? 4 : 0) + (tools?.length ?? 0);
-    const flags = F_CALL | F_EXPLAIN | F_DIGEST | writeCallText(e, text, pre);
-    return runCall(e, flags, new Uint32Array(e.memory.buffer, inPtr, HEADER_WORDS)[5], all, tools, own);
+  return engine.with((i) => {
+    const at = i.inPtr + HEADER_BYTES + (all ? 4 : 0) + (tools?.length ?? 0);
+    i.reserve(at - i.inPtr + (typeof text === "string" ? 3 * text.length : text.length));
+    const n = i.put(at, text);
+    return runCall(i, RQ_EXPLAIN | (typeof text === "string" ? F_STRING_INPUT : 0), n, all, tools, own);
   });
-}
-
-/**
- * Writes a call's JSON text after the header and `skip` bytes of parts; sets
- * header word 5 (its length). Returns F_STRING_INPUT for a string.
- */
-function writeCallText(e: Exports, text: string | Uint8Array, skip: number): number {
-  let n: number;
-  let flags = 0;
-  if (typeof text === "string") {
-    room(e, HEADER_BYTES + skip + text.length * 3);
-    const mem = new Uint8Array(e.memory.buffer);
-    const at = inPtr + HEADER_BYTES + skip;
-    n = isWellFormed(text)
-      ? new TextEncoder().encodeInto(text, mem.subarray(at, at + text.length * 3)).written
-      : writeWtf8(text, 0, mem, at) - at;
-    flags |= F_STRING_INPUT;
-  } else {
-    room(e, HEADER_BYTES + skip + text.length);
-    new Uint8Array(e.memory.buffer).set(text, inPtr + HEADER_BYTES + skip);
-    n = text.length;
-  }
-  new Uint32Array(e.memory.buffer, inPtr, HEADER_WORDS)[5] = n;
-  return flags;
 }
 
 /** Explains a call given as a host object, written as the core's value stream (src/values.ts). */
 export function explainCallValue(call: object, tools?: Uint8Array, own: CoreLimits = NONE): Explained {
-  return exclusive(() => explainValue(call, false, tools, own))[0];
+  return explainValue(call, false, tools, own)[0];
 }
 
 function explainValue(call: object, all: boolean, tools: Uint8Array | undefined, own: CoreLimits): Explained[] {
-  const e = ready();
-  room(e, HEADER_BYTES + 4 + (tools?.length ?? 0) + 1024);
-  const start = inPtr + HEADER_BYTES + (all ? 4 : 0) + (tools?.length ?? 0);
-  const grow = (need: number) => {
-    room(e, Math.max(2 * (need - inPtr), need - inPtr + 1024));
-    retarget(new Uint8Array(e.memory.buffer), inPtr + inCap);
-  };
-  const end = asValueWalk((nested) => writeValue(call, new Uint8Array(e.memory.buffer), start, inPtr + inCap, grow, nested));
-  return runCall(e, F_CALL | F_EXPLAIN | F_DIGEST | F_VALUES, end - start, all, tools, own);
+  return engine.with((i) => {
+    const start = i.inPtr + HEADER_BYTES + (all ? 4 : 0) + (tools?.length ?? 0);
+    i.reserve(start - i.inPtr + 1024);
+    const end = i.putValue(call, start);
+    return runCall(i, RQ_EXPLAIN | F_VALUES, end - start, all, tools, own);
+  });
 }
 
 /**
@@ -210,7 +130,7 @@ function explainValue(call: object, all: boolean, tools: Uint8Array | undefined,
  */
 export function explainCalls(message: string | Uint8Array | object, tools?: Uint8Array): Explained[] {
   return typeof message === "string" || message instanceof Uint8Array
-    ? explainText(message, true, tools, NONE) : exclusive(() => explainValue(message, true, tools, NONE));
+    ? explainText(message, true, tools, NONE) : explainValue(message, true, tools, NONE);
 }
 
 /**
@@ -219,22 +139,21 @@ export function explainCalls(message: string | Uint8Array | object, tools?: Uint
  * One call's record is the text, its digest in the result block; every call
  * (all) is a line each, its 64 digest digits then its record.
  */
-function runCall(e: Exports, flags: number, argsLen: number, all: boolean, tools: Uint8Array | undefined,
+function runCall(i: Instance, flags: number, argsLen: number, all: boolean, tools: Uint8Array | undefined,
   own: CoreLimits): Explained[] {
-  tell(e, own); // the core checks the call against the limits (assembly/base/limits.ts)
+  i.limits(own); // the core checks the call against the limits (assembly/base/limits.ts)
   const toolsLen = tools?.length ?? 0;
-  if (all) new DataView(e.memory.buffer).setUint32(inPtr + HEADER_BYTES, ALL_CALLS, true);
-  if (tools) new Uint8Array(e.memory.buffer).set(tools, inPtr + HEADER_BYTES + (all ? 4 : 0));
-  if (all) flags |= F_NTH_CALL;
-  if (tools) flags |= F_TOOLS;
-  new Uint32Array(e.memory.buffer, inPtr, HEADER_WORDS).set([flags, all ? 4 : 0, 0, 0, toolsLen, argsLen]);
-  const text = runText(e, HEADER_BYTES + (all ? 4 : 0) + toolsLen + argsLen);
-  if (!all) return [{ record: JSON.parse(text) as CallRecord, digest: decoder.decode(new Uint8Array(e.memory.buffer, e.result() + RESULT_DIGEST, 64)) }];
+  const at = i.inPtr + HEADER_BYTES;
+  if (all) new DataView(i.view().buffer).setUint32(at, ALL_CALLS, true);
+  if (tools) i.put(at + (all ? 4 : 0), tools);
+  i.header(flags | (all ? F_NTH_CALL : 0) | (tools ? F_TOOLS : 0), all ? 4 : 0, 0, 0, toolsLen, argsLen);
+  const text = i.runText(HEADER_BYTES + (all ? 4 : 0) + toolsLen + argsLen);
+  if (!all) return [{ record: JSON.parse(text) as CallRecord, digest: i.digest() }];
   const lines: Explained[] = [];
-  for (let at = 0; at < text.length;) {
-    const nl = text.indexOf("\n", at); // records escape every control character: "\n" ends one
-    lines.push({ record: JSON.parse(text.slice(at + 64, nl)) as CallRecord, digest: text.slice(at, at + 64) });
-    at = nl + 1;
+  for (let p = 0; p < text.length;) {
+    const nl = text.indexOf("\n", p); // records escape every control character: "\n" ends one
+    lines.push({ record: JSON.parse(text.slice(p + 64, nl)) as CallRecord, digest: text.slice(p, p + 64) });
+    p = nl + 1;
   }
   return lines;
 }
@@ -249,22 +168,15 @@ export interface CoreChange {
 
 /** The core's diff of two canonical texts (linear at any depth). */
 export function diffTexts(a: string, b: string): CoreChange[] {
-  return exclusive(() => diff(a, b));
-}
-
-function diff(a: string, b: string): CoreChange[] {
-  const e = ready();
-  room(e, HEADER_BYTES + 3 * (a.length + b.length));
-  const mem = new Uint8Array(e.memory.buffer);
-  const enc = new TextEncoder();
-  let at = inPtr + HEADER_BYTES;
-  // Canonical texts are well-formed (lone surrogates are escaped, D6).
-  const na = enc.encodeInto(a, mem.subarray(at, at + 3 * a.length)).written;
-  at += na;
-  const nb = enc.encodeInto(b, mem.subarray(at, at + 3 * b.length)).written;
-  new Uint32Array(e.memory.buffer, inPtr, HEADER_WORDS).set([F_DIFF, na, nb, 0, 0, 0]);
-  tell(e);
-  return JSON.parse(runText(e, HEADER_BYTES + na + nb)) as CoreChange[];
+  return engine.with((i) => {
+    const at = i.inPtr + HEADER_BYTES;
+    i.reserve(HEADER_BYTES + 3 * (a.length + b.length));
+    const na = i.put(at, a);
+    const nb = i.put(at + na, b);
+    i.header(RQ_DIFF, na, nb, 0, 0, 0);
+    i.limits();
+    return JSON.parse(i.runText(HEADER_BYTES + na + nb)) as CoreChange[];
+  });
 }
 
 /** What one step of the core's CLI engine returns (assembly/cli/run.ts, RESULT_CLI_*). */
@@ -286,56 +198,24 @@ const asBytes = (p: string | Uint8Array) => (typeof p === "string" ? enc.encode(
  */
 export function cliStep(step: string, name: string | Uint8Array = "", match: string | Uint8Array = "",
   ignore: string | Uint8Array = "", args: Uint8Array = new Uint8Array(0)): CliResult {
-  return exclusive(() => step_(step, name, match, ignore, args));
-}
-
-function step_(step: string, name: string | Uint8Array, match: string | Uint8Array, ignore: string | Uint8Array,
-  args: Uint8Array): CliResult {
-  const e = ready();
   const parts = [step, name, match, ignore].map(asBytes);
   parts.push(args);
-  const len = parts.reduce((n, p) => n + p.length, 0);
-  room(e, HEADER_BYTES + len);
-  const mem = new Uint8Array(e.memory.buffer);
-  let at = inPtr + HEADER_BYTES;
-  for (const p of parts) { mem.set(p, at); at += p.length; }
-  new Uint32Array(e.memory.buffer, inPtr, HEADER_WORDS).set([F_CLI, ...parts.map((p) => p.length)]);
-  tell(e); // the configured limits; a CLI run's --max-* options tighten them in the core (cli/args.ts)
-  let status: number;
-  try {
-    status = e.run(HEADER_BYTES + len);
-  } catch (err) {
-    exp = undefined;
-    throw new FingerprintError("internal-error", `the diagnostics core failed: ${(err as Error)?.message ?? String(err)}`);
-  }
-  const buf = e.memory.buffer;
-  const res = new Int32Array(buf, e.result(), RESULT_BYTES >> 2);
-  const w = (o: number) => res[o >> 2] >>> 0;
-  if (status !== 0) {
-    throw errorFromCore(status, res[RESULT_OFFSET >> 2], res[RESULT_PART >> 2],
-      decoder.decode(new Uint8Array(buf, w(RESULT_TEXT_PTR), w(RESULT_TEXT_LEN))));
-  }
-  const text = new Uint8Array(buf, w(RESULT_TEXT_PTR), w(RESULT_TEXT_LEN)).slice();
-  const o = w(RESULT_CLI_OUT), r = w(RESULT_CLI_ERR);
-  return {
-    out: text.subarray(0, o), err: text.subarray(o, o + r), state: text.subarray(o + r, o + r + w(RESULT_CLI_STATE)),
-    lines: w(RESULT_CLI_LINES), code: res[RESULT_CLI_CODE >> 2],
-  };
-}
-
-function runText(e: Exports, len: number): string {
-  let status: number;
-  try {
-    status = e.run(len);
-  } catch (err) {
-    exp = undefined;
-    throw new FingerprintError("internal-error", `the diagnostics core failed: ${(err as Error)?.message ?? String(err)}`);
-  }
-  const buf = e.memory.buffer;
-  const res = new Int32Array(buf, e.result(), RESULT_DIGEST >> 2);
-  const text = decoder.decode(new Uint8Array(buf, res[RESULT_TEXT_PTR >> 2] >>> 0, res[RESULT_TEXT_LEN >> 2] >>> 0));
-  if (status !== 0) throw errorFromCore(res[RESULT_STATUS >> 2], res[RESULT_OFFSET >> 2], res[RESULT_PART >> 2], text);
-  return text;
+  const len = HEADER_BYTES + parts.reduce((n, p) => n + p.length, 0);
+  return engine.with((i) => {
+    i.reserve(len);
+    let at = i.inPtr + HEADER_BYTES;
+    for (const p of parts) at += i.put(at, p);
+    i.header(RQ_CLI, parts[0].length, parts[1].length, parts[2].length, parts[3].length, parts[4].length);
+    i.limits(); // the configured limits; a CLI run's --max-* options tighten them in the core (cli/args.ts)
+    if (i.run(len) !== 0) throw i.error();
+    const text = i.textBytes().slice();
+    const w = (o: number) => i.res[o >> 2] >>> 0;
+    const o = w(RESULT_CLI_OUT), r = w(RESULT_CLI_ERR);
+    return {
+      out: text.subarray(0, o), err: text.subarray(o, o + r), state: text.subarray(o + r, o + r + w(RESULT_CLI_STATE)),
+      lines: w(RESULT_CLI_LINES), code: i.res[RESULT_CLI_CODE >> 2],
+    };
+  });
 }
 
 /**
@@ -347,33 +227,5 @@ export function jsonErrorAt(text: string | Uint8Array, offset: number): string {
   return new TextDecoder().decode(cliStep("position", text, "", String(offset)).out);
 }
 
-/**
- * The diagnostics module as a batch target (src/_batch.ts, issue 13): whole
- * calls go through its runBatch, so the call model is read by the core.
- */
-export function diagnosticsBatchTarget(): BatchTarget {
-  const e = ready();
-  // One view until memory grows (which detaches it: length 0), not one per item (as core.ts's view()).
-  let u8 = new Uint8Array(0);
-  const view = () => (u8.byteLength !== 0 ? u8 : (u8 = new Uint8Array(e.memory.buffer)));
-  const grow = (need: number) => {
-    room(e, Math.max(2 * (need - inPtr), need - inPtr + 1024));
-    retarget(view(), inPtr + inCap);
-  };
-  return {
-    e, inPtr,
-    reserve(n: number) { room(e, n); return view(); },
-    view,
-    putValue(value: unknown, start: number) {
-      return asValueWalk((nested) => writeValue(value, view(), start, inPtr + inCap, grow, nested));
-    },
-    error() {
-      const buf = e.memory.buffer;
-      const res = new Int32Array(buf, e.result(), RESULT_DIGEST >> 2);
-      const text = decoder.decode(new Uint8Array(buf, res[RESULT_TEXT_PTR >> 2] >>> 0, res[RESULT_TEXT_LEN >> 2] >>> 0));
-      return errorFromCore(res[RESULT_STATUS >> 2], res[RESULT_OFFSET >> 2], res[RESULT_PART >> 2], text);
-    },
-    status: () => new Int32Array(e.memory.buffer, e.result(), 1)[0],
-    trapped() { exp = undefined; },
-  };
-}
+/** The engine as a batch target (src/_batch.ts): whole calls go through its runBatch, read by the core. */
+export type { BatchTarget };

@@ -11,7 +11,7 @@
  */
 import {
   ABI_ID, FINGERPRINT_VERSION, HEADER_WORDS, INPUT_RESERVE_BYTES, RESULT_DIGEST, RESULT_OFFSET, RESULT_PART,
-  RESULT_STATUS, RESULT_TEXT_LEN, RESULT_TEXT_PTR, RETAIN_BYTES,
+  RESULT_BYTES, RESULT_STATUS, RESULT_TEXT_LEN, RESULT_TEXT_PTR, RETAIN_BYTES,
 } from "./_abi.gen.js";
 import { FingerprintError, errorFromCore } from "./errors.js";
 import { type CoreLimits, NONE, type Told, newTold, tell } from "./_limits.js";
@@ -80,7 +80,7 @@ export class Instance {
     if (this.u8.byteLength !== 0) return this.u8;
     const buf = this.e.memory.buffer;
     this.hdr = new Uint32Array(buf, this.inPtr, HEADER_WORDS);
-    this.res = new Int32Array(buf, this.resPtr, RESULT_DIGEST >> 2);
+    this.res = new Int32Array(buf, this.resPtr, RESULT_BYTES >> 2);
     return (this.u8 = new Uint8Array(buf));
   }
 
