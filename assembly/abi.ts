@@ -8,12 +8,14 @@
 // loads the module, not by miscomputing.
 //
 // Generator syntax (kept deliberately tiny): one `export const NAME: type = N;`
-// per line. An error code carries `// error: <code> | <message>` on its line:
+// per line (or `export const NAME: string = "text";`, ASCII). An error code carries `// error: <code> | <message>` on its line:
 // <code> is FingerprintError.code, <message> the plain-words reason the hosts
 // print. Edit here, then run `node scripts/gen-abi.mjs` (build-wasm does it).
 
 /** D18: the contract version, also the `version()` export. */
 export const FINGERPRINT_VERSION: i32 = 1;
+/** D17: the kind when a call gives none. The core's bytes of it and the hosts' copies are generated from this line. */
+export const DEFAULT_KIND: string = "tool_call";
 
 // Host constants: numbers a host needs besides the request layout, generated
 // into every host so none keeps its own copy.
@@ -106,29 +108,40 @@ export const RESULT_CLI_STATE: u32 = 28; // u32: state bytes
 export const RESULT_CLI_LINES: u32 = 32; // u32: lines read
 export const RESULT_CLI_CODE: u32 = 36;  // i32
 
-// A batch (runBatch(from, out), issue 13): a descriptor of BATCH_WORDS u32 at
+// A batch (runBatch(from, out)): a descriptor of BATCH_WORDS u32 at
 // the input region, then the columns wherever the host put them. Each part
 // (kind, name, matchOn, ignoreArgs, args, in that order) is a column of three
 // words: offsets, data, len. offsets != 0: u32[count + 1] at that address,
 // item i spanning data + offsets[i] .. data + offsets[i + 1] (Arrow's layout);
 // offsets == 0: every item shares [data, data + len). An item gets
 // F_MATCH_ON / F_IGNORE when its list is not empty. Item i's digest (64 hex
-// bytes) goes to out + DIGEST_BYTES * i; the first failing item stops the batch.
-// With F_PREIMAGE instead of F_DIGEST (hosts that hash faster themselves),
-// out holds u32 ends[count], then BATCH_OUT_BYTES bytes where the preimages of
-// one runBatch call go back to back (ends[i]: where item i's ends, from the
-// first item of the call); an item that does not fit stops the batch with
-// status 0 in the result block.
+// bytes) goes to out + DIGEST_BYTES * i; the first failing item stops the batch,
+// its message "item N: ..." (N = BATCH_BASE + i) in the result block.
+// With F_PREIMAGE instead of F_DIGEST (a host that hashes faster itself),
+// out holds u32 ends[count], then BATCH_OUT_BYTES bytes (at least
+// DIGEST_BYTES) where the preimages of one runBatch call go back to back
+// (ends[i]: where item i's ends, from the first item of the call). An item
+// that does not fit in what is left stops the call with status OK in the
+// result block (the host takes those and calls again from it); one larger
+// than all the room leaves its digest there instead, its end marked
+// BATCH_END_DIGEST. With F_DIGEST | F_PREIMAGE (a host whose hashing beats
+// the diagnostics module's four lanes only on long items) the core picks when
+// a chunk starts and writes its pick back into BATCH_FLAGS: preimages without
+// four lanes or from BATCH_HOST_HASH_FROM input bytes an item, else digests.
 export const BATCH_FLAGS: u32 = 0;    // word: request flags of every item (F_DIGEST, F_RAW_NAMES, ...)
 export const BATCH_COUNT: u32 = 1;    // word: number of items
 export const BATCH_COLUMNS: u32 = 2;  // word: the first column (kind); 3 words per column
 export const BATCH_OUT_BYTES: u32 = 17; // word: F_PREIMAGE: room for preimages after ends[count]
 export const BATCH_LINES: u32 = 18;   // word: 1: digest i at out + 65 i, followed by "\n" (F_DIGEST, diagnostics module)
-export const BATCH_WORDS: u32 = 19;
-// A column whose offsets word is BATCH_SEPARATED holds its items in [data, data + len)
-// separated by NUL bytes: no offsets to build per item on the host (diagnostics
-// module only). The core counts the NULs when a chunk starts: if an item holds
-// one, runBatch returns BATCH_NUL_IN_ITEM and runs nothing (send offsets instead).
+export const BATCH_BASE: u32 = 19;    // word: the batch index of the chunk's first item (for "item N: ...")
+export const BATCH_WORDS: u32 = 20;
+export const BATCH_END_DIGEST: u32 = 2147483648; // an end's bit: the item's slot holds its digest, not its preimage
+// How hosts cut a batch into chunks: memory follows a chunk, not the batch.
+export const BATCH_CHUNK_ITEMS: u32 = 4096;    // items of a chunk, at most
+export const BATCH_CHUNK_BYTES: u32 = 1048576; // input bytes of a chunk, about (at least one item)
+// Mean input bytes an item from which a native SHA-256 on the host beats the
+// diagnostics module's four lanes (python/bench/batch.py, bench/PROFILE.md).
+export const BATCH_HOST_HASH_FROM: u32 = 1024;
 export const BATCH_SEPARATED: u32 = 4294967295;
 export const BATCH_NUL_IN_ITEM: u32 = 4294967295;
 export const DIGEST_BYTES: u32 = 64;
@@ -151,6 +164,11 @@ export const V_STR_CLEAN: u8 = 4;
 export const V_STR: u8 = 5;
 export const V_ARRAY: u8 = 6;
 export const V_OBJECT: u8 = 7;
+
+// Selection decided once, in the core (pipeline/select.ts), and dates printed by it (json/values.ts, text/isodate.ts).
+export const F_KEEP_MASK: u32 = 131072; // with F_TEXT: args is an object of the args' top-level keys (values not read); the text is "" (no selection applies), else "M" (matchOn governs) or "I" (ignoreArgs), then "1" (walk it) or "0" (never read it, D9) per member
+export const V_DATE: u8 = 8;          // f64 time value in ms (a JS Date's, a Python datetime's UTC instant): printed as toISOString() prints it; NaN or beyond 8.64e15 is an invalid Date: null (D15, D16)
+export const V_DAY: u8 = 9;           // f64 days since 1970-01-01 (a Python date): printed YYYY-MM-DD (D16)
 
 // Status codes: 0 is success; the rest are errors (the first failure of a call wins).
 export const OK: i32 = 0;

@@ -25,7 +25,10 @@ const ABI_ID = parseInt(createHash("sha256").update(text).digest("hex").slice(0,
 
 const consts = [];
 const errors = [];
+const strings = [];
 for (const line of text.split("\n")) {
+  const str = /^export const ([A-Z][A-Z0-9_]*): string = ("[ -~]*");$/.exec(line);
+  if (str) { strings.push([str[1], JSON.parse(str[2])]); continue; }
   const m = /^export const ([A-Z][A-Z0-9_]*): [iu](?:8|32) = (\d+);\s*(?:\/\/\s*(.*))?$/.exec(line);
   if (!m) {
     if (line.startsWith("export")) throw new Error(`${SOURCE}: cannot read "${line}"`);
@@ -77,6 +80,7 @@ const ts = `${head("//")}
 // The core's ABI for the TypeScript host; abiId() of the module must equal ABI_ID.
 export const ABI_ID = ${hex};
 ${consts.map(([n, v]) => `export const ${n} = ${v};`).join("\n")}
+${strings.map(([n, v]) => `export const ${n} = ${JSON.stringify(v)};`).join("\n")}
 /** Core status 1..${errors.length} → [FingerprintError.code, reason]. */
 export const CORE_ERRORS = [
 ${errors.map((e) => `  [${JSON.stringify(e.code)}, ${JSON.stringify(e.message)}],`).join("\n")}
@@ -96,6 +100,7 @@ const py = `${head("#")}
 """The core's ABI for the Python host; abiId() of the module must equal ABI_ID."""
 ABI_ID = ${hex}
 ${consts.map(([n, v]) => `${n} = ${v}`).join("\n")}
+${strings.map(([n, v]) => `${n} = ${JSON.stringify(v)}`).join("\n")}
 #: Core status 1..${errors.length} → (FingerprintError.code, reason).
 CORE_ERRORS = (
 ${errors.map((e) => `    (${JSON.stringify(e.code)}, ${JSON.stringify(e.message)}),`).join("\n")}
@@ -161,7 +166,13 @@ ${requests.map((r) => `\t${JSON.stringify(r.name)}: {${JSON.stringify(r.module)}
 const as = `${head("//")}
 // The ABI identity exported as abiId() (assembly/entry/fingerprint.ts).
 export const ABI_ID: i32 = ${hex};
-`;
+${strings.map(([n, v]) => `
+// ${n} (abi.ts) as UTF-8 bytes in static data, and their count.
+export function ${n.toLowerCase().replace(/_([a-z])/g, (_, c) => c.toUpperCase())}Bytes(): usize {
+  return memory.data<u8>([${[...Buffer.from(v)].join(", ")}]);
+}
+export const ${n}_LEN: usize = ${Buffer.byteLength(v)};
+`).join("")}`;
 
 // The error table for the core's own messages (the CLI engine, assembly/cli/):
 // switch over string literals, so they live in static data (no runtime strings).

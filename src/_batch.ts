@@ -1,13 +1,16 @@
 /**
- * Batch transport (issue 13): items laid out as the core's batch columns
+ * Batch transport: items laid out as the core's batch columns
  * (assembly/abi.ts BATCH_*, Arrow's offsets layout) in the input region, one
  * runBatch per chunk, digests read back in one decode. Chunks are bounded
- * (CHUNK_ITEMS items, ~CHUNK_BYTES of input), so memory does not follow the
- * batch's length. No rule lives here: names, kinds, lists, calls and args
- * are read by the core. Internal.
+ * (BATCH_CHUNK_ITEMS items, ~BATCH_CHUNK_BYTES of input), so memory does not
+ * follow the batch's length. No rule lives here: names, kinds, lists, calls
+ * and args are read by the core, which also picks digests or preimages and
+ * words a failing item's error. Internal.
  * @module
  */
-import { BATCH_COLUMNS, BATCH_COUNT, BATCH_FLAGS, BATCH_OUT_BYTES, BATCH_WORDS, DIGEST_BYTES, F_DIGEST, F_PREIMAGE } from "./_abi.gen.js";
+import {
+  BATCH_BASE, BATCH_COLUMNS, BATCH_COUNT, BATCH_END_DIGEST, BATCH_FLAGS, BATCH_OUT_BYTES, BATCH_WORDS, DIGEST_BYTES, F_DIGEST, F_PREIMAGE,
+} from "./_abi.gen.js";
 import { type BatchTarget, batchHostHash } from "./core.js";
 import { FingerprintError } from "./errors.js";
 import { isWellFormed, writeWtf8 } from "./_wtf8.js";
@@ -19,8 +22,6 @@ export type Column =
   | { kind: "values"; items: unknown[] }
   | { kind: "arrow"; offsets: Uint32Array; data: Uint8Array };
 
-export const CHUNK_ITEMS = 4096;
-export const CHUNK_BYTES = 1 << 20;
 const DESCRIPTOR = ((BATCH_WORDS * 4 + 15) >> 4) << 4;
 
 const encoder = new TextEncoder();
@@ -58,10 +59,10 @@ export function runChunk(t: BatchTarget, flags: number, count: number, cols: Col
   }
   // Where node:crypto exists the core writes preimages and they are hashed
   // here (~2x the wasm SHA-256 at 150 B, ~6x from a few KB: bench/PROFILE.md;
-  // faster in V8 than the SIMD module's four lanes too, measured).
+  // faster in V8 than the SIMD module's four lanes too, measured): room for
+  // ends[count], then about the input's size and a digest each.
   const hash = flags & F_DIGEST ? batchHostHash() : null;
-  // Preimages: ends[count], then about the input's size (a digest each, at least: the fallback below).
-  const room = hash ? Math.max((DIGEST_BYTES - 4) * count, size + DIGEST_BYTES * count) : 0;
+  const room = hash ? size + DIGEST_BYTES * count : 0;
   const outBytes = hash ? 4 * count + room : DIGEST_BYTES * count;
   size += DESCRIPTOR + outBytes;
   const inPtr = t.inPtr;
@@ -70,6 +71,7 @@ export function runChunk(t: BatchTarget, flags: number, count: number, cols: Col
   desc[BATCH_FLAGS] = hash ? (flags & ~F_DIGEST) | F_PREIMAGE : flags;
   desc[BATCH_COUNT] = count;
   desc[BATCH_OUT_BYTES] = room;
+  desc[BATCH_BASE] = base;
   const outPtr = inPtr + DESCRIPTOR;
   let at = outPtr + outBytes;
   const errors: HostErrors = new Map();
@@ -132,10 +134,8 @@ export function runChunk(t: BatchTarget, flags: number, count: number, cols: Col
   for (const [p, offs] of pending) new Uint32Array(mem.buffer, p, offs.length).set(offs);
   new Uint32Array(mem.buffer, inPtr, BATCH_WORDS).set(desc);
 
-  let from = 0;
-  let pre = hash !== null;
-  while (from < count) {
-    let stop: number;
+  // Runs from `from` to where the core stops (count, a failed item, or a full room), collects, goes on.
+  for (let from = 0, stop = 0; from < count;) {
     try {
       stop = t.e.runBatch(from, outPtr) >>> 0;
     } catch (err) {
@@ -143,12 +143,13 @@ export function runChunk(t: BatchTarget, flags: number, count: number, cols: Col
       throw new FingerprintError("internal-error", `the fingerprint core failed: ${(err as Error)?.message ?? String(err)}`);
     }
     mem = t.view();
-    if (stop > from && pre) {
+    if (hash) {
       const ends = new Uint32Array(mem.buffer, outPtr, count);
       const bytes = outPtr + 4 * count;
       for (let i = from, s = 0; i < stop; i++) {
-        const e = ends[i];
-        out[base + i] = errors.has(i) ? null : hash!(mem.subarray(bytes + s, bytes + e));
+        const e = ends[i] & ~BATCH_END_DIGEST;
+        const slot = mem.subarray(bytes + s, bytes + e);
+        out[base + i] = errors.has(i) ? null : ends[i] & BATCH_END_DIGEST ? latin1.decode(slot) : hash!(slot);
         s = e;
       }
     } else if (stop > from) {
@@ -158,20 +159,12 @@ export function runChunk(t: BatchTarget, flags: number, count: number, cols: Col
       }
     }
     if (stop >= count) break;
-    if (pre && t.status() === 0) {
-      // Out of room for preimages: go on from there; an item larger than all
-      // the room makes the rest of the chunk hash in the core (digests fit).
-      if (stop === from) {
-        pre = false;
-        new Uint32Array(mem.buffer, inPtr, BATCH_WORDS)[BATCH_FLAGS] = flags;
-      }
-      from = stop;
-      continue;
-    }
+    from = stop;
+    if (hash && t.status() === 0) continue; // the room was full
     const err = errors.get(stop) ?? t.error();
     if (throwOnError) throw withIndex(err, base + stop);
     out[base + stop] = null;
-    from = stop + 1;
+    from++;
   }
 }
 
@@ -208,11 +201,16 @@ function asciiBlock(items: (string | Uint8Array)[], from: number, to: number, me
   return total;
 }
 
-/** The same error, naming the item: `item 3: invalid JSON: …`, with `index`. */
+/**
+ * The same error with the item's `index`. The core names the item in the
+ * messages it writes ("item 3: invalid JSON: …"); one it has no words for
+ * (a failure without a message of the core's, or found here) is named here.
+ */
 export function withIndex(err: FingerprintError, index: number): FingerprintError {
   const details: { offset?: number; path?: string; index: number; cause?: unknown } = { index };
   if (err.offset !== undefined) details.offset = err.offset;
   if (err.path !== undefined) details.path = err.path;
   if (err.cause !== undefined) details.cause = err.cause;
-  return new FingerprintError(err.code, `item ${index}: ${err.message}`, details);
+  const named = err.message.startsWith(`item ${index}: `);
+  return new FingerprintError(err.code, named ? err.message : `item ${index}: ${err.message}`, details);
 }

@@ -10,7 +10,7 @@
  * @module
  */
 import {
-  ALL_CALLS, F_NTH_CALL, F_STRING_INPUT, F_TOOLS, F_VALUES, HEADER_BYTES, RESULT_CLI_CODE, RESULT_CLI_ERR,
+  ALL_CALLS, F_CALL, F_NTH_CALL, F_STRING_INPUT, F_TOOLS, F_VALUES, HEADER_BYTES, RESULT_CLI_CODE, RESULT_CLI_ERR,
   RESULT_CLI_LINES, RESULT_CLI_OUT, RESULT_CLI_STATE, RQ_CLI, RQ_DIFF, RQ_EXPLAIN,
 } from "./_abi.gen.js";
 import { FingerprintError } from "./errors.js";
@@ -18,6 +18,7 @@ import { type BatchTarget } from "./core.js";
 import { type Exports as CoreExports, Instance, Pool } from "./_instance.js";
 import { isModule } from "./_is_module.js";
 import { type CoreLimits, NONE } from "./_limits.js";
+import { KEEP_MASK } from "./select.js";
 
 export type Exports = CoreExports & { abiId(): number };
 
@@ -114,12 +115,24 @@ export function explainCallValue(call: object, tools?: Uint8Array, own: CoreLimi
 }
 
 function explainValue(call: object, all: boolean, tools: Uint8Array | undefined, own: CoreLimits): Explained[] {
-  return engine.with((i) => {
-    const start = i.inPtr + HEADER_BYTES + (all ? 4 : 0) + (tools?.length ?? 0);
-    i.reserve(start - i.inPtr + 1024);
-    const end = i.putValue(call, start);
-    return runCall(i, RQ_EXPLAIN | F_VALUES, end - start, all, tools, own);
-  });
+  return engine.with((i) => runCall(i, RQ_EXPLAIN | F_VALUES, writeCallValue(i, call, all, tools), all, tools, own));
+}
+
+/**
+ * The core's keep-mask for a call given as a host object whose args are an
+ * object of its keys (src/select.ts): the call's own selection or its tool's
+ * declaration decides, as in the explanation that follows.
+ */
+export function callKeepMask(call: object, tools: Uint8Array | undefined, own: CoreLimits): string {
+  return engine.with((i) => runCallText(i, F_CALL | F_VALUES | KEEP_MASK, writeCallValue(i, call, false, tools), false, tools, own));
+}
+
+/** Writes a call as the value stream after its parts; returns its length. */
+function writeCallValue(i: Instance, call: object, all: boolean, tools: Uint8Array | undefined): number {
+  const start = i.inPtr + HEADER_BYTES + (all ? 4 : 0) + (tools?.length ?? 0);
+  i.reserve(start - i.inPtr + 1024);
+  // Paths from the call itself: its args member's values are `args…` (D15).
+  return i.putValue(call, start, Infinity, "") - start;
 }
 
 /**
@@ -141,13 +154,7 @@ export function explainCalls(message: string | Uint8Array | object, tools?: Uint
  */
 function runCall(i: Instance, flags: number, argsLen: number, all: boolean, tools: Uint8Array | undefined,
   own: CoreLimits): Explained[] {
-  i.limits(own); // the core checks the call against the limits (assembly/base/limits.ts)
-  const toolsLen = tools?.length ?? 0;
-  const at = i.inPtr + HEADER_BYTES;
-  if (all) new DataView(i.view().buffer).setUint32(at, ALL_CALLS, true);
-  if (tools) i.put(at + (all ? 4 : 0), tools);
-  i.header(flags | (all ? F_NTH_CALL : 0) | (tools ? F_TOOLS : 0), all ? 4 : 0, 0, 0, toolsLen, argsLen);
-  const text = i.runText(HEADER_BYTES + (all ? 4 : 0) + toolsLen + argsLen);
+  const text = runCallText(i, flags, argsLen, all, tools, own);
   if (!all) return [{ record: JSON.parse(text) as CallRecord, digest: i.digest() }];
   const lines: Explained[] = [];
   for (let p = 0; p < text.length;) {
@@ -156,6 +163,17 @@ function runCall(i: Instance, flags: number, argsLen: number, all: boolean, tool
     p = nl + 1;
   }
   return lines;
+}
+
+function runCallText(i: Instance, flags: number, argsLen: number, all: boolean, tools: Uint8Array | undefined,
+  own: CoreLimits): string {
+  i.limits(own); // the core checks the call against the limits (assembly/base/limits.ts)
+  const toolsLen = tools?.length ?? 0;
+  const at = i.inPtr + HEADER_BYTES;
+  if (all) new DataView(i.view().buffer).setUint32(at, ALL_CALLS, true);
+  if (tools) i.put(at + (all ? 4 : 0), tools);
+  i.header(flags | (all ? F_NTH_CALL : 0) | (tools ? F_TOOLS : 0), all ? 4 : 0, 0, 0, toolsLen, argsLen);
+  return i.runText(HEADER_BYTES + (all ? 4 : 0) + toolsLen + argsLen);
 }
 
 /** One change of a diff (assembly/ops/diff.ts). */

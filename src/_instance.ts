@@ -117,11 +117,11 @@ export class Instance {
   /**
    * Writes `value` as the core's value stream (src/values.ts) at `start`,
    * growing the input region as it goes; past `most` (an absolute address)
-   * it throws OVER. Returns its end.
+   * it throws OVER. Returns its end. `path`: how error paths start (D15).
    */
-  putValue(value: unknown, start: number, most = Infinity): number {
+  putValue(value: unknown, start: number, most = Infinity, path = "args"): number {
     this.most = most;
-    return writeValue(value, this.view(), start, Math.min(this.inPtr + this.inCap, most), this.grow, false);
+    return writeValue(value, this.view(), start, Math.min(this.inPtr + this.inCap, most), this.grow, false, path);
   }
 
   private grow = (need: number): void => {

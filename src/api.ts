@@ -6,7 +6,7 @@
 import { F_DIGEST, F_IGNORE, F_MATCH_ON, F_TEXT, call, callValue, setRetain } from "./core.js";
 import { RETAIN_BYTES } from "./_abi.gen.js";
 import { type CoreLimits, type Limits, NONE, callLimits, configureLimits, setConfigured } from "./_limits.js";
-import { selectValue } from "./select.js";
+import { KEEP_MASK, applyMask, keysObject, selectableKeys } from "./select.js";
 import { FingerprintError } from "./errors.js";
 
 /** The contract version these fingerprints follow (D18). */
@@ -91,10 +91,9 @@ function readList(list: unknown, what: string): string[] | null {
 }
 
 interface Parts {
-  flags: number; kind: string; match: string; ignore: string; matchOn: string[] | null; ignoreArgs: string[] | null;
-  limits: CoreLimits;
+  flags: number; kind: string; match: string; ignore: string; limits: CoreLimits;
 }
-const NO_OPTIONS: Parts = { flags: 0, kind: "", match: "", ignore: "", matchOn: null, ignoreArgs: null, limits: NONE };
+const NO_OPTIONS: Parts = { flags: 0, kind: "", match: "", ignore: "", limits: NONE };
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
@@ -120,8 +119,7 @@ function optionParts(options: FingerprintOptions | undefined): Parts {
   const flags = (matchOn ? F_MATCH_ON : 0) | (ignoreArgs ? F_IGNORE : 0);
   return {
     flags, kind: kind === undefined ? "" : JSON.stringify(kind),
-    match: matchOn ? JSON.stringify(matchOn) : "", ignore: ignoreArgs ? JSON.stringify(ignoreArgs) : "",
-    matchOn, ignoreArgs, limits,
+    match: matchOn ? JSON.stringify(matchOn) : "", ignore: ignoreArgs ? JSON.stringify(ignoreArgs) : "", limits,
   };
 }
 
@@ -134,10 +132,15 @@ export function fingerprint(name: string, args: unknown, options?: FingerprintOp
   const nameLit = checkName(name);
   if (options === undefined) return callValue(F_DIGEST, "", nameLit, "", "", args, NONE).digest;
   const o = optionParts(options);
-  // Selected here, on the value, before any toJSON runs (D9, D10); the core
-  // must not select again, or a toJSON's result would be selected from too.
-  const selected = o.flags ? selectValue(args, o.matchOn, o.ignoreArgs) : args;
-  return callValue(F_DIGEST, o.kind, nameLit, "", "", selected, o.limits).digest;
+  // Selected before any toJSON runs (D9, D10): the core says which keys to
+  // walk, and gets only those; it must not select again, or a toJSON's
+  // result would be selected from too.
+  const keys = o.flags ? selectableKeys(args) : null;
+  if (keys !== null) {
+    const mask = callValue(KEEP_MASK | o.flags, "", "", o.match, o.ignore, keysObject(keys), o.limits).text;
+    args = applyMask(args as Record<string, unknown>, keys, mask);
+  }
+  return callValue(F_DIGEST, o.kind, nameLit, "", "", args, o.limits).digest;
 }
 
 /**

@@ -15,8 +15,8 @@
  * with `onError: "null"` its fingerprint is null and the others are computed.
  * @module
  */
-import { F_CALL, F_DIGEST, F_RAW_NAMES, F_STRING_INPUT, F_VALUES } from "./_abi.gen.js";
-import { CHUNK_BYTES, CHUNK_ITEMS, type Column, SHARED_EMPTY, runChunk, utf8, withIndex } from "./_batch.js";
+import { BATCH_CHUNK_BYTES, BATCH_CHUNK_ITEMS, F_CALL, F_DIGEST, F_RAW_NAMES, F_STRING_INPUT, F_VALUES } from "./_abi.gen.js";
+import { type Column, SHARED_EMPTY, runChunk, utf8, withIndex } from "./_batch.js";
 import { asBatch, type BatchTarget, batchHostHash } from "./core.js";
 import { type CoreLimits, type Limits, callLimits } from "./_limits.js";
 import { hasDiagnosticsSource, withEngine } from "./_diagnostics_wasm.js";
@@ -118,7 +118,7 @@ export function fingerprintBatch(calls: Iterable<Call | ProviderCall | Text>, op
       const sort = sortOf(held.value);
       const items: unknown[] = [];
       let bytes = 0;
-      while (!held.done && sortOf(held.value) === sort && items.length < CHUNK_ITEMS && bytes < CHUNK_BYTES) {
+      while (!held.done && sortOf(held.value) === sort && items.length < BATCH_CHUNK_ITEMS && bytes < BATCH_CHUNK_BYTES) {
         const x = held.value;
         items.push(x);
         bytes += typeof x === "string" ? 3 * x.length : x instanceof Uint8Array ? x.length : 256;
@@ -212,16 +212,16 @@ function nextChunk(a: Source, b: Source, base: number, throws: boolean): [Column
   }
   if (a.col && b.col) {
     // Both columns: a range of items, their bytes copied as they are.
-    let n = Math.min(CHUNK_ITEMS, a.n - a.at, b.n - b.at);
+    let n = Math.min(BATCH_CHUNK_ITEMS, a.n - a.at, b.n - b.at);
     const ao = a.col.offsets, bo = b.col.offsets;
-    while (n > 1 && ao[a.at + n] - ao[a.at] + bo[b.at + n] - bo[b.at] > CHUNK_BYTES) n >>= 1;
+    while (n > 1 && ao[a.at + n] - ao[a.at] + bo[b.at + n] - bo[b.at] > BATCH_CHUNK_BYTES) n >>= 1;
     const ca = slice(a.col.offsets, a.col.data, a.at, n), cb = slice(b.col.offsets, b.col.data, b.at, n);
     a.at += n; b.at += n;
     return [ca, cb, n, true];
   }
   const names: Text[] = [], texts: Text[] = [];
   let str: boolean | undefined, bytes = 0;
-  while (!done(a) && !done(b) && names.length < CHUNK_ITEMS && bytes < CHUNK_BYTES) {
+  while (!done(a) && !done(b) && names.length < BATCH_CHUNK_ITEMS && bytes < BATCH_CHUNK_BYTES) {
     const raw = peek(b);
     const textOk = typeof raw === "string" || raw instanceof Uint8Array;
     if (!textOk && throws) {

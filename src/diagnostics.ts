@@ -18,9 +18,8 @@
  * null, key order or `1.0` vs `1` never show up.
  * @module
  */
-import { diffTexts, explainCallText, explainCallValue, explainCalls as explainCallsCore, type Explained } from "./_diagnostics_wasm.js";
-import { F_TEXT, callValue } from "./core.js";
-import { selectValue } from "./select.js";
+import { callKeepMask, diffTexts, explainCallText, explainCallValue, explainCalls as explainCallsCore, type Explained } from "./_diagnostics_wasm.js";
+import { applyMask, keysObject, selectableKeys } from "./select.js";
 import { EXPLANATION_VERSION } from "./_abi.gen.js";
 import { FingerprintError } from "./errors.js";
 import type { FingerprintOptions } from "./api.js";
@@ -179,81 +178,34 @@ export function explainRecord(call: Call | ProviderCall | string | Uint8Array, t
   }
   let c = call as Call;
   if (c.argsJSON instanceof Uint8Array) c = { ...c, argsJSON: utf8(c.argsJSON) };
-  else if (c.argsJSON === undefined || c.argsJSON === null) c = withoutInapplicableSelection(c);
-  try {
-    return explainCallValue(c, tools, own);
-  } catch (err) {
-    if (!isRejection(err)) throw err;
-  }
-  return explainAroundRejected(c, tools, own);
+  else if (c.argsJSON === undefined || c.argsJSON === null) c = selectedCall(c, tools, own);
+  return explainCallValue(c, tools, own);
 }
 
 /**
- * A call whose args hold a value D15 rejects: D9 says it is no error when
- * selection leaves it out. Each rejected top-level member is sent as a
- * stand-in (`true`: present, not null); if the core keeps one of them, the
- * real error is raised — the core, not this host, decides what is selected.
+ * The call with only what its selection keeps read from its args (D9),
+ * decided by the core (src/select.ts): a kept member goes in whole, a
+ * member left out as what says whether it holds a value (`selected.dropped`
+ * names only those) without walking it, so its getters, toJSON and a value
+ * D15 rejects are never reached. Args that are not a plain object are not
+ * selected from (D10), as fingerprint() does, not even as their JSON form.
  */
-function explainAroundRejected(c: Call, tools: Uint8Array | undefined, own: CoreLimits): Explained {
-  const args = c.args;
-  if (typeof args !== "object" || args === null || Array.isArray(args)) throw errorOf(args);
-  const copy = Object.create(null) as Record<string, unknown>;
-  const rejected = new Set<string>();
-  for (const k of Object.keys(args)) {
-    const v = (args as Record<string, unknown>)[k];
-    try {
-      canonicalText(v);
-      copy[k] = v;
-    } catch (err) {
-      if (!(err instanceof FingerprintError)) throw err;
-      rejected.add(k);
-      copy[k] = true;
-    }
+function selectedCall(c: Call, tools: Uint8Array | undefined, own: CoreLimits): Call {
+  const lists = (c.matchOn !== undefined && c.matchOn !== null) || (c.ignoreArgs !== undefined && c.ignoreArgs !== null);
+  if (!lists && !tools) return c;
+  const keys = selectableKeys(c.args);
+  if (keys === null) {
+    if (!lists || !Array.isArray(c.matchOn ?? c.ignoreArgs) || typeof c.args !== "object" || c.args === null) return c;
+    const { matchOn: _m, ignoreArgs: _g, ...rest } = c;
+    return rest as Call;
   }
-  let out: Explained;
-  try {
-    out = explainCallValue({ ...c, args: copy }, tools, own);
-  } catch (err) {
-    if (!isRejection(err)) throw err;
-    throw new FingerprintError("unsupported-value", "a call's name, kind, matchOn, ignoreArgs and other members must be JSON values");
-  }
-  if (out.record.selected.kept.some((k) => rejected.has(k))) throw errorOf(args);
-  return out;
+  const mask = callKeepMask({ ...c, args: keysObject(keys) }, tools, own);
+  return mask === "" ? c : { ...c, args: applyMask(c.args as Record<string, unknown>, keys, mask, standIn) };
 }
 
-/** The FingerprintError (with its path) for args that cannot be fingerprinted. */
-function errorOf(args: unknown): FingerprintError {
-  try {
-    canonicalText(args);
-  } catch (err) {
-    if (err instanceof FingerprintError) return err;
-    throw err;
-  }
-  return new FingerprintError("unsupported-value", "args cannot be fingerprinted");
-}
-
-/**
- * D10 on the value side, decided by fingerprint()'s own selectValue (src/select.ts):
- * when it leaves the args as they are although a selection is declared (a
- * Date, a class instance with toJSON…), the core must not select from the
- * value's JSON form either, or explain and fingerprint would disagree.
- */
-function withoutInapplicableSelection(c: Call): Call {
-  const matchOn = c.matchOn ?? null, ignoreArgs = c.ignoreArgs ?? null;
-  if ((matchOn === null && ignoreArgs === null) || !Array.isArray(matchOn ?? ignoreArgs)) return c;
-  if (typeof c.args !== "object" || c.args === null || selectValue(c.args, matchOn, ignoreArgs) !== c.args) return c;
-  const { matchOn: _m, ignoreArgs: _g, ...rest } = c;
-  return rest as Call;
-}
-
-/** A value D15 rejects (src/values.ts), as opposed to an exception of the user's own. */
-function isRejection(err: unknown): boolean {
-  return err instanceof FingerprintError && (err.code === "unsupported-value" || err.code === "circular-value" || err.code === "too-deep");
-}
-
-/** The fingerprint module's canonical text of a value: throws the D15 error with its `args…` path. */
-function canonicalText(v: unknown): string {
-  return callValue(F_TEXT, "", "", "", "", v).text;
+/** A member left out, unread below its top: null-like values as they are, a Date by its time value, anything else a plain `true`. */
+function standIn(v: unknown): unknown {
+  return typeof v !== "object" || v === null || v instanceof Date ? v : true;
 }
 
 function utf8(bytes: Uint8Array): string {

@@ -1,32 +1,47 @@
 /**
- * Value-side selection (D9, D10): narrows a host value's top level before
- * anything else reads it, so values that matchOn or ignoreArgs leave out are
- * never inspected (no getter runs, no D15 check). Internal.
+ * Selection (D9, D10) on a host value, decided by the core: the host sends
+ * the top-level keys of a plain object (never their values) and the core
+ * answers which to walk (abi.ts F_KEEP_MASK, assembly/pipeline/select.ts).
+ * Only the kept values are read, so a value selection leaves out runs no
+ * getter, toJSON or D15 check. Internal.
  * @module
  */
+import { F_KEEP_MASK, F_TEXT } from "./_abi.gen.js";
 
 const objectProto = Object.prototype;
-const propertyIsEnumerable = Object.prototype.propertyIsEnumerable;
+const getPrototypeOf = Object.getPrototypeOf;
+const objectKeys = Object.keys;
+const ONE = 49; // "1": walk this member
+
+/** A plain object's own enumerable keys (as JSON.stringify reads them); null for anything else, which passes untouched (D10). */
+export function selectableKeys(args: unknown): string[] | null {
+  if (typeof args !== "object" || args === null || Array.isArray(args)) return null;
+  const p = getPrototypeOf(args);
+  return p === objectProto || p === null ? objectKeys(args) : null;
+}
+
+/** The keys as the keep-mask request's args: an object whose values are never looked at. */
+export function keysObject(keys: readonly string[]): Record<string, boolean> {
+  const o = Object.create(null) as Record<string, boolean>;
+  for (const k of keys) o[k] = true;
+  return o;
+}
 
 /**
- * Only a plain object is selected from; anything else — arrays, strings,
- * Dates, class instances with toJSON — passes through untouched (D10). Keys
- * are own enumerable properties, as JSON.stringify sees them; each selected
- * value is read exactly once. Costs O(keys + list) with a Set.
+ * The args with only the members the core's mask keeps (each read once);
+ * `left`: what stands for a member left out (undefined: nothing). Null
+ * prototype: a "__proto__" key stays an ordinary key.
  */
-export function selectValue(args: unknown, matchOn: readonly string[] | null, ignoreArgs: readonly string[] | null): unknown {
-  if (!matchOn && !ignoreArgs) return args;
-  if (typeof args !== "object" || args === null || Array.isArray(args)) return args;
-  const p = Object.getPrototypeOf(args);
-  if (p !== objectProto && p !== null) return args;
-  const src = args as Record<string, unknown>;
-  // Null prototype: a "__proto__" key stays an ordinary key.
+export function applyMask(src: Record<string, unknown>, keys: readonly string[], mask: string,
+  left?: (v: unknown) => unknown): Record<string, unknown> {
   const out = Object.create(null) as Record<string, unknown>;
-  if (matchOn) {
-    for (const k of matchOn) if (propertyIsEnumerable.call(src, k) && !(k in out)) out[k] = src[k];
-  } else {
-    const drop = new Set(ignoreArgs);
-    for (const k of Object.keys(src)) if (!drop.has(k)) out[k] = src[k];
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
+    if (mask.charCodeAt(i + 1) === ONE) out[k] = src[k];
+    else if (left) out[k] = left(src[k]);
   }
   return out;
 }
+
+/** The flags of a keep-mask request (the caller adds its selection flags). */
+export const KEEP_MASK = F_KEEP_MASK | F_TEXT;

@@ -2,7 +2,8 @@
  * Host values → the core's value stream (assembly/json/values.ts), written
  * straight into linear memory in one walk: the fast path for fingerprint()
  * and canonicalJSON(). Numbers travel as doubles (no decimal round trip).
- * D15 as the oracle reads it: Dates print toISOString() (invalid → null),
+ * D15 as the oracle reads it: Dates go by their time value, which the core
+ * prints as toISOString() does (invalid → null),
  * other toJSON methods are applied once with the property key,
  * undefined/functions/symbols are dropped, objects contribute their own
  * enumerable string keys (Object.keys, as JSON.stringify reads them — never
@@ -24,7 +25,7 @@
 
 import { FingerprintError } from "./errors.js";
 import { isWellFormed, writeWtf8, wtf8Special } from "./_wtf8.js";
-import { V_ARRAY, V_FALSE, V_NULL, V_NUMBER, V_OBJECT, V_STR, V_STR_CLEAN, V_TRUE, VALUE_CYCLE_CHECK_DEPTH, VALUE_MAX_DEPTH } from "./_abi.gen.js";
+import { V_ARRAY, V_DATE, V_FALSE, V_NULL, V_NUMBER, V_OBJECT, V_STR, V_STR_CLEAN, V_TRUE, VALUE_CYCLE_CHECK_DEPTH, VALUE_MAX_DEPTH } from "./_abi.gen.js";
 
 // Deeper than VALUE_MAX_DEPTH is an error: the text path reads as many levels (D19). Cycles are
 // looked for only below VALUE_CYCLE_CHECK_DEPTH: a cycle repeats, so it gets there (see push()).
@@ -42,7 +43,6 @@ const getPrototypeOf = Object.getPrototypeOf;
 const objectKeys = Object.keys;
 const isArray = Array.isArray;
 const dateGetTime = Date.prototype.getTime;
-const dateToISOString = Date.prototype.toISOString;
 const encoder = new TextEncoder();
 
 // Writer state: the current target in linear memory.
@@ -67,6 +67,8 @@ let sp = 0;
 let base = 0;
 /** Containers on the path deeper than CYCLE_CHECK_DEPTH. */
 let deep: Set<object> | null = null;
+/** Where error paths start: "args", or "" for a whole call, whose args member is then `args…` (D15). */
+let root = "args";
 
 /**
  * Writes the stream for `value` into mem[start..end); `grow(need)` must make
@@ -76,9 +78,10 @@ let deep: Set<object> | null = null;
  * toJSON or getter of a walk in progress nests (the writer knows; `_nested` is ignored).
  */
 export function writeValue(value: unknown, mem: Uint8Array, start: number, end: number,
-  grow: (need: number) => void, _nested?: boolean): number {
-  if (walking) return writeNested(value, mem, start, end, grow);
+  grow: (need: number) => void, _nested?: boolean, path = "args"): number {
+  if (walking) return writeNested(value, mem, start, end, grow, path);
   target(mem, start, end, grow);
+  root = path;
   sp = base = 0;
   deep = null;
   walking = true;
@@ -98,9 +101,10 @@ let walking = false;
 
 /** A walk above the frames of the walk in progress, whose writer state is restored after. */
 function writeNested(value: unknown, mem: Uint8Array, start: number, end: number,
-  grow: (need: number) => void): number {
-  const s8 = u8, sdv = dv, spos = pos, scap = cap, sgrow = growTo, sbase = base, sdeep = deep;
+  grow: (need: number) => void, path: string): number {
+  const s8 = u8, sdv = dv, spos = pos, scap = cap, sgrow = growTo, sbase = base, sdeep = deep, sroot = root;
   target(mem, start, end, grow);
+  root = path;
   base = sp;
   deep = null;
   try {
@@ -108,7 +112,7 @@ function writeNested(value: unknown, mem: Uint8Array, start: number, end: number
     return pos;
   } finally {
     release(base);
-    u8 = s8; dv = sdv; pos = spos; cap = scap; growTo = sgrow; base = sbase; deep = sdeep;
+    u8 = s8; dv = sdv; pos = spos; cap = scap; growTo = sgrow; base = sbase; deep = sdeep; root = sroot;
   }
 }
 
@@ -249,8 +253,11 @@ function object(v: object, key: string | number, toJSONApplied: boolean): number
     // A Date by its internal slot, as the oracle checks (not by prototype).
     const t = timeOf(v);
     if (t !== undefined) {
-      if (t !== t) return DROPPED; // invalid Date → null (D15)
-      str(dateToISOString.call(v as Date));
+      // Its time value; the core prints it, an invalid one (NaN) as null (D15).
+      room(9);
+      u8[pos] = V_DATE;
+      dv.setFloat64(pos + 1, t, true);
+      pos += 9;
       return WRITTEN;
     }
   }
@@ -466,10 +473,10 @@ function frameKey(f: number): string | number {
 
 /** Path of the item `key` inside frame top-1 (the top level when top === base). */
 function pathTo(top: number, key: string | number): string {
-  let p = "args";
+  let p = root;
   for (let f = base; f < top - 1; f++) p += segment(frameKey(f), fIsArray[f]);
   if (top > base) p += segment(key, fIsArray[top - 1]);
-  return p;
+  return p.charCodeAt(0) === 46 ? p.slice(1) : p || "the call"; // "" root: `args.x`, not `.args.x`
 }
 
 /** The first container on the path that repeats an earlier one, named as the oracle names it. */

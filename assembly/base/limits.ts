@@ -23,14 +23,15 @@
 import { E_LIMIT_BYTES, E_LIMIT_DEPTH, E_LIMIT_MEMBERS, errPart, fail, setErrorDetail } from "./errors";
 import { PART_ARGS_JSON } from "../abi";
 import { limitFrame, limitWords } from "../_limit_words.gen";
+import { writeDecimal } from "../num/digits";
 
 export const NO_LIMIT: u32 = 0xFFFF_FFFF;
 
 // The limits in force (the smaller of configured and own).
 let limBytes: u32 = NO_LIMIT, limDepth: u32 = NO_LIMIT, limMembers: u32 = NO_LIMIT;
 /** What the readers check now: the limits while a call's input is read, none otherwise. */
-export let maxDepth: u32 = NO_LIMIT;
-export let maxMembers: u32 = NO_LIMIT;
+let maxDepth: u32 = NO_LIMIT;
+let maxMembers: u32 = NO_LIMIT;
 /** The input being read is a host value's encoding: offsets into it mean nothing to the caller. */
 let noOffset = false;
 /** The next reads are of text already checked (a recording's kept lines, replay.ts). */
@@ -84,6 +85,11 @@ export function inputDone(): void {
   maxMembers = NO_LIMIT;
 }
 
+/** Whether the reads now check a depth or a members limit (marshal.ts: a shared subtree's copy is then bounded by them). */
+@inline export function depthOrMembersLimited(): bool {
+  return maxDepth != NO_LIMIT || maxMembers != NO_LIMIT;
+}
+
 /** False (and the failure recorded at `offset`) when opening a container makes the nesting `depth` too deep. */
 @inline export function depthAllowed(depth: u32, offset: i32): bool {
   if (depth <= maxDepth) return true;
@@ -98,7 +104,7 @@ export function inputDone(): void {
   return false;
 }
 
-/** The message buffer: the longest message is ~120 bytes; its last 10 hold a number's digits while it is written. */
+/** The message buffer: the longest message is ~120 bytes with its two numbers. */
 function MSG(): usize { return memory.data(160); }
 
 /**
@@ -122,12 +128,8 @@ function MSG(): usize { return memory.data(160); }
     memory.copy(at, piece + 1, n);
     at += n;
     if (k < 2) continue;
-    let v = k == 2 ? <u32>offset : code == E_LIMIT_DEPTH ? limDepth : code == E_LIMIT_MEMBERS ? limMembers : limBytes;
-    // Its digits backwards at the buffer's end, then after the text.
-    let q = MSG() + 160;
-    do { store<u8>(--q, <u8>(0x30 + v % 10)); v /= 10; } while (v != 0);
-    memory.copy(at, q, MSG() + 160 - q);
-    at += MSG() + 160 - q;
+    const v = k == 2 ? <u32>offset : code == E_LIMIT_DEPTH ? limDepth : code == E_LIMIT_MEMBERS ? limMembers : limBytes;
+    at += writeDecimal(v, at);
   }
   store<u8>(at, 0x29); // ")"
   setErrorDetail(MSG(), at + 1 - MSG());

@@ -8,7 +8,7 @@
 // extend the last segment, so a chunk without errors is one segment.
 import { alloc, releaseFrom } from "../base/arena";
 import { tapeForget } from "../json/tape";
-import { ensure, outBase, outPos, putBytes, sinkInit } from "../json/sink";
+import { ensure, putBytes, sinkBase, sinkEnd, sinkInit, sinkLength } from "../json/sink";
 import { sha256Hex } from "../hash/sha256";
 import { LANE_MAX } from "../hash/sha256x4";
 import { deferFlush, deferKeep, deferQueue, deferReset, deferRollback } from "./defer";
@@ -107,9 +107,9 @@ export function accAppend(err: bool, src: usize, n: usize): bool {
   return true;
 }
 
-/** Appends the sink's bytes [outBase, outBase + outPos). */
+/** Appends the sink's bytes [sinkBase(), sinkEnd()). */
 export function accSink(err: bool): bool {
-  return accAppend(err, outBase, outPos);
+  return accAppend(err, sinkBase(), sinkLength());
 }
 
 /**
@@ -119,13 +119,13 @@ export function accSink(err: bool): bool {
  * line without growing. False only on out of memory.
  */
 export function deferLine(preP: usize, preN: usize, digest: usize): bool {
-  if (preN > LANE_MAX || !accRoomFor(outPos)) {
+  if (preN > LANE_MAX || !accRoomFor(sinkLength())) {
     // Hashed now, into the sink; the append may grow the buffer (flushing first).
     sha256Hex(preP, preN, digest);
     return accSink(false);
   }
   if (!accSink(false)) return false; // fits: nothing moves
-  deferQueue(preP, preN, accLen() - outPos + (digest - outBase));
+  deferQueue(preP, preN, accLen() - sinkLength() + (digest - sinkBase()));
   return true;
 }
 
@@ -146,12 +146,12 @@ export function accFinal(stateP: usize, stateN: usize): bool {
 }
 
 function copyStream(err: bool): usize {
-  const start = outPos;
+  const start = sinkLength();
   let i: usize = 0;
   while (i < len) {
     const n = <usize>load<u32>(base + i + 1);
     if ((load<u8>(base + i) != 0) == err && ensure(n)) putBytes(base + i + 5, n);
     i += 5 + n;
   }
-  return outPos - start;
+  return sinkLength() - start;
 }

@@ -4,7 +4,7 @@
 import { F_CALL, F_DIGEST, F_EXPLAIN, F_NTH_CALL, F_PREIMAGE, F_STRING_INPUT, HEADER_BYTES, OK, RESULT_DIGEST } from "../abi";
 import { alloc } from "../base/arena";
 import { callName } from "../pipeline/call";
-import { outBase, outPos } from "../json/sink";
+import { sinkBase, sinkLength } from "../json/sink";
 import { parseText } from "../json/reader";
 import { T_STR, nodeA, nodeB, nodeFlags, nodeType, subtreeEnd, tapeInit, STR_CLEAN } from "../json/tape";
 import { writeJsonString } from "../pipeline/canonical";
@@ -38,13 +38,13 @@ export function readCall(p: usize, n: usize, index: i32, explain: bool, defer: b
   const status = runLine(req, HEADER_BYTES + k + n);
   if (status != OK) return status;
   if (defer) {
-    preP = outBase + callTextStart(); preN = outPos - callTextStart();
+    preP = sinkBase() + callTextStart(); preN = sinkLength() - callTextStart();
   } else memory.copy(DIGEST(), result() + RESULT_DIGEST, 64);
   if (!explain) {
     nameP = <usize>nodeB(<u32>callName); nameN = <usize>nodeA(<u32>callName);
     return OK;
   }
-  const at = outBase + callTextStart(), len = outPos - callTextStart();
+  const at = sinkBase() + callTextStart(), len = sinkLength() - callTextStart();
   if (!tapeInit(len)) return 9;
   recRoot = parseText(at, len, false);
   if (recRoot < 0) return 9;

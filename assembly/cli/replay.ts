@@ -9,7 +9,7 @@
 // either file count as failed lines; unused calls are listed up to UNUSED_CAP
 // (text and --json), the summary counts all; "#K" marks call K > 0 of a line.
 import { E_NO_CALLS, F_STRING_INPUT, OK } from "../abi";
-import { outBase, outPos, sinkInit } from "../json/sink";
+import { sinkBase, sinkInit, sinkLength } from "../json/sink";
 import { parseText } from "../json/reader";
 import { nodeA, subtreeEnd, tapeInit } from "../json/tape";
 import { writeJsonString } from "../pipeline/canonical";
@@ -89,7 +89,7 @@ function where(fP: usize, fN: usize, line: u32, call: u32): bool {
 function answerOut(fileP: usize, fileN: usize, line: u32, call: u32): bool {
   nCalls++;
   if (answerHit) nHits++; else nMisses++;
-  const rP = outBase, rN = answerRecordEnd;
+  const rP = sinkBase(), rN = answerRecordEnd;
   if (!tapeInit(rN)) return false;
   const root = parseText(rP, rN, false);
   if (root < 0) return false;

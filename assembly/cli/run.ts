@@ -19,7 +19,7 @@
 import { E_NO_CALLS, OK, RESULT_CLI_CODE, RESULT_CLI_ERR, RESULT_CLI_LINES, RESULT_CLI_OUT, RESULT_CLI_STATE } from "../abi";
 import { alloc } from "../base/arena";
 import { countByte16, findByte16 } from "../text/bytes";
-import { ensure, outBase, outPos, putByte, sinkInit } from "../json/sink";
+import { ensure, putByte, sinkBase, sinkEnd, sinkInit, sinkLength } from "../json/sink";
 import { writeJsonString } from "../pipeline/canonical";
 import { callsInLastMessage } from "../pipeline/process";
 import { result } from "../base/result";
@@ -41,9 +41,9 @@ export function runPlan(p: usize, n: usize, contract: i32): bool {
   replayReset();
   if (!sinkInit(true, false, 4096)) return false;
   if (!plan(p, n, contract)) { if (exitCode != 2) return false; }
-  if (exitCode >= 0) return done(toStderr ? 0 : outPos, toStderr ? outPos : 0, 0, 0, exitCode);
+  if (exitCode >= 0) return done(toStderr ? 0 : sinkLength(), toStderr ? sinkLength() : 0, 0, 0, exitCode);
   if (!writePlan()) return false;
-  return done(0, 0, outPos, 0, -1);
+  return done(0, 0, sinkLength(), 0, -1);
 }
 
 /** Result words: the sink already holds [stdout][stderr][state]. */
@@ -69,9 +69,9 @@ export function runTarget(srcP: usize, srcN: usize, p: usize, n: usize): bool {
   const status = strictUtf8(p, n) ? readCall(p, n, -1, true) : 3;
   if (status != OK) {
     if (!sinkInit(true, false, 256) || !bytes(srcP, srcN) || !lit(": ") || !message(status, callText, n) || !lit("\n")) return false;
-    return done(0, outPos, 0, 0, 1);
+    return done(0, sinkLength(), 0, 0, 1);
   }
-  return whyTarget(p, n) && done(0, 0, outPos, 0, 0);
+  return whyTarget(p, n) && done(0, 0, sinkLength(), 0, 0);
 }
 
 /** "chunk": lines [p, p+n) of file [fP, fP+fN), the first numbered first; state: why's. */
@@ -143,7 +143,7 @@ function oneLine(line: u32, p: usize, n: usize): bool {
       return failLine(line, status, callText, n);
     }
     count = callsInLastMessage();
-    if (explain ? !explainOut(line) || !accSink(false) : !fingerprintOut(line) || !deferLine(preP, preN, outBase + digestAt)) {
+    if (explain ? !explainOut(line) || !accSink(false) : !fingerprintOut(line) || !deferLine(preP, preN, sinkBase() + digestAt)) {
       return false;
     }
   }
@@ -162,7 +162,7 @@ function fingerprintOut(line: u32): bool {
 let digestAt: usize = 0;
 
 function blank64(): bool {
-  digestAt = outPos;
+  digestAt = sinkLength();
   return bytes(DIGEST(), 64);
 }
 
@@ -219,7 +219,7 @@ function verifyLine(line: u32): bool {
 export function failLine(line: u32, status: i32, p: usize, n: usize): bool {
   nFailed++;
   if (!sinkInit(true, false, 256) || !message(status, p, n)) return false;
-  const mP = outBase, mN = outPos;
+  const mP = sinkBase(), mN = sinkLength();
   if (!sinkInit(true, false, mN * 6 + fileN * 6 + 128)) return false;
   if (json) {
     if (!head(line) || !lit(",\"error\":") || !writeJsonString(mP, mN, false) || !lit(",\"code\":\"")) return false;
@@ -274,7 +274,7 @@ export function runUnreadable(fP: usize, fN: usize, rP: usize, rN: usize): bool 
 /** "position": where offset lies in the JSON text [p, p+n), as stdout text (message.ts). */
 export function runPosition(p: usize, n: usize, offset: u32): bool {
   if (!sinkInit(true, false, 64) || !position(p, n, <usize>offset)) return false;
-  return done(outPos, 0, 0, 0, 0);
+  return done(sinkLength(), 0, 0, 0, 0);
 }
 
 /**
@@ -295,7 +295,7 @@ const COUNTS = 6;
 /** "counts": this instance's counts as state bytes (a worker's, merged by finish). */
 export function runCounts(): bool {
   if (!sinkInit(true, false, COUNTS * 4) || !ensure(COUNTS * 4)) return false;
-  const at = outBase + outPos;
+  const at = sinkEnd();
   store<u32>(at, nLines); store<u32>(at, nFailed, 4); store<u32>(at, nFileErrors, 8);
   store<u32>(at, nMatch, 12); store<u32>(at, nDiffer, 16); store<u32>(at, nUnrecorded, 20);
   for (let i = 0; i < COUNTS * 4; i++) putByte(load<u8>(at + <usize>i));

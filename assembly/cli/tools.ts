@@ -6,7 +6,7 @@
 // usage-like error: "error: --tools FILE: message", exit status 2, nothing run.
 import { PART_TOOLS } from "../abi";
 import { errDetailLen, errOffset, errPart } from "../base/errors";
-import { outPos, sinkInit } from "../json/sink";
+import { sinkInit, sinkLength } from "../json/sink";
 import { replayTools } from "../ops/replay";
 import { bytes, lit } from "../json/emit";
 import { position, writeMessage } from "./message";
@@ -26,5 +26,5 @@ export function runTools(fP: usize, fN: usize, rP: usize, rN: usize, p: usize, n
   } else if (errPart == PART_TOOLS && errOffset >= 0 && errDetailLen == 0) {
     if (!lit("invalid JSON: ") || !lit(errorReason(errCode)) || !position(p, n, <usize>errOffset)) return false;
   } else if (!writeMessage(p, n)) return false;
-  return lit("\n") && done(0, outPos, 0, 0, 2);
+  return lit("\n") && done(0, sinkLength(), 0, 0, 2);
 }

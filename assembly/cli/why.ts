@@ -8,7 +8,7 @@
 import { OK } from "../abi";
 import { alloc } from "../base/arena";
 import { changeCount, diffTexts } from "../ops/diff";
-import { ensure, outBase, outPos, putByte, putBytes, sinkInit } from "../json/sink";
+import { ensure, putByte, putBytes, sinkBase, sinkInit, sinkLength } from "../json/sink";
 import { parseText } from "../json/reader";
 import { T_NULL, nodeA, nodeType, subtreeEnd, tapeInit } from "../json/tape";
 import { writeJsonString } from "../pipeline/canonical";
@@ -44,7 +44,7 @@ export function whyTarget(p: usize, n: usize): bool {
 function writeState(): bool {
   if (!sinkInit(true, false, tN + bFileN + bN + 16) || !ensure(tN + bFileN + bN + 16)) return false;
   u32out(<u32>tN); putBytes(tP, tN); u32out(<u32>bFileN); putBytes(bFileP, bFileN); u32out(bLine); u32out(<u32>bN); putBytes(bP, bN);
-  whyStateP = outBase; whyStateN = outPos;
+  whyStateP = sinkBase(); whyStateN = sinkLength();
   return true;
 }
 
@@ -116,8 +116,8 @@ let nPieces = 0;
 
 function keep(): bool {
   if (nPieces == MAX_PIECES) return false;
-  store<u32>(pieces() + <usize>nPieces * 8, <u32>outBase);
-  store<u32>(pieces() + <usize>nPieces * 8 + 4, <u32>outPos);
+  store<u32>(pieces() + <usize>nPieces * 8, <u32>sinkBase());
+  store<u32>(pieces() + <usize>nPieces * 8 + 4, <u32>sinkLength());
   nPieces++;
   return true;
 }
@@ -139,7 +139,7 @@ export function whyFinish(sP: usize, sN: usize): bool {
   }
   const seen = bestChanges == 0 && bN > 0;
   if (!keep()) return false;
-  const mineP = selectionName(), mineN = outPos;
+  const mineP = selectionName(), mineN = sinkLength();
   if (mineP == 0) return false;
   const callMatchOn = member("matchOn") >= 0;
   if (bN == 0) {
@@ -170,7 +170,7 @@ export function whyFinish(sP: usize, sN: usize): bool {
       || !int(bLine) || !lit("  ") || !bytes(DIGEST(), 64) || !lit("\n           ") || !bytes(canonP, canonN)
       || !lit("\nchanges    ") || !int(<u32>bestChanges) || !lit(" (before: the recording, after: this call)\n") || !keep()) return false;
   }
-  const theirsP = selectionName(), theirsN = outPos;
+  const theirsP = selectionName(), theirsN = sinkLength();
   if (theirsP == 0) return false;
   // The diff, as JSON (--json) or one line per change.
   if (same(canonP, canonN, tCanonP, tCanonN)) {
@@ -180,7 +180,7 @@ export function whyFinish(sP: usize, sN: usize): bool {
     if (!keep() || !start(16) || !lit("}}}\n") || !keep()) return false;
     return flush();
   }
-  const dP = outBase, dN = outPos;
+  const dP = sinkBase(), dN = sinkLength();
   if (!tapeInit(dN)) return false;
   const list = parseText(dP, dN, false);
   if (list < 0 || !start(dN * 2 + 256)) return false;
@@ -248,7 +248,7 @@ function selectionName(): usize {
   if (!start(256)) return 0;
   const m = member("matchOn"), g = member("ignoreArgs");
   const ok = m >= 0 ? lit("matchOn ") && jsonList(<u32>m) : g >= 0 ? lit("ignoreArgs ") && jsonList(<u32>g) : lit("no selection");
-  return ok ? outBase : 0;
+  return ok ? sinkBase() : 0;
 }
 
 /** The kept pieces, in order, into a fresh output. */

@@ -39,13 +39,13 @@
 // saved 414 bytes of the 40 KiB budget but made value input 3-6% slower
 // (medium and large bench payloads, measured against canonicaljson).
 import { alloc, grow } from "../base/arena";
-import { NO_LIMIT, depthAllowed, maxDepth, maxMembers, membersAllowed } from "../base/limits";
+import { NO_LIMIT, depthAllowed, depthOrMembersLimited, membersAllowed } from "../base/limits";
 import { E_BAD_REQUEST, fail } from "../base/errors";
 import { E_LIMIT_SHARED } from "../abi";
 import { specialMask } from "./reader";
 import {
   STR_CLEAN, T_ARR, T_FALSE, T_NULL, T_NUM, T_OBJ, T_STR, T_TRUE,
-  nodeAt, nodeB, nodeType, setNodeA, setNodeB, tapeLen, tapePush,
+  nodeAt, nodeB, nodeType, setNodeA, setNodeB, tapeLength, tapePush,
 } from "./tape";
 
 const FLAG_REF: u8 = 0x80;
@@ -68,7 +68,7 @@ let copyBudget: u64 = 0;
 export function readMarshal(start: usize, len: usize): i32 {
   const end = start + len;
   let p = start;
-  const root = tapeLen;
+  const root = tapeLength();
   stackCap = 32;
   stack = alloc(<usize>stackCap * FRAME);
   refCap = 64;
@@ -90,7 +90,7 @@ export function readMarshal(start: usize, len: usize): i32 {
           const members = load<u32>(f, 4);
           if (!membersAllowed(members, -1)) return -1;
           setNodeA(node, members);
-          setNodeB(node, <u64>tapeLen);
+          setNodeB(node, <u64>tapeLength());
           closed(f, depth);
           depth--;
           p++;
@@ -103,7 +103,7 @@ export function readMarshal(start: usize, len: usize): i32 {
       } else {
         const left = load<u32>(f, 4);
         if (left == 0) {
-          setNodeB(node, <u64>tapeLen);
+          setNodeB(node, <u64>tapeLength());
           closed(f, depth);
           depth--;
           continue;
@@ -194,7 +194,7 @@ function readScalar(code: u8, ref: bool, at: usize, p: usize, end: usize, start:
   } else {
     const q = readString(code, p, end);
     if (q == 0) return badAt(at, start);
-    node = <i32>tapeLen - 1;
+    node = <i32>tapeLength() - 1;
     p = q;
   }
   if (node < 0) return 0;
@@ -209,7 +209,7 @@ function readKey(p: usize, end: usize, start: usize): usize {
   if (code == 0x72) return repeat(p + 1, end, p, start, NO_LIMIT);
   const q = readString(code, p + 1, end);
   if (q == 0) return badAt(p, start);
-  if (ref && !addRef(tapeLen - 1)) return 0;
+  if (ref && !addRef(tapeLength() - 1)) return 0;
   return q;
 }
 
@@ -285,11 +285,11 @@ function repeat(p: usize, end: usize, at: usize, start: usize, depth: u32): usiz
     if (!depthAllowed(depth + h, -1)) return 0;
     copied += <u64>(e - src);
     if (copied > copyBudget) {
-      if (maxDepth == NO_LIMIT && maxMembers == NO_LIMIT) return badAt(at, start);
+      if (!depthOrMembersLimited()) return badAt(at, start);
       fail(E_LIMIT_SHARED, -1);
       return 0;
     }
-    const shift = <u64>(tapeLen - src);
+    const shift = <u64>(tapeLength() - src);
     for (let k = src; k < e; k++) {
       const n = nodeAt(k); // read again after each push: the tape may move
       const nt = load<u8>(n);

@@ -16,11 +16,11 @@ import {
   E_TRAILING, E_UNEXPECTED_CHAR, E_UNEXPECTED_END, fail,
 } from "../base/errors";
 import { parseDouble } from "../num/strtod";
-import { SHORT_MAX_DIGITS, decimalDigits, decimalE10, readShortDecimal } from "../num/decimal";
+import { SHORT_MAX_DIGITS, readShortDecimal } from "../num/decimal";
 import { encodeWtf8, sequenceLength, surrogateAt } from "../text/utf8";
 import {
   NUM_DECIMAL, NUM_LITERAL, NUM_NEGATIVE, STR_CLEAN, T_ARR, T_FALSE, T_NULL, T_NUM, T_OBJ, T_STR, T_TRUE,
-  nodeA, nodeType, setNodeA, setNodeB, tapeLen, tapePush,
+  nodeA, nodeType, setNodeA, setNodeB, tapeLength, tapePush,
 } from "./tape";
 
 /** Small integer literals (<= 15 digits, exact in a double) are printed as written. */
@@ -302,9 +302,10 @@ function matchWord(p: usize, w: string, n: i32): bool {
     return tapePush(T_NUM, NUM_LITERAL, <u32>(p - s), <u64>s) < 0 ? 0 : p;
   }
   // Fractions and exponents of at most 15 digits print from their own digits.
-  if (sigDigits <= SHORT_MAX_DIGITS && readShortDecimal(s, <i32>(p - s))) {
-    const flags = neg && decimalDigits != 0 ? NUM_DECIMAL | NUM_NEGATIVE : NUM_DECIMAL;
-    return tapePush(T_NUM, flags, <u32>decimalE10, decimalDigits) < 0 ? 0 : p;
+  const short = sigDigits <= SHORT_MAX_DIGITS ? readShortDecimal(s, <i32>(p - s)) : null;
+  if (short) {
+    const flags = neg && short.digits != 0 ? NUM_DECIMAL | NUM_NEGATIVE : NUM_DECIMAL;
+    return tapePush(T_NUM, flags, <u32>short.e10, short.digits) < 0 ? 0 : p;
   }
   const v = parseDouble(s, <i32>(p - s));
   const ok = v - v == 0; // finite; D1: ±Infinity becomes null
@@ -378,7 +379,7 @@ export function parseText(start: usize, len: usize, allowBom: bool): i32 {
   const end = textEnd; // a local for the loop's own checks (readKey and skipWs read the global)
   let p = start;
   if (allowBom && len >= 3 && load<u8>(p) == 0xEF && load<u8>(p + 1) == 0xBB && load<u8>(p + 2) == 0xBF) p += 3;
-  const root = tapeLen;
+  const root = tapeLength();
   stackCap = 32;
   stackBase = alloc(<usize>stackCap << 2);
   if (stackBase == 0) return -1;
@@ -435,7 +436,7 @@ export function parseText(start: usize, len: usize, allowBom: bool): i32 {
         break;
       }
       if (d == (isObj ? <u32>0x7D : <u32>0x5D)) {
-        setNodeB(top, <u64>tapeLen);
+        setNodeB(top, <u64>tapeLength());
         depth--;
         p = skipWs(p + 1);
         continue;

@@ -7,8 +7,8 @@ import { sha256Update } from "../hash/sha256";
 
 const INITIAL_CAP: usize = 16 * 1024;
 
-export let outBase: usize = 0;
-export let outPos: usize = 0;
+let outBase: usize = 0;
+let outPos: usize = 0;
 let outCap: usize = 0;
 let hashedTo: usize = 0;
 let keepText: bool = false;
@@ -44,7 +44,27 @@ export function sinkInit(keep: bool, hash: bool, sizeHint: usize): bool {
   return outBase != 0;
 }
 
-/** Makes room for n more bytes at outBase + outPos; false on OOM. */
+/** Where the sink's bytes start (they move as it grows: read it again after an ensure). */
+@inline export function sinkBase(): usize {
+  return outBase;
+}
+
+/** How many bytes the sink holds: they are [sinkBase(), sinkBase() + sinkLength()). */
+@inline export function sinkLength(): usize {
+  return outPos;
+}
+
+/** Where the next byte goes: sinkBase() + sinkLength(). */
+@inline export function sinkEnd(): usize {
+  return outBase + outPos;
+}
+
+/** Counts n bytes written at sinkEnd() (inside the ensured room) as the sink's. */
+@inline export function sinkAdvance(n: usize): void {
+  outPos += n;
+}
+
+/** Makes room for n more bytes at sinkEnd(); false on OOM. */
 @inline export function ensure(n: usize): bool {
   return outPos + n <= outCap || makeRoom(n);
 }
@@ -100,7 +120,7 @@ export function sinkStopHashing(): void {
   hashing = false;
 }
 
-/** Feeds what is left into the hash. The text (if kept) is [outBase, outBase + outPos). */
+/** Feeds what is left into the hash. The text (if kept) is [sinkBase(), sinkEnd()). */
 export function sinkFinish(): void {
   if (hashing) {
     sha256Update(outBase + hashedTo, outPos - hashedTo);

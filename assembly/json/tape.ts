@@ -30,9 +30,14 @@ export const STR_CLEAN: u8 = 1;
 
 const NODE: usize = 16;
 
-export let tapeBase: usize = 0;
-export let tapeLen: u32 = 0;
+let tapeBase: usize = 0;
+let tapeLen: u32 = 0;
 let tapeCap: u32 = 0;
+
+/** The number of nodes on the tape: the index the next node gets. */
+@inline export function tapeLength(): u32 {
+  return tapeLen;
+}
 
 /** Starts an empty tape sized for a text of textLen bytes; false on OOM. */
 export function tapeInit(textLen: usize): bool {

@@ -11,18 +11,23 @@
 //        surrogates as ED A0..BF xx, D14), escaped by the writer (D6)
 //   0x06 array: u32 count, then count items
 //   0x07 object: u32 count, then count (string item, item) members
+//   0x08 date: 8 bytes, little-endian f64 time value in ms, printed as
+//        toISOString() prints it; NaN or beyond ±8.64e15 is null (D15, D16)
+//   0x09 day: 8 bytes, little-endian f64 days since 1970-01-01, printed
+//        YYYY-MM-DD (a Python date, D16)
 // It builds the same tape as the JSON reader, so selection and the canonical
 // writer are shared: the rules stay in one place. Numbers arrive as doubles,
 // so no decimal parsing happens at all. A malformed stream is a host bug and
 // fails with E_BAD_REQUEST at its byte offset; it is bounds-checked
 // throughout, so it can never read outside the request.
 import { alloc, grow } from "../base/arena";
-import { V_ARRAY, V_FALSE, V_NULL, V_NUMBER, V_OBJECT, V_STR, V_STR_CLEAN, V_TRUE } from "../abi";
+import { V_ARRAY, V_DATE, V_DAY, V_FALSE, V_NULL, V_NUMBER, V_OBJECT, V_STR, V_STR_CLEAN, V_TRUE } from "../abi";
+import { validTime, writeIsoDay, writeIsoTime } from "../text/isodate";
 import { depthAllowed, membersAllowed } from "../base/limits";
 import { E_BAD_REQUEST, fail } from "../base/errors";
 import {
   STR_CLEAN, T_ARR, T_FALSE, T_NULL, T_NUM, T_OBJ, T_STR, T_TRUE,
-  nodeType, setNodeB, tapeLen, tapePush,
+  nodeType, setNodeB, tapeLength, tapePush,
 } from "./tape";
 
 
@@ -34,7 +39,7 @@ let stackCap: u32 = 0;
 export function readValues(start: usize, len: usize): i32 {
   const end = start + len;
   let p = start;
-  const root = tapeLen;
+  const root = tapeLength();
   stackCap = 32;
   stack = alloc(<usize>stackCap << 3);
   if (stack == 0) return -1;
@@ -48,7 +53,7 @@ export function readValues(start: usize, len: usize): i32 {
       if (depth == 0) break;
       depth--;
       const f = stack + (<usize>depth << 3);
-      setNodeB(load<u32>(f), <u64>tapeLen);
+      setNodeB(load<u32>(f), <u64>tapeLength());
       if (depth == 0) { pending = 0; continue; }
       const parent = stack + (<usize>(depth - 1) << 3);
       pending = load<u32>(parent, 4);
@@ -104,6 +109,10 @@ export function readValues(start: usize, len: usize): i32 {
       pending = count;
       inObject = t == V_OBJECT;
       continue;
+    } else if (t == V_DATE || t == V_DAY) {
+      if (p + 9 > end) return bad(p, start);
+      if (!date(load<f64>(p + 1), t == V_DAY)) return -1;
+      p += 9;
     } else if (t <= V_TRUE) {
       if (tapePush(t == V_NULL ? T_NULL : t == V_TRUE ? T_TRUE : T_FALSE, 0, 0, 0) < 0) return -1;
       p++;
@@ -114,6 +123,15 @@ export function readValues(start: usize, len: usize): i32 {
   }
   if (p != end) return bad(p, start);
   return <i32>root;
+}
+
+/** A date item: its ISO text as a clean string (the core prints dates), or null for an invalid one. */
+function date(v: f64, day: bool): bool {
+  if (!validTime(day ? v * 86_400_000 : v)) return tapePush(T_NULL, 0, 0, 0) >= 0;
+  const s = alloc(32);
+  if (s == 0) return false;
+  const n = day ? writeIsoDay(<i64>Math.floor(v), s) : writeIsoTime(v, s);
+  return tapePush(T_STR, STR_CLEAN, <u32>n, <u64>s) >= 0;
 }
 
 function bad(p: usize, start: usize): i32 {

@@ -18,19 +18,24 @@ const N_MIN: i32 = -300;
 const N_MAX: i32 = 300;
 const EXP_CAP: i32 = 10000; // exponents beyond this fail the N range anyway
 
-/** The literal's significant digits without trailing zeros (0 for a zero value). */
-export let decimalDigits: u64 = 0;
-/** The power of ten: value = decimalDigits · 10^decimalE10. */
-export let decimalE10: i32 = 0;
+/** A short decimal literal's value: digits · 10^e10 (the sign is the caller's). */
+@unmanaged export class ShortDecimal {
+  /** The significant digits without trailing zeros (0 for a zero value). */
+  digits: u64;
+  /** The power of ten. */
+  e10: i32;
+}
+
+/** readShortDecimal's result: one fixed record, valid until its next call. */
+const SHORT: ShortDecimal = changetype<ShortDecimal>(memory.data(offsetof<ShortDecimal>(), 8));
 
 /**
  * Reads a JSON number literal already validated by the reader (grammar of
- * RFC 8259) at ptr[0..len), sign included. True when it has at most 15
- * significant digits and lies in the scope above; then decimalDigits and
- * decimalE10 hold it. False: use parseDouble.
+ * RFC 8259) at ptr[0..len), sign included. Its value when it has at most 15
+ * significant digits and lies in the scope above; null: use parseDouble.
  * Example: "-1200.50e-1" → digits 12005, e10 −2 (the sign is the caller's).
  */
-export function readShortDecimal(ptr: usize, len: i32): bool {
+export function readShortDecimal(ptr: usize, len: i32): ShortDecimal | null {
   let i: i32 = load<u8>(ptr) == 0x2D ? 1 : 0;
   let m: u64 = 0;
   let k: i32 = 0; // digits in m
@@ -49,7 +54,7 @@ export function readShortDecimal(ptr: usize, len: i32): bool {
     }
     // A nonzero digit: the zeros before it become digits of m.
     k += zeros + 1;
-    if (k > SHORT_MAX_DIGITS) return false;
+    if (k > SHORT_MAX_DIGITS) return null;
     for (let z = 0; z < zeros; z++) m *= 10;
     m = m * 10 + (c - 0x30);
     zeros = 0;
@@ -64,13 +69,13 @@ export function readShortDecimal(ptr: usize, len: i32): bool {
     let x: i32 = 0;
     for (; i < len; i++) {
       x = x * 10 + <i32>(load<u8>(ptr + i) - 0x30);
-      if (x > EXP_CAP) return false;
+      if (x > EXP_CAP) return null;
     }
     e10 += neg ? -x : x;
   }
-  decimalDigits = m;
-  decimalE10 = e10;
-  if (m == 0) return true; // every digit zero: "0" whatever the sign (D7)
+  SHORT.digits = m;
+  SHORT.e10 = e10;
+  if (m == 0) return SHORT; // every digit zero: "0" whatever the sign (D7)
   const n = k + e10;
-  return n >= N_MIN && n <= N_MAX;
+  return n >= N_MIN && n <= N_MAX ? SHORT : null;
 }

@@ -17,10 +17,12 @@
 // step by step; the window thresholds are the named constants below.
 //
 // Allocation-free: writes bytes at a caller pointer; static tables only.
+// The integer digits themselves are digits.ts's (the core's one printer).
 // Cost (release, V8): ~80 ns per random double, ~65 ns per short decimal.
 
 import { POW5_MIN, POW5_TABLE } from "./_pow5.gen";
 import { umulh } from "./_u128";
+import { decimalLength, write2, writeDigits } from "./digits";
 
 /** ECMA-262 Number::toString: with value 0.d1..dk × 10^n, plain notation is
  *  used while n ≤ 21 ("100000000000000000000", but 1e21 → "1e+21"). */
@@ -51,13 +53,6 @@ const ASCII_INFINITY: u64 = 0x7974696e69666e49;
 /** "Na" as a little-endian u16; the final "N" follows. */
 const ASCII_NA: u16 = 0x614e;
 const CHAR_N: u32 = 0x4e;
-
-/** 10^i for i in [0, 17]: decimal length of a digit string < 10^17. */
-const POW10: usize = memory.data<u64>([
-  1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
-  1000000000, 10000000000, 100000000000, 1000000000000, 10000000000000,
-  100000000000000, 1000000000000000, 10000000000000000, 100000000000000000,
-]);
 
 // ---------------------------------------------------------------------------
 // Logarithm approximations. Each is exact only on the range stated, which
@@ -186,56 +181,6 @@ function shortestDigits(c: u64, q: i32, symmetric: bool): u64 {
 
 // ---------------------------------------------------------------------------
 // Output.
-
-/** Number of decimal digits of f, 1 ≤ f < 10^17. (b·1233) >> 12 equals
- *  floor(log10(2^b)) for b in [1, 64] (checked in the test), so f ∈ [2^(b−1), 2^b) has
- *  that many digits or one more. */
-// @ts-ignore: decorator
-@inline function decimalLength(f: u64): i32 {
-  const t = ((64 - <i32>clz(f)) * 1233) >> 12;
-  return t + i32(f >= load<u64>(POW10 + (<usize>t << 3)));
-}
-
-/** Writes d < 100 as two ASCII digits at p. (d·103) >> 10 = d/10 for d < 179. */
-// @ts-ignore: decorator
-@inline function write2(p: usize, d: u32): void {
-  const t = (d * 103) >> 10;
-  store<u16>(p, (CHAR_0 + t) | ((CHAR_0 + d - t * 10) << 8));
-}
-
-/** Writes v < 10^4 as four ASCII digits at p. (v·5243) >> 19 = v/100 for
- *  v < 43699. */
-// @ts-ignore: decorator
-@inline function write4(p: usize, v: u32): void {
-  const hi = (v * 5243) >> 19;
-  write2(p, hi);
-  write2(p + 2, v - hi * 100);
-}
-
-/** Writes the decimal digits of f (no leading zeros) so that they end just
- *  before `end`. The caller knows their count. The u64 divisions by 10^8
- *  (and by 10 in step A) are left to the engine: a umulh reciprocal
- *  measured no faster. */
-function writeDigits(f: u64, end: usize): void {
-  while (f >= 100000000) {
-    const hi = f / 100000000;
-    const lo = <u32>(f - hi * 100000000);
-    f = hi;
-    const lo4 = lo / 10000;
-    write4(end - 4, lo - lo4 * 10000);
-    write4(end - 8, lo4);
-    end -= 8;
-  }
-  let v = <u32>f;
-  while (v >= 100) {
-    const hi = v / 100;
-    end -= 2;
-    write2(end, v - hi * 100);
-    v = hi;
-  }
-  if (v >= 10) write2(end - 2, v);
-  else store<u8>(end - 1, CHAR_0 + v);
-}
 
 /** Lays out digits·10^e10 at p per Number::toString steps 6–10 (k digits,
  *  n = k + e10); returns the end pointer. `digits` (≥ 1) has no trailing

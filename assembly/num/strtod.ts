@@ -19,7 +19,7 @@
 // rounded and is not used. Internal: the ABI lives in assembly/entry/fingerprint.ts.
 
 import { POW5_MIN, POW5_MAX, POW5_EXACT_MAX, POW5_TABLE } from "./_pow5.gen";
-import { umul128, u128_hi } from "./_u128";
+import { umulh } from "./_u128";
 import { nearestByComparison } from "./_bigdec";
 // floor(log2(10^q)), shared with the formatter: exact for |q| < 1234
 // (test/dtoa.test.ts), and callers here use q in [POW5_MIN, POW5_MAX].
@@ -40,14 +40,20 @@ const POW10_F64: usize = memory.data<f64>([
 ]);
 
 // Test-only instrumentation. Every use sits under `if (!ASC_NO_ASSERT)`, so a
-// release build (noAssert) folds it away and these globals are dropped.
-/** Calls settled by Clinger, by Eisel–Lemire, by the exact fallback. */
-export let strtod_countClinger: i32 = 0;
-export let strtod_countEL: i32 = 0;
-export let strtod_countFallback: i32 = 0;
-/** 1: skip Clinger; 2: also ignore Eisel–Lemire's decisions (fallback only). */
-export let strtod_force: i32 = 0;
+// release build (noAssert) folds it away and the record is never laid out.
+@unmanaged export class StrtodStats {
+  /** Calls settled by Clinger, by Eisel–Lemire, by the exact fallback. */
+  clinger: i32;
+  el: i32;
+  fallback: i32;
+  /** 1: skip Clinger; 2: also ignore Eisel–Lemire's decisions (fallback only). */
+  force: i32;
+}
 
+/** The parser's counters and force switch (asserts-on builds only: test/wasm/strtod.ts). */
+export function strtodStats(): StrtodStats {
+  return changetype<StrtodStats>(memory.data(offsetof<StrtodStats>(), 4));
+}
 
 /** Parses a JSON number literal already validated against RFC 8259's grammar
  *  (-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?) at ptr[0..len) and returns the
@@ -117,14 +123,14 @@ export function parseDouble(ptr: usize, len: i32): f64 {
   if (p < -324) return sign * 0.0;
   const e10 = i32(q); // in [-342, 308] because 1 <= nw <= 19
 
-  if (!tail && w <= (u64(1) << 53) && (ASC_NO_ASSERT || strtod_force < 1)) {
+  if (!tail && w <= (u64(1) << 53) && (ASC_NO_ASSERT || strtodStats().force < 1)) {
     const fw = f64(w);
     if (e10 >= 0 && e10 <= 22) {
-      if (!ASC_NO_ASSERT) strtod_countClinger++;
+      if (!ASC_NO_ASSERT) strtodStats().clinger++;
       return sign * (fw * load<f64>(POW10_F64 + (usize(e10) << 3)));
     }
     if (e10 < 0 && e10 >= -22) {
-      if (!ASC_NO_ASSERT) strtod_countClinger++;
+      if (!ASC_NO_ASSERT) strtodStats().clinger++;
       return sign * (fw / load<f64>(POW10_F64 + (usize(-e10) << 3)));
     }
     if (e10 > 22 && e10 <= 22 + 15) {
@@ -132,7 +138,7 @@ export function parseDouble(ptr: usize, len: i32): f64 {
       // below 2^53 only if the true one is), leaving one rounding step.
       const t = fw * load<f64>(POW10_F64 + (usize(e10 - 22) << 3));
       if (t < 9007199254740992.0) {
-        if (!ASC_NO_ASSERT) strtod_countClinger++;
+        if (!ASC_NO_ASSERT) strtodStats().clinger++;
         return sign * (t * 1e22);
       }
     }
@@ -145,11 +151,11 @@ export function parseDouble(ptr: usize, len: i32): f64 {
     const r1 = eiselLemire(w + 1, e10);
     if (r1 != r) r = ~r;
   }
-  if (r >= 0 && (ASC_NO_ASSERT || strtod_force < 2)) {
-    if (!ASC_NO_ASSERT) strtod_countEL++;
+  if (r >= 0 && (ASC_NO_ASSERT || strtodStats().force < 2)) {
+    if (!ASC_NO_ASSERT) strtodStats().el++;
     return sign * reinterpret<f64>(r);
   }
-  if (!ASC_NO_ASSERT) strtod_countFallback++;
+  if (!ASC_NO_ASSERT) strtodStats().fallback++;
   // The fallback steps from a finite candidate (INF only when forced in tests).
   const cand = min(r >= 0 ? u64(r) : u64(~r), DBL_MAX_BITS);
   return sign * reinterpret<f64>(nearestByComparison(ptr, len, i32(p), cand));
@@ -183,8 +189,8 @@ export function eiselLemire(w: u64, q: i32): i64 {
   const entry = POW5_TABLE + (usize(q - POW5_MIN) << 4);
   const tHi = load<u64>(entry);
   // Phase 1: X = wn·tHi. Xt - X = (wn·tLo + wn·(Tt - T)) / 2^64 < wn.
-  let lo = umul128(wn, tHi);
-  let hi = u128_hi;
+  let lo = wn * tHi;
+  let hi = umulh(wn, tHi);
   const g = floorLog2Pow10(q);
   let u = i32(hi >> 63);
   let ef = g + 1086 + u - lz;
@@ -204,8 +210,9 @@ export function eiselLemire(w: u64, q: i32): i64 {
   let undecided = false;
   if (phase2) {
     // Phase 2: the full 192-bit P = wn·T; Pt in [P, P + wn), equal iff exact.
-    const low = umul128(wn, load<u64>(entry, 8));
-    const mid = lo + u128_hi;
+    const tLo = load<u64>(entry, 8);
+    const low = wn * tLo;
+    const mid = lo + umulh(wn, tLo);
     hi += u64(mid < lo);
     lo = mid;
     // The carry may have set bit 127: recompute the exponent and d.

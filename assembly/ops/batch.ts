@@ -1,17 +1,22 @@
-// A batch of fingerprints in one call across the boundary (issue 13): the
-// columns described in abi.ts (BATCH_*), Arrow's offsets layout, one
-// request per item through the same `process` as `run`. Internal; exported
-// as runBatch(from, out) by both entries. In the diagnostics module (wasm
-// SIMD) F_DIGEST items are hashed four at a time (sha256x4.ts): the
-// per-item hashing of hosts (hashlib, node:crypto) was a third of a batch.
+// A batch of fingerprints in one call across the boundary: the columns
+// described in abi.ts (BATCH_*), Arrow's offsets layout, one request per item
+// through the same `process` as `run`. Internal; exported as runBatch(from,
+// out) by both entries. The core decides what a host would otherwise port:
+// digests or preimages (a host's native SHA-256 vs four lanes), what to do
+// with a preimage that does not fit, and the words of a failing item's error.
+// In the diagnostics module (wasm SIMD) F_DIGEST items are hashed four at a
+// time (sha256x4.ts): the per-item hashing of hosts was a third of a batch.
 import {
-  BATCH_COLUMNS, BATCH_COUNT, BATCH_NUL_IN_ITEM, BATCH_FLAGS, BATCH_LINES, BATCH_OUT_BYTES, BATCH_SEPARATED, DIGEST_BYTES, F_CALL, F_DIGEST, F_IGNORE, F_MATCH_ON, F_PREIMAGE, OK, RESULT_DIGEST,
-  RESULT_TEXT_LEN, RESULT_TEXT_PTR,
+  BATCH_BASE, BATCH_COLUMNS, BATCH_COUNT, BATCH_END_DIGEST, BATCH_HOST_HASH_FROM, BATCH_NUL_IN_ITEM, BATCH_FLAGS, BATCH_LINES,
+  BATCH_OUT_BYTES, BATCH_SEPARATED, DIGEST_BYTES, E_OUT_OF_MEMORY, F_CALL, F_DIGEST, F_IGNORE, F_MATCH_ON, F_PREIMAGE, OK,
+  RESULT_DIGEST, RESULT_TEXT_LEN, RESULT_TEXT_PTR,
 } from "../abi";
-import { reserveInput } from "../base/arena";
+import { alloc, reserveInput } from "../base/arena";
+import { fail } from "../base/errors";
 import { FingerprintOnly, finish, forgetCheckedKind, process, startRequest } from "../pipeline/process";
 import { result } from "../base/result";
 import { sinkPreset } from "../json/sink";
+import { formatDecimal } from "../num/dtoa";
 import { countByte16, findByte16 } from "../text/bytes";
 import { sha256Hex } from "../hash/sha256";
 import { LANE_MAX, sha256x4Hex, sha256x4Set } from "../hash/sha256x4";
@@ -19,28 +24,30 @@ import { LANE_MAX, sha256x4Hex, sha256x4Set } from "../hash/sha256x4";
 /**
  * Runs items from..count-1 of the batch at the input region; item i's digest
  * goes to out + DIGEST_BYTES * i (F_PREIMAGE: its preimage, abi.ts). Returns
- * the index of the first item that fails (its error is in the result block,
- * as after `run`) or, with F_PREIMAGE, does not fit (status 0); else count.
+ * the index of the first item that fails (its error, "item N: ...", is in the
+ * result block, as after `run`) or, with preimages, does not fit in what is
+ * left of the room (status OK: call again from there); else count.
  */
 export function runBatch<V>(from: u32, out: usize): u32 {
   const d = reserveInput(0);
   forgetCheckedKind();
-  const flags = load<u32>(d, BATCH_FLAGS << 2) & ~(F_MATCH_ON | F_IGNORE);
   const count = load<u32>(d, BATCH_COUNT << 2);
-  const pre = (flags & F_PREIMAGE) != 0;
-  let stride: usize = DIGEST_BYTES;
-  if (sizeof<V>() == 8) {
-    // A call from 0 starts a chunk; one after a failed item resumes it (the cursors stand).
-    if (from == 0) {
+  // A call from 0 starts a chunk; one after a failed item resumes it (the cursors and the pick stand).
+  if (from == 0) {
+    if (sizeof<V>() == 8) {
       for (let c: usize = 0; c < 5; c++) store<i32>(SEP() + (c << 3), -1);
       if (!separatorsCount(d, count)) return BATCH_NUL_IN_ITEM;
     }
-    // Digest lines: each digest is followed by a newline (a failed item's slot is the host's).
-    if (!pre && load<u32>(d, BATCH_LINES << 2) == 1) stride = DIGEST_BYTES + 1;
+    pickOutput<V>(d, count);
   }
+  const flags = load<u32>(d, BATCH_FLAGS << 2) & ~(F_MATCH_ON | F_IGNORE);
+  const pre = (flags & F_PREIMAGE) != 0;
+  let stride: usize = DIGEST_BYTES;
+  // Digest lines: each digest is followed by a newline (a failed item's slot is the host's).
+  if (sizeof<V>() == 8) if (!pre && load<u32>(d, BATCH_LINES << 2) == 1) stride = DIGEST_BYTES + 1;
   // Four lanes: each item's preimage is queued, its digest written when four are (same bytes).
   let four = false;
-  if (sizeof<V>() == 8) four = (flags & (F_DIGEST | F_PREIMAGE)) == F_DIGEST;
+  if (sizeof<V>() == 8) four = !pre;
   const itemFlags = four ? (flags & ~F_DIGEST) | F_PREIMAGE : flags;
   const calls = (flags & F_CALL) != 0;
   const room = <usize>load<u32>(d, BATCH_OUT_BYTES << 2);
@@ -55,13 +62,34 @@ export function runBatch<V>(from: u32, out: usize): u32 {
     if (sizeof<V>() == 8) if (four) sinkPreset(laneBuf(lanes), LANE_MAX); // the preimage is written where it is hashed
     // Items that are not calls take the fingerprint module's own variant of process (no call reader, and
     // compiled apart from the CLI engine: ~3% faster per small item in wasmtime, measured).
-    const status = sizeof<V>() == 8 && !calls
+    let status = sizeof<V>() == 8 && !calls
       ? process<FingerprintOnly>(f, kp, kl, np, nl, mp, ml, ip, il, ap, colLen)
       : process<V>(f, kp, kl, np, nl, mp, ml, ip, il, ap, colLen);
     if (sizeof<V>() == 8) sinkPreset(0, 0);
-    if (status != OK || pre || four) finish<V>(status);
+    if (status == OK && pre) {
+      finish<V>(status);
+      const n = <usize>load<u32>(result() + RESULT_TEXT_LEN);
+      if (at + n <= room) {
+        memory.copy(bytes + at, <usize>load<u32>(result() + RESULT_TEXT_PTR), n);
+        at += n;
+        store<u32>(out + (<usize>i << 2), <u32>at);
+        continue;
+      }
+      // The room is full: the host takes what is there and calls again from i (status OK).
+      if (at > 0) return i;
+      // A preimage larger than all the room leaves the item's digest in its place (the host reads the mark).
+      if (DIGEST_BYTES <= room) {
+        sha256Hex(<usize>load<u32>(result() + RESULT_TEXT_PTR), n, bytes);
+        at = DIGEST_BYTES;
+        store<u32>(out + (<usize>i << 2), <u32>at | BATCH_END_DIGEST);
+        continue;
+      }
+      status = fail(E_OUT_OF_MEMORY, -1); // a host that gave less room than a digest an item
+    }
+    if (status != OK || four) finish<V>(status);
     if (status != OK) {
       if (sizeof<V>() == 8) laneFlush();
+      nameItem(load<u32>(d, BATCH_BASE << 2) + i);
       return i;
     }
     if (sizeof<V>() == 8) {
@@ -72,18 +100,47 @@ export function runBatch<V>(from: u32, out: usize): u32 {
         continue;
       }
     }
-    if (pre) {
-      const r = result(), n = <usize>load<u32>(r + RESULT_TEXT_LEN);
-      if (at + n > room) return i;
-      memory.copy(bytes + at, <usize>load<u32>(r + RESULT_TEXT_PTR), n);
-      at += n;
-      store<u32>(out + (<usize>i << 2), <u32>at);
-    } else {
-      memory.copy(out + stride * <usize>i, result() + RESULT_DIGEST, DIGEST_BYTES);
-    }
+    memory.copy(out + stride * <usize>i, result() + RESULT_DIGEST, DIGEST_BYTES);
   }
   if (sizeof<V>() == 8) laneFlush();
   return count;
+}
+
+/**
+ * With F_DIGEST | F_PREIMAGE, writes the chunk's pick back into BATCH_FLAGS:
+ * preimages where the host hashes faster (no four lanes here, or items of
+ * BATCH_HOST_HASH_FROM input bytes and more on average), else digests.
+ */
+function pickOutput<V>(d: usize, count: u32): void {
+  const flags = load<u32>(d, BATCH_FLAGS << 2);
+  if ((flags & (F_DIGEST | F_PREIMAGE)) != (F_DIGEST | F_PREIMAGE)) return;
+  let host = true;
+  if (sizeof<V>() == 8) {
+    let size: u64 = 0;
+    for (let c: u32 = 0; c < 5; c++) {
+      const w = d + ((BATCH_COLUMNS + 3 * c) << 2);
+      const offsets = <usize>load<u32>(w);
+      size += offsets == 0 || offsets == <usize>BATCH_SEPARATED ? <u64>load<u32>(w, 8)
+        : <u64>(load<u32>(offsets + (<usize>count << 2)) - load<u32>(offsets));
+    }
+    host = size >= <u64>BATCH_HOST_HASH_FROM * <u64>count;
+  }
+  store<u32>(d, host ? flags & ~F_DIGEST : flags & ~F_PREIMAGE, BATCH_FLAGS << 2);
+}
+
+/** The failed item's message as the host shows it: "item N: " before the core's own. */
+function nameItem(index: u32): void {
+  const r = result(), n = <usize>load<u32>(r + RESULT_TEXT_LEN);
+  if (n == 0) return; // no message of the core's to name (the host words it from the status)
+  const p = alloc(n + 16);
+  if (p == 0) return;
+  store<u32>(p, 0x6D657469); // "item"
+  store<u8>(p, 0x20, 4);
+  let q = p + 5 + <usize>formatDecimal(<u64>index, 0, false, p + 5);
+  store<u16>(q, 0x203A); // ": "
+  memory.copy(q + 2, <usize>load<u32>(r + RESULT_TEXT_PTR), n);
+  store<u32>(r + RESULT_TEXT_PTR, <u32>p);
+  store<u32>(r + RESULT_TEXT_LEN, <u32>(q + 2 + n - p));
 }
 
 let lanes: u32 = 0;

@@ -31,7 +31,7 @@ import { callKind, callName } from "../pipeline/call";
 import { changeCount, writeDiff } from "./diff";
 import { errCode, errDetailLen, errDetailPtr, errOffset, errPart, fail, resetErrors, setErrorDetail } from "../base/errors";
 import { hexDigit } from "../text/hex";
-import { outBase, outPos, sinkInit } from "../json/sink";
+import { sinkBase, sinkInit, sinkLength } from "../json/sink";
 import { nodeA, nodeB, tapeInit } from "../json/tape";
 import { writeItems } from "./items";
 import { parseText } from "../json/reader";
@@ -100,7 +100,7 @@ export function replayOp(kindP: usize, kindN: usize, p: usize, n: usize, flags: 
 // A `replay` command loads the recording with R_TOOLS / R_LOAD requests into
 // the engine's instance, then, per line of CALLS, calls replayAnswer and
 // formats from the fields below (or re-reads the record replayAnswer wrote
-// into the sink: [outBase, outBase + answerRecordEnd)). Any other command
+// into the sink: [sinkBase(), sinkBase() + answerRecordEnd)). Any other command
 // applies a recording's declarations (--tools) with setTools(keptTools(),
 // keptToolsLength()) before reading its lines.
 
@@ -258,7 +258,7 @@ function detail(s: string): void {
 /**
  * Fingerprints call number nth of the JSON text (or value stream) [p, p + n)
  * with the recording's declarations. The digest is at result() + RESULT_DIGEST;
- * with text, the canonical text is [outBase + callTextStart(), outPos).
+ * with text, the canonical text is [sinkBase() + callTextStart(), sinkEnd()).
  */
 function fingerprintAt(p: usize, n: usize, nth: u32, flags: u32): i32 {
   const req = alloc(HEADER_BYTES + 4 + n);
@@ -418,10 +418,10 @@ function answer(p: usize, n: usize, flags: u32, nth: u32, withLine: bool, again:
   if (st != OK) return false;
   const calls = callsInLastMessage();
   digestTo(live());
-  const canonN = outPos - callTextStart();
+  const canonN = sinkLength() - callTextStart();
   const canon = alloc(canonN);
   if (canonN > 0 && canon == 0) return false;
-  memory.copy(canon, outBase + callTextStart(), canonN);
+  memory.copy(canon, sinkBase() + callTextStart(), canonN);
   const liveHash = nameHash();
   const nameP = <usize>nodeB(<u32>callName), nameN = <usize>nodeA(<u32>callName);
   const kindP = callKind >= 0 ? <usize>nodeB(<u32>callKind) : 0, kindN = callKind >= 0 ? <usize>nodeA(<u32>callKind) : 0;
@@ -440,7 +440,7 @@ function answer(p: usize, n: usize, flags: u32, nth: u32, withLine: bool, again:
     answerWhyFrom = answerWhyTo = answerChangesFrom = answerChangesTo = 0;
     if (!start(true, nameP, nameN, kindP, kindN, calls) || !num(ef(e, E_LINE_NO)) || !lit(",\"recordedCall\":")
       || !num(ef(e, E_CALL)) || !lit("}")) return false;
-    answerRecordEnd = outPos;
+    answerRecordEnd = sinkLength();
     return !withLine || (lit("\n") && lineBytes(e));
   }
 
@@ -455,11 +455,11 @@ function answer(p: usize, n: usize, flags: u32, nth: u32, withLine: bool, again:
       if (ef(i, E_NAME_HASH) != liveHash) continue;
       if (!canonicalOf(i, mark)) return false;
       if (!sameCall(nameP, nameN, kindP, kindN)) { releaseFrom(keptFloor(mark)); continue; }
-      const cs = callTextStart(), ce = outPos;
+      const cs = callTextStart(), ce = sinkLength();
       // The diff needs its texts outside the sink: copy the candidate's out.
       const t = alloc(ce - cs);
       if (ce > cs && t == 0) return false;
-      memory.copy(t, outBase + cs, ce - cs);
+      memory.copy(t, sinkBase() + cs, ce - cs);
       if (!sinkInit(true, false, 256) || !writeDiff(t, <u32>(ce - cs), canon, <u32>canonN)) return false;
       if (best == NONE || changeCount < bestChanges) { best = i; bestChanges = changeCount; }
       releaseFrom(keptFloor(mark));
@@ -471,40 +471,40 @@ function answer(p: usize, n: usize, flags: u32, nth: u32, withLine: bool, again:
   let t: usize = 0, tn: usize = 0;
   if (best != NONE && head == NONE) {
     if (!canonicalOf(best, mark)) return false;
-    tn = outPos - callTextStart();
+    tn = sinkLength() - callTextStart();
     t = alloc(tn);
     if (tn > 0 && t == 0) return false;
-    memory.copy(t, outBase + callTextStart(), tn);
+    memory.copy(t, sinkBase() + callTextStart(), tn);
   }
   if (best != NONE && withLine && ef(best, E_LINE_NO) == known) withLine = false;
   if (!sinkInit(true, false, 1024 + (best != NONE && withLine ? <usize>ef(best, E_LINE_LEN) : 0))) return false;
   if (!start(false, nameP, nameN, kindP, kindN, calls) || !lit("null,\"why\":\"")) return false;
   answerHit = false; answerEntry = best; answerRecorded = recorded; answerAsked = asked;
-  answerWhyFrom = outPos;
+  answerWhyFrom = sinkLength();
   if (head != NONE) {
     if (!lit("recorded ") || !num(recorded) || !lit(recorded == 1 ? " time, asked " : " times, asked ") || !num(asked)) return false;
   } else if (best != NONE) {
     if (!lit("no recorded call has this fingerprint; the nearest recorded call of this tool is line ")
       || !num(ef(best, E_LINE_NO)) || !lit(" (") || !num(bestChanges) || !lit(bestChanges == 1 ? " change)" : " changes)")) return false;
   } else if (!lit("no recorded call of this tool and kind")) return false;
-  answerWhyTo = outPos;
+  answerWhyTo = sinkLength();
   if (!lit("\",\"recorded\":") || !num(recorded) || !lit(",\"asked\":") || !num(asked) || !lit(",\"nearest\":")) return false;
   if (best == NONE) {
     if (!lit("null,\"changes\":")) return false;
-    answerChangesFrom = outPos;
+    answerChangesFrom = sinkLength();
     if (!lit("[]")) return false;
-    answerChangesTo = outPos;
+    answerChangesTo = sinkLength();
     if (!lit("}")) return false;
-    answerRecordEnd = outPos;
+    answerRecordEnd = sinkLength();
     return true;
   }
   if (!lit("{\"line\":") || !num(ef(best, E_LINE_NO)) || !lit(",\"call\":") || !num(ef(best, E_CALL)) || !lit("},\"changes\":")) return false;
-  answerChangesFrom = outPos;
+  answerChangesFrom = sinkLength();
   if (head != NONE) { if (!lit("[]")) return false; }
   else if (!writeDiff(t, <u32>tn, canon, <u32>canonN)) return false;
-  answerChangesTo = outPos;
+  answerChangesTo = sinkLength();
   if (!lit("}")) return false;
-  answerRecordEnd = outPos;
+  answerRecordEnd = sinkLength();
   return !withLine || (lit("\n") && lineBytes(best));
 }
 

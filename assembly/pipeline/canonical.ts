@@ -15,7 +15,7 @@ import { hexDigit } from "../text/hex";
 import { formatDecimal, formatDouble } from "../num/dtoa";
 import { keepMember, selecting } from "./select";
 import { trimLengthAt, trimLengthBefore } from "../text/utf8";
-import { ensure, outBase, outPos, putAt, putByte, putBytes } from "../json/sink";
+import { ensure, putAt, putByte, putBytes, sinkAdvance, sinkBase, sinkEnd } from "../json/sink";
 import { entryNode, setEntry, sortMembers } from "../json/sort";
 import {
   NUM_DECIMAL, NUM_LITERAL, NUM_NEGATIVE, STR_CLEAN, T_ARR, T_FALSE, T_NULL, T_NUM, T_OBJ, T_STR, T_TRUE,
@@ -75,12 +75,12 @@ export function writeCanonical(root: u32): bool {
       // The common key: `,"key":` in one step (no escapes, never trimmed).
       const kp = <usize>nodeB(key), kn = <usize>nodeA(key);
       if (!ensure(kn + 4)) return false;
-      const o = outBase + outPos;
+      const o = sinkEnd();
       store<u8>(o, 0x2C);
       store<u8>(o + comma, 0x22);
       putAt(o + comma + 1, kp, kn);
       store<u16>(o + comma + 1 + kn, 0x3A22); // '"', ':'
-      outPos += comma + kn + 3;
+      sinkAdvance(comma + kn + 3);
     } else {
       if (!ensure(1)) return false;
       if (comma != 0) putByte(0x2C);
@@ -102,7 +102,7 @@ export function writeCanonical(root: u32): bool {
  * call ends). Keeps a document's scratch proportional to its depth.
  */
 function releaseList(list: usize): void {
-  if (list != 0 && frames < list && outBase < list) releaseFrom(list);
+  if (list != 0 && frames < list && sinkBase() < list) releaseFrom(list);
 }
 
 /** Writes a scalar, or the opener of a container and pushes its frame. */
@@ -113,8 +113,8 @@ function openValue(i: u32, top: bool): bool {
     if (!ensure(NUMBER_ROOM)) return false;
     const f = nodeFlags(i);
     if (f & NUM_LITERAL) putBytes(<usize>nodeB(i), <usize>nodeA(i));
-    else if (f & NUM_DECIMAL) outPos += <usize>formatDecimal(nodeB(i), <i32>nodeA(i), (f & NUM_NEGATIVE) != 0, outBase + outPos);
-    else outPos += <usize>formatDouble(nodeF64(i), outBase + outPos);
+    else if (f & NUM_DECIMAL) sinkAdvance(<usize>formatDecimal(nodeB(i), <i32>nodeA(i), (f & NUM_NEGATIVE) != 0, sinkEnd()));
+    else sinkAdvance(<usize>formatDouble(nodeF64(i), sinkEnd()));
     return true;
   }
   if (t == T_TRUE || t == T_FALSE) {
@@ -202,7 +202,8 @@ function writeStringSlow(p: usize, n: usize, clean: bool, trim: bool): bool {
   }
   // Worst case: every byte a control character → 6 bytes each.
   if (n > 0x2000_0000 || !ensure(n * 6 + 2)) return false;
-  let o = outBase + outPos;
+  const start = sinkEnd();
+  let o = start;
   store<u8>(o++, 0x22);
   const end = p + n;
   while (p < end) {
@@ -234,7 +235,7 @@ function writeStringSlow(p: usize, n: usize, clean: bool, trim: bool): bool {
     p++;
   }
   store<u8>(o++, 0x22);
-  outPos = o - outBase;
+  sinkAdvance(o - start);
   return true;
 }
 

@@ -13,7 +13,7 @@
 // three lists are empty. matchOn/ignoreArgs/recorded echo the call's members.
 import { T_NULL, T_OBJ, T_STR, nodeA, nodeB, nodeFlags, nodeType, subtreeEnd, STR_CLEAN } from "../json/tape";
 import { alloc } from "../base/arena";
-import { ensure, outBase, putByte } from "../json/sink";
+import { ensure, putByte, sinkBase } from "../json/sink";
 import { compareKeys, entryNode, setEntry, sortMembers } from "../json/sort";
 import { writeJsonString } from "./canonical";
 import { SELECT_MATCH_ON, SELECT_NONE, keepMember } from "./select";
@@ -136,7 +136,7 @@ function str(i: u32): bool {
 function sinkSpan(from: usize, to: usize): bool {
   const n = to - from;
   if (n > 0x2000_0000 || !ensure(n * 6 + 2)) return false;
-  return writeJsonString(outBase + from, n, false);
+  return writeJsonString(sinkBase() + from, n, false);
 }
 
 /** Appends an ASCII literal. */

@@ -5,7 +5,8 @@
 // object is selected from; any other top-level value passes through.
 import { alloc } from "../base/arena";
 import { compareKeys, entryNode, setEntry, sortMembers } from "../json/sort";
-import { T_STR, nodeA, nodeB, nodeType, subtreeEnd } from "../json/tape";
+import { T_OBJ, T_STR, nodeA, nodeB, nodeType, subtreeEnd } from "../json/tape";
+import { ensure, putBytes } from "../json/sink";
 
 export const SELECT_NONE: i32 = 0;
 export const SELECT_MATCH_ON: i32 = 1;
@@ -90,6 +91,30 @@ function memEq(a: usize, b: usize, n: usize): bool {
   while (k < n) {
     if (load<u8>(a + k) != load<u8>(b + k)) return false;
     k++;
+  }
+  return true;
+}
+
+// "0", "1", "M", "I": the keep-mask's characters (abi.ts F_KEEP_MASK).
+const MASK_CHARS: usize = memory.data<u8>([0x30, 0x31, 0x4D, 0x49]);
+
+/**
+ * The keep-mask (F_KEEP_MASK): the host sends an object of the args'
+ * top-level keys, never their values, and walks only the members this keeps,
+ * so a value selection leaves out is never read (D9). Nothing when no
+ * selection applies (D10: only an object is selected from); else "M" or "I"
+ * (which list governs: a key the host cannot name is kept only under
+ * ignoreArgs, where it is then the host's error) and "1"/"0" per member.
+ */
+export function writeKeepMask(root: u32): bool {
+  if (mode == SELECT_NONE || nodeType(root) != T_OBJ) return true;
+  const count = nodeA(root);
+  if (!ensure(<usize>count + 1)) return false;
+  putBytes(MASK_CHARS + (mode == SELECT_MATCH_ON ? 2 : 3), 1);
+  let k = root + 1;
+  for (let m: u32 = 0; m < count; m++) {
+    putBytes(MASK_CHARS + (keepMember(k) ? 1 : 0), 1);
+    k = subtreeEnd(k + 1);
   }
   return true;
 }

@@ -1,15 +1,12 @@
 // Test-only entry over assembly/num/strtod.ts (correctly rounded decimal ->
 // double) and its helpers: an input region the test fills, the parser, the
 // per-stage counters and force switch (present only in asserts-on builds),
-// and raw access to Eisel–Lemire, floorLog2Pow10 and the 64x64->128 multiply.
+// and raw access to Eisel–Lemire, floorLog2Pow10 and the 64x64->128 multiply's high half.
 // Never shipped.
 
 import { floorLog2Pow10 } from "../../assembly/num/dtoa"; // shared with strtod
-import {
-  parseDouble, eiselLemire,
-  strtod_countClinger, strtod_countEL, strtod_countFallback, strtod_force,
-} from "../../assembly/num/strtod";
-import { umul128, umulh, u128_hi } from "../../assembly/num/_u128";
+import { parseDouble, eiselLemire, strtodStats } from "../../assembly/num/strtod";
+import { umulh } from "../../assembly/num/_u128";
 
 /** Start of the input region: page-aligned, past static data. */
 // @ts-ignore: __heap_base is a compiler builtin
@@ -25,19 +22,18 @@ export function inputPtr(len: usize): usize {
 
 export function parse(len: i32): f64 { return parseDouble(INPUT, len); }
 
-export function countClinger(): i32 { return strtod_countClinger; }
-export function countEL(): i32 { return strtod_countEL; }
-export function countFallback(): i32 { return strtod_countFallback; }
+export function countClinger(): i32 { return strtodStats().clinger; }
+export function countEL(): i32 { return strtodStats().el; }
+export function countFallback(): i32 { return strtodStats().fallback; }
 export function resetCounts(): void {
-  strtod_countClinger = 0;
-  strtod_countEL = 0;
-  strtod_countFallback = 0;
+  const s = strtodStats();
+  s.clinger = 0;
+  s.el = 0;
+  s.fallback = 0;
 }
 /** 0: normal; 1: skip Clinger; 2: every call goes to the exact fallback. */
-export function setForce(mode: i32): void { strtod_force = mode; }
+export function setForce(mode: i32): void { strtodStats().force = mode; }
 
 export function el(w: u64, q: i32): i64 { return eiselLemire(w, q); }
 export function log2Pow10(q: i32): i32 { return floorLog2Pow10(q); }
-export function mulLo(a: u64, b: u64): u64 { return umul128(a, b); }
-export function mulHiAfterLo(): u64 { return u128_hi; }
 export function mulHi(a: u64, b: u64): u64 { return umulh(a, b); }

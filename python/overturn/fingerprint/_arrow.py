@@ -14,8 +14,8 @@ from array import array
 from typing import Any, Dict, List
 
 from . import _limits
-from ._abi import F_DIGEST, F_RAW_NAMES, F_STRING_INPUT
-from ._batch import CHUNK_BYTES, CHUNK_ITEMS, Column, Target, run_chunk, with_index
+from ._abi import BATCH_CHUNK_BYTES, BATCH_CHUNK_ITEMS, F_DIGEST, F_RAW_NAMES, F_STRING_INPUT
+from ._batch import Column, Target, run_chunk, with_index
 from ._errors import FingerprintError
 
 _I32 = struct.Struct("<i")
@@ -75,8 +75,8 @@ def batch_json(names: Any, args_json: Any, kind: Any, shared: List[Any], s: _lim
         failed: List[int] = []
         base = 0
         while base < count:
-            n = min(CHUNK_ITEMS, count - base)
-            while n > 1 and _bytes(aa, base, n) + _bytes(na, base, n) > CHUNK_BYTES:
+            n = min(BATCH_CHUNK_ITEMS, count - base)
+            while n > 1 and _bytes(aa, base, n) + _bytes(na, base, n) > BATCH_CHUNK_BYTES:
                 n >>= 1
             a, nm = aa.slice(base, n), na.slice(base, n)
             errors: Dict[int, FingerprintError] = {}

@@ -1,12 +1,13 @@
-"""Batch transport (issue 13): items as the core's batch columns, one ``runBatch`` per chunk.
+"""Batch transport: items as the core's batch columns, one ``runBatch`` per chunk.
 
 Internal; the TypeScript twin is ``src/_batch.ts``. A chunk's columns
 (``assembly/abi.ts`` ``BATCH_*``: kind, name, matchOn, ignoreArgs, args,
 each one value shared by every item or Arrow's offsets layout) are copied
 into the input region, the core runs every item and writes the digests back
-to back, and they are read out in one copy. Chunks are bounded, so memory
-does not follow the batch's length. No rule lives here: names, kinds, key
-lists, calls and args are all read by the core.
+to back, and they are read out in one copy. Chunks are bounded
+(``BATCH_CHUNK_*``), so memory does not follow the batch's length. No rule
+lives here: names, kinds, key lists, calls and args are all read by the
+core, which also picks digests or preimages and words a failing item's error.
 """
 from __future__ import annotations
 
@@ -17,16 +18,11 @@ from itertools import accumulate
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from . import _core, _diagnostics_wasm, _limits
-from ._abi import (BATCH_COLUMNS, BATCH_COUNT, BATCH_FLAGS, BATCH_LINES, BATCH_NUL_IN_ITEM, BATCH_OUT_BYTES, BATCH_SEPARATED,
-                   BATCH_WORDS, DIGEST_BYTES, F_DIGEST, F_PREIMAGE, RESULT_STATUS)
+from ._abi import (BATCH_BASE, BATCH_COLUMNS, BATCH_COUNT, BATCH_END_DIGEST, BATCH_FLAGS, BATCH_LINES, BATCH_NUL_IN_ITEM,
+                   BATCH_OUT_BYTES, BATCH_SEPARATED, BATCH_WORDS, DIGEST_BYTES, F_DIGEST, F_PREIMAGE, RESULT_STATUS)
 from ._errors import FingerprintError, core_error
 from ._wasmtime import WasmError
 
-CHUNK_ITEMS = 4096
-CHUNK_BYTES = 1 << 20
-#: Mean input bytes per item above which OpenSSL hashes the preimages here: below it the
-#: diagnostics module's four-lane SHA-256 (assembly/ops/batch.ts) is faster (python/bench/batch.py).
-HOST_HASH_FROM = 1024
 _DESCRIPTOR = (BATCH_WORDS * 4 + 15) // 16 * 16
 _RESULT = struct.Struct("<iiiII")  # status, offset, part, text ptr, text len (RESULT_* order)
 _U32 = 0xFFFFFFFF
@@ -36,7 +32,7 @@ _U32 = 0xFFFFFFFF
 PIECE_BYTES = 32 << 10
 
 #: A column: ("shared", bytes) for every item, ("separated", the items' bytes between NUL bytes, the items),
-#: ("pieces", the items, k, the most bytes they may take, a guess of their bytes): the same joined and
+#: ("pieces", the items, k, the most bytes they may take): the same joined and
 #: written k items at a time (run_chunk; more than the most, or an item not an ASCII str: NotSeparated),
 #: or ("offsets", offsets, data, shift):
 #: u32/i32 little-endian offsets (count + 1) into data, shift subtracted from each
@@ -154,8 +150,13 @@ def _put(v: memoryview, at: int, data: Any) -> int:
 
 
 def with_index(err: FingerprintError, index: int) -> FingerprintError:
-    """The same error naming the batch item: ``item 3: …``, with ``index``."""
-    return FingerprintError(err.code, "item %d: %s" % (index, err), offset=err.offset, path=err.path, index=index)
+    """The same error with the item's ``index``. The core names the item in the messages it writes
+    (``item 3: invalid JSON: …``); one it has no words for (a failure without a message of the
+    core's, or found here) is named here."""
+    msg = str(err)
+    if not msg.startswith("item %d: " % index):
+        msg = "item %d: %s" % (index, msg)
+    return FingerprintError(err.code, msg, offset=err.offset, path=err.path, index=index)
 
 
 def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_errors: Dict[int, FingerprintError],
@@ -163,30 +164,30 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_er
               lines: bool = False) -> Tuple[Any, List[int]]:
     """Runs ``count`` items; returns their digests and the failed indexes (within the chunk): 64 bytes each
     back to back in a bytearray (zeros where failed), or a list of hex ``str`` — with ``lines`` (the core
-    writes a newline after each, BATCH_LINES, split here in one call), or when hashed here by OpenSSL over
-    the core's preimages (``F_PREIMAGE``, abi.ts) because that is faster (long items). With ``raise_errors`` the first failure raises, naming ``base + i``. ``retry(i)``,
-    if given, answers an item the core refused another way (its digest, or the FingerprintError it raises)."""
-    size = guess = 0  # a "pieces" column's bytes are known once written: room for its most, a guess for the hash
+    writes a newline after each, BATCH_LINES, split here in one call), or when the core left the preimages
+    to OpenSSL here (``F_DIGEST | F_PREIMAGE``: its pick, abi.ts). With ``raise_errors`` the first failure
+    raises, naming ``base + i``. ``retry(i)``, if given, answers an item the core refused another way (its
+    digest, or the FingerprintError it raises)."""
+    size = 0  # a "pieces" column's bytes are known once written: room for its most
     for c in cols:
-        n = c[3] if c[0] == "pieces" else len(c[1]) + (0 if c[0] in ("shared", "separated") else len(c[2]) + 8)
-        size += n
-        guess += c[4] if c[0] == "pieces" else n
+        size += c[3] if c[0] == "pieces" else len(c[1]) + (0 if c[0] in ("shared", "separated") else len(c[2]) + 8)
     stride = DIGEST_BYTES + 1 if lines else DIGEST_BYTES
-    hash_here = (flags & F_DIGEST) != 0 and guess > HOST_HASH_FROM * count
+    can_hash = (flags & F_DIGEST) != 0
     t.limits()
-    # Preimages: ends[count], then about the input's size (a digest each at least: the fallback below).
-    room = max((DIGEST_BYTES - 4) * count, size + DIGEST_BYTES * count) if hash_here else 0
-    out_bytes = 4 * count + room if hash_here else stride * count
+    # Preimages (if the core picks them): ends[count], then about the input's size and a digest each.
+    room = size + DIGEST_BYTES * count if can_hash else 0
+    out_bytes = 4 * count + room if can_hash else stride * count
     t.reserve(_DESCRIPTOR + out_bytes + size + 64)
     p = t.in_ptr
     out = p + _DESCRIPTOR
     at = out + out_bytes
     v = t.view()
     words = [0] * BATCH_WORDS
-    words[BATCH_FLAGS] = (flags & ~F_DIGEST) | F_PREIMAGE if hash_here else flags
+    words[BATCH_FLAGS] = flags | F_PREIMAGE if can_hash else flags
     words[BATCH_COUNT] = count
     words[BATCH_OUT_BYTES] = room
     words[BATCH_LINES] = 1 if lines else 0
+    words[BATCH_BASE] = base
     for i, c in enumerate(cols):
         w = BATCH_COLUMNS + 3 * i
         if c[0] == "shared" or c[0] == "separated":
@@ -213,8 +214,7 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_er
     # Failed items keep these bytes (with lines: their newline too, so the digests split in order).
     # Made after the first run: the common chunk returns its digests straight from wasm memory.
     digests = bytearray()
-    hexes: List[Optional[str]] = [None] * count if hash_here else []
-    sha: Any = _sha256() if hash_here else None
+    hexes: List[Optional[str]] = []
     failed: List[int] = []
     pending: List[int] = []
     frm = 0
@@ -228,16 +228,26 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_er
             return run_chunk(t, flags, count, cols, host_errors, base, raise_errors, retry, lines)
         if stop < frm or stop > count:  # pragma: no cover - a core defect, never a loop
             raise FingerprintError("internal-error", "the core's batch stopped at %d of %d..%d" % (stop, frm, count))
+        if frm == 0 and can_hash:  # the core's pick: preimages (hashed here) or digests
+            can_hash = (struct.unpack("<I", t.read(p + 4 * BATCH_FLAGS, 4))[0] & F_PREIMAGE) != 0
+            hexes = [None] * count if can_hash else []
+            sha = _sha256() if can_hash else None
         if raise_errors and stop >= first_host:
             raise with_index(host_errors[first_host], base + first_host)
-        if stop > frm and hash_here:
+        if stop > frm and can_hash:
             v = t.view()
             ends = array("I")
             ends.frombytes(v[out + 4 * frm:out + 4 * stop])
-            blob = v[out + 4 * count:out + 4 * count + ends[-1]]  # the preimages, where the core wrote them
+            blob = v[out + 4 * count:out + 4 * count + (ends[-1] & ~BATCH_END_DIGEST)]  # where the core wrote them
             s0 = 0
             for i, e in enumerate(ends, frm):
-                hexes[i] = sha(blob[s0:e]).hexdigest()
+                if e & BATCH_END_DIGEST:  # larger than all the room: the core's digest
+                    e &= ~BATCH_END_DIGEST
+                    got = bytes(blob[s0:e])
+                    _core.check_digests(got, DIGEST_BYTES)
+                    hexes[i] = got.decode("ascii")
+                else:
+                    hexes[i] = sha(blob[s0:e]).hexdigest()
                 s0 = e
             del v, blob
         elif stop == count and frm == 0 and lines and not host_errors:  # the common chunk: a split per piece
@@ -251,9 +261,9 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_er
                 split.pop()  # after the piece's last newline
             del v
             return split, failed
-        if not digests:
+        if not digests and not can_hash:
             digests = bytearray(b"0" * 64 + b"\n") * count if lines else bytearray(DIGEST_BYTES * count)
-        if stop > frm and not hash_here:
+        if stop > frm and not can_hash:
             v = t.view()
             got = bytes(v[out + stride * frm:out + stride * stop])
             _core.check_digests(got, stride)
@@ -261,35 +271,26 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_er
             del v
         if stop >= count:
             break
-        if hash_here and not t.status():
-            # Out of room for preimages: go on from there; an item larger than all the
-            # room makes the rest of the chunk hash in the core (the digests fit).
-            if stop == frm:
-                t.write(p + 4 * BATCH_FLAGS, struct.pack("<I", flags))
-                hash_here = False
-                for i in range(frm):
-                    if hexes[i] is not None:
-                        digests[stride * i:stride * i + DIGEST_BYTES] = hexes[i].encode("ascii")  # type: ignore[union-attr]
-            frm = stop
+        frm = stop
+        if can_hash and not t.status():  # the room was full: go on from there
             continue
+        frm += 1
         # A limit's refusal is final: the text path would read the same tree to the same limit
         # (and a shared-container bomb must never reach json.dumps).
         if retry is not None and stop not in host_errors and t.status() not in _core._LIMIT_STATUSES:
             pending.append(stop)  # answered after the batch: retry() uses the instance (its input region)
-            frm = stop + 1
             continue
         err = host_errors.get(stop) or t.error()
         if raise_errors:
-            _retry_all(pending, retry, hexes if hash_here else None, digests, stride, base, True)
+            _retry_all(pending, retry, hexes if can_hash else None, digests, stride, base, True)
             raise with_index(err, base + stop)
         failed.append(stop)
-        frm = stop + 1
     if pending:
-        failed.extend(_retry_all(pending, retry, hexes if hash_here else None, digests, stride, base, raise_errors))
+        failed.extend(_retry_all(pending, retry, hexes if can_hash else None, digests, stride, base, raise_errors))
     for i in host_errors:  # a host-side failure is final even if the core read its stand-in
         if i not in failed:
             failed.append(i)
-    if hash_here:
+    if can_hash:
         return hexes, failed
     if lines:  # one C call splits them (failed items' slots hold zeros and their newline)
         split = digests.decode("ascii").split("\n")
@@ -376,7 +377,7 @@ def str_column(items: Sequence[Any], most: int = -1) -> Optional[Column]:
         if most >= 0:
             each = len(items[0]) + 1 if items and type(items[0]) is str else 64  # a guess: the first item's
             # The first piece takes at most 64 items: the first item may be no guide to the others.
-            return ("pieces", items, max(1, min(64, PIECE_BYTES // each)), most, each * len(items))
+            return ("pieces", items, max(1, min(64, PIECE_BYTES // each)), most)
         try:
             joined = "\0".join(items)  # str subclasses join as their str data, as str.encode reads them
         except TypeError:

@@ -14,8 +14,8 @@ from marshal import dumps as _dumps
 from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Tuple
 
 from . import _batch, _limits, _stream
-from ._abi import F_CALL, F_DIGEST, F_MARSHAL, F_RAW_NAMES, F_STRING_INPUT
-from ._batch import CHUNK_BYTES, CHUNK_ITEMS, SHARED_EMPTY, Column, Target, run_chunk, with_index
+from ._abi import BATCH_CHUNK_BYTES, BATCH_CHUNK_ITEMS, F_CALL, F_DIGEST, F_MARSHAL, F_RAW_NAMES, F_STRING_INPUT
+from ._batch import SHARED_EMPTY, Column, Target, run_chunk, with_index
 from ._errors import FingerprintError
 from ._select import key_list
 from ._types import KeyList
@@ -195,9 +195,9 @@ def fingerprint_batch(calls: Iterable[Any], *, limits: Any = None, on_error: str
 
 def _run_strs(t: Target, shared: List[Any], names: List[Any], texts: List[Any], s: _limits.Settings, base: int,
               raise_errors: bool, out: List[Optional[str]]) -> bool:
-    """The common chunk in one run: every item a ``str``, the chunk within CHUNK_BYTES. False (nothing
+    """The common chunk in one run: every item a ``str``, the chunk within BATCH_CHUNK_BYTES. False (nothing
     run) for any other chunk. The core checks each item against the limits."""
-    most = CHUNK_BYTES
+    most = BATCH_CHUNK_BYTES
     cols = [shared[0], _batch.str_column(names), shared[2], shared[3], _batch.str_column(texts, most)]
     while True:
         texts_col = cols[4]
@@ -279,17 +279,17 @@ def _mixed_texts(texts: List[Any], errors: Dict[int, FingerprintError], base: in
 
 
 def _byte_bounded(texts: List[Any]) -> List[Tuple[int, int]]:
-    """Splits a chunk so each part holds about CHUNK_BYTES of text (at least one item)."""
+    """Splits a chunk so each part holds about BATCH_CHUNK_BYTES of text (at least one item)."""
     try:
         total = sum(map(len, texts))
     except TypeError:
         return [(0, len(texts))]
-    if total <= CHUNK_BYTES:
+    if total <= BATCH_CHUNK_BYTES:
         return [(0, len(texts))]
     parts, lo, n = [], 0, 0
     for i, x in enumerate(texts):
         n += len(x) * 3 if isinstance(x, str) else len(x)
-        if n > CHUNK_BYTES and i > lo:
+        if n > BATCH_CHUNK_BYTES and i > lo:
             parts.append((lo, i))
             lo, n = i, len(x)
     parts.append((lo, len(texts)))
@@ -319,17 +319,17 @@ def _iterable(x: Any, what: str) -> Iterable[Any]:
 
 
 def _chunks(x: Iterable[Any]) -> Iterator[List[Any]]:
-    """Lists of CHUNK_ITEMS items in order, then empty lists: a list's or tuple's by slicing (a C copy
+    """Lists of BATCH_CHUNK_ITEMS items in order, then empty lists: a list's or tuple's by slicing (a C copy
     of pointers; islice steps an iterator, ~7 ns an item more), any other iterable's as it yields."""
     if type(x) is list or type(x) is tuple:
         i = 0
         while i < len(x):  # the length read again each time, as a list's iterator reads it
-            yield x[i:i + CHUNK_ITEMS] if type(x) is list else list(x[i:i + CHUNK_ITEMS])
-            i += CHUNK_ITEMS
+            yield x[i:i + BATCH_CHUNK_ITEMS] if type(x) is list else list(x[i:i + BATCH_CHUNK_ITEMS])
+            i += BATCH_CHUNK_ITEMS
     else:
         it = iter(x)
         while True:
-            chunk = list(islice(it, CHUNK_ITEMS))
+            chunk = list(islice(it, BATCH_CHUNK_ITEMS))
             if not chunk:
                 break
             yield chunk
