@@ -51,7 +51,7 @@ def test_wasm_exports_version_1():
     store = wasmtime.Store()
     ex = wasmtime.Instance(store, wasmtime.Module(store.engine, _core.wasm_bytes()), []).exports(store)
     assert ex["FINGERPRINT_VERSION"].value(store) == 1 == ex["version"](store)
-    assert _core.instance()._call(_core.instance().w.func("version")) == 1
+    assert _core.instance().checked(_core.instance().func("version")) == 1
 
 
 def _swap_instance(new):

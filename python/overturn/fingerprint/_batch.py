@@ -21,7 +21,6 @@ from . import _core, _diagnostics_wasm, _limits
 from ._abi import (BATCH_BASE, BATCH_COLUMNS, BATCH_COUNT, BATCH_END_DIGEST, BATCH_FLAGS, BATCH_LINES, BATCH_NUL_IN_ITEM,
                    BATCH_OUT_BYTES, BATCH_SEPARATED, BATCH_WORDS, DIGEST_BYTES, F_DIGEST, F_PREIMAGE, RESULT_STATUS)
 from ._errors import FingerprintError, core_error
-from ._wasmtime import WasmError
 
 _DESCRIPTOR = (BATCH_WORDS * 4 + 15) // 16 * 16
 _RESULT = struct.Struct("<iiiII")  # status, offset, part, text ptr, text len (RESULT_* order)
@@ -53,10 +52,10 @@ class Target:
         # calls into diagnostics gets a temporary instance, never this one's half-written chunk.
         d = _diagnostics_wasm._acquire()
         self.d = d
-        self.in_ptr = d.ptr
+        self.in_ptr = d.in_ptr
         self.result = d.result
         try:
-            self.fn_batch = d.w.func("runBatch")
+            self.fn_batch = d.func("runBatch")
             self.s = s or _limits.active
             self.limits()
         except BaseException:
@@ -79,13 +78,14 @@ class Target:
             self.d.busy = True
 
     def reserve(self, n: int) -> None:
-        self.d.room(n, "a batch")
+        self.d.room(n)
 
     def view(self) -> memoryview:
         """Linear memory as bytes, taken anew after each call into the module (it may grow):
         columns go in and digests come out with one copy, and OpenSSL hashes preimages where the
         core wrote them."""
-        return self.d.w.view()
+        self.d.refresh()
+        return self.d.view
 
     def write(self, ptr: int, data: Any) -> None:
         _put(self.view(), ptr, data)
@@ -100,10 +100,10 @@ class Target:
 
     def run(self, frm: int, out: int) -> int:
         try:
-            return self.d.w.call(self.fn_batch, frm, out) & _U32
-        except WasmError as e:
+            return self.d.checked(self.fn_batch, frm, out) & _U32
+        except FingerprintError:
             self.forget()
-            raise _core.trap_error(e) from None
+            raise
 
     def status(self) -> int:
         """The result block's status (0 after a batch stopped for room)."""

@@ -1,39 +1,34 @@
-"""The diagnostics module (``diagnostics.wasm``, entry ``assembly/entry/engine.ts``).
+"""The engine module (``diagnostics.wasm``, entry ``assembly/entry/engine.ts``).
 
 Internal; the TypeScript twin is ``src/_diagnostics_wasm.ts``. The module has
-the fingerprint module's ABI plus calls (``F_CALL``, ``assembly/pipeline/call.ts``)
-and explanation records (``F_EXPLAIN``, ``assembly/pipeline/explain.ts``). Transport
-only: a call goes in as JSON text (a recording line, or a mapping encoded by
-``_encode.to_json_text`` under D16), the core's record and digest come out;
-two canonical texts go in for their diff (``F_DIFF``, ``assembly/ops/diff.ts``).
+the fingerprint module's ABI plus calls (``F_CALL``, ``assembly/pipeline/call.ts``),
+explanation records (``F_EXPLAIN``), diffs (``F_DIFF``), the CLI engine and
+batches. Transport only, on the instances of its pool (``_instance.py``): a
+call goes in as JSON text (a recording line, or a mapping encoded by
+``_encode.to_json_text`` under D16), the core's text and digest come out.
 It is compiled on first use (sharing the fingerprint module's Engine and its
-disk cache), so the fingerprint path never pays for it, and called through
-``_wasmtime.py`` as the fingerprint module is. One instance per thread, as in
-``_core``; a trap drops the thread's instance and becomes a FingerprintError.
+disk cache), so the fingerprint path never pays for it.
 """
 from __future__ import annotations
 
 import struct
 import threading
-TYPE_CHECKING = False  # typing is not imported at run time: ~3 ms of a CLI start (issue 13)
+TYPE_CHECKING = False  # typing is not imported at run time: ~3 ms of a CLI start
 if TYPE_CHECKING:
-    from typing import Any, Callable, Dict, List, Tuple
+    from typing import Any, Dict, List, Tuple
 
-from . import _core, _limits
-from ._abi import (ALL_CALLS, F_CALL, F_CLI, F_DIFF, F_DIGEST, F_EXPLAIN, F_FROM_VALUE, F_NTH_CALL, F_STRING_INPUT, F_TOOLS,
-                   HEADER_BYTES, HEADER_WORDS, RESULT_CLI_CODE, RESULT_CLI_OUT, RESULT_DIGEST, RESULT_OFFSET,
-                   RESULT_STATUS, RESULT_TEXT_PTR)
-from ._errors import FingerprintError, core_error
+from . import _core
+from ._abi import (ALL_CALLS, F_FROM_VALUE, F_NTH_CALL, F_STRING_INPUT, F_TOOLS, HEADER_BYTES,
+                   RESULT_CLI_OUT, RESULT_DIGEST, RESULT_TEXT_PTR, RQ_CLI, RQ_DIFF, RQ_EXPLAIN)
+from ._errors import FingerprintError
+from ._instance import HEADER as _HEADER, Instance, Pool
 from ._module_cache import load_module
-from ._wasmtime import Instance as _WasmInstance, Module, WasmError, engine
+from ._wasmtime import Module, engine
 
 WASM_FILE = "diagnostics.wasm"
 
 _lock = threading.Lock()
-_module: Any = None  # the compiled diagnostics.wasm (a _wasmtime.Module)
-_local = threading.local()
-_HEADER = struct.Struct("<%dI" % HEADER_WORDS)
-_RESULT = struct.Struct("<iiiII")  # status, offset, part, text ptr, text len (RESULT_* order)
+_module: Any = None  # the compiled engine (a _wasmtime.Module)
 
 
 def _compiled() -> Module:
@@ -43,98 +38,21 @@ def _compiled() -> Module:
             if _module is None:
                 data = _core.package_bytes(WASM_FILE)  # (not importlib.resources: ~6 ms of a CLI's start)
                 # Through the fingerprint module's disk cache (_module_cache.py): compiling this
-                # 140 KB module costs ~100 ms per process, most of a CLI run's start (issue 13).
+                # module costs ~100 ms per process, most of a CLI run's start.
                 _module = load_module(engine(), data, _core.ENGINE_TAG, "diagnostics")
     return _module
 
 
-class _Instance:
-    def __init__(self) -> None:
-        w = self.w = _WasmInstance(_compiled())
-        self.fn_run, self.fn_reserve, self.fn_limits = w.func("run"), w.func("reserve"), w.func("limits")
-        self.sent: Any = None  # the limits last told (a Settings.core): nothing yet
-        _core.check_module(w, "diagnostics.wasm")
-        self.result = w.call(w.func("result"))
-        self.cap = 64 * 1024
-        self.ptr = self.reserve(self.cap)
-        if self.ptr == 0:
-            raise FingerprintError("out-of-memory", "the diagnostics core has no room for its input")
-        self.busy = False  # a request is between its write and the read of its result (_acquire)
-
-    def tell(self, s: Any = None) -> None:
-        """Passes the limits (``s``: a call's Settings; None: the configured ones) when it was told others:
-        the core checks every input against them (assembly/base/limits.ts)."""
-        core = (s or _limits.active).core
-        if self.sent is not core:
-            if self.sent != core:
-                try:
-                    self.w.call(self.fn_limits, *core)
-                except WasmError as e:  # pragma: no cover - limits() stores six numbers
-                    _forget(self)
-                    raise _core.trap_error(e) from None
-            self.sent = core
-
-    def reserve(self, n: int) -> int:
-        """Room for n input bytes at ``ptr`` (the same address, more room); 0 when memory cannot grow."""
-        return self.w.call(self.fn_reserve, n) & 0xFFFFFFFF
-
-    def room(self, n: int, what: str) -> None:
-        """Makes the input region hold n bytes, else raises out-of-memory."""
-        if n > self.cap:
-            if n > 0xFFFFFFFF or self.reserve(n) == 0:
-                raise FingerprintError("out-of-memory", "%s of %d bytes does not fit in wasm memory" % (what, n))
-            self.cap = n
-
-    def run(self, n: int, what: str, on_trap: Callable[[], None]) -> int:
-        """``run`` on the request of n bytes at ``ptr``: its status. A trap calls ``on_trap`` (the
-        instance is not trusted after it) and becomes FingerprintError("internal-error")."""
-        try:
-            return self.w.call(self.fn_run, n)
-        except WasmError as e:
-            on_trap()
-            raise FingerprintError("internal-error", "the %s core trapped: %s"
-                                   % (what, (str(e).splitlines() or [""])[0])) from None
-
-    def read(self, start: int, end: int) -> bytes:
-        return bytes(self.w.view()[start:end])
-
-
-def _new_instance() -> _Instance:
-    try:
-        return _Instance()
-    except FingerprintError:
-        raise
-    except Exception as e:  # a wasmtime failure never leaks as such
-        raise FingerprintError("internal-error", "could not load the diagnostics core: %s" % e) from e
-
-
-def _instance() -> _Instance:
-    """This thread's instance, made on first use."""
-    inst = getattr(_local, "inst", None)
-    if inst is None:
-        inst = _local.inst = _new_instance()
-    return inst
-
-
-def _acquire() -> _Instance:
-    """This thread's instance, marked busy until ``_release``: a call re-entered on this thread
-    meanwhile (a ``__del__`` under GC, a signal handler) gets a temporary instance of its own, as in
-    ``_core``, and never writes over the request or the result of the call it interrupted."""
-    st = _instance()
-    if st.busy:
-        st = _new_instance()
-    st.busy = True
-    return st
-
-
-def _release(st: _Instance) -> None:
-    st.busy = False
-
-
-def _forget(st: _Instance) -> None:
-    """Drops ``st`` if it is this thread's instance (its state is not trusted after a trap)."""
-    if _local.__dict__.get("inst") is st:
-        del _local.inst
+# Each thread's instance of the engine, and spares for calls re-entered while it is busy (a
+# ``__del__`` under GC, a signal handler): they never write over the request, or read the result,
+# of the call they interrupted. The CLI's plan and tools live in the thread's instance.
+_pool = Pool(lambda: Instance(_compiled(), "engine"), "engine")
+_local = _pool.local
+_new_instance = _pool.new
+_instance = _pool.instance
+_acquire = _pool.acquire
+_release = _pool.release
+_forget = _pool.forget
 
 
 def _call_text(text: Any) -> Tuple[bytes, int]:
@@ -153,12 +71,12 @@ def explain_call_text(text: Any, tools: bytes = b"", s: Any = None, from_value: 
     ``s``: the call's limits (None: the configured ones); ``from_value``: the text was made here
     from the caller's mapping (F_FROM_VALUE: a limit error names no offset into it)."""
     data, flags = _call_text(text)
-    flags |= F_CALL | F_EXPLAIN | F_DIGEST | (F_TOOLS if tools else 0) | (F_FROM_VALUE if from_value else 0)
+    flags |= RQ_EXPLAIN | (F_TOOLS if tools else 0) | (F_FROM_VALUE if from_value else 0)
     st = _acquire()
     try:
         text_out = _run(st, _HEADER.pack(flags, 0, 0, 0, len(tools), len(data)) + tools + data, s)
         r = st.result
-        digest = _core.digest_text(st.read(r + RESULT_DIGEST, r + RESULT_DIGEST + 64))
+        digest = _core.digest_text(st.view[r + RESULT_DIGEST:r + RESULT_DIGEST + 64])
     finally:
         _release(st)
     import json  # here: the CLI never needs it (~5 ms of its start)
@@ -171,9 +89,9 @@ def explain_calls_text(text: Any, tools: bytes = b"", from_value: bool = False) 
     request (ALL_CALLS: the core parses the message once); [] for a message
     without calls."""
     if isinstance(text, str):
-        data, flags = text.encode("utf-8", "surrogatepass"), F_CALL | F_EXPLAIN | F_DIGEST | F_STRING_INPUT
+        data, flags = text.encode("utf-8", "surrogatepass"), RQ_EXPLAIN | F_STRING_INPUT
     elif isinstance(text, (bytes, bytearray, memoryview)):
-        data, flags = bytes(text), F_CALL | F_EXPLAIN | F_DIGEST
+        data, flags = bytes(text), RQ_EXPLAIN
     else:
         raise FingerprintError("invalid-argument", "a message's JSON text must be str or bytes, got %s"
                                % type(text).__qualname__)
@@ -199,7 +117,7 @@ def diff_texts(a: str, b: str) -> Any:
     da, db = a.encode("utf-8"), b.encode("utf-8")  # canonical texts are well-formed (D6)
     st = _acquire()
     try:
-        return json.loads(_run(st, _HEADER.pack(F_DIFF, len(da), len(db), 0, 0, 0) + da + db))
+        return json.loads(_run(st, _HEADER.pack(RQ_DIFF, len(da), len(db), 0, 0, 0) + da + db))
     finally:
         _release(st)
 
@@ -220,59 +138,32 @@ def cli_step(step: str, name: Any = b"", match: Any = b"", ignore: Any = b"",
         _release(st)
 
 
-def _cli_step(st: _Instance, parts: List[Any], args: Any) -> Tuple[memoryview, memoryview, memoryview, int, int]:
+def _cli_step(st: Instance, parts: List[Any], args: Any) -> Tuple[memoryview, memoryview, memoryview, int, int]:
     n = HEADER_BYTES + sum(len(p) for p in parts) + len(args)
-    st.room(n, "a request")
-    head = _HEADER.pack(F_CLI, *[len(p) for p in parts], len(args)) + b"".join(parts)
+    st.room(n)
+    head = _HEADER.pack(RQ_CLI, *[len(p) for p in parts], len(args)) + b"".join(parts)
     st.tell()  # the configured limits; a CLI run's --max-* options tighten them in the core (cli/args.ts)
-    view = st.w.view()
-    view[st.ptr:st.ptr + len(head)] = head
-    view[st.ptr + n - len(args):st.ptr + n] = args
-    status = st.run(n, "diagnostics", lambda: _forget(st))
-    r = st.result
-    view = st.w.view()  # the run may have grown memory
-    head = bytes(view[r:r + RESULT_CLI_CODE + 4])
-    if status:
-        _status, offset, part, ptr, size = struct.unpack_from("<iiiII", head)
-        raise core_error(status, offset, part, str(view[ptr:ptr + size], "utf-8", "surrogatepass") if size else "")
-    ptr, size = struct.unpack_from("<II", head, RESULT_TEXT_PTR)
-    n_out, n_err, n_state, lines, code = _CLI_WORDS.unpack_from(head, RESULT_CLI_OUT)
+    view = st.view
+    view[st.in_ptr:st.in_ptr + len(head)] = head
+    view[st.in_ptr + n - len(args):st.in_ptr + n] = args
+    st.run(n)
+    view, ptr, size = st.answer()
+    n_out, n_err, n_state, lines, code = _CLI_WORDS.unpack_from(view, st.result + RESULT_CLI_OUT)
     text = memoryview(bytes(view[ptr:ptr + size]))
     return text[:n_out], text[n_out:n_out + n_err], text[n_out + n_err:n_out + n_err + n_state], lines, code
 
 
-def _run(st: _Instance, request: bytes, s: Any = None) -> str:
-    """One request; the returned text, or the FingerprintError. A trap drops the instance (D19)."""
-    return run_request(st, request, "diagnostics", lambda: _forget(st), s)  # a trap: its state is not trusted
-
-
-def run_request(st: _Instance, request: bytes, what: str, on_trap: Callable[[], None], s: Any = None) -> str:
-    """One request on instance ``st`` under the limits ``s`` (None: the configured ones): the returned
-    text, or the FingerprintError; a trap calls ``on_trap`` (the instance is not trusted after it) and
-    becomes "internal-error"."""
-    view, ptr, size = _request(st, request, what, on_trap, s)
+def _run(st: Instance, request: bytes, s: Any = None) -> str:
+    """One request on instance ``st`` under the limits ``s`` (None: the configured ones): the
+    returned text, or the FingerprintError (a trap leaves ``st`` dead, D19)."""
+    view, ptr, size = st.request(request, s)
     return str(view[ptr:ptr + size], "utf-8", "surrogatepass")
 
 
-def run_request_bytes(st: _Instance, request: bytes, what: str, on_trap: Callable[[], None], s: Any = None) -> bytes:
-    """:func:`run_request`, its answer as the bytes the core wrote (a copy)."""
-    view, ptr, size = _request(st, request, what, on_trap, s)
+def run_request_bytes(st: Instance, request: bytes, s: Any = None) -> bytes:
+    """:func:`_run`, its answer as the bytes the core wrote (a copy)."""
+    view, ptr, size = st.request(request, s)
     return bytes(view[ptr:ptr + size])
-
-
-def _request(st: _Instance, request: bytes, what: str, on_trap: Callable[[], None], s: Any) -> Any:
-    """Runs the request; the memory view and where the answer is in it, or the core's FingerprintError."""
-    st.tell(s)
-    n = len(request)
-    st.room(n, "a request")
-    st.w.view()[st.ptr:st.ptr + n] = request
-    st.run(n, what, on_trap)
-    r = st.result
-    view = st.w.view()  # the run may have grown memory
-    status, offset, part, ptr, size = _RESULT.unpack_from(view, r + RESULT_STATUS)
-    if status:
-        raise core_error(status, offset, part, str(view[ptr:ptr + size], "utf-8", "surrogatepass"))
-    return view, ptr, size
 
 
 def json_error_at(text: Any, offset: int) -> str:
