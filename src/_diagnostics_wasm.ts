@@ -52,7 +52,7 @@ const engine = new Pool("engine", () => {
   }
   const src = source();
   return isModule(src) ? src : new WebAssembly.Module(src);
-});
+}, false);
 
 /** fn on an instance of the engine held for it (a spare when a call re-entered from user code finds it busy). */
 export function withEngine<T>(fn: (i: Instance) => T): T {

@@ -195,16 +195,17 @@ export class Instance {
 
 /**
  * One module's instances: `primary` for calls, spares for calls re-entered
- * while it is busy, a new one after a trap, and retirement after a call left
- * memory above `retain` (wasm memory cannot shrink: a fresh instance is how a
- * large request gives it back).
+ * while it is busy, a new one after a trap, and (retire) retirement after a
+ * call left memory above `retain` (wasm memory cannot shrink: a fresh
+ * instance is how a large request gives it back).
  */
 export class Pool {
   primary: Instance | undefined;
   private spares: Instance[] = [];
   private module: WebAssembly.Module | undefined;
 
-  constructor(readonly what: string, private source: () => WebAssembly.Module) {}
+  /** retire: whether a call may leave a fresh instance behind (not the engine's: the CLI's plan lives in its instance). */
+  constructor(readonly what: string, private source: () => WebAssembly.Module, private readonly retire = true) {}
 
   /** Uses this module from now on (init, or an entry's own bytes); `first`: an instance of it already made. */
   use(module: WebAssembly.Module | undefined, first?: Instance): void {
@@ -239,7 +240,7 @@ export class Pool {
   /** Gives the instance back; drops it if it trapped or holds more than `retain` bytes of memory. */
   release(i: Instance): void {
     i.busy = false;
-    if (!i.dead && !(i.u8.byteLength > retainBytes)) return;
+    if (!i.dead && !(this.retire && i.u8.byteLength > retainBytes)) return;
     if (!i.dead) i.detach();
     if (i === this.primary) this.primary = undefined;
     else this.spares = this.spares.filter((s) => s !== i);
