@@ -134,7 +134,8 @@ export const BATCH_COLUMNS: u32 = 2;  // word: the first column (kind); 3 words 
 export const BATCH_OUT_BYTES: u32 = 17; // word: F_PREIMAGE: room for preimages after ends[count]
 export const BATCH_LINES: u32 = 18;   // word: 1: digest i at out + 65 i, followed by "\n" (F_DIGEST, diagnostics module)
 export const BATCH_BASE: u32 = 19;    // word: the batch index of the chunk's first item (for "item N: ...")
-export const BATCH_WORDS: u32 = 20;
+export const BATCH_ITEM_FLAGS: u32 = 20; // word: 0, or the address of u32[count]: item i's sort of input (F_STRING_INPUT, F_MARSHAL, F_VALUES), added to BATCH_FLAGS
+export const BATCH_WORDS: u32 = 21;
 export const BATCH_END_DIGEST: u32 = 2147483648; // an end's bit: the item's slot holds its digest, not its preimage
 // How hosts cut a batch into chunks: memory follows a chunk, not the batch.
 export const BATCH_CHUNK_ITEMS: u32 = 4096;    // items of a chunk, at most
@@ -164,6 +165,10 @@ export const V_STR_CLEAN: u8 = 4;
 export const V_STR: u8 = 5;
 export const V_ARRAY: u8 = 6;
 export const V_OBJECT: u8 = 7;
+// JSON text inside a value stream (Go host, D20): u32 byte length + the text,
+// read by the JSON reader (D11–D14) — json.RawMessage, and the encoding/json
+// form of structs and marshalers.
+export const V_JSON: u8 = 10;
 
 // Selection decided once, in the core (pipeline/select.ts), and dates printed by it (json/values.ts, text/isodate.ts).
 export const F_KEEP_MASK: u32 = 131072; // with F_TEXT: args is an object of the args' top-level keys (values not read); the text is "" (no selection applies), else "M" (matchOn governs) or "I" (ignoreArgs), then "1" (walk it) or "0" (never read it, D9) per member

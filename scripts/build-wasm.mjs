@@ -1,7 +1,7 @@
 // Builds the artifacts of record from one assembly/ tree: asc → wasm-opt →
 //   build/fingerprint.wasm  (entry assembly/entry/fingerprint.ts: the fingerprint path)
 //   build/diagnostics.wasm  (entry assembly/entry/engine.ts: + calls, explain)
-// each with its sha256 beside it; then src/_wasm.gen.ts (gitignored, the same
+// each with its sha256 beside it, and a copy of each in go/wasm/ (the Go module embeds it); then src/_wasm.gen.ts (gitignored, the same
 // bytes as base64: scripts/gen-wasm-embed.mjs).
 // Reproducible: no timestamps or paths end up in the output.
 //   node scripts/build-wasm.mjs           build and write
@@ -77,6 +77,8 @@ if (check) {
     writeFileSync(join(root, "build", `${m.name}.wasm`), m.bytes);
     writeFileSync(join(root, "build", `${m.name}.wasm.sha256`), `${m.sha}  ${m.name}.wasm\n`);
     console.log(`build/${m.name}.wasm: ${m.bytes.length} bytes, sha256 ${m.sha}`);
+    // The Go module embeds its own copy (go:embed reads no file outside go/); go/wasm_test.go checks it equals build/.
+    writeFileSync(join(root, "go", "wasm", `${m.name}.wasm`), m.bytes);
   }
   writeWasmEmbed();
 }

@@ -9,13 +9,13 @@
  * @module
  */
 import {
-  BATCH_BASE, BATCH_COLUMNS, BATCH_COUNT, BATCH_END_DIGEST, BATCH_FLAGS, BATCH_OUT_BYTES, BATCH_WORDS, DIGEST_BYTES, F_DIGEST, F_PREIMAGE,
+  BATCH_BASE, BATCH_COLUMNS, BATCH_COUNT, BATCH_END_DIGEST, BATCH_FLAGS, BATCH_ITEM_FLAGS, BATCH_OUT_BYTES, BATCH_WORDS, DIGEST_BYTES, F_DIGEST, F_PREIMAGE,
 } from "./_abi.gen.js";
 import { type BatchTarget, batchHostHash } from "./core.js";
 import { FingerprintError } from "./errors.js";
 import { isWellFormed, writeWtf8 } from "./_wtf8.js";
 
-/** One column of a chunk: one value for every item, texts, host values (args only), or Arrow-style bytes. */
+/** One column of a chunk: one value for every item, texts, host values or texts (args only), or Arrow-style bytes. */
 export type Column =
   | { kind: "shared"; bytes: Uint8Array }
   | { kind: "texts"; items: (string | Uint8Array)[] }
@@ -41,13 +41,14 @@ type HostErrors = Map<number, FingerprintError>;
 
 /**
  * Runs one chunk of `count` items (columns: kind, name, matchOn, ignoreArgs,
- * args) and stores digests at out[base..base+count). A failing item throws
+ * args; `sorts`: each item's sort of input, abi.ts BATCH_ITEM_FLAGS, or
+ * null) and stores digests at out[base..base+count). A failing item throws
  * a FingerprintError naming its index (onError "throw"), or gets null.
  */
 export function runChunk(t: BatchTarget, flags: number, count: number, cols: Column[],
-  out: (string | null)[], base: number, throwOnError: boolean): void {
+  out: (string | null)[], base: number, throwOnError: boolean, sorts: Uint32Array | null = null): void {
   // Bytes each column needs (texts: 3 per UTF-16 unit at most); values are written last and grow.
-  let size = 0;
+  let size = sorts ? 4 * count + 4 : 0;
   for (const c of cols) {
     if (c.kind === "shared") size += c.bytes.length;
     else {
@@ -76,6 +77,11 @@ export function runChunk(t: BatchTarget, flags: number, count: number, cols: Col
   let at = outPtr + outBytes;
   const errors: HostErrors = new Map();
   const pending: [number, Uint32Array][] = [];
+  if (sorts) {
+    desc[BATCH_ITEM_FLAGS] = at = (at + 3) & ~3;
+    pending.push([at, sorts]);
+    at += 4 * count;
+  }
   cols.forEach((c, ci) => {
     const w = BATCH_COLUMNS + 3 * ci;
     if (c.kind === "shared") {
@@ -109,12 +115,14 @@ export function runChunk(t: BatchTarget, flags: number, count: number, cols: Col
       }
       const x = c.items[i];
       try {
-        if (c.kind === "texts") {
+        if (typeof x === "string" || x instanceof Uint8Array) {
+          // A text among values: room for it and the rest of the chunk's items.
+          if (c.kind === "values") mem = t.reserve(at - inPtr + (typeof x === "string" ? 3 : 1) * x.length + 64 * (count - i));
           if (typeof x === "string") {
             at += isWellFormed(x) ? encoder.encodeInto(x, mem.subarray(at, at + 3 * x.length)).written : writeWtf8(x, 0, mem, at) - at;
           } else {
-            mem.set(x as Uint8Array, at);
-            at += (x as Uint8Array).length;
+            mem.set(x, at);
+            at += x.length;
           }
         } else {
           // A value stream: room for the rest of the chunk's items after it.

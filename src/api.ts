@@ -6,7 +6,7 @@
 import { F_DIGEST, F_IGNORE, F_MATCH_ON, F_TEXT, call, callValue, setRetain } from "./core.js";
 import { RETAIN_BYTES } from "./_abi.gen.js";
 import { type CoreLimits, type Limits, NONE, callLimits, configureLimits, setConfigured } from "./_limits.js";
-import { KEEP_MASK, applyMask, keysObject, selectableKeys } from "./select.js";
+import { KEEP_MASK, applyMask, keepMask, keysObject, selectableKeys } from "./select.js";
 import { FingerprintError } from "./errors.js";
 
 /** The contract version these fingerprints follow (D18). */
@@ -137,7 +137,8 @@ export function fingerprint(name: string, args: unknown, options?: FingerprintOp
   // result would be selected from too.
   const keys = o.flags ? selectableKeys(args) : null;
   if (keys !== null) {
-    const mask = callValue(KEEP_MASK | o.flags, "", "", o.match, o.ignore, keysObject(keys), o.limits).text;
+    const mask = keepMask(o.flags, o.match, o.ignore, keys,
+      () => callValue(KEEP_MASK | o.flags, "", "", o.match, o.ignore, keysObject(keys)).text);
     args = applyMask(args as Record<string, unknown>, keys, mask);
   }
   return callValue(F_DIGEST, o.kind, nameLit, "", "", args, o.limits).digest;

@@ -15,7 +15,7 @@
  * with `onError: "null"` its fingerprint is null and the others are computed.
  * @module
  */
-import { BATCH_CHUNK_BYTES, BATCH_CHUNK_ITEMS, F_CALL, F_DIGEST, F_RAW_NAMES, F_STRING_INPUT, F_VALUES } from "./_abi.gen.js";
+import { BATCH_CHUNK_BYTES, BATCH_CHUNK_ITEMS, DEFAULT_KIND, F_CALL, F_DIGEST, F_RAW_NAMES, F_STRING_INPUT, F_VALUES } from "./_abi.gen.js";
 import { type Column, SHARED_EMPTY, runChunk, utf8, withIndex } from "./_batch.js";
 import { asBatch, type BatchTarget, batchHostHash } from "./core.js";
 import { type CoreLimits, type Limits, callLimits } from "./_limits.js";
@@ -46,7 +46,7 @@ type ThrowOptions = BatchOptions & { onError?: "throw" };
 type NullOptions = BatchOptions & { onError: "null" };
 type Text = string | Uint8Array;
 
-const DEFAULT_KIND = utf8("tool_call");
+const DEFAULT_KIND_BYTES = utf8(DEFAULT_KIND); // D17, from assembly/abi.ts: batch columns are raw text, where "" is an error
 
 /**
  * Fingerprints of calls given as names plus JSON texts, one per pair, in order.
@@ -68,11 +68,10 @@ export function fingerprintBatchJSON(names: Iterable<string> | TextColumn, argsJ
     const a = source(names, "names"), b = source(argsJSON, "argsJSON");
     let base = 0;
     for (;;) {
-      const [nc, ac, n, str] = nextChunk(a, b, base, o.throws);
+      const [nc, ac, n, sorts] = nextChunk(a, b, base, o.throws);
       if (n === 0) break;
-      const flags = F_DIGEST | F_RAW_NAMES | (str ? F_STRING_INPUT : 0);
       beforeChunk?.();
-      runChunk(t, flags, n, [kind, nc, match, ignore, ac], out, base, o.throws);
+      runChunk(t, F_DIGEST | F_RAW_NAMES | (sorts ? 0 : F_STRING_INPUT), n, [kind, nc, match, ignore, ac], out, base, o.throws, sorts);
       base += n;
     }
     return out;
@@ -114,28 +113,23 @@ export function fingerprintBatch(calls: Iterable<Call | ProviderCall | Text>, op
     let held: IteratorResult<unknown> = it.next();
     let base = 0;
     while (!held.done) {
-      // One chunk: items of one sort (objects, strings, bytes), up to the bounds.
-      const sort = sortOf(held.value);
-      const items: unknown[] = [];
+      // One chunk, up to the bounds: call objects, recording lines as strings or bytes, each with its sort.
+      const items: unknown[] = [], sorts: number[] = [];
       let bytes = 0;
-      while (!held.done && sortOf(held.value) === sort && items.length < BATCH_CHUNK_ITEMS && bytes < BATCH_CHUNK_BYTES) {
+      while (!held.done && items.length < BATCH_CHUNK_ITEMS && bytes < BATCH_CHUNK_BYTES) {
         const x = held.value;
         items.push(x);
+        sorts.push(typeof x === "string" ? F_STRING_INPUT : x instanceof Uint8Array ? 0 : F_VALUES);
         bytes += typeof x === "string" ? 3 * x.length : x instanceof Uint8Array ? x.length : 256;
         held = it.next();
       }
-      const flags = F_CALL | F_DIGEST | (sort === "value" ? F_VALUES : sort === "string" ? F_STRING_INPUT : 0);
-      const args: Column = sort === "value" ? { kind: "values", items } : { kind: "texts", items: items as Text[] };
       sendLimits();
-      runChunk(t, flags, items.length, [SHARED_EMPTY, SHARED_EMPTY, SHARED_EMPTY, SHARED_EMPTY, args], out, base, o.throws);
+      runChunk(t, F_CALL | F_DIGEST, items.length, [SHARED_EMPTY, SHARED_EMPTY, SHARED_EMPTY, SHARED_EMPTY, { kind: "values", items }],
+        out, base, o.throws, Uint32Array.from(sorts));
       base += items.length;
     }
     return out;
   });
-}
-
-function sortOf(x: unknown): "string" | "bytes" | "value" {
-  return typeof x === "string" ? "string" : x instanceof Uint8Array ? "bytes" : "value";
 }
 
 interface ReadOptions {
@@ -145,7 +139,7 @@ interface ReadOptions {
 
 /** Reads each option once. Key lists go to the core as JSON array texts (it checks them, D9). */
 function batchOptions(options: BatchOptions | undefined): ReadOptions {
-  if (options === undefined) return { kind: DEFAULT_KIND, matchOn: new Uint8Array(0), ignoreArgs: new Uint8Array(0), limits: callLimits(null), throws: true };
+  if (options === undefined) return { kind: DEFAULT_KIND_BYTES, matchOn: new Uint8Array(0), ignoreArgs: new Uint8Array(0), limits: callLimits(null), throws: true };
   if (typeof options !== "object" || options === null) throw new FingerprintError("invalid-argument", "options must be an object");
   const { kind, matchOn, ignoreArgs, limits, onError } = options;
   if (kind !== undefined && typeof kind !== "string") throw new FingerprintError("invalid-argument", "kind must be a string");
@@ -153,7 +147,7 @@ function batchOptions(options: BatchOptions | undefined): ReadOptions {
     throw new FingerprintError("invalid-argument", `onError must be "throw" or "null", got ${String(onError)}`);
   }
   return {
-    kind: kind === undefined ? DEFAULT_KIND : utf8(kind),
+    kind: kind === undefined ? DEFAULT_KIND_BYTES : utf8(kind),
     matchOn: keyList(matchOn, "matchOn"), ignoreArgs: keyList(ignoreArgs, "ignoreArgs"),
     limits: callLimits(limits),
     throws: onError !== "null",
@@ -200,15 +194,16 @@ function done(s: Source): boolean {
 }
 
 /**
- * The next chunk of both sides: their columns, the item count, and whether
- * args are strings. A name or text of the wrong type throws, or (onError
- * "null") is sent empty: the core refuses an empty name and an empty text,
- * so that item is null like any other bad one (Python: None).
+ * The next chunk of both sides: their columns, the item count, and each
+ * item's sort of text (null: all strings, which have no BOM; bytes may, D12).
+ * A name or text of the wrong type throws, or (onError "null") is sent
+ * empty: the core refuses an empty name and an empty text, so that item is
+ * null like any other bad one (Python: None).
  */
-function nextChunk(a: Source, b: Source, base: number, throws: boolean): [Column, Column, number, boolean] {
+function nextChunk(a: Source, b: Source, base: number, throws: boolean): [Column, Column, number, Uint32Array | null] {
   if (done(a) || done(b)) {
     if (done(a) !== done(b)) throw new FingerprintError("invalid-argument", "names and argsJSON have different lengths");
-    return [SHARED_EMPTY, SHARED_EMPTY, 0, false];
+    return [SHARED_EMPTY, SHARED_EMPTY, 0, null];
   }
   if (a.col && b.col) {
     // Both columns: a range of items, their bytes copied as they are.
@@ -217,31 +212,29 @@ function nextChunk(a: Source, b: Source, base: number, throws: boolean): [Column
     while (n > 1 && ao[a.at + n] - ao[a.at] + bo[b.at + n] - bo[b.at] > BATCH_CHUNK_BYTES) n >>= 1;
     const ca = slice(a.col.offsets, a.col.data, a.at, n), cb = slice(b.col.offsets, b.col.data, b.at, n);
     a.at += n; b.at += n;
-    return [ca, cb, n, true];
+    return [ca, cb, n, null];
   }
-  const names: Text[] = [], texts: Text[] = [];
-  let str: boolean | undefined, bytes = 0;
+  const names: Text[] = [], texts: Text[] = [], sorts: number[] = [];
+  let bytes = 0, allStr = true;
   while (!done(a) && !done(b) && names.length < BATCH_CHUNK_ITEMS && bytes < BATCH_CHUNK_BYTES) {
     const raw = peek(b);
     const textOk = typeof raw === "string" || raw instanceof Uint8Array;
     if (!textOk && throws) {
       throw withIndex(new FingerprintError("invalid-argument", `argsJSON must be a string or Uint8Array, got ${raw === null ? "null" : typeof raw}`), base + names.length);
     }
-    // One chunk, one sort of text: a string (or a column's text) has no BOM, bytes may (D12).
-    const isStr = textOk ? typeof raw === "string" || b.col !== null : str ?? true;
-    if (str !== undefined && str !== isStr) break;
-    str = isStr;
-    const t: Text = textOk ? raw : isStr ? "" : new Uint8Array(0);
+    const t: Text = textOk ? raw : "";
+    const isStr = typeof t === "string" || b.col !== null; // a column's text is a string's
+    allStr &&= isStr;
     const name = peek(a);
     const nameOk = typeof name === "string" || name instanceof Uint8Array;
     if (!nameOk && throws) {
       throw withIndex(new FingerprintError("invalid-argument", `name must be a string, got ${typeof name}`), base + names.length);
     }
-    names.push(nameOk ? name : ""); texts.push(t);
+    names.push(nameOk ? name : ""); texts.push(t); sorts.push(isStr ? F_STRING_INPUT : 0);
     bytes += typeof t === "string" ? 3 * t.length : t.length;
     advance(a); advance(b);
   }
-  return [{ kind: "texts", items: names }, { kind: "texts", items: texts }, names.length, str === true];
+  return [{ kind: "texts", items: names }, { kind: "texts", items: texts }, names.length, allStr ? null : Uint32Array.from(sorts)];
 }
 
 function peek(s: Source): unknown {

@@ -4,7 +4,7 @@
  * instance of its pool (src/_instance.ts). Internal.
  * @module
  */
-import { F_DIGEST, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES, HEADER_BYTES } from "./_abi.gen.js";
+import { F_DIGEST, F_KEEP_MASK, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES, HEADER_BYTES } from "./_abi.gen.js";
 import { FingerprintError } from "./errors.js";
 import { isWellFormed, writeWtf8 } from "./_wtf8.js";
 import { type CoreLimits, NO_LIMIT, NONE } from "./_limits.js";
@@ -191,7 +191,8 @@ export function callValue(flags: number, kind: string, name: string, matchOn: st
   value: unknown, limits: CoreLimits = NONE): Outcome {
   const i = pool.acquire();
   try {
-    const maxBytes = byteLimit(i, limits);
+    // The core checks no limit on a keep-mask's keys (src/select.ts).
+    const maxBytes = flags & F_KEEP_MASK ? (i.limits(limits), Infinity) : byteLimit(i, limits);
     const start = putLiterals(i, kind, name, matchOn, ignoreArgs, 0);
     let end: number;
     try {

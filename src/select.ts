@@ -7,6 +7,7 @@
  * @module
  */
 import { F_KEEP_MASK, F_TEXT } from "./_abi.gen.js";
+import { FingerprintError } from "./errors.js";
 
 const objectProto = Object.prototype;
 const getPrototypeOf = Object.getPrototypeOf;
@@ -34,6 +35,9 @@ export function keysObject(keys: readonly string[]): Record<string, boolean> {
  */
 export function applyMask(src: Record<string, unknown>, keys: readonly string[], mask: string,
   left?: (v: unknown) => unknown): Record<string, unknown> {
+  if (mask.length !== keys.length + 1) {
+    throw new FingerprintError("internal-error", `the core's keep-mask has ${mask.length - 1} members for ${keys.length} keys`);
+  }
   const out = Object.create(null) as Record<string, unknown>;
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i];
@@ -45,3 +49,26 @@ export function applyMask(src: Record<string, unknown>, keys: readonly string[],
 
 /** The flags of a keep-mask request (the caller adds its selection flags). */
 export const KEEP_MASK = F_KEEP_MASK | F_TEXT;
+
+/**
+ * The core's answers by request: a tool's calls repeat their keys and lists,
+ * and a lookup costs less than a core call. The answer depends on nothing
+ * else (the core checks no limit on a keep-mask). Bounded.
+ */
+const masks = new Map<string, string>();
+const MASKS_MAX = 256;
+const MASK_KEYS_MAX = 64; // larger objects ask: building their id would cost what a request costs
+
+/** The keep-mask for `keys` under the lists (JSON texts: no raw NUL in them), from `ask` the first time. */
+export function keepMask(flags: number, match: string, ignore: string, keys: readonly string[], ask: () => string): string {
+  if (keys.length > MASK_KEYS_MAX) return ask();
+  let id = `${flags}\u0000${match}\u0000${ignore}\u0000`;
+  for (const k of keys) id += `${k.length}:${k}`;
+  let mask = masks.get(id);
+  if (mask === undefined) {
+    mask = ask();
+    if (masks.size >= MASKS_MAX) masks.clear();
+    masks.set(id, mask);
+  }
+  return mask;
+}

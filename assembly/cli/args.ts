@@ -12,9 +12,8 @@
 // command, the last one given wins. --max-input-bytes / --max-depth /
 // --max-members N (every command): the limits every line and CALL.json is
 // read under (limits.ts); a line over one is a bad line like any other.
-import { ensure, putByte } from "../json/sink";
 import { writeJsonString } from "../pipeline/canonical";
-import { bytes, lit } from "../json/emit";
+import { bytes, decimal, lit } from "../json/emit";
 import { is, writeHelp } from "./help";
 
 export const C_FINGERPRINT = 0, C_EXPLAIN = 1, C_VERIFY = 2, C_WHY = 3, C_HELP = 4, C_REPLAY = 5;
@@ -273,15 +272,9 @@ export function writePlan(): bool {
   }
   if (!lit("],\"tools\":")) return false;
   if (!(hasTools ? writeJsonString(toolsP(), toolsN(), false) : lit("null")) || !lit(",\"jobs\":")) return false;
-  return uint(jobs) && lit("}");
+  return decimal(jobs) && lit("}");
 }
 
-function uint(v: u32): bool {
-  if (v >= 10 && !uint(v / 10)) return false;
-  if (!ensure(1)) return false;
-  putByte(0x30 + v % 10);
-  return true;
-}
 
 function TOPIC_MAIN(): usize { return memory.data<u8>([0x6D, 0x61, 0x69, 0x6E]); } // "main"
 function T_EXPLAIN(): usize { return memory.data<u8>([0x65, 0x78, 0x70, 0x6C, 0x61, 0x69, 0x6E]); }

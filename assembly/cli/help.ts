@@ -4,8 +4,7 @@
 // Internal; reached through F_CLI (abi.ts, cli/out.ts). Only static
 // literals and request bytes are written: the core's arena owns the heap, so
 // no string is built at run time.
-import { ensure, putByte } from "../json/sink";
-import { bytes, lit } from "../json/emit";
+import { bytes, decimal, lit } from "../json/emit";
 
 /** The host's program name and package version: UTF-8 bytes in the request. */
 let progP: usize = 0, progN: usize = 0;
@@ -63,7 +62,7 @@ then {"summary": {"calls", "hits", "misses", "unused"}}.
 
 /** The --version line. */
 export function writeVersion(pkgP: usize, pkgN: usize, contract: i32): bool {
-  return prog() && lit(" ") && bytes(pkgP, pkgN) && lit(" (fingerprint contract v") && int(contract) && lit(")\n");
+  return prog() && lit(" ") && bytes(pkgP, pkgN) && lit(" (fingerprint contract v") && decimal(<u32>contract) && lit(")\n");
 }
 
 function main(contract: i32): bool {
@@ -85,20 +84,13 @@ the exit status is 1 if any failed, 2 for a usage error. --json writes JSON Line
   {"<tool>": {"matchOn"?: [...], "ignoreArgs"?: [...]}}; a bad file is a usage error.
 --max-input-bytes N, --max-depth N, --max-members N (every command): limits on each
   line and CALL.json (bytes, nesting, members of one object); a line over one fails.
-Fingerprint contract v`) && int(contract) && lit(".\n");
+Fingerprint contract v`) && decimal(<u32>contract) && lit(".\n");
 }
 
 function prog(): bool {
   return bytes(progP, progN);
 }
 
-/** A non-negative integer in decimal. */
-function int(v: i32): bool {
-  if (v >= 10 && !int(v / 10)) return false;
-  if (!ensure(1)) return false;
-  putByte(<u32>(0x30 + v % 10));
-  return true;
-}
 
 /** Bytes at p equal the ASCII literal s (the caller checked the length). */
 export function is(p: usize, s: string): bool {

@@ -8,7 +8,7 @@ import { ensure, putByte } from "../json/sink";
 import { writeJsonString } from "../pipeline/canonical";
 import { sequenceLength } from "../text/utf8";
 import { errorCode, errorReason } from "./_errors.gen";
-import { bytes, lit } from "../json/emit";
+import { bytes, decimal, lit } from "../json/emit";
 
 /** The code word of the last failure ("unexpected-character"). */
 export function codeWord(): string {
@@ -38,7 +38,7 @@ export function position(p: usize, n: usize, off: usize): bool {
     const c = <u32>load<u8>(p + i);
     if (c == 0x0A) { line++; col = 1; } else if ((c & 0xC0) != 0x80) col++;
   }
-  if (!lit(" at byte ") || !int(<u32>off) || !lit(" (line ") || !int(line) || !lit(", column ") || !int(col) || !lit(", ")) {
+  if (!lit(" at byte ") || !decimal(<u32>off) || !lit(" (line ") || !decimal(line) || !lit(", column ") || !decimal(col) || !lit(", ")) {
     return false;
   }
   if (off == n) return lit("end of text)");
@@ -72,10 +72,3 @@ function hex(v: u32, digits: i32): bool {
   return true;
 }
 
-/** A non-negative integer in decimal. */
-export function int(v: u32): bool {
-  if (v >= 10 && !int(v / 10)) return false;
-  if (!ensure(1)) return false;
-  putByte(0x30 + v % 10);
-  return true;
-}

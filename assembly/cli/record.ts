@@ -3,7 +3,7 @@
 // formatters (explain.ts, verify, why in run.ts and why.ts) read its members.
 import { F_CALL, F_DIGEST, F_EXPLAIN, F_NTH_CALL, F_PREIMAGE, F_STRING_INPUT, HEADER_BYTES, OK, RESULT_DIGEST } from "../abi";
 import { alloc } from "../base/arena";
-import { callName } from "../pipeline/call";
+import { lastCall } from "../pipeline/callnodes";
 import { sinkBase, sinkLength } from "../json/sink";
 import { parseText } from "../json/reader";
 import { T_STR, nodeA, nodeB, nodeFlags, nodeType, subtreeEnd, tapeInit, STR_CLEAN } from "../json/tape";
@@ -41,7 +41,7 @@ export function readCall(p: usize, n: usize, index: i32, explain: bool, defer: b
     preP = sinkBase() + callTextStart(); preN = sinkLength() - callTextStart();
   } else memory.copy(DIGEST(), result() + RESULT_DIGEST, 64);
   if (!explain) {
-    nameP = <usize>nodeB(<u32>callName); nameN = <usize>nodeA(<u32>callName);
+    nameP = <usize>nodeB(<u32>lastCall().name); nameN = <usize>nodeA(<u32>lastCall().name);
     return OK;
   }
   const at = sinkBase() + callTextStart(), len = sinkLength() - callTextStart();

@@ -20,8 +20,7 @@ import {
 } from "../ops/replay";
 import { accInit, accSink } from "./acc";
 import { json } from "./args";
-import { bytes, lit } from "../json/emit";
-import { int } from "./message";
+import { bytes, decimal, lit } from "../json/emit";
 import { DIGEST, jsonStr, memberOf, nameN, nameP, readCall, strN, strP } from "./record";
 import { changeLine } from "./why";
 
@@ -83,7 +82,7 @@ export function callsLine(fileP: usize, fileN: usize, line: u32, p: usize, n: us
 
 /** "FILE:LINE" and "#K" for K > 0. */
 function where(fP: usize, fN: usize, line: u32, call: u32): bool {
-  return bytes(fP, fN) && lit(":") && int(line) && (call == 0 || (lit("#") && int(call)));
+  return bytes(fP, fN) && lit(":") && decimal(line) && (call == 0 || (lit("#") && decimal(call)));
 }
 
 function answerOut(fileP: usize, fileN: usize, line: u32, call: u32): bool {
@@ -96,15 +95,15 @@ function answerOut(fileP: usize, fileN: usize, line: u32, call: u32): bool {
   const name = memberOf(<u32>root, "name"), fp = memberOf(<u32>root, "fingerprint");
   if (!sinkInit(true, false, rN * 2 + fileN + 256)) return false;
   if (json) {
-    if (!lit("{\"line\":") || !int(line) || !lit(",\"call\":") || !int(call) || !lit(",\"name\":") || !jsonStr(<u32>name)
+    if (!lit("{\"line\":") || !decimal(line) || !lit(",\"call\":") || !decimal(call) || !lit(",\"name\":") || !jsonStr(<u32>name)
       || !lit(",\"fingerprint\":\"") || !bytes(strP(fp), strN(fp))) return false;
     if (answerHit) {
-      if (!lit("\",\"hit\":true,\"recordedLine\":") || !int(entryLine(answerEntry)) || !lit("}\n")) return false;
+      if (!lit("\",\"hit\":true,\"recordedLine\":") || !decimal(entryLine(answerEntry)) || !lit("}\n")) return false;
     } else {
       if (!lit("\",\"hit\":false,\"recordedLine\":null,\"why\":\"") || !bytes(rP + answerWhyFrom, answerWhyTo - answerWhyFrom)
         || !lit("\",\"nearest\":")) return false;
-      if (answerEntry == NONE ? !lit("null") : !(lit("{\"line\":") && int(entryLine(answerEntry)) && lit(",\"call\":")
-        && int(entryCall(answerEntry)) && lit("}"))) return false;
+      if (answerEntry == NONE ? !lit("null") : !(lit("{\"line\":") && decimal(entryLine(answerEntry)) && lit(",\"call\":")
+        && decimal(entryCall(answerEntry)) && lit("}"))) return false;
       if (!lit(",\"changes\":") || !bytes(rP + answerChangesFrom, answerChangesTo - answerChangesFrom) || !lit("}\n")) return false;
     }
     return accSink(false);
@@ -135,20 +134,20 @@ export function replayFinish(): bool {
     if (readCall(entryTextP(e), entryTextN(e), <i32>entryCall(e), false) != OK) return false;
     if (!sinkInit(true, false, nameN * 6 + recN + 256)) return false;
     if (json) {
-      if (!lit("{\"unused\":{\"line\":") || !int(entryLine(e)) || !lit(",\"call\":") || !int(entryCall(e)) || !lit(",\"name\":")
+      if (!lit("{\"unused\":{\"line\":") || !decimal(entryLine(e)) || !lit(",\"call\":") || !decimal(entryCall(e)) || !lit(",\"name\":")
         || !writeJsonString(nameP, nameN, false) || !lit(",\"fingerprint\":\"") || !bytes(DIGEST(), 64) || !lit("\"}}\n")) return false;
     } else if (!lit("unused  ") || !where(REC(), recN, entryLine(e), entryCall(e)) || !lit("  ") || !bytes(nameP, nameN)
       || !lit("\n")) return false;
     if (!accSink(false)) return false;
   }
   if (!sinkInit(true, false, 256)) return false;
-  if (!json && unused > shown && !(lit("unused  ... and ") && int(unused - shown) && lit(" more\n"))) return false;
+  if (!json && unused > shown && !(lit("unused  ... and ") && decimal(unused - shown) && lit(" more\n"))) return false;
   if (json) {
-    if (!lit("{\"summary\":{\"calls\":") || !int(nCalls) || !lit(",\"hits\":") || !int(nHits) || !lit(",\"misses\":")
-      || !int(nMisses) || !lit(",\"unused\":") || !int(unused) || !lit("}}\n")) return false;
-  } else if (!lit("replay: ") || !int(nCalls) || !lit(nCalls == 1 ? " call, " : " calls, ") || !int(nHits)
-    || !lit(nHits == 1 ? " hit, " : " hits, ") || !int(nMisses) || !lit(nMisses == 1 ? " miss, " : " misses, ")
-    || !int(unused) || !lit(" unused\n")) return false;
+    if (!lit("{\"summary\":{\"calls\":") || !decimal(nCalls) || !lit(",\"hits\":") || !decimal(nHits) || !lit(",\"misses\":")
+      || !decimal(nMisses) || !lit(",\"unused\":") || !decimal(unused) || !lit("}}\n")) return false;
+  } else if (!lit("replay: ") || !decimal(nCalls) || !lit(nCalls == 1 ? " call, " : " calls, ") || !decimal(nHits)
+    || !lit(nHits == 1 ? " hit, " : " hits, ") || !decimal(nMisses) || !lit(nMisses == 1 ? " miss, " : " misses, ")
+    || !decimal(unused) || !lit(" unused\n")) return false;
   return accSink(false);
 }
 

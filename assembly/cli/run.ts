@@ -25,8 +25,8 @@ import { callsInLastMessage } from "../pipeline/process";
 import { result } from "../base/result";
 import { accFinal, accInit, accRollback, accSave, accScratch, accSink, deferLine, errBytes, outBytes } from "./acc";
 import { C_EXPLAIN, C_FINGERPRINT, C_REPLAY, C_VERIFY, C_WHY, command, exitCode, json, plan, toStderr, writePlan } from "./args";
-import { bytes, lit } from "../json/emit";
-import { codeWord, int, position, writeMessage } from "./message";
+import { bytes, decimal, lit } from "../json/emit";
+import { codeWord, position, writeMessage } from "./message";
 import { DIGEST, callText, explanationBody, jsonList, member, nameN, nameP, preN, preP, readCall, strN, strP } from "./record";
 import { whyChunkStart, whyFinish, whyLine, whyStop, whyTarget } from "./why";
 
@@ -168,14 +168,14 @@ function blank64(): bool {
 
 /** {"file":F,"line":L — the start of every per-line record. */
 function head(line: u32): bool {
-  return lit("{\"file\":") && writeJsonString(fileP, fileN, false) && lit(",\"line\":") && int(line);
+  return lit("{\"file\":") && writeJsonString(fileP, fileN, false) && lit(",\"line\":") && decimal(line);
 }
 
 function explainOut(line: u32): bool {
   if (!sinkInit(true, false, 1024)) return false;
   if (json) return head(line) && lit(",") && explanationBody() && lit("\n");
   const kind = member("kind");
-  return bytes(fileP, fileN) && lit(":") && int(line) && lit("  ") && bytes(nameP, nameN) && lit("  ") && bytes(DIGEST(), 64)
+  return bytes(fileP, fileN) && lit(":") && decimal(line) && lit("  ") && bytes(nameP, nameN) && lit("  ") && bytes(DIGEST(), 64)
     && lit("\n  kind       ") && bytes(strP(kind), strN(kind)) && lit("\n  selection  ") && selectionText()
     && lit("\n  canonical  ") && bytes(strP(member("canonical")), strN(member("canonical"))) && lit("\n");
 }
@@ -209,7 +209,7 @@ function verifyLine(line: u32): bool {
     if (!head(line) || !lit(",\"name\":") || !writeJsonString(nameP, nameN, false) || !lit(",\"recorded\":\"")
       || !bytes(strP(rec), 64) || !lit("\",\"fingerprint\":\"") || !bytes(DIGEST(), 64) || !lit("\",\"canonical\":")
       || !writeJsonString(strP(canon), strN(canon), false) || !lit("}\n")) return false;
-  } else if (!bytes(fileP, fileN) || !lit(":") || !int(line) || !lit("  ") || !bytes(nameP, nameN) || !lit("  recorded ")
+  } else if (!bytes(fileP, fileN) || !lit(":") || !decimal(line) || !lit("  ") || !bytes(nameP, nameN) || !lit("  recorded ")
     || !bytes(strP(rec), 64) || !lit("  computed ") || !bytes(DIGEST(), 64) || !lit("\n  canonical  ")
     || !bytes(strP(canon), strN(canon)) || !lit("\n")) return false;
   return accSink(false);
@@ -226,7 +226,7 @@ export function failLine(line: u32, status: i32, p: usize, n: usize): bool {
     if (!(status == 3 && errorWasUtf8 ? lit("invalid-utf8") : lit(codeWord())) || !lit("\"}\n")) return false;
     return accSink(false);
   }
-  return bytes(fileP, fileN) && lit(":") && int(line) && lit(": ") && bytes(mP, mN) && lit("\n") && accSink(true);
+  return bytes(fileP, fileN) && lit(":") && decimal(line) && lit(": ") && bytes(mP, mN) && lit("\n") && accSink(true);
 }
 
 /** A line that is not strict UTF-8 fails as a whole ("invalid UTF-8"), as a host decoder would say. */
@@ -318,14 +318,14 @@ export function runFinish(sP: usize, sN: usize, cP: usize, cN: usize): bool {
   if (command == C_VERIFY) {
     if (!sinkInit(true, false, 256)) return false;
     if (json) {
-      if (!lit("{\"summary\":{\"match\":") || !int(nMatch) || !lit(",\"differ\":") || !int(nDiffer)
-        || !lit(",\"unrecorded\":") || !int(nUnrecorded) || !lit(",\"failed\":") || !int(nFailed) || !lit("}}\n")) return false;
-    } else if (!lit("verify: ") || !int(nMatch) || !lit(" match, ") || !int(nDiffer) || !lit(" differ, ")
-      || !int(nUnrecorded) || !lit(" without \"fingerprint\", ") || !int(nFailed) || !lit(" failed\n")) return false;
+      if (!lit("{\"summary\":{\"match\":") || !decimal(nMatch) || !lit(",\"differ\":") || !decimal(nDiffer)
+        || !lit(",\"unrecorded\":") || !decimal(nUnrecorded) || !lit(",\"failed\":") || !decimal(nFailed) || !lit("}}\n")) return false;
+    } else if (!lit("verify: ") || !decimal(nMatch) || !lit(" match, ") || !decimal(nDiffer) || !lit(" differ, ")
+      || !decimal(nUnrecorded) || !lit(" without \"fingerprint\", ") || !decimal(nFailed) || !lit(" failed\n")) return false;
     if (!accSink(false)) return false;
   }
   if (nFailed > 0) {
-    if (!sinkInit(true, false, 64) || !int(nFailed) || !lit(" of ") || !int(nLines) || !lit(" lines failed\n") || !accSink(true)) {
+    if (!sinkInit(true, false, 64) || !decimal(nFailed) || !lit(" of ") || !decimal(nLines) || !lit(" lines failed\n") || !accSink(true)) {
       return false;
     }
   }

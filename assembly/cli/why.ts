@@ -14,8 +14,7 @@ import { T_NULL, nodeA, nodeType, subtreeEnd, tapeInit } from "../json/tape";
 import { writeJsonString } from "../pipeline/canonical";
 import { accAppend, accInit } from "./acc";
 import { json } from "./args";
-import { bytes, lit } from "../json/emit";
-import { int } from "./message";
+import { bytes, decimal, lit } from "../json/emit";
 import { noisePath } from "./noise";
 import { DIGEST, explanationBody, jsonList, member, memberOf, readCall, strN, strP } from "./record";
 
@@ -144,7 +143,7 @@ export function whyFinish(sP: usize, sN: usize): bool {
   const callMatchOn = member("matchOn") >= 0;
   if (bN == 0) {
     if (json) {
-      if (!start(64) || !lit("false,\"candidates\":") || !int(candidates) || !lit(",\"nearest\":null}\n")) return false;
+      if (!start(64) || !lit("false,\"candidates\":") || !decimal(candidates) || !lit(",\"nearest\":null}\n")) return false;
     } else if (!start(tNameN * 6 + 128) || !lit("unseen     no recorded call of ") || !writeJsonString(tNameP, tNameN, false)
       || !lit(" (kind ") || !bytes(tKindP, tKindN) || !lit(")\n")) return false;
     if (!keep()) return false;
@@ -155,20 +154,20 @@ export function whyFinish(sP: usize, sN: usize): bool {
   const canon = member("canonical");
   const canonP = strP(canon), canonN = strN(canon);
   if (json) {
-    if (!start(canonN * 12 + bFileN * 6 + 512) || !lit(seen ? "true" : "false") || !lit(",\"candidates\":") || !int(candidates)
-      || !lit(",\"nearest\":{\"file\":") || !writeJsonString(bFileP, bFileN, false) || !lit(",\"line\":") || !int(bLine)
+    if (!start(canonN * 12 + bFileN * 6 + 512) || !lit(seen ? "true" : "false") || !lit(",\"candidates\":") || !decimal(candidates)
+      || !lit(",\"nearest\":{\"file\":") || !writeJsonString(bFileP, bFileN, false) || !lit(",\"line\":") || !decimal(bLine)
       || !lit(",\"explanation\":{") || !explanationBody() || !lit(",\"diff\":{\"same\":") || !lit(seen ? "true" : "false")
       || !lit(",\"changes\":")) return false;
     if (!keep()) return false;
   } else if (seen) {
-    if (!start(bFileN + 64) || !lit("seen       ") || !bytes(bFileP, bFileN) || !lit(":") || !int(bLine)
+    if (!start(bFileN + 64) || !lit("seen       ") || !bytes(bFileP, bFileN) || !lit(":") || !decimal(bLine)
       || !lit(" has this fingerprint\n") || !keep()) return false;
     return flush();
   } else {
     if (!start(canonN + bFileN + tNameN + 256) || !lit("unseen     no recorded call has this fingerprint (recorded calls of ")
-      || !bytes(tNameP, tNameN) || !lit(": ") || !int(candidates) || !lit(")\nnearest    ") || !bytes(bFileP, bFileN) || !lit(":")
-      || !int(bLine) || !lit("  ") || !bytes(DIGEST(), 64) || !lit("\n           ") || !bytes(canonP, canonN)
-      || !lit("\nchanges    ") || !int(<u32>bestChanges) || !lit(" (before: the recording, after: this call)\n") || !keep()) return false;
+      || !bytes(tNameP, tNameN) || !lit(": ") || !decimal(candidates) || !lit(")\nnearest    ") || !bytes(bFileP, bFileN) || !lit(":")
+      || !decimal(bLine) || !lit("  ") || !bytes(DIGEST(), 64) || !lit("\n           ") || !bytes(canonP, canonN)
+      || !lit("\nchanges    ") || !decimal(<u32>bestChanges) || !lit(" (before: the recording, after: this call)\n") || !keep()) return false;
   }
   const theirsP = selectionName(), theirsN = sinkLength();
   if (theirsP == 0) return false;

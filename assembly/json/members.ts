@@ -1,5 +1,5 @@
 // An object's members on the tape (json/tape.ts), looked up by an ASCII key:
-// what the call readers (shapes.ts, pieces.ts, keymask.ts) ask of the
+// what the call readers (shapes.ts, pieces.ts, callkeys.ts) ask of the
 // objects they look at. Internal.
 import { T_NULL, T_OBJ, nodeA, nodeB, nodeType, subtreeEnd } from "./tape";
 

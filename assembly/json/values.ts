@@ -15,14 +15,18 @@
 //        toISOString() prints it; NaN or beyond ±8.64e15 is null (D15, D16)
 //   0x09 day: 8 bytes, little-endian f64 days since 1970-01-01, printed
 //        YYYY-MM-DD (a Python date, D16)
+//   0x0a JSON text: u32 byte length + UTF-8 JSON text, read by the JSON reader
+//        (Go's json.RawMessage and encoding/json output, D20); its error offsets
+//        count from the text's first byte
 // It builds the same tape as the JSON reader, so selection and the canonical
 // writer are shared: the rules stay in one place. Numbers arrive as doubles,
 // so no decimal parsing happens at all. A malformed stream is a host bug and
 // fails with E_BAD_REQUEST at its byte offset; it is bounds-checked
 // throughout, so it can never read outside the request.
 import { alloc, grow } from "../base/arena";
-import { V_ARRAY, V_DATE, V_DAY, V_FALSE, V_NULL, V_NUMBER, V_OBJECT, V_STR, V_STR_CLEAN, V_TRUE } from "../abi";
+import { V_ARRAY, V_DATE, V_DAY, V_FALSE, V_JSON, V_NULL, V_NUMBER, V_OBJECT, V_STR, V_STR_CLEAN, V_TRUE } from "../abi";
 import { validTime, writeIsoDay, writeIsoTime } from "../text/isodate";
+import { parseText } from "./reader";
 import { depthAllowed, membersAllowed } from "../base/limits";
 import { E_BAD_REQUEST, fail } from "../base/errors";
 import {
@@ -113,6 +117,12 @@ export function readValues(start: usize, len: usize): i32 {
       if (p + 9 > end) return bad(p, start);
       if (!date(load<f64>(p + 1), t == V_DAY)) return -1;
       p += 9;
+    } else if (t == V_JSON) {
+      if (p + 5 > end) return bad(p, start);
+      const n = <usize>load<u32>(p + 1);
+      if (n > end - p - 5) return bad(p, start);
+      if (parseText(p + 5, n, false) < 0) return -1; // appends its nodes to the tape, as an item here
+      p += 5 + n;
     } else if (t <= V_TRUE) {
       if (tapePush(t == V_NULL ? T_NULL : t == V_TRUE ? T_TRUE : T_FALSE, 0, 0, 0) < 0) return -1;
       p++;

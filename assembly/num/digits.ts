@@ -1,7 +1,8 @@
 // Integers in decimal: the one printer of the core. Number::toString's
-// digits (dtoa.ts), the limit messages (base/limits.ts), and every count,
-// line number, index and offset an operation or the CLI writes go through
-// writeDecimal. Allocation-free: bytes at a caller pointer. Internal.
+// digits (dtoa.ts), the limit messages (base/limits.ts), a date's fields
+// (text/isodate.ts), and every count, line number, index and offset an
+// operation or the CLI writes go through here. Allocation-free: bytes at a
+// caller pointer. Internal.
 
 const CHAR_0: u32 = 0x30;
 
@@ -71,4 +72,10 @@ export function writeDecimal(v: u64, out: usize): usize {
   const n = <usize>decimalLength(v | 1);
   writeDigits(v, out + n);
   return n;
+}
+
+/** Writes v (< 10^width) in exactly `width` digits at out, zeros in front. Example: 7, 3 → "007". */
+export function writePadded(v: u64, width: usize, out: usize): void {
+  memory.fill(out, <u8>CHAR_0, width - <usize>decimalLength(v | 1));
+  writeDigits(v, out + width);
 }

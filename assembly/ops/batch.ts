@@ -7,8 +7,8 @@
 // In the diagnostics module (wasm SIMD) F_DIGEST items are hashed four at a
 // time (sha256x4.ts): the per-item hashing of hosts was a third of a batch.
 import {
-  BATCH_BASE, BATCH_COLUMNS, BATCH_COUNT, BATCH_END_DIGEST, BATCH_HOST_HASH_FROM, BATCH_NUL_IN_ITEM, BATCH_FLAGS, BATCH_LINES,
-  BATCH_OUT_BYTES, BATCH_SEPARATED, DIGEST_BYTES, E_OUT_OF_MEMORY, F_CALL, F_DIGEST, F_IGNORE, F_MATCH_ON, F_PREIMAGE, OK,
+  BATCH_BASE, BATCH_COLUMNS, BATCH_ITEM_FLAGS, BATCH_COUNT, BATCH_END_DIGEST, BATCH_HOST_HASH_FROM, BATCH_NUL_IN_ITEM, BATCH_FLAGS, BATCH_LINES,
+  BATCH_OUT_BYTES, BATCH_SEPARATED, DIGEST_BYTES, E_OUT_OF_MEMORY, F_CALL, F_DIGEST, F_IGNORE, F_MARSHAL, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT, F_VALUES, OK,
   RESULT_DIGEST, RESULT_TEXT_LEN, RESULT_TEXT_PTR,
 } from "../abi";
 import { alloc, reserveInput } from "../base/arena";
@@ -16,7 +16,7 @@ import { fail } from "../base/errors";
 import { FingerprintOnly, finish, forgetCheckedKind, process, startRequest } from "../pipeline/process";
 import { result } from "../base/result";
 import { sinkPreset } from "../json/sink";
-import { formatDecimal } from "../num/dtoa";
+import { writeDecimal } from "../num/digits";
 import { countByte16, findByte16 } from "../text/bytes";
 import { sha256Hex } from "../hash/sha256";
 import { LANE_MAX, sha256x4Hex, sha256x4Set } from "../hash/sha256x4";
@@ -51,6 +51,8 @@ export function runBatch<V>(from: u32, out: usize): u32 {
   const itemFlags = four ? (flags & ~F_DIGEST) | F_PREIMAGE : flags;
   const calls = (flags & F_CALL) != 0;
   const room = <usize>load<u32>(d, BATCH_OUT_BYTES << 2);
+  // Items of several sorts of input in one chunk: each one's own flags (only those).
+  const sorts = <usize>load<u32>(d, BATCH_ITEM_FLAGS << 2);
   const bytes = out + (<usize>count << 2);
   let at: usize = 0;
   for (let i = from; i < count; i++) {
@@ -58,7 +60,8 @@ export function runBatch<V>(from: u32, out: usize): u32 {
     // kind, name, matchOn, ignoreArgs, args: [ptr, len] per column.
     const kp = column<V>(d, 0, i), kl = colLen, np = column<V>(d, 1, i), nl = colLen;
     const mp = column<V>(d, 2, i), ml = colLen, ip = column<V>(d, 3, i), il = colLen, ap = column<V>(d, 4, i);
-    const f = itemFlags | (ml != 0 ? F_MATCH_ON : 0) | (il != 0 ? F_IGNORE : 0);
+    let f = itemFlags | (ml != 0 ? F_MATCH_ON : 0) | (il != 0 ? F_IGNORE : 0);
+    if (sorts != 0) f |= load<u32>(sorts + (<usize>i << 2)) & (F_STRING_INPUT | F_MARSHAL | F_VALUES);
     if (sizeof<V>() == 8) if (four) sinkPreset(laneBuf(lanes), LANE_MAX); // the preimage is written where it is hashed
     // Items that are not calls take the fingerprint module's own variant of process (no call reader, and
     // compiled apart from the CLI engine: ~3% faster per small item in wasmtime, measured).
@@ -136,7 +139,7 @@ function nameItem(index: u32): void {
   if (p == 0) return;
   store<u32>(p, 0x6D657469); // "item"
   store<u8>(p, 0x20, 4);
-  let q = p + 5 + <usize>formatDecimal(<u64>index, 0, false, p + 5);
+  const q = p + 5 + writeDecimal(<u64>index, p + 5);
   store<u16>(q, 0x203A); // ": "
   memory.copy(q + 2, <usize>load<u32>(r + RESULT_TEXT_PTR), n);
   store<u32>(r + RESULT_TEXT_PTR, <u32>p);

@@ -18,6 +18,7 @@
 import { alloc, grow } from "../base/arena";
 import { ensure, putByte, sinkInit } from "../json/sink";
 import { writeJsonString } from "../pipeline/canonical";
+import { writeDecimal } from "../num/digits";
 
 const NONE: u32 = 0xFFFF_FFFF;
 // Node: 6 u32 — start, end, kind ('{', '[' or 0 for a scalar), keyStart, keyEnd, next sibling; +24 first child.
@@ -141,10 +142,7 @@ function appendKey(p: usize, n: u32): bool {
 function appendIndex(k: u32): bool {
   if (!pathRoom(12)) return false;
   store<u8>(path + pathLen++, 0x5B);
-  let digits: u32 = 1;
-  for (let v = k; v >= 10; v /= 10) digits++;
-  for (let j = digits; j > 0; j--) { store<u8>(path + pathLen + j - 1, <u8>(0x30 + k % 10)); k /= 10; }
-  pathLen += digits;
+  pathLen += writeDecimal(k, path + pathLen);
   store<u8>(path + pathLen++, 0x5D);
   return true;
 }

@@ -27,7 +27,7 @@ import {
   F_VALUES, HEADER_BYTES, OK, PART_CALL, REPLAY_KIND_BYTES, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, R_VALUE, RESULT_DIGEST, U_CODE_POINTS,
 } from "../abi";
 import { alloc, arenaMark, grow, inputEnd, releaseFrom, reserveInput, setArenaBase } from "../base/arena";
-import { callKind, callName } from "../pipeline/call";
+import { lastCall } from "../pipeline/callnodes";
 import { changeCount, writeDiff } from "./diff";
 import { errCode, errDetailLen, errDetailPtr, errOffset, errPart, fail, resetErrors, setErrorDetail } from "../base/errors";
 import { hexDigit } from "../text/hex";
@@ -40,8 +40,8 @@ import { callTextStart, callsInLastMessage, messageKept, processCall, sameMessag
 import { readTools } from "../pipeline/tools";
 import { keptDone, keptStart } from "../base/limits";
 import { sequenceLength } from "../text/utf8";
-import { bytes, lit } from "../json/emit";
-import { digestTo, head16, hex, inum, logInit, logLen, logMark, logP, logPut, logRelease, num } from "./scratch";
+import { bytes, decimal, lit, signedDecimal } from "../json/emit";
+import { digestTo, head16, hex, logInit, logLen, logMark, logP, logPut, logRelease } from "./scratch";
 
 const NONE: u32 = 0xFFFF_FFFF;
 const ENTRY: usize = 72;
@@ -272,11 +272,12 @@ function fingerprintAt(p: usize, n: usize, nth: u32, flags: u32): i32 {
 
 /** FNV-1a of the last call's kind "\n" name: candidates for the nearest call. */
 function nameHash(): u32 {
+  const call = lastCall();
   let h: u32 = 0x811C9DC5;
-  if (callKind >= 0) h = fnv(h, <usize>nodeB(<u32>callKind), <usize>nodeA(<u32>callKind));
+  if (call.kind >= 0) h = fnv(h, <usize>nodeB(<u32>call.kind), <usize>nodeA(<u32>call.kind));
   else for (let i = 0; i < 9; i++) h = (h ^ <u32>"tool_call".charCodeAt(i)) * 0x01000193;
   h = (h ^ 0x0A) * 0x01000193;
-  return fnv(h, <usize>nodeB(<u32>callName), <usize>nodeA(<u32>callName));
+  return fnv(h, <usize>nodeB(<u32>call.name), <usize>nodeA(<u32>call.name));
 }
 
 function fnv(h: u32, p: usize, n: usize): u32 {
@@ -313,15 +314,15 @@ function loadChunk(p: usize, n: usize, last: bool): bool {
   }
   logRelease();
   if (!sinkInit(true, false, 256 + logLen * 2)) return false;
-  if (!lit("{\"consumed\":") || !num(<u32>pos) || !lit(",\"lines\":") || !num(lineNo) || !lit(",\"calls\":")
-    || !num(entryCount) || !lit(",\"bad\":[")) return false;
+  if (!lit("{\"consumed\":") || !decimal(<u32>pos) || !lit(",\"lines\":") || !decimal(lineNo) || !lit(",\"calls\":")
+    || !decimal(entryCount) || !lit(",\"bad\":[")) return false;
   let q = logP;
   const qe = logP + logLen;
   while (q < qe) {
     const dl = <usize>load<u32>(q, 16);
     if (q != logP && !lit(",")) return false;
-    if (!lit("{\"line\":") || !num(load<u32>(q)) || !lit(",\"status\":") || !num(load<u32>(q, 4))
-      || !lit(",\"offset\":") || !inum(load<i32>(q, 8)) || !lit(",\"part\":") || !num(load<u32>(q, 12))
+    if (!lit("{\"line\":") || !decimal(load<u32>(q)) || !lit(",\"status\":") || !decimal(load<u32>(q, 4))
+      || !lit(",\"offset\":") || !signedDecimal(load<i32>(q, 8)) || !lit(",\"part\":") || !decimal(load<u32>(q, 12))
       || !lit(",\"detail\":") || !writeJsonString(q + 20, dl, false) || !lit("}")) return false;
     q += 20 + dl;
   }
@@ -423,8 +424,9 @@ function answer(p: usize, n: usize, flags: u32, nth: u32, withLine: bool, again:
   if (canonN > 0 && canon == 0) return false;
   memory.copy(canon, sinkBase() + callTextStart(), canonN);
   const liveHash = nameHash();
-  const nameP = <usize>nodeB(<u32>callName), nameN = <usize>nodeA(<u32>callName);
-  const kindP = callKind >= 0 ? <usize>nodeB(<u32>callKind) : 0, kindN = callKind >= 0 ? <usize>nodeA(<u32>callKind) : 0;
+  const call = lastCall();
+  const nameP = <usize>nodeB(<u32>call.name), nameN = <usize>nodeA(<u32>call.name);
+  const kindP = call.kind >= 0 ? <usize>nodeB(<u32>call.kind) : 0, kindN = call.kind >= 0 ? <usize>nodeA(<u32>call.kind) : 0;
   const mark = arenaMark(); // the live call's tape and texts stay below
   forgetLine();
 
@@ -438,8 +440,8 @@ function answer(p: usize, n: usize, flags: u32, nth: u32, withLine: bool, again:
     if (!sinkInit(true, false, 512 + (withLine ? <usize>ef(e, E_LINE_LEN) : 0))) return false;
     answerHit = true; answerEntry = e; answerRecorded = answerAsked = 0;
     answerWhyFrom = answerWhyTo = answerChangesFrom = answerChangesTo = 0;
-    if (!start(true, nameP, nameN, kindP, kindN, calls) || !num(ef(e, E_LINE_NO)) || !lit(",\"recordedCall\":")
-      || !num(ef(e, E_CALL)) || !lit("}")) return false;
+    if (!start(true, nameP, nameN, kindP, kindN, calls) || !decimal(ef(e, E_LINE_NO)) || !lit(",\"recordedCall\":")
+      || !decimal(ef(e, E_CALL)) || !lit("}")) return false;
     answerRecordEnd = sinkLength();
     return !withLine || (lit("\n") && lineBytes(e));
   }
@@ -482,13 +484,13 @@ function answer(p: usize, n: usize, flags: u32, nth: u32, withLine: bool, again:
   answerHit = false; answerEntry = best; answerRecorded = recorded; answerAsked = asked;
   answerWhyFrom = sinkLength();
   if (head != NONE) {
-    if (!lit("recorded ") || !num(recorded) || !lit(recorded == 1 ? " time, asked " : " times, asked ") || !num(asked)) return false;
+    if (!lit("recorded ") || !decimal(recorded) || !lit(recorded == 1 ? " time, asked " : " times, asked ") || !decimal(asked)) return false;
   } else if (best != NONE) {
     if (!lit("no recorded call has this fingerprint; the nearest recorded call of this tool is line ")
-      || !num(ef(best, E_LINE_NO)) || !lit(" (") || !num(bestChanges) || !lit(bestChanges == 1 ? " change)" : " changes)")) return false;
+      || !decimal(ef(best, E_LINE_NO)) || !lit(" (") || !decimal(bestChanges) || !lit(bestChanges == 1 ? " change)" : " changes)")) return false;
   } else if (!lit("no recorded call of this tool and kind")) return false;
   answerWhyTo = sinkLength();
-  if (!lit("\",\"recorded\":") || !num(recorded) || !lit(",\"asked\":") || !num(asked) || !lit(",\"nearest\":")) return false;
+  if (!lit("\",\"recorded\":") || !decimal(recorded) || !lit(",\"asked\":") || !decimal(asked) || !lit(",\"nearest\":")) return false;
   if (best == NONE) {
     if (!lit("null,\"changes\":")) return false;
     answerChangesFrom = sinkLength();
@@ -498,7 +500,7 @@ function answer(p: usize, n: usize, flags: u32, nth: u32, withLine: bool, again:
     answerRecordEnd = sinkLength();
     return true;
   }
-  if (!lit("{\"line\":") || !num(ef(best, E_LINE_NO)) || !lit(",\"call\":") || !num(ef(best, E_CALL)) || !lit("},\"changes\":")) return false;
+  if (!lit("{\"line\":") || !decimal(ef(best, E_LINE_NO)) || !lit(",\"call\":") || !decimal(ef(best, E_CALL)) || !lit("},\"changes\":")) return false;
   answerChangesFrom = sinkLength();
   if (head != NONE) { if (!lit("[]")) return false; }
   else if (!writeDiff(t, <u32>tn, canon, <u32>canonN)) return false;
@@ -548,8 +550,9 @@ function canonicalOf(i: u32, floor: usize): bool {
 }
 
 function sameCall(nameP: usize, nameN: usize, kindP: usize, kindN: usize): bool {
-  if (<usize>nodeA(<u32>callName) != nameN || memory.compare(<usize>nodeB(<u32>callName), nameP, nameN) != 0) return false;
-  const k = callKind;
+  const name = lastCall().name;
+  if (<usize>nodeA(<u32>name) != nameN || memory.compare(<usize>nodeB(<u32>name), nameP, nameN) != 0) return false;
+  const k = lastCall().kind;
   if ((k >= 0) != (kindP != 0 || kindN != 0)) return kindIsDefault(k, kindP, kindN);
   return k < 0 || (<usize>nodeA(<u32>k) == kindN && memory.compare(<usize>nodeB(<u32>k), kindP, kindN) == 0);
 }
@@ -567,7 +570,7 @@ function start(hit: bool, nameP: usize, nameN: usize, kindP: usize, kindN: usize
   if (!lit(hit ? "{\"hit\":true,\"name\":" : "{\"hit\":false,\"name\":") || !writeJsonString(nameP, nameN, false)) return false;
   if (!lit(",\"kind\":")) return false;
   if (kindN > 0 || kindP != 0 ? !writeJsonString(kindP, kindN, false) : !lit("\"tool_call\"")) return false;
-  return lit(",\"fingerprint\":\"") && hex(live()) && lit("\",\"calls\":") && num(<u32>calls) && lit(",\"recordedLine\":");
+  return lit(",\"fingerprint\":\"") && hex(live()) && lit("\",\"calls\":") && decimal(<u32>calls) && lit(",\"recordedLine\":");
 }
 
 function lineBytes(e: u32): bool {
@@ -598,7 +601,7 @@ function unused(): bool {
     if (ef(i, E_FLAGS) & FLAG_USED) continue;
     // The name is copied into the log: the line stays parsed for its next call.
     if (!reread(i, 0, logMark)) return false;
-    const np = <usize>nodeB(<u32>callName), nn = <usize>nodeA(<u32>callName);
+    const np = <usize>nodeB(<u32>lastCall().name), nn = <usize>nodeA(<u32>lastCall().name);
     store<u32>(head16(), i); store<u32>(head16(), <u32>nn, 4);
     if (!logPut(2, np, nn)) return false;
     if (logMark > readKept) readKept = logMark; // the log grew past the kept line: keep it too
@@ -612,7 +615,7 @@ function unused(): bool {
   while (q < qe) {
     const i = load<u32>(q), nn = <usize>load<u32>(q, 4);
     if (q != logP && !lit(",")) return false;
-    if (!lit("{\"line\":") || !num(ef(i, E_LINE_NO)) || !lit(",\"call\":") || !num(ef(i, E_CALL)) || !lit(",\"name\":")
+    if (!lit("{\"line\":") || !decimal(ef(i, E_LINE_NO)) || !lit(",\"call\":") || !decimal(ef(i, E_CALL)) || !lit(",\"name\":")
       || !writeJsonString(q + 8, nn, false) || !lit(",\"fingerprint\":\"") || !hex(entry(i)) || !lit("\"")) return false;
     if (ef(i, E_LINE_NO) != lastLine && (!lit(",\"text\":")
       || !writeJsonString(base() + linesOff + <usize>ef(i, E_LINE_OFF), <usize>ef(i, E_LINE_LEN), false))) return false;

@@ -1,9 +1,9 @@
 // Scratch for replay.ts (issue 12): a log in the arena that outlives the
-// calls made after it, and decimal/hex output into the sink. Internal;
+// calls made after it, and hex output into the sink. Internal;
 // diagnostics module only.
 import { RESULT_DIGEST } from "../abi";
 import { alloc, arenaMark, grow, releaseFrom } from "../base/arena";
-import { bytes, lit } from "../json/emit";
+import { bytes } from "../json/emit";
 import { hexDigit } from "../text/hex";
 import { result } from "../base/result";
 
@@ -49,11 +49,10 @@ export function logPut(words: usize, src: usize, n: usize): bool {
 
 // Static scratch, inside a function: a module-level memory.data would be laid
 // out in the fingerprint module too (its import graph holds this file), moving its data.
-function scratch(): usize { return memory.data(112, 16); }
-/** A log record's header words; decimal and hex output. */
+function scratch(): usize { return memory.data(96, 16); }
+/** A log record's header words; hex output. */
 export function head16(): usize { return scratch(); }
-@inline function digits(): usize { return scratch() + 32; }
-@inline function hexBuf(): usize { return scratch() + 48; }
+@inline function hexBuf(): usize { return scratch() + 32; }
 
 function hexNibble(c: u32): u32 { return c <= 0x39 ? c - 0x30 : c - 0x57; }
 
@@ -67,17 +66,6 @@ export function digestTo(out: usize): void {
 
 // ---- Output helpers ----------------------------------------------------------
 
-
-export function num(v: u32): bool {
-  let n: usize = 0;
-  do { store<u8>(digits() + 11 - n, <u8>(0x30 + v % 10)); v /= 10; n++; } while (v != 0);
-  return bytes(digits() + 12 - n, n);
-}
-
-export function inum(v: i32): bool {
-  if (v < 0) return lit("-") && num(<u32>(-v));
-  return num(<u32>v);
-}
 
 export function hex(d: usize): bool {
   for (let i: usize = 0; i < 32; i++) {

@@ -23,28 +23,16 @@
 //     that key: read as a line it would silently fingerprint args null (D2).
 import { E_BAD_CALL, PART_ARGS_JSON, PART_CALL } from "../abi";
 import { alloc } from "../base/arena";
+import { putAscii } from "../base/detail";
 import { fail, setErrorDetail, setPart, setTextPart } from "../base/errors";
 import { parseText } from "../json/reader";
 import { STR_CLEAN, T_ARR, T_NULL, T_OBJ, T_STR, nodeA, nodeB, nodeFlags, nodeType, subtreeEnd, tapePush } from "../json/tape";
 import { isKeyList } from "./select";
-import { accepted, arrayNotOneCall, isMessage, missingName, notOneCall, SHAPE_ERROR, SHAPE_NONE, readShape, shapeArgs, shapeName } from "./shapes";
-
-// Results of readCall (module globals as extra return values; -1 = absent).
-export let callName: i32 = -1;
-export let callKind: i32 = -1;
-export let callMatchOn: i32 = -1;
-export let callIgnore: i32 = -1;
-export let callArgs: i32 = -1;
-export let callRecorded: i32 = -1;
+import { accepted, arrayNotOneCall, isMessage, missingName, notOneCall, SHAPE_ERROR, SHAPE_NONE, readShape } from "./shapes";
+import { CallNodes, lastCall } from "./callnodes";
 
 const K_NAME = 0, K_ARGS = 1, K_ARGS_JSON = 2, K_KIND = 3, K_MATCH_ON = 4, K_IGNORE = 5, K_FINGERPRINT = 6, K_OPTIONS = 7;
 const K_ARGS_LIKE = 8; // badKey's code for isArgsLike keys (never a reserved key)
-
-/** The tool's declaration replaces the call's selection lists (tools.ts, issue 12). */
-export function setCallSelection(matchOn: i32, ignoreArgs: i32): void {
-  callMatchOn = matchOn;
-  callIgnore = ignoreArgs;
-}
 
 /** The reserved key a declaration key nearly spells (tools.ts): "matchOn", "ignoreArgs", or "" (none of them). */
 export function nearSelectionKey(k: u32): string {
@@ -67,22 +55,22 @@ function keyName(i: i32): string {
 }
 
 /**
- * Reads the call at tape node root. textBase: start of the call's JSON text
- * (error offsets), 0 for the value stream. False on error (recorded).
+ * Reads the call at tape node root into lastCall(). textBase: start of the
+ * call's JSON text (error offsets), 0 for the value stream. The record, or
+ * null on error (recorded).
  */
-export function readCall(root: u32, textBase: usize, textLen: usize): bool {
-  callName = callKind = callMatchOn = callIgnore = callArgs = callRecorded = -1;
+export function readCall(root: u32, textBase: usize, textLen: usize): CallNodes | null {
+  const call = lastCall();
+  call.clear();
   setPart(PART_CALL);
-  if (nodeType(root) == T_ARR) { arrayNotOneCall(); return false; }
+  if (nodeType(root) == T_ARR) { arrayNotOneCall(); return null; }
   if (nodeType(root) != T_OBJ) return bad(-1, "a call must be a JSON object");
   // A provider's tool call (shapes.ts): name and args only, no kind or selection.
-  const shape = readShape(root);
-  if (shape == SHAPE_ERROR) return false;
+  const shape = readShape(root, call);
+  if (shape == SHAPE_ERROR) return null;
   if (shape != SHAPE_NONE) {
-    callName = shapeName;
-    callArgs = shapeArgs;
     setPart(PART_CALL);
-    return true;
+    return call;
   }
   let argsJson: i32 = -1, argsLike: i32 = -1;
   const count = nodeA(root);
@@ -91,13 +79,13 @@ export function readCall(root: u32, textBase: usize, textLen: usize): bool {
     const v = k + 1;
     const which = keyOf(k);
     const isNull = nodeType(v) == T_NULL;
-    if (which == K_NAME) callName = isNull ? -1 : <i32>v;
-    else if (which == K_ARGS) callArgs = <i32>v;
+    if (which == K_NAME) call.name = isNull ? -1 : <i32>v;
+    else if (which == K_ARGS) call.args = <i32>v;
     else if (which == K_ARGS_JSON) argsJson = isNull ? -1 : <i32>v;
-    else if (which == K_KIND) callKind = isNull ? -1 : <i32>v;
-    else if (which == K_MATCH_ON) callMatchOn = isNull ? -1 : <i32>v;
-    else if (which == K_IGNORE) callIgnore = isNull ? -1 : <i32>v;
-    else if (which == K_FINGERPRINT) callRecorded = isNull ? -1 : <i32>v;
+    else if (which == K_KIND) call.kind = isNull ? -1 : <i32>v;
+    else if (which == K_MATCH_ON) call.matchOn = isNull ? -1 : <i32>v;
+    else if (which == K_IGNORE) call.ignoreArgs = isNull ? -1 : <i32>v;
+    else if (which == K_FINGERPRINT) call.recorded = isNull ? -1 : <i32>v;
     else if (which < 0) {
       const near = nearMiss(k);
       if (near >= 0) return badKey(k, textBase, textLen, near);
@@ -107,38 +95,38 @@ export function readCall(root: u32, textBase: usize, textLen: usize): bool {
   }
   // A message (or a role-bearing object: a user message's "name") read as a line would be one call
   // with args null: the error names explainCalls. Looked at only when no args were given.
-  if ((callName < 0 || (argsJson < 0 && (callArgs < 0 || nodeType(<u32>callArgs) == T_NULL))) && isMessage(root)) {
+  if ((call.name < 0 || (argsJson < 0 && (call.args < 0 || nodeType(<u32>call.args) == T_NULL))) && isMessage(root)) {
     notOneCall();
-    return false;
+    return null;
   }
-  if (callName < 0) {
+  if (call.name < 0) {
     missingName(root);
-    return false;
+    return null;
   }
-  if (nodeType(<u32>callName) != T_STR) return bad(-1, "\"name\" must be a string");
-  if (callKind >= 0 && nodeType(<u32>callKind) != T_STR) return bad(-1, "\"kind\" must be a string");
-  if (!keyListOrAbsent(callMatchOn)) return bad(-1, "\"matchOn\" must be an array of strings");
-  if (!keyListOrAbsent(callIgnore)) return bad(-1, "\"ignoreArgs\" must be an array of strings");
-  if (callRecorded >= 0 && !isDigestString(<u32>callRecorded)) {
+  if (nodeType(<u32>call.name) != T_STR) return bad(-1, "\"name\" must be a string");
+  if (call.kind >= 0 && nodeType(<u32>call.kind) != T_STR) return bad(-1, "\"kind\" must be a string");
+  if (!keyListOrAbsent(call.matchOn)) return bad(-1, "\"matchOn\" must be an array of strings");
+  if (!keyListOrAbsent(call.ignoreArgs)) return bad(-1, "\"ignoreArgs\" must be an array of strings");
+  if (call.recorded >= 0 && !isDigestString(<u32>call.recorded)) {
     return bad(-1, "\"fingerprint\" must be 64 lowercase hex digits");
   }
   if (argsJson >= 0) {
     if (nodeType(<u32>argsJson) != T_STR) return bad(-1, "\"argsJSON\" must be a string");
     setTextPart(PART_ARGS_JSON, <usize>nodeB(<u32>argsJson), <usize>nodeA(<u32>argsJson));
     const r = parseText(<usize>nodeB(<u32>argsJson), <usize>nodeA(<u32>argsJson), false);
-    if (r < 0) return false;
-    callArgs = r;
+    if (r < 0) return null;
+    call.args = r;
   } else {
     // "args": null counts as absent here too: a host value's null member is dropped (D1) before this reads it.
-    if (argsLike >= 0 && (callArgs < 0 || nodeType(<u32>callArgs) == T_NULL)) {
+    if (argsLike >= 0 && (call.args < 0 || nodeType(<u32>call.args) == T_NULL)) {
       return badKey(<u32>argsLike, textBase, textLen, K_ARGS_LIKE);
     }
-    if (callArgs >= 0) return true;
+    if (call.args >= 0) return call;
     const r = tapePush(T_NULL, 0, 0, 0); // no args: null (D2)
-    if (r < 0) return false;
-    callArgs = r;
+    if (r < 0) return null;
+    call.args = r;
   }
-  return true;
+  return call;
 }
 
 function keyListOrAbsent(node: i32): bool {
@@ -211,14 +199,14 @@ function normalizedEq(p: usize, n: usize, ref: string): bool {
   return j == ref.length;
 }
 
-function bad(offset: i32, detail: string): bool {
+function bad(offset: i32, detail: string): CallNodes | null {
   fail(E_BAD_CALL, offset);
   setDetail(0, 0, detail, "", "");
-  return false;
+  return null;
 }
 
 /** `"<key>" should be "<reserved>"` (the key is ASCII: it nearly spells one). */
-function badKey(k: u32, textBase: usize, textLen: usize, near: i32): bool {
+function badKey(k: u32, textBase: usize, textLen: usize, near: i32): CallNodes | null {
   const p = <usize>nodeB(k);
   // A clean key is a slice of the text: its opening quote is one byte before.
   const inText = textLen > 0 && (nodeFlags(k) & STR_CLEAN) != 0 && p > textBase && p <= textBase + textLen;
@@ -231,7 +219,7 @@ function badKey(k: u32, textBase: usize, textLen: usize, near: i32): bool {
   } else {
     setDetail(p, <usize>nodeA(k), " should be \"", keyName(near), "\" (call keys are camelCase)");
   }
-  return false;
+  return null;
 }
 
 /** Detail = ("<key bytes>" when n > 0) + a + b + c, as UTF-8 in the arena (a, b, c are ASCII). */
@@ -247,9 +235,4 @@ function setDetail(p: usize, n: usize, a: string, b: string, c: string): void {
   }
   o = putAscii(o, a); o = putAscii(o, b); o = putAscii(o, c);
   setErrorDetail(out, o - out);
-}
-
-function putAscii(o: usize, s: string): usize {
-  for (let i = 0; i < s.length; i++) store<u8>(o++, <u8>s.charCodeAt(i));
-  return o;
 }

@@ -17,7 +17,8 @@ import { ensure, putByte, sinkBase } from "../json/sink";
 import { compareKeys, entryNode, setEntry, sortMembers } from "../json/sort";
 import { writeJsonString } from "./canonical";
 import { SELECT_MATCH_ON, SELECT_NONE, keepMember } from "./select";
-import { DECLARED_TOOLS, declared } from "./tools";
+import { DECLARED_TOOLS } from "./tools";
+import { lastCall } from "./callnodes";
 
 /**
  * Appends the record to the sink. kind/name: decoded bytes; lists, recorded:
@@ -32,7 +33,7 @@ export function writeExplanation(kindP: usize, kindN: usize, nameP: usize, nameN
   if (ignoreArgs >= 0 && !(lit(",\"ignoreArgs\":") && keyArray(<u32>ignoreArgs))) return false;
   if (recorded >= 0 && !(lit(",\"recorded\":") && str(<u32>recorded))) return false;
   // The tool's declaration chose the selection (issue 12); absent: the call's own lists, if any.
-  if (declared == DECLARED_TOOLS && !lit(",\"declared\":\"tools\"")) return false;
+  if (lastCall().declared == DECLARED_TOOLS && !lit(",\"declared\":\"tools\"")) return false;
   if (!lit(",\"selected\":") || !selection(args, mode, matchOn)) return false;
   if (!lit(",\"canonical\":") || !sinkSpan(canonStart, canonEnd)) return false;
   if (!lit(",\"preimage\":") || !sinkSpan(preStart, canonEnd)) return false;

@@ -19,9 +19,9 @@
 //                            {"contentBlockStop"}, {"messageStop"} events (not on a line)
 import { E_PARTIAL_CALL } from "../abi";
 import { T_ARR, T_STR, nodeA, nodeB, nodeType, subtreeEnd } from "../json/tape";
-import { K_BEDROCK_EVENT, K_CHUNKS, K_DELTA, K_LINE, K_OBJECT, K_TYPE } from "./keymask";
+import { K_BEDROCK_EVENT, K_CHUNKS, K_DELTA, K_LINE, K_OBJECT, K_TYPE } from "./callkeys";
 import { hasMemberNN, member, strIs } from "../json/members";
-import { report } from "../base/report";
+import { failWith } from "../base/detail";
 
 export const PIECE_OPENAI_CHUNK = 1, PIECE_OPENAI_DELTA = 2, PIECE_RESPONSES = 3, PIECE_ANTHROPIC = 4;
 export const PIECE_LANGCHAIN = 5, PIECE_VERCEL = 6, PIECE_GEMINI = 7, PIECE_BEDROCK = 8;
@@ -49,10 +49,10 @@ export function piece(k: i32): void {
     : k == PIECE_BEDROCK
     ? "fingerprint the assembled message: each toolUse block's contentBlockStart name and its contentBlockDelta input text, joined, as the Converse response's output.message"
     : "fingerprint the call once it is whole";
-  report(E_PARTIAL_CALL, "this is ", what, ", a piece of a stream, not a whole call: ", then, "", "");
+  failWith(E_PARTIAL_CALL, "this is ", what, ", a piece of a stream, not a whole call: ", then, "", "");
 }
 
-/** o (an object whose keyMask is mask) is a piece of a stream: the error is recorded. */
+/** o (an object whose callKeys() are mask) is a piece of a stream: the error is recorded. */
 export function isPiece(o: u32, mask: u32): bool {
   let k = 0;
   if ((mask & K_OBJECT) != 0) {

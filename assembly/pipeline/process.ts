@@ -11,8 +11,9 @@ import {
 } from "../abi";
 import { alloc, arenaMark, arenaReset, grow, releaseFrom } from "../base/arena";
 import { inputDone, inputFits, inputStart } from "../base/limits";
-import { callArgs, callIgnore, callKind, callMatchOn, callName, callRecorded, readCall } from "./call";
-import { callCount, callList, listCalls } from "./shapes";
+import { readCall } from "./call";
+import { lastCall } from "./callnodes";
+import { CallList, listCalls } from "./shapes";
 import { writeExplanation } from "./explain";
 import { applyTools, setTools } from "./tools";
 import {
@@ -109,11 +110,14 @@ export function process<V>(flags: u32, kindPtr: usize, kindLen: usize, namePtr: 
     if (flags & F_TOOLS) setTools(ignorePtr, ignoreLen);
     explain = (flags & F_EXPLAIN) != 0;
     isCall = (flags & F_CALL) != 0;
+    if (!isCall) lastCall().clear(); // no call read: an explanation names no declaration of an earlier call
   }
   // The fingerprint module does not look at F_CALL, F_EXPLAIN or F_DIFF (its
   // hosts never send them; rejecting them cost bytes the 40 KiB budget lacks).
   // The byte limit before anything is read or sized by the input (limits.ts).
-  if (!inputFits(argsLen, (flags & F_FROM_VALUE) != 0)) return failed();
+  // A keep-mask's keys are the host's summary of args, not input: limits measure what is read after it.
+  const limited = (flags & F_KEEP_MASK) == 0;
+  if (limited && !inputFits(argsLen, (flags & F_FROM_VALUE) != 0)) return failed();
   const digest = (flags & F_DIGEST) != 0;
   const preimage = (flags & F_PREIMAGE) != 0 || explain;
   if (!sinkInit((flags & F_TEXT) != 0 || preimage, digest, kindLen + nameLen + argsLen + 16)) return failed();
@@ -137,7 +141,7 @@ export function process<V>(flags: u32, kindPtr: usize, kindLen: usize, namePtr: 
       const again = nth && sameMessage && tapeKept();
       sameMessage = false;
       // Depth and members are checked while the call is read, its argsJSON included (limits.ts).
-      inputStart();
+      if (limited) inputStart();
       if (again) {
         // The message read by the last request: its tape and call list are still in the arena.
         tapeBack();
@@ -148,23 +152,24 @@ export function process<V>(flags: u32, kindPtr: usize, kindLen: usize, namePtr: 
           : marshal ? readMarshal(argsPtr, argsLen) : parseText(argsPtr, argsLen, (flags & F_STRING_INPUT) == 0);
       }
       if (nth && (again || call >= 0)) {
+        const msg = message();
         if (!again) {
-          if (!listCalls(<u32>call)) { inputDone(); callsInMessage = callCount; return failed(); }
-          msgList = callList; msgCount = callCount; msgText = argsPtr; msgTextLen = argsLen;
+          if (!listCalls(<u32>call, msg)) { inputDone(); callsInMessage = msg.count; return failed(); }
+          msgText = argsPtr; msgTextLen = argsLen;
           tapeKeep();
         }
-        callsInMessage = msgCount;
+        callsInMessage = msg.count;
         const index = load<u32>(kindPtr);
-        if (index >= msgCount) { inputDone(); return fail(E_NO_CALLS, -1); }
-        call = <i32>load<u32>(msgList + (<usize>index << 2));
+        if (index >= msg.count) { inputDone(); return fail(E_NO_CALLS, -1); }
+        call = <i32>load<u32>(msg.nodes + (<usize>index << 2));
       }
-      const read = call >= 0 && readCall(<u32>call, values ? 0 : argsPtr, values ? 0 : argsLen);
+      const read = call >= 0 ? readCall(<u32>call, values ? 0 : argsPtr, values ? 0 : argsLen) : null;
       inputDone();
       if (!read) return failed();
-      if (!applyTools(<u32>callName)) return failed();
-      if (callKind >= 0) { kindP = <usize>nodeB(<u32>callKind); kindN = <usize>nodeA(<u32>callKind); }
-      nameP = <usize>nodeB(<u32>callName); nameN = <usize>nodeA(<u32>callName);
-      root = callArgs;
+      if (!applyTools(read)) return failed();
+      if (read.kind >= 0) { kindP = <usize>nodeB(<u32>read.kind); kindN = <usize>nodeA(<u32>read.kind); }
+      nameP = <usize>nodeB(<u32>read.name); nameN = <usize>nodeA(<u32>read.name);
+      root = read.args;
     }
   }
 
@@ -208,7 +213,7 @@ export function process<V>(flags: u32, kindPtr: usize, kindLen: usize, namePtr: 
   setPart(PART_ARGS);
   if (!isCall) {
     if (!tapeInit(argsLen)) return failed();
-    inputStart();
+    if (limited) inputStart();
     root = (flags & F_VALUES) != 0
       ? readValues(argsPtr, argsLen)
       : (flags & F_MARSHAL) != 0
@@ -221,7 +226,7 @@ export function process<V>(flags: u32, kindPtr: usize, kindLen: usize, namePtr: 
   let mode = SELECT_NONE;
   let matchList: i32 = -1, ignoreList: i32 = -1;
   if (sizeof<V>() == 8 && isCall) {
-    matchList = callMatchOn; ignoreList = callIgnore;
+    matchList = lastCall().matchOn; ignoreList = lastCall().ignoreArgs;
     if (matchList >= 0) mode = SELECT_MATCH_ON;
     else if (ignoreList >= 0) mode = SELECT_IGNORE;
     if (!setSelection(mode, <u32>(mode == SELECT_MATCH_ON ? matchList : mode == SELECT_IGNORE ? ignoreList : 0))) {
@@ -254,7 +259,7 @@ export function process<V>(flags: u32, kindPtr: usize, kindLen: usize, namePtr: 
       // The record follows the preimage in the sink, outside the hash.
       sinkStopHashing();
       const canonEnd = sinkLength();
-      if (!writeExplanation(kindP, kindN, nameP, nameN, matchList, ignoreList, isCall ? callRecorded : -1,
+      if (!writeExplanation(kindP, kindN, nameP, nameN, matchList, ignoreList, isCall ? lastCall().recorded : -1,
         <u32>root, mode, 0, canonStart, canonEnd)) return failed();
       textStart = canonEnd;
     }
@@ -365,8 +370,8 @@ export function failed(): i32 {
 // asks for the next call with sameMessageNext() and sends no text: n calls
 // of one line cost O(line), not O(n x line).
 let sameMessage = false;
-let msgList: usize = 0;
-let msgCount: u32 = 0;
+/** The calls of the kept message (static data in a function: the fingerprint module never lists calls). */
+function message(): CallList { return changetype<CallList>(memory.data(offsetof<CallList>(), 8)); }
 let msgText: usize = 0;
 let msgTextLen: usize = 0;
 

@@ -43,14 +43,11 @@ import { T_ARR, T_NULL, T_OBJ, T_STR, T_TRUE, nodeA, nodeB, nodeType, subtreeEnd
 import { PIECE_GEMINI, PIECE_OPENAI_DELTA, isPiece, lcClass, piece } from "./pieces";
 import {
   K_ARGS, K_ARGS_JSON, K_BEDROCK_EVENT, K_CHUNKS, K_DELTA, K_FUNCTION, K_FUNCTION_CALL, K_GENAI, K_JSONRPC, K_METHOD, K_OBJECT,
-  K_TOOL_USE, K_TYPE, keyMask,
-} from "./keymask";
+  K_TOOL_USE, K_TYPE, callKeys,
+} from "./callkeys";
 import { hasMemberNN, member, memberNN, strIs } from "../json/members";
-import { report } from "../base/report";
-
-/** readShape results: the name and args nodes of a call in one of the shapes. */
-export let shapeName: i32 = -1;
-export let shapeArgs: i32 = -1;
+import { failWith } from "../base/detail";
+import { CallNodes } from "./callnodes";
 
 export const SHAPE_ERROR: i32 = -1;
 export const SHAPE_NONE: i32 = 0; // no marker: a recording line
@@ -81,15 +78,14 @@ function shapeLabel(s: i32): string {
   }
 }
 
-// The shape markers among keyMask's bits (keymask.ts).
+// The shape markers among callKeys()' bits (callkeys.ts).
 const MARKERS = K_FUNCTION | K_JSONRPC | K_TOOL_USE | K_FUNCTION_CALL | K_GENAI;
 // Any of these makes readShape look further (a streaming piece or a shape).
 const LOOK = K_TYPE | MARKERS | K_METHOD | K_OBJECT | K_DELTA | K_CHUNKS | K_BEDROCK_EVENT;
 
-/** Reads the shape of the call object at root: SHAPE_NONE, SHAPE_ERROR (recorded), or the shape with shapeName/shapeArgs set. */
-export function readShape(root: u32): i32 {
-  shapeName = shapeArgs = -1;
-  const mask = keyMask(root);
+/** Reads the shape of the call object at root: SHAPE_NONE, SHAPE_ERROR (recorded), or the shape with call.name and call.args set. */
+export function readShape(root: u32, call: CallNodes): i32 {
+  const mask = callKeys(root);
   if ((mask & LOOK) == 0) return SHAPE_NONE;
   if (isPiece(root, mask)) return SHAPE_ERROR; // D23, before any shape: a piece looks like a call
   const type = (mask & K_TYPE) != 0 ? memberNN(root, "type") : -1;
@@ -153,9 +149,9 @@ export function readShape(root: u32): i32 {
   if (shape == CHAT && hasMemberNN(holder, "parameters") && !hasMemberNN(holder, "arguments")) {
     return bad("this is a tool definition (\"function\": {\"name\", \"parameters\"}), not a call: a Chat Completions tool call has \"function\": {\"name\", \"arguments\"}", "", "", "", "", "");
   }
-  shapeName = memberNN(<u32>holder, nameKey);
-  if (shape == CHAT && openaiDelta(root, <u32>holder)) return SHAPE_ERROR;
-  if (shapeName < 0 || nodeType(<u32>shapeName) != T_STR) return bad(shapeLabel(shape), " needs a string \"", nameKey, "\"", "", "");
+  const name = memberNN(<u32>holder, nameKey);
+  if (shape == CHAT && openaiDelta(root, <u32>holder, name)) return SHAPE_ERROR;
+  if (name < 0 || nodeType(<u32>name) != T_STR) return bad(shapeLabel(shape), " needs a string \"", nameKey, "\"", "", "");
   let args = memberNN(<u32>holder, argsKey);
   if (altKey.length > 0) {
     const alt = memberNN(<u32>holder, altKey);
@@ -170,7 +166,8 @@ export function readShape(root: u32): i32 {
     args = tapePush(T_NULL, 0, 0, 0); // no args: null (D2)
     if (args < 0) return SHAPE_ERROR;
   }
-  shapeArgs = args;
+  call.name = name;
+  call.args = args;
   return shape;
 }
 
@@ -185,12 +182,12 @@ function isToolsCall(root: u32, mask: u32): bool {
  * A piece of an OpenAI Chat Completions stream (choices[].delta.tool_calls[]):
  * it has "index" and lacks its id, its name or its arguments. The assembled
  * completion's calls keep "index" too (both SDKs' accumulators copy it), but
- * they are whole. Recorded as a partial-call (D23).
+ * they are whole. Recorded as a partial-call (D23). name: the call's "name" node, or -1.
  */
-function openaiDelta(root: u32, fn: u32): bool {
+function openaiDelta(root: u32, fn: u32, name: i32): bool {
   if (!hasMemberNN(<i32>root, "index")) return false;
   const args = memberNN(fn, "arguments");
-  const whole = hasMemberNN(<i32>root, "id") && shapeName >= 0
+  const whole = hasMemberNN(<i32>root, "id") && name >= 0
     && args >= 0 && !(nodeType(<u32>args) == T_STR && nodeA(<u32>args) == 0);
   if (whole) return false;
   piece(PIECE_OPENAI_DELTA);
@@ -212,7 +209,7 @@ function clash(a: i32, b: i32): i32 {
 
 /** E_BAD_CALL with the detail a + b + c + d + e + f (ASCII literals), written into the arena. */
 function bad(a: string, b: string, c: string, d: string, e: string, f: string): i32 {
-  report(E_BAD_CALL, a, b, c, d, e, f);
+  failWith(E_BAD_CALL, a, b, c, d, e, f);
   return SHAPE_ERROR;
 }
 
@@ -237,7 +234,7 @@ export function missingName(root: u32): void {
   else if (hasMemberNN(<i32>root, "arguments")) {
     near = "it nearly matches an OpenAI Responses function_call, which needs \"type\": \"function_call\" and \"name\" (a Chat Completions call holds them in \"function\"); ";
   }
-  report(E_BAD_CALL, "missing \"name\"; ", near, accepted(), "", "", "");
+  failWith(E_BAD_CALL, "missing \"name\"; ", near, accepted(), "", "", "");
 }
 
 // ---- Messages holding several calls (F_NTH_CALL) ----------------------------
@@ -270,11 +267,16 @@ export function missingName(root: u32): void {
 // could be a call is an error, never silently dropped. A Vercel UI message's
 // tool part ("tool-<name>" with a "state") is refused wherever it is found.
 
-/** pickCall's count of the calls in the message (1 for a single call). */
-export let callCount: u32 = 0;
+/** The calls of one message, as listCalls found them. */
+@unmanaged export class CallList {
+  /** The call nodes (u32 each, in order), valid while the arena keeps them. */
+  nodes: usize;
+  /** How many (0 when the message holds none). */
+  count: u32;
+}
 
-/** listCalls' array of the message's call nodes (u32 each, in order), valid while the arena keeps it. */
-export let callList: usize = 0;
+/** pickCall's count of the calls in the message (1 for a single call). */
+let callCount: u32 = 0;
 /** Where every call counted is recorded (listCalls; 0: only the one asked for is kept). */
 let listing: usize = 0;
 
@@ -286,17 +288,19 @@ let listing: usize = 0;
 
 /**
  * Every call of the message, array or single call at root, listed in one pass
- * at callList, callCount of them: a caller reading call after call of one line
- * then costs O(line), not O(calls x line). False with the error recorded
- * (E_NO_CALLS with callCount 0 when it holds none).
+ * into `into`: a caller reading call after call of one line then costs
+ * O(line), not O(calls x line). False with the error recorded (E_NO_CALLS
+ * with a count of 0 when it holds none; the count so far on another error).
  */
-export function listCalls(root: u32): bool {
+export function listCalls(root: u32, into: CallList): bool {
+  into.count = 0;
   // A node per call at most: the subtree's node count bounds the list.
-  callList = alloc(<usize>(subtreeEnd(root) - root) << 2);
-  if (callList == 0) return false;
-  listing = callList;
+  into.nodes = alloc(<usize>(subtreeEnd(root) - root) << 2);
+  if (into.nodes == 0) return false;
+  listing = into.nodes;
   pickCall(root, 0xFFFF_FFFF);
   listing = 0;
+  into.count = callCount;
   if (callCount > 0 && errCode == E_NO_CALLS) resetErrors(PART_CALL); // listed: no index was asked for
   return errCode == OK;
 }
@@ -318,7 +322,7 @@ function containerKey(m: i32): string {
 }
 
 /** The node of the call at index in root (a message, an array or a single call), or -1 (recorded: E_NO_CALLS or an error). */
-export function pickCall(root: u32, index: u32): i32 {
+function pickCall(root: u32, index: u32): i32 {
   callCount = 1;
   let found: i32 = -1;
   if (nodeType(root) == T_ARR) {
@@ -349,14 +353,14 @@ export function pickCall(root: u32, index: u32): i32 {
 function callsOf(e: u32, index: u32, n: u32, inArray: bool): i32 {
   scanned = n + 1;
   if (nodeType(e) != T_OBJ) return at(n, index, e); // one call: readCall says what is wrong with it
-  const mask = keyMask(e);
+  const mask = callKeys(e);
   if (isPiece(e, mask)) return FAILED;
   if (isCallObject(e, mask)) return at(n, index, e);
   let msg = e, lc = lcKind(e, mask);
   if (lc == LC_ENVELOPE_AI || lc == LC_ENVELOPE_OTHER) { // messages_to_dict's data, dumpd's kwargs
     const inner = lcInner(e);
     msg = <u32>inner;
-    if (isPiece(msg, keyMask(msg))) return FAILED;
+    if (isPiece(msg, callKeys(msg))) return FAILED;
   }
   if (lc == LC_ENVELOPE_OTHER || lc == LC_OTHER) { scanned = n; return -1; } // a human, system or tool message: no calls
   if (lc == 0 && lineLike(e)) return at(n, index, e); // {"name", "output": [...]}: a line without args
@@ -529,7 +533,7 @@ function uiToolPart(e: u32): bool {
   return true;
 }
 
-/** The object has a call's own members: args/argsJSON, or a shape marker (mask: its keyMask). */
+/** The object has a call's own members: args/argsJSON, or a shape marker (mask: its callKeys()). */
 function isCallObject(o: u32, mask: u32): bool {
   if ((mask & (MARKERS | K_ARGS | K_ARGS_JSON)) != 0) return true;
   if (isToolsCall(o, mask)) return true;
@@ -542,7 +546,7 @@ function isCallObject(o: u32, mask: u32): bool {
 
 /** The object is a message (or a response, or a LangChain message) rather than one call: readCall's error then names explainCalls. */
 export function isMessage(o: u32): bool {
-  const mask = keyMask(o);
+  const mask = callKeys(o);
   if (isCallObject(o, mask)) return false;
   const lc = lcKind(o, mask);
   if (lc != 0 || hasMemberNN(<i32>o, "role")) return true;

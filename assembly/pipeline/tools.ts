@@ -18,17 +18,18 @@
 //     small; a recording's calls are read once each).
 import { E_BAD_TOOLS, E_TOOL_CONFLICT, PART_CALL, PART_TOOLS } from "../abi";
 import { alloc } from "../base/arena";
-import { callIgnore, callMatchOn, nearSelectionKey, setCallSelection } from "./call";
+import { putAscii } from "../base/detail";
+import { nearSelectionKey } from "./call";
+import { CallNodes } from "./callnodes";
 import { fail, setErrorDetail, setPart } from "../base/errors";
 import { parseText } from "../json/reader";
 import { T_ARR, T_NULL, T_OBJ, nodeA, nodeB, nodeType, subtreeEnd } from "../json/tape";
 import { isKeyList } from "./select";
 
-/** Which declaration chose the selection of the last call read (explain.ts prints it). */
+/** Which declaration chose the selection of a call read (CallNodes.declared; explain.ts prints it). */
 export const DECLARED_NONE: i32 = 0;
 export const DECLARED_CALL: i32 = 1;
 export const DECLARED_TOOLS: i32 = 2;
-export let declared: i32 = DECLARED_NONE;
 
 let toolsP: usize = 0;
 let toolsN: usize = 0;
@@ -73,16 +74,17 @@ export function readTools(p: usize, n: usize): i32 {
 }
 
 /**
- * Applies the declaration of the call's tool (name: its name node) after
- * readCall: replaces the call's selection, or fails on a conflict. Sets
- * `declared`. False on error (recorded).
+ * Applies the declaration of the call's tool after readCall: replaces the
+ * call's selection, or fails on a conflict. Sets call.declared. False on
+ * error (recorded).
  */
-export function applyTools(name: u32): bool {
-  declared = callMatchOn >= 0 || callIgnore >= 0 ? DECLARED_CALL : DECLARED_NONE;
+export function applyTools(call: CallNodes): bool {
+  call.declared = call.matchOn >= 0 || call.ignoreArgs >= 0 ? DECLARED_CALL : DECLARED_NONE;
   if (toolsN == 0) return true;
   const root = readTools(toolsP, toolsN);
   if (root < 0) return false;
   setPart(PART_CALL);
+  const name = <u32>call.name;
   let decl: i32 = -1;
   const count = nodeA(<u32>root);
   let k = <u32>root + 1;
@@ -92,11 +94,12 @@ export function applyTools(name: u32): bool {
   }
   if (decl < 0) return true;
   const dm = listOf(<u32>decl, "matchOn"), di = listOf(<u32>decl, "ignoreArgs");
-  if (declared == DECLARED_CALL && !(sameList(callMatchOn, dm) && sameList(callIgnore, di))) {
-    return conflict(name, dm, di);
+  if (call.declared == DECLARED_CALL && !(sameList(call.matchOn, dm) && sameList(call.ignoreArgs, di))) {
+    return conflict(call, dm, di);
   }
-  setCallSelection(dm, di);
-  declared = DECLARED_TOOLS;
+  call.matchOn = dm;
+  call.ignoreArgs = di;
+  call.declared = DECLARED_TOOLS;
   return true;
 }
 
@@ -137,13 +140,14 @@ function keyIs(k: u32, s: string): bool {
 
 let dOut: usize = 0;
 
-function conflict(name: u32, dm: i32, di: i32): bool {
+function conflict(call: CallNodes, dm: i32, di: i32): bool {
   fail(E_TOOL_CONFLICT, -1);
-  const cap = 160 + <usize>nodeA(name) + listRoom(callMatchOn) + listRoom(callIgnore) + listRoom(dm) + listRoom(di);
+  const name = <u32>call.name;
+  const cap = 160 + <usize>nodeA(name) + listRoom(call.matchOn) + listRoom(call.ignoreArgs) + listRoom(dm) + listRoom(di);
   const out = alloc(cap);
   if (out == 0) return false;
   dOut = out;
-  put("the call of "); quoted(name); put(" has "); lists(callMatchOn, callIgnore);
+  put("the call of "); quoted(name); put(" has "); lists(call.matchOn, call.ignoreArgs);
   put(" but its tool's declaration has "); lists(dm, di);
   setErrorDetail(out, dOut - out);
   return false;
@@ -182,7 +186,7 @@ function quoted(s: u32): void {
 }
 
 function put(s: string): void {
-  for (let i = 0; i < s.length; i++) store<u8>(dOut++, <u8>s.charCodeAt(i));
+  dOut = putAscii(dOut, s);
 }
 
 /**

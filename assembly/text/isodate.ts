@@ -2,6 +2,7 @@
 // The hosts send a time value (milliseconds since 1970-01-01 UTC; a day
 // count for a Python date) and the core writes the text, so no host formats
 // a date. Internal.
+import { writePadded } from "../num/digits";
 
 /** ECMA-262 TimeClip: a Date holds at most this many ms either side of 1970; beyond, or NaN, it is invalid. */
 const MAX_TIME: f64 = 8.64e15;
@@ -20,13 +21,13 @@ export function writeIsoTime(t: f64, out: usize): usize {
   if (rem < 0) { rem += DAY_MS; days--; }
   const p = out + writeIsoDay(days, out);
   store<u8>(p, 0x54); // T
-  digits(p + 1, rem / 3_600_000, 2);
+  writePadded(<u64>(rem / 3_600_000), 2, p + 1);
   store<u8>(p + 3, 0x3A);
-  digits(p + 4, rem / 60_000 % 60, 2);
+  writePadded(<u64>(rem / 60_000 % 60), 2, p + 4);
   store<u8>(p + 6, 0x3A);
-  digits(p + 7, rem / 1000 % 60, 2);
+  writePadded(<u64>(rem / 1000 % 60), 2, p + 7);
   store<u8>(p + 9, 0x2E);
-  digits(p + 10, rem % 1000, 3);
+  writePadded(<u64>(rem % 1000), 3, p + 10);
   store<u8>(p + 13, 0x5A); // Z
   return p + 14 - out;
 }
@@ -50,24 +51,17 @@ export function writeIsoDay(days: i64, out: usize): usize {
   const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
   let p = out;
   if (y >= 0 && y <= 9999) {
-    digits(p, y, 4);
+    writePadded(<u64>y, 4, p);
     p += 4;
   } else {
     store<u8>(p, y < 0 ? 0x2D : 0x2B);
-    digits(p + 1, y < 0 ? -y : y, 6);
+    writePadded(<u64>(y < 0 ? -y : y), 6, p + 1);
     p += 7;
   }
   store<u8>(p, 0x2D);
-  digits(p + 1, m, 2);
+  writePadded(<u64>m, 2, p + 1);
   store<u8>(p + 3, 0x2D);
-  digits(p + 4, d, 2);
+  writePadded(<u64>d, 2, p + 4);
   return p + 6 - out;
 }
 
-/** n (0 <= n < 10^width) in exactly width decimal digits at p. */
-function digits(p: usize, n: i64, width: i32): void {
-  for (let i = width - 1; i >= 0; i--) {
-    store<u8>(p + <usize>i, <u8>(0x30 + n % 10));
-    n /= 10;
-  }
-}

@@ -97,16 +97,14 @@ def test_every_reject_corpus_text_is_a_bad_item():
     assert [(r["id"], g) for r, g in zip(REJECTS, got)] == [(r["id"], None) for r in REJECTS]
 
 
-def test_chunk_boundaries_and_the_first_error_wins_with_its_index():
+def test_chunk_boundaries_alike_from_tuples_iterators_and_calls():
+    # The answers themselves across chunks: vectors/batch.vectors.json (test_batch_vectors.py).
     n = 10_000
     names = ["tool_%d" % (i % 13) for i in range(n)]
     texts = [json.dumps({"i": i, "s": " v%d " % i, "f": i / 7}) for i in range(n)]
     texts[9_000] = '{"i": 1,}'
     got = fingerprint_batch_json(names, texts, on_error="null")
-    assert got[9_000] is None
-    for i in list(range(0, n, 997)) + [8_999, 9_001]:
-        assert got[i] == _oracle(names[i], texts[i])
-    assert len(set(got)) == n
+    assert got[9_000] is None and len(set(got)) == n
     # Lists and tuples are cut by slicing, other iterables as they yield: the same items in the same chunks.
     assert fingerprint_batch_json(tuple(names), iter(texts), on_error="null") == got
     assert fingerprint_batch_json(iter(names), tuple(texts), on_error="null") == got
@@ -344,13 +342,12 @@ def test_items_holding_a_nul_are_sent_again_with_offsets():
         _oracle("t", texts[0]), _oracle("t\x00", texts[1]), _oracle("t", "1"), _oracle("t", "2")]
 
 
-def test_preimages_past_their_room_switch_to_core_digests_mid_chunk():
-    # 1e20 writes 21 digits: a chunk of long items (hashed by OpenSSL over preimages) runs out of room for
-    # them, and the rest of the chunk takes the core's digests, as lines; failed items in between.
+def test_preimages_past_their_room_in_a_batch_of_calls():
+    # 1e20 writes 21 digits: a chunk of long calls (hashed by OpenSSL over preimages) runs out of room for
+    # them; failed items in between. Texts alike: vectors/batch.vectors.json.
     wide = "[" + ",".join(["1e20"] * 20000) + "]"
     texts = ["[1]", wide, "[2]", wide, "{", wide, "[3]"]
     want = [_oracle("t", x) if x != "{" else None for x in texts]
-    assert fingerprint_batch_json(["t"] * len(texts), texts, on_error="null") == want
     assert fingerprint_batch([{"name": "t", "argsJSON": x} for x in texts], on_error="null") == want
 
 

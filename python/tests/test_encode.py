@@ -40,8 +40,8 @@ def test_key_list_materializes_iterables():
 
 def test_iso_datetime_outside_datetime_range():
     from datetime import datetime, timedelta, timezone
-    assert _encode.iso_datetime(datetime(1, 1, 1, tzinfo=timezone(timedelta(hours=23, minutes=59)))) == \
-        "0000-12-31T00:01:00.000Z"
-    assert _encode.iso_datetime(datetime(9999, 12, 31, 23, 59, 59, 999999,
+    assert canonical_json(datetime(1, 1, 1, tzinfo=timezone(timedelta(hours=23, minutes=59)))) == \
+        '"0000-12-31T00:01:00.000Z"'
+    assert canonical_json(datetime(9999, 12, 31, 23, 59, 59, 999999,
                                          tzinfo=timezone(-timedelta(hours=23, minutes=59)))) == \
-        "+010000-01-01T23:58:59.999Z"  # node: new Date(Date.UTC(10000, 0, 1, 23, 58, 59, 999))
+        '"+010000-01-01T23:58:59.999Z"'  # node: new Date(Date.UTC(10000, 0, 1, 23, 58, 59, 999))

@@ -15,11 +15,11 @@ import json
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
 from . import _core, _limits
-from ._abi import F_FROM_VALUE, F_MARSHAL
+from ._abi import DEFAULT_KIND, F_FROM_VALUE, F_KEEP_MASK, F_MARSHAL
 from ._core import F_DIGEST, F_IGNORE, F_MATCH_ON, F_STRING_INPUT, F_TEXT, _local
 from ._encode import to_json_args
 from ._stream import NOT_PLAIN, PLAIN, UNKNOWN, marshal_call, plain_call
-from ._select import key_list, select_value
+from ._select import key_list, keys_text, select_value
 from ._errors import FingerprintError
 from ._limits import Limits
 from ._types import KeyList
@@ -29,7 +29,7 @@ _quote = json.encoder.encode_basestring  # JSON string literals, non-ASCII kept 
 _names: Dict[str, bytes] = {}
 _lists: Dict[Tuple[str, ...], bytes] = {}
 _CACHE_MAX = 1024
-_DEFAULT_KIND = "tool_call"
+_DEFAULT_KIND = DEFAULT_KIND  # D17, generated from assembly/abi.ts
 _PLAIN_TEXT = 1 << 16  # characters: a str up to this takes _core.plain (its bytes live during the run)
 _VALUE_DIGEST = F_DIGEST | F_MARSHAL  # plain's request for a value's digest
 
@@ -66,22 +66,42 @@ def _list_text(keys: Tuple[str, ...]) -> bytes:
     return b
 
 
-def _options(kind: Any, match_on: Any, ignore_args: Any) -> Tuple[int, bytes, bytes, bytes,
-                                                                    Optional[Tuple[str, ...]],
-                                                                    Optional[Tuple[str, ...]]]:
+def _options(kind: Any, match_on: Any, ignore_args: Any) -> Tuple[int, bytes, bytes, bytes]:
     flags = F_DIGEST
     k = b"" if type(kind) is str and kind == _DEFAULT_KIND else _literal(kind, "kind")
     m = g = b""
-    mt = gt = None
     if match_on is not None:
-        mt = key_list(match_on, "match_on")
-        m = _list_text(mt)
+        m = _list_text(key_list(match_on, "match_on"))
         flags |= F_MATCH_ON
     if ignore_args is not None:
-        gt = key_list(ignore_args, "ignore_args")
-        g = _list_text(gt)
+        g = _list_text(key_list(ignore_args, "ignore_args"))
         flags |= F_IGNORE
-    return flags, k, m, g, mt, gt
+    return flags, k, m, g
+
+
+_masks: Dict[Tuple[int, bytes, bytes, Tuple[str, ...]], str] = {}
+_MASK_KEYS_MAX = 64  # larger dicts ask: their key would cost what a request costs
+
+
+def _keep_mask(flags: int, m: bytes, g: bytes, names: List[str]) -> str:
+    """The core's keep-mask for the key names (``_select``), remembered by request: a tool's
+    calls repeat their keys and lists, and the answer depends on nothing else (the
+    core checks no limit on it, so none is sent either)."""
+    key = (flags, m, g, tuple(names)) if len(names) <= _MASK_KEYS_MAX else None
+    mask = _masks.get(key) if key is not None else None
+    if mask is None:
+        mask = _core.call(flags | F_KEEP_MASK | F_TEXT, b"", b"", m, g, keys_text(names), _unlimited())
+        if key is not None:
+            if len(_masks) >= _CACHE_MAX:
+                _masks.clear()
+            _masks[key] = mask
+    return mask
+
+
+def _unlimited() -> _limits.Settings:
+    """Settings without a byte limit (the configured memory retention kept)."""
+    a = _limits.active
+    return _limits.Settings(Limits(), a.retain) if a.any_bytes else a  # a byte limit would cut the keys short
 
 
 LimitsArg = Union[Limits, Mapping[str, Any], None]
@@ -158,15 +178,11 @@ def fingerprint(name: str, args: Any, *, match_on: Optional[KeyList] = None,
             fn = _value_fn()
         return fn(name, args)  # type: ignore[no-any-return]
     n = _literal(name, "name")
-    k = b"" if type(kind) is str and kind == _DEFAULT_KIND else _literal(kind, "kind")
-    if match_on is not None:
-        args = select_value(args, key_list(match_on, "match_on"), None)  # D9: match_on wins
-        if ignore_args is not None:
-            key_list(ignore_args, "ignore_args")  # still checked
-    elif ignore_args is not None:
-        args = select_value(args, None, key_list(ignore_args, "ignore_args"))
-    # The selection is complete here, in O(keys + list), so the
-    # core gets no key lists: applying them again would change nothing.
+    flags, k, m, g = _options(kind, match_on, ignore_args)
+    if flags != F_DIGEST:
+        # The core says which members to walk (D9, D10); the rest are never read, and
+        # it gets no key lists after: applying them again would change nothing.
+        args = select_value(args, lambda names: _keep_mask(flags ^ F_DIGEST, m, g, names))
     if k or limits is not None:
         return _value_call(F_DIGEST, k, n, args, limits)
     # Selected args, default kind and limits: the common call's function too
@@ -231,7 +247,7 @@ def fingerprint_json(name: str, args_json: Union[str, bytes, bytearray, memoryvi
         return _core.call(F_DIGEST | text_flag, b"", n, b"", b"", data)
     n = _literal(name, "name")
     data, text_flag = _text(args_json)
-    flags, k, m, g, _, _ = _options(kind, match_on, ignore_args)
+    flags, k, m, g = _options(kind, match_on, ignore_args)
     return _core.call(flags | text_flag, k, n, m, g, data, _settings(limits))
 
 

@@ -14,7 +14,7 @@ from array import array
 from typing import Any, Dict, List
 
 from . import _limits
-from ._abi import BATCH_CHUNK_BYTES, BATCH_CHUNK_ITEMS, F_DIGEST, F_RAW_NAMES, F_STRING_INPUT
+from ._abi import BATCH_CHUNK_BYTES, BATCH_CHUNK_ITEMS, DEFAULT_KIND, F_DIGEST, F_RAW_NAMES, F_STRING_INPUT
 from ._batch import Column, Target, run_chunk, with_index
 from ._errors import FingerprintError
 
@@ -64,7 +64,7 @@ def batch_json(names: Any, args_json: Any, kind: Any, shared: List[Any], s: _lim
     aa = _strings(args_json, "args_json")
     ka = None
     if shared[0] is None:
-        ka = _strings(pc.fill_null(kind, "tool_call"), "kind")  # a null kind is the default (D17)
+        ka = _strings(pc.fill_null(kind, DEFAULT_KIND), "kind")  # a null kind is the default (D17, assembly/abi.ts)
         if len(ka) != len(na):
             raise FingerprintError("invalid-argument", "kind and names have different lengths")
     if len(na) != len(aa):

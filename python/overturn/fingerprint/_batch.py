@@ -18,8 +18,9 @@ from itertools import accumulate
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from . import _core, _diagnostics_wasm, _limits
-from ._abi import (BATCH_BASE, BATCH_COLUMNS, BATCH_COUNT, BATCH_END_DIGEST, BATCH_FLAGS, BATCH_LINES, BATCH_NUL_IN_ITEM,
-                   BATCH_OUT_BYTES, BATCH_SEPARATED, BATCH_WORDS, DIGEST_BYTES, F_DIGEST, F_PREIMAGE, RESULT_STATUS)
+from ._abi import (BATCH_BASE, BATCH_COLUMNS, BATCH_COUNT, BATCH_END_DIGEST, BATCH_FLAGS, BATCH_ITEM_FLAGS, BATCH_LINES,
+                   BATCH_NUL_IN_ITEM, BATCH_OUT_BYTES, BATCH_SEPARATED, BATCH_WORDS, DIGEST_BYTES, F_DIGEST, F_MARSHAL,
+                   F_PREIMAGE, RESULT_STATUS)
 from ._errors import FingerprintError, core_error
 
 _DESCRIPTOR = (BATCH_WORDS * 4 + 15) // 16 * 16
@@ -86,9 +87,6 @@ class Target:
         core wrote them."""
         self.d.refresh()
         return self.d.view
-
-    def write(self, ptr: int, data: Any) -> None:
-        _put(self.view(), ptr, data)
 
     def read(self, ptr: int, n: int) -> bytes:
         return bytes(self.view()[ptr:ptr + n])
@@ -161,14 +159,15 @@ def with_index(err: FingerprintError, index: int) -> FingerprintError:
 
 def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_errors: Dict[int, FingerprintError],
               base: int, raise_errors: bool, retry: Optional[Callable[[int], str]] = None,
-              lines: bool = False) -> Tuple[Any, List[int]]:
+              lines: bool = False, sorts: Optional[List[int]] = None) -> Tuple[Any, List[int]]:
     """Runs ``count`` items; returns their digests and the failed indexes (within the chunk): 64 bytes each
     back to back in a bytearray (zeros where failed), or a list of hex ``str`` — with ``lines`` (the core
     writes a newline after each, BATCH_LINES, split here in one call), or when the core left the preimages
     to OpenSSL here (``F_DIGEST | F_PREIMAGE``: its pick, abi.ts). With ``raise_errors`` the first failure
-    raises, naming ``base + i``. ``retry(i)``, if given, answers an item the core refused another way (its
-    digest, or the FingerprintError it raises)."""
-    size = 0  # a "pieces" column's bytes are known once written: room for its most
+    raises, naming ``base + i``. ``sorts``: each item's sort of input (BATCH_ITEM_FLAGS), if they differ.
+    ``retry(i)``, if given, answers a marshal item the core refused another way (its digest, or the
+    FingerprintError it raises)."""
+    size = 4 * count + 4 if sorts else 0  # a "pieces" column's bytes are known once written: room for its most
     for c in cols:
         size += c[3] if c[0] == "pieces" else len(c[1]) + (0 if c[0] in ("shared", "separated") else len(c[2]) + 8)
     stride = DIGEST_BYTES + 1 if lines else DIGEST_BYTES
@@ -188,6 +187,9 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_er
     words[BATCH_OUT_BYTES] = room
     words[BATCH_LINES] = 1 if lines else 0
     words[BATCH_BASE] = base
+    if sorts:
+        words[BATCH_ITEM_FLAGS] = at = (at + 3) & ~3
+        at = _put(v, at, array("I", sorts))
     for i, c in enumerate(cols):
         w = BATCH_COLUMNS + 3 * i
         if c[0] == "shared" or c[0] == "separated":
@@ -215,6 +217,7 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_er
     # Made after the first run: the common chunk returns its digests straight from wasm memory.
     digests = bytearray()
     hexes: List[Optional[str]] = []
+    sha: Any = None
     failed: List[int] = []
     pending: List[int] = []
     frm = 0
@@ -225,7 +228,7 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_er
         if stop == BATCH_NUL_IN_ITEM and frm == 0:  # an item holds a NUL: the chunk again, with offsets
             cols = [text_column([wtf8(x) for x in c[1 if c[0] == "pieces" else 2]]) if c[0] in ("separated", "pieces")
                     else c for c in cols]
-            return run_chunk(t, flags, count, cols, host_errors, base, raise_errors, retry, lines)
+            return run_chunk(t, flags, count, cols, host_errors, base, raise_errors, retry, lines, sorts)
         if stop < frm or stop > count:  # pragma: no cover - a core defect, never a loop
             raise FingerprintError("internal-error", "the core's batch stopped at %d of %d..%d" % (stop, frm, count))
         if frm == 0 and can_hash:  # the core's pick: preimages (hashed here) or digests
@@ -277,7 +280,8 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_er
         frm += 1
         # A limit's refusal is final: the text path would read the same tree to the same limit
         # (and a shared-container bomb must never reach json.dumps).
-        if retry is not None and stop not in host_errors and t.status() not in _core._LIMIT_STATUSES:
+        if (retry is not None and (sorts[stop] if sorts else flags) & F_MARSHAL and stop not in host_errors
+                and t.status() not in _core._LIMIT_STATUSES):
             pending.append(stop)  # answered after the batch: retry() uses the instance (its input region)
             continue
         err = host_errors.get(stop) or t.error()

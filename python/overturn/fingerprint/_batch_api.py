@@ -14,13 +14,13 @@ from marshal import dumps as _dumps
 from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Tuple
 
 from . import _batch, _limits, _stream
-from ._abi import BATCH_CHUNK_BYTES, BATCH_CHUNK_ITEMS, F_CALL, F_DIGEST, F_MARSHAL, F_RAW_NAMES, F_STRING_INPUT
+from ._abi import BATCH_CHUNK_BYTES, BATCH_CHUNK_ITEMS, DEFAULT_KIND, F_CALL, F_DIGEST, F_MARSHAL, F_RAW_NAMES, F_STRING_INPUT
 from ._batch import SHARED_EMPTY, Column, Target, run_chunk, with_index
 from ._errors import FingerprintError
 from ._select import key_list
 from ._types import KeyList
 
-_DEFAULT_KIND = "tool_call"
+_DEFAULT_KIND = DEFAULT_KIND  # D17, generated from assembly/abi.ts (batch columns are raw text: "" is an error)
 _ENC = ("utf-8", "surrogatepass")
 
 
@@ -170,25 +170,17 @@ def fingerprint_batch(calls: Iterable[Any], *, limits: Any = None, on_error: str
                     errors[i] = e
             for i in alone:
                 texts[i] = b'{"name":"-","args":null}'  # a stand-in; its digest is replaced below
-            lo = 0
-            one_run = sorts.count(sorts[0]) == len(sorts)  # the common chunk: no step per item to find its run
-            while lo < len(chunk):  # one run, one sort of input: str lines have no BOM (D12)
-                hi = len(chunk) if one_run else lo
-                while hi < len(chunk) and sorts[hi] == sorts[lo]:
-                    hi += 1
-                flags = F_CALL | F_DIGEST | sorts[lo]
-                sub = {i - lo: e for i, e in errors.items() if lo <= i < hi}
-                # A marshal stream the core refuses (a surrogate, a large int, a shared list…)
-                # takes the JSON-text path alone, which gives the D16 answer or the error.
-                retry = (lambda j, lo=lo: t.own(explain_record, dicts[lo + j], b"", t.s)[1]) if sorts[lo] == F_MARSHAL else None
-                digests, failed = run_chunk(t, flags, hi - lo, [SHARED_EMPTY] * 4 + [_batch.text_column(texts[lo:hi])],
-                                            sub, base + lo, raise_errors, retry=retry, lines=True)
-                got = _batch.digests_list(digests, hi - lo, failed)
-                for i in range(lo, hi):
-                    if i in alone:
-                        got[i - lo] = alone[i]
-                out.extend(got)
-                lo = hi
+            one_sort = sorts.count(sorts[0]) == len(sorts)  # the common chunk: no column of sorts
+            # A marshal stream the core refuses (a surrogate, a large int, a shared list…)
+            # takes the JSON-text path alone, which gives the D16 answer or the error.
+            digests, failed = run_chunk(t, F_CALL | F_DIGEST | (sorts[0] if one_sort else 0), len(chunk),
+                                        [SHARED_EMPTY] * 4 + [_batch.text_column(texts)], errors, base, raise_errors,
+                                        retry=lambda j: t.own(explain_record, dicts[j], b"", t.s)[1], lines=True,
+                                        sorts=None if one_sort else sorts)
+            got = _batch.digests_list(digests, len(chunk), failed)
+            for i in alone:
+                got[i] = alone[i]
+            out.extend(got)
             base += len(chunk)
     return out
 
@@ -219,63 +211,33 @@ def _run_strs(t: Target, shared: List[Any], names: List[Any], texts: List[Any], 
 
 def _run_texts(t: Target, shared: List[Any], names: List[Any], texts: List[Any], s: _limits.Settings, base: int,
                raise_errors: bool, out: List[Optional[str]]) -> None:
-    """One chunk of names and JSON texts; runs of str and of bytes go separately (D12: a BOM)."""
+    """One chunk of names and JSON texts, each text with its sort (str, or bytes that may start with a BOM: D12)."""
     if _run_strs(t, shared, names, texts, s, base, raise_errors, out):
         return
     errors: Dict[int, FingerprintError] = {}
-    try:
-        nb = [_batch.wtf8(n) for n in names]
-    except TypeError:
-        nb = []
-        for i, n in enumerate(names):
-            if isinstance(n, str):
-                nb.append(_batch.wtf8(n))
-                continue
-            e = FingerprintError("invalid-argument", "name must be a str, got %s" % type(n).__qualname__)
-            if raise_errors:
-                raise with_index(e, base + i) from None
-            errors[i] = e
-            nb.append(b"")
-    try:
-        ab = [str.encode(x, *_ENC) for x in texts]
-        runs = [(0, len(texts), True)]
-    except TypeError:
-        ab, runs = _mixed_texts(texts, errors, base, raise_errors)
-    for lo, hi, is_str in runs:
-        flags = F_DIGEST | F_RAW_NAMES | (F_STRING_INPUT if is_str else 0)
-        cols = [shared[0], _batch.text_column(nb[lo:hi]), shared[2], shared[3], _batch.text_column(ab[lo:hi])]
-        sub = {i - lo: e for i, e in errors.items() if lo <= i < hi}
-        digests, failed = run_chunk(t, flags, hi - lo, cols, sub, base + lo, raise_errors, lines=True)
-        out.extend(_batch.digests_list(digests, hi - lo, failed))
-
-
-def _mixed_texts(texts: List[Any], errors: Dict[int, FingerprintError], base: int,
-                 raise_errors: bool) -> Tuple[List[bytes], List[Tuple[int, int, bool]]]:
-    ab: List[bytes] = []
-    sorts: List[bool] = []
-    for i, x in enumerate(texts):
+    nb, ab, sorts = [], [], []
+    for i, (n, x) in enumerate(zip(names, texts)):
+        e = None
         if isinstance(x, str):
             ab.append(str.encode(x, *_ENC))
-            sorts.append(True)
-        elif isinstance(x, (bytes, bytearray, memoryview)):
-            ab.append(bytes(x))
-            sorts.append(False)
+            sorts.append(F_STRING_INPUT)
         else:
-            e = FingerprintError("invalid-argument", "JSON text must be str or bytes, got %s" % type(x).__qualname__)
+            ab.append(bytes(x) if isinstance(x, (bytes, bytearray, memoryview)) else b"")
+            sorts.append(0)  # bytes may start with a BOM (D12)
+            if not ab[-1] and not isinstance(x, (bytes, bytearray, memoryview)):
+                e = FingerprintError("invalid-argument", "JSON text must be str or bytes, got %s" % type(x).__qualname__)
+        if not isinstance(n, str):
+            e = e or FingerprintError("invalid-argument", "name must be a str, got %s" % type(n).__qualname__)
+        nb.append(_batch.wtf8(n) if isinstance(n, str) else b"")
+        if e is not None:
             if raise_errors:
                 raise with_index(e, base + i) from None
             errors[i] = e
-            ab.append(b"")
-            sorts.append(sorts[-1] if sorts else True)
-    runs = []
-    lo = 0
-    while lo < len(ab):
-        hi = lo
-        while hi < len(ab) and sorts[hi] == sorts[lo]:
-            hi += 1
-        runs.append((lo, hi, sorts[lo]))
-        lo = hi
-    return ab, runs
+    one_sort = sorts.count(sorts[0]) == len(sorts)
+    cols = [shared[0], _batch.text_column(nb), shared[2], shared[3], _batch.text_column(ab)]
+    digests, failed = run_chunk(t, F_DIGEST | F_RAW_NAMES | (sorts[0] if one_sort else 0), len(names), cols, errors,
+                                base, raise_errors, lines=True, sorts=None if one_sort else sorts)
+    out.extend(_batch.digests_list(digests, len(names), failed))
 
 
 def _byte_bounded(texts: List[Any]) -> List[Tuple[int, int]]:

@@ -20,15 +20,16 @@ import json
 import re
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, TypedDict, Union
 
-from ._abi import EXPLANATION_VERSION
-from ._diagnostics_wasm import diff_texts, explain_call_text, explain_calls_text
-from ._encode import host_call_text, key_list, key_name, to_json_text
+from ._abi import DEFAULT_KIND, EXPLANATION_VERSION
+from ._diagnostics_wasm import call_keep_mask, diff_texts, explain_call_text, explain_calls_text
+from ._encode import host_call_text, key_list, to_json_text
+from ._select import select_value
 from ._read import is_model
 from ._errors import FingerprintError
 from ._tools import Tools, tools_text
 from ._types import KeyList
 
-_DEFAULT_KIND = "tool_call"
+_DEFAULT_KIND = DEFAULT_KIND  # D17, generated from assembly/abi.ts
 
 
 class Selection(TypedDict):
@@ -298,40 +299,20 @@ def explain_record(call: Any, tools: bytes = b"", s: Any = None) -> Tuple[Dict[s
     c = dict(call)
     if isinstance(c.get("argsJSON"), (bytes, bytearray, memoryview)):
         c["argsJSON"] = _utf8(bytes(c["argsJSON"]))
-    try:
-        text = to_json_text(c)
-    except FingerprintError:
-        return _explain_around_rejected(c, tools, s)
-    return explain_call_text(text, tools, s, from_value=True)
+    elif "args" in c and c.get("argsJSON") is None and (tools or c.get("matchOn") is not None
+                                                        or c.get("ignoreArgs") is not None):
+        # The core says which args members to read (D9): the rest go in as what says whether
+        # they hold a value (``selected.dropped``), never walked; a value D16 rejects there is no error.
+        def ask(names: List[str]) -> str:
+            return call_keep_mask(to_json_text(dict(c, args=dict.fromkeys(names, 1)), ""), tools, s)
+        c["args"] = select_value(c.get("args"), ask, _left)
+    return explain_call_text(to_json_text(c, ""), tools, s, from_value=True)
 
 
-def _explain_around_rejected(c: Dict[str, Any], tools: bytes, s: Any) -> Tuple[Dict[str, Any], str]:
-    """A call whose args hold a value D16 rejects: no error when selection leaves
-    it out (D9). Each rejected top-level member goes in as a stand-in (True:
-    present, not None); if the core keeps one, the real error is raised — the
-    core, not this host, decides what is selected."""
-    args = c.get("args")
-    if not isinstance(args, dict):
-        to_json_text(args)  # raises the error with its path
-        raise FingerprintError("unsupported-value", "a call's members must be JSON values")
-    copy: Dict[Any, Any] = {}
-    rejected = set()
-    for key, value in args.items():
-        try:
-            to_json_text(value)
-            copy[key] = value
-        except FingerprintError:
-            rejected.add(key if key.__class__ is str else key_name(key))
-            copy[key] = True
-    try:
-        text = to_json_text(dict(c, args=copy))
-    except FingerprintError:
-        to_json_text(args)  # a bad key: raises the error with its path
-        raise
-    record, digest = explain_call_text(text, tools, s, from_value=True)
-    if any(k in rejected for k in record["selected"]["kept"]):
-        to_json_text(args)
-    return record, digest
+def _left(v: Any) -> Any:
+    """A member selection leaves out: None and exact numbers and strings as they are (NaN and
+    too large an int are null), anything else a plain True (never null, D16)."""
+    return v if v is None or type(v) in (str, int, float, bool) else True
 
 
 def _call(name: Any, kind: Any, match_on: Any, ignore_args: Any, args: Dict[str, Any]) -> Dict[str, Any]:

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from typing import Any, Dict, List, Tuple
 
 from . import _core
-from ._abi import (ALL_CALLS, F_FROM_VALUE, F_NTH_CALL, F_STRING_INPUT, F_TOOLS, HEADER_BYTES,
+from ._abi import (ALL_CALLS, F_CALL, F_FROM_VALUE, F_KEEP_MASK, F_NTH_CALL, F_STRING_INPUT, F_TEXT, F_TOOLS, HEADER_BYTES,
                    RESULT_CLI_OUT, RESULT_DIGEST, RESULT_TEXT_PTR, RQ_CLI, RQ_DIFF, RQ_EXPLAIN)
 from ._errors import FingerprintError
 from ._instance import HEADER as _HEADER, Instance, Pool
@@ -82,6 +82,17 @@ def explain_call_text(text: Any, tools: bytes = b"", s: Any = None, from_value: 
     import json  # here: the CLI never needs it (~5 ms of its start)
 
     return json.loads(text_out), digest
+
+
+def call_keep_mask(text: bytes, tools: bytes = b"", s: Any = None) -> str:
+    """The core's keep-mask for a call's JSON text (made here from the caller's mapping) whose args
+    are an object of its key names (``_select``): the call's own selection or its tool's decides."""
+    flags = F_CALL | F_KEEP_MASK | F_TEXT | F_FROM_VALUE | (F_TOOLS if tools else 0)
+    st = _acquire()
+    try:
+        return _run(st, _HEADER.pack(flags, 0, 0, 0, len(tools), len(text)) + tools + text, s)
+    finally:
+        _release(st)
 
 
 def explain_calls_text(text: Any, tools: bytes = b"", from_value: bool = False) -> List[Tuple[Dict[str, Any], str]]:

@@ -4,7 +4,7 @@ Internal. Since issue #14, plain values first go to the core as marshal
 (``_stream.py``); this module is the path for everything that refuses — and
 what gives every D16 error its path. Its fast path is the C ``json`` encoder (compact RFC 8259 text,
 NaN/Infinity written as bare tokens) with a ``default`` hook for
-``datetime``/``date``. For every type D16 admits, its output already has the
+``datetime``/``date`` (whose text the core prints, ``_date_text``). For every type D16 admits, its output already has the
 contract's meaning once the core reads it: the core drops null, reads
 ``NaN``/``Infinity`` as null (D12) and huge integer literals as the nearest
 double (D11, so ``2**1024`` → Infinity → null, as D16 asks).
@@ -32,7 +32,7 @@ Hostile values (issue #10). Types are tested on ``type(v)``, never through
 ``isinstance`` (which consults an instance's ``__class__`` and so lets any
 object claim to be a ``str`` or a ``datetime``). A subclass is read by its
 base type's value (``int.__repr__``, ``float.__repr__``, the ``datetime``
-field descriptors, see ``_dates``), never through overridable methods,
+field descriptors, see ``_date_text``), never through overridable methods,
 exactly as the C encoder reads it — except where ``json.dumps`` itself calls
 back: a dict subclass is read through its ``items()`` (unless its own storage
 is empty) and a list/tuple subclass through its iteration, on both paths
@@ -81,13 +81,17 @@ from collections.abc import Mapping
 from datetime import date, datetime
 from typing import Any, Callable, List, Optional, Sequence, Set
 
-from ._dates import BadData, iso_date, iso_datetime
+import struct
+from datetime import timedelta
+
+from . import _core
+from ._abi import F_TEXT, F_VALUES, V_DATE, V_DAY
 from ._errors import FingerprintError
 from ._read import describe, is_model, items_of, iterate, key_name, model_in_dump, model_value, pair
-from ._select import key_list, select_value
+from ._select import key_list
 
-__all__ = ["FAST_MAX_RECURSION_LIMIT", "iso_date", "iso_datetime", "key_list", "key_name", "select_value",
-           "host_call_text", "slow_text", "to_json_args", "to_json_text"]  # key_list/select_value/key_name: re-exported for _diagnostics
+__all__ = ["FAST_MAX_RECURSION_LIMIT", "key_list", "key_name",
+           "host_call_text", "slow_text", "to_json_args", "to_json_text"]  # key_list/key_name: re-exported for _diagnostics
 
 # json.encoder picks the C implementations (module _json) when CPython has them.
 _quote: Callable[[str], str] = json.encoder.encode_basestring_ascii
@@ -102,12 +106,70 @@ class _Unsupported(TypeError):
 
 
 def _default(o: Any) -> str:
-    t = type(o)
-    if issubclass(t, datetime):
-        return iso_datetime(o)
-    if issubclass(t, date):
-        return iso_date(o)
+    if issubclass(type(o), date):  # datetime too
+        return _date_text(o)
     raise _Unsupported
+
+
+# --- dates: the host reads the instant, the core prints it (D16) -------------
+
+class BadData(TypeError):
+    """Data that cannot be read (not an exception of the user's code): a
+    TypeError so that the fast path falls back to the walk, which turns it into
+    a FingerprintError with the path and ``__cause__`` set to ``cause``."""
+
+    def __init__(self, message: str, cause: BaseException) -> None:
+        super().__init__(message)
+        self.cause = cause
+
+
+_DATE_ITEM = struct.Struct("<Bd")  # a value-stream date item (assembly/json/values.ts)
+_EPOCH_DAY = 719_163  # date(1970, 1, 1).toordinal()
+_DAY_US = 86_400_000_000
+_US = timedelta(microseconds=1)
+_DT_FIELDS = tuple(getattr(datetime, n).__get__ for n in
+                   ("year", "month", "day", "hour", "minute", "second", "microsecond", "tzinfo", "fold"))
+_toordinal = date.toordinal
+
+
+def _date_text(v: Any) -> str:
+    """The text the core prints for a datetime (``toISOString()``: its UTC
+    instant, a naive one taken as UTC, microseconds truncated) or a date
+    (``YYYY-MM-DD``), sent as a time value in ms or a day count (D16).
+
+    A subclass is read through ``datetime``'s own field descriptors (its
+    overridden ``year``, ``utcoffset()``, ``toordinal()`` never run); the
+    tzinfo's ``utcoffset(dt)`` is called directly, as ``datetime.utcoffset``
+    does, so its own exception passes through while a result datetime would
+    reject is BadData.
+    """
+    if not issubclass(type(v), datetime):
+        item = _DATE_ITEM.pack(V_DAY, _toordinal(v) - _EPOCH_DAY)
+    else:
+        y, mo, d, h, mi, sec, us, tz, fold = [f(v) for f in _DT_FIELDS]
+        if type(v) is not datetime:
+            v = datetime(y, mo, d, h, mi, sec, us, tz, fold=fold)
+        local = (((_toordinal(v) - _EPOCH_DAY) * 24 + h) * 60 + mi) * 60 + sec
+        item = _DATE_ITEM.pack(V_DATE, (local * 1_000_000 + us - _utcoffset_us(v, tz)) // 1000)
+    return _core.call(F_TEXT | F_VALUES, b"", b"", b"", b"", item)[1:-1]  # a JSON string of ASCII
+
+
+def _utcoffset_us(dt: datetime, tz: Any) -> int:
+    """The UTC offset of an exact datetime in microseconds (0: naive, or no offset)."""
+    if tz is None:
+        return 0
+    off = tz.utcoffset(dt)  # user code: its exceptions pass through
+    if off is None:
+        return 0
+    if not issubclass(type(off), timedelta):
+        e: Exception = TypeError("tzinfo.utcoffset() must return None or timedelta, not '%s'" % type(off).__name__)
+        raise BadData("the tzinfo of a datetime returned a %s offset" % type(off).__name__, e)
+    us = timedelta.__floordiv__(off, _US)
+    if not -_DAY_US < us < _DAY_US:
+        e = ValueError("offset must be a timedelta strictly between -timedelta(hours=24) and "
+                       "timedelta(hours=24), not %s" % timedelta.__repr__(off))
+        raise BadData("the tzinfo of a datetime returned an offset of 24 hours or more", e)
+    return us  # type: ignore[no-any-return]
 
 
 # --- the fast path ----------------------------------------------------------
@@ -156,7 +218,7 @@ _fast = _make_fast()
 _limit = sys.getrecursionlimit
 
 
-def to_json_text(value: Any) -> bytes:
+def to_json_text(value: Any, root: str = "args") -> bytes:
     """JSON text (WTF-8 bytes) of a host value, checked against D16.
 
     Raises FingerprintError (with ``path``) for a value D16 rejects; an
@@ -172,10 +234,10 @@ def to_json_text(value: Any) -> bytes:
     RecursionError always falls back: it may surface inside a user's frame
     only because the value is deep (D19).
     """
-    return "".join(_text_parts(value)).encode("utf-8", "surrogatepass")
+    return "".join(_text_parts(value, False, root)).encode("utf-8", "surrogatepass")
 
 
-def _text_parts(value: Any, reads_once: bool = False) -> Sequence[str]:
+def _text_parts(value: Any, reads_once: bool = False, root: str = "args") -> Sequence[str]:
     """to_json_text's text in pieces (ASCII: ``ensure_ascii``), not yet joined.
 
     ``reads_once``: the value may hold user code (marshal refused it), so the
@@ -183,17 +245,17 @@ def _text_parts(value: Any, reads_once: bool = False) -> Sequence[str]:
     on such values: 430 against 130 µs on 7 KB with one datetime).
     """
     if reads_once:
-        return [slow_text(value)]
+        return [slow_text(value, root)]
     if _limit() <= FAST_MAX_RECURSION_LIMIT:
         try:
             return _fast(value)
         except RecursionError:
-            return [slow_text(value)]
+            return [slow_text(value, root)]
         except (TypeError, ValueError, OverflowError) as e:
             if _raised_by_user(e):
                 raise
-            return [slow_text(value)]
-    return [slow_text(value)]  # D19: the C stack could not hold the limit's depth
+            return [slow_text(value, root)]
+    return [slow_text(value, root)]  # D19: the C stack could not hold the limit's depth
 
 
 #: Above this many bytes of JSON text, the value path hands the core the
@@ -220,11 +282,11 @@ def to_json_args(value: Any, reads_once: bool = False) -> Any:
     return list(parts)
 
 
-_OWN_FILES = frozenset((_make_fast.__code__.co_filename, iso_datetime.__code__.co_filename, json.encoder.__file__))
+_OWN_FILES = frozenset((_make_fast.__code__.co_filename, json.encoder.__file__))
 
 
 def _raised_by_user(e: BaseException) -> bool:
-    """Whether any frame between here and the raise belongs to none of this module, _dates and json.encoder."""
+    """Whether any frame between here and the raise belongs to neither this module nor json.encoder."""
     tb = e.__traceback__
     while tb is not None:
         if tb.tb_frame.f_code.co_filename not in _OWN_FILES:
@@ -256,6 +318,7 @@ def _int_text(x: int) -> str:
 
 
 def _path(frames: List[List[Any]], root: str = "args") -> str:
+    """The D15 path; from a whole call (root ""), its args member's values are ``args…``."""
     parts = [root]
     for f in frames:
         k = f[3]
@@ -263,7 +326,8 @@ def _path(frames: List[List[Any]], root: str = "args") -> str:
             parts.append("." + k if _IDENT.match(k) else "[%s]" % json.dumps(k, ensure_ascii=False))
         else:
             parts.append("[%d]" % k)
-    return "".join(parts)
+    p = "".join(parts)
+    return p[1:] if p[:1] == "." else p
 
 def slow_text(value: Any, root: str = "args", models: bool = True) -> str:
     """Iterative twin of the fast path: the same JSON text, no depth limit.
@@ -311,10 +375,8 @@ def slow_text(value: Any, root: str = "args", models: bool = True) -> str:
                 out.append("[")
                 frames.append([v, it, False, -1])
             active.add(id(v))
-        elif issubclass(t, datetime):
-            out.append(_quote(_dated(iso_datetime, v, frames, root)))
-        elif issubclass(t, date):
-            out.append(_quote(iso_date(v)))
+        elif issubclass(t, date):  # datetime too
+            out.append(_quote(_dated(v, frames, root)))
         elif is_model(v):
             p = _path(frames, root)
             if not models:
@@ -362,9 +424,9 @@ def slow_text(value: Any, root: str = "args", models: bool = True) -> str:
             return "".join(out)
 
 
-def _dated(fn: Callable[[Any], str], v: Any, frames: List[List[Any]], root: str = "args") -> str:
+def _dated(v: Any, frames: List[List[Any]], root: str = "args") -> str:
     try:
-        return fn(v)
+        return _date_text(v)
     except BadData as e:
         p = _path(frames, root)
         raise FingerprintError("unsupported-value", "cannot fingerprint the datetime at %s: %s"
@@ -376,8 +438,8 @@ def host_call_text(call: Any) -> bytes:
     or tuple of calls or messages (D22), or an SDK object read through its
     ``model_dump`` (D16b, in the walker). Anything else is invalid-argument."""
     if isinstance(call, Mapping):
-        return to_json_text(dict(call))
+        return to_json_text(dict(call), "")
     if isinstance(call, (list, tuple)) or is_model(call):
-        return to_json_text(call)
+        return to_json_text(call, "")
     raise FingerprintError("invalid-argument", "a call or message must be a mapping, a list of them, an SDK object "
                            "with model_dump, or its JSON text; got %s" % type(call).__qualname__)

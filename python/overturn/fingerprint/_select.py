@@ -1,75 +1,92 @@
-"""Value-side selection (D9, D10): ``match_on``/``ignore_args`` on a top-level dict.
+"""Selection (D9, D10) on a host value, decided by the core. Internal.
 
-Internal. Keys compare by their JSON name, exactly and by content (a str
-subclass's ``__eq__``/``__hash__`` never run, issue #10), in O(keys + list).
+The host sends the top-level key names of a dict (never its values) and the
+core answers which members to walk (``assembly/abi.ts`` F_KEEP_MASK,
+``assembly/pipeline/select.ts``): which list governs, and how keys match
+(exactly, surrogate pairs joined as in the text, D14) are the core's. Keys
+are named as the JSON text names them (``7`` → ``"7"``, ``_read.key_name``),
+by content: a key's own ``__eq__``/``__hash__`` never run (issue #10).
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Set, Tuple
+import json
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from ._errors import FingerprintError
 from ._read import is_model, items_of, key_name, model_value, pair
 
-
-def _utf16(s: str) -> str:
-    """A name as the core compares it: a two-char surrogate pair is one code point (D14)."""
-    return s.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+_quote = json.encoder.encode_basestring_ascii  # C when available
+_STR = {str}
 
 
-def select_value(args: Any, match_on: Optional[Tuple[str, ...]], ignore_args: Optional[Tuple[str, ...]]) -> Any:
-    """Narrows a top-level dict before anything in it is encoded (D9).
+def keys_text(names: List[str]) -> bytes:
+    """The keep-mask request's args: an object of the key names, every value ``1`` (never looked at)."""
+    return ("{%s:1}" % ":1,".join(map(_quote, names)) if names else "{}").encode("ascii")
 
-    Keys are compared by the name the JSON text gives them (``7`` → ``"7"``),
-    exactly and by content, after joining surrogate pairs as the core does
-    (D14), so value input and text input select alike. The result is a plain
-    dict keyed by those names (exact ``str``), which encode to the same JSON
-    text as the original keys; a key's own ``__eq__``/``__hash__`` never run.
-    Keys that share a name keep all their values (see ``_Members``).
-    One set lookup per key: O(keys + list). Values left out are never read.
-    Non-dict args pass through (D10). The lists come from :func:`key_list`.
-    An object with ``model_dump`` is selected from as its dump (D16b), as
-    the core selects from it in ``explain``: the two must agree.
+
+def select_value(args: Any, ask: Callable[[List[str]], str], left: Optional[Callable[[Any], Any]] = None) -> Any:
+    """The args with only the members the core keeps; values left out are never read.
+
+    ``ask(names)``: the core's keep-mask for the key names (in order, each
+    once). A dict (a subclass through its ``items()``) or an object with
+    ``model_dump`` (as its dump, D16b, as ``explain`` reads it) is selected
+    from; anything else passes through (D10). The result is a plain dict
+    keyed by the names; where two keys share a name, all their members stay
+    (``_Members``). ``left``: what stands for a member left out (None:
+    nothing). A key D16 cannot name is left out under match_on, and an error
+    under ignore_args, where it would be walked.
     """
-    keys = match_on if match_on is not None else ignore_args
-    if keys is None:
-        return args
     t = type(args)
     if not issubclass(t, dict):
         if not is_model(args):
             return args
         args = model_value(args, "args")
-        t = type(args)
-        if not issubclass(t, dict):
+        if not issubclass(type(args), dict):
             return args
-    listed = {k if k.isascii() else _utf16(k) for k in keys}
-    keep = match_on is not None
+    keys = list(args) if type(args) is dict else None
+    if keys is not None and set(map(type, keys)) <= _STR:
+        # The usual dict: its keys are its names, each once, in the mask's order.
+        mask = _checked(ask(keys), len(keys))
+        if not mask:
+            return args
+        if left is None:
+            return {k: v for (k, v), c in zip(args.items(), mask[1:]) if c == "1"}
+        return {k: v if c == "1" else left(v) for (k, v), c in zip(args.items(), mask[1:])}
+    # An exact dict is read twice, which runs no user code; a subclass's items() once.
+    pairs: Any = dict.items(args) if type(args) is dict else [pair(i, "args") for i in items_of(args, "args")]
+    index: Dict[str, int] = {}
+    names = [k if type(k) is str else key_name(k, "args") for k, _ in pairs]
+    for n in names:
+        if n is not None and n not in index:
+            index[n] = len(index) + 1  # its character in the mask
+    mask = _checked(ask(list(index)), len(index))
+    if not mask:
+        return args
     out: Dict[str, Any] = {}
-    if t is dict:
-        n = 0
-        for k, v in args.items():
-            if type(k) is str and k.isascii():
-                if (k in listed) is keep:
-                    out[k] = v
-                    n += 1
-            else:
-                name = _selected_name(k, listed, keep)
-                if name is not None:
-                    out[name] = v
-                    n += 1
-        if n == len(out):
-            return out
-        # Two keys share a name: read the exact dict again (no user code runs) for every member.
-        pairs = [(name, v) for name, v in ((_selected_name(k, listed, keep), v) for k, v in args.items())
-                 if name is not None]
-        return _Members(out, pairs)
-    pairs = []
-    for item in items_of(args, "args"):
-        k, v = pair(item, "args")
-        name = _selected_name(k, listed, keep)
-        if name is not None:
-            pairs.append((name, v))
-            out[name] = v
-    return out if len(pairs) == len(out) else _Members(out, pairs)
+    for (k, v), n in zip(pairs, names):
+        if n is None:
+            if mask[0] == "M":
+                continue  # not a name match_on can list: left out, never read (D9)
+            raise FingerprintError(
+                "unsupported-value", "cannot fingerprint a dict key of type %s in the object at args: keys must be "
+                "str, int, float, bool or None (D16)" % type(k).__qualname__, path="args")
+        if mask[index[n]] == "1":
+            out[n] = v
+        elif left is not None:
+            out[n] = left(v)
+    if len(index) == len(names):
+        return out
+    # Two keys share a name: every member of the kept names goes in, in order (the core keeps the last, D13).
+    kept = [(n, v if mask[index[n]] == "1" else left(v)) for (k, v), n in zip(pairs, names)  # type: ignore[misc]
+            if n is not None and (mask[index[n]] == "1" or left is not None)]
+    return _Members(out, kept)
+
+
+def _checked(mask: str, n: int) -> str:
+    """The core's answer, which must be nothing or a character for each of the n names (abi.ts F_KEEP_MASK)."""
+    if mask and len(mask) != n + 1:
+        raise FingerprintError("internal-error", "the core's keep-mask has %d members for %d keys" % (len(mask) - 1, n))
+    return mask
 
 
 class _Members(dict):  # type: ignore[type-arg]
@@ -85,18 +102,6 @@ class _Members(dict):  # type: ignore[type-arg]
 
     def items(self) -> List[Tuple[str, Any]]:  # type: ignore[override]
         return self._pairs
-
-
-def _selected_name(k: Any, listed: Set[str], keep: bool) -> Optional[str]:
-    """The JSON name of key ``k`` if selection keeps it, else None."""
-    name = key_name(k, "args")
-    if name is None:
-        if keep:
-            return None  # not a name match_on can list: left out, never read (D9)
-        raise FingerprintError(
-            "unsupported-value", "cannot fingerprint a dict key of type %s in the object at args: keys must be "
-            "str, int, float, bool or None (D16)" % type(k).__qualname__, path="args")
-    return name if ((name if name.isascii() else _utf16(name)) in listed) is keep else None
 
 
 def key_list(keys: Any, what: str) -> Tuple[str, ...]:
@@ -125,4 +130,3 @@ def key_list(keys: Any, what: str) -> Tuple[str, ...]:
             k = str.__str__(k)
         exact.append(k)
     return tuple(exact)
-

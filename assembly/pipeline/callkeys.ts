@@ -4,7 +4,7 @@
 import { T_NULL, nodeA, nodeType, subtreeEnd } from "../json/tape";
 import { strIs } from "../json/members";
 
-// Bits of keyMask: which of the keys that decide a call's reading an object has (null values: absent).
+// Bits of callKeys(): which of the keys that decide a call's reading an object has (null values: absent).
 export const K_TYPE: u32 = 1;
 export const K_FUNCTION: u32 = 2, K_JSONRPC: u32 = 4, K_TOOL_USE: u32 = 8, K_FUNCTION_CALL: u32 = 16;
 export const K_ARGS: u32 = 32, K_ARGS_JSON: u32 = 64, K_GENAI: u32 = 128;
@@ -13,7 +13,7 @@ export const K_BEDROCK_EVENT: u32 = 4096; // a ConverseStream event's member: me
 export const K_LINE: u32 = K_ARGS | K_ARGS_JSON;
 
 /** The K_* keys among obj's members whose values are not null, in one pass: a recording line then skips every marker lookup. */
-export function keyMask(obj: u32): u32 {
+export function callKeys(obj: u32): u32 {
   let mask: u32 = 0;
   const count = nodeA(obj);
   let k = obj + 1;

@@ -1,0 +1,147 @@
+package fingerprint
+
+import (
+	"github.com/overturn/fingerprint/go/internal/abi"
+
+	"context"
+	"encoding/binary"
+	"strconv"
+)
+
+// Batches: many calls, one crossing into the core per chunk of items
+// (assembly/ops/batch.ts runBatch), chunk sizes from the ABI. The first bad
+// item stops the batch with the core's "item N: ..." error, Index set.
+
+// FingerprintBatchJSON is the fingerprint of each (names[i], argsJSON[i]),
+// with shared options (Kind, MatchOn, IgnoreArgs, Limits).
+func FingerprintBatchJSON[T Text](ctx context.Context, names []string, argsJSON []T, opts *Options) ([]string, error) {
+	if len(names) != len(argsJSON) {
+		return nil, newError("invalid-argument", "names and argsJSON must have the same length", "")
+	}
+	if opts == nil {
+		opts = &Options{}
+	}
+	flags, p, _, err := parts("", opts)
+	if err != nil {
+		return nil, err
+	}
+	kind := opts.Kind
+	if kind == "" {
+		kind = abi.DEFAULT_KIND
+	}
+	if len(argsJSON) > 0 && asText(argsJSON[0]).str {
+		flags |= abi.F_STRING_INPUT // texts from Go strings: no BOM is skipped (D12)
+	}
+	items := func(i int) [2][]byte { return [2][]byte{[]byte(names[i]), []byte(argsJSON[i])} }
+	return batch(ctx, fastModule, flags|abi.F_DIGEST|abi.F_RAW_NAMES, [4][]byte{[]byte(kind), nil, p[2], p[3]}, len(names), items, opts.Limits)
+}
+
+// FingerprintBatch is the fingerprint of each call (as FingerprintCall reads
+// it): JSON text (string, []byte) or a Go value, read by the core's call reader.
+func FingerprintBatch(ctx context.Context, calls []any, opts *CallOptions) ([]string, error) {
+	var own *Limits
+	if opts != nil {
+		own = opts.Limits
+	}
+	// Every item as a value stream (text as V_JSON), so one batch holds both.
+	w := walker{limit: 1 << 62}
+	items := func(i int) [2][]byte {
+		w.buf, w.path = w.buf[:0], w.path[:0]
+		if t, ok := callArg(calls[i]).(textArg); ok {
+			w.json(t.b)
+		} else if buf, _, err := writeValue(w.buf, calls[i], 1<<40); err == nil {
+			w.buf = buf
+		} else {
+			panic(err)
+		}
+		return [2][]byte{nil, w.buf}
+	}
+	return batch(ctx, engineModule, abi.F_CALL|abi.F_DIGEST|abi.F_VALUES, [4][]byte{}, len(calls), items, own)
+}
+
+// batch runs count items in chunks; item(i) gives its name and args bytes,
+// shared holds the parts every item shares (kind, -, matchOn, ignoreArgs).
+func batch(ctx context.Context, m *module, flags uint32, shared [4][]byte, count int, item func(int) [2][]byte, own *Limits) (out []string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			fe, ok := r.(*FingerprintError)
+			if !ok {
+				panic(r)
+			}
+			err = fe
+		}
+	}()
+	out = make([]string, 0, count)
+	err = m.with(func(in *instance) error {
+		if err := in.tell(ctx, own); err != nil {
+			return err
+		}
+		for base := 0; base < count; {
+			if err := ctx.Err(); err != nil { // cancelled between chunks
+				return err
+			}
+			// One chunk: descriptor, shared parts, the name and args columns (offsets, data), then room for digests.
+			desc := make([]uint32, abi.BATCH_WORDS)
+			buf := make([]byte, 4*abi.BATCH_WORDS)
+			at := func() uint32 { return in.inPtr + uint32(len(buf)) }
+			for c, s := range shared {
+				desc[abi.BATCH_COLUMNS+3*c+1], desc[abi.BATCH_COLUMNS+3*c+2] = at(), uint32(len(s))
+				buf = append(buf, s...)
+			}
+			var names, args []byte
+			nameOffs, argOffs := []uint32{0}, []uint32{0}
+			n := 0
+			for base+n < count && n < abi.BATCH_CHUNK_ITEMS && (n == 0 || len(names)+len(args) < abi.BATCH_CHUNK_BYTES) {
+				it := item(base + n)
+				names, args = append(names, it[0]...), append(args, it[1]...)
+				nameOffs, argOffs = append(nameOffs, uint32(len(names))), append(argOffs, uint32(len(args)))
+				n++
+			}
+			for c, col := range [][]byte{names, args} {
+				offs := [][]uint32{nameOffs, argOffs}[c]
+				w := abi.BATCH_COLUMNS + 3*(1+3*c) // the name column, then args
+				for len(buf)%4 != 0 {
+					buf = append(buf, 0)
+				}
+				desc[w] = at()
+				for _, o := range offs {
+					buf = binary.LittleEndian.AppendUint32(buf, o)
+				}
+				desc[w+1], desc[w+2] = at(), uint32(len(col))
+				buf = append(buf, col...)
+			}
+			desc[abi.BATCH_FLAGS], desc[abi.BATCH_COUNT], desc[abi.BATCH_BASE] = flags, uint32(n), uint32(base)
+			for i, d := range desc {
+				binary.LittleEndian.PutUint32(buf[4*i:], d)
+			}
+			for len(buf)%4 != 0 {
+				buf = append(buf, 0)
+			}
+			outAt := at()
+			if err := in.room(ctx, uint32(len(buf)+abi.DIGEST_BYTES*n)); err != nil {
+				return err
+			}
+			in.mem.Write(in.inPtr, buf)
+			stop, err := in.call(ctx, in.batch, 0, uint64(outAt))
+			if err != nil {
+				return err
+			}
+			digests, _ := in.mem.Read(outAt, uint32(abi.DIGEST_BYTES*stop))
+			for i := 0; i < int(stop); i++ {
+				out = append(out, string(digests[abi.DIGEST_BYTES*i:abi.DIGEST_BYTES*(i+1)]))
+			}
+			if int(stop) < n {
+				r := in.readResult()
+				e := coreError(r)
+				e.Index = base + int(stop)
+				if len(r.text) == 0 { // the core names the item only in a message it wrote itself
+					e.Message = "item " + strconv.Itoa(e.Index) + ": " + e.Message
+				}
+				return e
+			}
+			base += n
+		}
+		return nil
+	})
+	return out, err
+}

@@ -1,0 +1,272 @@
+package fingerprint
+
+import (
+	"github.com/overturn/fingerprint/go/internal/abi"
+
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+)
+
+// Explanation says how a call's fingerprint was made: the core's record
+// (assembly/pipeline/explain.ts) and the digest.
+type Explanation struct {
+	Version     int       `json:"version"`
+	Kind        string    `json:"kind"`
+	Name        string    `json:"name"`
+	Selected    Selection `json:"selected"`
+	Canonical   string    `json:"canonical"`
+	Preimage    string    `json:"preimage"`
+	Fingerprint string    `json:"fingerprint"`
+	// Declared is "tools" when the tool's declaration chose the selection.
+	Declared string `json:"declared,omitempty"`
+}
+
+// Selection: the top-level keys kept, dropped, and asked for but missing.
+type Selection struct {
+	Kept    []string `json:"kept"`
+	Dropped []string `json:"dropped"`
+	Missing []string `json:"missing"`
+}
+
+// CallOptions for calls read whole (ExplainCall, FingerprintCall, Recording).
+type CallOptions struct {
+	// Tools: declarations {"<tool>": {"matchOn": [...]} | {"ignoreArgs": [...]}},
+	// as JSON text (string, []byte) or a Go value encoding/json writes as that.
+	Tools  any
+	Limits *Limits
+}
+
+func toolsText(o *CallOptions) ([]byte, error) {
+	if o == nil || o.Tools == nil {
+		return nil, nil
+	}
+	switch t := o.Tools.(type) {
+	case string:
+		return []byte(t), nil
+	case []byte:
+		return t, nil
+	}
+	b, err := json.Marshal(o.Tools)
+	if err != nil {
+		return nil, newError("invalid-argument", "tools: "+err.Error(), "")
+	}
+	return b, nil
+}
+
+// callArg: a call as JSON text (string, []byte, json.RawMessage) or a Go value.
+func callArg(call any) any {
+	switch c := call.(type) {
+	case string:
+		return asText(c)
+	case []byte:
+		return asText(c)
+	case json.RawMessage:
+		return asText(c)
+	}
+	return call
+}
+
+// explainCalls reads one call (all false) or every call of a message.
+func explainCalls(c any, o *CallOptions, all bool) ([]Explanation, error) {
+	tools, err := toolsText(o)
+	if err != nil {
+		return nil, err
+	}
+	flags := uint32(abi.F_CALL | abi.F_EXPLAIN | abi.F_DIGEST)
+	var index []byte
+	if all {
+		flags |= abi.F_NTH_CALL
+		index = binary.LittleEndian.AppendUint32(nil, abi.ALL_CALLS)
+	}
+	if tools != nil {
+		flags |= abi.F_TOOLS
+	}
+	var own *Limits
+	if o != nil {
+		own = o.Limits
+	}
+	r, err := call(engineModule, flags, [][]byte{index, nil, nil, tools}, callArg(c), own)
+	if err != nil {
+		return nil, err
+	}
+	if !all {
+		e := Explanation{Fingerprint: r.digest}
+		return []Explanation{e}, record(r.text, &e)
+	}
+	// Every call: a line each, its 64 digest digits then its record.
+	var out []Explanation
+	for _, line := range bytes.SplitAfter(r.text, []byte{'\n'}) {
+		if len(line) > 64 {
+			e := Explanation{Fingerprint: string(line[:64])}
+			if err := record(line[64:], &e); err != nil {
+				return nil, err
+			}
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
+
+func record(text []byte, e *Explanation) error {
+	d := e.Fingerprint
+	if err := json.Unmarshal(text, e); err != nil {
+		return internalError(err)
+	}
+	e.Version, e.Fingerprint = FingerprintVersion, d
+	return nil
+}
+
+// ExplainCall explains one call: a recording line or a provider's tool call,
+// as JSON text or a Go value; the core reads its shape.
+func ExplainCall(call any, opts *CallOptions) (*Explanation, error) {
+	e, err := explainCalls(call, opts, false)
+	if err != nil {
+		return nil, err
+	}
+	return &e[0], nil
+}
+
+// ExplainCalls explains every call of a message holding several (a single call is one); none gives an empty list.
+func ExplainCalls(message any, opts *CallOptions) ([]Explanation, error) {
+	return explainCalls(message, opts, true)
+}
+
+// FingerprintCall is the fingerprint of a call read whole (as ExplainCall reads it).
+func FingerprintCall(call any, opts *CallOptions) (string, error) {
+	e, err := ExplainCall(call, opts)
+	if err != nil {
+		return "", err
+	}
+	return e.Fingerprint, nil
+}
+
+// Explain explains the call Fingerprint(name, args, opts) makes.
+func Explain(name string, args any, opts *Options) (*Explanation, error) {
+	c, own := asCall(name, opts)
+	// Members selection leaves out stay as keys (the explanation lists them), their values unread (D9).
+	flags, p, _, err := parts(name, opts)
+	if err == nil {
+		c["args"], _, err = keepMask(flags, p, args, own, true)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return ExplainCall(c, &CallOptions{Limits: own})
+}
+
+// ExplainJSON explains the call FingerprintJSON(name, argsJSON, opts) makes.
+func ExplainJSON(name string, argsJSON string, opts *Options) (*Explanation, error) {
+	c, own := asCall(name, opts)
+	c["argsJSON"] = argsJSON
+	return ExplainCall(c, &CallOptions{Limits: own})
+}
+
+func asCall(name string, o *Options) (map[string]any, *Limits) {
+	c := map[string]any{"name": name}
+	if o == nil {
+		return c, nil
+	}
+	if o.Kind != "" {
+		c["kind"] = o.Kind
+	}
+	if o.MatchOn != nil {
+		c["matchOn"] = o.MatchOn
+	}
+	if o.IgnoreArgs != nil {
+		c["ignoreArgs"] = o.IgnoreArgs
+	}
+	return c, o.Limits
+}
+
+// Change is one difference of a Diff: a path in the args ("(kind)" and
+// "(name)" for those), what changed, and the canonical JSON before and after
+// (nil where absent).
+type Change struct {
+	Path   string  `json:"path"`
+	Kind   string  `json:"kind"` // "added", "removed" or "changed"
+	Before *string `json:"before"`
+	After  *string `json:"after"`
+}
+
+// DiffResult: whether two calls have the same fingerprint, and what differs.
+type DiffResult struct {
+	Same    bool     `json:"same"`
+	Changes []Change `json:"changes"`
+}
+
+func explanationOf(x any) (*Explanation, error) {
+	if e, ok := x.(*Explanation); ok {
+		return e, nil
+	}
+	return ExplainCall(x, nil)
+}
+
+// Diff compares two calls (or their Explanations) by their canonical args, kind and name.
+func Diff(a, b any) (*DiffResult, error) {
+	ea, err := explanationOf(a)
+	if err != nil {
+		return nil, err
+	}
+	eb, err := explanationOf(b)
+	if err != nil {
+		return nil, err
+	}
+	d := &DiffResult{Same: ea.Fingerprint == eb.Fingerprint, Changes: []Change{}}
+	for _, f := range [][3]string{{"(kind)", ea.Kind, eb.Kind}, {"(name)", ea.Name, eb.Name}} {
+		if f[1] != f[2] {
+			x, y := string(appendQuoted(nil, f[1])), string(appendQuoted(nil, f[2]))
+			d.Changes = append(d.Changes, Change{Path: f[0], Kind: "changed", Before: &x, After: &y})
+		}
+	}
+	if ea.Canonical != eb.Canonical {
+		r, err := call(engineModule, abi.F_DIFF, [][]byte{[]byte(ea.Canonical), []byte(eb.Canonical)}, textArg{}, nil)
+		if err != nil {
+			return nil, err
+		}
+		var changes []Change
+		if err := json.Unmarshal(r.text, &changes); err != nil {
+			return nil, internalError(err)
+		}
+		d.Changes = append(d.Changes, changes...)
+	}
+	return d, nil
+}
+
+// NearestMatch: the recorded call nearest to a call, its explanation and the diff.
+type NearestMatch struct {
+	Index       int
+	Call        any
+	Explanation *Explanation
+	Diff        *DiffResult
+}
+
+// Nearest finds the recorded call of the same tool and kind with the fewest
+// changes (the first of equals; an exact match ends the search); nil when none.
+func Nearest(call any, recording []any) (*NearestMatch, error) {
+	target, err := explanationOf(call)
+	if err != nil {
+		return nil, err
+	}
+	var best *NearestMatch
+	for i, rec := range recording {
+		e, err := explanationOf(rec)
+		if err != nil {
+			return nil, err
+		}
+		if e.Name != target.Name || e.Kind != target.Kind {
+			continue
+		}
+		d, err := Diff(e, target)
+		if err != nil {
+			return nil, err
+		}
+		if best == nil || len(d.Changes) < len(best.Diff.Changes) {
+			best = &NearestMatch{Index: i, Call: rec, Explanation: e, Diff: d}
+		}
+		if d.Same {
+			break
+		}
+	}
+	return best, nil
+}

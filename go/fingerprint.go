@@ -1,0 +1,248 @@
+// Package fingerprint computes Overturn tool-call fingerprints:
+// sha256(kind "\n" name "\n" canonicalJSON(select(args))), 64 lowercase hex
+// digits, the same value as the TypeScript and Python SDKs for the same call.
+// Every rule lives in the WebAssembly core this package embeds (run by
+// wazero, no cgo); this package moves bytes. Safe for concurrent use.
+package fingerprint
+
+import (
+	"github.com/overturn/fingerprint/go/internal/abi"
+
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+)
+
+// FingerprintVersion is the contract version these fingerprints follow (D18).
+const FingerprintVersion = abi.FINGERPRINT_VERSION
+
+// Options of one call; the zero value (or nil) is none.
+type Options struct {
+	// Kind defaults to "tool_call" when empty (D17).
+	Kind string
+	// MatchOn keeps only these top-level keys; it wins over IgnoreArgs, even
+	// when empty but not nil (D9).
+	MatchOn []string
+	// IgnoreArgs drops these top-level keys (D9).
+	IgnoreArgs []string
+	// Limits of this call: they can only tighten the configured ones.
+	Limits *Limits
+}
+
+// Limits caps what one input may hold (a server's guard): 0 leaves a limit
+// as configured, NoLimit removes it (Configure).
+type Limits struct {
+	MaxInputBytes int // bytes as the core reads them: JSON text, or the value stream
+	MaxDepth      int // nesting of objects and arrays (1 = flat)
+	MaxMembers    int // members of one object (duplicate keys count)
+}
+
+// NoLimit in a Limits field given to Configure removes that limit.
+const NoLimit = -1
+
+// words: the call's own limits as the core takes them.
+func (l *Limits) words() (b, d, m uint32) {
+	w := func(x int) uint32 {
+		if x <= 0 || x >= noLimit {
+			return noLimit
+		}
+		return uint32(x)
+	}
+	return w(l.MaxInputBytes), w(l.MaxDepth), w(l.MaxMembers)
+}
+
+func (l *Limits) check() error {
+	for _, x := range []int{l.MaxInputBytes, l.MaxDepth, l.MaxMembers} {
+		if x < NoLimit {
+			return newError("invalid-argument", fmt.Sprintf("a limit must be positive, 0 (unchanged) or NoLimit, got %d", x), "")
+		}
+	}
+	return nil
+}
+
+// Settings for every call (Configure).
+type Settings struct {
+	// Limits laid over the configured ones: 0 keeps a field, NoLimit removes it.
+	Limits *Limits
+	// RetainMemoryBytes: an instance whose memory grew past this is closed
+	// after its call (wasm memory cannot shrink); 0 keeps the setting (64 MiB).
+	RetainMemoryBytes int64
+}
+
+// Configure sets the process-wide limits and memory retention.
+func Configure(s Settings) error {
+	if s.RetainMemoryBytes < 0 {
+		return newError("invalid-argument", "RetainMemoryBytes must not be negative", "")
+	}
+	if s.Limits != nil {
+		if err := s.Limits.check(); err != nil {
+			return err
+		}
+		c := *configured.Load()
+		for i, x := range []int{s.Limits.MaxInputBytes, s.Limits.MaxDepth, s.Limits.MaxMembers} {
+			if x == NoLimit || x >= noLimit {
+				c[i] = noLimit
+			} else if x > 0 {
+				c[i] = uint32(x)
+			}
+		}
+		configured.Store(&c)
+	}
+	if s.RetainMemoryBytes > 0 {
+		retainBytes.Store(s.RetainMemoryBytes)
+	}
+	return nil
+}
+
+// Text is JSON text: a string, or bytes (which may start with a UTF-8 BOM, D12).
+type Text interface{ ~string | ~[]byte }
+
+// request parts of a call with options: flags, kind, name, matchOn, ignoreArgs.
+func parts(name string, o *Options) (uint32, [][]byte, *Limits, error) {
+	if o == nil {
+		o = &Options{}
+	}
+	var flags uint32
+	kind := []byte(nil)
+	if o.Kind != "" {
+		kind = appendQuoted(nil, o.Kind)
+	}
+	list := func(keys []string, f uint32) []byte {
+		if keys == nil {
+			return nil
+		}
+		flags |= f
+		b := []byte{'['}
+		for i, k := range keys {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendQuoted(b, k)
+		}
+		return append(b, ']')
+	}
+	p := [][]byte{kind, appendQuoted(nil, name), list(o.MatchOn, abi.F_MATCH_ON), list(o.IgnoreArgs, abi.F_IGNORE)}
+	if o.Limits != nil {
+		if err := o.Limits.check(); err != nil {
+			return 0, nil, nil, err
+		}
+	}
+	return flags, p, o.Limits, nil
+}
+
+// Fingerprint of a tool call whose args are a Go value (D20).
+func Fingerprint(name string, args any, opts *Options) (string, error) {
+	flags, p, l, err := parts(name, opts)
+	if err != nil {
+		return "", err
+	}
+	// A map's members are selected by the core's keep-mask; other values (a
+	// struct's JSON) by the core as it reads them.
+	args, selected, err := keepMask(flags, p, args, l, nil)
+	if err != nil {
+		return "", err
+	}
+	if selected {
+		flags, p[2], p[3] = 0, nil, nil
+	}
+	r, err := call(fastModule, flags|abi.F_DIGEST, p, args, l)
+	if err != nil {
+		return "", err
+	}
+	return r.digest, nil
+}
+
+// FingerprintJSON is the fingerprint of a tool call whose args are JSON
+// text, such as the arguments string an LLM returns; the core reads it.
+func FingerprintJSON[T Text](name string, argsJSON T, opts *Options) (string, error) {
+	flags, p, l, err := parts(name, opts)
+	if err != nil {
+		return "", err
+	}
+	r, err := call(fastModule, flags|abi.F_DIGEST, p, asText(argsJSON), l)
+	if err != nil {
+		return "", err
+	}
+	return r.digest, nil
+}
+
+// CanonicalJSON is the canonical JSON text of a Go value (no selection).
+func CanonicalJSON(value any) (string, error) {
+	r, err := call(fastModule, abi.F_TEXT, nil, value, nil)
+	if err != nil {
+		return "", err
+	}
+	return string(r.text), nil
+}
+
+// CanonicalizeJSON is the canonical JSON text of JSON text.
+func CanonicalizeJSON[T Text](text T) (string, error) {
+	r, err := call(fastModule, abi.F_TEXT, nil, asText(text), nil)
+	if err != nil {
+		return "", err
+	}
+	return string(r.text), nil
+}
+
+// textArg: args that are JSON text (the core reads it), not a Go value.
+type textArg struct {
+	b   []byte
+	str bool // from a Go string: no BOM is skipped (D12)
+}
+
+func asText[T Text](t T) textArg {
+	_, str := any(t).(string)
+	return textArg{[]byte(t), str}
+}
+
+// call runs one request on a pooled instance of m.
+func call(m *module, flags uint32, p [][]byte, args any, own *Limits) (r *result, err error) {
+	// A digest is hashed here (crypto/sha256 uses the CPU's SHA instructions,
+	// several times the wasm's speed): the core writes the preimage instead.
+	host := flags&(abi.F_DIGEST|abi.F_TEXT) == abi.F_DIGEST && flags&(abi.F_CALL|abi.F_KEEP_MASK) == 0
+	if host {
+		flags = flags&^abi.F_DIGEST | abi.F_PREIMAGE
+	}
+	err = m.with(func(in *instance) error {
+		r, err = in.do(context.Background(), flags, p, args, own)
+		return err
+	})
+	if err == nil && host {
+		h := sha256.Sum256(r.text)
+		r.digest = hex.EncodeToString(h[:])
+	}
+	return r, err
+}
+
+// do runs one request: the parts, then args as JSON text (textArg) or as a
+// Go value's stream. Past the byte limit only limit + 1 bytes go in, which
+// the core refuses by their length (its one message).
+func (in *instance) do(ctx context.Context, flags uint32, p [][]byte, args any, own *Limits) (*result, error) {
+	if err := in.tell(ctx, own); err != nil {
+		return nil, err
+	}
+	in.begin(p...)
+	start := len(in.buf)
+	limit := 1 << 40 // none
+	if in.bytes != noLimit {
+		limit = int(in.bytes)
+	}
+	if t, ok := args.(textArg); ok {
+		if t.str {
+			flags |= abi.F_STRING_INPUT
+		}
+		in.buf = append(in.buf, t.b[:min(len(t.b), limit+1)]...)
+	} else {
+		buf, whole, err := writeValue(in.buf, args, limit)
+		in.buf = buf
+		if err != nil {
+			return nil, err
+		}
+		if !whole {
+			in.buf = in.buf[:start+limit+1]
+		}
+		flags |= abi.F_VALUES
+	}
+	return in.send(ctx, flags, len(in.buf)-start)
+}

@@ -1,0 +1,279 @@
+package fingerprint
+
+import (
+	"github.com/overturn/fingerprint/go/internal/abi"
+
+	"context"
+	"embed"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+)
+
+// The core, compiled from assembly/ by scripts/build-wasm.mjs; go/wasm holds
+// copies of build/*.wasm (wasm_test.go checks they are the same bytes). The
+// engine module is engine.wasm (diagnostics.wasm in builds before the rename).
+//
+//go:embed wasm/*.wasm
+var wasmFiles embed.FS
+
+func wasmBytes(names ...string) []byte {
+	for _, n := range names {
+		if b, err := wasmFiles.ReadFile("wasm/" + n); err == nil {
+			return b
+		}
+	}
+	panic("go/wasm lacks " + names[0] + ": run node scripts/build-wasm.mjs")
+}
+
+var fingerprintWasm, engineWasm = wasmBytes("fingerprint.wasm"), wasmBytes("engine.wasm", "diagnostics.wasm")
+
+// A module of the core: compiled once on first use, then a pool of
+// instances (wasm instances are single-threaded; each goroutine borrows one).
+type module struct {
+	bytes    []byte
+	once     sync.Once
+	compiled wazero.CompiledModule
+	err      error
+	mu       sync.Mutex
+	idle     []*instance
+}
+
+var (
+	fastModule   = &module{bytes: fingerprintWasm}
+	engineModule = &module{bytes: engineWasm}
+	runtimeOnce  sync.Once
+	wasmRuntime  wazero.Runtime
+)
+
+// Idle instances kept per module; more are closed when returned.
+const maxIdle = 16
+
+func (m *module) compile() error {
+	m.once.Do(func() {
+		runtimeOnce.Do(func() {
+			// No WithCloseOnContextDone: its checks made every call ~3.5x slower (measured); long work checks ctx between chunks.
+			cfg := wazero.NewRuntimeConfig()
+			wasmRuntime = wazero.NewRuntimeWithConfig(context.Background(), cfg)
+		})
+		m.compiled, m.err = wasmRuntime.CompileModule(context.Background(), m.bytes)
+	})
+	return m.err
+}
+
+// One wasm instance and what it was last told.
+type instance struct {
+	m       *module
+	mod     api.Module
+	mem     api.Memory
+	run     api.Function
+	reserve api.Function
+	limits  api.Function
+	batch   api.Function
+	stack   []uint64
+	inPtr   uint32
+	inCap   uint32
+	resPtr  uint32
+	told    [6]uint32
+	toldOK  bool
+	bytes   uint32 // the byte limit in force, as the core answered
+	buf     []byte // the request being built (header, parts, value stream)
+}
+
+func (m *module) get() (*instance, error) {
+	m.mu.Lock()
+	if n := len(m.idle); n > 0 {
+		in := m.idle[n-1]
+		m.idle = m.idle[:n-1]
+		m.mu.Unlock()
+		return in, nil
+	}
+	m.mu.Unlock()
+	if err := m.compile(); err != nil {
+		return nil, internalError(err)
+	}
+	ctx := context.Background()
+	mod, err := wasmRuntime.InstantiateModule(ctx, m.compiled, wazero.NewModuleConfig().WithName(""))
+	if err != nil {
+		return nil, internalError(err)
+	}
+	in := &instance{m: m, mod: mod, mem: mod.Memory(), run: mod.ExportedFunction("run"),
+		reserve: mod.ExportedFunction("reserve"), limits: mod.ExportedFunction("limits"),
+		batch: mod.ExportedFunction("runBatch"), stack: make([]uint64, 6)}
+	// The module must speak the ABI these constants were generated from.
+	ver, err1 := mod.ExportedFunction("version").Call(ctx)
+	id, err2 := mod.ExportedFunction("abiId").Call(ctx)
+	res, err3 := mod.ExportedFunction("result").Call(ctx)
+	if err := errors.Join(err1, err2, err3); err != nil || ver[0] != abi.FINGERPRINT_VERSION || uint32(id[0]) != abi.ABI_ID {
+		mod.Close(ctx)
+		return nil, newError("invalid-argument", fmt.Sprintf(
+			"wasm module does not speak ABI %x version %d (rebuild)", abi.ABI_ID, abi.FINGERPRINT_VERSION), "")
+	}
+	in.resPtr = uint32(res[0])
+	if err := in.room(context.Background(), abi.INPUT_RESERVE_BYTES); err != nil {
+		mod.Close(ctx)
+		return nil, err
+	}
+	return in, nil
+}
+
+// put returns an instance to the pool, or closes it when its memory grew
+// past the retained size (wasm memory cannot shrink) or the pool is full.
+func (in *instance) put() {
+	m := in.m
+	m.mu.Lock()
+	if in.mem.Size() <= uint32(retainBytes.Load()) && len(m.idle) < maxIdle {
+		if cap(in.buf) > abi.INPUT_RESERVE_BYTES<<4 {
+			in.buf = nil // a large request's buffer is not kept either
+		}
+		m.idle = append(m.idle, in)
+		m.mu.Unlock()
+		return
+	}
+	m.mu.Unlock()
+	in.mod.Close(context.Background())
+}
+
+// with runs f on a pooled instance; an instance whose call failed in the
+// wasm (a trap, a cancelled context) is closed, never reused (D19).
+func (m *module) with(f func(in *instance) error) error {
+	in, err := m.get()
+	if err != nil {
+		return err
+	}
+	err = f(in)
+	var trap *trapError
+	if errors.As(err, &trap) {
+		in.mod.Close(context.Background())
+		if trap.ctx != nil {
+			return trap.ctx
+		}
+		return internalError(trap.err)
+	}
+	in.put()
+	return err
+}
+
+type trapError struct{ err, ctx error }
+
+func (t *trapError) Error() string { return t.err.Error() }
+
+func internalError(err error) error {
+	return newError("internal-error", "the fingerprint core failed: "+err.Error(), "")
+}
+
+func (in *instance) call(ctx context.Context, f api.Function, args ...uint64) (uint64, error) {
+	copy(in.stack, args)
+	if err := f.CallWithStack(ctx, in.stack); err != nil {
+		return 0, &trapError{err: err, ctx: ctx.Err()}
+	}
+	return in.stack[0], nil
+}
+
+// room makes the input region hold n bytes.
+func (in *instance) room(ctx context.Context, n uint32) error {
+	if n <= in.inCap && in.inPtr != 0 {
+		return nil
+	}
+	p, err := in.call(ctx, in.reserve, uint64(n))
+	if err != nil {
+		return err
+	}
+	if p == 0 {
+		return newError("out-of-memory", fmt.Sprintf("input of %d bytes does not fit in wasm memory", n), "")
+	}
+	in.inPtr, in.inCap = uint32(p), n
+	return nil
+}
+
+// Limits as the core takes them: u32 each, noLimit for none.
+const noLimit = 0xFFFFFFFF
+
+var (
+	configured  atomic.Pointer[[3]uint32]
+	retainBytes atomic.Int64
+)
+
+func init() {
+	configured.Store(&[3]uint32{noLimit, noLimit, noLimit})
+	retainBytes.Store(abi.RETAIN_BYTES)
+}
+
+// tell gives the instance the configured limits and the call's own (only
+// when they differ from what it was last told); the core decides and words
+// every limit.
+func (in *instance) tell(ctx context.Context, own *Limits) error {
+	c := configured.Load()
+	t := [6]uint32{c[0], c[1], c[2], noLimit, noLimit, noLimit}
+	if own != nil {
+		t[3], t[4], t[5] = own.words()
+	}
+	if in.toldOK && t == in.told {
+		return nil
+	}
+	b, err := in.call(ctx, in.limits, uint64(t[0]), uint64(t[1]), uint64(t[2]), uint64(t[3]), uint64(t[4]), uint64(t[5]))
+	if err != nil {
+		return err
+	}
+	in.told, in.toldOK, in.bytes = t, true, uint32(b)
+	return nil
+}
+
+// begin starts a request in in.buf: room for the header, then the parts.
+func (in *instance) begin(parts ...[]byte) {
+	in.buf = append(in.buf[:0], make([]byte, abi.HEADER_BYTES)...)
+	for i, p := range parts {
+		binary.LittleEndian.PutUint32(in.buf[4+4*i:], uint32(len(p)))
+		in.buf = append(in.buf, p...)
+	}
+}
+
+// result is the core's answer to one request.
+type result struct {
+	status, offset, part int32
+	text                 []byte // a copy
+	digest               string
+	words                [5]uint32 // RESULT_CLI_* (the CLI engine's answer)
+}
+
+// send runs the request in in.buf (args: its last argsLen bytes) and reads
+// the result block. A failed status becomes the core's FingerprintError.
+func (in *instance) send(ctx context.Context, flags uint32, argsLen int) (*result, error) {
+	binary.LittleEndian.PutUint32(in.buf[0:], flags)
+	binary.LittleEndian.PutUint32(in.buf[20:], uint32(argsLen))
+	n := uint32(len(in.buf))
+	if err := in.room(ctx, n); err != nil {
+		return nil, err
+	}
+	if !in.mem.Write(in.inPtr, in.buf) {
+		return nil, &trapError{err: errors.New("input region outside memory")}
+	}
+	st, err := in.call(ctx, in.run, uint64(n))
+	if err != nil {
+		return nil, err
+	}
+	r := in.readResult()
+	if int32(st) != 0 {
+		return r, coreError(r)
+	}
+	return r, nil
+}
+
+func (in *instance) readResult() *result {
+	b, _ := in.mem.Read(in.resPtr, abi.RESULT_BYTES)
+	w := func(o int) uint32 { return binary.LittleEndian.Uint32(b[o:]) }
+	r := &result{status: int32(w(abi.RESULT_STATUS)), offset: int32(w(abi.RESULT_OFFSET)), part: int32(w(abi.RESULT_PART))}
+	if t, ok := in.mem.Read(w(abi.RESULT_TEXT_PTR), w(abi.RESULT_TEXT_LEN)); ok {
+		r.text = append([]byte(nil), t...)
+	}
+	r.digest = string(b[abi.RESULT_DIGEST : abi.RESULT_DIGEST+64])
+	for i := range r.words {
+		r.words[i] = w(abi.RESULT_CLI_OUT + 4*i)
+	}
+	return r
+}

@@ -1,0 +1,81 @@
+package fingerprint
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+)
+
+// vectors/limits.vectors.json: each way in, with the call's own limits and configured ones.
+func TestLimitsVectors(t *testing.T) {
+	var file struct {
+		CallPrefix string
+		Cases      []struct {
+			ID, Args                                 string
+			Limits                                   struct{ MaxInputBytes, MaxDepth, MaxMembers *int }
+			ArgsText, ArgsValue, CallText, CallValue json.RawMessage
+		}
+	}
+	readVectors(t, "limits.vectors.json", &file)
+	for _, c := range file.Cases {
+		l := &Limits{}
+		for _, f := range []struct {
+			p *int
+			d *int
+		}{{c.Limits.MaxInputBytes, &l.MaxInputBytes}, {c.Limits.MaxDepth, &l.MaxDepth}, {c.Limits.MaxMembers, &l.MaxMembers}} {
+			if f.p != nil {
+				*f.d = *f.p
+			}
+		}
+		if *l == (Limits{}) || c.Limits.MaxInputBytes != nil && *c.Limits.MaxInputBytes == 0 {
+			continue // a limit of 0 is the zero value in Go: "leave as configured"
+		}
+		t.Run(c.ID, func(t *testing.T) {
+			var value any
+			if err := json.Unmarshal([]byte(c.Args), &value); err != nil {
+				t.Fatal(err)
+			}
+			line := file.CallPrefix + c.Args + "}"
+			var call any
+			json.Unmarshal([]byte(line), &call)
+			for _, configured := range []bool{false, true} {
+				o, co := &Options{Limits: l}, &CallOptions{Limits: l}
+				if configured {
+					Configure(Settings{Limits: l})
+					o, co = nil, nil
+				}
+				check := func(what string, err error, want json.RawMessage) {
+					t.Helper()
+					var w *struct {
+						Code, Message string
+						Offset        *int
+					}
+					json.Unmarshal(want, &w)
+					var fe *FingerprintError
+					if w == nil {
+						if err != nil {
+							t.Errorf("%s (configured %v): %v", what, configured, err)
+						}
+						return
+					}
+					off := -1
+					if w.Offset != nil {
+						off = *w.Offset
+					}
+					if !errors.As(err, &fe) || fe.Code != w.Code || fe.Message != w.Message || fe.Offset != off {
+						t.Errorf("%s (configured %v): %#v; want %s", what, configured, err, want)
+					}
+				}
+				_, err := FingerprintJSON("t", c.Args, o)
+				check("FingerprintJSON", err, c.ArgsText)
+				_, err = Fingerprint("t", value, o)
+				check("Fingerprint", err, c.ArgsValue)
+				_, err = ExplainCall(line, co)
+				check("ExplainCall(text)", err, c.CallText)
+				_, err = ExplainCall(call, co)
+				check("ExplainCall(value)", err, c.CallValue)
+				Configure(Settings{Limits: &Limits{NoLimit, NoLimit, NoLimit}})
+			}
+		})
+	}
+}

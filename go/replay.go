@@ -1,0 +1,205 @@
+package fingerprint
+
+import (
+	"github.com/overturn/fingerprint/go/internal/abi"
+
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"io"
+	"sync"
+)
+
+// Recording is a recorded run (JSON Lines, one call or message per line)
+// indexed by the core (assembly/ops/replay.ts) in an engine instance of its
+// own; Answer replays a live call against it. Safe for concurrent use.
+type Recording struct {
+	mu       sync.Mutex
+	in       *instance
+	BadLines []BadLine // lines that are not calls, with why
+	lines    int
+	calls    int
+}
+
+// BadLine is a recorded line that could not be read as a call.
+type BadLine struct {
+	Line int
+	Err  *FingerprintError
+}
+
+// RecordedCall is a call of the recording: its line, its index in that
+// line's message, and the line's text.
+type RecordedCall struct {
+	Line int    `json:"line"`
+	Call int    `json:"call"`
+	Text string `json:"text,omitempty"`
+}
+
+// ReplayAnswer is a hit (the recorded call, taken once) or a miss (why, and
+// the nearest recorded call of that tool with what differs).
+type ReplayAnswer struct {
+	Hit          bool          `json:"hit"`
+	Name         string        `json:"name"`
+	Kind         string        `json:"kind"`
+	Fingerprint  string        `json:"fingerprint"`
+	Calls        int           `json:"calls"`
+	RecordedLine int           `json:"recordedLine"`
+	RecordedCall int           `json:"recordedCall"`
+	Text         string        `json:"-"` // the recorded line (a hit)
+	Why          string        `json:"why,omitempty"`
+	Recorded     int           `json:"recorded"`
+	Asked        int           `json:"asked"`
+	Nearest      *RecordedCall `json:"nearest"`
+	Changes      []Change      `json:"changes"`
+}
+
+// UnusedCall is a recorded call no Answer took.
+type UnusedCall struct {
+	RecordedCall
+	Name        string `json:"name"`
+	Fingerprint string `json:"fingerprint"`
+}
+
+// LoadRecording reads a recording from r; opts.Tools declares selections by tool name.
+func LoadRecording(ctx context.Context, r io.Reader, opts *CallOptions) (*Recording, error) {
+	in, err := engineModule.get()
+	if err != nil {
+		return nil, err
+	}
+	rec := &Recording{in: in}
+	tools, err := toolsText(opts)
+	if err == nil && tools != nil {
+		_, err = rec.op(ctx, abi.R_TOOLS, 0, textArg{b: tools})
+	}
+	buf := make([]byte, 1<<20)
+	var pending []byte
+	for err == nil {
+		if err = ctx.Err(); err != nil { // cancelled between chunks
+			break
+		}
+		n, rerr := r.Read(buf)
+		pending = append(pending, buf[:n]...)
+		last := rerr == io.EOF
+		if rerr != nil && !last {
+			err = rerr
+			break
+		}
+		if last || bytes.IndexByte(buf[:n], '\n') >= 0 {
+			var consumed int
+			if consumed, err = rec.load(ctx, pending, last); err == nil {
+				pending = append(pending[:0], pending[consumed:]...)
+			}
+		}
+		if last {
+			break
+		}
+	}
+	if err != nil {
+		rec.Close()
+		return nil, err
+	}
+	return rec, nil
+}
+
+func (rec *Recording) load(ctx context.Context, data []byte, last bool) (int, error) {
+	arg := uint32(0)
+	if last {
+		arg = 1
+	}
+	out, err := rec.op(ctx, abi.R_LOAD, arg, textArg{b: data})
+	if err != nil {
+		return 0, err
+	}
+	var r struct {
+		Consumed, Lines, Calls int
+		Bad                    []struct {
+			Line, Status, Offset, Part int
+			Detail                     string
+		}
+	}
+	if err := json.Unmarshal(out, &r); err != nil {
+		return 0, internalError(err)
+	}
+	rec.lines, rec.calls = r.Lines, r.Calls
+	for _, b := range r.Bad {
+		e := coreError(&result{status: int32(b.Status), offset: int32(b.Offset), part: int32(b.Part), text: []byte(b.Detail)})
+		rec.BadLines = append(rec.BadLines, BadLine{Line: b.Line, Err: e})
+	}
+	return r.Consumed, nil
+}
+
+// op runs one replay operation on the recording's instance (its index lives there).
+func (rec *Recording) op(ctx context.Context, op, arg uint32, args any) ([]byte, error) {
+	if rec.in == nil {
+		return nil, newError("invalid-argument", "the recording is closed", "")
+	}
+	kind := binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(nil, op), arg), 0)
+	r, err := rec.in.do(ctx, abi.F_REPLAY, [][]byte{kind}, args, nil)
+	var trap *trapError
+	if errors.As(err, &trap) {
+		rec.in.mod.Close(context.Background())
+		rec.in = nil
+		return nil, internalError(trap.err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return r.text, nil
+}
+
+// Lines is the number of lines read; Len the number of recorded calls.
+func (rec *Recording) Lines() int { return rec.lines }
+func (rec *Recording) Len() int   { return rec.calls }
+
+// Answer replays call number index of a live call or message (JSON text or a Go value).
+func (rec *Recording) Answer(call any, index int) (*ReplayAnswer, error) {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	out, err := rec.op(context.Background(), abi.R_ANSWER, uint32(index), callArg(call))
+	if err != nil {
+		return nil, err
+	}
+	record, text, _ := bytes.Cut(out, []byte{'\n'})
+	a := &ReplayAnswer{}
+	if err := json.Unmarshal(record, a); err != nil {
+		return nil, internalError(err)
+	}
+	if a.Hit {
+		a.Text = string(text)
+	} else if a.Nearest != nil {
+		a.Nearest.Text = string(text)
+	}
+	return a, nil
+}
+
+// Unused lists the recorded calls no Answer took, in recording order.
+func (rec *Recording) Unused() ([]UnusedCall, error) {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	out, err := rec.op(context.Background(), abi.R_UNUSED, 0, textArg{})
+	if err != nil {
+		return nil, err
+	}
+	var list []UnusedCall
+	if err := json.Unmarshal(out, &list); err != nil {
+		return nil, internalError(err)
+	}
+	for i := range list {
+		if list[i].Text == "" && i > 0 { // the same line as the call before it
+			list[i].Text = list[i-1].Text
+		}
+	}
+	return list, nil
+}
+
+// Close releases the recording's instance.
+func (rec *Recording) Close() {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if rec.in != nil {
+		rec.in.mod.Close(context.Background())
+		rec.in = nil
+	}
+}

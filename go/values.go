@@ -1,0 +1,473 @@
+package fingerprint
+
+import (
+	"github.com/overturn/fingerprint/go/internal/abi"
+
+	"bytes"
+	"encoding"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Go values → the core's value stream (assembly/json/values.ts), per D20:
+// what a JSON decoder yields and its typed forms by reflection; time.Time
+// as JavaScript's toISOString(); json.RawMessage, structs and marshalers as
+// JSON text (V_JSON) that the core reads — encoding/json's wire form.
+// Nulls are written, never dropped here: the core drops them (D1).
+
+// Below abi.VALUE_CYCLE_CHECK_DEPTH no cycle is looked for: a cycle repeats,
+// so it gets there; deeper than abi.VALUE_MAX_DEPTH is an error (D19).
+const cycleDepth, maxDepth = abi.VALUE_CYCLE_CHECK_DEPTH, abi.VALUE_MAX_DEPTH
+
+type seg struct {
+	key string
+	idx int // -1: a member
+}
+
+// A container on the path: its reference (0 for none) and how many path segments lead to it.
+type frame struct {
+	ref ref
+	at  int
+}
+
+// A reference: pointer and length (a slice shares its address with its prefixes).
+type ref struct {
+	p uintptr
+	n int
+}
+
+type walker struct {
+	buf   []byte
+	limit int // the stream may not grow past this (a byte limit): then it is over
+	path  []seg
+	open  []frame // each open container or followed pointer
+	seen  map[ref]bool
+}
+
+// over is raised (panic) when the stream passed its byte limit: the host
+// sends limit+1 bytes and the core refuses them by their length.
+type over struct{}
+
+var (
+	timeType      = reflect.TypeFor[time.Time]()
+	rawType       = reflect.TypeFor[json.RawMessage]()
+	numberType    = reflect.TypeFor[json.Number]()
+	marshalerType = reflect.TypeFor[json.Marshaler]()
+	textType      = reflect.TypeFor[encoding.TextMarshaler]()
+)
+
+// writeValue appends x's stream to buf; it stops (ok false) once the stream
+// is longer than limit bytes. A value D20 rejects is a *FingerprintError.
+func writeValue(buf []byte, x any, limit int) (out []byte, ok bool, err error) {
+	w := &walker{buf: buf, limit: len(buf) + limit}
+	if limit < 0 || w.limit < 0 {
+		w.limit = math.MaxInt
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			switch e := r.(type) {
+			case over:
+				out, ok = w.buf, false
+			case *FingerprintError:
+				err = e
+			default:
+				panic(r)
+			}
+		}
+	}()
+	w.any(x)
+	return w.buf, true, nil
+}
+
+func (w *walker) check() {
+	if len(w.buf) > w.limit {
+		panic(over{})
+	}
+}
+
+// any: the decoder's types first (a type switch is cheaper than reflection).
+func (w *walker) any(x any) {
+	switch v := x.(type) {
+	case keysArg:
+		w.keys(v)
+	case nil:
+		w.buf = append(w.buf, abi.V_NULL)
+	case string:
+		w.str(v)
+	case float64:
+		w.num(v)
+	case bool:
+		w.bool(v)
+	case int:
+		w.num(float64(v))
+	case map[string]any:
+		if v == nil {
+			w.buf = append(w.buf, abi.V_NULL)
+			return
+		}
+		w.openC(abi.V_OBJECT, len(v), ref{reflect.ValueOf(v).Pointer(), -2})
+		for k, e := range v {
+			w.key(k)
+			w.any(e)
+			w.path = w.path[:len(w.path)-1]
+		}
+		w.close()
+	case []any:
+		if v == nil {
+			w.buf = append(w.buf, abi.V_NULL)
+			return
+		}
+		w.openC(abi.V_ARRAY, len(v), ref{reflect.ValueOf(v).Pointer(), len(v)})
+		for i, e := range v {
+			w.path = append(w.path, seg{idx: i})
+			w.any(e)
+			w.path = w.path[:len(w.path)-1]
+		}
+		w.close()
+	default:
+		w.value(reflect.ValueOf(x))
+	}
+}
+
+func (w *walker) value(v reflect.Value) {
+	if !v.IsValid() {
+		w.buf = append(w.buf, abi.V_NULL)
+		return
+	}
+	t := v.Type()
+	switch t {
+	case timeType:
+		// A time value in ms (floored), which the core prints as toISOString() does (D15/D16).
+		t := v.Interface().(time.Time)
+		w.buf = append(w.buf, abi.V_DATE)
+		w.buf = binary.LittleEndian.AppendUint64(w.buf, math.Float64bits(float64(t.Unix())*1000+float64(t.Nanosecond()/1e6)))
+		return
+	case rawType:
+		if v.IsNil() {
+			w.buf = append(w.buf, abi.V_NULL)
+		} else {
+			w.json(v.Bytes())
+		}
+		return
+	case numberType:
+		w.number(v.String())
+		return
+	}
+	k := v.Kind()
+	if k == reflect.Pointer || k == reflect.Interface {
+		if v.IsNil() {
+			w.buf = append(w.buf, abi.V_NULL)
+			return
+		}
+		// A method on the pointer alone (MarshalJSON with a pointer receiver) is the type's own encoding.
+		if k == reflect.Pointer && marshals(t) && !marshals(t.Elem()) && !special(t.Elem()) {
+			w.marshal(v)
+			return
+		}
+		var p ref
+		if k == reflect.Pointer {
+			p = ref{v.Pointer(), -1}
+		}
+		w.enter(p)
+		w.value(v.Elem())
+		w.leave()
+		return
+	}
+	if marshals(t) {
+		w.marshal(v)
+		return
+	}
+	switch k {
+	case reflect.Bool:
+		w.bool(v.Bool())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		w.num(float64(v.Int()))
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		w.num(float64(v.Uint()))
+	case reflect.Float32, reflect.Float64:
+		w.num(v.Float())
+	case reflect.String:
+		w.str(v.String())
+	case reflect.Map:
+		if t.Key().Kind() != reflect.String {
+			w.marshal(v) // other keys as encoding/json writes them
+			return
+		}
+		if v.IsNil() {
+			w.buf = append(w.buf, abi.V_NULL)
+			return
+		}
+		w.openC(abi.V_OBJECT, v.Len(), ref{v.Pointer(), -2})
+		for it := v.MapRange(); it.Next(); {
+			w.key(it.Key().String())
+			w.value(it.Value())
+			w.path = w.path[:len(w.path)-1]
+		}
+		w.close()
+	case reflect.Slice, reflect.Array:
+		if k == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
+			w.fail("unsupported-value", "a []byte", nil)
+		}
+		if k == reflect.Slice && v.IsNil() {
+			w.buf = append(w.buf, abi.V_NULL)
+			return
+		}
+		var p ref
+		if k == reflect.Slice && v.Len() > 0 {
+			p = ref{v.Pointer(), v.Len()}
+		}
+		n := v.Len()
+		w.openC(abi.V_ARRAY, n, p)
+		for i := 0; i < n; i++ {
+			w.path = append(w.path, seg{idx: i})
+			w.value(v.Index(i))
+			w.path = w.path[:len(w.path)-1]
+		}
+		w.close()
+	case reflect.Struct:
+		w.marshal(v)
+	default: // channels, functions, complex numbers, unsafe pointers
+		w.fail("unsupported-value", "a "+t.String(), nil)
+	}
+}
+
+func marshals(t reflect.Type) bool {
+	return t.Implements(marshalerType) || t.Implements(textType)
+}
+
+func special(t reflect.Type) bool { return t == timeType || t == rawType || t == numberType }
+
+// enter and leave bracket a container or a followed pointer: depth, and
+// (below cycleDepth) the references on the path, for cycles.
+func (w *walker) enter(u ref) {
+	d := len(w.open)
+	if d >= maxDepth {
+		w.fail("too-deep", fmt.Sprintf("args nested too deeply (over %d levels)", maxDepth), nil)
+	}
+	w.open = append(w.open, frame{u, len(w.path)})
+	if d < cycleDepth || u.p == 0 {
+		return
+	}
+	if w.seen == nil {
+		w.seen = map[ref]bool{}
+	}
+	if w.seen[u] {
+		w.circular()
+	}
+	w.seen[u] = true
+}
+
+func (w *walker) leave() {
+	d := len(w.open) - 1
+	if d >= cycleDepth {
+		delete(w.seen, w.open[d].ref)
+	}
+	w.open = w.open[:d]
+}
+
+// circular names the first container on the path that repeats an earlier one.
+func (w *walker) circular() {
+	first := map[ref]bool{}
+	for _, f := range w.open {
+		if f.ref.p != 0 && first[f.ref] {
+			w.path = w.path[:f.at]
+			break
+		}
+		first[f.ref] = true
+	}
+	p := w.pathString()
+	panic(newError("circular-value", "circular reference at "+p, p))
+}
+
+func (w *walker) openC(tag byte, n int, p ref) {
+	w.enter(p)
+	w.buf = append(w.buf, tag)
+	w.buf = binary.LittleEndian.AppendUint32(w.buf, uint32(n))
+	w.check()
+}
+
+func (w *walker) close() { w.leave() }
+
+func (w *walker) key(k string) {
+	w.path = append(w.path, seg{key: k, idx: -1})
+	w.str(k)
+}
+
+func (w *walker) bool(b bool) {
+	if b {
+		w.buf = append(w.buf, abi.V_TRUE)
+	} else {
+		w.buf = append(w.buf, abi.V_FALSE)
+	}
+}
+
+// num: a double; NaN and ±Inf travel as they are and the core makes them null (D1).
+func (w *walker) num(f float64) {
+	w.buf = append(w.buf, abi.V_NUMBER)
+	w.buf = binary.LittleEndian.AppendUint64(w.buf, math.Float64bits(f))
+}
+
+// number: a json.Number is a JSON number literal, the nearest double (D11).
+func (w *walker) number(s string) {
+	if !json.Valid([]byte(s)) || s == "" || s[0] == '"' || s[0] == 't' || s[0] == 'f' || s[0] == 'n' || s[0] == '[' || s[0] == '{' {
+		w.fail("unsupported-value", fmt.Sprintf("json.Number %q, not a JSON number,", s), nil)
+	}
+	f, _ := strconv.ParseFloat(s, 64) // out of range: ±Inf, which the core makes null (D11)
+	w.num(f)
+}
+
+// keys writes an object of the keys (values true), in this order: a keep-mask request's args.
+func (w *walker) keys(keys []string) {
+	w.buf = append(w.buf, abi.V_OBJECT)
+	w.buf = binary.LittleEndian.AppendUint32(w.buf, uint32(len(keys)))
+	for _, k := range keys {
+		w.key(k)
+		w.buf = append(w.buf, abi.V_TRUE)
+		w.path = w.path[:0]
+	}
+}
+
+// keysArg: the top-level keys of a map, for the core's keep-mask (selection decided once, D9).
+type keysArg []string
+
+// selectable: a map with string keys (a JSON object by reflection) and its keys; else not ok.
+func selectable(args any) (reflect.Value, keysArg, bool) {
+	m := reflect.ValueOf(args)
+	if m.Kind() != reflect.Map || m.Type().Key().Kind() != reflect.String || m.IsNil() || marshals(m.Type()) {
+		return m, nil, false
+	}
+	keys := make(keysArg, 0, m.Len())
+	for it := m.MapRange(); it.Next(); {
+		keys = append(keys, it.Key().String())
+	}
+	return m, keys, true
+}
+
+// masked: the members the core's mask keeps ("M" or "I", then "1" per
+// member to walk); left stands for each one left out (nil: none).
+func masked(m reflect.Value, keys keysArg, mask []byte, left any) map[string]any {
+	out := make(map[string]any, len(keys))
+	for i, k := range keys {
+		if mask[i+1] == '1' {
+			out[k] = m.MapIndex(reflect.ValueOf(k).Convert(m.Type().Key())).Interface()
+		} else if left != nil {
+			out[k] = left
+		}
+	}
+	return out
+}
+
+// keepMask asks the core which members of a map args selection keeps (D9);
+// a value it leaves out is never read. The args as they are otherwise.
+func keepMask(flags uint32, p [][]byte, args any, own *Limits, left any) (any, bool, error) {
+	m, keys, ok := selectable(args)
+	if !ok || flags == 0 {
+		return args, false, nil
+	}
+	mask, err := call(fastModule, abi.F_KEEP_MASK|abi.F_TEXT|flags, [][]byte{nil, nil, p[2], p[3]}, keys, own)
+	if err != nil || len(mask.text) == 0 {
+		return args, false, err
+	}
+	return masked(m, keys, mask.text, left), true, nil
+}
+
+// str: V_STR_CLEAN when nothing needs escaping (D6), else V_STR; invalid UTF-8 is an error (D20).
+func (w *walker) str(s string) {
+	tag := byte(abi.V_STR_CLEAN)
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c == '"' || c == '\\' {
+			tag = abi.V_STR
+		} else if c >= 0x80 {
+			ascii = false
+		}
+	}
+	if !ascii && !utf8.ValidString(s) {
+		w.fail("invalid-utf8", "a string that is not valid UTF-8", nil)
+	}
+	w.buf = append(w.buf, tag)
+	w.buf = binary.LittleEndian.AppendUint32(w.buf, uint32(len(s)))
+	w.buf = append(w.buf, s...)
+	w.check()
+}
+
+// json: JSON text the core reads itself (D11–D14).
+func (w *walker) json(b []byte) {
+	w.buf = append(w.buf, abi.V_JSON)
+	w.buf = binary.LittleEndian.AppendUint32(w.buf, uint32(len(b)))
+	w.buf = append(w.buf, b...)
+	w.check()
+}
+
+// marshal: encoding/json's own encoding of the value (its tags, omitempty,
+// MarshalJSON), the form Go puts on the wire (D20).
+func (w *walker) marshal(v reflect.Value) {
+	b, err := json.Marshal(v.Interface())
+	if err != nil {
+		w.fail("unsupported-value", "a "+v.Type().String(), err)
+	}
+	// encoding/json writes an invalid UTF-8 byte as the escape \ufffd (a real U+FFFD stays raw).
+	if bytes.Contains(b, []byte(`\ufffd`)) {
+		w.fail("invalid-utf8", "a string that is not valid UTF-8 in a "+v.Type().String(), nil)
+	}
+	w.json(b)
+}
+
+func (w *walker) fail(code, what string, cause error) {
+	p := w.pathString()
+	msg := "cannot fingerprint " + what + " at " + p
+	if cause != nil {
+		msg += ": " + cause.Error()
+	}
+	panic(newError(code, msg, p))
+}
+
+// pathString: D15's notation, args.items[3].when.
+func (w *walker) pathString() string {
+	b := []byte("args")
+	for _, s := range w.path {
+		switch {
+		case s.idx >= 0:
+			b = append(append(append(b, '['), strconv.Itoa(s.idx)...), ']')
+		case isIdent(s.key):
+			b = append(append(b, '.'), s.key...)
+		default:
+			b = append(appendQuoted(append(b, '['), strings.ToValidUTF8(s.key, "\uFFFD")), ']')
+		}
+	}
+	return string(b)
+}
+
+func isIdent(k string) bool {
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if !(c == '_' || c == '$' || c|0x20 >= 'a' && c|0x20 <= 'z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return k != ""
+}
+
+// appendQuoted appends s as a JSON string literal (the core checks its UTF-8).
+func appendQuoted(b []byte, s string) []byte {
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"' || c == '\\':
+			b = append(b, '\\', c)
+		case c < 0x20:
+			b = append(b, fmt.Sprintf(`\u%04x`, c)...)
+		default:
+			b = append(b, c)
+		}
+	}
+	return append(b, '"')
+}
