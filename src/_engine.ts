@@ -1,5 +1,5 @@
 /**
- * The engine module (build/diagnostics.wasm, entry assembly/entry/engine.ts):
+ * The engine module (build/engine.wasm, entry assembly/entry/engine.ts):
  * the fingerprint module's ABI plus calls (F_CALL, assembly/pipeline/call.ts),
  * explanation records (F_EXPLAIN, assembly/pipeline/explain.ts), diffs
  * (F_DIFF, assembly/ops/diff.ts), the CLI engine (F_CLI) and batches.
@@ -48,7 +48,7 @@ const engine = new Pool("engine", () => {
   if (!source) {
     throw new FingerprintError("not-initialized",
       "the diagnostics module is not loaded in this entry: `await initDiagnostics()` first " +
-      "(it fetches diagnostics.wasm beside the entry, or takes the module or bytes)");
+      "(it fetches engine.wasm beside the entry, or takes the module or bytes)");
   }
   const src = source();
   return isModule(src) ? src : new WebAssembly.Module(src);
@@ -80,7 +80,7 @@ export function loadDiagnostics(): void {
     explainCallText('{"name":"probe","args":{}}');
   } catch (err) {
     throw err instanceof FingerprintError && err.code !== "invalid-argument"
-      ? new FingerprintError("invalid-argument", `this module is not diagnostics.wasm (it answered: ${err.message})`)
+      ? new FingerprintError("invalid-argument", `this module is not engine.wasm (it answered: ${err.message})`)
       : err;
   }
 }

@@ -6,7 +6,7 @@
  * @module
  */
 import { F_STRING_INPUT, F_VALUES, HEADER_BYTES, REPLAY_KIND_BYTES, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, R_VALUE, RQ_REPLAY, U_UTF16 } from "./_abi.gen.js";
-import { newDiagnosticsInstance } from "./_diagnostics_wasm.js";
+import { newDiagnosticsInstance } from "./_engine.js";
 import type { Instance } from "./_instance.js";
 import { FingerprintError } from "./errors.js";
 

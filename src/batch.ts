@@ -19,7 +19,7 @@ import { BATCH_CHUNK_BYTES, BATCH_CHUNK_ITEMS, DEFAULT_KIND, F_CALL, F_DIGEST, F
 import { type Column, SHARED_EMPTY, runChunk, utf8, withIndex } from "./_batch.js";
 import { asBatch, type BatchTarget, batchHostHash } from "./core.js";
 import { type CoreLimits, type Limits, callLimits } from "./_limits.js";
-import { hasDiagnosticsSource, withEngine } from "./_diagnostics_wasm.js";
+import { hasDiagnosticsSource, withEngine } from "./_engine.js";
 import { FingerprintError } from "./errors.js";
 import type { Call, ProviderCall } from "./diagnostics.js";
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import * as browser from "../dist/browser.js";
 
 const wasm = readFileSync(new URL("../dist/fingerprint.wasm", import.meta.url));
-const diagnosticsWasm = readFileSync(new URL("../dist/diagnostics.wasm", import.meta.url));
+const diagnosticsWasm = readFileSync(new URL("../dist/engine.wasm", import.meta.url));
 const vectors = JSON.parse(readFileSync(new URL("../vectors/fingerprint.vectors.json", import.meta.url), "utf8")) as {
   vectors: { id: string; name: string; argsJSON?: string; fingerprint?: string; error?: boolean; matchOn?: unknown; ignoreArgs?: unknown; kind?: unknown }[];
 };

@@ -156,7 +156,7 @@ def test_no_worker_for_a_small_file(prog, cmd, tmp_path):
 
 def test_json_error_positions():
     """Where a JSON error is, as the SDKs' error path asks the core (assembly/cli/message.ts); expected by hand."""
-    from overturn.fingerprint._diagnostics_wasm import json_error_at
+    from overturn.fingerprint._engine import json_error_at
     for p in json.loads((ROOT / "vectors" / "cli.vectors.json").read_text("utf-8"))["positions"]:
         text = bytes.fromhex(p["hex"]) if "hex" in p else p["text"]
         assert json_error_at(text, p["offset"]) == p["want"]
@@ -166,7 +166,7 @@ def test_the_core_counts_a_chunks_lines_as_the_chunk_step_numbers_them():
     """The "lines" step (issue 13: a chunk dealt to a worker needs the next one's first line number),
     against a count by hand: newlines at every offset around the 16-byte steps, a last line without one."""
     import random
-    from overturn.fingerprint._diagnostics_wasm import cli_step
+    from overturn.fingerprint._engine import cli_step
     rnd = random.Random(7)
     for n in range(71):
         for _ in range(6):

@@ -678,9 +678,9 @@ def test_del_under_gc_fingerprints_during_calls():
 def test_a_diagnostics_call_re_entered_mid_call_gets_its_own_instance(outer):
     # The nested call runs after the outer one wrote its request (or chunk), right before the core
     # runs it, as a __del__ under GC or a signal handler could: neither may read the other's bytes.
-    from overturn.fingerprint import _diagnostics_wasm, explain_call, explain_calls, fingerprint_batch_json
+    from overturn.fingerprint import _engine, explain_call, explain_calls, fingerprint_batch_json
     explain_call({"name": "warm", "args": {}})
-    st = _diagnostics_wasm._instance()
+    st = _engine._instance()
     real = st.call
     inner: list = []
 
@@ -701,7 +701,7 @@ def test_a_diagnostics_call_re_entered_mid_call_gets_its_own_instance(outer):
         elif outer == "batch":
             got = fingerprint_batch_json(["outer"] * 3, ['{"a": 1}'] * 3)
         else:
-            from overturn.fingerprint._diagnostics_wasm import cli_step
+            from overturn.fingerprint._engine import cli_step
             cli_step("plan", b"0-\0", b"overturn-fingerprint", b"1")
             out = cli_step("chunk", b"-", b"", b"1", b'{"name": "outer", "args": {"a": 1}}\n')[0]
             got = [bytes(out).split()[0].decode()]

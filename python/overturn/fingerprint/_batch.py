@@ -17,7 +17,7 @@ from bisect import bisect_right
 from itertools import accumulate
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from . import _core, _diagnostics_wasm, _limits
+from . import _core, _engine, _limits
 from ._abi import (BATCH_BASE, BATCH_COLUMNS, BATCH_COUNT, BATCH_END_DIGEST, BATCH_FLAGS, BATCH_ITEM_FLAGS, BATCH_LINES,
                    BATCH_NUL_IN_ITEM, BATCH_OUT_BYTES, BATCH_SEPARATED, BATCH_WORDS, DIGEST_BYTES, F_DIGEST, F_MARSHAL,
                    F_PREIMAGE, RESULT_STATUS)
@@ -51,7 +51,7 @@ class Target:
     def __init__(self, s: Optional[_limits.Settings] = None) -> None:
         # Busy for the whole batch: code run meanwhile on this thread (the iterable, a __del__) that
         # calls into diagnostics gets a temporary instance, never this one's half-written chunk.
-        d = _diagnostics_wasm._acquire()
+        d = _engine._acquire()
         self.d = d
         self.in_ptr = d.in_ptr
         self.result = d.result
@@ -60,14 +60,14 @@ class Target:
             self.s = s or _limits.active
             self.limits()
         except BaseException:
-            _diagnostics_wasm._release(d)
+            _engine._release(d)
             raise
 
     def __enter__(self) -> "Target":
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        _diagnostics_wasm._release(self.d)
+        _engine._release(self.d)
 
     def own(self, fn: Callable[..., Any], *args: Any) -> Any:
         """``fn(*args)`` on this batch's instance, with its limits: the batch's own calls into the
@@ -113,7 +113,7 @@ class Target:
         return core_error(status, offset, part, detail)
 
     def forget(self) -> None:
-        _diagnostics_wasm._forget(self.d)
+        _engine._forget(self.d)
 
 
 class Joined:

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 from . import __version__
-from ._diagnostics_wasm import cli_step
+from ._engine import cli_step
 
 PROG = "python -m overturn.fingerprint"
 CHUNK = 1 << 20
@@ -178,7 +178,7 @@ class _Jobs:
 
     Threads, not processes: the core runs outside the GIL (ctypes releases it
     for wasmtime's calls, and each thread has its own instance,
-    ``_diagnostics_wasm``), so N threads use N cores, while a spawned process
+    ``_engine``), so N threads use N cores, while a spawned process
     took 150-250 ms to start and pickled every chunk (measured: ``--jobs 2``
     was 1.09x ``--jobs 1`` on 200,000 lines, and no faster below ~48 MB).
     A chunk goes to a started worker with fewer than 2 chunks in flight, else
@@ -208,7 +208,7 @@ class _Jobs:
 
     def _work(self, k: int, argv: bytes, tools: Optional[bytes]) -> None:
         """A worker thread: planned like the main one, then chunks in, (out, err, its counts so far) back."""
-        from . import _diagnostics_wasm
+        from . import _engine
 
         try:
             cli_step("plan", argv, PROG, __version__)
@@ -225,7 +225,7 @@ class _Jobs:
         except BaseException as e:  # a defect or out of memory: the main thread raises it
             self.done.put((k, None, e))
         finally:
-            _diagnostics_wasm._local.__dict__.pop("inst", None)  # this thread's instance, freed on it
+            _engine._local.__dict__.pop("inst", None)  # this thread's instance, freed on it
 
     def _receive(self, block: bool) -> None:
         """Takes the workers' answers that have come (with block: at least one)."""

@@ -1,6 +1,6 @@
-"""The engine module (``diagnostics.wasm``, entry ``assembly/entry/engine.ts``).
+"""The engine module (``engine.wasm``, entry ``assembly/entry/engine.ts``).
 
-Internal; the TypeScript twin is ``src/_diagnostics_wasm.ts``. The module has
+Internal; the TypeScript twin is ``src/_engine.ts``. The module has
 the fingerprint module's ABI plus calls (``F_CALL``, ``assembly/pipeline/call.ts``),
 explanation records (``F_EXPLAIN``), diffs (``F_DIFF``), the CLI engine and
 batches. Transport only, on the instances of its pool (``_instance.py``): a
@@ -25,7 +25,7 @@ from ._instance import HEADER as _HEADER, Instance, Pool
 from ._module_cache import load_module
 from ._wasmtime import Module, engine
 
-WASM_FILE = "diagnostics.wasm"
+WASM_FILE = "engine.wasm"
 
 _lock = threading.Lock()
 _module: Any = None  # the compiled engine (a _wasmtime.Module)
@@ -39,7 +39,7 @@ def _compiled() -> Module:
                 data = _core.package_bytes(WASM_FILE)  # (not importlib.resources: ~6 ms of a CLI's start)
                 # Through the fingerprint module's disk cache (_module_cache.py): compiling this
                 # module costs ~100 ms per process, most of a CLI run's start.
-                _module = load_module(engine(), data, _core.ENGINE_TAG, "diagnostics")
+                _module = load_module(engine(), data, _core.ENGINE_TAG, "engine")
     return _module
 
 

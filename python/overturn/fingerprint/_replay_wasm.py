@@ -9,7 +9,7 @@ import threading
 from typing import Any
 
 from ._abi import F_FROM_VALUE, F_STRING_INPUT, REPLAY_KIND_BYTES, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, R_VALUE, RQ_REPLAY, U_CODE_POINTS
-from ._diagnostics_wasm import _HEADER, _new_instance
+from ._engine import _HEADER, _new_instance
 from ._errors import FingerprintError
 
 _OP = struct.Struct("<III")  # the kind part (REPLAY_KIND_BYTES): op, argument, the line whose text the caller holds
