@@ -5,6 +5,7 @@ import (
 
 	"context"
 	"encoding/binary"
+	"math"
 	"strconv"
 )
 
@@ -32,7 +33,7 @@ func FingerprintBatchJSON[T Text](ctx context.Context, names []string, argsJSON 
 	if len(argsJSON) > 0 && asText(argsJSON[0]).str {
 		flags |= abi.F_STRING_INPUT // texts from Go strings: no BOM is skipped (D12)
 	}
-	items := func(i int) [2][]byte { return [2][]byte{[]byte(names[i]), []byte(argsJSON[i])} }
+	items := func(i int) ([2][]byte, error) { return [2][]byte{[]byte(names[i]), []byte(argsJSON[i])}, nil }
 	return batch(ctx, fastModule, flags|abi.F_DIGEST|abi.F_RAW_NAMES, [4][]byte{[]byte(kind), nil, p[2], p[3]}, len(names), items, opts.Limits)
 }
 
@@ -44,33 +45,22 @@ func FingerprintBatch(ctx context.Context, calls []any, opts *CallOptions) ([]st
 		own = opts.Limits
 	}
 	// Every item as a value stream (text as V_JSON), so one batch holds both.
-	w := walker{limit: 1 << 62}
-	items := func(i int) [2][]byte {
+	w := walker{limit: math.MaxInt}
+	items := func(i int) (b [2][]byte, err error) {
 		w.buf, w.path = w.buf[:0], w.path[:0]
 		if t, ok := callArg(calls[i]).(textArg); ok {
 			w.json(t.b)
-		} else if buf, _, err := writeValue(w.buf, calls[i], 1<<40); err == nil {
-			w.buf = buf
-		} else {
-			panic(err)
+		} else if w.buf, _, err = writeValue(w.buf, calls[i], -1); err != nil {
+			err.(*FingerprintError).Index = i // a value D20 rejects: the batch stops at it
 		}
-		return [2][]byte{nil, w.buf}
+		return [2][]byte{nil, w.buf}, err
 	}
 	return batch(ctx, engineModule, abi.F_CALL|abi.F_DIGEST|abi.F_VALUES, [4][]byte{}, len(calls), items, own)
 }
 
 // batch runs count items in chunks; item(i) gives its name and args bytes,
 // shared holds the parts every item shares (kind, -, matchOn, ignoreArgs).
-func batch(ctx context.Context, m *module, flags uint32, shared [4][]byte, count int, item func(int) [2][]byte, own *Limits) (out []string, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			fe, ok := r.(*FingerprintError)
-			if !ok {
-				panic(r)
-			}
-			err = fe
-		}
-	}()
+func batch(ctx context.Context, m *module, flags uint32, shared [4][]byte, count int, item func(int) ([2][]byte, error), own *Limits) (out []string, err error) {
 	out = make([]string, 0, count)
 	err = m.with(func(in *instance) error {
 		if err := in.tell(ctx, own); err != nil {
@@ -80,43 +70,42 @@ func batch(ctx context.Context, m *module, flags uint32, shared [4][]byte, count
 			if err := ctx.Err(); err != nil { // cancelled between chunks
 				return err
 			}
-			// One chunk: descriptor, shared parts, the name and args columns (offsets, data), then room for digests.
-			desc := make([]uint32, abi.BATCH_WORDS)
+			// One chunk: the descriptor, then each column (offsets, data; shared parts have no offsets), then room for digests.
 			buf := make([]byte, 4*abi.BATCH_WORDS)
 			at := func() uint32 { return in.inPtr + uint32(len(buf)) }
+			desc := func(word int, v uint32) { binary.LittleEndian.PutUint32(buf[4*word:], v) }
+			column := func(c int, offs []uint32, data []byte) {
+				if offs != nil {
+					desc(abi.BATCH_COLUMNS+3*c, at())
+					for _, o := range offs {
+						buf = binary.LittleEndian.AppendUint32(buf, o)
+					}
+				}
+				desc(abi.BATCH_COLUMNS+3*c+1, at())
+				desc(abi.BATCH_COLUMNS+3*c+2, uint32(len(data)))
+				for buf = append(buf, data...); len(buf)%4 != 0; {
+					buf = append(buf, 0) // the next offsets (or the digests) start on a word
+				}
+			}
 			for c, s := range shared {
-				desc[abi.BATCH_COLUMNS+3*c+1], desc[abi.BATCH_COLUMNS+3*c+2] = at(), uint32(len(s))
-				buf = append(buf, s...)
+				column(c, nil, s)
 			}
 			var names, args []byte
 			nameOffs, argOffs := []uint32{0}, []uint32{0}
 			n := 0
-			for base+n < count && n < abi.BATCH_CHUNK_ITEMS && (n == 0 || len(names)+len(args) < abi.BATCH_CHUNK_BYTES) {
-				it := item(base + n)
+			for ; base+n < count && n < abi.BATCH_CHUNK_ITEMS && (n == 0 || len(names)+len(args) < abi.BATCH_CHUNK_BYTES); n++ {
+				it, err := item(base + n)
+				if err != nil {
+					return err
+				}
 				names, args = append(names, it[0]...), append(args, it[1]...)
 				nameOffs, argOffs = append(nameOffs, uint32(len(names))), append(argOffs, uint32(len(args)))
-				n++
 			}
-			for c, col := range [][]byte{names, args} {
-				offs := [][]uint32{nameOffs, argOffs}[c]
-				w := abi.BATCH_COLUMNS + 3*(1+3*c) // the name column, then args
-				for len(buf)%4 != 0 {
-					buf = append(buf, 0)
-				}
-				desc[w] = at()
-				for _, o := range offs {
-					buf = binary.LittleEndian.AppendUint32(buf, o)
-				}
-				desc[w+1], desc[w+2] = at(), uint32(len(col))
-				buf = append(buf, col...)
-			}
-			desc[abi.BATCH_FLAGS], desc[abi.BATCH_COUNT], desc[abi.BATCH_BASE] = flags, uint32(n), uint32(base)
-			for i, d := range desc {
-				binary.LittleEndian.PutUint32(buf[4*i:], d)
-			}
-			for len(buf)%4 != 0 {
-				buf = append(buf, 0)
-			}
+			column(1, nameOffs, names)
+			column(4, argOffs, args)
+			desc(abi.BATCH_FLAGS, flags)
+			desc(abi.BATCH_COUNT, uint32(n))
+			desc(abi.BATCH_BASE, uint32(base))
 			outAt := at()
 			if err := in.room(ctx, uint32(len(buf)+abi.DIGEST_BYTES*n)); err != nil {
 				return err

@@ -53,6 +53,11 @@ func TestBatchCalls(t *testing.T) {
 	if err != nil || strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Fatalf("%d of %d, %v", len(got), len(want), err)
 	}
+	_, err = FingerprintBatch(context.Background(), []any{calls[0], map[string]any{"name": "t", "args": []any{make(chan int)}}}, nil)
+	var fe *FingerprintError
+	if !errors.As(err, &fe) || fe.Index != 1 || fe.Code != "unsupported-value" {
+		t.Errorf("a bad value: %#v", err)
+	}
 	got, err = FingerprintBatchJSON(context.Background(), []string{"a", "b"}, [][]byte{[]byte(`{"x":1,"y":2}`), []byte(`{"y":3}`)},
 		&Options{Kind: "k", MatchOn: []string{"y"}})
 	a, _ := FingerprintJSON("a", `{"x":1,"y":2}`, &Options{Kind: "k", MatchOn: []string{"y"}})

@@ -39,13 +39,7 @@ type cliResult struct {
 
 // cliStep runs one step of the engine (assembly/cli/out.ts lists the steps and their parts).
 func cliStep(in *instance, step string, name, match, ignore, args []byte) (cliResult, error) {
-	ctx := context.Background()
-	if err := in.tell(ctx, nil); err != nil {
-		return cliResult{}, err
-	}
-	in.begin([]byte(step), name, match, ignore)
-	in.buf = append(in.buf, args...)
-	r, err := in.send(ctx, abi.F_CLI, len(args))
+	r, err := in.do(context.Background(), abi.F_CLI, [][]byte{[]byte(step), name, match, ignore}, textArg{b: args}, nil)
 	if err != nil {
 		return cliResult{}, err
 	}
@@ -54,21 +48,13 @@ func cliStep(in *instance, step string, name, match, ignore, args []byte) (cliRe
 	return cliResult{out: r.text[:o], err: r.text[o:e], state: r.text[e:s], lines: int(w[3]), code: int32(w[4])}, nil
 }
 
-type cliPlan struct {
-	Command string
-	JSON    bool
-	Files   []string
-	In      []string
-	Tools   *string
-	Jobs    int
-}
-
 type cli struct {
 	main     *instance
 	stdout   io.Writer
 	stderr   io.Writer
 	progress *progress
 	argv     []byte
+	facts    []byte
 	tools    []byte
 }
 
@@ -122,84 +108,85 @@ func (c *cli) run(args []string) int {
 	}
 	defer in.put()
 	c.main = in
-	// argv as the core reads it: per argument "1" if it names an existing path, its bytes, NUL.
+	// argv as the core reads it: per argument the size found at that path ("-": none), ":", its bytes, NUL.
 	for _, a := range args {
-		exists := byte('0')
-		if _, err := os.Stat(a); err == nil {
-			exists = '1'
+		size := "-"
+		if fi, err := os.Stat(a); err == nil {
+			size = strconv.FormatInt(fi.Size(), 10)
 		}
-		c.argv = append(append(append(c.argv, exists), a...), 0)
+		c.argv = append(append(append(append(c.argv, size...), ':'), a...), 0)
 	}
-	planned := c.step("plan", string(c.argv), cliProg, abi.PACKAGE_VERSION, nil)
+	// The host's facts for the core's plan (assembly/cli/plan.ts): goroutines share the compiled module.
+	facts := fmt.Sprintf("cores=%d\x00worker=thread\x00", runtime.NumCPU())
+	if s := os.Getenv("OVERTURN_FINGERPRINT_JOBS_MIN_BYTES"); s != "" {
+		facts += "min-bytes=" + s + "\x00"
+	}
+	c.facts = []byte(facts)
+	planned := c.step("plan", string(c.argv), cliProg, abi.PACKAGE_VERSION, c.facts)
 	if planned.code >= 0 {
 		c.write(planned)
 		return int(planned.code)
 	}
-	var plan cliPlan
-	json.Unmarshal(planned.state, &plan)
+	// The plan's records, key=value in order: the policy, then each input with its step.
+	records := strings.Split(string(planned.state), "\x00")
+	records = records[:len(records)-1]
+	workers, chunkSize := 0, cliChunk
+	for _, r := range records {
+		k, v, _ := strings.Cut(r, "=")
+		if n, err := strconv.Atoi(v); err == nil && k == "workers" {
+			workers = n
+		} else if err == nil && k == "chunk" {
+			chunkSize = n
+		}
+	}
+	_ = chunkSize // reads stay at cliChunk, the plan's size today
 	if fi, err := os.Stderr.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
 		c.progress = &progress{start: time.Now(), w: os.Stderr}
 	}
 	defer c.progress.clear()
-	if plan.Tools != nil {
-		b, err := readAll(*plan.Tools)
-		if t := c.step("tools", *plan.Tools, "", reason(err), b); t.code >= 0 {
-			c.write(t)
-			return int(t.code)
-		}
-		c.tools = b
-	}
 	var state []byte
-	inputs := plan.Files
-	if plan.Command == "why" {
-		inputs = plan.In
-		b, err := readAll(plan.Files[0])
-		if err != nil {
-			fmt.Fprintf(c.stderr, "%s: %s\n", plan.Files[0], reason(err))
-			return 1
-		}
-		t := c.step("target", plan.Files[0], "", "", b)
-		c.write(t)
-		if t.code != 0 {
-			return int(t.code)
-		}
-		state = t.state
-	}
-	if plan.Command == "replay" {
-		first := 1
-		c.unreadable(plan.In[0], wholeLines(plan.In[0], func(chunk []byte) bool {
-			r := c.step("load", plan.In[0], "", strconv.Itoa(first), chunk)
-			c.write(r)
-			first += r.lines
-			return false
-		}))
-	}
-	jobs := plan.Jobs
-	if plan.Command == "why" || plan.Command == "replay" {
-		jobs = 1
-	} else if jobs == 0 {
-		jobs = runtime.NumCPU()
-	}
-	// Workers for big files only (see src/cli.ts), never more than the chunks after the first.
-	var total int64
-	for _, f := range inputs {
-		if fi, err := os.Stat(f); f != "-" && err == nil {
-			total += fi.Size()
-		}
-	}
-	minBytes := int64(32 << 20)
-	if s, err := strconv.ParseInt(os.Getenv("OVERTURN_FINGERPRINT_JOBS_MIN_BYTES"), 10, 64); err == nil {
-		minBytes = s
-	}
 	var pool *jobs_
-	if n := min(jobs-1, int((total+cliChunk-1)/cliChunk)-1); jobs > 1 && total >= minBytes && n > 0 {
-		pool = c.newJobs(n)
-	}
 	var lines, read int
 	chunks, done := 0, false
-	for _, file := range inputs {
+	for _, rec := range records {
+		step, file, _ := strings.Cut(rec, "=")
 		if done {
 			break
+		}
+		switch step {
+		case "tools", "target":
+			// Read whole and handed over, or the error's name; the core answers (a usage error, why's call).
+			b, err := readAll(file)
+			t := c.step(step, file, "", errName(err), b)
+			if step == "tools" {
+				if t.code >= 0 {
+					c.write(t)
+					return int(t.code)
+				}
+				c.tools = b
+				continue
+			}
+			c.write(t)
+			if t.code != 0 {
+				return int(t.code)
+			}
+			state = t.state
+			continue
+		case "load":
+			first := 1
+			c.unreadable(file, wholeLines(file, func(chunk []byte) bool {
+				r := c.step("load", file, "", strconv.Itoa(first), chunk)
+				c.write(r)
+				first += r.lines
+				return false
+			}))
+			continue
+		case "here", "shared":
+		default:
+			continue
+		}
+		if step == "shared" && pool == nil && workers > 0 {
+			pool = c.newJobs(workers)
 		}
 		if c.progress != nil {
 			c.progress.label, c.progress.total = file, 0
@@ -212,9 +199,12 @@ func (c *cli) run(args []string) int {
 			read += len(chunk)
 			chunks++
 			var n int
-			if pool != nil {
+			if pool != nil && step == "shared" {
 				n = pool.push(file, first, chunk, &state)
 			} else {
+				if pool != nil {
+					pool.drain() // answered as its lines arrive, after what came before
+				}
 				r := c.step("chunk", file, string(state), strconv.Itoa(first), chunk)
 				state = r.state
 				c.write(r)
@@ -250,27 +240,28 @@ func (c *cli) run(args []string) int {
 // unreadable reports a file that could not be read (err from wholeLines).
 func (c *cli) unreadable(file string, err error) {
 	if err != nil {
-		c.write(c.step("unreadable", file, "", reason(err), nil))
+		c.write(c.step("unreadable", file, "", errName(err), nil))
 	}
 }
 
-// reason: an unreadable file's error in plain words ("" when read).
-func reason(err error) string {
+// errName: a read error's errno name for the core to word (assembly/cli/errno.ts); "" when read, "-" when it has none.
+func errName(err error) string {
+	var errno syscall.Errno
 	switch {
 	case err == nil:
 		return ""
 	case errors.Is(err, fs.ErrNotExist):
-		return "no such file"
-	case errors.Is(err, fs.ErrPermission):
-		return "permission denied"
+		return "ENOENT"
 	case errors.Is(err, syscall.EISDIR):
-		return "is a directory"
+		return "EISDIR"
+	case errors.Is(err, syscall.EPERM):
+		return "EPERM"
+	case errors.Is(err, fs.ErrPermission):
+		return "EACCES"
+	case errors.As(err, &errno) && errno == syscall.ENOTDIR:
+		return "ENOTDIR"
 	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
+	return "-"
 }
 
 // wholeLines calls f with the file's bytes in chunks of whole lines (the

@@ -43,7 +43,7 @@ func (c *cli) newJobs(n int) *jobs_ {
 		j.workers = append(j.workers, w)
 		go func() {
 			defer in.put()
-			cliStep(in, "plan", c.argv, []byte(cliProg), []byte(abi.PACKAGE_VERSION), nil)
+			cliStep(in, "plan", c.argv, []byte(cliProg), []byte(abi.PACKAGE_VERSION), c.facts)
 			if c.tools != nil {
 				cliStep(in, "tools", nil, nil, nil, c.tools)
 			}

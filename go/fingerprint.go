@@ -214,35 +214,3 @@ func call(m *module, flags uint32, p [][]byte, args any, own *Limits) (r *result
 	}
 	return r, err
 }
-
-// do runs one request: the parts, then args as JSON text (textArg) or as a
-// Go value's stream. Past the byte limit only limit + 1 bytes go in, which
-// the core refuses by their length (its one message).
-func (in *instance) do(ctx context.Context, flags uint32, p [][]byte, args any, own *Limits) (*result, error) {
-	if err := in.tell(ctx, own); err != nil {
-		return nil, err
-	}
-	in.begin(p...)
-	start := len(in.buf)
-	limit := 1 << 40 // none
-	if in.bytes != noLimit {
-		limit = int(in.bytes)
-	}
-	if t, ok := args.(textArg); ok {
-		if t.str {
-			flags |= abi.F_STRING_INPUT
-		}
-		in.buf = append(in.buf, t.b[:min(len(t.b), limit+1)]...)
-	} else {
-		buf, whole, err := writeValue(in.buf, args, limit)
-		in.buf = buf
-		if err != nil {
-			return nil, err
-		}
-		if !whole {
-			in.buf = in.buf[:start+limit+1]
-		}
-		flags |= abi.F_VALUES
-	}
-	return in.send(ctx, flags, len(in.buf)-start)
-}

@@ -224,36 +224,48 @@ func (in *instance) tell(ctx context.Context, own *Limits) error {
 	return nil
 }
 
-// begin starts a request in in.buf: room for the header, then the parts.
-func (in *instance) begin(parts ...[]byte) {
+// do runs one request: the header, the parts, then args as JSON text
+// (textArg) or as a Go value's stream, and reads the result block (a failed
+// status is the core's FingerprintError). Past the byte limit only limit + 1
+// bytes go in, which the core refuses by their length (its one message).
+func (in *instance) do(ctx context.Context, flags uint32, parts [][]byte, args any, own *Limits) (*result, error) {
+	if err := in.tell(ctx, own); err != nil {
+		return nil, err
+	}
 	in.buf = append(in.buf[:0], make([]byte, abi.HEADER_BYTES)...)
 	for i, p := range parts {
 		binary.LittleEndian.PutUint32(in.buf[4+4*i:], uint32(len(p)))
 		in.buf = append(in.buf, p...)
 	}
-}
-
-// result is the core's answer to one request.
-type result struct {
-	status, offset, part int32
-	text                 []byte // a copy
-	digest               string
-	words                [5]uint32 // RESULT_CLI_* (the CLI engine's answer)
-}
-
-// send runs the request in in.buf (args: its last argsLen bytes) and reads
-// the result block. A failed status becomes the core's FingerprintError.
-func (in *instance) send(ctx context.Context, flags uint32, argsLen int) (*result, error) {
+	start := len(in.buf)
+	limit := 1 << 40 // none; a recording's chunks and the CLI's are many inputs, each under the limit
+	if in.bytes != noLimit && flags&(abi.F_REPLAY|abi.F_CLI) == 0 {
+		limit = int(in.bytes)
+	}
+	if t, ok := args.(textArg); ok {
+		if t.str {
+			flags |= abi.F_STRING_INPUT
+		}
+		in.buf = append(in.buf, t.b[:min(len(t.b), limit+1)]...)
+	} else {
+		buf, whole, err := writeValue(in.buf, args, limit)
+		if in.buf = buf; err != nil {
+			return nil, err
+		}
+		if !whole {
+			in.buf = in.buf[:start+limit+1]
+		}
+		flags |= abi.F_VALUES
+	}
 	binary.LittleEndian.PutUint32(in.buf[0:], flags)
-	binary.LittleEndian.PutUint32(in.buf[20:], uint32(argsLen))
-	n := uint32(len(in.buf))
-	if err := in.room(ctx, n); err != nil {
+	binary.LittleEndian.PutUint32(in.buf[20:], uint32(len(in.buf)-start))
+	if err := in.room(ctx, uint32(len(in.buf))); err != nil {
 		return nil, err
 	}
 	if !in.mem.Write(in.inPtr, in.buf) {
 		return nil, &trapError{err: errors.New("input region outside memory")}
 	}
-	st, err := in.call(ctx, in.run, uint64(n))
+	st, err := in.call(ctx, in.run, uint64(len(in.buf)))
 	if err != nil {
 		return nil, err
 	}
@@ -262,6 +274,14 @@ func (in *instance) send(ctx context.Context, flags uint32, argsLen int) (*resul
 		return r, coreError(r)
 	}
 	return r, nil
+}
+
+// result is the core's answer to one request.
+type result struct {
+	status, offset, part int32
+	text                 []byte // a copy
+	digest               string
+	words                [5]uint32 // RESULT_CLI_* (the CLI engine's answer)
 }
 
 func (in *instance) readResult() *result {

@@ -1,8 +1,10 @@
 package fingerprint
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -77,5 +79,37 @@ func TestLimitsVectors(t *testing.T) {
 				Configure(Settings{Limits: &Limits{NoLimit, NoLimit, NoLimit}})
 			}
 		})
+	}
+}
+
+// JSON text inside a value (json.RawMessage, a struct's JSON) is as deep as
+// where it sits: maxDepth counts the containers around it too.
+func TestDepthLimitCountsAroundRawJSON(t *testing.T) {
+	l := &Limits{MaxDepth: 3}
+	within := map[string]any{"a": json.RawMessage(`[1]`)}
+	over := map[string]any{"a": map[string]any{"b": json.RawMessage(`[[1]]`)}}
+	if _, err := Fingerprint("t", within, &Options{Limits: l}); err != nil {
+		t.Errorf("within: %v", err)
+	}
+	_, err := Fingerprint("t", over, &Options{Limits: l})
+	var fe *FingerprintError
+	if !errors.As(err, &fe) || fe.Code != "limit-exceeded" {
+		t.Errorf("over: %v", err)
+	}
+}
+
+// The byte limit is one input's (a call, a recorded line), never a recording's
+// whole text: a recording longer than it loads every line.
+func TestByteLimitIsPerRecordedLine(t *testing.T) {
+	Configure(Settings{Limits: &Limits{MaxInputBytes: 200}})
+	defer Configure(Settings{Limits: &Limits{MaxInputBytes: NoLimit}})
+	text := strings.Repeat(`{"name":"search","args":{"q":"a fairly long query text"}}`+"\n", 10)
+	rec, err := LoadRecording(context.Background(), strings.NewReader(text), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Close()
+	if rec.Len() != 10 || len(rec.BadLines) != 0 {
+		t.Errorf("calls %d, bad lines %v; want 10 calls, none bad", rec.Len(), rec.BadLines)
 	}
 }

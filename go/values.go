@@ -7,6 +7,7 @@ import (
 	"encoding"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -108,69 +109,45 @@ func (w *walker) any(x any) {
 	case int:
 		w.num(float64(v))
 	case map[string]any:
-		if v == nil {
-			w.buf = append(w.buf, abi.V_NULL)
-			return
-		}
-		w.openC(abi.V_OBJECT, len(v), ref{reflect.ValueOf(v).Pointer(), -2})
-		for k, e := range v {
-			w.key(k)
-			w.any(e)
-			w.path = w.path[:len(w.path)-1]
-		}
-		w.close()
+		w.container(abi.V_OBJECT, v == nil, len(v), ref{reflect.ValueOf(v).Pointer(), -2}, func() {
+			for k, e := range v {
+				w.at(seg{k, -1}, func() { w.any(e) })
+			}
+		})
 	case []any:
-		if v == nil {
-			w.buf = append(w.buf, abi.V_NULL)
-			return
-		}
-		w.openC(abi.V_ARRAY, len(v), ref{reflect.ValueOf(v).Pointer(), len(v)})
-		for i, e := range v {
-			w.path = append(w.path, seg{idx: i})
-			w.any(e)
-			w.path = w.path[:len(w.path)-1]
-		}
-		w.close()
+		w.container(abi.V_ARRAY, v == nil, len(v), ref{reflect.ValueOf(v).Pointer(), len(v)}, func() {
+			for i, e := range v {
+				w.at(seg{"", i}, func() { w.any(e) })
+			}
+		})
 	default:
 		w.value(reflect.ValueOf(x))
 	}
 }
 
+// value: a Go value by reflection, by its type and kind.
 func (w *walker) value(v reflect.Value) {
 	if !v.IsValid() {
 		w.buf = append(w.buf, abi.V_NULL)
 		return
 	}
-	t := v.Type()
-	switch t {
-	case timeType:
+	t, k := v.Type(), v.Kind()
+	switch {
+	case t == timeType:
 		// A time value in ms (floored), which the core prints as toISOString() does (D15/D16).
 		t := v.Interface().(time.Time)
 		w.buf = append(w.buf, abi.V_DATE)
 		w.buf = binary.LittleEndian.AppendUint64(w.buf, math.Float64bits(float64(t.Unix())*1000+float64(t.Nanosecond()/1e6)))
-		return
-	case rawType:
-		if v.IsNil() {
-			w.buf = append(w.buf, abi.V_NULL)
-		} else {
-			w.json(v.Bytes())
-		}
-		return
-	case numberType:
+	case t == numberType:
 		w.number(v.String())
-		return
-	}
-	k := v.Kind()
-	if k == reflect.Pointer || k == reflect.Interface {
-		if v.IsNil() {
-			w.buf = append(w.buf, abi.V_NULL)
-			return
-		}
-		// A method on the pointer alone (MarshalJSON with a pointer receiver) is the type's own encoding.
-		if k == reflect.Pointer && marshals(t) && !marshals(t.Elem()) && !special(t.Elem()) {
-			w.marshal(v)
-			return
-		}
+	case (t == rawType || k == reflect.Pointer || k == reflect.Interface) && v.IsNil():
+		w.buf = append(w.buf, abi.V_NULL)
+	case t == rawType:
+		w.json(v.Bytes())
+	// A method on the pointer alone (MarshalJSON with a pointer receiver) is the type's own encoding.
+	case k == reflect.Pointer && marshals(t) && !marshals(t.Elem()) && !special(t.Elem()):
+		w.marshal(v)
+	case k == reflect.Pointer || k == reflect.Interface:
 		var p ref
 		if k == reflect.Pointer {
 			p = ref{v.Pointer(), -1}
@@ -178,61 +155,38 @@ func (w *walker) value(v reflect.Value) {
 		w.enter(p)
 		w.value(v.Elem())
 		w.leave()
-		return
-	}
-	if marshals(t) {
-		w.marshal(v)
-		return
-	}
-	switch k {
-	case reflect.Bool:
+	case marshals(t) || k == reflect.Struct || k == reflect.Map && t.Key().Kind() != reflect.String:
+		w.marshal(v) // encoding/json's form: its tags, omitempty, other map keys as it writes them
+	case k == reflect.Slice && t.Elem().Kind() == reflect.Uint8:
+		w.fail("unsupported-value", "a []byte", nil)
+	case (k == reflect.Map || k == reflect.Slice) && v.IsNil():
+		w.buf = append(w.buf, abi.V_NULL)
+	case k == reflect.Bool:
 		w.bool(v.Bool())
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+	case v.CanInt():
 		w.num(float64(v.Int()))
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+	case v.CanUint():
 		w.num(float64(v.Uint()))
-	case reflect.Float32, reflect.Float64:
+	case v.CanFloat():
 		w.num(v.Float())
-	case reflect.String:
+	case k == reflect.String:
 		w.str(v.String())
-	case reflect.Map:
-		if t.Key().Kind() != reflect.String {
-			w.marshal(v) // other keys as encoding/json writes them
-			return
-		}
-		if v.IsNil() {
-			w.buf = append(w.buf, abi.V_NULL)
-			return
-		}
-		w.openC(abi.V_OBJECT, v.Len(), ref{v.Pointer(), -2})
-		for it := v.MapRange(); it.Next(); {
-			w.key(it.Key().String())
-			w.value(it.Value())
-			w.path = w.path[:len(w.path)-1]
-		}
-		w.close()
-	case reflect.Slice, reflect.Array:
-		if k == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
-			w.fail("unsupported-value", "a []byte", nil)
-		}
-		if k == reflect.Slice && v.IsNil() {
-			w.buf = append(w.buf, abi.V_NULL)
-			return
-		}
+	case k == reflect.Map:
+		w.container(abi.V_OBJECT, false, v.Len(), ref{v.Pointer(), -2}, func() {
+			for it := v.MapRange(); it.Next(); {
+				w.at(seg{it.Key().String(), -1}, func() { w.value(it.Value()) })
+			}
+		})
+	case k == reflect.Slice || k == reflect.Array:
 		var p ref
 		if k == reflect.Slice && v.Len() > 0 {
 			p = ref{v.Pointer(), v.Len()}
 		}
-		n := v.Len()
-		w.openC(abi.V_ARRAY, n, p)
-		for i := 0; i < n; i++ {
-			w.path = append(w.path, seg{idx: i})
-			w.value(v.Index(i))
-			w.path = w.path[:len(w.path)-1]
-		}
-		w.close()
-	case reflect.Struct:
-		w.marshal(v)
+		w.container(abi.V_ARRAY, false, v.Len(), p, func() {
+			for i := 0; i < v.Len(); i++ {
+				w.at(seg{"", i}, func() { w.value(v.Index(i)) })
+			}
+		})
 	default: // channels, functions, complex numbers, unsafe pointers
 		w.fail("unsupported-value", "a "+t.String(), nil)
 	}
@@ -286,18 +240,28 @@ func (w *walker) circular() {
 	panic(newError("circular-value", "circular reference at "+p, p))
 }
 
-func (w *walker) openC(tag byte, n int, p ref) {
+// container writes an object or array: null when nil, else its tag, count and (body) members or items.
+func (w *walker) container(tag byte, isNil bool, n int, p ref, body func()) {
+	if isNil {
+		w.buf = append(w.buf, abi.V_NULL)
+		return
+	}
 	w.enter(p)
 	w.buf = append(w.buf, tag)
 	w.buf = binary.LittleEndian.AppendUint32(w.buf, uint32(n))
 	w.check()
+	body()
+	w.leave()
 }
 
-func (w *walker) close() { w.leave() }
-
-func (w *walker) key(k string) {
-	w.path = append(w.path, seg{key: k, idx: -1})
-	w.str(k)
+// at writes a member (its key first) or an item, with its path segment.
+func (w *walker) at(s seg, f func()) {
+	w.path = append(w.path, s)
+	if s.idx < 0 {
+		w.str(s.key)
+	}
+	f()
+	w.path = w.path[:len(w.path)-1]
 }
 
 func (w *walker) bool(b bool) {
@@ -316,22 +280,20 @@ func (w *walker) num(f float64) {
 
 // number: a json.Number is a JSON number literal, the nearest double (D11).
 func (w *walker) number(s string) {
-	if !json.Valid([]byte(s)) || s == "" || s[0] == '"' || s[0] == 't' || s[0] == 'f' || s[0] == 'n' || s[0] == '[' || s[0] == '{' {
+	f, err := strconv.ParseFloat(s, 64) // out of range: ±Inf, which the core makes null (D11)
+	if !json.Valid([]byte(s)) || err != nil && !errors.Is(err, strconv.ErrRange) {
 		w.fail("unsupported-value", fmt.Sprintf("json.Number %q, not a JSON number,", s), nil)
 	}
-	f, _ := strconv.ParseFloat(s, 64) // out of range: ±Inf, which the core makes null (D11)
 	w.num(f)
 }
 
 // keys writes an object of the keys (values true), in this order: a keep-mask request's args.
 func (w *walker) keys(keys []string) {
-	w.buf = append(w.buf, abi.V_OBJECT)
-	w.buf = binary.LittleEndian.AppendUint32(w.buf, uint32(len(keys)))
-	for _, k := range keys {
-		w.key(k)
-		w.buf = append(w.buf, abi.V_TRUE)
-		w.path = w.path[:0]
-	}
+	w.container(abi.V_OBJECT, false, len(keys), ref{}, func() {
+		for _, k := range keys {
+			w.at(seg{k, -1}, func() { w.buf = append(w.buf, abi.V_TRUE) })
+		}
+	})
 }
 
 // keysArg: the top-level keys of a map, for the core's keep-mask (selection decided once, D9).

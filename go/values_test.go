@@ -143,6 +143,7 @@ func TestGoValueErrors(t *testing.T) {
 		{"complex", map[string]any{"z": complex(1, 2)}, "unsupported-value", "args.z"},
 		{"chan-in-struct", struct{ C chan int }{make(chan int)}, "unsupported-value", "args"},
 		{"json-number-not-a-number", []any{json.Number("abc")}, "unsupported-value", "args[0]"},
+		{"json-number-with-spaces", []any{json.Number(" 1")}, "unsupported-value", "args[0]"}, // not a number literal: never read as 0
 		{"cycle-map", cyclic, "circular-value", "args.self[0]"},
 		{"cycle-slice", list, "circular-value", "args[1]"},
 		{"cycle-struct", loop, "unsupported-value", "args"},

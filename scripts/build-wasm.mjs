@@ -55,7 +55,7 @@ function build(entry, name, withSimd, outOfLine = []) {
 // optimizes late and at length on the main thread's cores (issue 13: a Node CLI run's
 // warm-up). wasmtime compiles everything ahead of time: no change there.
 const modules = [build("assembly/entry/fingerprint.ts", "fingerprint", false),
-  build("assembly/entry/engine.ts", "engine", true, ["*/cli/out/cliText",
+  build("assembly/entry/engine.ts", "engine", true, ["*/cli/steps/cliText",
     "*/cli/args/*", "*/cli/why/*", "*/cli/replay/*", "*/cli/tools/*", "*/cli/run/explainOut", "*/cli/run/verifyLine",
     "*/cli/run/runFinish"])];
 if (check) {

@@ -17,10 +17,10 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { OracleError, fingerprintOfText } from "../test/reference/contract.mjs";
 import { textLimitError } from "../test/reference/limits.mjs";
+import { BATCH_CHUNK_ITEMS as CHUNK_ITEMS } from "../bench/_abi.gen.mjs"; // the cases cross a chunk
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const PATH = resolve(ROOT, "vectors/batch.vectors.json");
-const CHUNK_ITEMS = 4096; // assembly/abi.ts BATCH_CHUNK_ITEMS: the cases cross it
 
 const bytes = (s) => ({ bytesHex: Buffer.from(s, "utf8").toString("hex") });
 const BOM = "\ufeff";

@@ -15,6 +15,7 @@ import { explainOut, fingerprintLines, fingerprintWithTools, help, replayOut, ve
 import { toolsError } from "../test/reference/replay.mjs";
 import { explainLine } from "../test/reference/diagnostics.mjs";
 import { textLimitError } from "../test/reference/limits.mjs";
+import { FINGERPRINT_VERSION } from "../test/reference/contract.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const PATH = resolve(ROOT, "vectors/cli.vectors.json");
@@ -240,6 +241,7 @@ const cases = [
   { id: "missing-file", args: ["vectors/cli/nope.jsonl", RECORDING], stdout: fingerprintLines(rec), stderr: "vectors/cli/nope.jsonl: no such file\n", exit: 1 },
   { id: "missing-file-json", args: ["--json", "vectors/cli/nope.jsonl"], stdout: line({ file: "vectors/cli/nope.jsonl", error: "no such file", code: "unreadable-file" }) + "\n", stderr: "", exit: 1 },
   { id: "directory", args: ["vectors/cli"], stdout: "", stderr: "vectors/cli: is a directory\n", exit: 1 },
+  { id: "why-call-missing", args: ["why", "vectors/cli/nope.json", "--in", RECORDING], stdout: "", stderr: "vectors/cli/nope.json: no such file\n", exit: 1 },
   usage("unknown-option", ["--bogus"], "error: unknown option --bogus (see --help)\n"),
   usage("unknown-command", ["verfy", "x.jsonl"], 'error: unknown command "verfy" (commands: explain, verify, why, replay, help; or a FILE) (see --help)\n'),
   { id: "file-named-like-a-command", args: ["--", "explain"], stdout: "", stderr: "explain: no such file\n", exit: 1 },
@@ -310,10 +312,82 @@ const positions = [
   { hex: "5b31ff5d", offset: 2, want: " at byte 2 (line 1, column 3, byte 0xFF)" },
 ];
 
+// The run's plan (assembly/cli/plan.ts), written by hand: argv with the size each host found at the path (null:
+// nothing there) and the host's facts → the records the host follows. The policy, as stated: one job per core
+// unless --jobs; why and replay one job; workers only from 4 MiB of files when a worker shares the compiled module
+// ("thread"), from 32 MiB when it compiles its own ("isolate"), never more than the 1 MiB chunks after the first;
+// a worker holds 2 chunks; 4 answers wait per job; chunks no worker started are taken back at the end.
+const MiB = 1 << 20;
+const policy = (workers, { deal = false } = {}) => [`workers=${workers}`, `chunk=${MiB}`, "inflight=2", "queue=4",
+  `takeback=${deal ? 0 : 1}`, ...(deal ? ["deal=1"] : [])];
+const planCase = (id, argv, facts, records) => ({ id, argv, facts, plan: records });
+const thread = { cores: 2, worker: "thread" }, isolate = { cores: 2, worker: "isolate" };
+const plans = [
+  planCase("one-small-file", [["rec.jsonl", 1000]], isolate, [...policy(0), "here=rec.jsonl"]),
+  planCase("jobs-2-large-isolate", [["--jobs", null], ["2", null], ["rec.jsonl", 44_766_569]], isolate,
+    [...policy(1), "shared=rec.jsonl"]),
+  planCase("jobs-4-under-isolate-threshold", [["--jobs=4", null], ["rec.jsonl", 20 * MiB]], isolate, [...policy(0), "here=rec.jsonl"]),
+  planCase("jobs-4-over-thread-threshold", [["--jobs=4", null], ["rec.jsonl", 20 * MiB]], thread, [...policy(3), "shared=rec.jsonl"]),
+  planCase("isolate-threshold-reached", [["--jobs", null], ["2", null], ["rec.jsonl", 32 * MiB]], isolate, [...policy(1), "shared=rec.jsonl"]),
+  planCase("thread-threshold-not-reached", [["--jobs", null], ["2", null], ["rec.jsonl", 4 * MiB - 1]], thread, [...policy(0), "here=rec.jsonl"]),
+  planCase("workers-at-most-the-chunks-after-the-first", [["--jobs", null], ["8", null], ["rec.jsonl", 2 * MiB + 1]],
+    { ...thread, "min-bytes": 0 }, [...policy(2), "shared=rec.jsonl"]),
+  planCase("jobs-default-one-per-core", [["explain", null], ["a.jsonl", 60 * MiB], ["b.jsonl", 40 * MiB]], { cores: 8, worker: "isolate" },
+    [...policy(7), "shared=a.jsonl", "shared=b.jsonl"]),
+  planCase("sizes-summed-over-files", [["--jobs", null], ["2", null], ["a.jsonl", 20 * MiB], ["b.jsonl", 20 * MiB]], isolate,
+    [...policy(1), "shared=a.jsonl", "shared=b.jsonl"]),
+  planCase("stdin-on-this-thread", [["verify", null], ["--jobs", null], ["2", null], ["a.jsonl", 50 * MiB], ["-", null], ["b.jsonl", 1]],
+    isolate, [...policy(1), "shared=a.jsonl", "here=-", "shared=b.jsonl"]),
+  planCase("missing-file-counts-nothing", [["--jobs", null], ["2", null], ["nope.jsonl", null]], { ...thread, "min-bytes": 1 },
+    [...policy(0), "here=nope.jsonl"]),
+  planCase("why-one-job", [["why", null], ["call.json", 100], ["--jobs", null], ["4", null], ["--in", null], ["a.jsonl", 90 * MiB],
+    ["--in=b.jsonl", null]], thread, [...policy(0), "target=call.json", "here=a.jsonl", "here=b.jsonl"]),
+  planCase("replay-tools-first", [["replay", null], ["calls.jsonl", 90 * MiB], ["--in", null], ["rec.jsonl", 90 * MiB],
+    ["--tools=tools.json", null]], thread, [...policy(0), "tools=tools.json", "load=rec.jsonl", "here=calls.jsonl"]),
+  planCase("tools-for-fingerprint", [["--tools", null], ["tools.json", 50], ["rec.jsonl", 10]], thread,
+    [...policy(0), "tools=tools.json", "here=rec.jsonl"]),
+  planCase("tests-deal-in-turn", [["--jobs", null], ["3", null], ["rec.jsonl", 3 * MiB]], { ...thread, "min-bytes": 0, deal: 1 },
+    [...policy(2, { deal: true }), "shared=rec.jsonl"]),
+];
+
+// The progress line (assembly/cli/progress.ts), by hand: "BYTES TOTAL LINES MS" (null: erase) → stderr, in order
+// after a plan: nothing in the first second, then at most every 250 ms; MB = 2^20 bytes, one decimal, rounded.
+const E = "\r\x1b[K";
+const progress = [
+  { id: "pace-and-erase", steps: [
+    ["1000 0 10 999", ""],
+    ["1048576 10485760 12345 1000", `${E}f: 12,345 lines, 1.0 of 10.0 MB (10%)`],
+    ["2097152 10485760 20000 1249", ""],
+    ["2097152 10485760 1234567 1250", `${E}f: 1,234,567 lines, 2.0 of 10.0 MB (20%)`],
+    [null, E],
+    [null, ""],
+  ] },
+  { id: "size-unknown-and-rounding", steps: [
+    ["157286 0 999 2000", `${E}f: 999 lines, 0.1 MB`],
+    ["157287 0 1000 2250", `${E}f: 1,000 lines, 0.2 MB`],
+    ["10485759 10485760 1000000 2500", `${E}f: 1,000,000 lines, 10.0 of 10.0 MB (99%)`],
+  ] },
+];
+
+// Read errors, as the host got them (the errno name; "-": none) → the words after "FILE: ", by hand.
+const errno = [
+  ["ENOENT", "no such file"], ["EACCES", "permission denied"], ["EPERM", "permission denied"], ["EISDIR", "is a directory"],
+  ["ENOTDIR", "a part of the path is not a directory"], ["ELOOP", "too many symbolic links"],
+  ["ENAMETOOLONG", "file name too long"], ["EMFILE", "too many open files"], ["ENFILE", "too many open files"],
+  ["EIO", "input/output error"], ["ENXIO", "no such device"], ["ENOMEM", "out of memory"],
+  ["EXDEV", "cannot be read (EXDEV)"], ["-", "cannot be read"],
+].map(([name, words]) => ({ name, words }));
+
 const text = JSON.stringify({
-  about: "CLI cases for both CLIs: args (run from the repository root) → stdout, stderr, exit. {prog}/{pkg}: program name, package version. Inputs in vectors/cli/. Generated by scripts/gen-cli-vectors.mjs from test/reference/cli.mjs.",
+  FINGERPRINT_VERSION,
+  about: "CLI cases for both CLIs: args (run from the repository root) → stdout, stderr, exit. {prog}/{pkg}: program name, package version. Inputs in vectors/cli/. " +
+    "plans: argv with the size at each path and the host's facts → the plan's records; progress: the progress step's numbers → its text; " +
+    "errno: a read error's name → its words. Generated by scripts/gen-cli-vectors.mjs from test/reference/cli.mjs and by hand.",
   cases,
   positions,
+  plans,
+  progress,
+  errno,
 }, null, 2) + "\n";
 
 const outputs = { "vectors/cli.vectors.json": text, ...files, [BAD]: BAD_BYTES };

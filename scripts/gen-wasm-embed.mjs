@@ -30,7 +30,7 @@ export const WASM_SHA256 = "${core.sha}";
 export const WASM_BASE64 =
   "${core.bytes.toString("base64")}";
 // engine.wasm sha256: ${diag.sha} (decoded and compiled on first use)
-export const DIAGNOSTICS_WASM_SHA256 = "${diag.sha}";
+export const ENGINE_WASM_SHA256 = "${diag.sha}";
 export const ENGINE_WASM_BASE64 =
   "${diag.bytes.toString("base64")}";
 `;

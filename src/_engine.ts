@@ -211,7 +211,7 @@ const enc = new TextEncoder();
 const asBytes = (p: string | Uint8Array) => (typeof p === "string" ? enc.encode(p) : p);
 
 /**
- * One step of the CLI engine (assembly/cli/out.ts lists the steps and their
+ * One step of the CLI engine (assembly/cli/steps.ts lists the steps and their
  * parts): the core parses, reads, fingerprints and formats; this moves bytes.
  */
 export function cliStep(step: string, name: string | Uint8Array = "", match: string | Uint8Array = "",

@@ -1,18 +1,17 @@
 /**
  * `overturn-fingerprint`: a thin shell over the core's CLI engine
- * (assembly/cli/run.ts, through cliStep). The core reads the arguments,
- * splits and reads the lines, fingerprints and formats every byte printed,
- * keeps the counts and returns the exit status; this file only moves bytes:
- * argv in, files and stdin in 1 MiB chunks of whole lines, stdout/stderr
- * out, TTY progress, EPIPE, and `--jobs N`: this thread and N−1 worker threads,
- * each with its own core instance (class Jobs: output in input order, at most
- * 2 chunks per worker in flight, so memory stays constant; workers only for
- * big files). `why` runs in one job: its nearest call is the first of equals
- * in file order.
+ * (assembly/cli/, through cliStep). The core reads the arguments and makes
+ * the plan (cli/plan.ts: which files, in which step, how many workers and how
+ * they share the chunks), splits and reads the lines, fingerprints and
+ * formats every byte printed, words read errors and the progress line, keeps
+ * the counts and returns the exit status. This file only moves bytes: argv
+ * and the sizes at its paths in, files and stdin in chunks of whole lines,
+ * stdout/stderr out, the terminal, EPIPE, and the worker threads the plan
+ * asks for (class Jobs), each with its own core instance.
  * The Python twin (`python -m overturn.fingerprint`) prints the same bytes.
  * @module
  */
-import { existsSync, statSync, writeFileSync } from "node:fs";
+import { statSync, writeFileSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { once } from "node:events";
 import { availableParallelism } from "node:os";
@@ -22,64 +21,58 @@ import { cliStep, type CliResult } from "./_engine.js";
 import { version } from "../package.json";
 
 const PROG = "overturn-fingerprint";
-const CHUNK = 1 << 20;
 /** Room before each read chunk for the previous chunk's unfinished line (wholeLines). */
 const HEAD = 1 << 16;
+// Tests (test/cli-vectors.test.ts): the size from which workers start and chunks dealt in turn go to the core's
+// plan; the chunks each job ran are written to TRACE at the end.
+const TRACE = process.env.OVERTURN_FINGERPRINT_JOBS_TRACE;
 
-interface Plan { command: string; json: boolean; files: string[]; in: string[]; tools: string | null; jobs: number }
+/** The plan's records (assembly/cli/plan.ts): key=value, in order. */
+type Plan = [string, string][];
 
-/** argv as the core reads it: per argument "1" if it names an existing path, its bytes, NUL. */
+/** argv as the core reads it: per argument the size found at that path ("-": none), ":", its bytes, NUL. */
 function argvBytes(argv: string[]): Uint8Array {
-  return Buffer.concat(argv.map((a) => Buffer.from(`${existsSync(a) ? 1 : 0}${a}\0`)));
+  return Buffer.concat(argv.map((a) => Buffer.from(`${size(a) ?? "-"}:${a}\0`)));
 }
+
+/** What the core needs to know of this host for the plan (cli/plan.ts). */
+function hostFacts(): string {
+  const env = process.env, min = env.OVERTURN_FINGERPRINT_JOBS_MIN_BYTES;
+  // A worker thread loads and compiles its own module: an "isolate".
+  return `cores=${availableParallelism()}\0worker=isolate\0${min ? `min-bytes=${min}\0` : ""}` +
+    `${env.OVERTURN_FINGERPRINT_JOBS_DEAL === "1" ? "deal=1\0" : ""}`;
+}
+
+function size(file: string): number | undefined {
+  try { return statSync(file).size; } catch { return undefined; }
+}
+
+/** The name of a read error (ENOENT), worded by the core; "-" when it has none. */
+const errName = (err: unknown) => (err as { code?: string }).code ?? "-";
 
 // --- output ------------------------------------------------------------------------
 
-let progress: Progress | null = null;
+let progress = false;
+const started = Date.now();
 
 async function write(r: CliResult): Promise<void> {
-  if (r.err.length) { progress?.clear(); process.stderr.write(r.err); }
-  if (!r.out.length) return;
-  if (process.stdout.isTTY) progress?.clear();
-  if (!process.stdout.write(r.out)) await once(process.stdout, "drain");
+  if (progress && (r.err.length || (r.out.length && process.stdout.isTTY))) {
+    const erase = cliStep("progress").err; // the progress line drawn, if any, goes first
+    if (erase.length) process.stderr.write(erase);
+  }
+  if (r.err.length) process.stderr.write(r.err);
+  if (r.out.length && !process.stdout.write(r.out)) await once(process.stdout, "drain");
 }
 
-/** "label: N lines, X MB of Y MB (P%)" on stderr, only on a terminal and after the first second. */
-class Progress {
-  private readonly start = Date.now();
-  private last = 0;
-  private shown = false;
-  label = "";
-  total: number | undefined;
-
-  update(bytes: number, lines: number): void {
-    const now = Date.now();
-    if (now - this.start < 1000 || now - this.last < 250) return;
-    this.last = now;
-    const mb = (n: number) => (n / 1048576).toFixed(1);
-    const of = this.total ? ` of ${mb(this.total)} MB (${Math.floor((100 * bytes) / this.total)}%)` : " MB";
-    process.stderr.write(`\r\x1b[K${this.label}: ${lines.toLocaleString("en-US")} lines, ${mb(bytes)}${of}`);
-    this.shown = true;
-  }
-
-  clear(): void {
-    if (this.shown) process.stderr.write("\r\x1b[K");
-    this.shown = false;
-  }
+function showProgress(file: string, total: number, bytes: number, lines: number): void {
+  const p = cliStep("progress", file, "", `${bytes} ${total} ${lines} ${Date.now() - started}`).err;
+  if (p.length) process.stderr.write(p);
 }
 
 // --- reading -----------------------------------------------------------------------
 
-function reason(err: unknown): string {
-  const code = (err as { code?: string }).code;
-  if (code === "ENOENT") return "no such file";
-  if (code === "EACCES" || code === "EPERM") return "permission denied";
-  if (code === "EISDIR") return "is a directory";
-  return (err as Error).message;
-}
-
-/** A file's bytes in chunks of whole lines (the last may lack its "\n"). */
-async function* wholeLines(file: string): AsyncGenerator<Uint8Array> {
+/** A file's bytes in chunks of whole lines of about `chunk` bytes (the last may lack its "\n"). */
+async function* wholeLines(file: string, chunk: number): AsyncGenerator<Uint8Array> {
   let carry: Uint8Array = new Uint8Array(0);
   const split = function* (data: Uint8Array, last: boolean) {
     const cut = last ? data.length : data.lastIndexOf(10) + 1;
@@ -87,17 +80,15 @@ async function* wholeLines(file: string): AsyncGenerator<Uint8Array> {
     if (cut > 0) yield data.subarray(0, cut);
   };
   if (file === "-") {
-    for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
-      yield* split(carry.length ? Buffer.concat([carry, chunk]) : chunk, false);
+    for await (const piece of process.stdin as AsyncIterable<Buffer>) {
+      yield* split(carry.length ? Buffer.concat([carry, piece]) : piece, false);
     }
   } else {
-    // The next chunk is read while the core runs this one (issue 13: the main
-    // thread sat idle ~10% of a run waiting for each read). Each buffer keeps
-    // HEAD bytes in front, where the last chunk's unfinished line is put back
-    // before the new bytes: no 1 MiB concat per chunk.
+    // The next chunk is read while the core runs this one. Each buffer keeps HEAD bytes in front, where the last
+    // chunk's unfinished line is put back before the new bytes: no concat per chunk. A buffer is never reused.
     const fh = await open(file, "r");
     const next = () => {
-      const read = fh.read(Buffer.allocUnsafe(HEAD + CHUNK), HEAD, CHUNK, null);
+      const read = fh.read(Buffer.allocUnsafe(HEAD + chunk), HEAD, chunk, null);
       read.catch(() => undefined); // a failed read ahead throws where it is awaited, never as unhandled
       return read;
     };
@@ -122,95 +113,88 @@ async function* wholeLines(file: string): AsyncGenerator<Uint8Array> {
   yield* split(carry, true);
 }
 
+async function readAll(file: string, chunk: number): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  for await (const c of wholeLines(file, chunk)) parts.push(c);
+  return Buffer.concat(parts);
+}
+
 // --- jobs ----------------------------------------------------------------------------
 
-/**
- * Below this many bytes of files, `--jobs N` starts no worker (issue 13): a
- * worker thread is ready ~50 ms after it is made on an idle machine (100–250 ms
- * under load), --jobs 2 costs ~100 ms more CPU than --jobs 1 (at 45 MB and at
- * 224 MB alike), and the main thread reads ~85 MB/s alone, so a worker pays
- * only once the main thread has tens of MB to go. Measured on 2 cores shared
- * with other jobs, medians of 5–7, --jobs 2 / --jobs 1 wall with workers
- * forced, at load 2–5: 4 MB 0.80–0.88×, 8 MB 0.82–0.87×, 16 MB 0.86–1.09×,
- * 32 MB 0.68–1.24×, 45 MB 0.76–1.4×, 224 MB 1.77×; at load ~1: 16 MB 1.08×,
- * 32 MB 1.15×, 45 MB 1.36× (bench/cli.mjs). Python's worker threads (an
- * instance of an already compiled module) have a threshold of their own (_cli.py).
- */
-const MIN_BYTES = Number(process.env.OVERTURN_FINGERPRINT_JOBS_MIN_BYTES ?? 32 << 20);
-// For tests (test/cli-vectors.test.ts): write the chunks each job ran to this file at the end; deal the chunks in turn
-// (main, worker 1, worker 2, …) once every worker has started, so each job's share does not depend on timing.
-const TRACE = process.env.OVERTURN_FINGERPRINT_JOBS_TRACE;
-const DEAL = process.env.OVERTURN_FINGERPRINT_JOBS_DEAL === "1";
-
-interface Slot { w: Worker; ready: boolean; started: Promise<void>; busy: number; done: number; waiting: ((r: CliResult) => void)[] }
+/** The plan's worker policy (cli/plan.ts). */
+interface Policy { workers: number; inflight: number; queue: number; takeback: boolean; deal: boolean }
+/** A chunk sent to a worker: its flag is claimed by whoever runs it (1: the worker, 2: taken back). */
+interface Sent { file: string; first: number; bytes: Uint8Array; flag: Int32Array; entry: Entry; resolve: (r: CliResult) => void }
+interface Slot { w: Worker; ready: boolean; started: Promise<void>; sent: Sent[]; done: number; counts?: (r: CliResult) => void }
 type Entry = { r?: CliResult; p?: Promise<CliResult> };
+type Here = (file: string, first: number, bytes: Uint8Array) => CliResult;
 
 /**
- * The main thread's core instance and N−1 worker threads (each with its own).
- * A chunk goes to a started worker with fewer than 2 chunks in flight, else
- * the main thread runs it itself: workers start up while the main works, and
- * a slow core gets fewer chunks. Results are written in input order, at most
- * 4 per job waiting, so memory stays constant.
+ * The main thread's core instance and the plan's worker threads (each with
+ * its own). A chunk goes to a started worker holding fewer than `inflight`,
+ * else the main thread runs it itself: workers start up while the main works,
+ * and a slow core gets fewer chunks. Results are written in input order, at
+ * most `queue` per job waiting, so memory stays constant.
  */
 class Jobs {
   private readonly slots: Slot[];
   private readonly queue: Entry[] = [];
   private readonly limit: number;
+  private dealt = 0;
+  private chunks: number[] = [];
   /** Chunks run by the main thread (for the trace). */
   main = 0;
 
-  constructor(workers: number, argv: Uint8Array, tools: Uint8Array | null, private readonly sink: (r: CliResult) => Promise<void>) {
-    this.limit = 4 * (workers + 1);
-    this.slots = Array.from({ length: workers }, () => {
-      const w = new Worker(new URL(import.meta.url), { workerData: { argv, tools } });
+  constructor(private readonly policy: Policy, argv: Uint8Array, facts: string, tools: Uint8Array | null,
+    private readonly sink: (r: CliResult) => Promise<void>) {
+    this.limit = policy.queue * (policy.workers + 1);
+    this.slots = Array.from({ length: policy.workers }, () => {
+      const w = new Worker(new URL(import.meta.url), { workerData: { argv, facts, tools } });
       let started = () => {};
-      const s: Slot = { w, ready: false, started: new Promise((r) => { started = r; }), busy: 0, done: 0, waiting: [] };
-      // The first message says the worker is planned; then it answers its requests in order.
-      w.on("message", (r: CliResult | "ready") => {
-        if (r === "ready") { s.ready = true; started(); } else s.waiting.shift()!(r);
+      const s: Slot = { w, ready: false, started: new Promise((r) => { started = r; }), sent: [], done: 0 };
+      // The first message says the worker is planned; then it answers its chunks in order (null: taken
+      // back), and last its counts.
+      w.on("message", (r: CliResult | "ready" | null) => {
+        if (r === "ready") { s.ready = true; started(); return; }
+        const c = s.sent.shift();
+        if (!c) { s.counts!(r!); return; }
+        if (r) { s.done++; c.entry.r = r; }
+        c.resolve(c.entry.r!);
       });
-      s.w.on("error", (err) => { throw err; });
+      w.on("error", (err) => { throw err; });
       return s;
     });
   }
-
-  private ask(s: Slot, msg: unknown, transfer: ArrayBuffer[] = []): Promise<CliResult> {
-    s.busy++;
-    return new Promise((resolve) => {
-      s.waiting.push((r) => { s.busy--; s.done++; resolve(r); });
-      s.w.postMessage(msg, transfer);
-    });
-  }
-
-  private dealt = 0;
 
   /** The worker to send the next chunk to, if any can take it now. */
   private async free(): Promise<Slot | undefined> {
-    if (DEAL) {
+    const max = this.policy.inflight;
+    if (this.policy.deal) {
       await Promise.all(this.slots.map((s) => s.started));
       const s = this.slots[this.dealt++ % (this.slots.length + 1) - 1];
-      while (s && s.busy >= 2) await this.writeOldest();
+      while (s && s.sent.length >= max) await this.writeOldest();
       return s;
     }
     let best: Slot | undefined;
-    for (const s of this.slots) if (s.ready && s.busy < 2 && (!best || s.busy < best.busy)) best = s;
+    for (const s of this.slots) if (s.ready && s.sent.length < max && (!best || s.sent.length < best.sent.length)) best = s;
     return best;
   }
 
   /** Runs a chunk here or in a worker; writes what is ready in order. Returns its line count. */
-  async push(file: string, first: number, bytes: Uint8Array, here: () => CliResult): Promise<number> {
-    const s = file === "-" ? undefined : await this.free();
+  async push(file: string, first: number, bytes: Uint8Array, here: Here): Promise<number> {
+    const s = await this.free();
     let n: number;
     if (s) {
       n = cliStep("lines", "", "", "", bytes).lines; // counted by the core: the next chunk's first line
-      const copy = new Uint8Array(bytes); // a copy: its buffer is transferred
-      const e: Entry = {};
-      e.p = this.ask(s, { file, first, bytes: copy }, [copy.buffer as ArrayBuffer]).then((r) => (e.r = r));
-      this.queue.push(e);
+      const copy = new Uint8Array(bytes); // the worker's, transferred; `bytes` stays for a take-back
+      const flag = new Int32Array(new SharedArrayBuffer(4));
+      const entry: Entry = {};
+      entry.p = new Promise((resolve) => s.sent.push({ file, first, bytes, flag, entry, resolve }));
+      s.w.postMessage({ file, first, bytes: copy, flag }, [copy.buffer as ArrayBuffer]);
+      this.queue.push(entry);
     } else {
-      if (file === "-") await this.drain(); // standard input is answered as its lines arrive
       this.main++;
-      const r = here();
+      const r = here(file, first, bytes);
       n = r.lines;
       if (this.queue.length) this.queue.push({ r });
       else await this.sink(r);
@@ -229,17 +213,27 @@ class Jobs {
     while (this.queue.length) await this.writeOldest();
   }
 
-  /** The counts of every worker that ran a chunk, for finish; ends the workers (one still starting is not waited for). */
-  async counts(): Promise<Uint8Array> {
+  /** Takes back the chunks no worker has started (the plan's takeback), then every worker's counts; ends them. */
+  async counts(here: Here): Promise<Uint8Array> {
+    if (this.policy.takeback) {
+      for (const s of this.slots) {
+        for (const c of s.sent) {
+          if (c.entry.r || Atomics.compareExchange(c.flag, 0, 0, 2) !== 0) continue;
+          this.main++;
+          c.entry.r = here(c.file, c.first, c.bytes);
+        }
+      }
+    }
     await this.drain();
-    const chunks = this.slots.map((s) => s.done);
-    const all = await Promise.all(this.slots.filter((s) => s.done > 0).map((s) => this.ask(s, { counts: true })));
+    this.chunks = this.slots.map((s) => s.done);
+    const ask = (s: Slot) => new Promise<CliResult>((resolve) => {
+      s.counts = resolve;
+      s.w.postMessage({ counts: true });
+    });
+    const all = await Promise.all(this.slots.filter((s) => s.done > 0).map(ask));
     await Promise.all(this.slots.map((s) => s.w.terminate()));
-    this.chunks = chunks;
     return Buffer.concat(all.map((r) => r.state));
   }
-
-  private chunks: number[] = [];
 
   /** Chunks per job, the main thread's first. */
   trace(): { workers: number; chunks: number[] } {
@@ -250,127 +244,97 @@ class Jobs {
 // --- main ------------------------------------------------------------------------------
 
 async function main(argv: string[]): Promise<number> {
-  const args = argvBytes(argv);
-  const planned = cliStep("plan", args, PROG, version);
+  const args = argvBytes(argv), facts = hostFacts();
+  const planned = cliStep("plan", args, PROG, version, Buffer.from(facts));
   if (planned.code >= 0) {
     process.stdout.write(planned.out);
     process.stderr.write(planned.err);
     return planned.code;
   }
-  const plan = JSON.parse(Buffer.from(planned.state).toString("utf8")) as Plan;
+  const plan: Plan = Buffer.from(planned.state).toString("utf8").split("\0").slice(0, -1)
+    .map((r) => [r.slice(0, r.indexOf("=")), r.slice(r.indexOf("=") + 1)]);
+  const num = (k: string) => Number(plan.find(([key]) => key === k)?.[1] ?? 0);
+  const chunk = num("chunk");
+  const policy: Policy = { workers: num("workers"), inflight: num("inflight"), queue: num("queue"),
+    takeback: num("takeback") === 1, deal: num("deal") === 1 };
   process.stdout.on("error", (err: NodeJS.ErrnoException) => {
     if (err.code === "EPIPE") process.exit(process.exitCode ?? 0); // the reader left (| head): stop quietly
     throw err;
   });
-  if (process.stderr.isTTY) progress = new Progress();
-  // --tools FILE: its bytes to the core (which checks and keeps them), or why they could not be read.
-  let tools: Uint8Array | null = null;
-  if (plan.tools !== null) {
-    let why = "";
-    try { tools = await readAll(plan.tools); } catch (err) { why = reason(err); }
-    const t = cliStep("tools", plan.tools, "", why, tools ?? new Uint8Array(0));
-    if (t.code >= 0) { await write(t); return t.code; }
-  }
-  let state: Uint8Array = new Uint8Array(0);
-  if (plan.command === "why") {
-    const src = plan.files[0];
-    let bytes: Uint8Array;
-    try {
-      bytes = await readAll(src);
-    } catch (err) {
-      process.stderr.write(`${src}: ${reason(err)}\n`);
-      return 1;
-    }
-    const t = cliStep("target", src, "", "", bytes);
-    await write(t);
-    if (t.code !== 0) return t.code;
-    state = t.state;
-  }
-  if (plan.command === "replay") await loadRecording(plan.in[0]);
-  const jobs = plan.command === "why" || plan.command === "replay" ? 1 : plan.jobs || availableParallelism();
-  const inputs = plan.command === "why" ? plan.in : plan.files;
-  // Workers for big files only (MIN_BYTES), never more than the chunks after the first; stdin's size is unknown.
-  const total = inputs.reduce((n, f) => n + (f === "-" ? 0 : size(f)), 0);
-  const workers = jobs > 1 && total >= MIN_BYTES ? Math.min(jobs - 1, Math.ceil(total / CHUNK) - 1) : 0;
-  const pool = workers > 0 ? new Jobs(workers, args, tools, write) : null;
-  let lines = 0, bytesRead = 0, chunks = 0;
+  progress = process.stderr.isTTY === true;
+  let state: Uint8Array = new Uint8Array(0), tools: Uint8Array | null = null;
+  let pool: Jobs | null = null, lines = 0, chunks = 0, stop = false;
+  const here: Here = (file, first, bytes) => {
+    const r = cliStep("chunk", file, state, String(first), bytes);
+    state = r.state;
+    stop = r.code === 1; // why found the call itself
+    return r;
+  };
   try {
-    files: for (const file of inputs) {
-      if (progress) {
-        progress.label = file;
-        progress.total = file === "-" ? undefined : size(file) || undefined;
+    for (const [step, file] of plan) {
+      if (stop) break;
+      if (step === "tools" || step === "target") {
+        // Read whole and handed over, or the error's name; the core answers (a usage error, why's call).
+        let bytes: Uint8Array = new Uint8Array(0), err = "";
+        try { bytes = await readAll(file, chunk); } catch (e) { err = errName(e); }
+        const r = cliStep(step, file, "", err, bytes);
+        if (step === "tools") {
+          if (r.code >= 0) { await write(r); return r.code; }
+          tools = bytes;
+        } else {
+          await write(r);
+          if (r.code !== 0) return r.code;
+          state = r.state;
+        }
+        continue;
       }
-      let first = 1;
+      if (step !== "load" && step !== "here" && step !== "shared") continue;
+      if (step === "shared") pool ??= new Jobs(policy, args, facts, tools, write);
+      const total = progress && file !== "-" ? size(file) ?? 0 : 0;
+      let first = 1, read = 0;
       try {
-        for await (const chunk of wholeLines(file)) {
-          bytesRead += chunk.length;
+        for await (const c of wholeLines(file, chunk)) {
+          read += c.length;
           chunks++;
-          const here = (): CliResult => {
-            const r = cliStep("chunk", file, state, String(first), chunk);
-            state = r.state;
-            return r;
-          };
-          if (pool) {
-            const n = await pool.push(file, first, chunk, here);
-            first += n;
-            lines += n;
-          } else {
-            const r = here();
+          let n: number;
+          if (step === "shared") n = await pool!.push(file, first, c, here);
+          else {
+            if (pool) await pool.drain(); // answered as its lines arrive, after what came before
+            const r = step === "load" ? cliStep("load", file, "", String(first), c) : here(file, first, c);
             await write(r);
-            first += r.lines;
-            lines += r.lines;
-            if (r.code === 1) break files; // why found the call itself
+            n = r.lines;
           }
-          progress?.update(bytesRead, lines);
+          first += n;
+          lines += n;
+          if (progress) showProgress(file, total, read, lines);
+          if (stop) break;
         }
       } catch (err) {
         if (pool) await pool.drain();
-        await write(cliStep("unreadable", file, "", reason(err)));
+        await write(cliStep("unreadable", file, "", errName(err)));
       }
     }
-    const counts = pool ? await pool.counts() : new Uint8Array(0);
+    const counts = pool ? await pool.counts(here) : new Uint8Array(0);
     const end = cliStep("finish", "", state, "", counts);
     await write(end);
     if (TRACE) writeFileSync(TRACE, JSON.stringify(pool?.trace() ?? { workers: 0, chunks: [chunks] }) + "\n");
     return end.code;
   } finally {
-    progress?.clear();
+    if (progress) process.stderr.write(cliStep("progress").err);
   }
-}
-
-/** replay's recording (--in), streamed into the core's index ("load"); its bad lines are reported as they come. */
-async function loadRecording(file: string): Promise<void> {
-  let first = 1;
-  try {
-    for await (const chunk of wholeLines(file)) {
-      const r = cliStep("load", file, "", String(first), chunk);
-      await write(r);
-      first += r.lines;
-    }
-  } catch (err) {
-    await write(cliStep("unreadable", file, "", reason(err)));
-  }
-}
-
-function size(file: string): number {
-  try { return statSync(file).size; } catch { return 0; }
-}
-
-async function readAll(file: string): Promise<Uint8Array> {
-  const parts: Uint8Array[] = [];
-  for await (const c of wholeLines(file)) parts.push(c);
-  return Buffer.concat(parts);
 }
 
 if (isMainThread) {
   main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
 } else {
   // A worker: its own core instance, planned from the same argv; chunks in, bytes out, in order.
-  const data = workerData as { argv: Uint8Array; tools: Uint8Array | null };
-  cliStep("plan", data.argv, PROG, version);
+  const data = workerData as { argv: Uint8Array; facts: string; tools: Uint8Array | null };
+  cliStep("plan", data.argv, PROG, version, Buffer.from(data.facts));
   if (data.tools) cliStep("tools", "", "", "", data.tools);
   parentPort!.postMessage("ready");
-  parentPort!.on("message", (m: { file: string; first: number; bytes: Uint8Array } | { counts: true }) => {
+  type Task = { file: string; first: number; bytes: Uint8Array; flag: Int32Array } | { counts: true };
+  parentPort!.on("message", (m: Task) => {
+    if (!("counts" in m) && Atomics.compareExchange(m.flag, 0, 0, 1) !== 0) { parentPort!.postMessage(null); return; }
     const r = "counts" in m ? cliStep("counts") : cliStep("chunk", m.file, "", String(m.first), m.bytes);
     const text = Buffer.concat([r.out, r.err, r.state]);
     const o = r.out.length, e = r.err.length;

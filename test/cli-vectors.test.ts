@@ -128,20 +128,35 @@ describe.each(CLIS)("$prog, generated inputs", ({ cmd }) => {
     expect(trace(t).workers).toBe(2);
     expect(trace(t).chunks.every((c) => c > 0)).toBe(true);
   });
+});
 
-  it("starts no worker for a file below the size where workers pay (--jobs 4)", () => {
-    const p = join(dir, "small.jsonl"), t = join(dir, "trace3.json");
-    const { text, want } = big(15_000, -1); // ~1.3 MB: two chunks
-    writeFileSync(p, text);
-    const env = jobsEnv(t);
-    delete env.OVERTURN_FINGERPRINT_JOBS_MIN_BYTES; // the CLI's own threshold
-    const r = runEnv(["--jobs", "4", p], env);
-    expect(r.stdout.toString() === want).toBe(true);
-    expect(r.status).toBe(0);
-    expect(trace(t)).toEqual({ workers: 0, chunks: [2] });
-    // The same file past a lowered threshold: workers (at most one per chunk after the first).
-    runEnv(["--jobs", "4", p], jobsEnv(t));
-    expect(trace(t)).toEqual({ workers: 1, chunks: [1, 1] });
+// The core's plan, progress line and read-error words (assembly/cli/plan.ts, progress.ts, errno.ts), the same
+// vectors as the Python SDK's: the steps the CLIs call, asked directly, as a host passes their parts.
+describe("plan, progress and read errors from the core", async () => {
+  await import("../src/index.js");
+  const { cliStep } = await import("../src/_engine.js");
+  const { FINGERPRINT_VERSION } = await import("../src/index.js");
+  const V = JSON.parse(readFileSync(join(ROOT, "vectors", "cli.vectors.json"), "utf8")) as {
+    FINGERPRINT_VERSION: number; plans: { id: string; argv: [string, number | null][]; facts: Record<string, string | number>; plan: string[] }[];
+    progress: { id: string; steps: [string | null, string][] }[]; errno: { name: string; words: string }[];
+  };
+  const argvOf = (argv: [string, number | null][]) => Buffer.concat(argv.map(([a, n]) => Buffer.from(`${n ?? "-"}:${a}\0`)));
+  const factsOf = (f: Record<string, string | number>) => Buffer.from(Object.entries(f).map(([k, v]) => `${k}=${v}\0`).join(""));
+  const planned = () => cliStep("plan", argvOf([["f", 1]]), "p", "1", factsOf({ cores: 1, worker: "thread" }));
+  const text = (b: Uint8Array) => Buffer.from(b).toString("utf8");
+
+  it("pins the contract version the SDK implements", () => expect(V.FINGERPRINT_VERSION).toBe(FINGERPRINT_VERSION));
+  it.each(V.plans)("plan $id", (c) => {
+    const r = cliStep("plan", argvOf(c.argv), "p", "1", factsOf(c.facts));
+    expect({ code: r.code, plan: text(r.state).split("\0").slice(0, -1) }).toEqual({ code: -1, plan: c.plan });
+  });
+  it.each(V.progress)("progress $id", (c) => {
+    planned();
+    for (const [numbers, want] of c.steps) expect(text(cliStep("progress", "f", "", numbers ?? "").err)).toBe(want);
+  });
+  it.each(V.errno)("read error $name", ({ name, words }) => {
+    planned();
+    expect(text(cliStep("unreadable", "f", "", name).err)).toBe(`f: ${words}\n`);
   });
 });
 

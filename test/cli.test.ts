@@ -106,7 +106,7 @@ describe("streaming", () => {
 });
 
 // Issue 13: the engine writes each fingerprint line with its digest left
-// blank and hashes the preimages four at a time (assembly/cli/defer.ts).
+// blank and hashes the preimages four at a time (assembly/cli/digests.ts).
 describe("deferred digests", () => {
   it("every line's digest in its place, lengths 0..5000 mixed with bad lines and calls that fail", () => {
     const lines: string[] = [], want: string[] = [], errs: number[] = [];

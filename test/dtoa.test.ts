@@ -21,6 +21,8 @@ interface Exports {
   log10Pow2(q: number): number;
   log10ThreeQuartersPow2(q: number): number;
   log2Pow10(j: number): number;
+  decimal(v: bigint): number;
+  padded(v: bigint, width: number): void;
 }
 
 const wasm = readFileSync(new URL("../build/test-dtoa.wasm", import.meta.url));
@@ -120,7 +122,7 @@ describe("dtoa: numeric invariants of assembly/num/dtoa.ts", () => {
     }
   });
 
-  it("digit-writing constants in dtoa.ts hold on their ranges", () => {
+  it("digit-writing constants in dtoa.ts and digits.ts hold on their ranges", () => {
     // decimalLength: (b·1233) >> 12 = floor(log10(2^b)) for b in [1, 64].
     for (let b = 1; b <= 64; b++) expect((b * 1233) >> 12).toBe(floorLog(10n, 1n << BigInt(b), 1n));
     // write2: (d·103) >> 10 = floor(d/10) for d < 100; write4: (v·5243) >> 19 = floor(v/100) for v < 10^4.
@@ -193,6 +195,29 @@ describe("dtoa: numeric invariants of assembly/num/dtoa.ts", () => {
     expect(worst).toBeGreaterThan(-69);
     expect(worstQ).toBe(664);
     expect(worst).toBeCloseTo(-65.44, 2);
+  });
+});
+
+describe("the integer printer (assembly/num/digits.ts) equals BigInt's toString", () => {
+  const text = (n: number) => new TextDecoder().decode(new Uint8Array(ex.memory.buffer, BUF, n));
+  it("every digit count of u64: 10^k - 1, 10^k, 10^k + 1, 2^b - 1, 2^b, and seeded randoms", () => {
+    const M = (1n << 64n) - 1n;
+    const vs = new Set<bigint>([0n, M]);
+    for (let k = 0n; k <= 19n; k++) for (const d of [-1n, 0n, 1n]) vs.add(10n ** k + d);
+    for (let b = 0n; b < 64n; b++) for (const d of [-1n, 0n]) vs.add((1n << b) + d);
+    const r = prng(11);
+    for (let i = 0; i < 5000; i++) vs.add(((BigInt(r() >>> 0) << 32n) | BigInt(r() >>> 0)) >> BigInt(i % 64));
+    for (const v of vs) {
+      if (v < 0n || v > M) continue;
+      const n = ex.decimal(v);
+      if (text(n) !== v.toString()) expect(`${v}: ${text(n)}`).toBe(`${v}: ${v.toString()}`);
+    }
+  });
+  it("fixed width, zeros in front", () => {
+    for (const [v, w] of [[0n, 2], [7n, 3], [59n, 2], [999n, 3], [2024n, 4], [10000n, 6], [275760n, 6]] as [bigint, number][]) {
+      ex.padded(v, w);
+      expect(text(w)).toBe(v.toString().padStart(w, "0"));
+    }
   });
 });
 

@@ -51,7 +51,7 @@ export function setLimits(bytes: u32, depth: u32, members: u32, ownBytes: u32, o
   return limBytes;
 }
 
-// A CLI run's own limits (cli/args.ts) over the instance's, for one step (cli/out.ts).
+// A CLI run's own limits (cli/args.ts) over the instance's, for one step (cli/steps.ts).
 let savedBytes: u32 = NO_LIMIT, savedDepth: u32 = NO_LIMIT, savedMembers: u32 = NO_LIMIT;
 export function pushLimits(bytes: u32, depth: u32, members: u32): void {
   savedBytes = limBytes; savedDepth = limDepth; savedMembers = limMembers;

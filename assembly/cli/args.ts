@@ -1,29 +1,35 @@
-// The CLIs' arguments, read once here (issue 9 item 4): argv in, a plan out.
-// Internal; the "plan" request of cli/run.ts.
+// The CLIs' arguments, read once here: argv in, the options and the
+// input arguments out. Internal; cli/plan.ts turns them into the run's plan.
 //
-// argv arrives as one part: each argument is a byte "1" when it names an
-// existing path (the host's one fact about it: a bare word that is no file
-// is a mistyped command, issue 11), then its bytes, then a NUL.
-// The plan is either texts to print and an exit status (help, --version,
-// usage errors: 2), or a run:
-//   {"command","json","files":[…],"in":[…],"tools":FILE|null,"jobs":N}
-// (jobs 0: the host's default, the number of cores). `replay` takes one
-// CALLS file and one --in recording; --tools FILE (issue 12) is for every
-// command, the last one given wins. --max-input-bytes / --max-depth /
+// argv arrives as one part: each argument is what the host found at that
+// path ("-" when nothing, else its size in bytes), ":", the argument's
+// bytes, a NUL. A bare word that is no file is a mistyped command; the
+// sizes decide whether workers pay (cli/plan.ts).
+// `replay` takes one CALLS file and one --in recording; --tools FILE is for
+// every command, the last one given wins. --max-input-bytes / --max-depth /
 // --max-members N (every command): the limits every line and CALL.json is
 // read under (limits.ts); a line over one is a bad line like any other.
-import { writeJsonString } from "../pipeline/canonical";
-import { bytes, decimal, lit } from "../json/emit";
+import { bytes, lit } from "../json/emit";
 import { is, writeHelp } from "./help";
+import { pushLimits } from "../base/limits";
 
 export const C_FINGERPRINT = 0, C_EXPLAIN = 1, C_VERIFY = 2, C_WHY = 3, C_HELP = 4, C_REPLAY = 5;
 
-export let command = C_FINGERPRINT;
-export let json = false;
-export let jobs: u32 = 0;
+/** The run's options, as the last plan read them. */
+@unmanaged export class Options {
+  command: i32; json: bool; jobs: u32;
+}
+export function options(): Options { return changetype<Options>(memory.data(offsetof<Options>())); }
+
+let command = C_FINGERPRINT;
+let json = false;
+let jobs: u32 = 0;
 const NONE_GIVEN: u32 = 0xFFFF_FFFF; // limits.ts NO_LIMIT
 /** --max-input-bytes, --max-depth, --max-members (0xFFFFFFFF: not given). */
-export let limitBytes: u32 = NONE_GIVEN, limitDepth: u32 = NONE_GIVEN, limitMembers: u32 = NONE_GIVEN;
+let limitBytes: u32 = NONE_GIVEN, limitDepth: u32 = NONE_GIVEN, limitMembers: u32 = NONE_GIVEN;
+
+/** The run's --max-* options over the instance's limits, for one step (popLimits after it). */
+export function pushRunLimits(): void { pushLimits(limitBytes, limitDepth, limitMembers); }
 let help = false, version = false;
 let hasTools = false, toolsArg: u32 = 0;
 
@@ -35,39 +41,60 @@ const MAX_ARGS: u32 = 1024;
 function files(): usize { return memory.data(1024 * 4); }
 function inFiles(): usize { return memory.data(1024 * 4); }
 function offsets(): usize { return memory.data(1025 * 4); }
+/** Where argument i's record starts (its stat, before the ":"). */
+function starts(): usize { return memory.data(1025 * 4); }
 let nFiles: u32 = 0, nIn: u32 = 0;
 
-/** Outcome: -1 run, else the exit status; the texts go to out (stdout) or err (stderr). */
-export let exitCode: i32 = -1;
-export let toStderr = false;
+/** The plan's outcome: -1 run, else the exit status; the texts go to out (stdout) or err (stderr). */
+let exitCode: i32 = -1;
+let toStderr = false;
+export function planExit(): i32 { return exitCode; }
+export function planToStderr(): bool { return toStderr; }
 
 /** The usage error text into the sink: "error: <text> (see --help)\n". */
 let usageP: usize = 0;
 
-export function argP(i: u32): usize { return argv + <usize>load<u32>(offsets() + (<usize>i << 2)) + 1; }
+export function argP(i: u32): usize { return argv + <usize>load<u32>(offsets() + (<usize>i << 2)); }
 export function argN(i: u32): usize {
-  return <usize>(load<u32>(offsets() + (<usize>(i + 1) << 2)) - load<u32>(offsets() + (<usize>i << 2))) - 2;
+  return <usize>(load<u32>(starts() + (<usize>(i + 1) << 2)) - load<u32>(offsets() + (<usize>i << 2))) - 1;
 }
-function exists(i: u32): bool { return load<u8>(argv + <usize>load<u32>(offsets() + (<usize>i << 2))) == 0x31; }
+function exists(i: u32): bool { return load<u8>(argv + <usize>load<u32>(starts() + (<usize>i << 2))) != 0x2D; }
+/** The size the host found at argument i's path (0 when nothing is there). */
+export function argSize(i: u32): u64 {
+  let v: u64 = 0;
+  let q = argv + <usize>load<u32>(starts() + (<usize>i << 2));
+  while (<u32>load<u8>(q) - 0x30 <= 9) v = v * 10 + <u64>(load<u8>(q++) - 0x30);
+  return v;
+}
 export function fileArg(k: u32): u32 { return load<u32>(files() + (<usize>k << 2)); }
 export function inArg(k: u32): u32 { return load<u32>(inFiles() + (<usize>k << 2)); }
 export function fileCount(): u32 { return nFiles; }
 export function inCount(): u32 { return nIn; }
 
+function publish(): void {
+  const o = options();
+  o.command = command; o.json = json; o.jobs = jobs;
+}
+
 /** Reads argv [p, p+n); false (with exitCode 2) on a usage error whose text is then in the sink. */
 function parse(p: usize, n: usize): bool {
   command = C_FINGERPRINT; json = help = version = hasTools = false; jobs = 0; nFiles = nIn = 0; argc = 0;
   limitBytes = limitDepth = limitMembers = NONE_GIVEN;
+  publish();
   argv = p;
-  let start: usize = 0;
+  let start: usize = 0, colon: usize = 0;
   for (let i: usize = 0; i < n; i++) {
-    if (load<u8>(p + i) != 0) continue;
+    const c = load<u8>(p + i);
+    if (c == 0x3A && colon <= start) colon = i + 1; // the first ":" of the record ends its stat
+    if (c != 0) continue;
     if (argc == MAX_ARGS) return usage("too many arguments", true);
-    store<u32>(offsets() + (<usize>argc << 2), <u32>start);
+    if (colon <= start) return usage("an argument without the host's \"SIZE:\" in front", false); // a host defect
+    store<u32>(starts() + (<usize>argc << 2), <u32>start);
+    store<u32>(offsets() + (<usize>argc << 2), <u32>colon);
     argc++;
     start = i + 1;
   }
-  store<u32>(offsets() + (<usize>argc << 2), <u32>start);
+  store<u32>(starts() + (<usize>argc << 2), <u32>start);
   let optionsDone = false, first = true;
   for (let i: u32 = 0; i < argc; i++) {
     const s = argP(i), m = argN(i);
@@ -198,7 +225,9 @@ function usageEnd(): bool {
  */
 export function plan(p: usize, n: usize, contract: i32): bool {
   exitCode = -1; toStderr = false;
-  if (!parse(p, n)) return exitCode == 2; // the usage error is in the sink
+  const parsed = parse(p, n);
+  publish();
+  if (!parsed) return exitCode == 2; // the usage error is in the sink
   exitCode = 0;
   if (version) return writeVersionLine(contract);
   if (command == C_HELP) {
@@ -248,6 +277,7 @@ function isStdinIn(k: u32): bool {
 }
 
 /** The file name of --in k: bytes. */
+export function isStdinArg(i: u32): bool { return isStdin(i); }
 export function inP(k: u32): usize {
   const a = inArg(k);
   return (a & 0x8000_0000) == 0 ? argP(a) : argP(a & 0x7FFF_FFFF) + 5;
@@ -257,34 +287,16 @@ export function inN(k: u32): usize {
   return (a & 0x8000_0000) == 0 ? argN(a) : argN(a & 0x7FFF_FFFF) - 5;
 }
 
-/** The run's plan as JSON (see the module comment). */
-export function writePlan(): bool {
-  if (!lit("{\"command\":\"")) return false;
-  if (!(command == C_EXPLAIN ? lit("explain") : command == C_VERIFY ? lit("verify") : command == C_WHY ? lit("why")
-    : command == C_REPLAY ? lit("replay") : lit("fingerprint"))) return false;
-  if (!lit(json ? "\",\"json\":true,\"files\":[" : "\",\"json\":false,\"files\":[")) return false;
-  for (let k: u32 = 0; k < nFiles; k++) {
-    if ((k > 0 && !lit(",")) || !writeJsonString(argP(fileArg(k)), argN(fileArg(k)), false)) return false;
-  }
-  if (!lit("],\"in\":[")) return false;
-  for (let k: u32 = 0; k < nIn; k++) {
-    if ((k > 0 && !lit(",")) || !writeJsonString(inP(k), inN(k), false)) return false;
-  }
-  if (!lit("],\"tools\":")) return false;
-  if (!(hasTools ? writeJsonString(toolsP(), toolsN(), false) : lit("null")) || !lit(",\"jobs\":")) return false;
-  return decimal(jobs) && lit("}");
-}
-
-
 function TOPIC_MAIN(): usize { return memory.data<u8>([0x6D, 0x61, 0x69, 0x6E]); } // "main"
 function T_EXPLAIN(): usize { return memory.data<u8>([0x65, 0x78, 0x70, 0x6C, 0x61, 0x69, 0x6E]); }
 function T_VERIFY(): usize { return memory.data<u8>([0x76, 0x65, 0x72, 0x69, 0x66, 0x79]); }
 function T_WHY(): usize { return memory.data<u8>([0x77, 0x68, 0x79]); }
 function T_REPLAY(): usize { return memory.data<u8>([0x72, 0x65, 0x70, 0x6C, 0x61, 0x79]); }
 
+export function hasToolsFile(): bool { return hasTools; }
 /** The file name of --tools (as --tools FILE or --tools=FILE). */
-function toolsP(): usize { return (toolsArg & 0x8000_0000) == 0 ? argP(toolsArg) : argP(toolsArg & 0x7FFF_FFFF) + 8; }
-function toolsN(): usize { return (toolsArg & 0x8000_0000) == 0 ? argN(toolsArg) : argN(toolsArg & 0x7FFF_FFFF) - 8; }
+export function toolsP(): usize { return (toolsArg & 0x8000_0000) == 0 ? argP(toolsArg) : argP(toolsArg & 0x7FFF_FFFF) + 8; }
+export function toolsN(): usize { return (toolsArg & 0x8000_0000) == 0 ? argN(toolsArg) : argN(toolsArg & 0x7FFF_FFFF) - 8; }
 
 import { writeVersion } from "./help";
 let pkgP: usize = 0, pkgN: usize = 0;

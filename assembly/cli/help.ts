@@ -1,9 +1,10 @@
 // The CLIs' fixed texts (issue 9 item 4): usage, per-command help and the
 // --version line, written once here for both CLIs (src/cli.ts, _cli.py),
 // which pass in only what is theirs: the program name and package version.
-// Internal; reached through F_CLI (abi.ts, cli/out.ts). Only static
+// Internal; reached through F_CLI (abi.ts, cli/steps.ts). Only static
 // literals and request bytes are written: the core's arena owns the heap, so
 // no string is built at run time.
+import { ensure, putByte } from "../json/sink";
 import { bytes, decimal, lit } from "../json/emit";
 
 /** The host's program name and package version: UTF-8 bytes in the request. */
@@ -62,7 +63,7 @@ then {"summary": {"calls", "hits", "misses", "unused"}}.
 
 /** The --version line. */
 export function writeVersion(pkgP: usize, pkgN: usize, contract: i32): bool {
-  return prog() && lit(" ") && bytes(pkgP, pkgN) && lit(" (fingerprint contract v") && decimal(<u32>contract) && lit(")\n");
+  return prog() && lit(" ") && bytes(pkgP, pkgN) && lit(" (fingerprint contract v") && decimal(contract) && lit(")\n");
 }
 
 function main(contract: i32): bool {
@@ -84,13 +85,14 @@ the exit status is 1 if any failed, 2 for a usage error. --json writes JSON Line
   {"<tool>": {"matchOn"?: [...], "ignoreArgs"?: [...]}}; a bad file is a usage error.
 --max-input-bytes N, --max-depth N, --max-members N (every command): limits on each
   line and CALL.json (bytes, nesting, members of one object); a line over one fails.
-Fingerprint contract v`) && decimal(<u32>contract) && lit(".\n");
+--jobs N: N jobs (default: one per core) over files big enough to pay for them;
+  the output keeps input order. why and replay run as one job.
+Fingerprint contract v`) && decimal(contract) && lit(".\n");
 }
 
 function prog(): bool {
   return bytes(progP, progN);
 }
-
 
 /** Bytes at p equal the ASCII literal s (the caller checked the length). */
 export function is(p: usize, s: string): bool {

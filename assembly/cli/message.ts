@@ -38,7 +38,7 @@ export function position(p: usize, n: usize, off: usize): bool {
     const c = <u32>load<u8>(p + i);
     if (c == 0x0A) { line++; col = 1; } else if ((c & 0xC0) != 0x80) col++;
   }
-  if (!lit(" at byte ") || !decimal(<u32>off) || !lit(" (line ") || !decimal(line) || !lit(", column ") || !decimal(col) || !lit(", ")) {
+  if (!lit(" at byte ") || !decimal(off) || !lit(" (line ") || !decimal(line) || !lit(", column ") || !decimal(col) || !lit(", ")) {
     return false;
   }
   if (off == n) return lit("end of text)");
@@ -71,4 +71,3 @@ function hex(v: u32, digits: i32): bool {
   }
   return true;
 }
-

@@ -18,10 +18,10 @@ import {
   answerChangesFrom, answerChangesTo, answerEntry, answerHit, answerRecordEnd, answerWhyFrom, answerWhyTo,
   entryCall, entryLine, entryTextN, entryTextP, entryTotal, entryUsed, replayAnswer, replayLoadLine, unusedCount,
 } from "../ops/replay";
-import { accInit, accSink } from "./acc";
-import { json } from "./args";
+import { accInit, accSink } from "./output";
+import { options } from "./args";
 import { bytes, decimal, lit } from "../json/emit";
-import { DIGEST, jsonStr, memberOf, nameN, nameP, readCall, strN, strP } from "./record";
+import { DIGEST, jsonStr, lineCall, memberOf, readCall, strN, strP } from "./readcall";
 import { changeLine } from "./why";
 
 const UNUSED_CAP: u32 = 20;
@@ -29,7 +29,8 @@ const NONE: u32 = 0xFFFF_FFFF;
 
 let nCalls: u32 = 0, nHits: u32 = 0, nMisses: u32 = 0;
 /** Which file the chunks come from: the recording ("load") or the calls ("chunk"). */
-export let loading = false;
+let loading = false;
+export function replayLoading(): bool { return loading; }
 
 /** The recording's name, from its "load" steps (argv's bytes live only in the plan's request); at most 4 KiB (PATH_MAX). */
 function REC(): usize { return memory.data(4096); }
@@ -46,7 +47,7 @@ export function replayMissed(): bool { return nMisses > 0; }
 
 /**
  * recordingLine and callsLine return OK, the status a bad line failed with
- * (its text at callText: run.ts reports it, as it does every other command's
+ * (its text at lineCall().text: run.ts reports it, as it does every other command's
  * failed lines), or LINE_NO_MEMORY.
  */
 export const LINE_NO_MEMORY: i32 = -1;
@@ -94,7 +95,7 @@ function answerOut(fileP: usize, fileN: usize, line: u32, call: u32): bool {
   if (root < 0) return false;
   const name = memberOf(<u32>root, "name"), fp = memberOf(<u32>root, "fingerprint");
   if (!sinkInit(true, false, rN * 2 + fileN + 256)) return false;
-  if (json) {
+  if (options().json) {
     if (!lit("{\"line\":") || !decimal(line) || !lit(",\"call\":") || !decimal(call) || !lit(",\"name\":") || !jsonStr(<u32>name)
       || !lit(",\"fingerprint\":\"") || !bytes(strP(fp), strN(fp))) return false;
     if (answerHit) {
@@ -132,8 +133,9 @@ export function replayFinish(): bool {
     if (entryUsed(e)) continue;
     shown++;
     if (readCall(entryTextP(e), entryTextN(e), <i32>entryCall(e), false) != OK) return false;
+    const nameP = lineCall().nameP, nameN = lineCall().nameN;
     if (!sinkInit(true, false, nameN * 6 + recN + 256)) return false;
-    if (json) {
+    if (options().json) {
       if (!lit("{\"unused\":{\"line\":") || !decimal(entryLine(e)) || !lit(",\"call\":") || !decimal(entryCall(e)) || !lit(",\"name\":")
         || !writeJsonString(nameP, nameN, false) || !lit(",\"fingerprint\":\"") || !bytes(DIGEST(), 64) || !lit("\"}}\n")) return false;
     } else if (!lit("unused  ") || !where(REC(), recN, entryLine(e), entryCall(e)) || !lit("  ") || !bytes(nameP, nameN)
@@ -141,8 +143,8 @@ export function replayFinish(): bool {
     if (!accSink(false)) return false;
   }
   if (!sinkInit(true, false, 256)) return false;
-  if (!json && unused > shown && !(lit("unused  ... and ") && decimal(unused - shown) && lit(" more\n"))) return false;
-  if (json) {
+  if (!options().json && unused > shown && !(lit("unused  ... and ") && decimal(unused - shown) && lit(" more\n"))) return false;
+  if (options().json) {
     if (!lit("{\"summary\":{\"calls\":") || !decimal(nCalls) || !lit(",\"hits\":") || !decimal(nHits) || !lit(",\"misses\":")
       || !decimal(nMisses) || !lit(",\"unused\":") || !decimal(unused) || !lit("}}\n")) return false;
   } else if (!lit("replay: ") || !decimal(nCalls) || !lit(nCalls == 1 ? " call, " : " calls, ") || !decimal(nHits)

@@ -1,5 +1,5 @@
 // The CLI engine (issue 9 item 4, issue 13 item 2): everything the CLIs do
-// that is not host transport. Internal; reached through F_CLI (cli/out.ts).
+// that is not host transport. Internal; reached through F_CLI (cli/steps.ts).
 //
 //   plan      argv → a plan or the text to print (cli/args.ts); starts a run
 //   target    why's CALL.json bytes → the state to hand back, or an error
@@ -23,52 +23,49 @@ import { ensure, putByte, sinkBase, sinkEnd, sinkInit, sinkLength } from "../jso
 import { writeJsonString } from "../pipeline/canonical";
 import { callsInLastMessage } from "../pipeline/process";
 import { result } from "../base/result";
-import { accFinal, accInit, accRollback, accSave, accScratch, accSink, deferLine, errBytes, outBytes } from "./acc";
-import { C_EXPLAIN, C_FINGERPRINT, C_REPLAY, C_VERIFY, C_WHY, command, exitCode, json, plan, toStderr, writePlan } from "./args";
+import { accFinal, accInit, accRollback, accSave, accScratch, accSink, deferLine, done } from "./output";
+import { C_EXPLAIN, C_FINGERPRINT, C_REPLAY, C_VERIFY, C_WHY, options, plan, planExit, planToStderr } from "./args";
+import { writePlan } from "./plan";
+import { progressReset } from "./progress";
+import { writeErrno } from "./errno";
 import { bytes, decimal, lit } from "../json/emit";
 import { codeWord, position, writeMessage } from "./message";
-import { DIGEST, callText, explanationBody, jsonList, member, nameN, nameP, preN, preP, readCall, strN, strP } from "./record";
-import { whyChunkStart, whyFinish, whyLine, whyStop, whyTarget } from "./why";
+import { DIGEST, explanationBody, lineCall, readCall, strP } from "./readcall";
+import { whyChunkStart, whyFinish, whyFound, whyLine, whyTarget } from "./why";
 
 // The run's counts (merged from the workers' at finish).
 let nLines: u32 = 0, nFailed: u32 = 0, nFileErrors: u32 = 0, nMatch: u32 = 0, nDiffer: u32 = 0, nUnrecorded: u32 = 0;
 
 let fileP: usize = 0, fileN: usize = 0;
 
-/** "plan": argv [p, p+n) → plan; resets the run. */
-export function runPlan(p: usize, n: usize, contract: i32): bool {
+/** "plan": argv [p, p+n) and the host's facts [hP, hP+hN) → plan (cli/plan.ts); resets the run. */
+export function runPlan(p: usize, n: usize, hP: usize, hN: usize, contract: i32): bool {
   nLines = nFailed = nFileErrors = nMatch = nDiffer = nUnrecorded = 0;
   replayReset();
+  progressReset();
   if (!sinkInit(true, false, 4096)) return false;
-  if (!plan(p, n, contract)) { if (exitCode != 2) return false; }
-  if (exitCode >= 0) return done(toStderr ? 0 : sinkLength(), toStderr ? sinkLength() : 0, 0, 0, exitCode);
-  if (!writePlan()) return false;
+  if (!plan(p, n, contract)) { if (planExit() != 2) return false; }
+  const code = planExit(), err = planToStderr();
+  if (code >= 0) return done(err ? 0 : sinkLength(), err ? sinkLength() : 0, 0, 0, code);
+  if (!writePlan(hP, hN)) return false;
   return done(0, 0, sinkLength(), 0, -1);
 }
 
-/** Result words: the sink already holds [stdout][stderr][state]. */
-export function done(out: usize, err: usize, state: usize, lines: u32, code: i32): bool {
-  const r = result();
-  store<u32>(r + RESULT_CLI_OUT, <u32>out);
-  store<u32>(r + RESULT_CLI_ERR, <u32>err);
-  store<u32>(r + RESULT_CLI_STATE, <u32>state);
-  store<u32>(r + RESULT_CLI_LINES, lines);
-  store<i32>(r + RESULT_CLI_CODE, code);
-  return true;
-}
-
 function final(stateP: usize, stateN: usize, lines: u32, code: i32): bool {
-  if (!accFinal(stateP, stateN)) return false;
-  return done(outBytes, errBytes, stateN, lines, code);
+  return accFinal(stateP, stateN, lines, code);
 }
 
-/** "target": why's CALL.json, named src. */
-export function runTarget(srcP: usize, srcN: usize, p: usize, n: usize): bool {
+/** "target": why's CALL.json, named src; or the host's error name [rP, rP+rN) when it could not be read. */
+export function runTarget(srcP: usize, srcN: usize, rP: usize, rN: usize, p: usize, n: usize): bool {
   fileP = srcP; fileN = srcN;
+  if (rN > 0) {
+    if (!sinkInit(true, false, srcN + 128) || !bytes(srcP, srcN) || !lit(": ") || !writeErrno(rP, rN) || !lit("\n")) return false;
+    return done(0, sinkLength(), 0, 0, 1);
+  }
   if (n >= 3 && load<u8>(p) == 0xEF && load<u8>(p + 1) == 0xBB && load<u8>(p + 2) == 0xBF) { p += 3; n -= 3; }
   const status = strictUtf8(p, n) ? readCall(p, n, -1, true) : 3;
   if (status != OK) {
-    if (!sinkInit(true, false, 256) || !bytes(srcP, srcN) || !lit(": ") || !message(status, callText, n) || !lit("\n")) return false;
+    if (!sinkInit(true, false, 256) || !bytes(srcP, srcN) || !lit(": ") || !message(status, lineCall().text, n) || !lit("\n")) return false;
     return done(0, sinkLength(), 0, 0, 1);
   }
   return whyTarget(p, n) && done(0, 0, sinkLength(), 0, 0);
@@ -77,9 +74,9 @@ export function runTarget(srcP: usize, srcN: usize, p: usize, n: usize): bool {
 /** "chunk": lines [p, p+n) of file [fP, fP+fN), the first numbered first; state: why's. */
 export function runChunk(fP: usize, fN: usize, sP: usize, sN: usize, first: u32, p: usize, n: usize): bool {
   fileP = fP; fileN = fN;
-  if (command == C_WHY && !whyChunkStart(sP, sN)) return false;
-  if (command == C_REPLAY && loading && !replayRoom(p, n)) return false; // first: it lays the index out again
-  if (!accInit(command == C_FINGERPRINT ? n / 2 + 1024 : n * 2 + 1024)) return false;
+  if (options().command == C_WHY && !whyChunkStart(sP, sN)) return false;
+  if (options().command == C_REPLAY && replayLoading() && !replayRoom(p, n)) return false; // first: it lays the index out again
+  if (!accInit(options().command == C_FINGERPRINT ? n / 2 + 1024 : n * 2 + 1024)) return false;
   let line = first;
   const end = p + n;
   let i = p;
@@ -93,19 +90,19 @@ export function runChunk(fP: usize, fN: usize, sP: usize, sN: usize, first: u32,
       nLines++;
       accScratch();
       if (!oneLine(line, s, e - s)) return false;
-      stop = command == C_WHY && whyStop;
+      stop = options().command == C_WHY && whyFound();
     }
     line++;
     i = nl + 1;
   }
-  if (command == C_WHY && !whyChunkEnd()) return false;
+  if (options().command == C_WHY && !whyChunkEnd()) return false;
   // The host's state goes back as it came, but why's (why.ts: a better line changes it).
-  const why = command == C_WHY;
-  return final(why ? whyStateP : sP, why ? whyStateN : sN, line - first, stop ? 1 : 0);
+  const why = options().command == C_WHY;
+  return final(why ? whyState() : sP, why ? whyStateLength() : sN, line - first, stop ? 1 : 0);
 }
 
-import { whyChunkEnd, whyStateN, whyStateP } from "./why";
-import { LINE_NO_MEMORY, callsLine, loading, recordingLine, replayFinish, replayMissed, replayReset } from "./replay";
+import { whyChunkEnd, whyState, whyStateLength } from "./why";
+import { LINE_NO_MEMORY, callsLine, recordingLine, replayFinish, replayLoading, replayMissed, replayReset } from "./replay";
 import { replayRoom } from "../ops/replay";
 
 function blank(s: usize, e: usize): bool {
@@ -119,42 +116,43 @@ function blank(s: usize, e: usize): bool {
 /** One line's output; false only on out of memory (a bad line is reported and counted). */
 function oneLine(line: u32, p: usize, n: usize): bool {
   if (!strictUtf8(p, n)) return failLine(line, 3, p, n);
-  if (command == C_REPLAY) {
-    const status = loading ? recordingLine(line, p, n) : callsLine(fileP, fileN, line, p, n);
-    return status == OK || (status != LINE_NO_MEMORY && failLine(line, status, callText, n));
+  if (options().command == C_REPLAY) {
+    const status = replayLoading() ? recordingLine(line, p, n) : callsLine(fileP, fileN, line, p, n);
+    return status == OK || (status != LINE_NO_MEMORY && failLine(line, status, lineCall().text, n));
   }
-  if (command == C_WHY) {
+  if (options().command == C_WHY) {
     const status = readCall(p, n, -1, true);
-    if (status != OK) return failLine(line, status, callText, n);
+    if (status != OK) return failLine(line, status, lineCall().text, n);
     return whyLine(fileP, fileN, line, p, n);
   }
-  if (command == C_VERIFY) {
+  if (options().command == C_VERIFY) {
     const status = readCall(p, n, -1, true);
-    if (status != OK) return failLine(line, status, callText, n);
+    if (status != OK) return failLine(line, status, lineCall().text, n);
     return verifyLine(line);
   }
   const saved = accSave();
-  const explain = command == C_EXPLAIN;
+  const explain = options().command == C_EXPLAIN;
   for (let i = 0, count = 1; i < count; i++) {
     const status = readCall(p, n, i, explain, !explain, i > 0);
     if (status != OK) {
       if (status == E_NO_CALLS && i == 0) return true; // a message without calls: nothing to print
       accRollback(saved); // no half-printed line
-      return failLine(line, status, callText, n);
+      return failLine(line, status, lineCall().text, n);
     }
     count = callsInLastMessage();
-    if (explain ? !explainOut(line) || !accSink(false) : !fingerprintOut(line) || !deferLine(preP, preN, sinkBase() + digestAt)) {
+    if (explain ? !explainOut(line) || !accSink(false) : !fingerprintOut(line) || !deferLine(lineCall().preP, lineCall().preN, sinkBase() + digestAt)) {
       return false;
     }
   }
   return true;
 }
 
-/** "<hex>  <name>", or {"file","line","name","fingerprint"}; the 64 digits at digestAt are left for defer.ts. */
+/** "<hex>  <name>", or {"file","line","name","fingerprint"}; the 64 digits at digestAt are left for digests.ts. */
 function fingerprintOut(line: u32): bool {
-  if (!sinkInit(true, false, nameN + fileN + 128)) return false;
-  if (!json) return blank64() && lit("  ") && bytes(nameP, nameN) && lit("\n");
-  return head(line) && lit(",\"name\":") && writeJsonString(nameP, nameN, false) && lit(",\"fingerprint\":\"")
+  const c = lineCall();
+  if (!sinkInit(true, false, c.nameN + fileN + 128)) return false;
+  if (!options().json) return blank64() && lit("  ") && bytes(c.nameP, c.nameN) && lit("\n");
+  return head(line) && lit(",\"name\":") && writeJsonString(c.nameP, c.nameN, false) && lit(",\"fingerprint\":\"")
     && blank64() && lit("\"}\n");
 }
 
@@ -173,45 +171,38 @@ function head(line: u32): bool {
 
 function explainOut(line: u32): bool {
   if (!sinkInit(true, false, 1024)) return false;
-  if (json) return head(line) && lit(",") && explanationBody() && lit("\n");
-  const kind = member("kind");
-  return bytes(fileP, fileN) && lit(":") && decimal(line) && lit("  ") && bytes(nameP, nameN) && lit("  ") && bytes(DIGEST(), 64)
-    && lit("\n  kind       ") && bytes(strP(kind), strN(kind)) && lit("\n  selection  ") && selectionText()
-    && lit("\n  canonical  ") && bytes(strP(member("canonical")), strN(member("canonical"))) && lit("\n");
+  if (options().json) return head(line) && lit(",") && explanationBody() && lit("\n");
+  const c = lineCall();
+  return bytes(fileP, fileN) && lit(":") && decimal(line) && lit("  ") && bytes(c.nameP, c.nameN) && lit("  ") && bytes(DIGEST(), 64)
+    && lit("\n  kind       ") && bytes(c.kindP, c.kindN) && lit("\n  selection  ") && selectionText()
+    && lit("\n  canonical  ") && bytes(c.canonP, c.canonN) && lit("\n");
 }
 
 /** What matchOn/ignoreArgs kept and dropped, or "none". */
 function selectionText(): bool {
-  const m = member("matchOn"), g = member("ignoreArgs");
-  if (m < 0 && g < 0) return lit("none");
-  const sel = <u32>member("selected");
-  if (!(m >= 0 ? lit("matchOn ") && jsonList(<u32>m) : lit("ignoreArgs ") && jsonList(<u32>g))) return false;
-  if (member("declared") >= 0 && !lit(" (tool declaration)")) return false; // issue 12: --tools chose it
-  if (!lit(": kept ") || !jsonList(<u32>memberOf(sel, "kept")) || !lit(", dropped ") || !jsonList(<u32>memberOf(sel, "dropped"))) {
-    return false;
-  }
-  const missing = memberOf(sel, "missing");
-  if (nodeA(<u32>missing) > 0 && !(lit(", missing ") && jsonList(<u32>missing))) return false;
-  return m >= 0 && g >= 0 ? lit(" (matchOn wins over ignoreArgs)") : true;
+  const c = lineCall();
+  const m = c.matchOnN > 0, g = c.ignoreN > 0;
+  if (!m && !g) return lit("none");
+  if (!(m ? lit("matchOn ") && bytes(c.matchOnP, c.matchOnN) : lit("ignoreArgs ") && bytes(c.ignoreP, c.ignoreN))) return false;
+  if (c.declared && !lit(" (tool declaration)")) return false; // --tools chose it
+  if (!lit(": kept ") || !bytes(c.keptP, c.keptN) || !lit(", dropped ") || !bytes(c.droppedP, c.droppedN)) return false;
+  if (c.missingN > 2 && !(lit(", missing ") && bytes(c.missingP, c.missingN))) return false; // more than "[]"
+  return m && g ? lit(" (matchOn wins over ignoreArgs)") : true;
 }
 
-import { memberOf } from "./record";
-import { nodeA } from "../json/tape";
-
 function verifyLine(line: u32): bool {
-  const rec = member("recorded");
+  const c = lineCall(), rec = c.recorded;
   if (rec < 0) { nUnrecorded++; return true; }
   if (memory.compare(strP(rec), DIGEST(), 64) == 0) { nMatch++; return true; }
   nDiffer++;
-  const canon = member("canonical");
-  if (!sinkInit(true, false, strN(canon) + 512)) return false;
-  if (json) {
-    if (!head(line) || !lit(",\"name\":") || !writeJsonString(nameP, nameN, false) || !lit(",\"recorded\":\"")
+  if (!sinkInit(true, false, c.canonN + 512)) return false;
+  if (options().json) {
+    if (!head(line) || !lit(",\"name\":") || !writeJsonString(c.nameP, c.nameN, false) || !lit(",\"recorded\":\"")
       || !bytes(strP(rec), 64) || !lit("\",\"fingerprint\":\"") || !bytes(DIGEST(), 64) || !lit("\",\"canonical\":")
-      || !writeJsonString(strP(canon), strN(canon), false) || !lit("}\n")) return false;
-  } else if (!bytes(fileP, fileN) || !lit(":") || !decimal(line) || !lit("  ") || !bytes(nameP, nameN) || !lit("  recorded ")
+      || !writeJsonString(c.canonP, c.canonN, false) || !lit("}\n")) return false;
+  } else if (!bytes(fileP, fileN) || !lit(":") || !decimal(line) || !lit("  ") || !bytes(c.nameP, c.nameN) || !lit("  recorded ")
     || !bytes(strP(rec), 64) || !lit("  computed ") || !bytes(DIGEST(), 64) || !lit("\n  canonical  ")
-    || !bytes(strP(canon), strN(canon)) || !lit("\n")) return false;
+    || !bytes(c.canonP, c.canonN) || !lit("\n")) return false;
   return accSink(false);
 }
 
@@ -221,7 +212,7 @@ export function failLine(line: u32, status: i32, p: usize, n: usize): bool {
   if (!sinkInit(true, false, 256) || !message(status, p, n)) return false;
   const mP = sinkBase(), mN = sinkLength();
   if (!sinkInit(true, false, mN * 6 + fileN * 6 + 128)) return false;
-  if (json) {
+  if (options().json) {
     if (!head(line) || !lit(",\"error\":") || !writeJsonString(mP, mN, false) || !lit(",\"code\":\"")) return false;
     if (!(status == 3 && errorWasUtf8 ? lit("invalid-utf8") : lit(codeWord())) || !lit("\"}\n")) return false;
     return accSink(false);
@@ -260,14 +251,16 @@ function strictUtf8(p: usize, n: usize): bool {
 
 import { sequenceLength } from "../text/utf8";
 
-/** "unreadable": the host could not read file [fP, fP+fN); reason [rP, rP+rN) in plain words. */
+/** "unreadable": the host could not read file [fP, fP+fN); its error name [rP, rP+rN) (cli/errno.ts). */
 export function runUnreadable(fP: usize, fN: usize, rP: usize, rN: usize): bool {
   nFileErrors++;
-  if (!accInit(256) || !sinkInit(true, false, (fN + rN) * 6 + 64)) return false;
-  if (json) {
-    if (!lit("{\"file\":") || !writeJsonString(fP, fN, false) || !lit(",\"error\":") || !writeJsonString(rP, rN, false)
+  if (!accInit(256) || !sinkInit(true, false, rN + 64) || !writeErrno(rP, rN)) return false;
+  const wP = sinkBase(), wN = sinkLength();
+  if (!sinkInit(true, false, (fN + wN) * 6 + 64)) return false;
+  if (options().json) {
+    if (!lit("{\"file\":") || !writeJsonString(fP, fN, false) || !lit(",\"error\":") || !writeJsonString(wP, wN, false)
       || !lit(",\"code\":\"unreadable-file\"}\n") || !accSink(false)) return false;
-  } else if (!bytes(fP, fN) || !lit(": ") || !bytes(rP, rN) || !lit("\n") || !accSink(true)) return false;
+  } else if (!bytes(fP, fN) || !lit(": ") || !bytes(wP, wN) || !lit("\n") || !accSink(true)) return false;
   return final(0, 0, 0, 0);
 }
 
@@ -309,15 +302,15 @@ export function runFinish(sP: usize, sN: usize, cP: usize, cN: usize): bool {
     nMatch += load<u32>(q, 12); nDiffer += load<u32>(q, 16); nUnrecorded += load<u32>(q, 20);
   }
   let code: i32 = nFailed > 0 || nFileErrors > 0 ? 1 : 0;
-  if (command == C_WHY) {
+  if (options().command == C_WHY) {
     if (!whyFinish(sP, sN)) return false; // allocates its own output (acc) after its reads
-  } else if (command == C_REPLAY) {
+  } else if (options().command == C_REPLAY) {
     if (!replayFinish()) return false; // the unused calls and the summary (cli/replay.ts)
     if (replayMissed()) code = 1;
   } else if (!accInit(1024)) return false;
-  if (command == C_VERIFY) {
+  if (options().command == C_VERIFY) {
     if (!sinkInit(true, false, 256)) return false;
-    if (json) {
+    if (options().json) {
       if (!lit("{\"summary\":{\"match\":") || !decimal(nMatch) || !lit(",\"differ\":") || !decimal(nDiffer)
         || !lit(",\"unrecorded\":") || !decimal(nUnrecorded) || !lit(",\"failed\":") || !decimal(nFailed) || !lit("}}\n")) return false;
     } else if (!lit("verify: ") || !decimal(nMatch) || !lit(" match, ") || !decimal(nDiffer) || !lit(" differ, ")
@@ -329,7 +322,7 @@ export function runFinish(sP: usize, sN: usize, cP: usize, cN: usize): bool {
       return false;
     }
   }
-  if (command == C_VERIFY) {
+  if (options().command == C_VERIFY) {
     if (nMatch + nDiffer == 0) {
       if (!sinkInit(true, false, 64) || !lit("verify: nothing to verify (no line has a \"fingerprint\")\n") || !accSink(true)) {
         return false;

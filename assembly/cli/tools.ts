@@ -1,5 +1,5 @@
 // The CLIs' `--tools FILE` (issue 12 item 2), the "tools" step of the CLI
-// engine (cli/out.ts): the host hands over the file's bytes (or why it could
+// engine (cli/steps.ts): the host hands over the file's bytes (or why it could
 // not read them) right after the plan; the core checks the declarations and
 // keeps them in this instance's replay index (assembly/replay.ts), from where
 // every later step applies them by tool name. A bad or unreadable file is a
@@ -12,9 +12,10 @@ import { bytes, lit } from "../json/emit";
 import { position, writeMessage } from "./message";
 import { errorReason } from "./_errors.gen";
 import { errCode } from "../base/errors";
-import { done } from "./run";
+import { done } from "./output";
+import { writeErrno } from "./errno";
 
-/** "tools": file [fP, fP+fN), the host's reason it is unreadable [rP, rP+rN) or its bytes [p, p+n). */
+/** "tools": file [fP, fP+fN), the host's error name when unreadable [rP, rP+rN) (errno.ts) or its bytes [p, p+n). */
 export function runTools(fP: usize, fN: usize, rP: usize, rN: usize, p: usize, n: usize): bool {
   if (rN == 0) {
     if (n >= 3 && load<u8>(p) == 0xEF && load<u8>(p + 1) == 0xBB && load<u8>(p + 2) == 0xBF) { p += 3; n -= 3; }
@@ -22,7 +23,7 @@ export function runTools(fP: usize, fN: usize, rP: usize, rN: usize, p: usize, n
   }
   if (!sinkInit(true, false, (fN + rN) * 2 + 512) || !lit("error: --tools ") || !bytes(fP, fN) || !lit(": ")) return false;
   if (rN > 0) {
-    if (!bytes(rP, rN)) return false;
+    if (!writeErrno(rP, rN)) return false;
   } else if (errPart == PART_TOOLS && errOffset >= 0 && errDetailLen == 0) {
     if (!lit("invalid JSON: ") || !lit(errorReason(errCode)) || !position(p, n, <usize>errOffset)) return false;
   } else if (!writeMessage(p, n)) return false;

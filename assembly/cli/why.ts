@@ -12,15 +12,17 @@ import { ensure, putByte, putBytes, sinkBase, sinkInit, sinkLength } from "../js
 import { parseText } from "../json/reader";
 import { T_NULL, nodeA, nodeType, subtreeEnd, tapeInit } from "../json/tape";
 import { writeJsonString } from "../pipeline/canonical";
-import { accAppend, accInit } from "./acc";
-import { json } from "./args";
+import { accAppend, accInit } from "./output";
+import { options } from "./args";
 import { bytes, decimal, lit } from "../json/emit";
 import { noisePath } from "./noise";
-import { DIGEST, explanationBody, jsonList, member, memberOf, readCall, strN, strP } from "./record";
+import { DIGEST, explanationBody, lineCall, memberOf, readCall, strN, strP } from "./readcall";
 
 let candidates: u32 = 0;
 let bestChanges: i32 = -1;
-export let whyStop = false;
+let found = false;
+/** The chunk held the call itself: nothing beats it, reading can stop. */
+export function whyFound(): bool { return found; }
 
 // The call (target) of this request, read from the state.
 let tP: usize = 0, tN: usize = 0;
@@ -30,12 +32,13 @@ function T_DIGEST(): usize { return memory.data(64); }
 let bFileP: usize = 0, bFileN: usize = 0, bLine: u32 = 0, bP: usize = 0, bN: usize = 0;
 let changed = false;
 /** The state to hand back after this chunk: the host's, or the one writeState made (run.ts reads it). */
-export let whyStateP: usize = 0;
-export let whyStateN: usize = 0;
+let stateP: usize = 0, stateN: usize = 0;
+export function whyState(): usize { return stateP; }
+export function whyStateLength(): usize { return stateN; }
 
 /** After the target was read (its record on the tape): the first state. */
 export function whyTarget(p: usize, n: usize): bool {
-  candidates = 0; bestChanges = -1; whyStop = false;
+  candidates = 0; bestChanges = -1; found = false;
   tP = p; tN = n; bFileN = 0; bLine = 0; bN = 0;
   return writeState();
 }
@@ -43,7 +46,7 @@ export function whyTarget(p: usize, n: usize): bool {
 function writeState(): bool {
   if (!sinkInit(true, false, tN + bFileN + bN + 16) || !ensure(tN + bFileN + bN + 16)) return false;
   u32out(<u32>tN); putBytes(tP, tN); u32out(<u32>bFileN); putBytes(bFileP, bFileN); u32out(bLine); u32out(<u32>bN); putBytes(bP, bN);
-  whyStateP = sinkBase(); whyStateN = sinkLength();
+  stateP = sinkBase(); stateN = sinkLength();
   return true;
 }
 
@@ -67,28 +70,26 @@ function readState(p: usize, n: usize): bool {
 /** The target, read again for this request; false on a state that is not ours or out of memory. */
 function readTarget(): bool {
   if (readCall(tP, tN, -1, true) != OK) return false;
-  const kind = member("kind"), canon = member("canonical"), name = member("name");
-  tNameP = strP(name); tNameN = strN(name); tKindP = strP(kind); tKindN = strN(kind);
-  tCanonP = strP(canon); tCanonN = strN(canon);
+  const c = lineCall();
+  tNameP = c.nameP; tNameN = c.nameN; tKindP = c.kindP; tKindN = c.kindN; tCanonP = c.canonP; tCanonN = c.canonN;
   memory.copy(T_DIGEST(), DIGEST(), 64);
   return true;
 }
 
 export function whyChunkStart(sP: usize, sN: usize): bool {
   changed = false;
-  whyStateP = sP; whyStateN = sN;
+  stateP = sP; stateN = sN;
   return readState(sP, sN) && readTarget();
 }
 
 /** One recorded line whose record is on the tape. */
 export function whyLine(fileP: usize, fileN: usize, line: u32, p: usize, n: usize): bool {
-  const name = member("name"), kind = member("kind");
-  if (!same(strP(name), strN(name), tNameP, tNameN) || !same(strP(kind), strN(kind), tKindP, tKindN)) return true;
+  const c = lineCall();
+  if (!same(c.nameP, c.nameN, tNameP, tNameN) || !same(c.kindP, c.kindN, tKindP, tKindN)) return true;
   candidates++;
-  const canon = member("canonical");
   let changes: i32 = 0;
-  if (!same(strP(canon), strN(canon), tCanonP, tCanonN)) {
-    if (!diffTexts(strP(canon), <u32>strN(canon), tCanonP, <u32>tCanonN)) return false;
+  if (!same(c.canonP, c.canonN, tCanonP, tCanonN)) {
+    if (!diffTexts(c.canonP, <u32>c.canonN, tCanonP, <u32>tCanonN)) return false;
     changes = <i32>changeCount;
   }
   if (bestChanges < 0 || changes < bestChanges) {
@@ -96,7 +97,7 @@ export function whyLine(fileP: usize, fileN: usize, line: u32, p: usize, n: usiz
     bFileP = fileP; bFileN = fileN; bLine = line; bP = p; bN = n;
     changed = true;
   }
-  if (memory.compare(DIGEST(), T_DIGEST(), 64) == 0) whyStop = true; // nothing beats an exact match
+  if (memory.compare(DIGEST(), T_DIGEST(), 64) == 0) found = true; // nothing beats an exact match
   return true;
 }
 
@@ -130,7 +131,7 @@ export function whyFinish(sP: usize, sN: usize): bool {
   nPieces = 0;
   if (!readState(sP, sN) || !readTarget()) return false;
   // The target's part of the answer.
-  if (json) {
+  if (options().json) {
     if (!start(tCanonN * 12 + 512) || !lit("{\"call\":{") || !explanationBody() || !lit(",\"seen\":")) return false;
   } else {
     if (!start(tCanonN + 256) || !lit("call       ") || !bytes(tNameP, tNameN) || !lit("  ") || !bytes(T_DIGEST(), 64)
@@ -140,9 +141,9 @@ export function whyFinish(sP: usize, sN: usize): bool {
   if (!keep()) return false;
   const mineP = selectionName(), mineN = sinkLength();
   if (mineP == 0) return false;
-  const callMatchOn = member("matchOn") >= 0;
+  const callMatchOn = lineCall().matchOnN > 0;
   if (bN == 0) {
-    if (json) {
+    if (options().json) {
       if (!start(64) || !lit("false,\"candidates\":") || !decimal(candidates) || !lit(",\"nearest\":null}\n")) return false;
     } else if (!start(tNameN * 6 + 128) || !lit("unseen     no recorded call of ") || !writeJsonString(tNameP, tNameN, false)
       || !lit(" (kind ") || !bytes(tKindP, tKindN) || !lit(")\n")) return false;
@@ -151,9 +152,8 @@ export function whyFinish(sP: usize, sN: usize): bool {
   }
   // The best line, read again.
   if (readCall(bP, bN, -1, true) != OK) return false;
-  const canon = member("canonical");
-  const canonP = strP(canon), canonN = strN(canon);
-  if (json) {
+  const canonP = lineCall().canonP, canonN = lineCall().canonN;
+  if (options().json) {
     if (!start(canonN * 12 + bFileN * 6 + 512) || !lit(seen ? "true" : "false") || !lit(",\"candidates\":") || !decimal(candidates)
       || !lit(",\"nearest\":{\"file\":") || !writeJsonString(bFileP, bFileN, false) || !lit(",\"line\":") || !decimal(bLine)
       || !lit(",\"explanation\":{") || !explanationBody() || !lit(",\"diff\":{\"same\":") || !lit(seen ? "true" : "false")
@@ -167,7 +167,7 @@ export function whyFinish(sP: usize, sN: usize): bool {
     if (!start(canonN + bFileN + tNameN + 256) || !lit("unseen     no recorded call has this fingerprint (recorded calls of ")
       || !bytes(tNameP, tNameN) || !lit(": ") || !decimal(candidates) || !lit(")\nnearest    ") || !bytes(bFileP, bFileN) || !lit(":")
       || !decimal(bLine) || !lit("  ") || !bytes(DIGEST(), 64) || !lit("\n           ") || !bytes(canonP, canonN)
-      || !lit("\nchanges    ") || !decimal(<u32>bestChanges) || !lit(" (before: the recording, after: this call)\n") || !keep()) return false;
+      || !lit("\nchanges    ") || !decimal(bestChanges) || !lit(" (before: the recording, after: this call)\n") || !keep()) return false;
   }
   const theirsP = selectionName(), theirsN = sinkLength();
   if (theirsP == 0) return false;
@@ -175,7 +175,7 @@ export function whyFinish(sP: usize, sN: usize): bool {
   if (same(canonP, canonN, tCanonP, tCanonN)) {
     if (!start(16) || !lit("[]")) return false;
   } else if (!diffTexts(canonP, <u32>canonN, tCanonP, <u32>tCanonN)) return false;
-  if (json) {
+  if (options().json) {
     if (!keep() || !start(16) || !lit("}}}\n") || !keep()) return false;
     return flush();
   }
@@ -245,8 +245,9 @@ function utf8(s: string): bool {
 /** "matchOn [...]", "ignoreArgs [...]" or "no selection" of the record on the tape, in its own sink; 0 on OOM. */
 function selectionName(): usize {
   if (!start(256)) return 0;
-  const m = member("matchOn"), g = member("ignoreArgs");
-  const ok = m >= 0 ? lit("matchOn ") && jsonList(<u32>m) : g >= 0 ? lit("ignoreArgs ") && jsonList(<u32>g) : lit("no selection");
+  const c = lineCall();
+  const ok = c.matchOnN > 0 ? lit("matchOn ") && bytes(c.matchOnP, c.matchOnN)
+    : c.ignoreN > 0 ? lit("ignoreArgs ") && bytes(c.ignoreP, c.ignoreN) : lit("no selection");
   return ok ? sinkBase() : 0;
 }
 

@@ -9,7 +9,7 @@ import { F_CALL, F_CLI, F_DIFF, F_REPLAY, F_TOOLS, FINGERPRINT_VERSION, HEADER_B
 import { reserveInput } from "../base/arena";
 import { setLimits } from "../base/limits";
 import { diffTexts } from "../ops/diff";
-import { cliText } from "../cli/out";
+import { cliText } from "../cli/steps";
 import { replayOp } from "../ops/replay";
 import { setTools } from "../pipeline/tools";
 import { E_BAD_REQUEST, fail } from "../base/errors";

@@ -1,7 +1,7 @@
 // SHA-256 of up to four independent messages at once (issue 13): one message
 // per i32x4 lane (_sha256x4_rounds.gen.ts, wasm SIMD), for the CLI engine,
 // which queues its lines' preimages and hashes them four at a time
-// (cli/defer.ts). Diagnostics module only: the fingerprint module has no SIMD.
+// (cli/digests.ts). Diagnostics module only: the fingerprint module has no SIMD.
 //
 // Padding (FIPS 180-4 §5.1.1) is laid out per lane in TAIL(): the message's
 // whole blocks are read where they are, its last bytes, 0x80, zeros and the
@@ -16,7 +16,7 @@ import { sha256x4Compress } from "./_sha256x4_rounds.gen";
 import { sha256Hex } from "./sha256";
 
 /**
- * Longest message the callers queue for a lane (cli/defer.ts, batch.ts); a
+ * Longest message the callers queue for a lane (cli/digests.ts, batch.ts); a
  * longer one is hashed alone at once, its lane would run alone for most blocks.
  */
 export const LANE_MAX: usize = 4096;

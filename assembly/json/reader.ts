@@ -368,6 +368,17 @@ function readKey(p: usize): usize {
   return skipWs(p + 1);
 }
 
+/** Containers open around the text being parsed (a value stream's V_JSON item): they count toward maxDepth. */
+let outerDepth: u32 = 0;
+
+/** parseText for JSON text inside a value stream, `outer` containers deep (json/values.ts). */
+export function parseInside(start: usize, len: usize, outer: u32): i32 {
+  outerDepth = outer;
+  const root = parseText(start, len, false);
+  outerDepth = 0;
+  return root;
+}
+
 /**
  * Parses the JSON text at [start, start + len), appending to the tape (see
  * tapeInit); returns the root's node index, or -1 on error.
@@ -396,7 +407,7 @@ export function parseText(start: usize, len: usize, allowBom: bool): i32 {
     if (c == 0x7B || c == 0x5B) {
       const node = tapePush(c == 0x7B ? T_OBJ : T_ARR, 0, 0, 0);
       if (node < 0 || !pushOpen(<u32>node)) return -1;
-      if (!depthAllowed(depth, <i32>(p - textBase))) return -1;
+      if (!depthAllowed(depth + outerDepth, <i32>(p - textBase))) return -1;
       p = skipWs(p + 1);
       if (p >= end) { failAt(E_UNEXPECTED_END, p); return -1; }
       const d = <u32>load<u8>(p);

@@ -26,7 +26,7 @@
 import { alloc, grow } from "../base/arena";
 import { V_ARRAY, V_DATE, V_DAY, V_FALSE, V_JSON, V_NULL, V_NUMBER, V_OBJECT, V_STR, V_STR_CLEAN, V_TRUE } from "../abi";
 import { validTime, writeIsoDay, writeIsoTime } from "../text/isodate";
-import { parseText } from "./reader";
+import { parseInside } from "./reader";
 import { depthAllowed, membersAllowed } from "../base/limits";
 import { E_BAD_REQUEST, fail } from "../base/errors";
 import {
@@ -121,7 +121,7 @@ export function readValues(start: usize, len: usize): i32 {
       if (p + 5 > end) return bad(p, start);
       const n = <usize>load<u32>(p + 1);
       if (n > end - p - 5) return bad(p, start);
-      if (parseText(p + 5, n, false) < 0) return -1; // appends its nodes to the tape, as an item here
+      if (parseInside(p + 5, n, depth) < 0) return -1; // its nodes go on the tape as an item here; its depth counts from here
       p += 5 + n;
     } else if (t <= V_TRUE) {
       if (tapePush(t == V_NULL ? T_NULL : t == V_TRUE ? T_TRUE : T_FALSE, 0, 0, 0) < 0) return -1;

@@ -13,12 +13,30 @@
 // three lists are empty. matchOn/ignoreArgs/recorded echo the call's members.
 import { T_NULL, T_OBJ, T_STR, nodeA, nodeB, nodeFlags, nodeType, subtreeEnd, STR_CLEAN } from "../json/tape";
 import { alloc } from "../base/arena";
-import { ensure, putByte, sinkBase } from "../json/sink";
+import { ensure, putByte, sinkBase, sinkLength } from "../json/sink";
 import { compareKeys, entryNode, setEntry, sortMembers } from "../json/sort";
 import { writeJsonString } from "./canonical";
 import { SELECT_MATCH_ON, SELECT_NONE, keepMember } from "./select";
 import { DECLARED_TOOLS } from "./tools";
 import { lastCall } from "./callnodes";
+
+/**
+ * The last record's parts, for a formatter that prints them its own way
+ * (cli/readcall.ts) instead of reading the record's JSON back: kind and
+ * name as bytes, the call's lists and recorded fingerprint as tape nodes
+ * (-1: none), and where the record's pieces lie, as sink offsets (they hold
+ * while the sink grows): the lists as JSON arrays, the canonical text and
+ * the preimage as bytes.
+ */
+@unmanaged export class Explained {
+  kindP: usize; kindN: usize; nameP: usize; nameN: usize;
+  recorded: i32; declared: bool;
+  matchOnAt: usize; matchOnEnd: usize; ignoreAt: usize; ignoreEnd: usize;
+  keptAt: usize; keptEnd: usize; droppedAt: usize; droppedEnd: usize; missingAt: usize; missingEnd: usize;
+  canonAt: usize; canonEnd: usize; preAt: usize;
+}
+
+export function explained(): Explained { return changetype<Explained>(memory.data(offsetof<Explained>())); }
 
 /**
  * Appends the record to the sink. kind/name: decoded bytes; lists, recorded:
@@ -27,13 +45,28 @@ import { lastCall } from "./callnodes";
  */
 export function writeExplanation(kindP: usize, kindN: usize, nameP: usize, nameN: usize, matchOn: i32,
   ignoreArgs: i32, recorded: i32, args: u32, mode: i32, preStart: usize, canonStart: usize, canonEnd: usize): bool {
+  const e = explained();
+  e.kindP = kindP; e.kindN = kindN; e.nameP = nameP; e.nameN = nameN; e.recorded = recorded;
+  e.canonAt = canonStart; e.canonEnd = canonEnd; e.preAt = preStart;
+  e.matchOnAt = e.matchOnEnd = e.ignoreAt = e.ignoreEnd = 0;
   if (!lit("{\"kind\":") || !writeJsonString(kindP, kindN, false)) return false;
   if (!lit(",\"name\":") || !writeJsonString(nameP, nameN, false)) return false;
-  if (matchOn >= 0 && !(lit(",\"matchOn\":") && keyArray(<u32>matchOn))) return false;
-  if (ignoreArgs >= 0 && !(lit(",\"ignoreArgs\":") && keyArray(<u32>ignoreArgs))) return false;
+  if (matchOn >= 0) {
+    if (!lit(",\"matchOn\":")) return false;
+    e.matchOnAt = sinkLength();
+    if (!keyArray(<u32>matchOn)) return false;
+    e.matchOnEnd = sinkLength();
+  }
+  if (ignoreArgs >= 0) {
+    if (!lit(",\"ignoreArgs\":")) return false;
+    e.ignoreAt = sinkLength();
+    if (!keyArray(<u32>ignoreArgs)) return false;
+    e.ignoreEnd = sinkLength();
+  }
   if (recorded >= 0 && !(lit(",\"recorded\":") && str(<u32>recorded))) return false;
   // The tool's declaration chose the selection (issue 12); absent: the call's own lists, if any.
-  if (lastCall().declared == DECLARED_TOOLS && !lit(",\"declared\":\"tools\"")) return false;
+  e.declared = lastCall().declared == DECLARED_TOOLS;
+  if (e.declared && !lit(",\"declared\":\"tools\"")) return false;
   if (!lit(",\"selected\":") || !selection(args, mode, matchOn)) return false;
   if (!lit(",\"canonical\":") || !sinkSpan(canonStart, canonEnd)) return false;
   if (!lit(",\"preimage\":") || !sinkSpan(preStart, canonEnd)) return false;
@@ -41,23 +74,36 @@ export function writeExplanation(kindP: usize, kindN: usize, nameP: usize, nameN
 }
 
 function selection(args: u32, mode: i32, matchOn: i32): bool {
-  if (nodeType(args) != T_OBJ) return lit("{\"kept\":[],\"dropped\":[],\"missing\":[]}");
-  // Members sorted, last duplicate kept (D5, D13): the writer's own order.
-  const count = nodeA(args);
-  const list = alloc(<usize>count << 4);
-  if (count > 0 && list == 0) return false;
-  let k = args + 1;
-  for (let m: u32 = 0; m < count; m++) {
-    setEntry(list + (<usize>m << 4), k);
-    k = subtreeEnd(k + 1);
+  // Selection reports need an object (D10): otherwise three empty lists.
+  const obj = nodeType(args) == T_OBJ;
+  let list: usize = 0, n: i32 = 0;
+  if (obj) {
+    // Members sorted, last duplicate kept (D5, D13): the writer's own order.
+    const count = nodeA(args);
+    list = alloc(<usize>count << 4);
+    if (count > 0 && list == 0) return false;
+    let k = args + 1;
+    for (let m: u32 = 0; m < count; m++) {
+      setEntry(list + (<usize>m << 4), k);
+      k = subtreeEnd(k + 1);
+    }
+    n = sortMembers(list, count);
+    if (n < 0) return false;
   }
-  const n = sortMembers(list, count);
-  if (n < 0) return false;
-  if (!lit("{\"kept\":[") || !members(list, <u32>n, true)) return false;
-  if (!lit("],\"dropped\":[") || (mode != SELECT_NONE && !members(list, <u32>n, false))) return false;
-  if (!lit("],\"missing\":[")) return false;
-  if (mode == SELECT_MATCH_ON && !missing(list, <u32>n, <u32>matchOn)) return false;
-  return lit("]}");
+  const e = explained();
+  if (!lit("{\"kept\":")) return false;
+  e.keptAt = sinkLength();
+  if (!lit("[") || (obj && !members(list, <u32>n, true)) || !lit("]")) return false;
+  e.keptEnd = sinkLength();
+  if (!lit(",\"dropped\":")) return false;
+  e.droppedAt = sinkLength();
+  if (!lit("[") || (obj && mode != SELECT_NONE && !members(list, <u32>n, false)) || !lit("]")) return false;
+  e.droppedEnd = sinkLength();
+  if (!lit(",\"missing\":")) return false;
+  e.missingAt = sinkLength();
+  if (!lit("[") || (obj && mode == SELECT_MATCH_ON && !missing(list, <u32>n, <u32>matchOn)) || !lit("]")) return false;
+  e.missingEnd = sinkLength();
+  return lit("}");
 }
 
 /** The non-null members that selection keeps (kept) or leaves out (!kept), as a JSON array body. */

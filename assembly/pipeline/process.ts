@@ -268,15 +268,22 @@ export function process<V>(flags: u32, kindPtr: usize, kindLen: usize, namePtr: 
 }
 
 /**
- * One call of a CLI line (cli/run.ts): the request at req, as run() would
- * run it, without touching the result block's status words. Diagnostics
- * module only. Returns the status; the text is [sinkBase() + callTextStart(), sinkEnd()).
+ * One call of a CLI line (cli/readcall.ts): call number index of the JSON
+ * text [p, p+n) (-1: the text is one call; n = 0 after sameMessageNext():
+ * the message read last), with flags as a request's, without a request
+ * written or the result block touched. Diagnostics module only. Returns the
+ * status; the text is [callTextStart(), sinkLength()), an explanation's
+ * fields are explained() (explain.ts).
  */
-export function runLine(req: usize, len: usize): i32 {
+export function runLine(flags: u32, index: i32, p: usize, n: usize): i32 {
   callsInMessage = -1;
   resetErrors(PART_ARGS);
-  return processCalls(req, len);
+  const at = LINE_INDEX();
+  store<u32>(at, <u32>index);
+  return process<WithCalls>(flags | (index >= 0 ? F_NTH_CALL : 0), at, index >= 0 ? 4 : 0, 0, 0, 0, 0, 0, 0, p, n);
 }
+
+function LINE_INDEX(): usize { return memory.data(4); }
 
 /** A request in the diagnostics module: ALL_CALLS, or one request (compiled once: runRequest, runLine and processCall share it). */
 @noinline export function processCalls(req: usize, len: usize): i32 {

@@ -235,7 +235,7 @@ def test_four_lanes_every_preimage_length_long_items_and_failures_between():
     assert want.count(None) == 3
     assert fingerprint_batch_json(names, texts, on_error="null") == want
     assert fingerprint_batch([{"name": n, "argsJSON": t} for n, t in zip(names, texts)], on_error="null") == want
-    # Long items on average: OpenSSL hashes the core's preimages instead (_batch.HOST_HASH_FROM).
+    # Long items on average: the core leaves OpenSSL the preimages (abi.ts BATCH_HOST_HASH_FROM).
     long = [json.dumps({"k": "z" * (2000 + i)}) for i in range(9)] + ["{"]
     assert fingerprint_batch_json(["t"] * 10, long, on_error="null") == [_oracle("t", t) for t in long[:9]] + [None]
 

@@ -206,7 +206,7 @@ def test_same_output_as_the_typescript_cli(tmp_path: Path):
 
 def test_deferred_digests_and_a_rolled_back_message(tmp_path: Path):
     """Issue 13: the engine hashes its lines' preimages four at a time (wasm SIMD,
-    assembly/cli/defer.ts), here under wasmtime; and a message whose second call
+    assembly/cli/digests.ts), here under wasmtime; and a message whose second call
     fails prints none of its calls without corrupting the output after it."""
     lines, want, errs = [], [], []
     for i in range(600):

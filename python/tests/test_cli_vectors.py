@@ -119,10 +119,9 @@ def test_jobs_over_files_and_a_missing_one(prog, cmd, tmp_path):
 TAKE_BACK = r"""
 import sys
 from overturn.fingerprint import _cli
-def idle(self, k, argv, tools):  # a worker that starts and then never takes a chunk (as if busy to the end)
+def idle(self, k, argv, facts, tools):  # a worker that starts and then never takes a chunk (as if busy to the end)
     self.done.put((k, None, None))
 _cli._Jobs._work = idle
-_cli.MIN_BYTES = 0
 sys.exit(_cli.main(["--jobs", "2", sys.argv[1]]))
 """
 
@@ -133,7 +132,7 @@ def test_chunks_a_worker_has_not_started_are_run_by_the_main_thread_at_the_end(t
     text, want = _big(40_000, 12_345)
     p, t = tmp_path / "big.jsonl", tmp_path / "trace.json"
     p.write_text(text, encoding="utf-8")
-    env = dict(os.environ, OVERTURN_FINGERPRINT_JOBS_TRACE=str(t))
+    env = dict(os.environ, OVERTURN_FINGERPRINT_JOBS_TRACE=str(t), OVERTURN_FINGERPRINT_JOBS_MIN_BYTES="0")
     r = subprocess.run([sys.executable, "-c", TAKE_BACK, str(p)], cwd=ROOT, capture_output=True, timeout=120, env=env)
     assert r.stdout.decode() == want and r.returncode == 1
     assert r.stderr.decode().endswith("1 of 40000 lines failed\n")
@@ -141,17 +140,47 @@ def test_chunks_a_worker_has_not_started_are_run_by_the_main_thread_at_the_end(t
     assert chunks[1] == 0 and chunks[0] >= 4  # every chunk ran here, the queued ones at the end
 
 
-@pytest.mark.parametrize("prog,cmd", CLIS, ids=[p for p, _ in CLIS])
-def test_no_worker_for_a_small_file(prog, cmd, tmp_path):
-    text, want = _big(15_000, -1)  # ~1.3 MB: two chunks
-    p, t = tmp_path / "small.jsonl", tmp_path / "trace.json"
-    p.write_text(text, encoding="utf-8")
-    r = subprocess.run(cmd + ["--jobs", "4", str(p)], cwd=ROOT, capture_output=True, timeout=300, env=_jobs_env(t, None))
-    assert (r.stdout.decode() == want, r.returncode) == (True, 0)
-    assert _trace(t) == {"workers": 0, "chunks": [2]}  # the CLI's own threshold
-    # The same file past a lowered threshold: workers (at most one per chunk after the first).
-    subprocess.run(cmd + ["--jobs", "4", str(p)], cwd=ROOT, capture_output=True, timeout=300, env=_jobs_env(t))
-    assert _trace(t) == {"workers": 1, "chunks": [1, 1]}
+VECTORS = json.loads((ROOT / "vectors" / "cli.vectors.json").read_text("utf-8"))
+
+
+def _argv(argv):
+    return b"".join(b"%s:%s\0" % (b"-" if n is None else b"%d" % n, a.encode()) for a, n in argv)
+
+
+def _facts(facts):
+    return b"".join(b"%s=%s\0" % (k.encode(), str(v).encode()) for k, v in facts.items())
+
+
+def _planned():
+    from overturn.fingerprint._engine import cli_step
+    cli_step("plan", _argv([["f", 1]]), "p", "1", _facts({"cores": 1, "worker": "thread"}))
+    return cli_step
+
+
+def test_cli_vectors_pin_the_contract_version():
+    from overturn.fingerprint import FINGERPRINT_VERSION
+    assert VECTORS["FINGERPRINT_VERSION"] == FINGERPRINT_VERSION
+
+
+@pytest.mark.parametrize("case", VECTORS["plans"], ids=[c["id"] for c in VECTORS["plans"]])
+def test_plan(case):
+    """The core's plan (assembly/cli/plan.ts), asked as the CLI asks it; the same vectors as the TypeScript SDK's."""
+    from overturn.fingerprint._engine import cli_step
+    _out, _err, state, _lines, code = cli_step("plan", _argv(case["argv"]), "p", "1", _facts(case["facts"]))
+    assert (code, bytes(state).decode().split("\0")[:-1]) == (-1, case["plan"])
+
+
+@pytest.mark.parametrize("case", VECTORS["progress"], ids=[c["id"] for c in VECTORS["progress"]])
+def test_progress(case):
+    cli_step = _planned()
+    for numbers, want in case["steps"]:
+        assert bytes(cli_step("progress", "f", b"", numbers or "")[1]).decode() == want
+
+
+@pytest.mark.parametrize("case", VECTORS["errno"], ids=[c["name"] for c in VECTORS["errno"]])
+def test_read_error_words(case):
+    cli_step = _planned()
+    assert bytes(cli_step("unreadable", "f", b"", case["name"])[1]).decode() == "f: %s\n" % case["words"]
 
 
 def test_json_error_positions():

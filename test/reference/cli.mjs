@@ -32,6 +32,8 @@ export const HELP = {
     '  {"<tool>": {"matchOn"?: [...], "ignoreArgs"?: [...]}}; a bad file is a usage error.',
     "--max-input-bytes N, --max-depth N, --max-members N (every command): limits on each",
     "  line and CALL.json (bytes, nesting, members of one object); a line over one fails.",
+    "--jobs N: N jobs (default: one per core) over files big enough to pay for them;",
+    "  the output keeps input order. why and replay run as one job.",
     `Fingerprint contract v${FINGERPRINT_VERSION}.`,
   ],
   explain: [

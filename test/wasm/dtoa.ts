@@ -1,4 +1,5 @@
-// Test-only entry over assembly/num/dtoa.ts (ECMAScript Number::toString):
+// Test-only entry over assembly/num/dtoa.ts (ECMAScript Number::toString)
+// and the integer printer it shares (num/digits.ts):
 // formats into a static buffer the test reads back, and exposes the
 // logarithm approximations so the test can check their stated ranges.
 // Never shipped.
@@ -6,6 +7,7 @@
 import {
   formatDouble, floorLog10Pow2, floorLog10ThreeQuartersPow2, floorLog2Pow10,
 } from "../../assembly/num/dtoa";
+import { writeDecimal, writePadded } from "../../assembly/num/digits";
 
 /** formatDouble's contract: 32 writable bytes. */
 const BUF: usize = memory.data(32, 16);
@@ -14,6 +16,12 @@ export function buf(): usize { return BUF; }
 
 /** Writes String(x) at buf(); returns its byte length. */
 export function format(x: f64): i32 { return formatDouble(x, BUF); }
+
+/** Writes the integer v in decimal at buf() (num/digits.ts); returns its byte length. */
+export function decimal(v: u64): i32 { return <i32>writeDecimal(v, BUF); }
+
+/** Writes v in exactly width digits at buf(). */
+export function padded(v: u64, width: i32): void { writePadded(v, <usize>width, BUF); }
 
 /** Formats n doubles from `src` (for timing without per-call overhead);
  *  returns the total length so the work is not optimised away. */

@@ -178,8 +178,7 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_er
     out_bytes = 4 * count + room if can_hash else stride * count
     t.reserve(_DESCRIPTOR + out_bytes + size + 64)
     p = t.in_ptr
-    out = p + _DESCRIPTOR
-    at = out + out_bytes
+    at = p + _DESCRIPTOR  # the columns, then the digests or preimages after them (one span of memory)
     v = t.view()
     words = [0] * BATCH_WORDS
     words[BATCH_FLAGS] = flags | F_PREIMAGE if can_hash else flags
@@ -210,6 +209,7 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_er
         at = _put(v, at, offsets)
         words[w + 1] = (at - shift) & _U32
         at = _put(v, at, data)
+    out = (at + 15) & ~15
     v[p:p + 4 * BATCH_WORDS] = struct.pack("<%dI" % BATCH_WORDS, *words)
     del v  # not held across a call into the module
 

@@ -215,17 +215,21 @@ def _run_texts(t: Target, shared: List[Any], names: List[Any], texts: List[Any],
     if _run_strs(t, shared, names, texts, s, base, raise_errors, out):
         return
     errors: Dict[int, FingerprintError] = {}
-    nb, ab, sorts = [], [], []
+    nb: List[bytes] = []
+    ab: List[bytes] = []
+    sorts: List[int] = []
     for i, (n, x) in enumerate(zip(names, texts)):
-        e = None
+        e: Optional[FingerprintError] = None
         if isinstance(x, str):
             ab.append(str.encode(x, *_ENC))
             sorts.append(F_STRING_INPUT)
-        else:
-            ab.append(bytes(x) if isinstance(x, (bytes, bytearray, memoryview)) else b"")
+        elif isinstance(x, (bytes, bytearray, memoryview)):
+            ab.append(bytes(x))
             sorts.append(0)  # bytes may start with a BOM (D12)
-            if not ab[-1] and not isinstance(x, (bytes, bytearray, memoryview)):
-                e = FingerprintError("invalid-argument", "JSON text must be str or bytes, got %s" % type(x).__qualname__)
+        else:
+            ab.append(b"")  # sent empty: the core refuses it too
+            sorts.append(0)
+            e = FingerprintError("invalid-argument", "JSON text must be str or bytes, got %s" % type(x).__qualname__)
         if not isinstance(n, str):
             e = e or FingerprintError("invalid-argument", "name must be a str, got %s" % type(n).__qualname__)
         nb.append(_batch.wtf8(n) if isinstance(n, str) else b"")

@@ -1,16 +1,15 @@
 """``python -m overturn.fingerprint``: a thin shell over the core's CLI engine.
 
 Internal module (the entry is ``__main__.py``); the twin of ``overturn-fingerprint``
-(``src/cli.ts``), printing the same bytes. The core (``assembly/cli/run.ts``,
-through ``cli_step``) reads the arguments, splits and reads the lines,
-fingerprints and formats every byte printed, keeps the counts and returns
-the exit status. This file only moves bytes: argv in, files and stdin in
-1 MiB chunks of whole lines, stdout/stderr out, TTY progress, a closed pipe,
-and ``--jobs N``: this thread and N-1 worker threads, each with its own
-core instance (``_Jobs``: output in input order, at most 2 chunks per worker
-in flight, so memory stays constant). ``why`` and
-standard input run in one job (why's nearest call is the first of equals in
-file order; stdin answers each line as it arrives).
+(``src/cli.ts``), printing the same bytes. The core (``assembly/cli/``, through
+``cli_step``) reads the arguments and makes the plan (``cli/plan.ts``: which
+files, in which step, how many workers and how they share the chunks), splits
+and reads the lines, fingerprints and formats every byte printed, words read
+errors and the progress line, keeps the counts and returns the exit status.
+This file only moves bytes: argv and the sizes at its paths in, files and
+stdin in chunks of whole lines, stdout/stderr out, the terminal, a closed
+pipe, and the worker threads the plan asks for (``_Jobs``), each with its own
+core instance.
 """
 from __future__ import annotations
 
@@ -18,7 +17,7 @@ import collections
 import os
 import sys
 import time
-TYPE_CHECKING = False  # typing is not imported at run time: ~3 ms of a CLI start (issue 13)
+TYPE_CHECKING = False  # typing is not imported at run time: ~3 ms of a CLI start
 if TYPE_CHECKING:
     from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
@@ -26,100 +25,74 @@ from . import __version__
 from ._engine import cli_step
 
 PROG = "python -m overturn.fingerprint"
-CHUNK = 1 << 20
+# Tests (python/tests/test_cli_vectors.py): the size from which workers start and chunks dealt in turn go to the
+# core's plan; the chunks each job ran are written to TRACE at the end.
+TRACE = os.environ.get("OVERTURN_FINGERPRINT_JOBS_TRACE")
 
 
-class _ScanContext:
-    """What the stdlib's C JSON scanner reads from its owner (json.decoder.JSONDecoder's defaults)."""
-    strict = True
-    object_hook = object_pairs_hook = parse_constant = None
-    parse_float, parse_int = float, int
-
-
-def _plan(text: bytes) -> Dict[str, Any]:
-    """The core's plan (JSON), read by the C scanner that ``json.loads`` runs (module ``_json``)
-    without importing json's Python side, whose re and enum cost ~5 ms of every CLI start (issue 13)."""
-    s = text.decode("utf-8", "surrogatepass")
+def _size(path: str) -> Optional[int]:
     try:
-        from _json import make_scanner
-    except ImportError:  # pragma: no cover - an interpreter without CPython's C scanner
-        import json
-
-        return json.loads(s)  # type: ignore[no-any-return]
-    plan, end = make_scanner(_ScanContext)(s, 0)  # type: ignore[arg-type]  # any object with its attributes
-    if end != len(s) or not isinstance(plan, dict):  # pragma: no cover - the core writes one object
-        raise ValueError("the core's plan is not one JSON object")
-    return plan
+        return os.stat(path).st_size
+    except (OSError, ValueError):
+        return None
 
 
 def _argv_bytes(argv: List[str]) -> bytes:
-    """argv as the core reads it: per argument "1" if it names an existing path, its bytes, NUL."""
-    return b"".join(b"%d%s\0" % (os.path.exists(a), a.encode("utf-8", "surrogateescape")) for a in argv)
+    """argv as the core reads it: per argument the size found at that path ("-": none), ":", its bytes, NUL."""
+    sizes = [_size(a) for a in argv]
+    return b"".join(b"%s:%s\0" % (b"-" if n is None else b"%d" % n, a.encode("utf-8", "surrogateescape"))
+                    for a, n in zip(argv, sizes))
 
 
-class Progress:
-    """"label: N lines, X MB of Y MB (P%)" on stderr, only on a terminal and after the first second."""
-
-    def __init__(self) -> None:
-        self.start = time.monotonic()
-        self.last = 0.0
-        self.shown = False
-        self.label = ""
-        self.total: Optional[int] = None
-
-    def update(self, nbytes: int, lines: int) -> None:
-        now = time.monotonic()
-        if now - self.start < 1.0 or now - self.last < 0.25:
-            return
-        self.last = now
-        of = (" of %.1f MB (%d%%)" % (self.total / 1048576, 100 * nbytes // self.total)) if self.total else " MB"
-        sys.stderr.write("\r\x1b[K%s: %s lines, %.1f%s" % (self.label, "{:,}".format(lines), nbytes / 1048576, of))
-        sys.stderr.flush()
-        self.shown = True
-
-    def clear(self) -> None:
-        if self.shown:
-            sys.stderr.write("\r\x1b[K")
-            sys.stderr.flush()
-        self.shown = False
+def _host_facts() -> bytes:
+    """What the core needs to know of this host for the plan (``cli/plan.ts``): worker threads share the
+    compiled module ("thread")."""
+    env = os.environ
+    min_bytes = env.get("OVERTURN_FINGERPRINT_JOBS_MIN_BYTES")
+    return b"cores=%d\0worker=thread\0%s%s" % (os.cpu_count() or 1, b"min-bytes=%s\0" % min_bytes.encode() if min_bytes else b"",
+                                               b"deal=1\0" if env.get("OVERTURN_FINGERPRINT_JOBS_DEAL") == "1" else b"")
 
 
-_progress: Optional[Progress] = None
+def _err_name(e: OSError) -> str:
+    """The name of a read error (ENOENT), worded by the core; "-" when it has none."""
+    import errno
+    return errno.errorcode.get(e.errno or 0, "-")
+
+
+_progress = False
+_started = time.monotonic()
 
 
 def _write(out: "bytes | memoryview", err: "bytes | memoryview") -> None:
+    if _progress and (err or (out and sys.stdout.isatty())):
+        erase = cli_step("progress")[1]  # the progress line drawn, if any, goes first
+        if erase:
+            sys.stderr.buffer.write(erase)
+            sys.stderr.buffer.flush()
     if err:
-        if _progress:
-            _progress.clear()
         sys.stderr.flush()
         sys.stderr.buffer.write(err)
         sys.stderr.buffer.flush()
     if out:
-        if _progress and sys.stdout.isatty():
-            _progress.clear()
         sys.stdout.buffer.write(out)
         sys.stdout.buffer.flush()
 
 
-def _reason(e: OSError) -> str:
-    import errno
-    if e.errno == errno.ENOENT:
-        return "no such file"
-    if e.errno in (errno.EACCES, errno.EPERM):
-        return "permission denied"
-    if e.errno == errno.EISDIR:
-        return "is a directory"
-    return e.strerror or str(e)
+def _show_progress(file: str, total: int, nbytes: int, lines: int) -> None:
+    p = cli_step("progress", file, b"", "%d %d %d %d" % (nbytes, total, lines, (time.monotonic() - _started) * 1000))[1]
+    if p:
+        sys.stderr.buffer.write(p)
+        sys.stderr.buffer.flush()
 
 
-def _whole_lines(file: str) -> Iterator[Any]:
-    """A file's bytes in chunks of whole lines (the last may lack its newline).
+def _whole_lines(file: str, chunk: int) -> Iterator[Any]:
+    """A file's bytes in chunks of whole lines of about ``chunk`` bytes (the last may lack its newline).
 
-    One reused buffer, read into in place: 1 MiB objects made and freed per
-    chunk fragment the C heap, and the peak then creeps up with the file's size.
-    A file's chunk is a view of that buffer, released when the next is read:
-    whoever keeps a chunk copies it (a worker's, in ``_Jobs.push``); the core
-    reads it where it is (no copy per chunk: ~13 ms of 200,000 lines, issue 13).
+    One reused buffer, read into in place: objects of a chunk's size made and
+    freed per chunk fragment the C heap, and the peak then creeps up with the
+    file's size. A file's chunk is a view of that buffer, released when the
+    next is read: whoever keeps a chunk copies it (a worker's, in ``_Jobs.push``);
+    the core reads it where it is (no copy per chunk: ~13 ms of 200,000 lines).
     """
     if file == "-":
         src = sys.stdin.buffer
@@ -138,7 +111,7 @@ def _whole_lines(file: str) -> Iterator[Any]:
             yield buf
         return
     with open(file, "rb") as f:
-        buf = bytearray(CHUNK)
+        buf = bytearray(chunk)
         view = memoryview(buf)
         have = 0
         while True:
@@ -163,38 +136,29 @@ def _whole_lines(file: str) -> Iterator[Any]:
 
 # --- jobs: this thread and worker threads, each with its own core instance ---------------
 
-# Below this many bytes of files, ``--jobs N`` starts no worker thread (tests
-# set it through the environment). Measured, --jobs 2 vs 1 (wall, medians of
-# 3): 1.3 MB no faster, 3 MB ~1.05x, 8 MB ~1.15x, 44 MB ~1.2x, 224 MB ~1.55x.
-MIN_BYTES = int(os.environ.get("OVERTURN_FINGERPRINT_JOBS_MIN_BYTES", 4 << 20))
-# For tests (python/tests/test_cli_vectors.py): write the chunks each job ran to this file at the end; deal the
-# chunks in turn (this thread, then the workers) once every worker has started, so the shares do not depend on timing.
-TRACE = os.environ.get("OVERTURN_FINGERPRINT_JOBS_TRACE")
-DEAL = os.environ.get("OVERTURN_FINGERPRINT_JOBS_DEAL") == "1"
-
-
 class _Jobs:
-    """This thread's core instance and N-1 worker threads, each with its own.
+    """This thread's core instance and the plan's worker threads, each with its own.
 
     Threads, not processes: the core runs outside the GIL (ctypes releases it
     for wasmtime's calls, and each thread has its own instance,
     ``_engine``), so N threads use N cores, while a spawned process
-    took 150-250 ms to start and pickled every chunk (measured: ``--jobs 2``
-    was 1.09x ``--jobs 1`` on 200,000 lines, and no faster below ~48 MB).
-    A chunk goes to a started worker with fewer than 2 chunks in flight, else
-    this thread runs it itself. Results are written in input order, at most 4
-    per job waiting, so memory stays constant. Workers are joined at the end.
+    took 150-250 ms to start and pickled every chunk. A chunk goes to a started
+    worker holding fewer than ``inflight``, else this thread runs it itself.
+    Results are written in input order, at most ``queue`` per job waiting, so
+    memory stays constant. Workers are joined at the end.
     """
 
-    def __init__(self, workers: int, argv: bytes, tools: Optional[bytes]) -> None:
+    def __init__(self, policy: Dict[str, int], argv: bytes, facts: bytes, tools: Optional[bytes]) -> None:
         import queue
         import threading
 
+        workers = policy["workers"]
+        self.inflight, self.takeback, self.deal = policy["inflight"], policy["takeback"] == 1, policy["deal"] == 1
         self.empty = queue.Empty
         self.tasks: List[Any] = [queue.SimpleQueue() for _ in range(workers)]
         self.done: Any = queue.SimpleQueue()  # (worker, entry, result): entry None when the worker has started
         self.stopping = False
-        self.threads = [threading.Thread(target=self._work, args=(k, argv, tools), daemon=True) for k in range(workers)]
+        self.threads = [threading.Thread(target=self._work, args=(k, argv, facts, tools), daemon=True) for k in range(workers)]
         for t in self.threads:
             t.start()
         self.started = [False] * workers
@@ -202,16 +166,16 @@ class _Jobs:
         self.counts: List[bytes] = [b""] * workers
         self.chunks = [0] * workers
         self.queue: "collections.deque[List[Any]]" = collections.deque()  # [result or None], in input order
-        self.limit = 4 * (workers + 1)
+        self.limit = policy["queue"] * (workers + 1)
         self.main = 0
         self.dealt = 0
 
-    def _work(self, k: int, argv: bytes, tools: Optional[bytes]) -> None:
+    def _work(self, k: int, argv: bytes, facts: bytes, tools: Optional[bytes]) -> None:
         """A worker thread: planned like the main one, then chunks in, (out, err, its counts so far) back."""
         from . import _engine
 
         try:
-            cli_step("plan", argv, PROG, __version__)
+            cli_step("plan", argv, PROG, __version__, facts)
             if tools is not None:
                 cli_step("tools", b"", b"", b"", tools)
             self.done.put((k, None, None))
@@ -247,24 +211,24 @@ class _Jobs:
 
     def _free(self) -> Optional[int]:
         """The worker to send the next chunk to, if any can take it now."""
-        if DEAL:
+        if self.deal:
             while not all(self.started):
                 self._receive(True)
             k = self.dealt % (len(self.threads) + 1) - 1
             self.dealt += 1
             if k < 0:
                 return None
-            while len(self.waiting[k]) >= 2:
+            while len(self.waiting[k]) >= self.inflight:
                 self._write_oldest()
             return k
         self._receive(False)
-        free = [i for i, s in enumerate(self.started) if s and len(self.waiting[i]) < 2]
+        free = [i for i, s in enumerate(self.started) if s and len(self.waiting[i]) < self.inflight]
         return min(free, key=lambda i: len(self.waiting[i])) if free else None
 
     def push(self, file: str, first: int, data: Any, here: Any) -> int:
         """Runs a chunk here (``here(file, first, data)``) or in a worker; writes what is ready in order.
         Returns its line count."""
-        k = self._free() if file != "-" else None
+        k = self._free()
         if k is not None:
             data = bytes(data)  # the worker's own copy (the reader reuses its buffer)
             n = cli_step("lines", b"", b"", b"", data)[3]  # counted by the core: the next chunk's first line
@@ -273,8 +237,6 @@ class _Jobs:
             self.queue.append(e)
             self.tasks[k].put((file, first, data, e))
         else:
-            if file == "-":
-                self.drain()  # standard input is answered as its lines arrive
             self.main += 1
             out, err, n = here(file, first, data)
             if self.queue:
@@ -295,11 +257,10 @@ class _Jobs:
             self._write_oldest()
 
     def finish(self, here: Callable[[str, int, Any], Tuple[Any, Any, int]]) -> bytes:
-        """Every worker's counts, for finish; stops the workers. First the chunks a worker has not
-        started are run here (``here(file, first, data)``): a queue of two left to one worker was
-        the run's last ~15 ms while this thread waited (issue 13, --jobs 2: 1.66x → ~1.7x)."""
+        """Every worker's counts, for finish; stops the workers. First, with the plan's takeback, the chunks
+        a worker has not started are run here (``here(file, first, data)``)."""
         for k, q in enumerate(self.tasks):
-            while not DEAL:  # dealt shares stay as dealt (the tests' traces)
+            while self.takeback:
                 try:
                     task = q.get_nowait()  # a task is taken here or by its worker, never both
                 except self.empty:
@@ -326,71 +287,22 @@ class _Jobs:
         return {"workers": len(self.threads), "chunks": [self.main] + self.chunks}
 
 
-def _size(file: str) -> int:
-    try:
-        return os.stat(file).st_size
-    except OSError:
-        return 0
-
-
-def _load_recording(file: str) -> None:
-    """replay's recording (--in), streamed into the core's index ("load"); its bad lines are reported as they come."""
-    first = 1
-    try:
-        for chunk in _whole_lines(file):
-            out, err, _state, n, _code = cli_step("load", file, b"", str(first), chunk)
-            _write(out, err)
-            first += n
-    except BrokenPipeError:
-        raise
-    except OSError as e:
-        out, err = cli_step("unreadable", file, b"", _reason(e))[:2]
-        _write(out, err)
-
-
 def _run(argv: List[str]) -> int:
     global _progress
-    args = _argv_bytes(argv)
-    out, err, planned, _lines, code = cli_step("plan", args, PROG, __version__)
+    args, facts = _argv_bytes(argv), _host_facts()
+    out, err, planned, _lines, code = cli_step("plan", args, PROG, __version__, facts)
     if code >= 0:
         _write(out, err)
         return code
-    plan = _plan(bytes(planned))
-    if sys.stderr.isatty():
-        _progress = Progress()
-    # --tools FILE: its bytes to the core (which checks and keeps them), or why they could not be read.
-    tools: Optional[bytes] = None
-    if plan["tools"] is not None:
-        why = ""
-        try:
-            tools = b"".join(bytes(c) for c in _whole_lines(plan["tools"]))
-        except OSError as e:
-            why = _reason(e)
-        out, err, _state, _lines, code = cli_step("tools", plan["tools"], b"", why, tools or b"")
-        if code >= 0:
-            _write(out, err)
-            return code
+    plan = [r.partition("=")[::2] for r in bytes(planned).decode("utf-8", "surrogateescape").split("\0")[:-1]]
+    policy = {k: 0 for k in ("workers", "chunk", "inflight", "queue", "takeback", "deal")}
+    policy.update((k, int(v)) for k, v in plan if k in policy)
+    chunk = policy["chunk"]
+    _progress = sys.stderr.isatty()
     state: "bytes | memoryview" = b""
-    if plan["command"] == "replay":
-        _load_recording(plan["in"][0])
-    if plan["command"] == "why":
-        src = plan["files"][0]
-        try:
-            data = b"".join(bytes(c) for c in _whole_lines(src))
-        except OSError as e:
-            _write(b"", ("%s: %s\n" % (src, _reason(e))).encode("utf-8", "surrogateescape"))
-            return 1
-        out, err, state, _lines, code = cli_step("target", src, b"", b"", data)
-        _write(out, err)
-        if code:
-            return code
-    jobs = 1 if plan["command"] in ("why", "replay") else plan["jobs"] or os.cpu_count() or 1
-    inputs = plan["in"] if plan["command"] == "why" else plan["files"]
-    # Workers only past MIN_BYTES, never more than the chunks after the first; stdin's size is unknown.
-    total = sum(_size(f) for f in inputs if f != "-")
-    workers = min(jobs - 1, -(-total // CHUNK) - 1) if jobs > 1 and total >= MIN_BYTES else 0
-    pool = _Jobs(workers, args, tools) if workers > 0 else None
-    lines = nbytes = chunks = 0
+    tools: Optional[bytes] = None
+    pool: Optional[_Jobs] = None
+    lines = chunks = 0
     stop = False
 
     def here(file: str, first: int, data: Any) -> "Tuple[memoryview, memoryview, int]":
@@ -402,25 +314,53 @@ def _run(argv: List[str]) -> int:
         return out, err, n
 
     try:
-        for file in inputs:
-            if _progress:
-                _progress.label = file
-                _progress.total = _size(file) if file != "-" else None
+        for step, file in plan:
+            if stop:
+                break
+            if step in ("tools", "target"):
+                # Read whole and handed over, or the error's name; the core answers (a usage error, why's call).
+                data, name = b"", ""
+                try:
+                    data = b"".join(bytes(c) for c in _whole_lines(file, chunk))
+                except OSError as e:
+                    name = _err_name(e)
+                out, err, st, _lines, code = cli_step(step, file, b"", name, data)
+                if step == "tools":
+                    if code >= 0:
+                        _write(out, err)
+                        return code
+                    tools = data
+                else:
+                    _write(out, err)
+                    if code:
+                        return code
+                    state = st
+                continue
+            if step not in ("load", "here", "shared"):
+                continue
+            if step == "shared" and pool is None:
+                pool = _Jobs(policy, args, facts, tools)
+            total = (_size(file) or 0) if _progress and file != "-" else 0
             first = 1
-            stop = False
+            nbytes = 0
             try:
-                for chunk in _whole_lines(file):
-                    nbytes += len(chunk)
+                for data in _whole_lines(file, chunk):
+                    nbytes += len(data)
                     chunks += 1
-                    if pool:
-                        n = pool.push(file, first, chunk, here)
+                    if step == "shared":
+                        n = pool.push(file, first, data, here)  # type: ignore[union-attr]
                     else:
-                        out, err, n = here(file, first, chunk)
+                        if pool:
+                            pool.drain()  # answered as its lines arrive, after what came before
+                        if step == "load":
+                            out, err, _st, n, _code = cli_step("load", file, b"", str(first), data)
+                        else:
+                            out, err, n = here(file, first, data)
                         _write(out, err)
                     first += n
                     lines += n
                     if _progress:
-                        _progress.update(nbytes, lines)
+                        _show_progress(file, total, nbytes, lines)
                     if stop:
                         break
             except BrokenPipeError:
@@ -428,10 +368,8 @@ def _run(argv: List[str]) -> int:
             except OSError as e:  # the file, not the output
                 if pool:
                     pool.drain()
-                out, err = cli_step("unreadable", file, b"", _reason(e))[:2]
+                out, err = cli_step("unreadable", file, b"", _err_name(e))[:2]
                 _write(out, err)
-            if stop:
-                break
         counts = pool.finish(here) if pool else b""
         out, err, _state, _lines, code = cli_step("finish", b"", state, b"", counts)
         _write(out, err)
@@ -445,7 +383,8 @@ def _run(argv: List[str]) -> int:
         if pool:
             pool.stop()
         if _progress:
-            _progress.clear()
+            sys.stderr.buffer.write(cli_step("progress")[1])
+            sys.stderr.buffer.flush()
 
 
 def main(argv: List[str]) -> int:

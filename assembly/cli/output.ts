@@ -11,7 +11,9 @@ import { tapeForget } from "../json/tape";
 import { ensure, putBytes, sinkBase, sinkEnd, sinkInit, sinkLength } from "../json/sink";
 import { sha256Hex } from "../hash/sha256";
 import { LANE_MAX } from "../hash/sha256x4";
-import { deferFlush, deferKeep, deferQueue, deferReset, deferRollback } from "./defer";
+import { deferFlush, deferKeep, deferQueue, deferReset, deferRollback } from "./digests";
+import { RESULT_CLI_CODE, RESULT_CLI_ERR, RESULT_CLI_LINES, RESULT_CLI_OUT, RESULT_CLI_STATE } from "../abi";
+import { result } from "../base/result";
 
 let base: usize = 0;
 let len: usize = 0;
@@ -36,9 +38,10 @@ export function accInit(hint: usize): bool {
   return base != 0;
 }
 
-/** Frees the previous line's scratch, but for the preimages whose digests are deferred (defer.ts). */
+/** Frees the previous line's scratch, but for the preimages whose digests are deferred (digests.ts). */
 export function accScratch(): void {
-  releaseFrom(deferKeep > mark ? deferKeep : mark);
+  const keep = deferKeep();
+  releaseFrom(keep > mark ? keep : mark);
 }
 
 /** The buffer's address; offsets into it (accLen) stay valid as it grows in place. */
@@ -115,7 +118,7 @@ export function accSink(err: bool): bool {
 /**
  * Appends the sink (a fingerprint line whose 64 digits at digest, in the
  * sink, are a blank) to stdout, its digest to come from the preimage
- * [preP, preP + preN), queued (defer.ts) while the buffer has room for the
+ * [preP, preP + preN), queued (digests.ts) while the buffer has room for the
  * line without growing. False only on out of memory.
  */
 export function deferLine(preP: usize, preN: usize, digest: usize): bool {
@@ -129,20 +132,27 @@ export function deferLine(preP: usize, preN: usize, digest: usize): bool {
   return true;
 }
 
-/** Output sizes of the last accFinal. */
-export let outBytes: usize = 0;
-export let errBytes: usize = 0;
+/** The step's result words (RESULT_CLI_*): the sink already holds [stdout][stderr][state]. */
+export function done(out: usize, err: usize, state: usize, lines: u32, code: i32): bool {
+  const r = result();
+  store<u32>(r + RESULT_CLI_OUT, <u32>out);
+  store<u32>(r + RESULT_CLI_ERR, <u32>err);
+  store<u32>(r + RESULT_CLI_STATE, <u32>state);
+  store<u32>(r + RESULT_CLI_LINES, lines);
+  store<i32>(r + RESULT_CLI_CODE, code);
+  return true;
+}
 
-/** Writes [stdout][stderr][state] into a fresh sink (the request's text). */
-export function accFinal(stateP: usize, stateN: usize): bool {
+/** Writes [stdout][stderr][state] into a fresh sink (the request's text) and the result words. */
+export function accFinal(stateP: usize, stateN: usize, lines: u32, code: i32): bool {
   deferFlush();
   // Above everything (no release): the state may lie in the last line's scratch.
   if (!sinkInit(true, false, len + stateN + 16)) return false;
-  outBytes = copyStream(false);
-  errBytes = copyStream(true);
+  const out = copyStream(false);
+  const err = copyStream(true);
   if (!ensure(stateN)) return false;
   putBytes(stateP, stateN);
-  return true;
+  return done(out, err, stateN, lines, code);
 }
 
 function copyStream(err: bool): usize {

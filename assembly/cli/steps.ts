@@ -5,12 +5,15 @@
 //
 // Request parts for F_CLI (abi.ts): kind = the step's name (ASCII); the
 // other parts by step (the engine, cli/run.ts; results: RESULT_CLI_*):
-//   plan        name = argv (cli/args.ts), matchOn = program name, ignoreArgs = package version
-//   target      name = CALL.json's name, args = its bytes
+//   plan        name = argv (cli/args.ts), matchOn = program name, ignoreArgs = package version,
+//               args = the host's facts → the plan (cli/plan.ts)
+//   target      name = CALL.json's name, ignoreArgs = the error name when unreadable (cli/errno.ts), args = its bytes
 //   chunk       name = file, matchOn = state, ignoreArgs = first line number (decimal), args = whole lines
 //   load        as chunk, for replay's recording (--in): its lines go into the replay index (cli/replay.ts)
-//   tools       name = --tools FILE, ignoreArgs = why it is unreadable (empty: read), args = its bytes (cli/tools.ts)
-//   unreadable  name = file, ignoreArgs = the reason in plain words
+//   tools       name = --tools FILE, ignoreArgs = the error name when unreadable (empty: read), args = its bytes (cli/tools.ts)
+//   unreadable  name = file, ignoreArgs = the error name the host got (ENOENT; "-": none), worded by cli/errno.ts
+//   progress    name = file, ignoreArgs = "BYTES TOTAL LINES MS" → the progress line on stderr, or nothing
+//               (cli/progress.ts); no numbers: the text that erases it
 //   lines       args = whole lines → their count (RESULT_CLI_LINES), as chunk would number them
 //   counts      (none)
 //   finish      matchOn = state, args = the workers' counts, back to back
@@ -26,12 +29,15 @@ import { E_BAD_REQUEST, fail } from "../base/errors";
 import { sinkInit } from "../json/sink";
 import { FINGERPRINT_VERSION } from "../abi";
 import { is, setProg, writeHelp, writeVersion } from "./help";
-import { limitBytes, limitDepth, limitMembers, setPkg } from "./args";
-import { popLimits, pushLimits } from "../base/limits";
+import { pushRunLimits, setPkg } from "./args";
+import { popLimits } from "../base/limits";
 import { setTools } from "../pipeline/tools";
 import { keptTools, keptToolsLength } from "../ops/replay";
 import { replayStart } from "./replay";
 import { runTools } from "./tools";
+import { writeProgress } from "./progress";
+import { sinkLength } from "../json/sink";
+import { done } from "./output";
 import { runChunk, runCounts, runFinish, runLines, runPlan, runPosition, runTarget, runUnreadable } from "./run";
 
 /**
@@ -41,7 +47,7 @@ import { runChunk, runCounts, runFinish, runLines, runPlan, runPosition, runTarg
  */
 export function cliText(fP: usize, fN: usize, opP: usize, opN: usize, progP: usize, progN: usize,
   pkgP: usize, pkgN: usize, argsP: usize, argsN: usize): bool {
-  pushLimits(limitBytes, limitDepth, limitMembers);
+  pushRunLimits();
   const ok = step(fP, fN, opP, opN, progP, progN, pkgP, pkgN, argsP, argsN);
   popLimits();
   return ok;
@@ -50,18 +56,21 @@ export function cliText(fP: usize, fN: usize, opP: usize, opN: usize, progP: usi
 function step(fP: usize, fN: usize, opP: usize, opN: usize, progP: usize, progN: usize,
   pkgP: usize, pkgN: usize, argsP: usize, argsN: usize): bool {
   setTools(keptTools(), keptToolsLength()); // --tools (cli/tools.ts), kept by this instance's replay index
-  if (fN == 5 && is(fP, "chunk")) { replayStart(false, 0, 0); return runChunk(opP, opN, progP, progN, decimal(pkgP, pkgN), argsP, argsN); }
-  if (fN == 4 && is(fP, "load")) { replayStart(true, opP, opN); return runChunk(opP, opN, progP, progN, decimal(pkgP, pkgN), argsP, argsN); }
+  if (fN == 5 && is(fP, "chunk")) { replayStart(false, 0, 0); return runChunk(opP, opN, progP, progN, parseDecimal(pkgP, pkgN), argsP, argsN); }
+  if (fN == 4 && is(fP, "load")) { replayStart(true, opP, opN); return runChunk(opP, opN, progP, progN, parseDecimal(pkgP, pkgN), argsP, argsN); }
   if (fN == 5 && is(fP, "tools")) return runTools(opP, opN, pkgP, pkgN, argsP, argsN);
   if (fN == 4 && is(fP, "plan")) {
     setProg(progP, progN); setPkg(pkgP, pkgN);
-    return runPlan(opP, opN, FINGERPRINT_VERSION);
+    return runPlan(opP, opN, argsP, argsN, FINGERPRINT_VERSION);
   }
-  if (fN == 6 && is(fP, "target")) return runTarget(opP, opN, argsP, argsN);
+  if (fN == 6 && is(fP, "target")) return runTarget(opP, opN, pkgP, pkgN, argsP, argsN);
+  if (fN == 8 && is(fP, "progress")) {
+    return sinkInit(true, false, opN + 128) && writeProgress(opP, opN, pkgP, pkgN) && done(0, sinkLength(), 0, 0, 0);
+  }
   if (fN == 10 && is(fP, "unreadable")) return runUnreadable(opP, opN, pkgP, pkgN);
   if (fN == 6 && is(fP, "counts")) return runCounts();
   if (fN == 5 && is(fP, "lines")) return runLines(argsP, argsN);
-  if (fN == 8 && is(fP, "position")) return runPosition(opP, opN, decimal(pkgP, pkgN));
+  if (fN == 8 && is(fP, "position")) return runPosition(opP, opN, parseDecimal(pkgP, pkgN));
   if (fN == 6 && is(fP, "finish")) return runFinish(progP, progN, argsP, argsN);
   if (!sinkInit(true, false, 4096)) return false;
   setProg(progP, progN);
@@ -70,7 +79,7 @@ function step(fP: usize, fN: usize, opP: usize, opN: usize, progP: usize, progN:
   return unknown();
 }
 
-function decimal(p: usize, n: usize): u32 {
+function parseDecimal(p: usize, n: usize): u32 {
   let v: u32 = 0;
   for (let i: usize = 0; i < n; i++) v = v * 10 + (<u32>load<u8>(p + i) - 0x30);
   return v;
