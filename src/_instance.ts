@@ -10,10 +10,10 @@
  * @module
  */
 import {
-  ABI_ID, FINGERPRINT_VERSION, HEADER_WORDS, INPUT_RESERVE_BYTES, RESULT_DIGEST, RESULT_OFFSET, RESULT_PART,
-  RESULT_BYTES, RESULT_STATUS, RESULT_TEXT_LEN, RESULT_TEXT_PTR, RETAIN_BYTES,
+  ABI_ID, FINGERPRINT_VERSION, HEADER_WORDS, INPUT_RESERVE_BYTES, RESULT_DIGEST, RESULT_OFFSET,
+  RESULT_BYTES, RESULT_STATUS, RESULT_TEXT_LEN, RESULT_TEXT_PTR, RETAIN_BYTES, W_NO_ROOM, W_TRAP,
 } from "./_abi.gen.js";
-import { FingerprintError, errorFromCore } from "./errors.js";
+import { FingerprintError, errorFromCore, hostError } from "./errors.js";
 import { type CoreLimits, NONE, type Told, newTold, tell } from "./_limits.js";
 import { isWellFormed, writeWtf8 } from "./_wtf8.js";
 import { detachValues, retarget, writeValue } from "./values.js";
@@ -28,6 +28,9 @@ export interface Exports {
   /** The configured limits and the call's own (u32, 0xFFFFFFFF none); returns the byte limit in force (assembly/base/limits.ts). */
   limits(bytes: number, depth: number, members: number, ownBytes: number, ownDepth: number, ownMembers: number): number;
   abiId?(): number;
+  /** The word buffer, and the message of an error a host raises (assembly/base/words.ts). */
+  wordBuf(): number;
+  word(id: number, len: number): number;
   /** Items from..count-1 of the batch at the input region (assembly/ops/batch.ts); returns where it stopped. */
   runBatch(from: number, out: number): number;
 }
@@ -87,7 +90,7 @@ export class Instance {
   /** Makes the input region hold n bytes (same address, more room); the current view. */
   reserve(n: number): Uint8Array {
     if (n > this.inCap) {
-      if (this.e.reserve(n) === 0) throw new FingerprintError("out-of-memory", `input of ${n} bytes does not fit in wasm memory`);
+      if (this.e.reserve(n) === 0) throw hostError(W_NO_ROOM, [n]);
       this.inCap = n;
     }
     return this.view();
@@ -129,7 +132,7 @@ export class Instance {
     if (need > most) throw OVER;
     const p = this.inPtr;
     const want = Math.min(Math.max(2 * (need - p), need - p + 1024), most - p + 1024);
-    if (this.e.reserve(want) === 0) throw new FingerprintError("out-of-memory", `args of ${want} bytes do not fit in wasm memory`);
+    if (this.e.reserve(want) === 0) throw hostError(W_NO_ROOM, [want]);
     this.inCap = want;
     retarget(this.view(), Math.min(p + want, most));
   };
@@ -146,7 +149,7 @@ export class Instance {
   /** The instance after a trap (a core bug, never the caller's): not reused (D19); the error to throw. */
   trapped(err?: unknown): FingerprintError {
     this.dead = true;
-    return new FingerprintError("internal-error", `the ${this.what} core failed: ${(err as Error)?.message ?? String(err)}`);
+    return hostError(W_TRAP, [this.what, (err as Error)?.message ?? String(err)]);
   }
 
   /** The result block's status. */
@@ -172,10 +175,10 @@ export class Instance {
     return hexDecoder.decode(this.view().subarray(at, at + 64));
   }
 
-  /** The failed request's FingerprintError (code, message, offset, part from the result block). */
+  /** The failed request's FingerprintError (code, offset from the result block; its message the core's, whole). */
   error(): FingerprintError {
     const r = (this.view(), this.res);
-    return errorFromCore(r[RESULT_STATUS >> 2], r[RESULT_OFFSET >> 2], r[RESULT_PART >> 2], this.text());
+    return errorFromCore(r[RESULT_STATUS >> 2], r[RESULT_OFFSET >> 2], this.text());
   }
 
   /** Runs the request and returns its text, or throws the core's error. */

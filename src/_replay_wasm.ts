@@ -5,10 +5,12 @@
  * Internal.
  * @module
  */
-import { F_STRING_INPUT, F_VALUES, HEADER_BYTES, REPLAY_KIND_BYTES, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, R_VALUE, RQ_REPLAY, U_UTF16 } from "./_abi.gen.js";
+import {
+  F_STRING_INPUT, F_VALUES, HEADER_BYTES, REPLAY_KIND_BYTES, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, R_VALUE, RQ_REPLAY, U_UTF16, W_BROKEN, W_REENTERED,
+} from "./_abi.gen.js";
 import { newDiagnosticsInstance } from "./_engine.js";
 import type { Instance } from "./_instance.js";
-import { FingerprintError } from "./errors.js";
+import { hostError } from "./errors.js";
 
 const PRE = HEADER_BYTES + REPLAY_KIND_BYTES; // header, then the kind part: op, argument, known line (u32 each)
 
@@ -59,11 +61,8 @@ export class ReplayCore {
   private exec<T>(flags: number, op: number, arg: number, data: string | Uint8Array | object, known: number,
     read: (i: Instance) => T): T {
     const i = this.i;
-    if (i.busy) {
-      throw new FingerprintError("invalid-argument", "a Recording was used from inside one of its own calls " +
-        "(a getter, toJSON or Proxy read while it wrote a call); call it after that call returns");
-    }
-    if (i.dead) throw new FingerprintError("internal-error", "this recording's core failed earlier; load the recording again");
+    if (i.busy) throw hostError(W_REENTERED, []);
+    if (i.dead) throw hostError(W_BROKEN, []);
     i.busy = true;
     try {
       const at = i.inPtr + PRE;

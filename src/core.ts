@@ -4,10 +4,12 @@
  * instance of its pool (src/_instance.ts). Internal.
  * @module
  */
-import { F_DIGEST, F_KEEP_MASK, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES, HEADER_BYTES } from "./_abi.gen.js";
-import { FingerprintError } from "./errors.js";
+import {
+  F_DIGEST, F_KEEP_MASK, F_LIMITS, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES, HEADER_BYTES, RESULT_DIGEST, WORD_OUT,
+} from "./_abi.gen.js";
+import { FingerprintError, setWorder } from "./errors.js";
 import { isWellFormed, writeWtf8 } from "./_wtf8.js";
-import { type CoreLimits, NO_LIMIT, NONE } from "./_limits.js";
+import { type CoreLimits, NO_LIMIT, NONE, setLimitChecker } from "./_limits.js";
 import { type Exports, Instance, OVER, Pool } from "./_instance.js";
 
 export type { Exports } from "./_instance.js";
@@ -259,6 +261,43 @@ function runRequest(i: Instance, flags: number, argsLen: number, end: number): O
 export function memoryBytes(): number {
   return pool.primary ? pool.primary.e.memory.buffer.byteLength : 0;
 }
+
+/**
+ * The message of an error this host raises itself, from the core (its
+ * `word` export, which touches only its own buffer: safe on an instance in
+ * the middle of a request being written). Parameters past the buffer's room are cut.
+ */
+function word(id: number, params: readonly string[]): string {
+  const ask = (i: Instance): string => {
+    const b = encoder.encode(params.join("\0")).subarray(0, WORD_OUT), at = i.e.wordBuf();
+    new Uint8Array(i.e.memory.buffer).set(b, at);
+    return decoder.decode(new Uint8Array(i.e.memory.buffer, at + WORD_OUT, i.e.word(id, b.length)));
+  };
+  const p = pool.primary;
+  if (p !== undefined && !p.dead) return ask(p);
+  try {
+    return pool.with(ask);
+  } catch (err) {
+    if (err instanceof FingerprintError) throw err; // not initialized: the caller learns that first
+    return `error ${id}: ${params.join("; ")}`; // the module failed to load: no words to ask for
+  }
+}
+setWorder(word);
+
+/**
+ * A limits argument, checked by the core (abi.ts F_LIMITS): [which were
+ * given, bytes, depth, members]. Not under the limits themselves, so it
+ * skips call's cut at the byte limit.
+ */
+function limitArgs(members: string): readonly number[] {
+  return pool.with((i) => {
+    const at = putLiterals(i, "", "", "", "", members.length * 3);
+    const n = put(i.u8, at, members);
+    runRequest(i, F_LIMITS | F_STRING_INPUT, n, at + n);
+    return [...new Uint32Array(i.e.memory.buffer, i.resPtr + RESULT_DIGEST, 4)];
+  });
+}
+setLimitChecker(limitArgs);
 
 // ---- Batches (src/_batch.ts): this module as a batch target.
 

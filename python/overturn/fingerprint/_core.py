@@ -77,12 +77,12 @@ import struct
 import threading
 TYPE_CHECKING = False  # typing is not imported at run time: ~3 ms of a CLI start (issue 13)
 if TYPE_CHECKING:
-    from typing import Any, Optional
+    from typing import Any, List, Optional, Tuple
 
 from . import _limits, _pieces
-from ._abi import (E_LIMIT_DEPTH, E_LIMIT_MEMBERS, E_LIMIT_SHARED, F_DIGEST, F_IGNORE, F_MARSHAL, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT, F_TEXT,
-                   HEADER_BYTES, HEADER_WORDS, RESULT_DIGEST, RESULT_STATUS, RESULT_TEXT_PTR)
-from ._errors import FingerprintError, core_error
+from ._abi import (E_LIMIT_DEPTH, E_LIMIT_MEMBERS, E_LIMIT_SHARED, F_DIGEST, F_IGNORE, F_LIMITS, F_MARSHAL, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT,
+                   F_TEXT, HEADER_BYTES, HEADER_WORDS, RESULT_DIGEST, RESULT_STATUS, RESULT_TEXT_PTR, WORD_OUT, W_BAD_DIGEST)
+from ._errors import FingerprintError, core_error, host_error
 from ._instance import HEADER as _HEADER, RESULT as _RESULT, Instance, Pool, check_module, trap_error  # noqa: F401 (re-exported)
 from ._module_cache import load_module
 from ._wasmtime import Module, engine
@@ -165,8 +165,7 @@ def check_digests(block: bytes, stride: int) -> None:
 
 
 def bad_digest() -> FingerprintError:
-    return FingerprintError("internal-error", "the fingerprint core gave a digest that is not 64 lowercase hex "
-                            "digits (an SDK defect, please report)")
+    return host_error(W_BAD_DIGEST)
 
 
 #: A digest is asked as the preimage and hashed here by OpenSSL (SHA
@@ -206,6 +205,45 @@ _pool = Pool(_Instance, "fingerprint", ("plain", "value"))
 _local = _pool.local
 instance = _pool.instance
 _forget = _pool.forget
+
+
+def word(word_id: int, params: List[str]) -> str:
+    """The message of an error this host raises itself, from the core (its ``word`` export,
+    which touches only its own buffer: safe on an instance whose request is being written).
+    Parameters past the buffer's room are cut."""
+    if getattr(_local, "wording", False):  # the module failed while wording an error: no words to ask for
+        return "error %d: %s" % (word_id, "; ".join(params))
+    _local.wording = True
+    try:
+        st = instance()
+        b = "\0".join(params).encode("utf-8", "surrogatepass")[:WORD_OUT]
+        at = st.call(st.func("wordBuf")) & 0xFFFFFFFF
+        st.refresh()
+        st.view[at:at + len(b)] = b
+        n = st.call(st.func("word"), word_id, len(b)) & 0xFFFFFFFF
+        st.refresh()
+        return str(st.view[at + WORD_OUT:at + WORD_OUT + n], "utf-8", "replace")
+    finally:
+        _local.wording = False
+
+
+def limit_args(members: bytes) -> Tuple[int, ...]:
+    """A limits mapping checked by the core (abi.ts F_LIMITS, named as this SDK names them): which
+    were given, and the three numbers; or the core's FingerprintError. Not under the limits
+    themselves (no tell): a request of its own on an idle instance (a spare when re-entered)."""
+    st = _pool.acquire()
+    try:
+        head = _HEADER.pack(F_LIMITS, 1, 0, 0, 0, len(members)) + b"_" + members
+        n = len(head)
+        st.room(n)
+        st.head = None  # plain() rewrites its header after this request
+        st.refresh()
+        st.view[st.in_ptr:st.in_ptr + n] = head
+        st.run(n)
+        view = st.answer()[0]
+        return struct.unpack_from("<4I", view, st.result + RESULT_DIGEST)
+    finally:
+        _pool.release(st)
 
 
 def call(flags: int, kind: bytes, name: bytes, match: bytes, ignore: bytes, args: Any,
@@ -429,8 +467,8 @@ def _run(st: Instance, s: _limits.Settings, flags: int, n: int, hash_here: bool 
         status, offset, part, ptr, size = _RESULT.unpack_from(st.view, r + RESULT_STATUS)
         if ptr + size > len(st.view):
             st.refresh()
-        # A limit's message is the core's, whole (assembly/base/limits.ts).
-        raise core_error(status, offset, part, str(st.view[ptr:ptr + size], "utf-8") if size else "")
+        # The message is the core's, whole (assembly/base/words.ts).
+        raise core_error(status, offset, str(st.view[ptr:ptr + size], "utf-8") if size else "")
     if flags & F_DIGEST:
         return digest_text(st.view[r + _DIGEST_AT:r + _DIGEST_AT + 64])
     ptr, size = _TEXT.unpack_from(st.view, r + RESULT_TEXT_PTR)

@@ -19,8 +19,8 @@ if TYPE_CHECKING:
 
 from . import _core
 from ._abi import (ALL_CALLS, F_CALL, F_FROM_VALUE, F_KEEP_MASK, F_NTH_CALL, F_STRING_INPUT, F_TEXT, F_TOOLS, HEADER_BYTES,
-                   RESULT_CLI_OUT, RESULT_DIGEST, RESULT_TEXT_PTR, RQ_CLI, RQ_DIFF, RQ_EXPLAIN)
-from ._errors import FingerprintError
+                   RESULT_CLI_OUT, RESULT_DIGEST, RESULT_TEXT_PTR, RQ_CLI, RQ_DIFF, RQ_EXPLAIN, W_MESSAGE, W_TEXT)
+from ._errors import host_error, type_word
 from ._instance import HEADER as _HEADER, Instance, Pool
 from ._module_cache import load_module
 from ._wasmtime import Module, engine
@@ -61,8 +61,7 @@ def _call_text(text: Any) -> Tuple[bytes, int]:
         return text.encode("utf-8", "surrogatepass"), F_STRING_INPUT
     if isinstance(text, (bytes, bytearray, memoryview)):
         return bytes(text), 0
-    raise FingerprintError("invalid-argument", "a call's JSON text must be str or bytes, got %s"
-                           % type(text).__qualname__)
+    raise host_error(W_TEXT, type_word(text))
 
 
 def explain_call_text(text: Any, tools: bytes = b"", s: Any = None, from_value: bool = False) -> Tuple[Dict[str, Any], str]:
@@ -104,8 +103,7 @@ def explain_calls_text(text: Any, tools: bytes = b"", from_value: bool = False) 
     elif isinstance(text, (bytes, bytearray, memoryview)):
         data, flags = bytes(text), RQ_EXPLAIN
     else:
-        raise FingerprintError("invalid-argument", "a message's JSON text must be str or bytes, got %s"
-                               % type(text).__qualname__)
+        raise host_error(W_MESSAGE, type_word(text))
     if from_value:
         flags |= F_FROM_VALUE  # a limit error names no offset into text the caller never saw
     import json

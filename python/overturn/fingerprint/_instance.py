@@ -21,8 +21,8 @@ if TYPE_CHECKING:
     from typing import Any, Callable, List, Optional, Tuple
 
 from . import _limits
-from ._abi import ABI_ID, FINGERPRINT_VERSION, HEADER_WORDS, INPUT_RESERVE_BYTES, RESULT_STATUS, RESULT_TEXT_PTR
-from ._errors import FingerprintError, core_error
+from ._abi import ABI_ID, FINGERPRINT_VERSION, HEADER_WORDS, INPUT_RESERVE_BYTES, RESULT_STATUS, RESULT_TEXT_PTR, W_NO_ROOM, W_STACK, W_TRAP
+from ._errors import FingerprintError, core_error, host_error
 from ._wasmtime import Instance as _Wasm, Module, WasmError
 
 HEADER = struct.Struct("<%dI" % HEADER_WORDS)  # flags, kindLen, nameLen, matchLen, ignoreLen, argsLen
@@ -95,7 +95,7 @@ class Instance(_Wasm):
         """Room for n input bytes at ``in_ptr`` (the same address, more room), else out-of-memory."""
         p = self.checked(self.reserve_addr, n) & _U32_MAX if n <= _U32_MAX else 0
         if p == 0:
-            raise FingerprintError("out-of-memory", "input of %d bytes does not fit in wasm memory" % n)
+            raise host_error(W_NO_ROOM, n)
         self.refresh()
         return p
 
@@ -125,9 +125,9 @@ class Instance(_Wasm):
         """The last request's result: (view, text pointer, text length), or the core's FingerprintError."""
         self.refresh()  # the run may have grown memory
         view = self.view
-        status, offset, part, ptr, size = RESULT.unpack_from(view, self.result + RESULT_STATUS)
+        status, offset, _part, ptr, size = RESULT.unpack_from(view, self.result + RESULT_STATUS)
         if status:
-            raise core_error(status, offset, part, str(view[ptr:ptr + size], "utf-8", "surrogatepass") if size else "")
+            raise core_error(status, offset, str(view[ptr:ptr + size], "utf-8", "surrogatepass") if size else "")
         return view, ptr, size
 
 
@@ -147,9 +147,8 @@ def trap_error(exc: Exception, what: str = "fingerprint") -> FingerprintError:
     """A trap as the caller sees it: too-deep for the core's stack, else internal-error (a core bug, D19)."""
     msg = str(exc)
     if getattr(exc, "stack_overflow", False) or "stack overflow" in msg or "call stack exhausted" in msg:
-        return FingerprintError("too-deep", "input is nested too deeply for the core's stack")
-    first = msg.splitlines()[0] if msg else "unknown trap"
-    return FingerprintError("internal-error", "the %s core trapped (an SDK defect, please report): %s" % (what, first))
+        return host_error(W_STACK)
+    return host_error(W_TRAP, what, msg.splitlines()[0] if msg else "unknown trap")
 
 
 class Pool:

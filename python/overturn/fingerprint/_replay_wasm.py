@@ -8,9 +8,10 @@ import struct
 import threading
 from typing import Any
 
-from ._abi import F_FROM_VALUE, F_STRING_INPUT, REPLAY_KIND_BYTES, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, R_VALUE, RQ_REPLAY, U_CODE_POINTS
+from ._abi import (F_FROM_VALUE, F_STRING_INPUT, REPLAY_KIND_BYTES, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, R_VALUE, RQ_REPLAY, U_CODE_POINTS,
+                   W_BROKEN, W_REENTERED)
 from ._engine import _HEADER, _new_instance
-from ._errors import FingerprintError
+from ._errors import host_error
 
 _OP = struct.Struct("<III")  # the kind part (REPLAY_KIND_BYTES): op, argument, the line whose text the caller holds
 
@@ -50,10 +51,9 @@ class ReplayCore:
         with self._lock:
             # Its index lives in this instance: a call re-entered while it is busy cannot take a spare.
             if st.busy:
-                raise FingerprintError("invalid-argument", "a Recording was used from inside one of its own calls "
-                                       "(a __del__ or signal handler that ran mid-call); call it after that call returns")
+                raise host_error(W_REENTERED)
             if st.dead:
-                raise FingerprintError("internal-error", "this recording's core failed earlier; load the recording again")
+                raise host_error(W_BROKEN)
             request = _HEADER.pack(RQ_REPLAY | flags, REPLAY_KIND_BYTES, 0, 0, 0, len(data)) + _OP.pack(op, arg, known) + data
             st.busy = True
             try:
