@@ -53,7 +53,8 @@ let u8: Uint8Array = new Uint8Array(0);
 let dv: DataView = new DataView(new ArrayBuffer(0));
 let pos = 0;
 let cap = 0;
-let growTo: (need: number) => void = () => { throw new Error("no target"); };
+const NO_TARGET = (): void => { throw new Error("no target"); };
+let growTo: (need: number) => void = NO_TARGET;
 
 // The frame stack, one entry per open container (struct of arrays: no
 // allocation per container). fKeys is null for a dense array frame.
@@ -139,6 +140,7 @@ function release(to: number): void {
 export function detachValues(): void {
   u8 = new Uint8Array(0);
   dv = new DataView(new ArrayBuffer(0));
+  growTo = NO_TARGET; // the last walk's grow holds its instance, and so its memory, alive
 }
 
 /** Points the writer at moved or grown memory (called from the grow callback). */
