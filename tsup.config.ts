@@ -50,12 +50,12 @@ export default defineConfig([
       copyFileSync("build/fingerprint.wasm", "dist/fingerprint.wasm");
       copyFileSync("build/fingerprint.wasm.sha256", "dist/fingerprint.wasm.sha256");
       // The second module, for entries that import or fetch it (initDiagnostics).
-      copyFileSync("build/diagnostics.wasm", "dist/diagnostics.wasm");
-      copyFileSync("build/diagnostics.wasm.sha256", "dist/diagnostics.wasm.sha256");
+      copyFileSync("build/engine.wasm", "dist/engine.wasm");
+      copyFileSync("build/engine.wasm.sha256", "dist/engine.wasm.sha256");
     },
   },
   {
-    // Node: the core embedded, diagnostics.wasm read beside the entry on first
+    // Node: the core embedded, engine.wasm read beside the entry on first
     // use (src/node.ts). shims: import.meta.url in the CommonJS build.
     entry: { node: "src/node.ts" },
     format: ["esm", "cjs"],

@@ -17,7 +17,7 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 #: The modules of record: the fingerprint path, and the diagnostics module
 #: (explain/diff/nearest and the CLI, loaded on first use).
-MODULES = ("fingerprint.wasm", "diagnostics.wasm")
+MODULES = ("fingerprint.wasm", "engine.wasm")
 
 
 def _check(wasm: str, sha_file: str) -> None:

@@ -1,6 +1,6 @@
 // Builds the artifacts of record from one assembly/ tree: asc → wasm-opt →
 //   build/fingerprint.wasm  (entry assembly/entry/fingerprint.ts: the fingerprint path)
-//   build/diagnostics.wasm  (entry assembly/entry/engine.ts: + calls, explain)
+//   build/engine.wasm  (entry assembly/entry/engine.ts: + calls, explain)
 // each with its sha256 beside it, and a copy of each in go/wasm/ (the Go module embeds it); then src/_wasm.gen.ts (gitignored, the same
 // bytes as base64: scripts/gen-wasm-embed.mjs).
 // Reproducible: no timestamps or paths end up in the output.
@@ -55,7 +55,7 @@ function build(entry, name, withSimd, outOfLine = []) {
 // optimizes late and at length on the main thread's cores (issue 13: a Node CLI run's
 // warm-up). wasmtime compiles everything ahead of time: no change there.
 const modules = [build("assembly/entry/fingerprint.ts", "fingerprint", false),
-  build("assembly/entry/engine.ts", "diagnostics", true, ["*/cli/steps/cliText",
+  build("assembly/entry/engine.ts", "engine", true, ["*/cli/steps/cliText",
     "*/cli/args/*", "*/cli/why/*", "*/cli/replay/*", "*/cli/tools/*", "*/cli/run/explainOut", "*/cli/run/verifyLine",
     "*/cli/run/runFinish"])];
 if (check) {

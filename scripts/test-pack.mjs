@@ -16,7 +16,7 @@ import { fileURLToPath } from "node:url";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const EXPECTED = [
   "LICENSE", "README.md", "package.json",
-  "dist/browser.d.ts", "dist/browser.js", "dist/cli.js", "dist/diagnostics.wasm", "dist/diagnostics.wasm.sha256",
+  "dist/browser.d.ts", "dist/browser.js", "dist/cli.js", "dist/engine.wasm", "dist/engine.wasm.sha256",
   "dist/edge-light.d.ts", "dist/edge-light.js",
   "dist/fingerprint.wasm", "dist/fingerprint.wasm.sha256", "dist/index.cjs", "dist/index.d.cts",
   "dist/index.d.ts", "dist/index.js", "dist/node.cjs", "dist/node.d.cts", "dist/node.d.ts", "dist/node.js",
@@ -66,8 +66,8 @@ try {
     "postpack put the developers' README.md back in the clone");
   check(sha(join(pkgDir, "dist", "fingerprint.wasm")) === sha(join(ROOT, "build", "fingerprint.wasm")),
     "the packed core is build/fingerprint.wasm byte for byte");
-  check(sha(join(pkgDir, "dist", "diagnostics.wasm")) === sha(join(ROOT, "build", "diagnostics.wasm")),
-    "the packed diagnostics module is build/diagnostics.wasm byte for byte");
+  check(sha(join(pkgDir, "dist", "engine.wasm")) === sha(join(ROOT, "build", "engine.wasm")),
+    "the packed engine module is build/engine.wasm byte for byte");
 
   const app = join(tmp, "app");
   writeFileSync(join(app, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));
@@ -77,10 +77,10 @@ try {
   const cjs = run(process.execPath, ["-e",
     'console.log(require("@overturn/fingerprint").fingerprint("search", { q: "cats", x: null }))'], app).trim();
   check(cjs === probeHex, `installed tarball, CJS require: fingerprint = ${PROBE}`);
-  // The node entry reads diagnostics.wasm beside itself (src/node.ts): the tarball must carry it there.
+  // The node entry reads engine.wasm beside itself (src/node.ts): the tarball must carry it there.
   const explained = run(process.execPath, ["--input-type=module", "-e",
     'import { explain } from "@overturn/fingerprint"; console.log(explain("search", { q: " cats " }).fingerprint)'], app).trim();
-  check(explained === probeHex, `installed tarball, ESM explain() (diagnostics.wasm read beside dist/node.js) = ${PROBE}`);
+  check(explained === probeHex, `installed tarball, ESM explain() (engine.wasm read beside dist/node.js) = ${PROBE}`);
   writeFileSync(join(app, "calls.jsonl"), '{"name":"search","args":{"q":"cats"}}\n');
   const cli = run(process.execPath, [join(pkgDir, "dist", "cli.js"), "calls.jsonl"], app).trim();
   check(cli.startsWith(probeHex), "installed tarball, the overturn-fingerprint CLI prints the same fingerprint");

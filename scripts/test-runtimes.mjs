@@ -187,7 +187,7 @@ async function packaging(st) {
     // attw exits 1 on any problem; the JSON report on stdout is what we judge.
     let report;
     try {
-      report = run(bin("attw"), [st.tarball, "--format", "json", "--exclude-entrypoints", "./fingerprint.wasm", "./diagnostics.wasm"], { cwd: st.dir });
+      report = run(bin("attw"), [st.tarball, "--format", "json", "--exclude-entrypoints", "./fingerprint.wasm", "./engine.wasm", "./diagnostics.wasm"], { cwd: st.dir });
     } catch (err) {
       report = err.stdout;
     }
@@ -744,7 +744,7 @@ async function sizes(st) {
     });
     const js = Buffer.from(res.outputFiles[0].contents);
     out.push({ file, conditions, min: js.length, gz: gz(js),
-      wasm: embedded === "core" ? "core embedded (base64); diagnostics.wasm read from disk on first use"
+      wasm: embedded === "core" ? "core embedded (base64); engine.wasm read from disk on first use"
         : embedded ? "embedded (base64)" : `+ ${wasm.length} B .wasm (${gz(wasm)} B gzipped)`,
       total: embedded ? gz(js) : gz(js) + gz(wasm) });
   }
@@ -796,11 +796,11 @@ Debian's packages and runs offline.
 
 | Condition | File | How the core loads |
 |---|---|---|
-| \`workerd\` | \`dist/workerd.js\` | \`import m from "./fingerprint.wasm"\` — Wrangler uploads it as a compiled \`WebAssembly.Module\`; instantiated once at module start-up; \`diagnostics.wasm\` likewise, instantiated on the first explain. Sync API right after import. |
-| \`edge-light\` | \`dist/edge-light.js\` | \`import m from "./fingerprint.wasm?module"\` — Vercel binds a compiled \`WebAssembly.Module\`; instantiated at start-up; \`diagnostics.wasm?module\` likewise, instantiated on the first explain. Sync API right after import. |
+| \`workerd\` | \`dist/workerd.js\` | \`import m from "./fingerprint.wasm"\` — Wrangler uploads it as a compiled \`WebAssembly.Module\`; instantiated once at module start-up; \`engine.wasm\` likewise, instantiated on the first explain. Sync API right after import. |
+| \`edge-light\` | \`dist/edge-light.js\` | \`import m from "./fingerprint.wasm?module"\` — Vercel binds a compiled \`WebAssembly.Module\`; instantiated at start-up; \`engine.wasm?module\` likewise, instantiated on the first explain. Sync API right after import. |
 | \`deno\`, \`bun\` | \`dist/index.js\` / \`dist/index.cjs\` | bytes embedded (base64), compiled synchronously on first use. |
-| \`node\` | \`dist/node.js\` / \`dist/node.cjs\` | the core embedded (base64), compiled synchronously on first use; \`diagnostics.wasm\` read from beside the entry on the first explain (not embedded: its base64 slowed every import). A bundled app that lost the file gets \`FingerprintError("not-initialized")\` naming \`initDiagnostics(bytes)\` and \`/inline\`. |
-| \`browser\` + \`import\` | \`dist/browser.js\` | \`await init()\` fetches \`new URL("./fingerprint.wasm", import.meta.url)\` (Vite emits it as an asset — tested below in build and dev; webpack 5 and Parcel document the same pattern) and compiles it asynchronously; any call before that throws \`FingerprintError("not-initialized")\`. \`await initDiagnostics()\` fetches \`diagnostics.wasm\` the same way for explain/diff/nearest. |
+| \`node\` | \`dist/node.js\` / \`dist/node.cjs\` | the core embedded (base64), compiled synchronously on first use; \`engine.wasm\` read from beside the entry on the first explain (not embedded: its base64 slowed every import). A bundled app that lost the file gets \`FingerprintError("not-initialized")\` naming \`initDiagnostics(bytes)\` and \`/inline\`. |
+| \`browser\` + \`import\` | \`dist/browser.js\` | \`await init()\` fetches \`new URL("./fingerprint.wasm", import.meta.url)\` (Vite emits it as an asset — tested below in build and dev; webpack 5 and Parcel document the same pattern) and compiles it asynchronously; any call before that throws \`FingerprintError("not-initialized")\`. \`await initDiagnostics()\` fetches \`engine.wasm\` the same way for explain/diff/nearest. |
 | \`browser\` + \`require\` | \`dist/index.cjs\` | a CommonJS bundle has no \`import.meta.url\` to find the file, so it gets the embedded bytes (sync; \`await init()\` still compiles asynchronously). |
 | \`import\` / \`require\` (default) | \`dist/index.js\` / \`dist/index.cjs\` | embedded, sync. |
 

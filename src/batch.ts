@@ -21,8 +21,8 @@ import {
 import { BATCH_CHUNK_BYTES, BATCH_CHUNK_ITEMS, DEFAULT_KIND, F_CALL, F_DIGEST, F_RAW_NAMES, F_STRING_INPUT, F_VALUES } from "./_abi.gen.js";
 import { type Column, SHARED_EMPTY, runChunk, utf8, withIndex } from "./_batch.js";
 import { asBatch, type BatchTarget, batchHostHash } from "./core.js";
-import { type CoreLimits, type Limits, callLimits, tell } from "./_limits.js";
-import { diagnosticsBatchTarget, exclusive, hasDiagnosticsSource } from "./_diagnostics_wasm.js";
+import { type CoreLimits, type Limits, callLimits } from "./_limits.js";
+import { hasDiagnosticsSource, withEngine } from "./_engine.js";
 import { FingerprintError, hostError, typeWord } from "./errors.js";
 import type { Call, ProviderCall } from "./diagnostics.js";
 
@@ -90,12 +90,9 @@ export function fingerprintBatchJSON(names: Iterable<string> | TextColumn, argsJ
  * the instance, with other limits): the configured limits and the batch's own.
  */
 function onDiagnostics<T>(limits: CoreLimits, work: (t: BatchTarget, sendLimits: () => void) => T): T {
-  // The whole batch holds the instance: a getter or iterator that calls back into diagnostics meanwhile
-  // gets a temporary one (exclusive), never this batch's half-written chunk.
-  return exclusive(() => {
-    const t = diagnosticsBatchTarget();
-    return work(t, () => { tell(t.e, limits); });
-  });
+  // The whole batch holds the instance: a getter or iterator that calls back into the engine meanwhile
+  // gets a spare (src/_instance.ts), never this batch's half-written chunk.
+  return withEngine((t) => work(t, () => { t.limits(limits); }));
 }
 
 /**

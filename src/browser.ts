@@ -22,7 +22,7 @@ function notLoaded(why: string, file = "fingerprint.wasm"): FingerprintError {
   return new FingerprintError("not-initialized", `could not load ${file}: ${why}; ${file === "fingerprint.wasm" ? HELP : DIAGNOSTICS_HELP}`);
 }
 
-const DIAGNOSTICS_HELP = "pass the module or bytes to initDiagnostics(); the file ships as @overturn/fingerprint/diagnostics.wasm";
+const DIAGNOSTICS_HELP = "pass the module or bytes to initDiagnostics(); the file ships as @overturn/fingerprint/engine.wasm";
 
 async function fetchCore(): Promise<WebAssembly.Module> {
   let url: URL;
@@ -40,11 +40,11 @@ async function fetchDiagnostics(): Promise<WebAssembly.Module> {
   let url: URL;
   try {
     // Literal and on one line, like the core's: bundlers emit it as an asset.
-    url = new URL("./diagnostics.wasm", import.meta.url);
+    url = new URL("./engine.wasm", import.meta.url);
   } catch {
-    throw notLoaded("this bundle has no import.meta.url to locate it", "diagnostics.wasm");
+    throw notLoaded("this bundle has no import.meta.url to locate it", "engine.wasm");
   }
-  return fetchModule(url, "diagnostics.wasm");
+  return fetchModule(url, "engine.wasm");
 }
 
 async function fetchModule(url: URL, file: string): Promise<WebAssembly.Module> {

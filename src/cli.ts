@@ -17,7 +17,7 @@ import { once } from "node:events";
 import { availableParallelism } from "node:os";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
 import "./index.js"; // the embedded modules (sets the diagnostics module's source)
-import { cliStep, type CliResult } from "./_diagnostics_wasm.js";
+import { cliStep, type CliResult } from "./_engine.js";
 import { version } from "../package.json";
 
 const PROG = "overturn-fingerprint";

@@ -11,7 +11,7 @@
  *
  * The core is the single source of truth: it reads the call (assembly/pipeline/call.ts)
  * and writes the explanation record with the digest (assembly/pipeline/explain.ts),
- * in the diagnostics module (src/_diagnostics_wasm.ts). Nothing is
+ * in the diagnostics module (src/_engine.ts). Nothing is
  * canonicalized or selected on the host. The diff compares the core's
  * canonical texts in the core (assembly/ops/diff.ts, linear at any depth), which
  * is exactly the equality the fingerprint sees: a trimmed space, a dropped
@@ -20,7 +20,7 @@
  */
 import {
   callKeepMask, diffSides, explainCallText, explainCallValue, explainCalls as explainCallsCore, nearStart, nearStep, type Explained,
-} from "./_diagnostics_wasm.js";
+} from "./_engine.js";
 import { applyMask, keysObject, selectableKeys } from "./select.js";
 import { EXPLANATION_VERSION, F_TEXT, NEAR_EXACT, NEAR_SEND_CALL, W_CALL, W_MESSAGE, W_OBJECT, W_RECORDED, W_STRING, W_TEXT } from "./_abi.gen.js";
 import { call } from "./core.js";
@@ -175,7 +175,7 @@ export function explainCalls(message: ProviderCall | string | Uint8Array, option
   return explainCallsCore(message, toolsText(options)).map(explanationOf);
 }
 
-/** The core's record for a call (src/_diagnostics_wasm.ts), for the CLI, which prints its members. Internal. */
+/** The core's record for a call (src/_engine.ts), for the CLI, which prints its members. Internal. */
 export function explainRecord(call: Call | ProviderCall | string | Uint8Array, tools?: Uint8Array, own: CoreLimits = NONE): Explained {
   if (typeof call === "string" || call instanceof Uint8Array) return explainCallText(call, tools, own);
   return explainCallValue(sent(call, tools, own), tools, own);

@@ -8,9 +8,9 @@
  * @module
  */
 import wasm from "./fingerprint.wasm?module";
-import diagnostics from "./diagnostics.wasm?module";
+import diagnostics from "./engine.wasm?module";
 import { useInstance } from "./core.js";
-import { setDiagnosticsSource } from "./_diagnostics_wasm.js";
+import { setDiagnosticsSource } from "./_engine.js";
 
 useInstance(new WebAssembly.Instance(wasm, {}), wasm);
 

@@ -7,7 +7,7 @@
 import { isReady, useInstance } from "./core.js";
 import { FingerprintError } from "./errors.js";
 import { isModule } from "./_is_module.js";
-import { hasDiagnosticsSource, loadDiagnostics, setDiagnosticsSource } from "./_diagnostics_wasm.js";
+import { hasDiagnosticsSource, loadDiagnostics, setDiagnosticsSource } from "./_engine.js";
 
 type Source = WebAssembly.Module | BufferSource;
 
@@ -83,7 +83,7 @@ export function init(source?: Source): Promise<void> {
  * Prepares the diagnostics module (explain, diff, nearest, explainCalls):
  * a second module kept off the fingerprint path. Node, Deno, Bun, workerd and
  * the Edge Runtime have it already (this resolves at once); a browser entry
- * fetches `diagnostics.wasm` beside itself, or takes the module or bytes.
+ * fetches `engine.wasm` beside itself, or takes the module or bytes.
  * @throws FingerprintError("invalid-argument") when the source is not the diagnostics module.
  */
 export function initDiagnostics(source?: Source): Promise<void> {

@@ -4,14 +4,14 @@
  * right after import with no file read. The diagnostics module (explain,
  * diff, nearest, Recording) is not embedded: V8 scanned its 150 KB of base64
  * on every import (~0.5 ms; issue 11 item 9, README "Start-up"), so it is read from
- * `diagnostics.wasm` beside this file on its first use. A bundled app that
+ * `engine.wasm` beside this file on its first use. A bundled app that
  * lost that file gets a FingerprintError naming `initDiagnostics(bytes)` and
  * the `@overturn/fingerprint/inline` entry, which embeds both modules.
  * @module
  */
 import { setSyncSource } from "./core.js";
 import { WASM_BASE64 } from "./_wasm.gen.js";
-import { setDiagnosticsSource } from "./_diagnostics_wasm.js";
+import { setDiagnosticsSource } from "./_engine.js";
 import { decodeBase64 } from "./base64.js";
 import { FingerprintError } from "./errors.js";
 import { setDefaultDiagnosticsSource, setDefaultSource } from "./init.js";
@@ -25,12 +25,12 @@ interface Fs { readFileSync(path: URL): Uint8Array }
 const getBuiltin = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
 // Literal and on one line, like the browser entry's: tools that follow
 // `new URL(..., import.meta.url)` see the file.
-const file = (): URL => new URL("./diagnostics.wasm", import.meta.url);
+const file = (): URL => new URL("./engine.wasm", import.meta.url);
 
 function lost(url: URL, why: string): FingerprintError {
   return new FingerprintError("not-initialized",
-    `could not read diagnostics.wasm beside the SDK's entry (${url.href}: ${why}); a bundled app loses that file: ` +
-    "pass its bytes to `await initDiagnostics(bytes)` (it ships as @overturn/fingerprint/diagnostics.wasm), " +
+    `could not read engine.wasm beside the SDK's entry (${url.href}: ${why}); a bundled app loses that file: ` +
+    "pass its bytes to `await initDiagnostics(bytes)` (it ships as @overturn/fingerprint/engine.wasm), " +
     "or import \"@overturn/fingerprint/inline\", which embeds it");
 }
 

@@ -53,7 +53,8 @@ let u8: Uint8Array = new Uint8Array(0);
 let dv: DataView = new DataView(new ArrayBuffer(0));
 let pos = 0;
 let cap = 0;
-let growTo: (need: number) => void = () => { throw new Error("no target"); };
+const NO_TARGET = (): void => { throw new Error("no target"); };
+let growTo: (need: number) => void = NO_TARGET;
 
 // The frame stack, one entry per open container (struct of arrays: no
 // allocation per container). fKeys is null for a dense array frame.
@@ -77,24 +78,30 @@ let root = "args";
  * Writes the stream for `value` into mem[start..end); `grow(need)` must make
  * room up to `need` and call retarget() (memory may move). Returns the end
  * position. Throws FingerprintError for values D15 rejects, and whatever a
- * user's getter or toJSON throws, unchanged. `nested`: a call made from
- * inside a toJSON or getter of a walk in progress (core.ts knows).
+ * user's getter or toJSON throws, unchanged. A call made from inside a
+ * toJSON or getter of a walk in progress nests (the writer knows; `_nested` is ignored).
  */
 export function writeValue(value: unknown, mem: Uint8Array, start: number, end: number,
-  grow: (need: number) => void, nested: boolean, path = "args"): number {
-  if (nested) return writeNested(value, mem, start, end, grow, path);
+  grow: (need: number) => void, _nested?: boolean, path = "args"): number {
+  if (walking) return writeNested(value, mem, start, end, grow, path);
   target(mem, start, end, grow);
   root = path;
   sp = base = 0;
   deep = null;
+  walking = true;
   try {
     walk(value);
   } catch (err) {
+    walking = false;
     release(0);
     throw err;
   }
+  walking = false;
   return pos;
 }
+
+/** A walk is in progress: a call from inside its getters or toJSON walks above its frames (writeNested). */
+let walking = false;
 
 /** A walk above the frames of the walk in progress, whose writer state is restored after. */
 function writeNested(value: unknown, mem: Uint8Array, start: number, end: number,
@@ -133,6 +140,7 @@ function release(to: number): void {
 export function detachValues(): void {
   u8 = new Uint8Array(0);
   dv = new DataView(new ArrayBuffer(0));
+  growTo = NO_TARGET; // the last walk's grow holds its instance, and so its memory, alive
 }
 
 /** Points the writer at moved or grown memory (called from the grow callback). */

@@ -9,9 +9,9 @@
  * @module
  */
 import wasm from "./fingerprint.wasm";
-import diagnostics from "./diagnostics.wasm";
+import diagnostics from "./engine.wasm";
 import { useInstance } from "./core.js";
-import { setDiagnosticsSource } from "./_diagnostics_wasm.js";
+import { setDiagnosticsSource } from "./_engine.js";
 
 useInstance(new WebAssembly.Instance(wasm, {}), wasm);
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import * as browser from "../dist/browser.js";
 
 const wasm = readFileSync(new URL("../dist/fingerprint.wasm", import.meta.url));
-const diagnosticsWasm = readFileSync(new URL("../dist/diagnostics.wasm", import.meta.url));
+const diagnosticsWasm = readFileSync(new URL("../dist/engine.wasm", import.meta.url));
 const vectors = JSON.parse(readFileSync(new URL("../vectors/fingerprint.vectors.json", import.meta.url), "utf8")) as {
   vectors: { id: string; name: string; argsJSON?: string; fingerprint?: string; error?: boolean; matchOn?: unknown; ignoreArgs?: unknown; kind?: unknown }[];
 };
@@ -51,6 +51,13 @@ describe("browser entry (dist/browser.js)", () => {
     await browser.init(); // already initialized: resolves at once
   });
 
+  it("ships the engine as engine.wasm, and under the path the docs named before (./diagnostics.wasm) too", () => {
+    const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { exports: Record<string, unknown> };
+    expect(pkg.exports["./engine.wasm"]).toBe("./dist/engine.wasm");
+    expect(pkg.exports["./diagnostics.wasm"]).toBe("./dist/engine.wasm");
+    expect(readFileSync(new URL("../dist/engine.wasm", import.meta.url))).toEqual(readFileSync(new URL("../build/engine.wasm", import.meta.url)));
+  });
+
   it("loads the diagnostics module only through initDiagnostics(), and checks what it is given", async () => {
     const line = `{"name":"${plain.name}","argsJSON":${JSON.stringify(plain.argsJSON)}}`;
     let err: unknown = (() => { try { return browser.explainCall(line); } catch (e) { return e; } })();
@@ -60,7 +67,7 @@ describe("browser entry (dist/browser.js)", () => {
     // The default fetch fails in Node (a file: URL), as a page whose bundler dropped the asset.
     err = await browser.initDiagnostics().then(() => "resolved", (e: unknown) => e);
     expect((err as { code: string }).code).toBe("not-initialized");
-    expect(String((err as Error).message)).toMatch(/diagnostics\.wasm/);
+    expect(String((err as Error).message)).toMatch(/engine\.wasm/);
     // The fingerprint module is not the diagnostics module: refused, and nothing is kept.
     err = await browser.initDiagnostics(new Uint8Array(wasm)).then(() => "resolved", (e: unknown) => e);
     expect(err).toBeInstanceOf(browser.FingerprintError);

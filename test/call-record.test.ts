@@ -8,7 +8,7 @@ import {
   F_CALL, F_DIGEST, F_EXPLAIN, F_STRING_INPUT, F_TOOLS, HEADER_WORDS, RESULT_STATUS, RESULT_TEXT_LEN, RESULT_TEXT_PTR,
 } from "../src/_abi.gen";
 
-const bytes = readFileSync(new URL("../build/diagnostics.wasm", import.meta.url));
+const bytes = readFileSync(new URL("../build/engine.wasm", import.meta.url));
 
 type Core = { memory: WebAssembly.Memory; reserve(n: number): number; run(n: number): number; result(): number };
 

@@ -134,7 +134,7 @@ describe.each(CLIS)("$prog, generated inputs", ({ cmd }) => {
 // vectors as the Python SDK's: the steps the CLIs call, asked directly, as a host passes their parts.
 describe("plan, progress and read errors from the core", async () => {
   await import("../src/index.js");
-  const { cliStep } = await import("../src/_diagnostics_wasm.js");
+  const { cliStep } = await import("../src/_engine.js");
   const { FINGERPRINT_VERSION } = await import("../src/index.js");
   const V = JSON.parse(readFileSync(join(ROOT, "vectors", "cli.vectors.json"), "utf8")) as {
     FINGERPRINT_VERSION: number; plans: { id: string; argv: [string, number | null][]; facts: Record<string, string | number>; plan: string[] }[];
@@ -163,7 +163,7 @@ describe("plan, progress and read errors from the core", async () => {
 // Where a JSON error is, as the SDKs' error path asks the core (assembly/cli/message.ts); expected by hand.
 it("says where a JSON error is: byte, line, column, the character (issue 11)", async () => {
   await import("../src/index.js"); // the embedded diagnostics module
-  const { jsonErrorAt } = await import("../src/_diagnostics_wasm.js");
+  const { jsonErrorAt } = await import("../src/_engine.js");
   const { positions } = JSON.parse(readFileSync(join(ROOT, "vectors", "cli.vectors.json"), "utf8")) as
     { positions: { text?: string; hex?: string; offset: number; want: string }[] };
   for (const p of positions) {
@@ -175,7 +175,7 @@ it("says where a JSON error is: byte, line, column, the character (issue 11)", a
 // workers), against a count by hand: newlines at every offset around the 16-byte steps, a last line without one.
 it("counts a chunk's lines as the chunk step numbers them (issue 13)", async () => {
   await import("../src/index.js");
-  const { cliStep } = await import("../src/_diagnostics_wasm.js");
+  const { cliStep } = await import("../src/_engine.js");
   const byHand = (b: Uint8Array) => b.filter((c) => c === 10).length + (b.length && b[b.length - 1] !== 10 ? 1 : 0);
   let seed = 7;
   const rnd = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n);

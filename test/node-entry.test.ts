@@ -1,5 +1,5 @@
 // The node entry (dist/node.js, dist/node.cjs; issue 11 item 9): the core
-// embedded, diagnostics.wasm read from beside the entry on first use instead
+// embedded, engine.wasm read from beside the entry on first use instead
 // of embedded. Each case runs in a fresh Node process on the built files, as
 // an installed package (or an app bundle that lost the file) would.
 import { spawnSync } from "node:child_process";
@@ -31,7 +31,7 @@ describe("dist/node.js and dist/node.cjs", () => {
   const lost = mkdtempSync(join(tmpdir(), "overturn-node-entry-"));
   afterAll(() => rmSync(lost, { recursive: true, force: true }));
 
-  it("read diagnostics.wasm beside themselves: explain works right after import, ESM and CommonJS", () => {
+  it("read engine.wasm beside themselves: explain works right after import, ESM and CommonJS", () => {
     expect(node(["--input-type=module", "-e", ESM_PROBE(join(DIST, "node.js"))], DIST)).toEqual({ fp: DIGEST, explained: DIGEST });
     const cjs = node(["-e", `const sdk = require(${JSON.stringify(join(DIST, "node.cjs"))});
       console.log(JSON.stringify({ fp: sdk.fingerprint("search", { q: " cats " }), explained: sdk.explain("search", { q: "cats" }).fingerprint }));`], DIST);
@@ -43,9 +43,9 @@ describe("dist/node.js and dist/node.cjs", () => {
     for (const f of ["node.js", "node.cjs"]) {
       const text = readFileSync(join(DIST, f), "utf8");
       expect(text.includes(b64("fingerprint.wasm"))).toBe(true);
-      expect(text.includes(b64("diagnostics.wasm"))).toBe(false);
+      expect(text.includes(b64("engine.wasm"))).toBe(false);
     }
-    expect(readFileSync(join(DIST, "index.js"), "utf8").includes(b64("diagnostics.wasm"))).toBe(true);
+    expect(readFileSync(join(DIST, "index.js"), "utf8").includes(b64("engine.wasm"))).toBe(true);
   });
 
   it("on a Node without process.getBuiltinModule (< 20.16): explain asks for initDiagnostics(), which reads the file", () => {
@@ -72,7 +72,7 @@ describe("dist/node.js and dist/node.cjs", () => {
     expect(got.fp).toBe(DIGEST);
     expect(got.error.isFingerprintError).toBe(true);
     expect(got.error.code).toBe("not-initialized");
-    expect(got.error.message).toContain("diagnostics.wasm");
+    expect(got.error.message).toContain("engine.wasm");
     expect(got.error.message).toContain("initDiagnostics(bytes)");
     expect(got.error.message).toContain("@overturn/fingerprint/inline");
     writeFileSync(join(lost, "fix.mjs"), `
@@ -80,7 +80,7 @@ const sdk = await import("./node.mjs");
 const { readFileSync } = process.getBuiltinModule("node:fs");
 let first = "";
 try { sdk.explain("search", { q: 1 }); } catch (e) { first = e.code; }
-await sdk.initDiagnostics(readFileSync(${JSON.stringify(join(DIST, "diagnostics.wasm"))}));
+await sdk.initDiagnostics(readFileSync(${JSON.stringify(join(DIST, "engine.wasm"))}));
 console.log(JSON.stringify({ first, explained: sdk.explain("search", { q: " cats " }).fingerprint }));
 `);
     expect(node(["fix.mjs"], lost)).toEqual({ first: "not-initialized", explained: DIGEST });

@@ -1,6 +1,6 @@
 // The fingerprint module's exports: the only entry points of
 // build/fingerprint.wasm. One call per fingerprint, pointer/length over
-// linear memory, no imports. build/diagnostics.wasm (entry/engine.ts) has the
+// linear memory, no imports. build/engine.wasm (entry/engine.ts) has the
 // same exports over the same tree, and also reads calls (F_CALL, call.ts)
 // and writes explanation records (F_EXPLAIN, explain.ts): kept out of this
 // module so the fingerprint path keeps its size and start-up (README). Every

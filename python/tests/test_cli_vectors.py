@@ -152,7 +152,7 @@ def _facts(facts):
 
 
 def _planned():
-    from overturn.fingerprint._diagnostics_wasm import cli_step
+    from overturn.fingerprint._engine import cli_step
     cli_step("plan", _argv([["f", 1]]), "p", "1", _facts({"cores": 1, "worker": "thread"}))
     return cli_step
 
@@ -165,7 +165,7 @@ def test_cli_vectors_pin_the_contract_version():
 @pytest.mark.parametrize("case", VECTORS["plans"], ids=[c["id"] for c in VECTORS["plans"]])
 def test_plan(case):
     """The core's plan (assembly/cli/plan.ts), asked as the CLI asks it; the same vectors as the TypeScript SDK's."""
-    from overturn.fingerprint._diagnostics_wasm import cli_step
+    from overturn.fingerprint._engine import cli_step
     _out, _err, state, _lines, code = cli_step("plan", _argv(case["argv"]), "p", "1", _facts(case["facts"]))
     assert (code, bytes(state).decode().split("\0")[:-1]) == (-1, case["plan"])
 
@@ -185,7 +185,7 @@ def test_read_error_words(case):
 
 def test_json_error_positions():
     """Where a JSON error is, as the SDKs' error path asks the core (assembly/cli/message.ts); expected by hand."""
-    from overturn.fingerprint._diagnostics_wasm import json_error_at
+    from overturn.fingerprint._engine import json_error_at
     for p in json.loads((ROOT / "vectors" / "cli.vectors.json").read_text("utf-8"))["positions"]:
         text = bytes.fromhex(p["hex"]) if "hex" in p else p["text"]
         assert json_error_at(text, p["offset"]) == p["want"]
@@ -195,7 +195,7 @@ def test_the_core_counts_a_chunks_lines_as_the_chunk_step_numbers_them():
     """The "lines" step (issue 13: a chunk dealt to a worker needs the next one's first line number),
     against a count by hand: newlines at every offset around the 16-byte steps, a last line without one."""
     import random
-    from overturn.fingerprint._diagnostics_wasm import cli_step
+    from overturn.fingerprint._engine import cli_step
     rnd = random.Random(7)
     for n in range(71):
         for _ in range(6):

@@ -678,10 +678,10 @@ def test_del_under_gc_fingerprints_during_calls():
 def test_a_diagnostics_call_re_entered_mid_call_gets_its_own_instance(outer):
     # The nested call runs after the outer one wrote its request (or chunk), right before the core
     # runs it, as a __del__ under GC or a signal handler could: neither may read the other's bytes.
-    from overturn.fingerprint import _diagnostics_wasm, explain_call, explain_calls, fingerprint_batch_json
+    from overturn.fingerprint import _engine, explain_call, explain_calls, fingerprint_batch_json
     explain_call({"name": "warm", "args": {}})
-    st = _diagnostics_wasm._instance()
-    real = st.w.call
+    st = _engine._instance()
+    real = st.call
     inner: list = []
 
     def nesting(func, *args):
@@ -691,7 +691,7 @@ def test_a_diagnostics_call_re_entered_mid_call_gets_its_own_instance(outer):
                         *fingerprint_batch_json(["inner"], ['{"q": [1]}'])]
         return real(func, *args)
 
-    st.w.call = nesting
+    st.call = nesting
     try:
         if outer == "explain":
             got = [explain_call({"name": "outer", "args": {"a": 1}})["fingerprint"]]
@@ -701,12 +701,12 @@ def test_a_diagnostics_call_re_entered_mid_call_gets_its_own_instance(outer):
         elif outer == "batch":
             got = fingerprint_batch_json(["outer"] * 3, ['{"a": 1}'] * 3)
         else:
-            from overturn.fingerprint._diagnostics_wasm import cli_step
+            from overturn.fingerprint._engine import cli_step
             cli_step("plan", b"0-\0", b"overturn-fingerprint", b"1")
             out = cli_step("chunk", b"-", b"", b"1", b'{"name": "outer", "args": {"a": 1}}\n')[0]
             got = [bytes(out).split()[0].decode()]
     finally:
-        del st.w.call
+        del st.call
     assert set(got) == {oracle_digest("tool_call", "outer", '{"a":1}')} and len(got) >= 1
     assert inner == [[oracle_digest("tool_call", "inner", '{"q":[1]}')] * 2]
     assert not st.busy  # released: the next call uses it again
@@ -718,7 +718,7 @@ def test_a_recording_used_from_inside_its_own_call_is_refused_not_a_deadlock():
     rec = Recording.loads('{"name": "t", "args": {"a": 1}, "result": 7}\n' * 2)  # each line answers once
     other = Recording.loads('{"name": "t", "args": {"a": 1}, "result": 8}\n')
     st = rec._core._st
-    real = st.w.call
+    real = st.call
     inner: list = []
 
     def nesting(func, *args):
@@ -730,11 +730,11 @@ def test_a_recording_used_from_inside_its_own_call_is_refused_not_a_deadlock():
                 inner[0] = (e.code, other.answer({"name": "t", "args": {"a": 1}})["value"]["result"])
         return real(func, *args)
 
-    st.w.call = nesting
+    st.call = nesting
     try:
         got = rec.answer({"name": "t", "args": {"a": 1}})
     finally:
-        del st.w.call
+        del st.call
     assert got["hit"] and got["value"]["result"] == 7
     assert inner == [("invalid-argument", 8)]
     assert rec.answer({"name": "t", "args": {"a": 1}})["value"]["result"] == 7

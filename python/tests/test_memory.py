@@ -75,7 +75,7 @@ def test_below_retain_the_instance_stays():
 
 def test_small_calls_never_measure(monkeypatch):
     measured = []
-    monkeypatch.setattr(_core, "_retire_if_large", lambda st, retain: measured.append(retain))
+    monkeypatch.setattr(_core._pool, "retire_if_large", lambda st, retain: measured.append(retain))
     for i in range(1000):
         fingerprint("t", {"i": i, "s": " x " * 50})
         fingerprint_json("t", '{"i":%d}' % i)

@@ -29,7 +29,7 @@ from typing import Any, List
 import pytest
 
 from _support import oracle_digest
-from overturn.fingerprint import FingerprintError, _core, _diagnostics_wasm, _module_cache, _selftest, _wasmtime
+from overturn.fingerprint import FingerprintError, _core, _engine, _module_cache, _selftest, _wasmtime
 from overturn.fingerprint._module_cache import MAGIC, load_module
 from overturn.fingerprint._selftest_vectors import VECTORS
 
@@ -201,7 +201,7 @@ def test_under_umask_0_folders_are_0700_and_entries_0600(tmp_path: Path) -> None
     for d in (tmp_path / "a", tmp_path / "a" / "b", folder):
         assert stat.S_IMODE(d.stat().st_mode) == 0o700, d
     found = names(folder)
-    assert [n.split("-")[0] for n in found] == ["diagnostics", "fingerprint"]
+    assert [n.split("-")[0] for n in found] == ["engine", "fingerprint"]
     for n in found:
         assert stat.S_IMODE((folder / n).stat().st_mode) == 0o600, n
 
@@ -412,7 +412,7 @@ print(explain("search", {"q": " cats "})["fingerprint"])
 
 
 def test_every_later_process_gets_right_fingerprints_despite_a_planted_wrong_module(cache: Path) -> None:
-    for label, file in (("fingerprint", "fingerprint.wasm"), ("diagnostics", "diagnostics.wasm")):
+    for label, file in (("fingerprint", "fingerprint.wasm"), ("engine", "engine.wasm")):
         plant(cache / name_of(wasm(file), label), entry_bytes(wrong_sha256(wasm(file))))
     env = {**os.environ, "OVERTURN_FINGERPRINT_CACHE_DIR": str(cache)}
     env.pop("OVERTURN_FINGERPRINT_NO_CACHE", None)
@@ -525,8 +525,8 @@ def test_an_explain_digest_that_is_not_hex_is_an_error(monkeypatch: pytest.Monke
     from overturn.fingerprint import explain
 
     # A module that writes an Explanation whose fingerprint is not 64 hex digits.
-    run = _diagnostics_wasm._run
-    monkeypatch.setattr(_diagnostics_wasm, "_run", lambda *a: run(*a).replace('"fingerprint":"', '"fingerprint":"\\u0000'))
+    run = _engine._run
+    monkeypatch.setattr(_engine, "_run", lambda *a: run(*a).replace('"fingerprint":"', '"fingerprint":"\\u0000'))
     with pytest.raises(FingerprintError) as e:
         explain("search", {"q": 1})
     assert e.value.code == "internal-error"

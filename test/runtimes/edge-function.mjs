@@ -11,7 +11,7 @@ import { checkDiagnostics, checkVectors, compileFromBytes, firstCall } from "./v
 
 addEventListener("fetch", (event) => {
   const probe = firstCall(sdk);
-  // Synchronous, no initDiagnostics(): Vercel bound diagnostics.wasm as a compiled module.
+  // Synchronous, no initDiagnostics(): Vercel bound engine.wasm as a compiled module.
   const result = checkDiagnostics(sdk, diagnostics, checkVectors(sdk, file), file);
   const body = JSON.stringify({ probe, codegenInRequest: compileFromBytes(), ...result });
   event.respondWith(new Response(body, { headers: { "content-type": "application/json" } }));

@@ -15,7 +15,7 @@ const atStartup = compileFromBytes();
 export default {
   async fetch() {
     const probe = firstCall(sdk);
-    await sdk.initDiagnostics(); // resolves at once: the platform compiled diagnostics.wasm with the script
+    await sdk.initDiagnostics(); // resolves at once: the platform compiled engine.wasm with the script
     const result = checkDiagnostics(sdk, diagnostics, checkVectors(sdk, file), file);
     return Response.json({ probe, codegenAtStartup: atStartup, codegenInRequest: compileFromBytes(), ...result });
   },

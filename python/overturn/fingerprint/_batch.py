@@ -17,13 +17,12 @@ from bisect import bisect_right
 from itertools import accumulate
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from . import _core, _diagnostics_wasm, _limits
+from . import _core, _engine, _limits
 from ._abi import (BATCH_BASE, BATCH_COLUMNS, BATCH_COUNT, BATCH_END_DIGEST, BATCH_FLAGS, BATCH_ITEM_FLAGS, BATCH_LINES,
                    BATCH_NUL_IN_ITEM, BATCH_OUT_BYTES, BATCH_SEPARATED, BATCH_WORDS, DIGEST_BYTES, F_DIGEST, F_MARSHAL,
                    F_PREIMAGE, RESULT_STATUS)
 from ._abi import W_BATCH_STOPPED
 from ._errors import FingerprintError, core_error, host_error
-from ._wasmtime import WasmError
 
 _DESCRIPTOR = (BATCH_WORDS * 4 + 15) // 16 * 16
 _RESULT = struct.Struct("<iiiII")  # status, offset, part, text ptr, text len (RESULT_* order)
@@ -53,23 +52,23 @@ class Target:
     def __init__(self, s: Optional[_limits.Settings] = None) -> None:
         # Busy for the whole batch: code run meanwhile on this thread (the iterable, a __del__) that
         # calls into diagnostics gets a temporary instance, never this one's half-written chunk.
-        d = _diagnostics_wasm._acquire()
+        d = _engine._acquire()
         self.d = d
-        self.in_ptr = d.ptr
+        self.in_ptr = d.in_ptr
         self.result = d.result
         try:
-            self.fn_batch = d.w.func("runBatch")
+            self.fn_batch = d.func("runBatch")
             self.s = s or _limits.active
             self.limits()
         except BaseException:
-            _diagnostics_wasm._release(d)
+            _engine._release(d)
             raise
 
     def __enter__(self) -> "Target":
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        _diagnostics_wasm._release(self.d)
+        _engine._release(self.d)
 
     def own(self, fn: Callable[..., Any], *args: Any) -> Any:
         """``fn(*args)`` on this batch's instance, with its limits: the batch's own calls into the
@@ -81,13 +80,14 @@ class Target:
             self.d.busy = True
 
     def reserve(self, n: int) -> None:
-        self.d.room(n, "a batch")
+        self.d.room(n)
 
     def view(self) -> memoryview:
         """Linear memory as bytes, taken anew after each call into the module (it may grow):
         columns go in and digests come out with one copy, and OpenSSL hashes preimages where the
         core wrote them."""
-        return self.d.w.view()
+        self.d.refresh()
+        return self.d.view
 
     def read(self, ptr: int, n: int) -> bytes:
         return bytes(self.view()[ptr:ptr + n])
@@ -99,10 +99,10 @@ class Target:
 
     def run(self, frm: int, out: int) -> int:
         try:
-            return self.d.w.call(self.fn_batch, frm, out) & _U32
-        except WasmError as e:
+            return self.d.checked(self.fn_batch, frm, out) & _U32
+        except FingerprintError:
             self.forget()
-            raise _core.trap_error(e) from None
+            raise
 
     def status(self) -> int:
         """The result block's status (0 after a batch stopped for room)."""
@@ -113,7 +113,7 @@ class Target:
         return core_error(status, offset, self.read(ptr, size).decode("utf-8", "surrogatepass"))
 
     def forget(self) -> None:
-        _diagnostics_wasm._forget(self.d)
+        _engine._forget(self.d)
 
 
 class Joined:

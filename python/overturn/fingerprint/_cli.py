@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 from . import __version__
-from ._diagnostics_wasm import cli_step
+from ._engine import cli_step
 
 PROG = "python -m overturn.fingerprint"
 # Tests (python/tests/test_cli_vectors.py): the size from which workers start and chunks dealt in turn go to the
@@ -141,7 +141,7 @@ class _Jobs:
 
     Threads, not processes: the core runs outside the GIL (ctypes releases it
     for wasmtime's calls, and each thread has its own instance,
-    ``_diagnostics_wasm``), so N threads use N cores, while a spawned process
+    ``_engine``), so N threads use N cores, while a spawned process
     took 150-250 ms to start and pickled every chunk. A chunk goes to a started
     worker holding fewer than ``inflight``, else this thread runs it itself.
     Results are written in input order, at most ``queue`` per job waiting, so
@@ -172,7 +172,7 @@ class _Jobs:
 
     def _work(self, k: int, argv: bytes, facts: bytes, tools: Optional[bytes]) -> None:
         """A worker thread: planned like the main one, then chunks in, (out, err, its counts so far) back."""
-        from . import _diagnostics_wasm
+        from . import _engine
 
         try:
             cli_step("plan", argv, PROG, __version__, facts)
@@ -189,7 +189,7 @@ class _Jobs:
         except BaseException as e:  # a defect or out of memory: the main thread raises it
             self.done.put((k, None, e))
         finally:
-            _diagnostics_wasm._local.__dict__.pop("inst", None)  # this thread's instance, freed on it
+            _engine._local.__dict__.pop("inst", None)  # this thread's instance, freed on it
 
     def _receive(self, block: bool) -> None:
         """Takes the workers' answers that have come (with block: at least one)."""

@@ -80,23 +80,20 @@ if TYPE_CHECKING:
     from typing import Any, List, Optional, Tuple
 
 from . import _limits, _pieces
-from ._abi import (ABI_ID, E_LIMIT_DEPTH, E_LIMIT_MEMBERS, E_LIMIT_SHARED, F_DIGEST, F_IGNORE, F_LIMITS, F_MARSHAL, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT, F_TEXT, FINGERPRINT_VERSION,
-                   HEADER_BYTES, HEADER_WORDS, RESULT_DIGEST, RESULT_STATUS, RESULT_TEXT_PTR, WORD_OUT, W_BAD_DIGEST, W_NO_ROOM, W_STACK, W_TRAP)
+from ._abi import (E_LIMIT_DEPTH, E_LIMIT_MEMBERS, E_LIMIT_SHARED, F_DIGEST, F_IGNORE, F_LIMITS, F_MARSHAL, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT,
+                   F_TEXT, HEADER_BYTES, HEADER_WORDS, RESULT_DIGEST, RESULT_STATUS, RESULT_TEXT_PTR, WORD_OUT, W_BAD_DIGEST)
 from ._errors import FingerprintError, core_error, host_error
+from ._instance import HEADER as _HEADER, RESULT as _RESULT, Instance, Pool, check_module, trap_error  # noqa: F401 (re-exported)
 from ._module_cache import load_module
-from ._wasmtime import Instance as _WasmInstance, Module, WasmError, engine
+from ._wasmtime import Module, engine
 
 __all__ = ["F_DIGEST", "F_IGNORE", "F_MATCH_ON", "F_STRING_INPUT", "F_TEXT", "call"]
 
 # Layouts from the generated ABI (assembly/abi.ts via scripts/gen-abi.mjs).
-_HEADER = struct.Struct("<%dI" % HEADER_WORDS)  # flags, kindLen, nameLen, matchLen, ignoreLen, argsLen
-_RESULT = struct.Struct("<iiiII")  # status, error offset, part, text ptr, text len (RESULT_* order)
 _HEADER_LEN = HEADER_BYTES
 _ARGS_LEN_AT = 4 * (HEADER_WORDS - 1)  # the header's last word: argsLen
 _DIGEST_AT = RESULT_DIGEST
 _TEXT = struct.Struct("<II")  # text ptr, text len (RESULT_TEXT_PTR, RESULT_TEXT_LEN)
-_INITIAL_INPUT = 64 * 1024
-_U32_MAX = 0xFFFFFFFF
 #: Characters of a str encoded in one piece; a longer one is encoded in
 #: pieces by _put_large (issue 15). The one piece (at most 8 MB, ~2 MB for
 #: typical text) is freed before the core runs, as a piece is; pieces and
@@ -112,7 +109,6 @@ _LIMIT_STATUSES = frozenset((E_LIMIT_DEPTH, E_LIMIT_MEMBERS, E_LIMIT_SHARED))
 
 _lock = threading.RLock()  # re-entrant: a __del__ that fingerprints may run while this thread compiles
 _module: Optional[Module] = None
-_local = threading.local()
 
 
 def wasm_bytes() -> bytes:
@@ -146,118 +142,6 @@ def _compiled() -> Module:
     return _module
 
 
-class _Instance:
-    """One thread's Store, instance, memory view and call buffers."""
-
-    def __init__(self, module: Optional[Module] = None) -> None:
-        w = self.w = _WasmInstance(module or _compiled())
-        # What the hot paths (_run, plain) pass to wasmtime_func_call_unchecked, prebuilt.
-        self.call_unchecked = w._lib.call_unchecked
-        self.ctx, self.raw, self.raw_addr, self.trap, self.trap_addr = w.ctx, w.raw, w.raw_addr, w.trap, w.trap_addr
-        self.one = w.counts[1]
-        self.slot = ctypes.c_int32.from_address(ctypes.addressof(w.raw))
-        self.run_addr = w.func("run")
-        self.reserve_addr = w.func("reserve")
-        self.limits_addr = w.func("limits")
-        self.sent: Any = None  # what limits() last told this instance (a Settings.core): nothing yet
-        self.max_bytes = _limits._UNLIMITED  # the byte limit it answered
-        check_module(w, "the wasm module")
-        self.busy = False
-        self.view: memoryview = memoryview(b"")
-        self.head: Optional[bytes] = None  # name and flags of plain()'s header at in_ptr, if still there
-        self.head_flags = 0
-        self.words: memoryview = self.view
-        self.result = self._call(w.func("result"), 0)
-        self.text_word = (self.result + RESULT_TEXT_PTR) >> 2
-        self.in_ptr = self.reserve(_INITIAL_INPUT)
-        self.in_cap = _INITIAL_INPUT
-        # plain()'s conditions that hold for the instance's lifetime: words it
-        # reads or writes as native u32 (little-endian like wasm, 4-aligned).
-        self.fast = (self.result + RESULT_TEXT_PTR) & 3 == 0 and self.in_ptr & 3 == 0
-
-    def _call(self, func: ctypes.c_void_p, *args: int) -> int:
-        """One call of an export with i32 arguments; a trap raises FingerprintError."""
-        try:
-            return self.w.call(func, *args)
-        except WasmError as e:
-            raise trap_error(e) from None
-
-    def limits(self, core: Any) -> None:
-        """Tells the instance the configured limits and the call's own (six u32); keeps the byte limit it answers."""
-        self.max_bytes = _limits.bound(self._call(self.limits_addr, *core) & _U32_MAX)
-
-    def _trapped(self, err: Optional[int]) -> FingerprintError:
-        """Frees the failed call's trap/error object and turns it into a FingerprintError."""
-        return trap_error(self.w.failure(err))
-
-    def refresh(self) -> None:
-        """Re-takes the view over linear memory (after it may have grown)."""
-        self.view = self.w.view()
-        self.words = self.view.cast("I")  # native u32 = wasm's little-endian on the hosts wasmtime runs on
-
-    def reserve(self, n: int) -> int:
-        if n > _U32_MAX:
-            raise host_error(W_NO_ROOM, n)
-        p = self._call(self.reserve_addr, n) & _U32_MAX
-        if p == 0:
-            raise host_error(W_NO_ROOM, n)
-        self.refresh()
-        return p
-
-
-def word(word_id: int, params: List[str]) -> str:
-    """The message of an error this host raises itself, from the core (its ``word`` export,
-    which touches only its own buffer: safe while a request is being written). Parameters
-    past the buffer's room are cut."""
-    if getattr(_local, "wording", False):  # the module failed while wording an error: no words to ask for
-        return "error %d: %s" % (word_id, "; ".join(params))
-    _local.wording = True
-    try:
-        w = instance().w
-        b = "\0".join(params).encode("utf-8", "surrogatepass")[:WORD_OUT]
-        at = w.call(w.func("wordBuf")) & _U32_MAX
-        w.view()[at:at + len(b)] = b
-        n = w.call(w.func("word"), word_id, len(b)) & _U32_MAX
-        return str(w.view()[at + WORD_OUT:at + WORD_OUT + n], "utf-8", "replace")
-    finally:
-        _local.wording = False
-
-
-def limit_args(members: bytes) -> Tuple[int, ...]:
-    """A limits mapping checked by the core (abi.ts F_LIMITS, named as this SDK names them): which
-    were given, and the three numbers; or the core's FingerprintError. Not under the limits
-    themselves, and not through ``call``: nothing of a call's state is touched."""
-    st = instance()
-    if st.busy:
-        st = _Instance()  # re-entered on this thread: never the half-written input region
-    head = _HEADER.pack(F_LIMITS, 1, 0, 0, 0, len(members)) + b"_" + members
-    n = len(head)
-    if n > st.in_cap:
-        st.reserve(n)
-        st.in_cap = n
-    st.head = None  # plain() rewrites its header after this request
-    st.refresh()
-    st.view[st.in_ptr:st.in_ptr + n] = head
-    status = st._call(st.run_addr, n)
-    view = st.w.view()
-    if status:
-        status, offset, _part, ptr, size = _RESULT.unpack_from(view, st.result + RESULT_STATUS)
-        raise core_error(status, offset, str(view[ptr:ptr + size], "utf-8", "surrogatepass"))
-    return struct.unpack_from("<4I", view, st.result + RESULT_DIGEST)
-
-
-def check_module(w: _WasmInstance, what: str) -> None:
-    """The module must be this SDK's contract version and speak the ABI our constants were
-    generated from (both modules: this one and diagnostics.wasm)."""
-    v = w.call(w.func("version"))
-    if v != FINGERPRINT_VERSION:
-        raise FingerprintError("internal-error", "%s has version %r, expected %d" % (what, v, FINGERPRINT_VERSION))
-    got = w.call(w.func("abiId")) if w.has("abiId") else -1
-    if got != ABI_ID:
-        raise FingerprintError("internal-error", "%s has ABI %x, this SDK was generated for %x (reinstall the package)"
-                               % (what, got & 0xFFFFFFFF, ABI_ID))
-
-
 _HEX = b"0123456789abcdef"
 
 
@@ -282,30 +166,6 @@ def check_digests(block: bytes, stride: int) -> None:
 
 def bad_digest() -> FingerprintError:
     return host_error(W_BAD_DIGEST)
-
-
-def trap_error(exc: Exception) -> FingerprintError:
-    msg = str(exc)
-    if getattr(exc, "stack_overflow", False) or "stack overflow" in msg or "call stack exhausted" in msg:
-        return host_error(W_STACK)
-    return host_error(W_TRAP, "fingerprint", msg.splitlines()[0] if msg else "unknown trap")
-
-
-def instance() -> _Instance:
-    """This thread's instance, made on first use."""
-    try:
-        existing: _Instance = _local.inst
-        return existing
-    except AttributeError:
-        pass
-    try:
-        inst = _Instance()
-    except FingerprintError:
-        raise
-    except Exception as e:  # a wasmtime or ctypes failure: never leaks as such
-        raise FingerprintError("internal-error", "could not load the fingerprint core: %s" % e) from e
-    _local.inst = inst
-    return inst
 
 
 #: A digest is asked as the preimage and hashed here by OpenSSL (SHA
@@ -333,6 +193,59 @@ def _load_host_sha256() -> Any:
     return _host_sha256
 
 
+class _Instance(Instance):
+    """An instance of the fingerprint module (the compiled one unless given)."""
+
+    def __init__(self, module: Optional[Module] = None) -> None:
+        super().__init__(module or _compiled(), "fingerprint")
+
+
+# Each thread's instance; the functions bound to it (_api's value call, plain()) go with it.
+_pool = Pool(_Instance, "fingerprint", ("plain", "value"))
+_local = _pool.local
+instance = _pool.instance
+_forget = _pool.forget
+
+
+def word(word_id: int, params: List[str]) -> str:
+    """The message of an error this host raises itself, from the core (its ``word`` export,
+    which touches only its own buffer: safe on an instance whose request is being written).
+    Parameters past the buffer's room are cut."""
+    if getattr(_local, "wording", False):  # the module failed while wording an error: no words to ask for
+        return "error %d: %s" % (word_id, "; ".join(params))
+    _local.wording = True
+    try:
+        st = instance()
+        b = "\0".join(params).encode("utf-8", "surrogatepass")[:WORD_OUT]
+        at = st.call(st.func("wordBuf")) & 0xFFFFFFFF
+        st.refresh()
+        st.view[at:at + len(b)] = b
+        n = st.call(st.func("word"), word_id, len(b)) & 0xFFFFFFFF
+        st.refresh()
+        return str(st.view[at + WORD_OUT:at + WORD_OUT + n], "utf-8", "replace")
+    finally:
+        _local.wording = False
+
+
+def limit_args(members: bytes) -> Tuple[int, ...]:
+    """A limits mapping checked by the core (abi.ts F_LIMITS, named as this SDK names them): which
+    were given, and the three numbers; or the core's FingerprintError. Not under the limits
+    themselves (no tell): a request of its own on an idle instance (a spare when re-entered)."""
+    st = _pool.acquire()
+    try:
+        head = _HEADER.pack(F_LIMITS, 1, 0, 0, 0, len(members)) + b"_" + members
+        n = len(head)
+        st.room(n)
+        st.head = None  # plain() rewrites its header after this request
+        st.refresh()
+        st.view[st.in_ptr:st.in_ptr + n] = head
+        st.run(n)
+        view = st.answer()[0]
+        return struct.unpack_from("<4I", view, st.result + RESULT_DIGEST)
+    finally:
+        _pool.release(st)
+
+
 def call(flags: int, kind: bytes, name: bytes, match: bytes, ignore: bytes, args: Any,
          settings: Optional[_limits.Settings] = None) -> str:
     """One core call; returns the digest (F_DIGEST) or the canonical text (F_TEXT).
@@ -353,12 +266,12 @@ def call(flags: int, kind: bytes, name: bytes, match: bytes, ignore: bytes, args
     if st.busy:
         # Re-entered on this thread (a signal handler or __del__ that
         # fingerprints): never share the half-written input region.
-        st = _Instance()
+        st = _pool.spare()
     st.busy = True
     try:
         return _call(st, s, flags, kind, name, match, ignore, args)
     finally:
-        st.busy = False
+        _pool.release(st)
 
 
 def plain(flags: int, name: bytes, data: bytes) -> Optional[str]:
@@ -388,7 +301,7 @@ def plain_fn() -> Any:
     return fn
 
 
-def _bind_plain(st: _Instance) -> Any:
+def _bind_plain(st: Instance) -> Any:
     """``plain`` for one instance, with every per-instance constant bound
     once as a closure variable: at ~130 B a call is ~4 µs, and each
     attribute load it saves is ~1% of that (issue 14). The header and name of
@@ -505,18 +418,9 @@ def _fallback_plain(flags: int, name: bytes, data: Any, s: _limits.Settings) -> 
         return None
 
 
-def _tell(st: _Instance, s: _limits.Settings) -> int:
-    """Passes the call's limits to the instance when it was told others; the byte limit in force."""
-    if st.sent is not s.core:
-        if st.sent != s.core:
-            st.limits(s.core)
-        st.sent = s.core  # the same object from now on: plain() tests identity
-    return st.max_bytes
-
-
-def _call(st: _Instance, s: _limits.Settings, flags: int, kind: bytes, name: bytes, match: bytes,
+def _call(st: Instance, s: _limits.Settings, flags: int, kind: bytes, name: bytes, match: bytes,
           ignore: bytes, args: Any) -> str:
-    most = _tell(st, s)
+    most = st.tell(s)
     if type(args) is str and len(args) <= _SMALL_TEXT:  # a short text call: encoded here in one piece
         # Over the byte limit by its length (a character is a byte or more): its first limit + 1 go in,
         # which the core refuses by their length (assembly/base/limits.ts: its one message).
@@ -548,17 +452,17 @@ def _call(st: _Instance, s: _limits.Settings, flags: int, kind: bytes, name: byt
     return _run(st, s, flags, n, bool(hash_here))
 
 
-def _run(st: _Instance, s: _limits.Settings, flags: int, n: int, hash_here: bool = False) -> str:
+def _run(st: Instance, s: _limits.Settings, flags: int, n: int, hash_here: bool = False) -> str:
     """Runs the request of n bytes written at st.in_ptr (its limits told: _call); returns the digest or text."""
-    st.slot.value = n  # Instance.w.call inlined: this is the hot path
+    st.slot.value = n  # Instance.run inlined: this is the hot path
     err = st.call_unchecked(st.ctx, st.run_addr, st.raw_addr, st.one, st.trap_addr)
     if err or st.trap.value:
         _forget(st)
         raise st._trapped(err)
     status = st.slot.value
     r = st.result
-    if n > s.measure_above:  # issue 15: only a large request can have grown memory past retain
-        _retire_if_large(st, s.retain)  # st stays usable until this call returns
+    if n > s.measure_above:  # only a large request can have grown memory past retain
+        _pool.retire_if_large(st, s.retain)  # st stays usable until this call returns
     if status:
         status, offset, part, ptr, size = _RESULT.unpack_from(st.view, r + RESULT_STATUS)
         if ptr + size > len(st.view):
@@ -575,7 +479,7 @@ def _run(st: _Instance, s: _limits.Settings, flags: int, n: int, hash_here: bool
     return str(st.view[ptr:ptr + size], "utf-8")
 
 
-def _put_large(st: _Instance, most: int, flags: int, kind: bytes, name: bytes, match: bytes,
+def _put_large(st: Instance, most: int, flags: int, kind: bytes, name: bytes, match: bytes,
                ignore: bytes, args: Any) -> int:
     """Writes a request whose args are not ``bytes`` (see ``_pieces``); returns its length."""
     size, pieces = _pieces.prepare(args, most)  # over the byte limit `most`: its first most + 1 bytes
@@ -591,19 +495,3 @@ def _put_large(st: _Instance, most: int, flags: int, kind: bytes, name: bytes, m
     st.view[p:p + h] = head
     _pieces.write(st.view, p + h, pieces)
     return n
-
-
-def _retire_if_large(st: _Instance, retain: float) -> None:
-    """Drops this thread's instance when its linear memory is above ``retain`` (wasm memory cannot shrink)."""
-    st.refresh()
-    if len(st.view) > retain:
-        _forget(st)
-        _limits.trim_heap()
-
-
-def _forget(st: _Instance) -> None:
-    """Drops this thread's instance (trapped: its state is not trusted; or retired); the next call makes a new one."""
-    if _local.__dict__.get("inst") is st:
-        del _local.inst
-        _local.__dict__.pop("plain", None)
-        _local.__dict__.pop("value", None)  # _api's function for the common value call, bound to st too

@@ -8,7 +8,7 @@ The core is the single source of truth: it reads each call (the one call
 model: ``{"name", "args" | "argsJSON", "kind"?, "matchOn"?, "ignoreArgs"?}``,
 ``assembly/pipeline/call.ts``) and writes the explanation record with the digest
 (``assembly/pipeline/explain.ts``), in the diagnostics module
-(``_diagnostics_wasm.py``). Nothing is selected or canonicalized in Python.
+(``_engine.py``). Nothing is selected or canonicalized in Python.
 The diff compares the core's canonical texts in
 the core (``assembly/ops/diff.ts``, linear at any depth), which is exactly the
 equality the fingerprint sees: a trimmed space, a dropped null, key order or
@@ -21,7 +21,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, TypedDic
 
 from ._abi import (D_DIFF, D_NEAR_START, D_NEAR_STEP, DEFAULT_KIND, F_FROM_VALUE, F_STRING_INPUT, NEAR_COUNTER_BYTES,
                    NEAR_EXACT, NEAR_NAME_ONLY, NEAR_SEND_CALL)
-from ._diagnostics_wasm import call_keep_mask, compare, explain_call_text, explain_calls_text
+from ._engine import call_keep_mask, compare, explain_call_text, explain_calls_text
 from ._encode import host_call_text, key_list, to_json_text
 from ._select import select_value
 from ._read import is_model

@@ -1,10 +1,6 @@
-"""Transport for a recording (``_replay.py``): its own instance of the
-diagnostics module, whose linear memory keeps the index
-(``assembly/ops/replay.ts``, F_REPLAY). Bytes in, the core's text out; nothing is
-parsed or decided here. Internal; the TypeScript twin is ``src/_replay_wasm.ts``.
-
-Calls go through ``_wasmtime.py``'s unchecked call and a view of linear
-memory, as every module here is called (``_core.py`` has the measurements).
+"""Transport for a recording (``_replay.py``): its own instance of the engine (``_instance.py``),
+whose linear memory keeps the index (``assembly/ops/replay.ts``, F_REPLAY). Bytes in, the core's
+text out; nothing is parsed or decided here. Internal; the TypeScript twin is ``src/_replay_wasm.ts``.
 """
 from __future__ import annotations
 
@@ -12,9 +8,10 @@ import struct
 import threading
 from typing import Any
 
-from ._abi import F_FROM_VALUE, F_REPLAY, F_STRING_INPUT, REPLAY_KIND_BYTES, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, R_VALUE, U_CODE_POINTS, W_BROKEN, W_REENTERED
-from ._diagnostics_wasm import _HEADER, _new_instance, run_request, run_request_bytes
-from ._errors import FingerprintError, host_error
+from ._abi import (F_FROM_VALUE, F_STRING_INPUT, REPLAY_KIND_BYTES, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, R_VALUE, RQ_REPLAY, U_CODE_POINTS,
+                   W_BROKEN, W_REENTERED)
+from ._engine import _HEADER, _new_instance
+from ._errors import host_error
 
 _OP = struct.Struct("<III")  # the kind part (REPLAY_KIND_BYTES): op, argument, the line whose text the caller holds
 
@@ -22,11 +19,9 @@ _OP = struct.Struct("<III")  # the kind part (REPLAY_KIND_BYTES): op, argument, 
 class ReplayCore:
     def __init__(self) -> None:
         self._st = _new_instance()
-        self._broken = False
         # One store, not to be entered by two threads at once; re-entrant, so that a call re-entered on
         # the same thread (a __del__ or signal handler mid-call) is refused, never a deadlock.
         self._lock = threading.RLock()
-        self._busy = False
 
     def tools(self, text: bytes) -> str:
         return self._run(0, R_TOOLS, 0, text)
@@ -42,7 +37,7 @@ class ReplayCore:
 
     def memory_bytes(self) -> int:
         """Bytes of linear memory this instance holds (its index, line bytes and scratch)."""
-        return self._st.w.memory_size()
+        return self._st.memory_size()
 
     def unused(self) -> str:
         return self._run(0, R_UNUSED, 0, b"")
@@ -52,18 +47,17 @@ class ReplayCore:
         return self._run(F_STRING_INPUT, R_VALUE, U_CODE_POINTS, line, raw=True)
 
     def _run(self, flags: int, op: int, arg: int, data: bytes, raw: bool = False, known: int = 0) -> Any:
+        st = self._st
         with self._lock:
-            if self._busy:  # its index lives in this instance: no temporary one can answer for it
+            # Its index lives in this instance: a call re-entered while it is busy cannot take a spare.
+            if st.busy:
                 raise host_error(W_REENTERED)
-            if self._broken:
+            if st.dead:
                 raise host_error(W_BROKEN)
-            request = _HEADER.pack(F_REPLAY | flags, REPLAY_KIND_BYTES, 0, 0, 0, len(data)) + _OP.pack(op, arg, known) + data
-            self._busy = True
+            request = _HEADER.pack(RQ_REPLAY | flags, REPLAY_KIND_BYTES, 0, 0, 0, len(data)) + _OP.pack(op, arg, known) + data
+            st.busy = True
             try:
-                run = run_request_bytes if raw else run_request
-                return run(self._st, request, "replay", self._mark_broken)
+                view, ptr, size = st.request(request)
+                return bytes(view[ptr:ptr + size]) if raw else str(view[ptr:ptr + size], "utf-8", "surrogatepass")
             finally:
-                self._busy = False
-
-    def _mark_broken(self) -> None:
-        self._broken = True
+                st.busy = False

@@ -12,7 +12,7 @@ The handles below follow wasmtime 50's C API headers (``extern.h``,
 ``wasmtime_extern_t`` 32 (a kind byte, its union at offset 8: the
 ``wasmtime_func_t``/``wasmtime_memory_t`` handle), ``wasmtime_val_raw_t`` 16.
 Buffers are allocated larger than that, and every instance checks its module's
-version and ABI id before use (``_core``/``_diagnostics_wasm``).
+version and ABI id before use (``_core``/``_engine``).
 """
 from __future__ import annotations
 

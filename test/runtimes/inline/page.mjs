@@ -13,7 +13,7 @@ async function run() {
   const firstCallMs = performance.now() - t0;
   const file = await (await fetch("/vectors.json")).json();
   const out = { probe, firstCallMs, ...checkVectors(sdk, file) };
-  // Embedded too: synchronous, no request for diagnostics.wasm either.
+  // Embedded too: synchronous, no request for engine.wasm either.
   return checkDiagnostics(sdk, await (await fetch("/diagnostics.json")).json(), out, file);
 }
 

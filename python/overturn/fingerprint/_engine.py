@@ -1,0 +1,178 @@
+"""The engine module (``engine.wasm``, entry ``assembly/entry/engine.ts``).
+
+Internal; the TypeScript twin is ``src/_engine.ts``. The module has
+the fingerprint module's ABI plus calls (``F_CALL``, ``assembly/pipeline/call.ts``),
+Explanations (``F_EXPLAIN``), diffs and the nearest recorded call (``F_DIFF``,
+``assembly/ops/compare.ts``), the CLI engine and batches. Transport only, on the instances of its pool (``_instance.py``): a
+call goes in as JSON text (a recording line, or a mapping encoded by
+``_encode.to_json_text`` under D16), the core's text comes out.
+It is compiled on first use (sharing the fingerprint module's Engine and its
+disk cache), so the fingerprint path never pays for it.
+"""
+from __future__ import annotations
+
+import struct
+import threading
+TYPE_CHECKING = False  # typing is not imported at run time: ~3 ms of a CLI start
+if TYPE_CHECKING:
+    from typing import Any, Dict, List, Tuple
+
+from . import _core
+from ._abi import (ALL_CALLS, F_CALL, F_FROM_VALUE, F_KEEP_MASK, F_NTH_CALL, F_STRING_INPUT, F_TEXT, F_TOOLS, HEADER_BYTES,
+                   RESULT_CLI_OUT, RESULT_TEXT_PTR, RQ_CLI, RQ_DIFF, RQ_EXPLAIN, W_TEXT)
+from ._errors import host_error, type_word
+from ._instance import HEADER as _HEADER, Instance, Pool
+from ._module_cache import load_module
+from ._wasmtime import Module, engine
+
+WASM_FILE = "engine.wasm"
+
+_lock = threading.Lock()
+_module: Any = None  # the compiled engine (a _wasmtime.Module)
+
+
+def _compiled() -> Module:
+    global _module
+    if _module is None:
+        with _lock:
+            if _module is None:
+                data = _core.package_bytes(WASM_FILE)  # (not importlib.resources: ~6 ms of a CLI's start)
+                # Through the fingerprint module's disk cache (_module_cache.py): compiling this
+                # module costs ~100 ms per process, most of a CLI run's start.
+                _module = load_module(engine(), data, _core.ENGINE_TAG, "engine")
+    return _module
+
+
+# Each thread's instance of the engine, and spares for calls re-entered while it is busy (a
+# ``__del__`` under GC, a signal handler): they never write over the request, or read the result,
+# of the call they interrupted. The CLI's plan and tools live in the thread's instance.
+_pool = Pool(lambda: Instance(_compiled(), "engine"), "engine")
+_local = _pool.local
+_new_instance = _pool.new
+_instance = _pool.instance
+_acquire = _pool.acquire
+_release = _pool.release
+_forget = _pool.forget
+
+
+def _call_text(text: Any) -> Tuple[bytes, int]:
+    """A call's JSON text as bytes, and F_STRING_INPUT for a ``str``."""
+    if isinstance(text, str):
+        return text.encode("utf-8", "surrogatepass"), F_STRING_INPUT
+    if isinstance(text, (bytes, bytearray, memoryview)):
+        return bytes(text), 0
+    raise host_error(W_TEXT, type_word(text))
+
+
+def explain_call_text(text: Any, tools: bytes = b"", s: Any = None, from_value: bool = False) -> Tuple[Dict[str, Any], str]:
+    """(Explanation, digest) for a call given as JSON text: ``str`` or UTF-8 ``bytes``; the
+    Explanation as the core writes it (assembly/pipeline/explain.ts).
+    ``tools``: declarations' JSON text (F_TOOLS, the ignoreArgs part; assembly/pipeline/tools.ts).
+    ``s``: the call's limits (None: the configured ones); ``from_value``: the text was made here
+    from the caller's mapping (F_FROM_VALUE: a limit error names no offset into it)."""
+    data, flags = _call_text(text)
+    flags |= RQ_EXPLAIN | (F_TOOLS if tools else 0) | (F_FROM_VALUE if from_value else 0)
+    st = _acquire()
+    try:
+        text_out = _run(st, _HEADER.pack(flags, 0, 0, 0, len(tools), len(data)) + tools + data, s)
+    finally:
+        _release(st)
+    import json  # here: the CLI never needs it (~5 ms of its start)
+
+    record = json.loads(text_out)
+    # Checked as every digest from a module is (_core.digest_text): never anything else as a fingerprint.
+    return record, _core.digest_text(str(record.get("fingerprint")).encode("utf-8", "surrogatepass"))
+
+
+def call_keep_mask(text: bytes, tools: bytes = b"", s: Any = None) -> str:
+    """The core's keep-mask for a call's JSON text (made here from the caller's mapping) whose args
+    are an object of its key names (``_select``): the call's own selection or its tool's decides."""
+    flags = F_CALL | F_KEEP_MASK | F_TEXT | F_FROM_VALUE | (F_TOOLS if tools else 0)
+    st = _acquire()
+    try:
+        return _run(st, _HEADER.pack(flags, 0, 0, 0, len(tools), len(text)) + tools + text, s)
+    finally:
+        _release(st)
+
+
+def explain_calls_text(text: Any, tools: bytes = b"", from_value: bool = False) -> List[Dict[str, Any]]:
+    """The Explanation of every call of a message holding several, from one
+    request (ALL_CALLS: the core parses the message once and writes their JSON
+    array); [] for a message without calls."""
+    data, flags = _call_text(text)
+    flags |= RQ_EXPLAIN | F_NTH_CALL | (F_TOOLS if tools else 0)
+    if from_value:
+        flags |= F_FROM_VALUE  # a limit error names no offset into text the caller never saw
+    import json
+
+    st = _acquire()
+    try:
+        text_out = _run(st, _HEADER.pack(flags, 4, 0, 0, len(tools), len(data)) + struct.pack("<I", ALL_CALLS) + tools + data)
+    finally:
+        _release(st)
+    return json.loads(text_out)  # type: ignore[no-any-return]
+
+
+# ---- diff and nearest (assembly/ops/compare.ts): sides in, the core's answer out ----
+
+def compare(op: int, arg: int, a: bytes, flags_a: int, counters: bytes, target: bytes, b: bytes, flags_b: int) -> bytes:
+    """One F_DIFF request: the kind part (op, argument, how a and b are sent), then the name (a),
+    matchOn (counters), ignoreArgs (target) and args (b) parts; the answer's bytes."""
+    kind = struct.pack("<IIII", op, arg, flags_a, flags_b)
+    request = _HEADER.pack(RQ_DIFF, len(kind), len(a), len(counters), len(target), len(b)) + kind + a + counters + target + b
+    st = _acquire()
+    try:
+        return run_request_bytes(st, request)
+    finally:
+        _release(st)
+
+
+_CLI_WORDS = struct.Struct("<IIIIi")  # RESULT_CLI_OUT, _ERR, _STATE, _LINES, _CODE (consecutive in abi.ts)
+
+
+def cli_step(step: str, name: Any = b"", match: Any = b"", ignore: Any = b"",
+             args: Any = b"") -> Tuple[memoryview, memoryview, memoryview, int, int]:
+    """One step of the core's CLI engine (``assembly/cli/out.ts`` lists the steps):
+    (stdout bytes, stderr bytes, state to hand back, lines read, code), as views of one
+    read of wasm memory (no further copies: a CLI moves megabytes a step)."""
+    parts = [p.encode("utf-8", "surrogateescape") if isinstance(p, str) else p for p in (step, name, match, ignore)]
+    st = _acquire()
+    try:
+        return _cli_step(st, parts, args)
+    finally:
+        _release(st)
+
+
+def _cli_step(st: Instance, parts: List[Any], args: Any) -> Tuple[memoryview, memoryview, memoryview, int, int]:
+    n = HEADER_BYTES + sum(len(p) for p in parts) + len(args)
+    st.room(n)
+    head = _HEADER.pack(RQ_CLI, *[len(p) for p in parts], len(args)) + b"".join(parts)
+    st.tell()  # the configured limits; a CLI run's --max-* options tighten them in the core (cli/args.ts)
+    view = st.view
+    view[st.in_ptr:st.in_ptr + len(head)] = head
+    view[st.in_ptr + n - len(args):st.in_ptr + n] = args
+    st.run(n)
+    view, ptr, size = st.answer()
+    n_out, n_err, n_state, lines, code = _CLI_WORDS.unpack_from(view, st.result + RESULT_CLI_OUT)
+    text = memoryview(bytes(view[ptr:ptr + size]))
+    return text[:n_out], text[n_out:n_out + n_err], text[n_out + n_err:n_out + n_err + n_state], lines, code
+
+
+def _run(st: Instance, request: bytes, s: Any = None) -> str:
+    """One request on instance ``st`` under the limits ``s`` (None: the configured ones): the
+    returned text, or the FingerprintError (a trap leaves ``st`` dead, D19)."""
+    view, ptr, size = st.request(request, s)
+    return str(view[ptr:ptr + size], "utf-8", "surrogatepass")
+
+
+def run_request_bytes(st: Instance, request: bytes, s: Any = None) -> bytes:
+    """:func:`_run`, its answer as the bytes the core wrote (a copy)."""
+    view, ptr, size = st.request(request, s)
+    return bytes(view[ptr:ptr + size])
+
+
+def json_error_at(text: Any, offset: int) -> str:
+    """" at byte N (line L, column C, X)" for an error at ``offset`` in a JSON text (the core's
+    one wording, ``assembly/cli/message.ts``; X the character there, ``U+0001`` when invisible)."""
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else bytes(text)
+    return bytes(cli_step("position", data, b"", str(offset))[0]).decode("utf-8")

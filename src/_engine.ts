@@ -1,0 +1,275 @@
+/**
+ * The engine module (build/engine.wasm, entry assembly/entry/engine.ts):
+ * the fingerprint module's ABI plus calls (F_CALL, assembly/pipeline/call.ts),
+ * Explanations (F_EXPLAIN, assembly/pipeline/explain.ts), diffs and the
+ * nearest recorded call (F_DIFF, assembly/ops/compare.ts), the CLI engine
+ * (F_CLI) and batches.
+ * Transport only, on instances of its pool (src/_instance.ts): a call goes in
+ * as JSON text or as a host object through the value stream (src/values.ts);
+ * the core's text and digest come out. Compiled on first use, so the
+ * fingerprint path never pays for it (README, "How it is built"). Internal.
+ * @module
+ */
+import {
+  ALL_CALLS, D_DIFF, D_NEAR_START, D_NEAR_STEP, DIFF_KIND_BYTES, F_CALL, F_NTH_CALL, F_STRING_INPUT, F_TOOLS, F_VALUES,
+  HEADER_BYTES, NEAR_COUNTER_BYTES, NEAR_NAME_ONLY, RESULT_CLI_CODE, RESULT_CLI_ERR,
+  RESULT_CLI_LINES, RESULT_CLI_OUT, RESULT_CLI_STATE, RQ_CLI, RQ_DIFF, RQ_EXPLAIN,
+} from "./_abi.gen.js";
+import { FingerprintError } from "./errors.js";
+import { type BatchTarget } from "./core.js";
+import { type Exports as CoreExports, Instance, Pool } from "./_instance.js";
+import { isModule } from "./_is_module.js";
+import { type CoreLimits, NONE } from "./_limits.js";
+import { KEEP_MASK } from "./select.js";
+import type { Explanation } from "./diagnostics.js";
+
+export type Exports = CoreExports & { abiId(): number };
+
+/** A call's Explanation as the core writes it (assembly/pipeline/explain.ts), and its digest. */
+export interface Explained {
+  record: Explanation;
+  digest: string;
+}
+
+let source: (() => BufferSource | WebAssembly.Module) | undefined;
+
+const engine = new Pool("engine", () => {
+  if (!source) {
+    throw new FingerprintError("not-initialized",
+      "the diagnostics module is not loaded in this entry: `await initDiagnostics()` first " +
+      "(it fetches engine.wasm beside the entry, or takes the module or bytes)");
+  }
+  const src = source();
+  return isModule(src) ? src : new WebAssembly.Module(src);
+}, false);
+
+/** fn on an instance of the engine held for it (a spare when a call re-entered from user code finds it busy). */
+export function withEngine<T>(fn: (i: Instance) => T): T {
+  return engine.with(fn);
+}
+
+/** Set by the entries (or initDiagnostics): where the engine's bytes (or module) come from. */
+export function setDiagnosticsSource(src: (() => BufferSource | WebAssembly.Module) | undefined): void {
+  source = src;
+  engine.use(undefined);
+}
+
+/** Whether explain/diff/nearest can run synchronously now (a source is set). */
+export function hasDiagnosticsSource(): boolean {
+  return source !== undefined;
+}
+
+/**
+ * Instantiates the module now and reads one call with it, so a wrong source
+ * (e.g. fingerprint.wasm, which shares the ABI but reads no calls) fails in
+ * initDiagnostics() rather than in a later explain().
+ */
+export function loadDiagnostics(): void {
+  try {
+    explainCallText('{"name":"probe","args":{}}');
+  } catch (err) {
+    throw err instanceof FingerprintError && err.code !== "invalid-argument"
+      ? new FingerprintError("invalid-argument", `this module is not engine.wasm (it answered: ${err.message})`)
+      : err;
+  }
+}
+
+/** A fresh instance of the engine outside its pool (a recording keeps its index in its own: src/_replay_wasm.ts). */
+export function newDiagnosticsInstance(): Instance {
+  return engine.fresh();
+}
+
+/**
+ * Explains a call given as JSON text (a recording line); the core reads it
+ * (no JSON.parse here). tools: declarations' JSON text (UTF-8), applied by
+ * tool name (assembly/pipeline/tools.ts).
+ */
+export function explainCallText(text: string | Uint8Array, tools?: Uint8Array, own: CoreLimits = NONE): Explained {
+  return explainText(text, false, tools, own)[0];
+}
+
+/** One call, or (all) every call of a message (ALL_CALLS), of a JSON text. */
+function explainText(text: string | Uint8Array, all: boolean, tools: Uint8Array | undefined, own: CoreLimits): Explained[] {
+  return engine.with((i) => {
+    const at = i.inPtr + HEADER_BYTES + (all ? 4 : 0) + (tools?.length ?? 0);
+    i.reserve(at - i.inPtr + (typeof text === "string" ? 3 * text.length : text.length));
+    const n = i.put(at, text);
+    return runCall(i, RQ_EXPLAIN | (typeof text === "string" ? F_STRING_INPUT : 0), n, all, tools, own);
+  });
+}
+
+/** Explains a call given as a host object, written as the core's value stream (src/values.ts). */
+export function explainCallValue(call: object, tools?: Uint8Array, own: CoreLimits = NONE): Explained {
+  return explainValue(call, false, tools, own)[0];
+}
+
+function explainValue(call: object, all: boolean, tools: Uint8Array | undefined, own: CoreLimits): Explained[] {
+  return engine.with((i) => runCall(i, RQ_EXPLAIN | F_VALUES, writeCallValue(i, call, all, tools), all, tools, own));
+}
+
+/**
+ * The core's keep-mask for a call given as a host object whose args are an
+ * object of its keys (src/select.ts): the call's own selection or its tool's
+ * declaration decides, as in the explanation that follows.
+ */
+export function callKeepMask(call: object, tools: Uint8Array | undefined, own: CoreLimits): string {
+  return engine.with((i) => runCallText(i, F_CALL | F_VALUES | KEEP_MASK, writeCallValue(i, call, false, tools), false, tools, own));
+}
+
+/** Writes a call as the value stream after its parts; returns its length. */
+function writeCallValue(i: Instance, call: object, all: boolean, tools: Uint8Array | undefined): number {
+  const start = i.inPtr + HEADER_BYTES + (all ? 4 : 0) + (tools?.length ?? 0);
+  i.reserve(start - i.inPtr + 1024);
+  // Paths from the call itself: its args member's values are `args…` (D15).
+  return i.putValue(call, start, Infinity, "") - start;
+}
+
+/**
+ * Every call of a message holding several (a single call is one), in order,
+ * from one request (ALL_CALLS): the core parses the message once and writes
+ * the JSON array of their Explanations. A message with no calls gives [].
+ */
+export function explainCalls(message: string | Uint8Array | object, tools?: Uint8Array): Explained[] {
+  return typeof message === "string" || message instanceof Uint8Array
+    ? explainText(message, true, tools, NONE) : explainValue(message, true, tools, NONE);
+}
+
+/**
+ * The call is already written after its parts: with all, F_NTH_CALL's kind
+ * part (4 bytes, ALL_CALLS), and F_TOOLS' ignoreArgs part (the declarations).
+ * The text is the call's Explanation, or (all) a JSON array of every call's.
+ */
+function runCall(i: Instance, flags: number, argsLen: number, all: boolean, tools: Uint8Array | undefined,
+  own: CoreLimits): Explained[] {
+  const parsed = JSON.parse(runCallText(i, flags, argsLen, all, tools, own)) as Explanation | Explanation[];
+  return (all ? parsed as Explanation[] : [parsed as Explanation]).map((record) => ({ record, digest: record.fingerprint }));
+}
+
+function runCallText(i: Instance, flags: number, argsLen: number, all: boolean, tools: Uint8Array | undefined,
+  own: CoreLimits): string {
+  i.limits(own); // the core checks the call against the limits (assembly/base/limits.ts)
+  const toolsLen = tools?.length ?? 0;
+  const at = i.inPtr + HEADER_BYTES;
+  if (all) new DataView(i.view().buffer).setUint32(at, ALL_CALLS, true);
+  if (tools) i.put(at + (all ? 4 : 0), tools);
+  i.header(flags | (all ? F_NTH_CALL : 0) | (tools ? F_TOOLS : 0), all ? 4 : 0, 0, 0, toolsLen, argsLen);
+  return i.runText(HEADER_BYTES + (all ? 4 : 0) + toolsLen + argsLen);
+}
+
+// ---- diff and nearest (assembly/ops/compare.ts): sides in, the core's answer out ----
+
+/** A side as the caller gave it: a call's JSON text, or a host value (a call or an Explanation). */
+export type Side = string | Uint8Array | object;
+
+const EMPTY = new Uint8Array(0);
+const decoder = new TextDecoder();
+
+/** D_DIFF: the Diff of a to b, as the core's JSON text. */
+export function diffSides(a: Side, b: Side): string {
+  return decoder.decode(compare(D_DIFF, 0, [a, EMPTY, EMPTY, b]));
+}
+
+/** D_NEAR_START: the target, bytes handed back unread with each step. */
+export function nearStart(call: Side): Uint8Array {
+  return compare(D_NEAR_START, 0, [EMPTY, EMPTY, EMPTY, call]);
+}
+
+/** D_NEAR_STEP for a recorded call (or, nameOnly, its name): [step, counters, the match's JSON text or ""]. */
+export function nearStep(target: Uint8Array, counters: Uint8Array, rec: Side, nameOnly: boolean): [number, Uint8Array, string] {
+  const out = compare(D_NEAR_STEP, nameOnly ? NEAR_NAME_ONLY : 0, nameOnly ? [rec, counters, target, EMPTY] : [EMPTY, counters, target, rec]);
+  const cut = 4 + NEAR_COUNTER_BYTES;
+  return [new DataView(out.buffer).getUint32(0, true), out.subarray(4, cut), decoder.decode(out.subarray(cut))];
+}
+
+/**
+ * One F_DIFF request: the kind part (op, argument, how the name part's and
+ * the args' values are sent), then the name, matchOn, ignoreArgs and args
+ * parts; a side (the name part or the args) goes as JSON text or as the
+ * value stream. The answer's bytes (a copy).
+ */
+function compare(op: number, arg: number, parts: Side[]): Uint8Array {
+  return engine.with((i) => {
+    const valueFlags = [0, 0]; // how the name part's and the args' values are sent
+    let at = i.inPtr + HEADER_BYTES + DIFF_KIND_BYTES;
+    const lens: number[] = [];
+    for (let k = 0; k < 4; k++) {
+      const [end, flags] = putPart(i, parts[k], at);
+      if (k === 0) valueFlags[0] = flags;
+      if (k === 3) valueFlags[1] = flags;
+      lens.push(end - at);
+      at = end;
+    }
+    i.header(RQ_DIFF, DIFF_KIND_BYTES, lens[0], lens[1], lens[2], lens[3]);
+    const kind = new Uint32Array([op, arg, ...valueFlags]);
+    i.put(i.inPtr + HEADER_BYTES, new Uint8Array(kind.buffer));
+    i.limits();
+    if (i.run(at - i.inPtr) !== 0) throw i.error();
+    return i.textBytes().slice();
+  });
+}
+
+/** Writes a part at `at`: bytes as they are, a string as UTF-8 (F_STRING_INPUT), a host value as its stream (F_VALUES). */
+function putPart(i: Instance, x: Side, at: number): [number, number] {
+  if (x instanceof Uint8Array) {
+    i.reserve(at - i.inPtr + x.length);
+    return [at + i.put(at, x), 0];
+  }
+  if (typeof x === "string") {
+    i.reserve(at - i.inPtr + x.length * 3);
+    return [at + i.put(at, x), F_STRING_INPUT];
+  }
+  i.reserve(at - i.inPtr + 1024);
+  // Paths from the call itself, as explain's (writeCallValue).
+  return [i.putValue(x, at, Infinity, ""), F_VALUES];
+}
+
+/** What one step of the core's CLI engine returns (assembly/cli/run.ts, RESULT_CLI_*). */
+export interface CliResult {
+  out: Uint8Array;
+  err: Uint8Array;
+  /** Bytes to hand back unread with the next step (why's state, a plan, a worker's counts). */
+  state: Uint8Array;
+  lines: number;
+  code: number;
+}
+
+const enc = new TextEncoder();
+const asBytes = (p: string | Uint8Array) => (typeof p === "string" ? enc.encode(p) : p);
+
+/**
+ * One step of the CLI engine (assembly/cli/steps.ts lists the steps and their
+ * parts): the core parses, reads, fingerprints and formats; this moves bytes.
+ */
+export function cliStep(step: string, name: string | Uint8Array = "", match: string | Uint8Array = "",
+  ignore: string | Uint8Array = "", args: Uint8Array = new Uint8Array(0)): CliResult {
+  const parts = [step, name, match, ignore].map(asBytes);
+  parts.push(args);
+  const len = HEADER_BYTES + parts.reduce((n, p) => n + p.length, 0);
+  return engine.with((i) => {
+    i.reserve(len);
+    let at = i.inPtr + HEADER_BYTES;
+    for (const p of parts) at += i.put(at, p);
+    i.header(RQ_CLI, parts[0].length, parts[1].length, parts[2].length, parts[3].length, parts[4].length);
+    i.limits(); // the configured limits; a CLI run's --max-* options tighten them in the core (cli/args.ts)
+    if (i.run(len) !== 0) throw i.error();
+    const text = i.textBytes().slice();
+    const w = (o: number) => i.res[o >> 2] >>> 0;
+    const o = w(RESULT_CLI_OUT), r = w(RESULT_CLI_ERR);
+    return {
+      out: text.subarray(0, o), err: text.subarray(o, o + r), state: text.subarray(o + r, o + r + w(RESULT_CLI_STATE)),
+      lines: w(RESULT_CLI_LINES), code: i.res[RESULT_CLI_CODE >> 2],
+    };
+  });
+}
+
+/**
+ * " at byte N (line L, column C, X)" for an error at `offset` in a JSON text
+ * (the core's one wording, assembly/cli/message.ts; X the character there,
+ * `U+0001` when invisible): for an SDK's error path, which is cold.
+ */
+export function jsonErrorAt(text: string | Uint8Array, offset: number): string {
+  return new TextDecoder().decode(cliStep("position", text, "", String(offset)).out);
+}
+
+/** The engine as a batch target (src/_batch.ts): whole calls go through its runBatch, read by the core. */
+export type { BatchTarget };

@@ -1,0 +1,268 @@
+/**
+ * One instance of a wasm module (the fingerprint module or the engine) and
+ * the host's side of the request ABI (assembly/abi.ts), for both modules: the
+ * input region, views of linear memory re-taken after it grows, the request
+ * header, the result block, a trap turned into FingerprintError (the instance
+ * is then not trusted again, D19), and a pool per module whose one rule for
+ * re-entrancy is: a call that finds the instance busy (re-entered from a
+ * getter, toJSON or Proxy read during a value walk) gets a spare instance.
+ * Python's twin is `_instance.py`. Internal.
+ * @module
+ */
+import {
+  ABI_ID, FINGERPRINT_VERSION, HEADER_WORDS, INPUT_RESERVE_BYTES, RESULT_DIGEST, RESULT_OFFSET,
+  RESULT_BYTES, RESULT_STATUS, RESULT_TEXT_LEN, RESULT_TEXT_PTR, RETAIN_BYTES, W_NO_ROOM, W_TRAP,
+} from "./_abi.gen.js";
+import { FingerprintError, errorFromCore, hostError } from "./errors.js";
+import { type CoreLimits, NONE, type Told, newTold, tell } from "./_limits.js";
+import { isWellFormed, writeWtf8 } from "./_wtf8.js";
+import { detachValues, retarget, writeValue } from "./values.js";
+
+/** The exports both modules share (assembly/entry/dispatch.ts). */
+export interface Exports {
+  memory: WebAssembly.Memory;
+  reserve(n: number): number;
+  run(len: number): number;
+  result(): number;
+  version(): number;
+  /** The configured limits and the call's own (u32, 0xFFFFFFFF none); returns the byte limit in force (assembly/base/limits.ts). */
+  limits(bytes: number, depth: number, members: number, ownBytes: number, ownDepth: number, ownMembers: number): number;
+  abiId?(): number;
+  /** The word buffer, and the message of an error a host raises (assembly/base/words.ts). */
+  wordBuf(): number;
+  word(id: number, len: number): number;
+  /** Items from..count-1 of the batch at the input region (assembly/ops/batch.ts); returns where it stopped. */
+  runBatch(from: number, out: number): number;
+}
+
+const encoder = new TextEncoder();
+// ignoreBOM: a leading U+FEFF (a kind may start with one) is text, not a byte order mark.
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+const hexDecoder = new TextDecoder("latin1");
+const EMPTY = new Uint8Array(0);
+
+/** Thrown by a value walk's growth past the bound putValue was given (the caller decides). */
+export const OVER = { over: true };
+
+export class Instance {
+  readonly e: Exports;
+  /** Linear memory; empty after memory.grow detached it (view() re-takes it). */
+  u8: Uint8Array = EMPTY;
+  /** The request header at inPtr and the result block at resPtr (views refreshed with u8). */
+  hdr: Uint32Array = new Uint32Array(0);
+  res: Int32Array = new Int32Array(0);
+  readonly inPtr: number;
+  inCap: number = INPUT_RESERVE_BYTES;
+  readonly resPtr: number;
+  /** What this instance was last told of the limits (_limits.ts tell). */
+  told: Told = newTold();
+  /** A request is between its write and the read of its result. */
+  busy = false;
+  /** It trapped: its state is not trusted (D19); its pool makes another. */
+  dead = false;
+  /** putValue's growth bound (absolute address; Infinity none). */
+  private most = Infinity;
+
+  constructor(source: WebAssembly.Module | WebAssembly.Instance, readonly what: string) {
+    const inst = source instanceof WebAssembly.Module ? new WebAssembly.Instance(source, {}) : source;
+    const e = this.e = inst.exports as unknown as Exports;
+    // The module must be this contract's and speak the ABI these constants were generated from (style anchors §5).
+    const id = typeof e.abiId === "function" ? e.abiId() : -1;
+    if (e.version() !== FINGERPRINT_VERSION || id !== ABI_ID) {
+      throw new FingerprintError("invalid-argument", `${what} has version ${e.version()} / ABI ${id.toString(16)}, ` +
+        `this SDK was generated for ${FINGERPRINT_VERSION} / ${ABI_ID.toString(16)} (rebuild or reinstall)`);
+    }
+    this.resPtr = e.result();
+    this.inPtr = e.reserve(INPUT_RESERVE_BYTES);
+    this.view();
+  }
+
+  /** The current view of linear memory (memory.grow detaches the old buffer, which empties every view on it). */
+  view(): Uint8Array {
+    // Checking the length avoids the memory.buffer getter on the hot path.
+    if (this.u8.byteLength !== 0) return this.u8;
+    const buf = this.e.memory.buffer;
+    this.hdr = new Uint32Array(buf, this.inPtr, HEADER_WORDS);
+    this.res = new Int32Array(buf, this.resPtr, RESULT_BYTES >> 2);
+    return (this.u8 = new Uint8Array(buf));
+  }
+
+  /** Makes the input region hold n bytes (same address, more room); the current view. */
+  reserve(n: number): Uint8Array {
+    if (n > this.inCap) {
+      if (this.e.reserve(n) === 0) throw hostError(W_NO_ROOM, [n]);
+      this.inCap = n;
+    }
+    return this.view();
+  }
+
+  /** Tells the instance the limits for the call starting; the byte limit in force. */
+  limits(own: CoreLimits = NONE): number {
+    return tell(this.e, own, this.told);
+  }
+
+  /** Writes the request header (flags, then the five parts' lengths). */
+  header(flags: number, kind: number, name: number, match: number, ignore: number, args: number): void {
+    this.view();
+    const h = this.hdr;
+    h[0] = flags; h[1] = kind; h[2] = name; h[3] = match; h[4] = ignore; h[5] = args;
+  }
+
+  /** Writes text (UTF-8, WTF-8 for lone surrogates) or bytes at `at`; their length. Room for 3 bytes per unit must be reserved. */
+  put(at: number, s: string | Uint8Array): number {
+    const mem = this.view();
+    if (typeof s !== "string") { mem.set(s, at); return s.length; }
+    if (s.length === 0) return 0;
+    if (!isWellFormed(s)) return writeWtf8(s, 0, mem, at) - at;
+    return encoder.encodeInto(s, mem.subarray(at, at + s.length * 3)).written;
+  }
+
+  /**
+   * Writes `value` as the core's value stream (src/values.ts) at `start`,
+   * growing the input region as it goes; past `most` (an absolute address)
+   * it throws OVER. Returns its end. `path`: how error paths start (D15).
+   */
+  putValue(value: unknown, start: number, most = Infinity, path = "args"): number {
+    this.most = most;
+    return writeValue(value, this.view(), start, Math.min(this.inPtr + this.inCap, most), this.grow, false, path);
+  }
+
+  private grow = (need: number): void => {
+    const most = this.most;
+    if (need > most) throw OVER;
+    const p = this.inPtr;
+    const want = Math.min(Math.max(2 * (need - p), need - p + 1024), most - p + 1024);
+    if (this.e.reserve(want) === 0) throw hostError(W_NO_ROOM, [want]);
+    this.inCap = want;
+    retarget(this.view(), Math.min(p + want, most));
+  };
+
+  /** Runs the request of len bytes at inPtr: its status. A trap marks the instance dead and throws. */
+  run(len: number): number {
+    try {
+      return this.e.run(len);
+    } catch (err) {
+      throw this.trapped(err);
+    }
+  }
+
+  /** The instance after a trap (a core bug, never the caller's): not reused (D19); the error to throw. */
+  trapped(err?: unknown): FingerprintError {
+    this.dead = true;
+    return hostError(W_TRAP, [this.what, (err as Error)?.message ?? String(err)]);
+  }
+
+  /** The result block's status. */
+  status(): number {
+    return (this.view(), this.res[RESULT_STATUS >> 2]);
+  }
+
+  /** The result's text bytes (a view: copy before the next request). */
+  textBytes(): Uint8Array {
+    const mem = this.view(), r = this.res;
+    // Text pointer and length are u32 in the block: read them unsigned.
+    const p = r[RESULT_TEXT_PTR >> 2] >>> 0;
+    return mem.subarray(p, p + (r[RESULT_TEXT_LEN >> 2] >>> 0));
+  }
+
+  text(): string {
+    return decoder.decode(this.textBytes());
+  }
+
+  /** The 64 hex digits at RESULT_DIGEST. */
+  digest(): string {
+    const at = this.resPtr + RESULT_DIGEST;
+    return hexDecoder.decode(this.view().subarray(at, at + 64));
+  }
+
+  /** The failed request's FingerprintError (code, offset from the result block; its message the core's, whole). */
+  error(): FingerprintError {
+    const r = (this.view(), this.res);
+    return errorFromCore(r[RESULT_STATUS >> 2], r[RESULT_OFFSET >> 2], this.text());
+  }
+
+  /** Runs the request and returns its text, or throws the core's error. */
+  runText(len: number): string {
+    if (this.run(len) !== 0) throw this.error();
+    return this.text();
+  }
+
+  /** Drops every view of this instance's memory, so a retired instance becomes garbage. */
+  detach(): void {
+    this.u8 = EMPTY;
+    this.hdr = new Uint32Array(0);
+    this.res = new Int32Array(0);
+    detachValues();
+  }
+}
+
+/**
+ * One module's instances: `primary` for calls, spares for calls re-entered
+ * while it is busy, a new one after a trap, and (retire) retirement after a
+ * call left memory above `retain` (wasm memory cannot shrink: a fresh
+ * instance is how a large request gives it back).
+ */
+export class Pool {
+  primary: Instance | undefined;
+  private spares: Instance[] = [];
+  private module: WebAssembly.Module | undefined;
+
+  /** retire: whether a call may leave a fresh instance behind (not the engine's: the CLI's plan lives in its instance). */
+  constructor(readonly what: string, private source: () => WebAssembly.Module, private readonly retire = true) {}
+
+  /** Uses this module from now on (init, or an entry's own bytes); `first`: an instance of it already made. */
+  use(module: WebAssembly.Module | undefined, first?: Instance): void {
+    this.module = module;
+    this.primary = first;
+    this.spares.length = 0;
+  }
+
+  /** Sets where a module comes from when none is in use (compiled on first use). */
+  setSource(source: () => WebAssembly.Module): void {
+    this.source = source;
+    this.use(undefined);
+  }
+
+  /** A new instance of the module in use, outside the pool (a recording keeps its index in its own). */
+  fresh(): Instance {
+    return new Instance(this.module ??= this.source(), this.what);
+  }
+
+  /** An idle instance, marked busy: the primary, or a spare when the primary is busy. */
+  acquire(): Instance {
+    let i = this.primary;
+    if (i === undefined || i.dead) i = this.primary = this.fresh();
+    if (i.busy) {
+      i = this.spares.find((s) => !s.busy && !s.dead) ?? this.fresh();
+      if (!this.spares.includes(i)) this.spares.push(i);
+    }
+    i.busy = true;
+    return i;
+  }
+
+  /** Gives the instance back; drops it if it trapped or holds more than `retain` bytes of memory. */
+  release(i: Instance): void {
+    i.busy = false;
+    if (!i.dead && !(this.retire && i.u8.byteLength > retainBytes)) return;
+    if (!i.dead) i.detach();
+    if (i === this.primary) this.primary = undefined;
+    else this.spares = this.spares.filter((s) => s !== i);
+  }
+
+  /** fn on an acquired instance. */
+  with<T>(fn: (i: Instance) => T): T {
+    const i = this.acquire();
+    try {
+      return fn(i);
+    } finally {
+      this.release(i);
+    }
+  }
+}
+
+let retainBytes = RETAIN_BYTES;
+
+/** Sets the memory retention of every pool (configure() in the API). */
+export function setRetain(retain: number): void {
+  retainBytes = retain;
+}
