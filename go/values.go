@@ -265,11 +265,11 @@ func (w *walker) at(s seg, f func()) {
 }
 
 func (w *walker) bool(b bool) {
+	tag := byte(abi.V_FALSE)
 	if b {
-		w.buf = append(w.buf, abi.V_TRUE)
-	} else {
-		w.buf = append(w.buf, abi.V_FALSE)
+		tag = abi.V_TRUE
 	}
+	w.buf = append(w.buf, tag)
 }
 
 // num: a double; NaN and ±Inf travel as they are and the core makes them null (D1).
@@ -299,45 +299,32 @@ func (w *walker) keys(keys []string) {
 // keysArg: the top-level keys of a map, for the core's keep-mask (selection decided once, D9).
 type keysArg []string
 
-// selectable: a map with string keys (a JSON object by reflection) and its keys; else not ok.
-func selectable(args any) (reflect.Value, keysArg, bool) {
+// keepMask asks the core which members of a map args (string keys: a JSON
+// object by reflection) selection keeps (D9); a value it leaves out is never
+// read, and left stands for it (nil: none). The args as they are otherwise.
+func keepMask(flags uint32, p [][]byte, args any, own *Limits, left any) (any, bool, error) {
 	m := reflect.ValueOf(args)
-	if m.Kind() != reflect.Map || m.Type().Key().Kind() != reflect.String || m.IsNil() || marshals(m.Type()) {
-		return m, nil, false
+	if flags == 0 || m.Kind() != reflect.Map || m.Type().Key().Kind() != reflect.String || m.IsNil() || marshals(m.Type()) {
+		return args, false, nil
 	}
 	keys := make(keysArg, 0, m.Len())
 	for it := m.MapRange(); it.Next(); {
 		keys = append(keys, it.Key().String())
 	}
-	return m, keys, true
-}
-
-// masked: the members the core's mask keeps ("M" or "I", then "1" per
-// member to walk); left stands for each one left out (nil: none).
-func masked(m reflect.Value, keys keysArg, mask []byte, left any) map[string]any {
+	mask, err := call(fastModule, abi.F_KEEP_MASK|abi.F_TEXT|flags, [][]byte{nil, nil, p[2], p[3]}, keys, own)
+	if err != nil || len(mask.text) == 0 {
+		return args, false, err
+	}
+	// The mask: "M" or "I", then "1" per member to walk.
 	out := make(map[string]any, len(keys))
 	for i, k := range keys {
-		if mask[i+1] == '1' {
+		if mask.text[i+1] == '1' {
 			out[k] = m.MapIndex(reflect.ValueOf(k).Convert(m.Type().Key())).Interface()
 		} else if left != nil {
 			out[k] = left
 		}
 	}
-	return out
-}
-
-// keepMask asks the core which members of a map args selection keeps (D9);
-// a value it leaves out is never read. The args as they are otherwise.
-func keepMask(flags uint32, p [][]byte, args any, own *Limits, left any) (any, bool, error) {
-	m, keys, ok := selectable(args)
-	if !ok || flags == 0 {
-		return args, false, nil
-	}
-	mask, err := call(fastModule, abi.F_KEEP_MASK|abi.F_TEXT|flags, [][]byte{nil, nil, p[2], p[3]}, keys, own)
-	if err != nil || len(mask.text) == 0 {
-		return args, false, err
-	}
-	return masked(m, keys, mask.text, left), true, nil
+	return out, true, nil
 }
 
 // str: V_STR_CLEAN when nothing needs escaping (D6), else V_STR; invalid UTF-8 is an error (D20).
