@@ -51,7 +51,7 @@ func cliStep(in *instance, step string, name, match, ignore, args []byte) (cliRe
 type cli struct {
 	main           *instance
 	stdout, stderr io.Writer
-	progress       bool
+	progress, tty  bool // stderr, stdout: a terminal
 	started        time.Time
 	argv, facts    []byte
 	tools          []byte
@@ -96,7 +96,7 @@ func (c *cli) step(step string, name, match, ignore string, args []byte) cliResu
 }
 
 func (c *cli) write(r cliResult) {
-	if c.progress && (len(r.err) > 0 || len(r.out) > 0 && terminal(c.stdout)) {
+	if c.progress && (len(r.err) > 0 || len(r.out) > 0 && c.tty) {
 		c.stderr.Write(c.step("progress", "", "", "", nil).err) // the progress line drawn, if any, goes first
 	}
 	c.stderr.Write(r.err)
@@ -150,7 +150,7 @@ func (c *cli) run(args []string) int {
 		plan = append(plan, [2]string{k, v})
 		policy[k], _ = strconv.Atoi(v)
 	}
-	c.progress = terminal(c.stderr)
+	c.progress, c.tty = terminal(c.stderr), terminal(c.stdout)
 	defer func() {
 		if c.progress {
 			c.stderr.Write(c.step("progress", "", "", "", nil).err)
