@@ -49,6 +49,12 @@ export const F_TOOLS: u32 = 8192;     // with F_CALL: the ignoreArgs part holds 
 export const F_REPLAY: u32 = 16384;   // a replay operation (replay.ts): the kind part is REPLAY_KIND_BYTES: op (R_*), argument, known line
 export const F_RAW_NAMES: u32 = 32768; // kind and name parts are UTF-8 text, not JSON string literals (an empty kind is an error, not the default; batch.ts, issue 13)
 export const F_FROM_VALUE: u32 = 65536; // args is JSON text a host made from its own value: a limit error gives no offset into it (limits.ts)
+// The limits argument of configure() or of one call (ops/limit_args.ts): args is a JSON object,
+// each member a key as given and its value: null (kept), a string (a number as the host prints
+// it; "Infinity" is none) or [a string] (any other value, as the host shows it). The kind part
+// is "_" when the host names its limits in snake_case (Python). The result's digest area holds
+// four u32: which of the three were given (bit 0 maxInputBytes, 1 maxDepth, 2 maxMembers), then their values.
+export const F_LIMITS: u32 = 262144;
 
 // Replay operations (F_REPLAY, replay.ts): the first u32 of the kind part.
 export const R_TOOLS: u32 = 1;        // args = declarations JSON text, kept for the recording's calls
@@ -83,6 +89,7 @@ export const J_NONFINITE: u32 = 5;    // NaN, Infinity or -Infinity (D12): [from
 // request: diff | engine | F_DIFF | | kind=canonical name=canonical | text=changes
 // request: cli | engine | F_CLI | | kind=step name=operand matchOn=program ignoreArgs=version args=bytes | text=out-err-state words=CLI
 // request: replay | engine | F_REPLAY | F_STRING_INPUT F_VALUES F_FROM_VALUE | kind=u32:op,argument,known args=bytes | text=answer
+// request: limits | fingerprint | F_LIMITS | F_STRING_INPUT | kind=naming args=limit-members | words=given,bytes,depth,members
 
 // Request header: six little-endian u32 words, then the parts back to back.
 export const HEADER_BYTES: u32 = 24;
@@ -201,3 +208,68 @@ export const E_TOOL_CONFLICT: i32 = 19;  // error: declaration-conflict | a call
 export const E_PARTIAL_CALL: i32 = 20;   // error: partial-call | a piece of a streamed response, not a whole call: fingerprint the assembled message
 export const E_LIMIT_BYTES: i32 = 21;    // error: limit-exceeded | input larger than the maxInputBytes limit
 export const E_LIMIT_SHARED: i32 = 22;   // error: limit-exceeded | limit exceeded: shared lists or dicts repeat into more than 16 values per byte of the marshal stream
+export const E_BAD_ARGUMENT: i32 = 23;   // error: invalid-argument | invalid argument (the message says which, ops/limit_args.ts)
+
+// Errors worded by the core (base/words.ts): the frames of a core error's
+// message (a status's reason is {1}; a byte offset {2}), and the errors a
+// host raises itself, which it asks the fingerprint module to word (the
+// `word` export: a word id and its parameters, NUL-separated, at wordBuf();
+// the message comes back at wordBuf() + WORD_OUT). Syntax: `// word: <code>
+// | <template>`, {1}..{5} the parameters; code "-" for a frame. Templates
+// are ASCII and short: they live in the fingerprint module's static data.
+export const WORD_OUT: u32 = 1024;       // the message's offset in the word buffer (parameters before it)
+export const WORD_BUF_BYTES: u32 = 2560; // the word buffer: parameters, then the message
+export const W_JSON_AT: u32 = 1;         // word: - | invalid JSON: {1} at byte {2}
+export const W_ARGS_JSON_AT: u32 = 2;    // word: - | argsJSON: invalid JSON: {1} at byte {2}
+export const W_TOOLS_AT: u32 = 3;        // word: - | tools: invalid JSON: {1} at byte {2}
+export const W_SELECTION: u32 = 4;       // word: - | invalid matchOn/ignoreArgs: {1}
+export const W_KIND: u32 = 5;            // word: - | invalid kind: {1}
+export const W_NAME: u32 = 6;            // word: - | invalid name: {1}
+export const W_OBJECT: u32 = 7;          // word: invalid-argument | {1} must be an object, got {2}
+export const W_STRING: u32 = 8;          // word: invalid-argument | {1} must be a string, got {2}
+export const W_STRINGS: u32 = 9;         // word: invalid-argument | {1} must be an array of strings, got {2}
+export const W_TEXT: u32 = 10;           // word: invalid-argument | JSON text must be a string or bytes, got {1}
+export const W_ITERABLE: u32 = 11;       // word: invalid-argument | {1} must be an iterable, got {2}
+export const W_CHOICE: u32 = 12;         // word: invalid-argument | {1} must be "{2}" or "null", got {3}
+export const W_LENGTHS: u32 = 13;        // word: invalid-argument | {1} and {2} have different lengths
+export const W_NON_NEGATIVE: u32 = 14;   // word: invalid-argument | {1} must be a non-negative number, got {2}
+export const W_CALL: u32 = 15;           // word: invalid-argument | a call must be an object or its JSON text, got {1}
+export const W_MESSAGE: u32 = 16;        // word: invalid-argument | a message must be an object or its JSON text, got {1}
+export const W_RECORDED: u32 = 17;       // word: invalid-argument | a recorded call must be an object, got {1}
+export const W_RECORDING: u32 = 18;      // word: invalid-argument | a recording is its text, its bytes, or an iterable of chunks or lines, got {1}
+export const W_PIECE: u32 = 19;          // word: invalid-argument | a recording's pieces are bytes chunks or string lines, got {1}
+export const W_TOOLS: u32 = 20;          // word: invalid-argument | tools must be an object of declarations or their JSON text, got {1}
+export const W_NULL_ITEM: u32 = 21;      // word: invalid-argument | {1} is null
+export const W_CIRCULAR: u32 = 22;       // word: circular-value | circular reference at {1}
+export const W_TOO_DEEP: u32 = 23;       // word: too-deep | args are nested too deeply (over {1} levels) at {2}
+export const W_UNSUPPORTED: u32 = 24;    // word: unsupported-value | cannot fingerprint {1} at {2}: only plain objects, arrays, strings, numbers, booleans, null, Dates and objects with toJSON are allowed (D15)
+export const W_UNSUPPORTED_PY: u32 = 25; // word: unsupported-value | cannot fingerprint {1} at {2}: only dict, list, tuple, str, int, float, bool, None, datetime and date are allowed (D16)
+export const W_UNREADABLE: u32 = 26;     // word: unsupported-value | cannot read the object at {1}: {2}
+export const W_KEY_TYPE: u32 = 27;       // word: unsupported-value | cannot fingerprint a dict key of type {1} in the object at {2}: keys must be str, int, float, bool or None (D16)
+export const W_MEMBERS: u32 = 28;        // word: unsupported-value | a call's members must be JSON values
+export const W_TRAP: u32 = 29;           // word: internal-error | the {1} core failed (an SDK defect, please report): {2}
+export const W_BROKEN: u32 = 30;         // word: internal-error | this recording's core failed earlier; load the recording again
+export const W_REENTERED: u32 = 31;      // word: invalid-argument | a Recording was used from inside one of its own calls; call it after that call returns
+export const W_NO_ROOM: u32 = 32;        // word: out-of-memory | an input of {1} bytes does not fit in wasm memory
+export const W_LINE_MISSING: u32 = 33;   // word: internal-error | the core left out line {1}, which this recording does not hold
+export const W_READ_BACK: u32 = 34;      // word: internal-error | the recorded line could not be read back as a value: {1}
+export const W_BINARY: u32 = 35;         // word: invalid-argument | open the recording in binary mode ('rb')
+export const W_BAD_DIGEST: u32 = 36;     // word: internal-error | the fingerprint core gave a digest that is not 64 lowercase hex digits (an SDK defect, please report)
+export const W_STACK: u32 = 37;          // word: too-deep | input is nested too deeply for the core's stack
+export const W_LIMIT_NAMES: u32 = 38;    // word: - | maxInputBytes, maxDepth, maxMembers
+export const W_LIMIT_NAMES_PY: u32 = 39; // word: - | max_input_bytes, max_depth, max_members
+export const W_LIMIT_UNKNOWN: u32 = 40;  // word: invalid-argument | unknown limits {1}: allowed are {2}
+export const W_LIMIT_VALUE: u32 = 41;    // word: invalid-argument | {1} must be a non-negative integer, Infinity or null, got {2}
+export const W_LIMIT_VALUE_PY: u32 = 42; // word: invalid-argument | {1} must be a non-negative int, math.inf or None, got {2}
+export const W_INT_KEY: u32 = 43;        // word: unsupported-value | cannot fingerprint an int dict key of more digits than sys.get_int_max_str_digits() allows in the object at {1} (D16)
+export const W_NOT_ITERABLE: u32 = 44;   // word: unsupported-value | cannot fingerprint the object at {1}: {2} returned {3}, which is not iterable
+export const W_NOT_PAIR: u32 = 45;       // word: unsupported-value | cannot fingerprint the dict at {1}: its items() yielded {2}, not a (key, value) pair
+export const W_DUMP_RAISED: u32 = 46;    // word: unsupported-value | cannot fingerprint {1} at {2}: its {3} raised {4}: {5} (D16b)
+export const W_DUMP_MODEL: u32 = 47;     // word: unsupported-value | cannot fingerprint {1} at {2}: a {3} must return JSON values, not objects with model_dump (D16b)
+export const W_DATETIME: u32 = 48;       // word: unsupported-value | cannot fingerprint the datetime at {1}: {2}
+export const W_ARROW: u32 = 49;          // word: invalid-argument | {1} must be a pyarrow string array, got {2}
+export const W_BATCH_STOPPED: u32 = 50;  // word: internal-error | the core's batch stopped at {1} of {2}..{3}
+export const W_COLUMN: u32 = 51;         // word: invalid-argument | {1}: a column is { offsets: Uint32Array | Int32Array, data: Uint8Array }
+export const W_COLUMN_ORDER: u32 = 52;   // word: invalid-argument | {1}: offsets[{2}] is out of order or outside data
+export const W_ITERABLE_OR_COLUMN: u32 = 53; // word: invalid-argument | {1} must be an iterable or a column { offsets, data }
+export const W_KEEP_MASK: u32 = 54;      // word: internal-error | the core's keep-mask has {1} members for {2} keys

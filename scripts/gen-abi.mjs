@@ -25,6 +25,7 @@ const ABI_ID = parseInt(createHash("sha256").update(text).digest("hex").slice(0,
 
 const consts = [];
 const errors = [];
+const words = [];
 const strings = [];
 for (const line of text.split("\n")) {
   const str = /^export const ([A-Z][A-Z0-9_]*): string = ("[ -~]*");$/.exec(line);
@@ -38,7 +39,17 @@ for (const line of text.split("\n")) {
   consts.push([name, Number(value)]);
   const e = /^error: ([a-z0-9-]+) \| (.+)$/.exec(comment);
   if (e) errors.push({ status: Number(value), code: e[1], message: e[2] });
+  const w = /^word: ([a-z0-9-]+|-) \| (.+)$/.exec(comment);
+  if (w) words.push({ id: Number(value), code: w[1], template: w[2] });
 }
+words.forEach((w, i) => {
+  if (w.id !== i + 1) throw new Error(`${SOURCE}: word ids must be 1..n without gaps, in order (${w.template})`);
+  if (!/^[\x20-\x7e]*$/.test(w.template)) throw new Error(`${SOURCE}: a word template is ASCII (${w.template})`);
+  // Each parameter at most once: a message is then at most its template + the parameters' bytes (base/words.ts).
+  for (const k of ["{1}", "{2}", "{3}", "{4}", "{5}"]) {
+    if (w.template.split(k).length > 2) throw new Error(`${SOURCE}: ${k} twice in a word template (${w.template})`);
+  }
+});
 // Request kinds ("// request: name | module | flags | optional flags | parts | result" lines).
 const value = Object.fromEntries(consts);
 const PART_NAMES = ["kind", "name", "matchOn", "ignoreArgs", "args"];
@@ -87,6 +98,8 @@ ${errors.map((e) => `  [${JSON.stringify(e.code)}, ${JSON.stringify(e.message)}]
 ] as const;
 /** PART_* values → names, for error messages. */
 export const PARTS = ${JSON.stringify(parts)} as const;
+/** Word id 1..${words.length} → the FingerprintError.code of the error the core words ("-": a frame). */
+export const WORD_CODES = ${JSON.stringify(words.map((w) => w.code))} as const;
 /** Request kinds (abi.ts "request:" lines): each operation's flags always set (RQ_*), flags a caller may add, parts, result. */
 ${requests.map((r) => `export const RQ_${upper(r.name)} = ${r.flags};`).join("\n")}
 export const REQUESTS = {
@@ -107,6 +120,8 @@ ${errors.map((e) => `    (${JSON.stringify(e.code)}, ${JSON.stringify(e.message)
 )
 #: PART_* values → names, for error messages.
 PARTS = (${parts.map((p) => JSON.stringify(p)).join(", ")},)
+#: Word id 1..${words.length} → the FingerprintError.code of the error the core words ("-": a frame).
+WORD_CODES = (${words.map((w) => JSON.stringify(w.code)).join(", ")},)
 #: Request kinds (abi.ts "request:" lines): each operation's flags always set (RQ_*), flags a caller may add, parts, result.
 ${requests.map((r) => `RQ_${upper(r.name)} = ${r.flags}`).join("\n")}
 REQUESTS = {
@@ -221,7 +236,54 @@ export function limitWords(status: i32): usize {
 }
 `;
 
+// Every message the core words (base/words.ts), as one block of static
+// data: [length][bytes] per entry — first the phrases, then the reasons of
+// statuses 1..n, then the word templates 1..m. In an entry, a parameter {k}
+// is the byte k and the byte 0x80 + j stands for phrase j: phrases shared by
+// the messages, picked greedily here, keep the fingerprint module within its
+// 48 KiB (a list the core matches bytes against, a frame without
+// parameters, stays plain).
+const texts = [...errors.map((e) => [e.message, true]), ...words.map((w) => [w.template, w.code !== "-" || /\{[1-5]\}/.test(w.template)])]
+  .map(([t, packed]) => {
+    if (Buffer.byteLength(t) > 255) throw new Error(`${SOURCE}: a message of more than 255 bytes (${t})`);
+    return [t.replace(/\{([1-5])\}/g, (_, k) => String.fromCharCode(Number(k))), packed];
+  });
+const phrases = [];
+for (;;) {
+  const count = new Map();
+  for (const [t, packed] of texts) {
+    if (!packed) continue;
+    for (let i = 0; i < t.length; i++) {
+      for (let n = 3; n <= 40 && i + n <= t.length; n++) {
+        const p = t.slice(i, i + n);
+        if (/[^\x20-\x7e]/.test(p)) break;
+        count.set(p, (count.get(p) ?? 0) + 1);
+      }
+    }
+  }
+  let best = "", gain = 2;
+  for (const [p, c] of count) if (c * (p.length - 1) - p.length - 1 > gain) { best = p; gain = c * (p.length - 1) - p.length - 1; }
+  if (best === "" || phrases.length === 127) break;
+  const code = String.fromCharCode(0x80 + phrases.length);
+  phrases.push(best);
+  for (const e of texts) if (e[1]) e[0] = e[0].split(best).join(code);
+}
+const wordBlock = [];
+for (const t of [...phrases, ...texts.map(([t]) => t)]) wordBlock.push(t.length, ...Buffer.from(t, "latin1"));
+const asWords = `${head("//")}
+// The core's messages (abi.ts): [length][bytes] per entry, ${phrases.length} phrases, the
+// reasons of statuses 1..${errors.length}, then the word templates 1..${words.length} ({k}: the
+// byte k; 0x80 + j: phrase j). For base/words.ts.
+export const PHRASE_COUNT: i32 = ${phrases.length};
+export const STATUS_COUNT: i32 = ${errors.length};
+export const WORD_COUNT: i32 = ${words.length};
+export function wordBlock(): usize {
+  return memory.data<u8>([${wordBlock.join(", ")}]);
+}
+`;
+
 const outputs = {
+  "assembly/_words.gen.ts": asWords,
   "assembly/_abi_id.gen.ts": as,
   "assembly/_limit_words.gen.ts": asLimits,
   "assembly/cli/_errors.gen.ts": asErrors,

@@ -9,10 +9,10 @@
  * @module
  */
 import {
-  BATCH_BASE, BATCH_COLUMNS, BATCH_COUNT, BATCH_END_DIGEST, BATCH_FLAGS, BATCH_ITEM_FLAGS, BATCH_OUT_BYTES, BATCH_WORDS, DIGEST_BYTES, F_DIGEST, F_PREIMAGE,
+  BATCH_BASE, BATCH_COLUMNS, BATCH_COUNT, BATCH_END_DIGEST, BATCH_FLAGS, BATCH_ITEM_FLAGS, BATCH_OUT_BYTES, BATCH_WORDS, DIGEST_BYTES, F_DIGEST, F_PREIMAGE, W_TRAP,
 } from "./_abi.gen.js";
 import { type BatchTarget, batchHostHash } from "./core.js";
-import { FingerprintError } from "./errors.js";
+import { FingerprintError, hostError } from "./errors.js";
 import { isWellFormed, writeWtf8 } from "./_wtf8.js";
 
 /** One column of a chunk: one value for every item, texts, host values or texts (args only), or Arrow-style bytes. */
@@ -148,7 +148,7 @@ export function runChunk(t: BatchTarget, flags: number, count: number, cols: Col
       stop = t.e.runBatch(from, outPtr) >>> 0;
     } catch (err) {
       t.trapped();
-      throw new FingerprintError("internal-error", `the fingerprint core failed: ${(err as Error)?.message ?? String(err)}`);
+      throw hostError(W_TRAP, ["fingerprint", (err as Error)?.message ?? String(err)]);
     }
     mem = t.view();
     if (hash) {

@@ -10,12 +10,10 @@
  * @module
  */
 import {
-  ABI_ID, ALL_CALLS, F_CALL, F_CLI, F_DIFF, F_DIGEST, F_EXPLAIN, F_NTH_CALL, F_STRING_INPUT, F_TOOLS, F_VALUES, FINGERPRINT_VERSION, HEADER_BYTES, HEADER_WORDS,
-  RESULT_BYTES, RESULT_CLI_CODE, RESULT_CLI_ERR, RESULT_CLI_LINES, RESULT_CLI_OUT, RESULT_CLI_STATE,
-  RESULT_DIGEST, RESULT_OFFSET, RESULT_PART, RESULT_STATUS, RESULT_TEXT_LEN, RESULT_TEXT_PTR,
+  ABI_ID, ALL_CALLS, FINGERPRINT_VERSION, F_CALL, F_CLI, F_DIFF, F_DIGEST, F_EXPLAIN, F_NTH_CALL, F_STRING_INPUT, F_TOOLS, F_VALUES, HEADER_BYTES, HEADER_WORDS, RESULT_BYTES, RESULT_CLI_CODE, RESULT_CLI_ERR, RESULT_CLI_LINES, RESULT_CLI_OUT, RESULT_CLI_STATE, RESULT_DIGEST, RESULT_OFFSET, RESULT_STATUS, RESULT_TEXT_LEN, RESULT_TEXT_PTR, W_NO_ROOM, W_TRAP,
 } from "./_abi.gen.js";
 import { isWellFormed, writeWtf8 } from "./_wtf8.js";
-import { FingerprintError, errorFromCore } from "./errors.js";
+import { FingerprintError, errorFromCore, hostError } from "./errors.js";
 import { asValueWalk, type BatchTarget, type Exports as CoreExports } from "./core.js";
 import { retarget, writeValue } from "./values.js";
 import { isModule } from "./_is_module.js";
@@ -139,7 +137,7 @@ function ready(): Exports {
 
 function room(e: Exports, n: number): void {
   if (n <= inCap) return;
-  if (e.reserve(n) === 0) throw new FingerprintError("out-of-memory", `a call of ${n} bytes does not fit in wasm memory`);
+  if (e.reserve(n) === 0) throw hostError(W_NO_ROOM, [n]);
   inCap = n;
 }
 
@@ -330,13 +328,13 @@ function step_(step: string, name: string | Uint8Array, match: string | Uint8Arr
     status = e.run(HEADER_BYTES + len);
   } catch (err) {
     exp = undefined;
-    throw new FingerprintError("internal-error", `the diagnostics core failed: ${(err as Error)?.message ?? String(err)}`);
+    throw hostError(W_TRAP, ["diagnostics", (err as Error)?.message ?? String(err)]);
   }
   const buf = e.memory.buffer;
   const res = new Int32Array(buf, e.result(), RESULT_BYTES >> 2);
   const w = (o: number) => res[o >> 2] >>> 0;
   if (status !== 0) {
-    throw errorFromCore(status, res[RESULT_OFFSET >> 2], res[RESULT_PART >> 2],
+    throw errorFromCore(status, res[RESULT_OFFSET >> 2],
       decoder.decode(new Uint8Array(buf, w(RESULT_TEXT_PTR), w(RESULT_TEXT_LEN))));
   }
   const text = new Uint8Array(buf, w(RESULT_TEXT_PTR), w(RESULT_TEXT_LEN)).slice();
@@ -353,12 +351,12 @@ function runText(e: Exports, len: number): string {
     status = e.run(len);
   } catch (err) {
     exp = undefined;
-    throw new FingerprintError("internal-error", `the diagnostics core failed: ${(err as Error)?.message ?? String(err)}`);
+    throw hostError(W_TRAP, ["diagnostics", (err as Error)?.message ?? String(err)]);
   }
   const buf = e.memory.buffer;
   const res = new Int32Array(buf, e.result(), RESULT_DIGEST >> 2);
   const text = decoder.decode(new Uint8Array(buf, res[RESULT_TEXT_PTR >> 2] >>> 0, res[RESULT_TEXT_LEN >> 2] >>> 0));
-  if (status !== 0) throw errorFromCore(res[RESULT_STATUS >> 2], res[RESULT_OFFSET >> 2], res[RESULT_PART >> 2], text);
+  if (status !== 0) throw errorFromCore(res[RESULT_STATUS >> 2], res[RESULT_OFFSET >> 2], text);
   return text;
 }
 
@@ -395,7 +393,7 @@ export function diagnosticsBatchTarget(): BatchTarget {
       const buf = e.memory.buffer;
       const res = new Int32Array(buf, e.result(), RESULT_DIGEST >> 2);
       const text = decoder.decode(new Uint8Array(buf, res[RESULT_TEXT_PTR >> 2] >>> 0, res[RESULT_TEXT_LEN >> 2] >>> 0));
-      return errorFromCore(res[RESULT_STATUS >> 2], res[RESULT_OFFSET >> 2], res[RESULT_PART >> 2], text);
+      return errorFromCore(res[RESULT_STATUS >> 2], res[RESULT_OFFSET >> 2], text);
     },
     status: () => new Int32Array(e.memory.buffer, e.result(), 1)[0],
     trapped() { exp = undefined; },

@@ -5,7 +5,8 @@
  * Python's twin is `_limits.py`. Internal.
  * @module
  */
-import { FingerprintError } from "./errors.js";
+import { W_OBJECT } from "./_abi.gen.js";
+import { hostError, typeWord } from "./errors.js";
 
 /** What a server caps per input (README "Servers: limits and memory"); undefined/null = no change. */
 export interface Limits {
@@ -22,32 +23,41 @@ export type CoreLimits = readonly [number, number, number];
 
 export const NO_LIMIT = 0xffff_ffff;
 export const NONE: CoreLimits = [NO_LIMIT, NO_LIMIT, NO_LIMIT];
-const FIELDS = ["maxInputBytes", "maxDepth", "maxMembers"] as const;
 
 let configured: CoreLimits = NONE;
 
+/** Checks a limits argument in the core (core.ts: abi.ts F_LIMITS): [given mask, bytes, depth, members]. */
+let checker: ((members: string) => readonly number[]) | undefined;
+
+export function setLimitChecker(c: (members: string) => readonly number[]): void {
+  checker = c;
+}
+
 /**
- * Reads a Limits object over `base`: a field left out, undefined or null
- * keeps base's; Infinity is none; a non-negative integer is the limit. An
- * unknown field (a misspelling such as `maxdepth`) is an error, never ignored.
+ * Reads a Limits object over `base`: the core decides each field (a field
+ * left out or null keeps base's, Infinity is none, a non-negative integer
+ * is the limit, an unknown key is an error) and words its errors.
  */
 function read(l: unknown, base: CoreLimits): CoreLimits {
   if (l === undefined || l === null) return base;
-  if (typeof l !== "object" || Array.isArray(l)) throw new FingerprintError("invalid-argument", "limits must be an object");
-  const unknown = Object.keys(l).filter((k) => !(FIELDS as readonly string[]).includes(k)).sort();
-  if (unknown.length > 0) {
-    throw new FingerprintError("invalid-argument", `unknown limits ${unknown.join(", ")}: allowed are ${FIELDS.join(", ")}`);
-  }
-  const out = [...base];
-  FIELDS.forEach((f, i) => {
-    const x = (l as Record<string, unknown>)[f];
-    if (x === undefined || x === null) return;
-    if (typeof x !== "number" || !(x >= 0) || (x !== Infinity && !Number.isInteger(x))) {
-      throw new FingerprintError("invalid-argument", `${f} must be a non-negative integer, Infinity or null, got ${String(x)}`);
-    }
-    out[i] = x >= NO_LIMIT ? NO_LIMIT : x;
-  });
-  return out as unknown as CoreLimits;
+  if (typeof l !== "object" || Array.isArray(l)) throw hostError(W_OBJECT, ["limits", typeWord(l)]);
+  const o = l as Record<string, unknown>;
+  const text = JSON.stringify(Object.fromEntries(Object.keys(o).map((k) => [k, member(o[k])])));
+  // The same limits call after call (a constant object): the core's answer again, without asking.
+  if (text !== lastText) { lastAnswer = checker!(text); lastText = text; }
+  const [given, ...v] = lastAnswer;
+  return base.map((b, i) => (given & (1 << i) ? v[i] : b)) as unknown as CoreLimits;
+}
+
+let lastText = "";
+let lastAnswer: readonly number[] = [];
+
+/** A member as the core takes it (abi.ts F_LIMITS): null, a number as printed, anything else as shown. */
+function member(x: unknown): string | [string] | null {
+  if (x === undefined || x === null) return null;
+  let shown: string;
+  try { shown = String(x); } catch { shown = typeof x; } // an object without toString
+  return typeof x === "number" ? shown : [shown];
 }
 
 /** configure(): the limits laid over the configured ones (Infinity removes one). */

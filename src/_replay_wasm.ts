@@ -6,13 +6,12 @@
  * @module
  */
 import {
-  F_REPLAY, F_STRING_INPUT, F_VALUES, HEADER_BYTES, HEADER_WORDS, REPLAY_KIND_BYTES, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, R_VALUE,
-  RESULT_DIGEST, U_UTF16, RESULT_OFFSET, RESULT_PART, RESULT_STATUS, RESULT_TEXT_LEN, RESULT_TEXT_PTR,
+  F_REPLAY, F_STRING_INPUT, F_VALUES, HEADER_BYTES, HEADER_WORDS, REPLAY_KIND_BYTES, RESULT_DIGEST, RESULT_OFFSET, RESULT_STATUS, RESULT_TEXT_LEN, RESULT_TEXT_PTR, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, R_VALUE, U_UTF16, W_BROKEN, W_NO_ROOM, W_REENTERED, W_TRAP,
 } from "./_abi.gen.js";
 import { newDiagnosticsInstance, type Exports } from "./_diagnostics_wasm.js";
 import { isWellFormed, writeWtf8 } from "./_wtf8.js";
 import { asValueWalk } from "./core.js";
-import { FingerprintError, errorFromCore } from "./errors.js";
+import { FingerprintError, errorFromCore, hostError } from "./errors.js";
 import { retarget, writeValue } from "./values.js";
 import { tell } from "./_limits.js";
 
@@ -99,16 +98,15 @@ export class ReplayCore {
   private ready(): Exports {
     if (this.busy) {
       // Its index lives in this instance: no temporary one can answer for it (Python: the same refusal).
-      throw new FingerprintError("invalid-argument", "a Recording was used from inside one of its own calls " +
-        "(a getter, toJSON or Proxy read while it wrote a call); call it after that call returns");
+      throw hostError(W_REENTERED, []);
     }
-    if (this.broken) throw new FingerprintError("internal-error", "this recording's core failed earlier; load the recording again");
+    if (this.broken) throw hostError(W_BROKEN, []);
     return this.e;
   }
 
   private room(n: number): void {
     if (n <= this.cap) return;
-    if (this.e.reserve(n) === 0) throw new FingerprintError("out-of-memory", `a request of ${n} bytes does not fit in wasm memory`);
+    if (this.e.reserve(n) === 0) throw hostError(W_NO_ROOM, [n]);
     this.cap = n;
   }
 
@@ -151,13 +149,13 @@ export class ReplayCore {
       status = e.run(PRE + len);
     } catch (err) {
       this.broken = true;
-      throw new FingerprintError("internal-error", `the replay core failed: ${(err as Error)?.message ?? String(err)}`);
+      throw hostError(W_TRAP, ["replay", (err as Error)?.message ?? String(err)]);
     }
     if (status !== 0) {
       const res = new Int32Array(e.memory.buffer, e.result(), RESULT_DIGEST >> 2);
       const [ptr, len] = this.resultText();
       const detail = decoder.decode(new Uint8Array(e.memory.buffer, ptr, len));
-      throw errorFromCore(res[RESULT_STATUS >> 2], res[RESULT_OFFSET >> 2], res[RESULT_PART >> 2], detail);
+      throw errorFromCore(res[RESULT_STATUS >> 2], res[RESULT_OFFSET >> 2], detail);
     }
   }
 

@@ -3,11 +3,13 @@
  * sha256(kind "\n" name "\n" canonicalJSON(select(args))), lowercase hex.
  * @module
  */
+import { W_NON_NEGATIVE, W_OBJECT, W_STRING, W_TEXT } from "./_abi.gen.js";
 import { F_DIGEST, F_IGNORE, F_MATCH_ON, F_TEXT, call, callValue, setRetain } from "./core.js";
 import { RETAIN_BYTES } from "./_abi.gen.js";
 import { type CoreLimits, type Limits, NONE, callLimits, configureLimits, setConfigured } from "./_limits.js";
 import { KEEP_MASK, applyMask, keepMask, keysObject, selectableKeys } from "./select.js";
-import { FingerprintError } from "./errors.js";
+import { FingerprintError, hostError, typeWord } from "./errors.js";
+import { readList } from "./_args.js";
 
 /** The contract version these fingerprints follow (D18). */
 export { FINGERPRINT_VERSION } from "./_abi.gen.js";
@@ -47,11 +49,11 @@ export interface Settings {
  * @example configure({ limits: { maxInputBytes: 1 << 20, maxDepth: 64, maxMembers: 1000 } })
  */
 export function configure(settings: Settings): void {
-  if (typeof settings !== "object" || settings === null) throw new FingerprintError("invalid-argument", "settings must be an object");
+  if (typeof settings !== "object" || settings === null) throw hostError(W_OBJECT, ["settings", typeWord(settings)]);
   const { limits, retainMemoryBytes } = settings;
   const retain = retainMemoryBytes === undefined ? retained : retainMemoryBytes;
   if (typeof retain !== "number" || !(retain >= 0)) {
-    throw new FingerprintError("invalid-argument", `retainMemoryBytes must be a non-negative number, got ${String(retain)}`);
+    throw hostError(W_NON_NEGATIVE, ["retainMemoryBytes", String(retain)]);
   }
   const l = configureLimits(limits); // checked before anything changes
   retained = retain;
@@ -65,29 +67,12 @@ let lastName = "";
 let lastNameLiteral = '""';
 
 function checkName(name: unknown): string {
-  if (typeof name !== "string") throw new FingerprintError("invalid-argument", `name must be a string, got ${typeof name}`);
+  if (typeof name !== "string") throw hostError(W_STRING, ["name", typeWord(name)]);
   if (name !== lastName) {
     lastNameLiteral = JSON.stringify(name);
     lastName = name;
   }
   return lastNameLiteral;
-}
-
-/**
- * A key list copied once: its length and each element are read exactly once
- * (a getter or Proxy behind them runs once per call, issue 10).
- */
-function readList(list: unknown, what: string): string[] | null {
-  if (list === undefined || list === null) return null;
-  if (!Array.isArray(list)) throw new FingerprintError("invalid-argument", `${what} must be an array of strings`);
-  const n = list.length;
-  const out: string[] = new Array(n);
-  for (let i = 0; i < n; i++) {
-    const k: unknown = list[i];
-    if (typeof k !== "string") throw new FingerprintError("invalid-argument", `${what} must be an array of strings`);
-    out[i] = k;
-  }
-  return out;
 }
 
 interface Parts {
@@ -109,10 +94,10 @@ function option(options: object, plain: boolean, k: keyof FingerprintOptions): u
 /** Reads each option exactly once; the copies are what selection and the core see. */
 function optionParts(options: FingerprintOptions | undefined): Parts {
   if (options === undefined) return NO_OPTIONS;
-  if (typeof options !== "object" || options === null) throw new FingerprintError("invalid-argument", "options must be an object");
+  if (typeof options !== "object" || options === null) throw hostError(W_OBJECT, ["options", typeWord(options)]);
   const plain = Object.getPrototypeOf(options) === Object.prototype;
   const kind = option(options, plain, "kind");
-  if (kind !== undefined && typeof kind !== "string") throw new FingerprintError("invalid-argument", "kind must be a string");
+  if (kind !== undefined && typeof kind !== "string") throw hostError(W_STRING, ["kind", typeWord(kind)]);
   const matchOn = readList(option(options, plain, "matchOn"), "matchOn");
   const ignoreArgs = readList(option(options, plain, "ignoreArgs"), "ignoreArgs");
   const limits = callLimits(option(options, plain, "limits"));
@@ -167,7 +152,7 @@ export function canonicalizeJSON(text: string | Uint8Array): string {
 
 function checkText(t: unknown): string | Uint8Array {
   if (typeof t === "string" || t instanceof Uint8Array) return t;
-  throw new FingerprintError("invalid-argument", `JSON text must be a string or Uint8Array, got ${t === null ? "null" : typeof t}`);
+  throw hostError(W_TEXT, [typeWord(t)]);
 }
 
 export { FingerprintError } from "./errors.js";

@@ -15,12 +15,15 @@
  * with `onError: "null"` its fingerprint is null and the others are computed.
  * @module
  */
+import {
+  W_CHOICE, W_COLUMN, W_COLUMN_ORDER, W_ITERABLE, W_ITERABLE_OR_COLUMN, W_LENGTHS, W_OBJECT, W_STRING, W_STRINGS, W_TEXT,
+} from "./_abi.gen.js";
 import { BATCH_CHUNK_BYTES, BATCH_CHUNK_ITEMS, DEFAULT_KIND, F_CALL, F_DIGEST, F_RAW_NAMES, F_STRING_INPUT, F_VALUES } from "./_abi.gen.js";
 import { type Column, SHARED_EMPTY, runChunk, utf8, withIndex } from "./_batch.js";
 import { asBatch, type BatchTarget, batchHostHash } from "./core.js";
 import { type CoreLimits, type Limits, callLimits, tell } from "./_limits.js";
 import { diagnosticsBatchTarget, exclusive, hasDiagnosticsSource } from "./_diagnostics_wasm.js";
-import { FingerprintError } from "./errors.js";
+import { FingerprintError, hostError, typeWord } from "./errors.js";
 import type { Call, ProviderCall } from "./diagnostics.js";
 
 /** UTF-8 texts in Arrow's layout: item i is data[offsets[i] .. offsets[i + 1]]; offsets has one entry more than items. */
@@ -108,7 +111,7 @@ export function fingerprintBatch(calls: Iterable<Call | ProviderCall | Text>, op
 export function fingerprintBatch(calls: Iterable<Call | ProviderCall | Text>, options?: Pick<BatchOptions, "limits" | "onError">): (string | null)[] {
   const o = batchOptions(options);
   if (calls === null || typeof (calls as Iterable<unknown>)?.[Symbol.iterator] !== "function") {
-    throw new FingerprintError("invalid-argument", "calls must be an iterable of calls");
+    throw hostError(W_ITERABLE, ["calls", typeWord(calls)]);
   }
   const out: (string | null)[] = [];
   return onDiagnostics(o.limits, (t, sendLimits) => {
@@ -143,11 +146,11 @@ interface ReadOptions {
 /** Reads each option once. Key lists go to the core as JSON array texts (it checks them, D9). */
 function batchOptions(options: BatchOptions | undefined): ReadOptions {
   if (options === undefined) return { kind: DEFAULT_KIND_BYTES, matchOn: new Uint8Array(0), ignoreArgs: new Uint8Array(0), limits: callLimits(null), throws: true };
-  if (typeof options !== "object" || options === null) throw new FingerprintError("invalid-argument", "options must be an object");
+  if (typeof options !== "object" || options === null) throw hostError(W_OBJECT, ["options", typeWord(options)]);
   const { kind, matchOn, ignoreArgs, limits, onError } = options;
-  if (kind !== undefined && typeof kind !== "string") throw new FingerprintError("invalid-argument", "kind must be a string");
+  if (kind !== undefined && typeof kind !== "string") throw hostError(W_STRING, ["kind", typeWord(kind)]);
   if (onError !== undefined && onError !== "throw" && onError !== "null") {
-    throw new FingerprintError("invalid-argument", `onError must be "throw" or "null", got ${String(onError)}`);
+    throw hostError(W_CHOICE, ["onError", "throw", String(onError)]);
   }
   return {
     kind: kind === undefined ? DEFAULT_KIND_BYTES : utf8(kind),
@@ -160,7 +163,7 @@ function batchOptions(options: BatchOptions | undefined): ReadOptions {
 function keyList(list: unknown, what: string): Uint8Array {
   if (list === undefined || list === null) return new Uint8Array(0);
   if (!Array.isArray(list) || !list.every((k) => typeof k === "string")) {
-    throw new FingerprintError("invalid-argument", `${what} must be an array of strings`);
+    throw hostError(W_STRINGS, [what, typeWord(list)]);
   }
   return utf8(JSON.stringify(list));
 }
@@ -174,19 +177,19 @@ function source(x: unknown, what: string): Source {
   if (x !== null && typeof x === "object" && "offsets" in x && "data" in x) {
     const { offsets, data } = x as TextColumn;
     if (!(offsets instanceof Uint32Array || offsets instanceof Int32Array) || !(data instanceof Uint8Array) || offsets.length < 1) {
-      throw new FingerprintError("invalid-argument", `${what}: a column is { offsets: Uint32Array | Int32Array, data: Uint8Array }`);
+      throw hostError(W_COLUMN, [what]);
     }
     // The core reads data + offsets[i]: every offset must be inside data, in order.
     const u = new Uint32Array(offsets.buffer, offsets.byteOffset, offsets.length);
     for (let i = 0; i < u.length; i++) {
       if (offsets[i] < 0 || u[i] > data.length || (i > 0 && u[i] < u[i - 1])) {
-        throw new FingerprintError("invalid-argument", `${what}: offsets[${i}] is out of order or outside data`);
+        throw hostError(W_COLUMN_ORDER, [what, i]);
       }
     }
     return { col: { offsets: u, data }, at: 0, n: u.length - 1, what };
   }
   if (x === null || typeof (x as Iterable<unknown>)?.[Symbol.iterator] !== "function" || typeof x === "string") {
-    throw new FingerprintError("invalid-argument", `${what} must be an iterable or a column { offsets, data }`);
+    throw hostError(W_ITERABLE_OR_COLUMN, [what]);
   }
   const it = (x as Iterable<unknown>)[Symbol.iterator]();
   return { col: null, it, held: it.next(), what };
@@ -205,7 +208,7 @@ function done(s: Source): boolean {
  */
 function nextChunk(a: Source, b: Source, base: number, throws: boolean): [Column, Column, number, Uint32Array | null] {
   if (done(a) || done(b)) {
-    if (done(a) !== done(b)) throw new FingerprintError("invalid-argument", "names and argsJSON have different lengths");
+    if (done(a) !== done(b)) throw hostError(W_LENGTHS, ["names", "argsJSON"]);
     return [SHARED_EMPTY, SHARED_EMPTY, 0, null];
   }
   if (a.col && b.col) {
@@ -223,7 +226,7 @@ function nextChunk(a: Source, b: Source, base: number, throws: boolean): [Column
     const raw = peek(b);
     const textOk = typeof raw === "string" || raw instanceof Uint8Array;
     if (!textOk && throws) {
-      throw withIndex(new FingerprintError("invalid-argument", `argsJSON must be a string or Uint8Array, got ${raw === null ? "null" : typeof raw}`), base + names.length);
+      throw withIndex(hostError(W_TEXT, [typeWord(raw)]), base + names.length);
     }
     const t: Text = textOk ? raw : "";
     const isStr = typeof t === "string" || b.col !== null; // a column's text is a string's
@@ -231,7 +234,7 @@ function nextChunk(a: Source, b: Source, base: number, throws: boolean): [Column
     const name = peek(a);
     const nameOk = typeof name === "string" || name instanceof Uint8Array;
     if (!nameOk && throws) {
-      throw withIndex(new FingerprintError("invalid-argument", `name must be a string, got ${typeof name}`), base + names.length);
+      throw withIndex(hostError(W_STRING, ["name", typeWord(name)]), base + names.length);
     }
     names.push(nameOk ? name : ""); texts.push(t); sorts.push(isStr ? F_STRING_INPUT : 0);
     bytes += typeof t === "string" ? 3 * t.length : t.length;

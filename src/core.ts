@@ -4,13 +4,12 @@
  * @module
  */
 import {
-  ABI_ID, F_DIGEST, F_KEEP_MASK, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES, FINGERPRINT_VERSION, HEADER_BYTES,
-  HEADER_WORDS, RESULT_DIGEST, RESULT_OFFSET, RESULT_PART, RESULT_TEXT_LEN, RESULT_TEXT_PTR, RETAIN_BYTES,
+  ABI_ID, FINGERPRINT_VERSION, F_DIGEST, F_KEEP_MASK, F_LIMITS, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES, HEADER_BYTES, HEADER_WORDS, RESULT_DIGEST, RESULT_OFFSET, RESULT_TEXT_LEN, RESULT_TEXT_PTR, RETAIN_BYTES, WORD_OUT, W_NO_ROOM, W_TRAP,
 } from "./_abi.gen.js";
-import { FingerprintError, errorFromCore } from "./errors.js";
+import { FingerprintError, errorFromCore, setWorder, hostError } from "./errors.js";
 import { detachValues, retarget, writeValue } from "./values.js";
 import { isWellFormed, writeWtf8 } from "./_wtf8.js";
-import { type CoreLimits, NO_LIMIT, NONE, type Told, newTold, tell } from "./_limits.js";
+import { type CoreLimits, NO_LIMIT, NONE, type Told, newTold, setLimitChecker, tell } from "./_limits.js";
 
 /** The exports both modules share (assembly/entry/dispatch.ts). */
 export interface Exports {
@@ -22,6 +21,9 @@ export interface Exports {
   /** The configured limits and the call's own (u32, 0xFFFFFFFF none); returns the byte limit in force (assembly/base/limits.ts). */
   limits(bytes: number, depth: number, members: number, ownBytes: number, ownDepth: number, ownMembers: number): number;
   abiId?(): number;
+  /** The word buffer, and the message of an error a host raises (assembly/base/words.ts). */
+  wordBuf(): number;
+  word(id: number, len: number): number;
   /** Items from..count-1 of the batch at the input region (assembly/ops/batch.ts); returns where it stopped. */
   runBatch(from: number, out: number): number;
 }
@@ -386,7 +388,7 @@ function growInput(need: number): void {
   const most = valueCap(valueStart);
   if (need > most) throw OVER;
   const want = Math.min(Math.max(2 * (need - inPtr), need - inPtr + 1024), most - inPtr + 1024);
-  if (e.reserve(want) === 0) throw new FingerprintError("out-of-memory", `args of ${want} bytes do not fit in wasm memory`);
+  if (e.reserve(want) === 0) throw hostError(W_NO_ROOM, [want]);
   inCap = want;
   retarget(view(e), Math.min(inPtr + inCap, most));
 }
@@ -399,7 +401,7 @@ function putLiterals(e: Exports, kind: string, name: string, matchOn: string, ig
   const bound = HEADER + 3 * (kind.length + name.length + matchOn.length + ignoreArgs.length) + argsBound + 64;
   if (bound > inCap) {
     const p = e.reserve(bound);
-    if (p === 0) throw new FingerprintError("out-of-memory", `input of ${bound} bytes does not fit in wasm memory`);
+    if (p === 0) throw hostError(W_NO_ROOM, [bound]);
     inCap = bound;
   }
   const mem = view(e);
@@ -434,7 +436,7 @@ function runRequest(e: Exports, flags: number, argsLen: number, end: number): Ou
     // not reuse an instance whose state is now unknown (D19).
     exp = undefined;
     if (rebuild) useInstance(rebuild());
-    throw new FingerprintError("internal-error", `the fingerprint core failed: ${(err as Error)?.message ?? String(err)}`);
+    throw hostError(W_TRAP, ["fingerprint", (err as Error)?.message ?? String(err)]);
   }
   const out = view(e);
   if (status !== 0) {
@@ -476,11 +478,51 @@ export function memoryBytes(): number {
   return exp ? exp.memory.buffer.byteLength : 0;
 }
 
-/** The failed request's FingerprintError; a limit's message is the core's detail, whole (assembly/base/limits.ts). */
+/**
+ * The message of an error this host raises itself, from the core (its
+ * `word` export, which touches only its own buffer: safe in the middle of a
+ * request being written). Parameters past the buffer's room are cut.
+ */
+function word(id: number, params: readonly string[]): string {
+  let e: Exports;
+  try { e = exp ?? ready(); } catch (err) {
+    if (err instanceof FingerprintError) throw err; // not initialized: the caller learns that first
+    return `error ${id}: ${params.join("; ")}`; // the module failed to load: no words to ask for
+  }
+  const b = encoder.encode(params.join("\0")).subarray(0, WORD_OUT), at = e.wordBuf();
+  new Uint8Array(e.memory.buffer).set(b, at);
+  return decoder.decode(new Uint8Array(e.memory.buffer, at + WORD_OUT, e.word(id, b.length)));
+}
+setWorder(word);
+
+/**
+ * A limits argument, checked by the core (abi.ts F_LIMITS): [which were
+ * given, bytes, depth, members]. Not under the limits themselves, so it
+ * skips callText's cut at the byte limit.
+ */
+function limitArgs(members: string): readonly number[] {
+  const go = (): readonly number[] => {
+    const e = ready();
+    const at = putLiterals(e, "", "", "", "", members.length * 3);
+    const n = put(u8, at, members);
+    runRequest(e, F_LIMITS | F_STRING_INPUT, n, at + n);
+    return [...new Uint32Array(e.memory.buffer, resPtr + RESULT_DIGEST, 4)];
+  };
+  if (level !== 0) return nested(go);
+  level = 1;
+  try {
+    return go();
+  } finally {
+    level = 0;
+  }
+}
+setLimitChecker(limitArgs);
+
+/** The failed request's FingerprintError, its message the core's, whole (assembly/base/words.ts). */
 function coreError(mem: Uint8Array, status: number): FingerprintError {
   const r = res;
   const p = r[RESULT_TEXT_PTR >> 2] >>> 0, n = r[RESULT_TEXT_LEN >> 2] >>> 0;
-  return errorFromCore(status, r[RESULT_OFFSET >> 2], r[RESULT_PART >> 2], n === 0 ? "" : decoder.decode(mem.subarray(p, p + n)));
+  return errorFromCore(status, r[RESULT_OFFSET >> 2], decoder.decode(mem.subarray(p, p + n)));
 }
 
 // ---- Batches (issue 13, src/_batch.ts): this module as a batch target.
@@ -532,7 +574,7 @@ const target: BatchTarget = {
   reserve(n: number): Uint8Array {
     const e = exp!;
     if (n > inCap) {
-      if (e.reserve(n) === 0) throw new FingerprintError("out-of-memory", `input of ${n} bytes does not fit in wasm memory`);
+      if (e.reserve(n) === 0) throw hostError(W_NO_ROOM, [n]);
       inCap = n;
     }
     return view(e);

@@ -20,9 +20,11 @@
  */
 import { callKeepMask, diffTexts, explainCallText, explainCallValue, explainCalls as explainCallsCore, type Explained } from "./_diagnostics_wasm.js";
 import { applyMask, keysObject, selectableKeys } from "./select.js";
-import { EXPLANATION_VERSION } from "./_abi.gen.js";
-import { FingerprintError } from "./errors.js";
+import { EXPLANATION_VERSION, F_TEXT, W_CALL, W_MESSAGE, W_OBJECT, W_RECORDED, W_STRING, W_TEXT } from "./_abi.gen.js";
+import { call } from "./core.js";
+import { FingerprintError, hostError, typeWord } from "./errors.js";
 import type { FingerprintOptions } from "./api.js";
+import { readList } from "./_args.js";
 import { toolsText, type CallOptions } from "./tools.js";
 import { type CoreLimits, NONE, callLimits } from "./_limits.js";
 
@@ -125,6 +127,7 @@ export function explain(name: string, args: unknown, options?: FingerprintOption
  * @example explainJSON("search", '{"q":"cats","page":2}', { matchOn: ["q"] }).selected.dropped // ["page"]
  */
 export function explainJSON(name: string, argsJSON: string | Uint8Array, options?: FingerprintOptions): Explanation {
+  if (typeof argsJSON !== "string" && !(argsJSON instanceof Uint8Array)) throw hostError(W_TEXT, [typeWord(argsJSON)]);
   const [o, own] = optionsOf(options);
   return explanationOf(explainRecord({ ...o, name, argsJSON }, undefined, own));
 }
@@ -165,7 +168,7 @@ export function fingerprintCall(call: Call | ProviderCall | string | Uint8Array,
  */
 export function explainCalls(message: ProviderCall | string | Uint8Array, options?: CallOptions): Explanation[] {
   if (message === null || typeof message !== "object" && typeof message !== "string") {
-    throw new FingerprintError("invalid-argument", "a message must be an object or its JSON text");
+    throw hostError(W_MESSAGE, [typeWord(message)]);
   }
   return explainCallsCore(message, toolsText(options)).map(explanationOf);
 }
@@ -174,10 +177,10 @@ export function explainCalls(message: ProviderCall | string | Uint8Array, option
 export function explainRecord(call: Call | ProviderCall | string | Uint8Array, tools?: Uint8Array, own: CoreLimits = NONE): Explained {
   if (typeof call === "string" || call instanceof Uint8Array) return explainCallText(call, tools, own);
   if (call === null || typeof call !== "object") {
-    throw new FingerprintError("invalid-argument", "a call must be an object {name, args | argsJSON, kind?, matchOn?, ignoreArgs?}");
+    throw hostError(W_CALL, [typeWord(call)]);
   }
   let c = call as Call;
-  if (c.argsJSON instanceof Uint8Array) c = { ...c, argsJSON: utf8(c.argsJSON) };
+  if (c.argsJSON instanceof Uint8Array) c = { ...c, argsJSON: utf8(c.argsJSON, own) };
   else if (c.argsJSON === undefined || c.argsJSON === null) c = selectedCall(c, tools, own);
   return explainCallValue(c, tools, own);
 }
@@ -208,22 +211,25 @@ function standIn(v: unknown): unknown {
   return typeof v !== "object" || v === null || v instanceof Date ? v : true;
 }
 
-function utf8(bytes: Uint8Array): string {
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    throw new FingerprintError("invalid-utf8", "argsJSON bytes are not valid UTF-8");
-  }
+/**
+ * argsJSON given as bytes, read by the core as bytes (a BOM, surrogates as
+ * three-byte sequences, the first error and its offset: D12, D14); its
+ * canonical text stands in for them (the same args, D13).
+ */
+function utf8(bytes: Uint8Array, own: CoreLimits): string {
+  return call(F_TEXT, "", "", "", "", bytes, own).text;
 }
 
 /** The call members for fingerprint()-style options (kind, matchOn, ignoreArgs), and the call's own limits. */
 function optionsOf(options: FingerprintOptions | undefined): [Partial<Call>, CoreLimits] {
   if (options === undefined) return [{}, NONE];
-  if (typeof options !== "object" || options === null) throw new FingerprintError("invalid-argument", "options must be an object");
+  if (typeof options !== "object" || options === null) throw hostError(W_OBJECT, ["options", typeWord(options)]);
   const out: Partial<Call> = {};
+  // The arguments checked as fingerprint() checks them (api.ts), not as a call's members.
+  if (options.kind !== undefined && typeof options.kind !== "string") throw hostError(W_STRING, ["kind", typeWord(options.kind)]);
   if (options.kind !== undefined) out.kind = options.kind;
-  if (options.matchOn !== undefined) out.matchOn = options.matchOn;
-  if (options.ignoreArgs !== undefined) out.ignoreArgs = options.ignoreArgs;
+  if (options.matchOn !== undefined) out.matchOn = readList(options.matchOn, "matchOn") ?? undefined;
+  if (options.ignoreArgs !== undefined) out.ignoreArgs = readList(options.ignoreArgs, "ignoreArgs") ?? undefined;
   return [out, callLimits(options.limits)];
 }
 
@@ -265,7 +271,7 @@ export function nearest<T extends object = Call | Explanation | ProviderCall>(ca
   let index = 0;
   for (const rec of recording) {
     const i = index++;
-    if (rec === null || typeof rec !== "object") throw new FingerprintError("invalid-argument", "a recorded call must be an object");
+    if (rec === null || typeof rec !== "object") throw hostError(W_RECORDED, [typeWord(rec)]);
     // Names first: calls of other tools are never fingerprinted. A call in a
     // provider's shape (no string "name" at the top) is read by the core.
     const recName = (rec as { name?: unknown }).name;

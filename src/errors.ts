@@ -5,18 +5,21 @@
  * `offset` into the JSON text or the `path` of the offending value (D19).
  * @module
  */
-import { CORE_ERRORS, PARTS } from "./_abi.gen.js";
+import { CORE_ERRORS, WORD_CODES } from "./_abi.gen.js";
 
 /**
- * Stable machine-readable reasons: the core's (messages in assembly/abi.ts,
- * generated into src/_abi.gen.ts as CORE_ERRORS: the JSON text errors,
- * `bad-call`, `no-calls`, `partial-call` for a piece of a streamed response,
- * `bad-tools`, `declaration-conflict`, `limit-exceeded`, …) and the host's own.
+ * Stable machine-readable reasons, declared in assembly/abi.ts (generated
+ * into src/_abi.gen.ts): the core's statuses (CORE_ERRORS: the JSON text
+ * errors, `bad-call`, `no-calls`, `partial-call` for a piece of a streamed
+ * response, `bad-tools`, `declaration-conflict`, `limit-exceeded`, …), the
+ * errors a host raises and the core words (WORD_CODES: `invalid-argument`,
+ * `unsupported-value`, `circular-value`, `too-deep`, …), and
+ * `not-initialized` (no module to word it yet).
  */
 export type FingerprintErrorCode =
   | (typeof CORE_ERRORS)[number][0]
-  | "unsupported-value" | "circular-value" | "too-deep" | "invalid-argument"
-  | "not-initialized" | "internal-error" | "limit-exceeded" | "no-calls";
+  | Exclude<(typeof WORD_CODES)[number], "-">
+  | "not-initialized" | "internal-error";
 
 export interface FingerprintErrorDetails {
   /** Byte offset into the UTF-8 JSON text (text input). */
@@ -60,24 +63,33 @@ export class FingerprintError extends Error {
 }
 
 /**
- * The FingerprintError for a failed core request (result block: status,
- * offset, part; detail from the text fields, "" when none). Codes and
- * reasons come from assembly/abi.ts (generated: src/_abi.gen.ts).
+ * The FingerprintError for a failed core request: the core wrote its whole
+ * message (assembly/base/words.ts); its code comes from the status.
  */
-export function errorFromCore(status: number, offset: number, partIndex: number, detail: string): FingerprintError {
-  const [code, reason] = CORE_ERRORS[status - 1] ?? (["bad-request", `core status ${status}`] as const);
-  const part = PARTS[partIndex] ?? "args";
-  if (detail !== "") return new FingerprintError(code, detail, offset >= 0 ? { offset } : {});
-  if ((part === "args" || part === "call" || part === "argsJSON") && offset >= 0) {
-    const where = part === "argsJSON" ? "argsJSON: " : "";
-    return new FingerprintError(code, `${where}invalid JSON: ${reason} at byte ${offset}`, { offset });
-  }
-  if (part === "tools" && offset >= 0) {
-    return new FingerprintError(code, `tools: invalid JSON: ${reason} at byte ${offset}`, { offset });
-  }
-  if (part === "selection") return new FingerprintError(code, `invalid matchOn/ignoreArgs: ${reason}`);
-  if (part === "kind" || part === "name") return new FingerprintError(code, `invalid ${part}: ${reason}`);
-  return new FingerprintError(code, reason);
+export function errorFromCore(status: number, offset: number, message: string): FingerprintError {
+  const code = CORE_ERRORS[status - 1]?.[0] ?? "bad-request";
+  return new FingerprintError(code, message, offset >= 0 ? { offset } : {});
+}
+
+/** Words an error (assembly/abi.ts W_*): the fingerprint module's `word` export, set by core.ts. */
+let worder: ((id: number, params: readonly string[]) => string) | undefined;
+
+export function setWorder(w: (id: number, params: readonly string[]) => string): void {
+  worder = w;
+}
+
+/**
+ * An error this host raises itself, worded by the core: word id `id`
+ * (assembly/abi.ts W_*, its code from there) and its parameters.
+ */
+export function hostError(id: number, params: readonly (string | number)[], details: FingerprintErrorDetails = {}): FingerprintError {
+  const code = WORD_CODES[id - 1] as FingerprintErrorCode;
+  return new FingerprintError(code, worder!(id, params.map(String)), details);
+}
+
+/** The host's word for a value's type in a message: `typeof`, with null and arrays named. */
+export function typeWord(x: unknown): string {
+  return x === null ? "null" : Array.isArray(x) ? "array" : x instanceof Uint8Array ? "Uint8Array" : typeof x;
 }
 
 // On the prototype, not each instance: errors stay plain to inspect and to JSON.

@@ -7,10 +7,11 @@
  * line handed back is built from the core's items of it (_json_value.ts).
  * @module
  */
+import { W_CALL, W_LINE_MISSING, W_PIECE, W_READ_BACK, W_RECORDING } from "./_abi.gen.js";
 import { buildValue } from "./_json_value.js";
 import { ReplayCore } from "./_replay_wasm.js";
 import { isWellFormed, writeWtf8 } from "./_wtf8.js";
-import { errorFromCore, FingerprintError } from "./errors.js";
+import { errorFromCore, FingerprintError, hostError, typeWord } from "./errors.js";
 import { toolsText, type ToolDeclarations } from "./tools.js";
 import type { Call, Change, ProviderCall } from "./diagnostics.js";
 
@@ -120,7 +121,7 @@ export class Recording {
     else if (source instanceof Uint8Array) rec.#bytes(source);
     else if (source !== null && typeof source === "object" && Symbol.iterator in source) {
       for (const piece of source) rec.#piece(piece);
-    } else throw new FingerprintError("invalid-argument", "a recording is its text, its bytes, or an iterable of chunks or lines");
+    } else throw hostError(W_RECORDING, [typeWord(source)]);
     rec.#end();
     return rec;
   }
@@ -164,7 +165,7 @@ export class Recording {
    */
   answer(call: Call | ProviderCall | string | Uint8Array, index = 0): ReplayAnswer {
     if (call === null || (typeof call !== "object" && typeof call !== "string")) {
-      throw new FingerprintError("invalid-argument", "a call must be an object or its JSON text");
+      throw hostError(W_CALL, [typeWord(call)]);
     }
     const out = this.#core.answer(call, index, this.#last.line);
     const nl = out.indexOf("\n");
@@ -185,7 +186,7 @@ export class Recording {
   /** Recorded line `line`: the text the core sent, or (null) the one held, which it left out. */
   #line(line: number, text: string | null): { text: string; value: Record<string, unknown> } {
     if (text === null) {
-      if (this.#last.line !== line) throw new FingerprintError("internal-error", `the core left out line ${line}, which this recording does not hold`);
+      if (this.#last.line !== line) throw hostError(W_LINE_MISSING, [line]);
       return this.#last;
     }
     this.#last = { line: 0, text: "", value: {} }; // until the value is built
@@ -218,8 +219,7 @@ export class Recording {
     try {
       return buildValue(text, items) as Record<string, unknown>;
     } catch (err) {
-      throw new FingerprintError("internal-error", `the recorded line could not be read back as a value: ${(err as Error)?.message ?? String(err)}`,
-        { cause: err });
+      throw hostError(W_READ_BACK, [(err as Error)?.message ?? String(err)], { cause: err });
     }
   }
 
@@ -238,7 +238,7 @@ export class Recording {
   #piece(piece: string | Uint8Array): void {
     if (piece instanceof Uint8Array) this.#bytes(piece);
     else if (typeof piece === "string") this.#bytes(encode(piece + "\n"));
-    else throw new FingerprintError("invalid-argument", "a recording's pieces are Uint8Array chunks or string lines");
+    else throw hostError(W_PIECE, [typeWord(piece)]);
   }
 
   #bytes(chunk: Uint8Array): void {
@@ -265,7 +265,7 @@ export class Recording {
     };
     this.#lines = r.lines;
     this.#calls = r.calls;
-    for (const b of r.bad) this.badLines.push({ line: b.line, error: errorFromCore(b.status, b.offset, b.part, b.detail) });
+    for (const b of r.bad) this.badLines.push({ line: b.line, error: errorFromCore(b.status, b.offset, b.detail) });
     return r.consumed;
   }
 }

@@ -6,8 +6,8 @@
  * getter, toJSON or D15 check. Internal.
  * @module
  */
-import { F_KEEP_MASK, F_TEXT } from "./_abi.gen.js";
-import { FingerprintError } from "./errors.js";
+import { F_KEEP_MASK, F_TEXT, W_KEEP_MASK } from "./_abi.gen.js";
+import { FingerprintError, hostError } from "./errors.js";
 
 const objectProto = Object.prototype;
 const getPrototypeOf = Object.getPrototypeOf;
@@ -36,7 +36,7 @@ export function keysObject(keys: readonly string[]): Record<string, boolean> {
 export function applyMask(src: Record<string, unknown>, keys: readonly string[], mask: string,
   left?: (v: unknown) => unknown): Record<string, unknown> {
   if (mask.length !== keys.length + 1) {
-    throw new FingerprintError("internal-error", `the core's keep-mask has ${mask.length - 1} members for ${keys.length} keys`);
+    throw hostError(W_KEEP_MASK, [mask.length - 1, keys.length]);
   }
   const out = Object.create(null) as Record<string, unknown>;
   for (let i = 0; i < keys.length; i++) {

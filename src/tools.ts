@@ -5,7 +5,8 @@
  * this host only hands their JSON text over. Internal helpers, public types.
  * @module
  */
-import { FingerprintError } from "./errors.js";
+import { W_OBJECT, W_TOOLS } from "./_abi.gen.js";
+import { FingerprintError, hostError, typeWord } from "./errors.js";
 
 /** What one tool declares: the selection for every call of it (D9: matchOn wins). */
 export interface ToolDeclaration {
@@ -25,12 +26,12 @@ export interface CallOptions {
 /** The declarations' JSON text as UTF-8, for the core; undefined when none. */
 export function toolsText(options: CallOptions | undefined): Uint8Array | undefined {
   if (options === undefined) return undefined;
-  if (typeof options !== "object" || options === null) throw new FingerprintError("invalid-argument", "options must be an object");
+  if (typeof options !== "object" || options === null) throw hostError(W_OBJECT, ["options", typeWord(options)]);
   const tools = options.tools;
   if (tools === undefined || tools === null) return undefined;
   if (typeof tools === "string") return new TextEncoder().encode(tools);
   if (typeof tools !== "object") {
-    throw new FingerprintError("invalid-argument", "tools must be an object of declarations or their JSON text");
+    throw hostError(W_TOOLS, [typeWord(tools)]);
   }
   // Plain data (names and lists of strings): its JSON text is what a tools.json
   // holds; the core checks its shape (an array is its error, not this host's).

@@ -23,9 +23,12 @@
  * @module
  */
 
-import { FingerprintError } from "./errors.js";
+import {
+  V_ARRAY, V_DATE, V_FALSE, V_NULL, V_NUMBER, V_OBJECT, V_STR, V_STR_CLEAN, V_TRUE, VALUE_CYCLE_CHECK_DEPTH, VALUE_MAX_DEPTH,
+  W_CIRCULAR, W_TOO_DEEP, W_UNREADABLE, W_UNSUPPORTED,
+} from "./_abi.gen.js";
+import { FingerprintError, hostError } from "./errors.js";
 import { isWellFormed, writeWtf8, wtf8Special } from "./_wtf8.js";
-import { V_ARRAY, V_DATE, V_FALSE, V_NULL, V_NUMBER, V_OBJECT, V_STR, V_STR_CLEAN, V_TRUE, VALUE_CYCLE_CHECK_DEPTH, VALUE_MAX_DEPTH } from "./_abi.gen.js";
 
 // Deeper than VALUE_MAX_DEPTH is an error: the text path reads as many levels (D19). Cycles are
 // looked for only below VALUE_CYCLE_CHECK_DEPTH: a cycle repeats, so it gets there (see push()).
@@ -306,7 +309,7 @@ function push(o: object, key: string | number, keys: string[] | null, isArr: boo
   const depth = sp - base;
   if (depth >= MAX_DEPTH) {
     const path = pathTo(sp, key);
-    throw new FingerprintError("too-deep", `args are nested too deeply (over ${MAX_DEPTH} levels) at ${shorten(path)}`, { path });
+    throw hostError(W_TOO_DEEP, [MAX_DEPTH, path], { path });
   }
   if (depth >= CYCLE_CHECK_DEPTH) {
     if (deep === null) deep = new Set();
@@ -483,25 +486,18 @@ function circular(o: object, key: string | number): FingerprintError {
   }
   const path = at === sp ? pathTo(sp, key) : pathTo(at, frameKey(at - 1));
   void o;
-  return new FingerprintError("circular-value", `circular reference at ${shorten(path)}`, { path });
-}
-
-/** A path for a message: very deep ones keep their two ends (the `path` property has it whole). */
-function shorten(path: string): string {
-  return path.length <= 200 ? path : `${path.slice(0, 120)}…${path.slice(-60)}`;
+  return hostError(W_CIRCULAR, [path], { path });
 }
 
 function unsupported(path: string, what: string): FingerprintError {
-  return new FingerprintError("unsupported-value",
-    `cannot fingerprint ${what} at ${path}: only plain objects, arrays, strings, numbers, booleans, null, Dates and objects with toJSON are allowed (D15)`,
-    { path });
+  return hostError(W_UNSUPPORTED, [what, path], { path });
 }
 
 /** The object's shape could not be read (a revoked Proxy, an ownKeys trap that breaks its invariants). */
 function unreadable(key: string | number, cause: unknown): FingerprintError {
   const path = pathTo(sp, key);
   const why = cause instanceof Error ? cause.message : String(cause);
-  return new FingerprintError("unsupported-value", `cannot read the object at ${path}: ${why}`, { path, cause });
+  return hostError(W_UNREADABLE, [path, why], { path, cause });
 }
 
 function typeName(v: object): string {

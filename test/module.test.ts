@@ -16,7 +16,7 @@ describe("build/fingerprint.wasm", () => {
     expect(WebAssembly.Module.imports(mod)).toEqual([]);
     const exports = WebAssembly.Module.exports(mod).map((e) => `${e.kind} ${e.name}`).sort();
     expect(exports).toEqual(["function abiId", "function limits", "function reserve", "function result", "function run", "function runBatch",
-      "function version",
+      "function version", "function word", "function wordBuf",
       "global FINGERPRINT_VERSION", "memory memory"]);
   });
 

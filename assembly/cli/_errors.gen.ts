@@ -25,6 +25,7 @@ export function errorCode(status: i32): string {
     case 20: return "partial-call";
     case 21: return "limit-exceeded";
     case 22: return "limit-exceeded";
+    case 23: return "invalid-argument";
     default: return "bad-request";
   }
 }
@@ -53,6 +54,7 @@ export function errorReason(status: i32): string {
     case 20: return "a piece of a streamed response, not a whole call: fingerprint the assembled message";
     case 21: return "input larger than the maxInputBytes limit";
     case 22: return "limit exceeded: shared lists or dicts repeat into more than 16 values per byte of the marshal stream";
+    case 23: return "invalid argument (the message says which, ops/limit_args.ts)";
     default: return "malformed request to the core";
   }
 }

@@ -5,10 +5,11 @@
 // their calls through, so nothing below calls back up. The ABI is documented
 // in entry/fingerprint.ts and defined in abi.ts.
 import { ABI_ID } from "../_abi_id.gen";
-import { F_CALL, F_CLI, F_DIFF, F_REPLAY, F_TOOLS, FINGERPRINT_VERSION, HEADER_BYTES, OK } from "../abi";
+import { F_CALL, F_CLI, F_DIFF, F_LIMITS, F_REPLAY, F_TOOLS, FINGERPRINT_VERSION, HEADER_BYTES, OK } from "../abi";
 import { reserveInput } from "../base/arena";
 import { setLimits } from "../base/limits";
 import { diffTexts } from "../ops/diff";
+import { limitArgs } from "../ops/limit_args";
 import { cliText } from "../cli/steps";
 import { replayOp } from "../ops/replay";
 import { setTools } from "../pipeline/tools";
@@ -20,6 +21,7 @@ import {
 
 export { FingerprintOnly, WithCalls };
 export { result } from "../base/result";
+export { word, wordBuf } from "../base/words";
 
 const HEADER: usize = HEADER_BYTES;
 
@@ -55,8 +57,14 @@ export function runRequest<V>(len: usize): i32 {
   startRequest();
   forgetCheckedKind();
   if (sizeof<V>() == 8) setTools(0, 0);
+  // The limits argument (ops/limit_args.ts): the kind part says how the host names them, args holds them.
+  const req = reserveInput(0);
+  if (len >= HEADER && (load<u32>(req) & F_LIMITS) != 0) {
+    const argsLen = <usize>load<u32>(req, 20);
+    return finish<V>(headerFits(req, len) ? limitArgs(load<u32>(req, 4) != 0, req + len - argsLen, argsLen) : fail(E_BAD_REQUEST, -1));
+  }
   // The diagnostics module compiles the pipeline once (runLine calls it too); the fingerprint module inlines it.
-  const status = sizeof<V>() == 8 ? dispatch(reserveInput(0), len) : processRequest<V>(reserveInput(0), len);
+  const status = sizeof<V>() == 8 ? dispatch(req, len) : processRequest<V>(req, len);
   return finish<V>(status);
 }
 

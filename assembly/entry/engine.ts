@@ -5,7 +5,7 @@
 // explain/diff/nearest/replay and by the CLIs, never on the fingerprint path.
 // reserve() keeps a recording's index (replay.ts) behind the input region.
 export { FINGERPRINT_VERSION } from "../abi";
-export { abiId, limits, result, version } from "./dispatch";
+export { abiId, limits, result, version, word, wordBuf } from "./dispatch";
 import { WithCalls, runRequest } from "./dispatch";
 import { reserveKeepingStore } from "../ops/replay";
 import { runBatch as batch } from "../ops/batch";

@@ -17,6 +17,9 @@
 //   limits(depth, members)  caps for the calls that follow (limits.ts).
 //   abiId()   -> ABI_ID, a hash of abi.ts: hosts refuse a module whose ABI
 //                       is not the one their constants were generated from.
+//   wordBuf() -> ptr, word(id, len) -> n: the message of an error a host
+//                       raises itself (abi.ts W_*; base/words.ts), its
+//                       parameters at wordBuf(), the n bytes at wordBuf() + WORD_OUT.
 //   runBatch(from, out) -> where it stopped: many requests in one call, from
 //                       columns at the input region (abi.ts BATCH_*, batch.ts).
 //
@@ -35,7 +38,7 @@
 // the value stream, call.ts) and the other parts are empty. F_EXPLAIN
 // returns the explanation record (explain.ts) as the text.
 export { FINGERPRINT_VERSION } from "../abi";
-export { abiId, limits, reserve, result, version } from "./dispatch";
+export { abiId, limits, reserve, result, version, word, wordBuf } from "./dispatch";
 import { FingerprintOnly, runRequest } from "./dispatch";
 import { runBatch as batch } from "../ops/batch";
 

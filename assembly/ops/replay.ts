@@ -29,6 +29,7 @@ import {
 import { alloc, arenaMark, grow, inputEnd, releaseFrom, reserveInput, setArenaBase } from "../base/arena";
 import { lastCall } from "../pipeline/callnodes";
 import { changeCount, writeDiff } from "./diff";
+import { failureMessage } from "../base/words";
 import { errCode, errDetailLen, errDetailPtr, errOffset, errPart, fail, resetErrors, setErrorDetail } from "../base/errors";
 import { hexDigit } from "../text/hex";
 import { sinkBase, sinkInit, sinkLength } from "../json/sink";
@@ -393,6 +394,7 @@ function loadLine(p: usize, n: usize): bool {
 
 /** Log record: line, status, offset, part, detail length, detail bytes. */
 function logBad(code: i32, off: i32, part: i32, dp: usize, dn: usize): bool {
+  if (dn == 0) { failureMessage(code, off, part); dp = errDetailPtr; dn = errDetailLen; }
   store<u32>(head16(), lineNo); store<i32>(head16(), code, 4); store<i32>(head16(), off, 8); store<i32>(head16(), part, 12);
   store<u32>(head16(), <u32>dn, 16);
   const ok = logPut(5, dp, dn);

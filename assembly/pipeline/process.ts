@@ -28,6 +28,7 @@ import { readMarshal } from "../json/marshal";
 import { readValues } from "../json/values";
 import { writeCanonical } from "./canonical";
 import { RESULT } from "../base/result";
+import { failureMessage } from "../base/words";
 import { SELECT_IGNORE, SELECT_MATCH_ON, SELECT_NONE, isKeyList, setSelection, writeKeepMask } from "./select";
 import { sha256FinalHex, sha256Reset } from "../hash/sha256";
 import { asciiEnd, hasSurrogate, sequenceLength } from "../text/utf8";
@@ -63,8 +64,10 @@ export function startRequest(): void {
 
 /** Fills the result block for a finished request; returns its status. */
 export function finish<V>(status: i32): i32 {
+  if (status != OK && errDetailLen == 0) failureMessage(status, errOffset, errPart);
   store<i32>(RESULT + RESULT_STATUS, status);
-  store<i32>(RESULT + RESULT_OFFSET, status == OK ? <i32>callsInMessage : errOffset);
+  // A kind, name or key list is the host's own argument, not text with byte offsets to show (words.ts).
+  store<i32>(RESULT + RESULT_OFFSET, status == OK ? <i32>callsInMessage : errPart >= PART_KIND && errPart <= PART_SELECTION ? -1 : errOffset);
   store<i32>(RESULT + RESULT_PART, errPart);
   // On failure the text fields carry the error's detail (abi.ts), if any:
   // a limit's whole message (limits.ts), or in the diagnostics module call.ts's.

@@ -28,7 +28,7 @@ def test_a_bare_string_is_rejected_at_run_time(call, option: str, bare) -> None:
     with pytest.raises(FingerprintError) as e:
         call({option: bare})
     assert e.value.code == "invalid-argument"
-    assert option in str(e.value) and "list of strings" in str(e.value)
+    assert option in str(e.value) and "array of strings" in str(e.value)
 
 
 @pytest.mark.parametrize("keys", [["q"], ("q",), {"q"}, frozenset(["q"]), {"q": 0}.keys(), (k for k in ["q"])])

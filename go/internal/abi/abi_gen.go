@@ -3,7 +3,7 @@
 // Package abi is the core's ABI for the Go host; abiId() of the module must equal ABI_ID.
 package abi
 
-const ABI_ID = 0x000e7d69
+const ABI_ID = 0x0001cbb7
 
 // PACKAGE_VERSION is package.json's version, which the CLI prints (--version).
 const PACKAGE_VERSION = "1.0.0"
@@ -33,6 +33,7 @@ const (
 	F_REPLAY                = 16384
 	F_RAW_NAMES             = 32768
 	F_FROM_VALUE            = 65536
+	F_LIMITS                = 262144
 	R_TOOLS                 = 1
 	R_LOAD                  = 2
 	R_ANSWER                = 3
@@ -119,10 +120,67 @@ const (
 	E_PARTIAL_CALL          = 20
 	E_LIMIT_BYTES           = 21
 	E_LIMIT_SHARED          = 22
+	E_BAD_ARGUMENT          = 23
+	WORD_OUT                = 1024
+	WORD_BUF_BYTES          = 2560
+	W_JSON_AT               = 1
+	W_ARGS_JSON_AT          = 2
+	W_TOOLS_AT              = 3
+	W_SELECTION             = 4
+	W_KIND                  = 5
+	W_NAME                  = 6
+	W_OBJECT                = 7
+	W_STRING                = 8
+	W_STRINGS               = 9
+	W_TEXT                  = 10
+	W_ITERABLE              = 11
+	W_CHOICE                = 12
+	W_LENGTHS               = 13
+	W_NON_NEGATIVE          = 14
+	W_CALL                  = 15
+	W_MESSAGE               = 16
+	W_RECORDED              = 17
+	W_RECORDING             = 18
+	W_PIECE                 = 19
+	W_TOOLS                 = 20
+	W_NULL_ITEM             = 21
+	W_CIRCULAR              = 22
+	W_TOO_DEEP              = 23
+	W_UNSUPPORTED           = 24
+	W_UNSUPPORTED_PY        = 25
+	W_UNREADABLE            = 26
+	W_KEY_TYPE              = 27
+	W_MEMBERS               = 28
+	W_TRAP                  = 29
+	W_BROKEN                = 30
+	W_REENTERED             = 31
+	W_NO_ROOM               = 32
+	W_LINE_MISSING          = 33
+	W_READ_BACK             = 34
+	W_BINARY                = 35
+	W_BAD_DIGEST            = 36
+	W_STACK                 = 37
+	W_LIMIT_NAMES           = 38
+	W_LIMIT_NAMES_PY        = 39
+	W_LIMIT_UNKNOWN         = 40
+	W_LIMIT_VALUE           = 41
+	W_LIMIT_VALUE_PY        = 42
+	W_INT_KEY               = 43
+	W_NOT_ITERABLE          = 44
+	W_NOT_PAIR              = 45
+	W_DUMP_RAISED           = 46
+	W_DUMP_MODEL            = 47
+	W_DATETIME              = 48
+	W_ARROW                 = 49
+	W_BATCH_STOPPED         = 50
+	W_COLUMN                = 51
+	W_COLUMN_ORDER          = 52
+	W_ITERABLE_OR_COLUMN    = 53
+	W_KEEP_MASK             = 54
 	DEFAULT_KIND            = "tool_call"
 )
 
-// CoreErrors maps core status 1..22 to FingerprintError.Code and the reason.
+// CoreErrors maps core status 1..23 to FingerprintError.Code and the reason.
 var CoreErrors = [...][2]string{
 	{"unexpected-end", "the text ends inside a value"},
 	{"unexpected-character", "unexpected character"},
@@ -146,6 +204,7 @@ var CoreErrors = [...][2]string{
 	{"partial-call", "a piece of a streamed response, not a whole call: fingerprint the assembled message"},
 	{"limit-exceeded", "input larger than the maxInputBytes limit"},
 	{"limit-exceeded", "limit exceeded: shared lists or dicts repeat into more than 16 values per byte of the marshal stream"},
+	{"invalid-argument", "invalid argument (the message says which, ops/limit_args.ts)"},
 }
 
 // Parts maps PART_* values to names, for error messages.
@@ -169,6 +228,7 @@ const (
 	RQ_DIFF        = 512
 	RQ_CLI         = 4096
 	RQ_REPLAY      = 16384
+	RQ_LIMITS      = 262144
 )
 
 var RequestKinds = map[string]RequestKind{
@@ -179,4 +239,5 @@ var RequestKinds = map[string]RequestKind{
 	"diff":        {"engine", 512, 0, map[string]string{"kind": "canonical", "name": "canonical"}, map[string]string{"text": "changes"}},
 	"cli":         {"engine", 4096, 0, map[string]string{"kind": "step", "name": "operand", "matchOn": "program", "ignoreArgs": "version", "args": "bytes"}, map[string]string{"text": "out-err-state", "words": "CLI"}},
 	"replay":      {"engine", 16384, 65616, map[string]string{"kind": "u32:op,argument,known", "args": "bytes"}, map[string]string{"text": "answer"}},
+	"limits":      {"fingerprint", 262144, 16, map[string]string{"kind": "naming", "args": "limit-members"}, map[string]string{"words": "given,bytes,depth,members"}},
 }

@@ -20,7 +20,8 @@ from ._core import F_DIGEST, F_IGNORE, F_MATCH_ON, F_STRING_INPUT, F_TEXT, _loca
 from ._encode import to_json_args
 from ._stream import NOT_PLAIN, PLAIN, UNKNOWN, marshal_call, plain_call
 from ._select import key_list, keys_text, select_value
-from ._errors import FingerprintError
+from ._abi import W_STRING, W_TEXT
+from ._errors import FingerprintError, host_error, type_word
 from ._limits import Limits
 from ._types import KeyList
 from ._value import bind_value
@@ -44,7 +45,7 @@ def _literal(s: Any, what: str) -> bytes:
     t = type(s)
     if t is not str:
         if not issubclass(t, str):
-            raise FingerprintError("invalid-argument", "%s must be a str, got %s" % (what, t.__qualname__))
+            raise host_error(W_STRING, what, t.__qualname__)
         s = str.__str__(s)
     b = _names.get(s)
     if b is None:
@@ -297,5 +298,4 @@ def _text(t: Any) -> Tuple[Any, int]:
         return str.__str__(t), F_STRING_INPUT
     if issubclass(c, (bytes, bytearray)) or c is memoryview:
         return t, 0
-    raise FingerprintError("invalid-argument",
-                           "JSON text must be str or bytes, got %s" % type(t).__qualname__)
+    raise host_error(W_TEXT, type_word(t))

@@ -16,7 +16,8 @@ from typing import Any, Dict, List
 from . import _limits
 from ._abi import BATCH_CHUNK_BYTES, BATCH_CHUNK_ITEMS, DEFAULT_KIND, F_DIGEST, F_RAW_NAMES, F_STRING_INPUT
 from ._batch import Column, Target, run_chunk, with_index
-from ._errors import FingerprintError
+from ._abi import W_ARROW, W_LENGTHS, W_NULL_ITEM
+from ._errors import FingerprintError, host_error
 
 _I32 = struct.Struct("<i")
 
@@ -32,7 +33,7 @@ def _strings(x: Any, what: str) -> Any:
     if pa.types.is_dictionary(x.type) or pa.types.is_large_string(x.type) or getattr(pa.types, "is_string_view", bool)(x.type):
         x = x.cast(pa.string())
     if not pa.types.is_string(x.type):
-        raise FingerprintError("invalid-argument", "%s must be a pyarrow string array, got %s" % (what, x.type))
+        raise host_error(W_ARROW, what, x.type)
     return x
 
 
@@ -66,9 +67,9 @@ def batch_json(names: Any, args_json: Any, kind: Any, shared: List[Any], s: _lim
     if shared[0] is None:
         ka = _strings(pc.fill_null(kind, DEFAULT_KIND), "kind")  # a null kind is the default (D17, assembly/abi.ts)
         if len(ka) != len(na):
-            raise FingerprintError("invalid-argument", "kind and names have different lengths")
+            raise host_error(W_LENGTHS, "kind", "names")
     if len(na) != len(aa):
-        raise FingerprintError("invalid-argument", "names and args_json have different lengths")
+        raise host_error(W_LENGTHS, "names", "args_json")
     count = len(na)
     with Target(s) as t:
         digests = bytearray()
@@ -81,9 +82,9 @@ def batch_json(names: Any, args_json: Any, kind: Any, shared: List[Any], s: _lim
             a, nm = aa.slice(base, n), na.slice(base, n)
             errors: Dict[int, FingerprintError] = {}
             for i in _nulls(nm):
-                errors[i] = FingerprintError("invalid-argument", "name is null")
+                errors[i] = host_error(W_NULL_ITEM, "name")
             for i in _nulls(a):
-                errors.setdefault(i, FingerprintError("invalid-argument", "args_json is null"))
+                errors.setdefault(i, host_error(W_NULL_ITEM, "args_json"))
             cols = [shared[0] if ka is None else _column(ka.slice(base, n)), _column(nm), shared[2], shared[3], _column(a)]
             d, f = run_chunk(t, F_DIGEST | F_RAW_NAMES | F_STRING_INPUT, n, cols, errors, base, raise_errors)
             # Digests as bytes, or (long items, hashed by OpenSSL) hex strs, None where failed.

@@ -21,7 +21,8 @@ from . import _core, _diagnostics_wasm, _limits
 from ._abi import (BATCH_BASE, BATCH_COLUMNS, BATCH_COUNT, BATCH_END_DIGEST, BATCH_FLAGS, BATCH_ITEM_FLAGS, BATCH_LINES,
                    BATCH_NUL_IN_ITEM, BATCH_OUT_BYTES, BATCH_SEPARATED, BATCH_WORDS, DIGEST_BYTES, F_DIGEST, F_MARSHAL,
                    F_PREIMAGE, RESULT_STATUS)
-from ._errors import FingerprintError, core_error
+from ._abi import W_BATCH_STOPPED
+from ._errors import FingerprintError, core_error, host_error
 from ._wasmtime import WasmError
 
 _DESCRIPTOR = (BATCH_WORDS * 4 + 15) // 16 * 16
@@ -109,8 +110,7 @@ class Target:
 
     def error(self) -> FingerprintError:
         status, offset, part, ptr, size = _RESULT.unpack(self.read(self.result + RESULT_STATUS, _RESULT.size))
-        detail = self.read(ptr, size).decode("utf-8", "surrogatepass") if size else ""
-        return core_error(status, offset, part, detail)
+        return core_error(status, offset, self.read(ptr, size).decode("utf-8", "surrogatepass"))
 
     def forget(self) -> None:
         _diagnostics_wasm._forget(self.d)
@@ -230,7 +230,7 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_er
                     else c for c in cols]
             return run_chunk(t, flags, count, cols, host_errors, base, raise_errors, retry, lines, sorts)
         if stop < frm or stop > count:  # pragma: no cover - a core defect, never a loop
-            raise FingerprintError("internal-error", "the core's batch stopped at %d of %d..%d" % (stop, frm, count))
+            raise host_error(W_BATCH_STOPPED, stop, frm, count)
         if frm == 0 and can_hash:  # the core's pick: preimages (hashed here) or digests
             can_hash = (struct.unpack("<I", t.read(p + 4 * BATCH_FLAGS, 4))[0] & F_PREIMAGE) != 0
             hexes = [None] * count if can_hash else []

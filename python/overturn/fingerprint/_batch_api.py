@@ -16,7 +16,8 @@ from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Tuple
 from . import _batch, _limits, _stream
 from ._abi import BATCH_CHUNK_BYTES, BATCH_CHUNK_ITEMS, DEFAULT_KIND, F_CALL, F_DIGEST, F_MARSHAL, F_RAW_NAMES, F_STRING_INPUT
 from ._batch import SHARED_EMPTY, Column, Target, run_chunk, with_index
-from ._errors import FingerprintError
+from ._abi import W_CHOICE, W_ITERABLE, W_LENGTHS, W_STRING, W_TEXT
+from ._errors import FingerprintError, host_error, type_word
 from ._select import key_list
 from ._types import KeyList
 
@@ -66,7 +67,7 @@ def fingerprint_batch_json(names: Any, args_json: Any, *, match_on: Optional[Key
 
         return _arrow.batch_json(names, args_json, kind, shared, s, raise_errors)
     if isinstance(kind, str) is False:
-        raise FingerprintError("invalid-argument", "kind must be a str")
+        raise host_error(W_STRING, "kind", type_word(kind))
     out: List[Optional[str]] = []
     it_n, it_a = _chunks(_iterable(names, "names")), _chunks(_iterable(args_json, "args_json"))
     base = 0
@@ -74,7 +75,7 @@ def fingerprint_batch_json(names: Any, args_json: Any, *, match_on: Optional[Key
         while True:
             ns, texts = next(it_n), next(it_a)
             if len(ns) != len(texts):
-                raise FingerprintError("invalid-argument", "names and args_json have different lengths")
+                raise host_error(W_LENGTHS, "names", "args_json")
             if not ns:
                 break
             # A chunk of ASCII str (the usual texts: json.dumps escapes the rest) in one run, else in parts.
@@ -229,9 +230,9 @@ def _run_texts(t: Target, shared: List[Any], names: List[Any], texts: List[Any],
         else:
             ab.append(b"")  # sent empty: the core refuses it too
             sorts.append(0)
-            e = FingerprintError("invalid-argument", "JSON text must be str or bytes, got %s" % type(x).__qualname__)
+            e = host_error(W_TEXT, type_word(x))
         if not isinstance(n, str):
-            e = e or FingerprintError("invalid-argument", "name must be a str, got %s" % type(n).__qualname__)
+            e = e or host_error(W_STRING, "name", type_word(n))
         nb.append(_batch.wtf8(n) if isinstance(n, str) else b"")
         if e is not None:
             if raise_errors:
@@ -275,12 +276,12 @@ def _on_error(on_error: Any) -> bool:
         return True
     if on_error == "null":
         return False
-    raise FingerprintError("invalid-argument", 'on_error must be "raise" or "null", got %r' % (on_error,))
+    raise host_error(W_CHOICE, "on_error", "raise", repr(on_error))
 
 
 def _iterable(x: Any, what: str) -> Iterable[Any]:
     if isinstance(x, (str, bytes)) or not hasattr(x, "__iter__"):
-        raise FingerprintError("invalid-argument", "%s must be an iterable, got %s" % (what, type(x).__qualname__))
+        raise host_error(W_ITERABLE, what, type_word(x))
     return x  # type: ignore[no-any-return]
 
 
@@ -305,7 +306,7 @@ def _chunks(x: Iterable[Any]) -> Iterator[List[Any]]:
 
 def _shared_text(s: Any, what: str) -> Column:
     if not isinstance(s, str):
-        raise FingerprintError("invalid-argument", "%s must be a str, got %s" % (what, type(s).__qualname__))
+        raise host_error(W_STRING, what, type_word(s))
     return ("shared", _batch.wtf8(s))
 
 

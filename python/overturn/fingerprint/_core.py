@@ -77,12 +77,12 @@ import struct
 import threading
 TYPE_CHECKING = False  # typing is not imported at run time: ~3 ms of a CLI start (issue 13)
 if TYPE_CHECKING:
-    from typing import Any, Optional
+    from typing import Any, List, Optional, Tuple
 
 from . import _limits, _pieces
-from ._abi import (ABI_ID, E_LIMIT_DEPTH, E_LIMIT_MEMBERS, E_LIMIT_SHARED, F_DIGEST, F_IGNORE, F_MARSHAL, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT, F_TEXT, FINGERPRINT_VERSION,
-                   HEADER_BYTES, HEADER_WORDS, RESULT_DIGEST, RESULT_STATUS, RESULT_TEXT_PTR)
-from ._errors import FingerprintError, core_error
+from ._abi import (ABI_ID, E_LIMIT_DEPTH, E_LIMIT_MEMBERS, E_LIMIT_SHARED, F_DIGEST, F_IGNORE, F_LIMITS, F_MARSHAL, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT, F_TEXT, FINGERPRINT_VERSION,
+                   HEADER_BYTES, HEADER_WORDS, RESULT_DIGEST, RESULT_STATUS, RESULT_TEXT_PTR, WORD_OUT, W_BAD_DIGEST, W_NO_ROOM, W_STACK, W_TRAP)
+from ._errors import FingerprintError, core_error, host_error
 from ._module_cache import load_module
 from ._wasmtime import Instance as _WasmInstance, Module, WasmError, engine
 
@@ -197,12 +197,53 @@ class _Instance:
 
     def reserve(self, n: int) -> int:
         if n > _U32_MAX:
-            raise FingerprintError("out-of-memory", "input of %d bytes does not fit in wasm memory" % n)
+            raise host_error(W_NO_ROOM, n)
         p = self._call(self.reserve_addr, n) & _U32_MAX
         if p == 0:
-            raise FingerprintError("out-of-memory", "input of %d bytes does not fit in wasm memory" % n)
+            raise host_error(W_NO_ROOM, n)
         self.refresh()
         return p
+
+
+def word(word_id: int, params: List[str]) -> str:
+    """The message of an error this host raises itself, from the core (its ``word`` export,
+    which touches only its own buffer: safe while a request is being written). Parameters
+    past the buffer's room are cut."""
+    if getattr(_local, "wording", False):  # the module failed while wording an error: no words to ask for
+        return "error %d: %s" % (word_id, "; ".join(params))
+    _local.wording = True
+    try:
+        w = instance().w
+        b = "\0".join(params).encode("utf-8", "surrogatepass")[:WORD_OUT]
+        at = w.call(w.func("wordBuf")) & _U32_MAX
+        w.view()[at:at + len(b)] = b
+        n = w.call(w.func("word"), word_id, len(b)) & _U32_MAX
+        return str(w.view()[at + WORD_OUT:at + WORD_OUT + n], "utf-8", "replace")
+    finally:
+        _local.wording = False
+
+
+def limit_args(members: bytes) -> Tuple[int, ...]:
+    """A limits mapping checked by the core (abi.ts F_LIMITS, named as this SDK names them): which
+    were given, and the three numbers; or the core's FingerprintError. Not under the limits
+    themselves, and not through ``call``: nothing of a call's state is touched."""
+    st = instance()
+    if st.busy:
+        st = _Instance()  # re-entered on this thread: never the half-written input region
+    head = _HEADER.pack(F_LIMITS, 1, 0, 0, 0, len(members)) + b"_" + members
+    n = len(head)
+    if n > st.in_cap:
+        st.reserve(n)
+        st.in_cap = n
+    st.head = None  # plain() rewrites its header after this request
+    st.refresh()
+    st.view[st.in_ptr:st.in_ptr + n] = head
+    status = st._call(st.run_addr, n)
+    view = st.w.view()
+    if status:
+        status, offset, _part, ptr, size = _RESULT.unpack_from(view, st.result + RESULT_STATUS)
+        raise core_error(status, offset, str(view[ptr:ptr + size], "utf-8", "surrogatepass"))
+    return struct.unpack_from("<4I", view, st.result + RESULT_DIGEST)
 
 
 def check_module(w: _WasmInstance, what: str) -> None:
@@ -240,17 +281,14 @@ def check_digests(block: bytes, stride: int) -> None:
 
 
 def bad_digest() -> FingerprintError:
-    return FingerprintError("internal-error", "the fingerprint core gave a digest that is not 64 lowercase hex "
-                            "digits (an SDK defect, please report)")
+    return host_error(W_BAD_DIGEST)
 
 
 def trap_error(exc: Exception) -> FingerprintError:
     msg = str(exc)
     if getattr(exc, "stack_overflow", False) or "stack overflow" in msg or "call stack exhausted" in msg:
-        return FingerprintError("too-deep", "input is nested too deeply for the core's stack")
-    first = msg.splitlines()[0] if msg else "unknown trap"
-    return FingerprintError("internal-error", "the fingerprint core trapped (an SDK defect, please report): %s"
-                            % first)
+        return host_error(W_STACK)
+    return host_error(W_TRAP, "fingerprint", msg.splitlines()[0] if msg else "unknown trap")
 
 
 def instance() -> _Instance:
@@ -525,8 +563,8 @@ def _run(st: _Instance, s: _limits.Settings, flags: int, n: int, hash_here: bool
         status, offset, part, ptr, size = _RESULT.unpack_from(st.view, r + RESULT_STATUS)
         if ptr + size > len(st.view):
             st.refresh()
-        # A limit's message is the core's, whole (assembly/base/limits.ts).
-        raise core_error(status, offset, part, str(st.view[ptr:ptr + size], "utf-8") if size else "")
+        # The message is the core's, whole (assembly/base/words.ts).
+        raise core_error(status, offset, str(st.view[ptr:ptr + size], "utf-8") if size else "")
     if flags & F_DIGEST:
         return digest_text(st.view[r + _DIGEST_AT:r + _DIGEST_AT + 64])
     ptr, size = _TEXT.unpack_from(st.view, r + RESULT_TEXT_PTR)

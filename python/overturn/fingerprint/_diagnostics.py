@@ -25,7 +25,9 @@ from ._diagnostics_wasm import call_keep_mask, diff_texts, explain_call_text, ex
 from ._encode import host_call_text, key_list, to_json_text
 from ._select import select_value
 from ._read import is_model
-from ._errors import FingerprintError
+from . import _core
+from ._abi import F_TEXT, W_MEMBERS, W_MESSAGE, W_RECORDED, W_TEXT
+from ._errors import FingerprintError, host_error, type_word
 from ._tools import Tools, tools_text
 from ._types import KeyList
 
@@ -135,10 +137,9 @@ def explain_json(name: str, args_json: Union[str, bytes, bytearray, memoryview],
         ['page']
     """
     if isinstance(args_json, (bytes, bytearray, memoryview)):
-        args_json = _utf8(bytes(args_json))
+        args_json = _utf8(bytes(args_json), _own(limits))
     elif not isinstance(args_json, str):
-        raise FingerprintError("invalid-argument", "JSON text must be str or bytes, got %s"
-                               % type(args_json).__qualname__)
+        raise host_error(W_TEXT, type_word(args_json))
     return _explanation(*explain_record(_call(name, kind, match_on, ignore_args, {"argsJSON": args_json}), b"",
                                         _own(limits)))
 
@@ -183,7 +184,7 @@ def nearest(call: CallLike, recording: Iterable[CallLike]) -> Optional[NearestMa
     best: Optional[NearestMatch] = None
     for i, rec in enumerate(recording):
         if not (isinstance(rec, Mapping) or is_model(rec)):
-            raise FingerprintError("invalid-argument", "a recorded call must be a mapping or an SDK object with model_dump")
+            raise host_error(W_RECORDED, type_word(rec))
         # Names first: calls of other tools are never fingerprinted. A call
         # in a provider's shape (no string "name" at the top) is read by the core.
         rec_name = rec.get("name") if isinstance(rec, Mapping) else None
@@ -277,7 +278,7 @@ def explain_calls(message: Any, *, tools: Tools = None) -> List[Explanation]:
     """
     from_value = not isinstance(message, (str, bytes, bytearray, memoryview))
     if from_value:
-        message = host_call_text(message)
+        message = host_call_text(message, W_MESSAGE)
     return [_explanation(r, d) for r, d in explain_calls_text(message, tools_text(tools), from_value)]
 
 
@@ -326,14 +327,11 @@ def _call(name: Any, kind: Any, match_on: Any, ignore_args: Any, args: Dict[str,
     return c
 
 
-def _utf8(data: bytes) -> str:
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]  # a BOM in byte input is skipped (D12)
-    try:
-        return data.decode("utf-8", "surrogatepass")
-    except UnicodeDecodeError as e:
-        raise FingerprintError("invalid-utf8", "invalid JSON: invalid UTF-8 at byte %d" % e.start,
-                               offset=e.start) from None
+def _utf8(data: bytes, s: Any = None) -> str:
+    """argsJSON given as bytes, read by the core as bytes (a BOM, surrogates as three-byte
+    sequences, the first error and its offset: D12, D14); its canonical text stands in for
+    them (the same args, D13)."""
+    return _core.call(F_TEXT, b"", b"", b"", b"", data, s)
 
 
 def _change(path: str, kind: str, before: Optional[str], after: Optional[str]) -> Change:

@@ -23,8 +23,8 @@ from . import _core, _limits
 from ._abi import F_KEEP_MASK, F_TEXT
 from ._abi import (ALL_CALLS, F_CALL, F_CLI, F_DIFF, F_DIGEST, F_EXPLAIN, F_FROM_VALUE, F_NTH_CALL, F_STRING_INPUT, F_TOOLS,
                    HEADER_BYTES, HEADER_WORDS, RESULT_CLI_CODE, RESULT_CLI_OUT, RESULT_DIGEST, RESULT_OFFSET,
-                   RESULT_STATUS, RESULT_TEXT_PTR)
-from ._errors import FingerprintError, core_error
+                   RESULT_STATUS, RESULT_TEXT_PTR, W_MESSAGE, W_NO_ROOM, W_TEXT, W_TRAP)
+from ._errors import FingerprintError, core_error, host_error, type_word
 from ._module_cache import load_module
 from ._wasmtime import Instance as _WasmInstance, Module, WasmError, engine
 
@@ -59,7 +59,7 @@ class _Instance:
         self.cap = 64 * 1024
         self.ptr = self.reserve(self.cap)
         if self.ptr == 0:
-            raise FingerprintError("out-of-memory", "the diagnostics core has no room for its input")
+            raise host_error(W_NO_ROOM, self.cap)
         self.busy = False  # a request is between its write and the read of its result (_acquire)
 
     def tell(self, s: Any = None) -> None:
@@ -83,7 +83,7 @@ class _Instance:
         """Makes the input region hold n bytes, else raises out-of-memory."""
         if n > self.cap:
             if n > 0xFFFFFFFF or self.reserve(n) == 0:
-                raise FingerprintError("out-of-memory", "%s of %d bytes does not fit in wasm memory" % (what, n))
+                raise host_error(W_NO_ROOM, n)
             self.cap = n
 
     def run(self, n: int, what: str, on_trap: Callable[[], None]) -> int:
@@ -93,8 +93,7 @@ class _Instance:
             return self.w.call(self.fn_run, n)
         except WasmError as e:
             on_trap()
-            raise FingerprintError("internal-error", "the %s core trapped: %s"
-                                   % (what, (str(e).splitlines() or [""])[0])) from None
+            raise host_error(W_TRAP, what, (str(e).splitlines() or [""])[0]) from None
 
     def read(self, start: int, end: int) -> bytes:
         return bytes(self.w.view()[start:end])
@@ -144,8 +143,7 @@ def _call_text(text: Any) -> Tuple[bytes, int]:
         return text.encode("utf-8", "surrogatepass"), F_STRING_INPUT
     if isinstance(text, (bytes, bytearray, memoryview)):
         return bytes(text), 0
-    raise FingerprintError("invalid-argument", "a call's JSON text must be str or bytes, got %s"
-                           % type(text).__qualname__)
+    raise host_error(W_TEXT, type_word(text))
 
 
 def explain_call_text(text: Any, tools: bytes = b"", s: Any = None, from_value: bool = False) -> Tuple[Dict[str, Any], str]:
@@ -187,8 +185,7 @@ def explain_calls_text(text: Any, tools: bytes = b"", from_value: bool = False) 
     elif isinstance(text, (bytes, bytearray, memoryview)):
         data, flags = bytes(text), F_CALL | F_EXPLAIN | F_DIGEST
     else:
-        raise FingerprintError("invalid-argument", "a message's JSON text must be str or bytes, got %s"
-                               % type(text).__qualname__)
+        raise host_error(W_MESSAGE, type_word(text))
     if from_value:
         flags |= F_FROM_VALUE  # a limit error names no offset into text the caller never saw
     import json
@@ -246,7 +243,7 @@ def _cli_step(st: _Instance, parts: List[Any], args: Any) -> Tuple[memoryview, m
     head = bytes(view[r:r + RESULT_CLI_CODE + 4])
     if status:
         _status, offset, part, ptr, size = struct.unpack_from("<iiiII", head)
-        raise core_error(status, offset, part, str(view[ptr:ptr + size], "utf-8", "surrogatepass") if size else "")
+        raise core_error(status, offset, str(view[ptr:ptr + size], "utf-8", "surrogatepass") if size else "")
     ptr, size = struct.unpack_from("<II", head, RESULT_TEXT_PTR)
     n_out, n_err, n_state, lines, code = _CLI_WORDS.unpack_from(head, RESULT_CLI_OUT)
     text = memoryview(bytes(view[ptr:ptr + size]))
@@ -283,7 +280,7 @@ def _request(st: _Instance, request: bytes, what: str, on_trap: Callable[[], Non
     view = st.w.view()  # the run may have grown memory
     status, offset, part, ptr, size = _RESULT.unpack_from(view, r + RESULT_STATUS)
     if status:
-        raise core_error(status, offset, part, str(view[ptr:ptr + size], "utf-8", "surrogatepass"))
+        raise core_error(status, offset, str(view[ptr:ptr + size], "utf-8", "surrogatepass"))
     return view, ptr, size
 
 

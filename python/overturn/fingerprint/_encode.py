@@ -86,7 +86,8 @@ from datetime import timedelta
 
 from . import _core
 from ._abi import F_TEXT, F_VALUES, V_DATE, V_DAY
-from ._errors import FingerprintError
+from ._abi import W_CALL, W_CIRCULAR, W_DATETIME, W_KEY_TYPE, W_UNSUPPORTED_PY
+from ._errors import FingerprintError, host_error
 from ._read import describe, is_model, items_of, iterate, key_name, model_in_dump, model_value, pair
 from ._select import key_list
 
@@ -362,7 +363,7 @@ def slow_text(value: Any, root: str = "args", models: bool = True) -> str:
         elif issubclass(t, (list, tuple, dict)):
             if id(v) in active:
                 p = _path(frames, root)
-                raise FingerprintError("circular-value", "circular reference at %s" % p, path=p)
+                raise host_error(W_CIRCULAR, p, path=p)
             if issubclass(t, dict):
                 it = items_of(v, lambda: _path(frames, root)) if t is not dict else dict.items(v).__iter__()
                 out.append("{")
@@ -384,8 +385,7 @@ def slow_text(value: Any, root: str = "args", models: bool = True) -> str:
             out.append(slow_text(model_value(v, p), p, False))
         else:
             p = _path(frames, root)
-            raise FingerprintError("unsupported-value",
-                                   "cannot fingerprint %s at %s: %s" % (describe(v), p, _ALLOWED), path=p)
+            raise host_error(W_UNSUPPORTED_PY, describe(v), p, path=p)
         # Next value to write: the next member of the innermost open container.
         while frames:
             f = frames[-1]
@@ -405,10 +405,7 @@ def slow_text(value: Any, root: str = "args", models: bool = True) -> str:
                     p = _path(frames[:-1], root)  # the object that holds the key
                     name = key_name(k, p)
                     if name is None:
-                        raise FingerprintError(
-                            "unsupported-value",
-                            "cannot fingerprint a dict key of type %s in the object at %s: keys must be str, int, "
-                            "float, bool or None (D16)" % (type(k).__qualname__, p), path=p)
+                        raise host_error(W_KEY_TYPE, type(k).__qualname__, p, path=p)
                 if f[3] is not None:
                     out.append(",")
                 f[3] = name
@@ -429,11 +426,10 @@ def _dated(v: Any, frames: List[List[Any]], root: str = "args") -> str:
         return _date_text(v)
     except BadData as e:
         p = _path(frames, root)
-        raise FingerprintError("unsupported-value", "cannot fingerprint the datetime at %s: %s"
-                               % (p, e), path=p) from e.cause
+        raise host_error(W_DATETIME, p, e, path=p) from e.cause
 
 
-def host_call_text(call: Any) -> bytes:
+def host_call_text(call: Any, word: int = W_CALL) -> bytes:
     """The JSON text of a call or message given as a host value: a mapping, a list
     or tuple of calls or messages (D22), or an SDK object read through its
     ``model_dump`` (D16b, in the walker). Anything else is invalid-argument."""
@@ -441,5 +437,4 @@ def host_call_text(call: Any) -> bytes:
         return to_json_text(dict(call), "")
     if isinstance(call, (list, tuple)) or is_model(call):
         return to_json_text(call, "")
-    raise FingerprintError("invalid-argument", "a call or message must be a mapping, a list of them, an SDK object "
-                           "with model_dump, or its JSON text; got %s" % type(call).__qualname__)
+    raise host_error(word, type(call).__qualname__)

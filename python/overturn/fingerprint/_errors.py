@@ -5,8 +5,8 @@ Mirrors ``src/errors.ts``: every bad input — malformed JSON text, a value the
 contract cannot fingerprint (D16), a bad kind or name (D17) — raises a
 FingerprintError with a stable ``code`` and, where it applies, the byte
 ``offset`` into the JSON text or the ``path`` of the offending value (D19).
-The core's codes and messages (CORE_ERRORS, PARTS) are generated from
-``assembly/abi.ts`` into ``_abi.py`` by ``scripts/gen-abi.mjs``.
+The codes (CORE_ERRORS, WORD_CODES) are generated from ``assembly/abi.ts``
+into ``_abi.py`` by ``scripts/gen-abi.mjs``; every message is the core's.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ TYPE_CHECKING = False  # typing is not imported at run time: ~3 ms of a CLI star
 if TYPE_CHECKING:
     from typing import Optional
 
-from ._abi import CORE_ERRORS, PARTS
+from ._abi import CORE_ERRORS, WORD_CODES
 
 class FingerprintError(ValueError):
     """Raised for every input the fingerprint contract rejects.
@@ -61,22 +61,22 @@ def _rebuild(code: str, message: str, offset: Optional[int], path: Optional[str]
     return FingerprintError(code, message, offset=offset, path=path, index=index)
 
 
-def core_error(status: int, offset: int, part: int, detail: str = "") -> FingerprintError:
-    """The FingerprintError for a non-zero core status (result block fields; detail from its text)."""
-    if 1 <= status <= len(CORE_ERRORS):
-        code, reason = CORE_ERRORS[status - 1]
-    else:
-        code, reason = "bad-request", "core status %d" % status
-    where = PARTS[part] if 0 <= part < len(PARTS) else "args"
-    if detail:
-        return FingerprintError(code, detail, offset=offset if offset >= 0 else None)
-    if where in ("args", "call", "argsJSON") and offset >= 0:
-        prefix = "argsJSON: " if where == "argsJSON" else ""
-        return FingerprintError(code, "%sinvalid JSON: %s at byte %d" % (prefix, reason, offset), offset=offset)
-    if where == "tools" and offset >= 0:
-        return FingerprintError(code, "tools: invalid JSON: %s at byte %d" % (reason, offset), offset=offset)
-    if where == "selection":
-        return FingerprintError(code, "invalid match_on/ignore_args: %s" % reason)
-    if where in ("kind", "name"):
-        return FingerprintError(code, "invalid %s: %s" % (where, reason))
-    return FingerprintError(code, reason)
+def core_error(status: int, offset: int, message: str) -> FingerprintError:
+    """The FingerprintError of a failed core request: the core wrote its whole message
+    (assembly/base/words.ts); its code comes from the status."""
+    code = CORE_ERRORS[status - 1][0] if 1 <= status <= len(CORE_ERRORS) else "bad-request"
+    return FingerprintError(code, message, offset=offset if offset >= 0 else None)
+
+
+def host_error(word: int, *params: object, path: Optional[str] = None, offset: Optional[int] = None,
+               index: Optional[int] = None) -> FingerprintError:
+    """An error this host raises itself, worded by the core: word id ``word``
+    (``assembly/abi.ts`` W_*, its code from there) and its parameters."""
+    from . import _core  # imported here: _core imports this module
+    return FingerprintError(WORD_CODES[word - 1], _core.word(word, [str(p) for p in params]), offset=offset,
+                            path=path, index=index)
+
+
+def type_word(x: object) -> str:
+    """This host's word for a value's type in a message."""
+    return type(x).__qualname__

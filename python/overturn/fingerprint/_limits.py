@@ -35,12 +35,12 @@ from collections.abc import Mapping
 
 TYPE_CHECKING = False  # typing is not imported at run time: ~3 ms of a CLI start (issue 13)
 if TYPE_CHECKING:
-    from typing import Any, Optional, Tuple, Union
+    from typing import Any, Dict, Optional, Tuple, Union
 
     LimitValue = Union[int, float, None]
 
-from ._abi import RETAIN_BYTES
-from ._errors import FingerprintError
+from ._abi import RETAIN_BYTES, W_NON_NEGATIVE, W_OBJECT
+from ._errors import host_error, type_word
 
 #: What the core reads as "no limit" (assembly/base/limits.ts NO_LIMIT).
 NO_LIMIT = 0xFFFFFFFF
@@ -75,16 +75,14 @@ class Limits:
 
     # A plain frozen class, not a dataclass: importing dataclasses pulls in
     # inspect (~7 ms of every process's start-up, issue 11).
-    __slots__ = ("max_input_bytes", "max_depth", "max_members")
+    __slots__ = ("max_input_bytes", "max_depth", "max_members", "_core")
     max_input_bytes: LimitValue
     max_depth: LimitValue
     max_members: LimitValue
 
     def __init__(self, max_input_bytes: LimitValue = None, max_depth: LimitValue = None,
                  max_members: LimitValue = None) -> None:
-        for field, v in (("max_input_bytes", max_input_bytes), ("max_depth", max_depth), ("max_members", max_members)):
-            _check(v, field)
-            object.__setattr__(self, field, v)
+        _fill(self, {"max_input_bytes": max_input_bytes, "max_depth": max_depth, "max_members": max_members})
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("Limits is frozen")
@@ -105,33 +103,46 @@ class Limits:
         return "Limits(max_input_bytes=%r, max_depth=%r, max_members=%r)" % self._key()
 
 
-def _check(v: Any, what: str) -> None:
-    if v is None or v == math.inf and isinstance(v, float):
-        return
-    if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-        raise FingerprintError("invalid-argument",
-                               "%s must be a non-negative int, math.inf or None, got %r" % (what, v))
+_FIELDS = ("max_input_bytes", "max_depth", "max_members")
+_answers: Dict[bytes, Tuple[int, ...]] = {}
+
+
+def _fill(lim: Limits, given: Mapping[Any, Any]) -> Limits:
+    """Sets the fields as given and ``_core``, the three numbers the core read from them
+    (abi.ts F_LIMITS: it decides every value and words every error)."""
+    told = (7, NO_LIMIT, NO_LIMIT, NO_LIMIT)  # all None: nothing to ask (Limits() at import)
+    if any(v is not None for v in given.values()) or any(k not in _FIELDS for k in given):
+        import json  # here: the CLI's start-up does not load it (the CLI passes no limits)
+
+        from . import _core  # imported here: _core imports this module
+        text = json.dumps({str(k): _member(v) for k, v in given.items()}).encode()
+        told = _answers.get(text) or _core.limit_args(text)
+        if len(_answers) > 64:  # the same few limits call after call: the core's answers kept, bounded
+            _answers.clear()
+        _answers[text] = told
+    for f in _FIELDS:
+        object.__setattr__(lim, f, given.get(f))
+    object.__setattr__(lim, "_core", tuple(v if told[0] >> i & 1 else NO_LIMIT for i, v in enumerate(told[1:])))
+    return lim
+
+
+def _member(v: Any) -> Any:
+    """A member as the core takes it: None, a number as printed ("Infinity" for math.inf), else as shown."""
+    if v is None or isinstance(v, bool) or not isinstance(v, (int, float)):
+        return None if v is None else [repr(v)]
+    try:
+        return "Infinity" if v == math.inf else float.__repr__(v) if isinstance(v, float) else int.__repr__(v)
+    except ValueError:  # an int past sys.get_int_max_str_digits(): past every limit too
+        return "1e+9999"
 
 
 def as_limits(x: Any) -> Limits:
-    """A ``Limits`` or a mapping with its field names, checked."""
+    """A ``Limits`` or a mapping with its field names, checked by the core."""
     if isinstance(x, Limits):
         return x
     if isinstance(x, Mapping):
-        unknown = sorted(str(k) for k in x if k not in ("max_input_bytes", "max_depth", "max_members"))
-        if unknown:
-            raise FingerprintError("invalid-argument", "unknown limits %s: allowed are max_input_bytes, max_depth, "
-                                   "max_members" % ", ".join(unknown))
-        return Limits(**x)
-    raise FingerprintError("invalid-argument", "limits must be a Limits or a mapping, got %s" % type(x).__qualname__)
-
-
-def _u32(v: LimitValue) -> int:
-    return NO_LIMIT if v is None or v >= NO_LIMIT else int(v)
-
-
-def _core_triple(lim: Limits) -> Tuple[int, int, int]:
-    return (_u32(lim.max_input_bytes), _u32(lim.max_depth), _u32(lim.max_members))
+        return _fill(Limits.__new__(Limits), x)
+    raise host_error(W_OBJECT, "limits", type_word(x))
 
 
 _NONE = (NO_LIMIT, NO_LIMIT, NO_LIMIT)
@@ -146,8 +157,8 @@ class Settings:
 
     def __init__(self, limits: Limits, retain: float, own: Optional[Limits] = None) -> None:
         self.limits = limits
-        mine = _core_triple(limits)
-        theirs = _NONE if own is None else _core_triple(own)
+        mine = limits._core
+        theirs = _NONE if own is None else own._core
         self.core: Tuple[int, ...] = mine + theirs
         #: Some byte limit applies: a host value then goes in as JSON text (the size the limit counts).
         self.any_bytes = mine[0] != NO_LIMIT or theirs[0] != NO_LIMIT
@@ -205,7 +216,8 @@ def configure(*, limits: Any = None, retain_memory_bytes: Optional[float] = None
     global active
     cur = active
     retain = cur.retain if retain_memory_bytes is None else retain_memory_bytes
-    _check(retain, "retain_memory_bytes")
+    if isinstance(retain, bool) or not isinstance(retain, (int, float)) or not retain >= 0:
+        raise host_error(W_NON_NEGATIVE, "retain_memory_bytes", repr(retain))
     merged = cur.merged(limits) if limits is not None else cur.limits
     active = Settings(merged, retain)
 

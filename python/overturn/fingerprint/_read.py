@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Any, Dict, Optional, Tuple
 
-from ._errors import FingerprintError
+from ._abi import W_DUMP_MODEL, W_DUMP_RAISED, W_INT_KEY, W_NOT_ITERABLE, W_NOT_PAIR
+from ._errors import FingerprintError, host_error
 
 _INF = float("inf")
 
@@ -40,9 +41,7 @@ def key_name(k: Any, where: str = "args") -> Optional[str]:
         try:
             return int.__repr__(k)
         except ValueError as e:
-            raise FingerprintError(
-                "unsupported-value", "cannot fingerprint an int dict key of more digits than "
-                "sys.get_int_max_str_digits() allows in the object at %s (D16)" % where, path=where) from e
+            raise host_error(W_INT_KEY, where, path=where) from e
     if issubclass(t, float):
         x = float.__float__(k)
         if x != x:
@@ -74,8 +73,7 @@ def iterate(res: Any, what: str, where: Where) -> Any:
         t = type(res)
         if getattr(t, "__iter__", None) is None and getattr(t, "__getitem__", None) is None:
             where = _where(where)
-            raise FingerprintError("unsupported-value", "cannot fingerprint the object at %s: %s returned %s, "
-                                   "which is not iterable" % (where, what, describe(res)), path=where) from e
+            raise host_error(W_NOT_ITERABLE, where, what, describe(res), path=where) from e
         raise  # raised by the object's own __iter__
 
 
@@ -100,8 +98,7 @@ def pair(item: Any, where: Where) -> Tuple[Any, Any]:
         return tuple.__getitem__(item, 0), tuple.__getitem__(item, 1)
     e = ValueError("items must return 2-tuples")  # the C json encoder's own message
     where = _where(where)
-    raise FingerprintError("unsupported-value", "cannot fingerprint the dict at %s: its items() yielded %s, "
-                           "not a (key, value) pair" % (where, describe(item)), path=where) from e
+    raise host_error(W_NOT_PAIR, where, describe(item), path=where) from e
 
 
 
@@ -131,12 +128,10 @@ def model_value(v: Any, where: str) -> Any:
     try:
         return v.model_dump(mode="json", by_alias=True)
     except Exception as e:
-        raise FingerprintError("unsupported-value", "cannot fingerprint %s at %s: its %s raised %s: %s (D16b)"
-                               % (describe(v), where, _DUMP_ARGS, type(e).__qualname__, e), path=where) from e
+        raise host_error(W_DUMP_RAISED, describe(v), where, _DUMP_ARGS, type(e).__qualname__, e, path=where) from e
 
 
 def model_in_dump(v: Any, where: str) -> FingerprintError:
     """The error for a model inside what a ``model_dump`` returned (itself, another
     model): not followed, so a dump that returns models cannot loop (D16b)."""
-    return FingerprintError("unsupported-value", "cannot fingerprint %s at %s: a %s must return JSON values, "
-                            "not objects with model_dump (D16b)" % (describe(v), where, _DUMP_ARGS), path=where)
+    return host_error(W_DUMP_MODEL, describe(v), where, _DUMP_ARGS, path=where)

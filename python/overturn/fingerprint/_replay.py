@@ -13,7 +13,8 @@ import os
 from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
 
 from ._encode import host_call_text
-from ._errors import FingerprintError, core_error
+from ._abi import W_BINARY, W_LINE_MISSING, W_PIECE, W_READ_BACK, W_RECORDING
+from ._errors import FingerprintError, core_error, host_error, type_word
 from ._json_value import build_value
 from ._replay_wasm import ReplayCore
 from ._tools import Tools, tools_text
@@ -71,8 +72,7 @@ class Recording:
             for piece in source:
                 rec._piece(piece)
         else:
-            raise FingerprintError("invalid-argument", "a recording is a path, bytes, a binary file or an iterable, got %s"
-                                   % type(source).__qualname__)
+            raise host_error(W_RECORDING, type_word(source))
         rec._end()
         return rec
 
@@ -134,8 +134,7 @@ class Recording:
         """Recorded line ``line``: the text the core sent, or (None) the one held, which it left out."""
         if text is None:
             if self._last[0] != line:
-                raise FingerprintError("internal-error", "the core left out line %d, which this recording does not hold"
-                                       % line)
+                raise host_error(W_LINE_MISSING, line)
             return self._last[1], self._last[2]
         self._last = (0, "", None)  # until the value is built
         value = self._value(text)
@@ -163,7 +162,7 @@ class Recording:
         try:
             value: Dict[str, Any] = build_value(text, items)
         except Exception as e:  # a scalar json.loads refuses (an int past sys.get_int_max_str_digits()), ...
-            raise FingerprintError("internal-error", "the recorded line could not be read back as a value: %s" % e) from e
+            raise host_error(W_READ_BACK, e) from e
         return value
 
     def _file(self, f: Any) -> None:
@@ -172,7 +171,7 @@ class Recording:
             if not chunk:
                 return
             if isinstance(chunk, str):
-                raise FingerprintError("invalid-argument", "open the recording in binary mode ('rb')")
+                raise host_error(W_BINARY)
             self._bytes(chunk)
 
     def _piece(self, piece: Any) -> None:
@@ -181,7 +180,7 @@ class Recording:
         elif isinstance(piece, str):
             self._bytes(piece.encode("utf-8", "surrogatepass") + b"\n")
         else:
-            raise FingerprintError("invalid-argument", "a recording's pieces are bytes chunks or str lines")
+            raise host_error(W_PIECE, type_word(piece))
 
     def _bytes(self, chunk: bytes) -> None:
         for i in range(0, len(chunk), _CHUNK):
@@ -203,7 +202,7 @@ class Recording:
         r = json.loads(self._core.load(data, last))
         self._lines, self._calls = r["lines"], r["calls"]
         for b in r["bad"]:
-            self.bad_lines.append((b["line"], core_error(b["status"], b["offset"], b["part"], b["detail"])))
+            self.bad_lines.append((b["line"], core_error(b["status"], b["offset"], b["detail"])))
         return int(r["consumed"])
 
 

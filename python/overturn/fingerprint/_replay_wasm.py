@@ -12,9 +12,9 @@ import struct
 import threading
 from typing import Any
 
-from ._abi import F_FROM_VALUE, F_REPLAY, F_STRING_INPUT, REPLAY_KIND_BYTES, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, R_VALUE, U_CODE_POINTS
+from ._abi import F_FROM_VALUE, F_REPLAY, F_STRING_INPUT, REPLAY_KIND_BYTES, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, R_VALUE, U_CODE_POINTS, W_BROKEN, W_REENTERED
 from ._diagnostics_wasm import _HEADER, _new_instance, run_request, run_request_bytes
-from ._errors import FingerprintError
+from ._errors import FingerprintError, host_error
 
 _OP = struct.Struct("<III")  # the kind part (REPLAY_KIND_BYTES): op, argument, the line whose text the caller holds
 
@@ -54,10 +54,9 @@ class ReplayCore:
     def _run(self, flags: int, op: int, arg: int, data: bytes, raw: bool = False, known: int = 0) -> Any:
         with self._lock:
             if self._busy:  # its index lives in this instance: no temporary one can answer for it
-                raise FingerprintError("invalid-argument", "a Recording was used from inside one of its own calls "
-                                       "(a __del__ or signal handler that ran mid-call); call it after that call returns")
+                raise host_error(W_REENTERED)
             if self._broken:
-                raise FingerprintError("internal-error", "this recording's core failed earlier; load the recording again")
+                raise host_error(W_BROKEN)
             request = _HEADER.pack(F_REPLAY | flags, REPLAY_KIND_BYTES, 0, 0, 0, len(data)) + _OP.pack(op, arg, known) + data
             self._busy = True
             try:

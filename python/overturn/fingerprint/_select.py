@@ -12,7 +12,8 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from ._errors import FingerprintError
+from ._abi import W_KEEP_MASK, W_STRINGS
+from ._errors import FingerprintError, host_error, type_word
 from ._read import is_model, items_of, key_name, model_value, pair
 
 _quote = json.encoder.encode_basestring_ascii  # C when available
@@ -85,7 +86,7 @@ def select_value(args: Any, ask: Callable[[List[str]], str], left: Optional[Call
 def _checked(mask: str, n: int) -> str:
     """The core's answer, which must be nothing or a character for each of the n names (abi.ts F_KEEP_MASK)."""
     if mask and len(mask) != n + 1:
-        raise FingerprintError("internal-error", "the core's keep-mask has %d members for %d keys" % (len(mask) - 1, n))
+        raise host_error(W_KEEP_MASK, len(mask) - 1, n)
     return mask
 
 
@@ -112,8 +113,7 @@ def key_list(keys: Any, what: str) -> Tuple[str, ...]:
     """
     t = type(keys)
     if issubclass(t, (str, bytes, bytearray, dict)) or getattr(t, "__iter__", None) is None:
-        raise FingerprintError("invalid-argument",
-                               "%s must be a list of strings, got %s" % (what, t.__qualname__))
+        raise host_error(W_STRINGS, what, t.__qualname__)
     out = tuple(keys)  # user code (__iter__): its exceptions pass through
     for k in out:
         if type(k) is not str:
@@ -125,8 +125,7 @@ def key_list(keys: Any, what: str) -> Tuple[str, ...]:
         kt = type(k)
         if kt is not str:
             if not issubclass(kt, str):
-                raise FingerprintError("invalid-argument",
-                                       "%s must be a list of strings, found %s" % (what, kt.__qualname__))
+                raise host_error(W_STRINGS, what, "an array holding " + kt.__qualname__)
             k = str.__str__(k)
         exact.append(k)
     return tuple(exact)
