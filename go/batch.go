@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/binary"
 	"math"
-	"strconv"
 )
 
 // Batches: many calls, one crossing into the core per chunk of items
@@ -120,12 +119,8 @@ func batch(ctx context.Context, m *module, flags uint32, shared [4][]byte, count
 				out = append(out, string(digests[abi.DIGEST_BYTES*i:abi.DIGEST_BYTES*(i+1)]))
 			}
 			if int(stop) < n {
-				r := in.readResult()
-				e := coreError(r)
+				e := coreError(in.readResult()) // "item N: ...", worded by the core
 				e.Index = base + int(stop)
-				if len(r.text) == 0 { // the core names the item only in a message it wrote itself
-					e.Message = "item " + strconv.Itoa(e.Index) + ": " + e.Message
-				}
 				return e
 			}
 			base += n
