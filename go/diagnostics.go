@@ -156,9 +156,17 @@ func Explain(name string, args any, opts *Options) (*Explanation, error) {
 }
 
 // ExplainJSON explains the call FingerprintJSON(name, argsJSON, opts) makes.
-func ExplainJSON(name string, argsJSON string, opts *Options) (*Explanation, error) {
+func ExplainJSON[T Text](name string, argsJSON T, opts *Options) (*Explanation, error) {
 	c, own := asCall(name, opts)
-	c["argsJSON"] = argsJSON
+	c["argsJSON"] = string(argsJSON)
+	if t := asText(argsJSON); !t.str {
+		// Bytes are read by the core first (UTF-8, a BOM: D12, D14); their canonical text stands in (D13).
+		r, err := call(fastModule, abi.F_TEXT, nil, t, own)
+		if err != nil {
+			return nil, err
+		}
+		c["argsJSON"] = string(r.text)
+	}
 	return ExplainCall(c, &CallOptions{Limits: own})
 }
 
