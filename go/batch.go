@@ -16,7 +16,7 @@ import (
 // with shared options (Kind, MatchOn, IgnoreArgs, Limits).
 func FingerprintBatchJSON[T Text](ctx context.Context, names []string, argsJSON []T, opts *Options) ([]string, error) {
 	if len(names) != len(argsJSON) {
-		return nil, newError("invalid-argument", "names and argsJSON must have the same length", "")
+		return nil, word(abi.W_LENGTHS, "", "names", "argsJSON")
 	}
 	if opts == nil {
 		opts = &Options{}

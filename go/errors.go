@@ -2,6 +2,9 @@ package fingerprint
 
 import (
 	"github.com/overturn/fingerprint/go/internal/abi"
+
+	"context"
+	"strings"
 )
 
 // FingerprintError is every error of this package for bad input (D19): a
@@ -34,4 +37,23 @@ func coreError(r *result) *FingerprintError {
 	e := newError(code, string(r.text), "")
 	e.Offset = max(int(r.offset), -1)
 	return e
+}
+
+// word is an error this host raises, worded by the core (the fingerprint
+// module's word export, base/words.ts: a word id and its parameters, NUL
+// between them, at wordBuf(); the message at wordBuf() + WORD_OUT).
+func word(id int, path string, params ...string) *FingerprintError {
+	msg := strings.Join(params, "; ") // no module to word it
+	if in, err := fastModule.get(); err == nil {
+		ctx, p := context.Background(), []byte(strings.Join(params, "\x00"))
+		at, err := in.call(ctx, in.mod.ExportedFunction("wordBuf"))
+		if err == nil && in.mem.Write(uint32(at), p[:min(len(p), abi.WORD_OUT)]) {
+			n, _ := in.call(ctx, in.mod.ExportedFunction("word"), uint64(id), uint64(min(len(p), abi.WORD_OUT)))
+			if b, ok := in.mem.Read(uint32(at)+abi.WORD_OUT, uint32(n)); ok {
+				msg = string(b)
+			}
+		}
+		in.put()
+	}
+	return newError(abi.WordCodes[id-1], msg, path)
 }

@@ -112,3 +112,23 @@ func TestErrorVectors(t *testing.T) {
 		})
 	}
 }
+
+// Errors the Go host raises are worded by the core (its word export), as the other SDKs' are.
+func TestHostErrorsWordedByCore(t *testing.T) {
+	m := map[string]any{}
+	m["self"] = []any{m}
+	_, err1 := Fingerprint("t", m, nil)
+	_, err2 := FingerprintBatchJSON(context.Background(), []string{"a"}, []string{}, nil)
+	for i, c := range []struct {
+		err             error
+		code, msg, path string
+	}{
+		{err1, "circular-value", "circular reference at args.self[0]", "args.self[0]"},
+		{err2, "invalid-argument", "names and argsJSON have different lengths", ""},
+	} {
+		var fe *FingerprintError
+		if !errors.As(c.err, &fe) || fe.Code != c.code || fe.Message != c.msg || fe.Path != c.path {
+			t.Errorf("%d: %#v; want %s %q at %q", i, c.err, c.code, c.msg, c.path)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -176,7 +177,7 @@ func (in *instance) room(ctx context.Context, n uint32) error {
 		return err
 	}
 	if p == 0 {
-		return newError("out-of-memory", fmt.Sprintf("input of %d bytes does not fit in wasm memory", n), "")
+		return word(abi.W_NO_ROOM, "", strconv.FormatUint(uint64(n), 10))
 	}
 	in.inPtr, in.inCap = uint32(p), n
 	return nil

@@ -203,7 +203,8 @@ func special(t reflect.Type) bool { return t == timeType || t == rawType || t ==
 func (w *walker) enter(u ref) {
 	d := len(w.open)
 	if d >= maxDepth {
-		w.fail("too-deep", fmt.Sprintf("args nested too deeply (over %d levels)", maxDepth), nil)
+		p := w.pathString()
+		panic(word(abi.W_TOO_DEEP, p, strconv.Itoa(maxDepth), p))
 	}
 	w.open = append(w.open, frame{u, len(w.path)})
 	if d < cycleDepth || u.p == 0 {
@@ -237,7 +238,7 @@ func (w *walker) circular() {
 		first[f.ref] = true
 	}
 	p := w.pathString()
-	panic(newError("circular-value", "circular reference at "+p, p))
+	panic(word(abi.W_CIRCULAR, p, p))
 }
 
 // container writes an object or array: null when nil, else its tag, count and (body) members or items.
