@@ -12,6 +12,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"strconv"
 )
 
 // FingerprintVersion is the contract version these fingerprints follow (D18).
@@ -73,7 +74,7 @@ type Settings struct {
 // Configure sets the process-wide limits and memory retention.
 func Configure(s Settings) error {
 	if s.RetainMemoryBytes < 0 {
-		return newError("invalid-argument", "RetainMemoryBytes must not be negative", "")
+		return word(abi.W_NON_NEGATIVE, "", "RetainMemoryBytes", strconv.FormatInt(s.RetainMemoryBytes, 10))
 	}
 	if s.Limits != nil {
 		if err := s.Limits.check(); err != nil {
