@@ -110,10 +110,16 @@ func explainCalls(c any, o *CallOptions, all bool) ([]Explanation, error) {
 
 func record(text []byte, e *Explanation) error {
 	d := e.Fingerprint
-	if err := json.Unmarshal(text, e); err != nil {
+	err := decode(text, e)
+	e.Version, e.Fingerprint = FingerprintVersion, d
+	return err
+}
+
+// decode reads the core's JSON answer into v.
+func decode(text []byte, v any) error {
+	if err := json.Unmarshal(text, v); err != nil {
 		return internalError(err)
 	}
-	e.Version, e.Fingerprint = FingerprintVersion, d
 	return nil
 }
 
@@ -233,8 +239,8 @@ func Diff(a, b any) (*DiffResult, error) {
 			return nil, err
 		}
 		var changes []Change
-		if err := json.Unmarshal(r.text, &changes); err != nil {
-			return nil, internalError(err)
+		if err := decode(r.text, &changes); err != nil {
+			return nil, err
 		}
 		d.Changes = append(d.Changes, changes...)
 	}
