@@ -343,16 +343,15 @@ func (w *walker) str(s string) {
 	if !ascii && !utf8.ValidString(s) {
 		w.fail("invalid-utf8", "a string that is not valid UTF-8", nil)
 	}
-	w.buf = append(w.buf, tag)
-	w.buf = binary.LittleEndian.AppendUint32(w.buf, uint32(len(s)))
-	w.buf = append(w.buf, s...)
-	w.check()
+	item(w, tag, s)
 }
 
 // json: JSON text the core reads itself (D11–D14).
-func (w *walker) json(b []byte) {
-	w.buf = append(w.buf, abi.V_JSON)
-	w.buf = binary.LittleEndian.AppendUint32(w.buf, uint32(len(b)))
+func (w *walker) json(b []byte) { item(w, abi.V_JSON, b) }
+
+// item: a tag, the length, the bytes.
+func item[T ~string | ~[]byte](w *walker, tag byte, b T) {
+	w.buf = binary.LittleEndian.AppendUint32(append(w.buf, tag), uint32(len(b)))
 	w.buf = append(w.buf, b...)
 	w.check()
 }
