@@ -92,16 +92,24 @@ func explainCalls(c any, o *CallOptions, all bool) ([]Explanation, error) {
 	// The core writes the Explanation (every call: their JSON array) as the SDKs return it.
 	if !all {
 		var e Explanation
-		if err := json.Unmarshal(r.text, &e); err != nil {
-			return nil, internalError(err)
+		if err := decode(r.text, &e); err != nil {
+			return nil, err
 		}
 		return []Explanation{e}, nil
 	}
 	var out []Explanation
-	if err := json.Unmarshal(r.text, &out); err != nil {
-		return nil, internalError(err)
+	if err := decode(r.text, &out); err != nil {
+		return nil, err
 	}
 	return out, nil
+}
+
+// decode reads the core's JSON answer into v.
+func decode(text []byte, v any) error {
+	if err := json.Unmarshal(text, v); err != nil {
+		return internalError(err)
+	}
+	return nil
 }
 
 // ExplainCall explains one call: a recording line or a provider's tool call,
@@ -143,9 +151,17 @@ func Explain(name string, args any, opts *Options) (*Explanation, error) {
 }
 
 // ExplainJSON explains the call FingerprintJSON(name, argsJSON, opts) makes.
-func ExplainJSON(name string, argsJSON string, opts *Options) (*Explanation, error) {
+func ExplainJSON[T Text](name string, argsJSON T, opts *Options) (*Explanation, error) {
 	c, own := asCall(name, opts)
-	c["argsJSON"] = argsJSON
+	c["argsJSON"] = string(argsJSON)
+	if t := asText(argsJSON); !t.str {
+		// Bytes are read by the core first (UTF-8, a BOM: D12, D14); their canonical text stands in (D13).
+		r, err := call(fastModule, abi.F_TEXT, nil, t, own)
+		if err != nil {
+			return nil, err
+		}
+		c["argsJSON"] = string(r.text)
+	}
 	return ExplainCall(c, &CallOptions{Limits: own})
 }
 
@@ -215,8 +231,8 @@ func Diff(a, b any) (*DiffResult, error) {
 		return nil, err
 	}
 	d := &DiffResult{}
-	if err := json.Unmarshal(r.text, d); err != nil {
-		return nil, internalError(err)
+	if err := decode(r.text, d); err != nil {
+		return nil, err
 	}
 	if d.Changes == nil {
 		d.Changes = []Change{}
