@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/binary"
 	"math"
-	"strconv"
 )
 
 // Batches: many calls, one crossing into the core per chunk of items
@@ -17,7 +16,7 @@ import (
 // with shared options (Kind, MatchOn, IgnoreArgs, Limits).
 func FingerprintBatchJSON[T Text](ctx context.Context, names []string, argsJSON []T, opts *Options) ([]string, error) {
 	if len(names) != len(argsJSON) {
-		return nil, newError("invalid-argument", "names and argsJSON must have the same length", "")
+		return nil, word(abi.W_LENGTHS, "", "names", "argsJSON")
 	}
 	if opts == nil {
 		opts = &Options{}
@@ -120,12 +119,8 @@ func batch(ctx context.Context, m *module, flags uint32, shared [4][]byte, count
 				out = append(out, string(digests[abi.DIGEST_BYTES*i:abi.DIGEST_BYTES*(i+1)]))
 			}
 			if int(stop) < n {
-				r := in.readResult()
-				e := coreError(r)
+				e := coreError(in.readResult()) // "item N: ...", worded by the core
 				e.Index = base + int(stop)
-				if len(r.text) == 0 { // the core names the item only in a message it wrote itself
-					e.Message = "item " + strconv.Itoa(e.Index) + ": " + e.Message
-				}
 				return e
 			}
 			base += n

@@ -19,17 +19,17 @@ import (
 	"time"
 )
 
-// The CLI is a thin shell over the core's CLI engine (assembly/cli/run.ts):
-// the core reads the arguments, splits and reads the lines, fingerprints
-// and formats every byte printed and returns the exit status; this file
-// moves bytes (argv, files and stdin in 1 MiB chunks of whole lines,
-// stdout/stderr, TTY progress) and runs --jobs N as goroutines, each with an
-// engine instance of its own, output in input order.
+// The CLI is a thin shell over the core's CLI engine (assembly/cli/): the
+// core reads the arguments and makes the plan (cli/plan.ts: which files, in
+// which step, how many workers and how they share the chunks), splits and
+// reads the lines, fingerprints and formats every byte printed, words read
+// errors and the progress line, and returns the exit status. This file moves
+// bytes: argv and the sizes at its paths in, files and stdin in chunks of
+// whole lines, stdout/stderr out, the terminal, a closed pipe, and the
+// worker goroutines the plan asks for (cli_jobs.go), each with its own
+// engine instance.
 
-const (
-	cliProg  = "overturn-fingerprint"
-	cliChunk = 1 << 20
-)
+const cliProg = "overturn-fingerprint"
 
 type cliResult struct {
 	out, err, state []byte
@@ -37,7 +37,7 @@ type cliResult struct {
 	code            int32
 }
 
-// cliStep runs one step of the engine (assembly/cli/out.ts lists the steps and their parts).
+// cliStep runs one step of the engine (assembly/cli/steps.ts lists the steps and their parts).
 func cliStep(in *instance, step string, name, match, ignore, args []byte) (cliResult, error) {
 	r, err := in.do(context.Background(), abi.F_CLI, [][]byte{[]byte(step), name, match, ignore}, textArg{b: args}, nil)
 	if err != nil {
@@ -49,13 +49,14 @@ func cliStep(in *instance, step string, name, match, ignore, args []byte) (cliRe
 }
 
 type cli struct {
-	main     *instance
-	stdout   io.Writer
-	stderr   io.Writer
-	progress *progress
-	argv     []byte
-	facts    []byte
-	tools    []byte
+	main           *instance
+	stdout, stderr io.Writer
+	progress, tty  bool // stderr, stdout: a terminal
+	started        time.Time
+	argv, facts    []byte
+	tools          []byte
+	state          []byte
+	stop           bool
 }
 
 // RunCLI runs overturn-fingerprint with args (without the program name) and
@@ -66,7 +67,6 @@ func RunCLI(args []string) int {
 }
 
 func runCLIWith(args []string, stdout, stderr io.Writer) (code int) {
-	c := &cli{stdout: stdout, stderr: stderr}
 	defer func() {
 		if r := recover(); r != nil {
 			err, ok := r.(error)
@@ -77,19 +77,13 @@ func runCLIWith(args []string, stdout, stderr io.Writer) (code int) {
 			code = 2
 		}
 	}()
+	in, err := engineModule.get()
+	if err != nil {
+		panic(err)
+	}
+	defer in.put()
+	c := &cli{main: in, stdout: stdout, stderr: stderr, started: time.Now()}
 	return c.run(args)
-}
-
-func (c *cli) write(r cliResult) {
-	if len(r.err) > 0 {
-		c.progress.clear()
-		c.stderr.Write(r.err)
-	}
-	if len(r.out) > 0 {
-		if _, err := c.stdout.Write(r.out); errors.Is(err, syscall.EPIPE) {
-			os.Exit(0) // the reader left (| head): stop quietly, as the Node CLI does
-		}
-	}
 }
 
 // step runs a step on this goroutine's instance; the engine failing (a core bug) ends the run (runCLIWith recovers).
@@ -101,150 +95,154 @@ func (c *cli) step(step string, name, match, ignore string, args []byte) cliResu
 	return r
 }
 
-func (c *cli) run(args []string) int {
-	in, err := engineModule.get()
-	if err != nil {
-		panic(err)
+func (c *cli) write(r cliResult) {
+	if c.progress && (len(r.err) > 0 || len(r.out) > 0 && c.tty) {
+		c.stderr.Write(c.step("progress", "", "", "", nil).err) // the progress line drawn, if any, goes first
 	}
-	defer in.put()
-	c.main = in
+	c.stderr.Write(r.err)
+	if _, err := c.stdout.Write(r.out); errors.Is(err, syscall.EPIPE) {
+		os.Exit(0) // the reader left (| head): stop quietly, as the Node CLI does
+	}
+}
+
+func terminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// chunk runs whole lines on this goroutine's instance, why's state carried from chunk to chunk.
+func (c *cli) chunk(file string, first int, b []byte) cliResult {
+	r := c.step("chunk", file, string(c.state), strconv.Itoa(first), b)
+	c.state, c.stop = r.state, r.code == 1 // why found the call itself
+	return r
+}
+
+func (c *cli) run(args []string) int {
 	// argv as the core reads it: per argument the size found at that path ("-": none), ":", its bytes, NUL.
 	for _, a := range args {
 		size := "-"
 		if fi, err := os.Stat(a); err == nil {
 			size = strconv.FormatInt(fi.Size(), 10)
 		}
-		c.argv = append(append(append(append(c.argv, size...), ':'), a...), 0)
+		c.argv = append(append(append(c.argv, size+":"...), a...), 0)
 	}
-	// The host's facts for the core's plan (assembly/cli/plan.ts): goroutines share the compiled module.
-	facts := fmt.Sprintf("cores=%d\x00worker=thread\x00", runtime.NumCPU())
-	if s := os.Getenv("OVERTURN_FINGERPRINT_JOBS_MIN_BYTES"); s != "" {
-		facts += "min-bytes=" + s + "\x00"
+	// What the core needs to know of this host for the plan: goroutines share the compiled module ("thread").
+	c.facts = fmt.Appendf(nil, "cores=%d\x00worker=thread\x00", runtime.NumCPU())
+	if m := os.Getenv("OVERTURN_FINGERPRINT_JOBS_MIN_BYTES"); m != "" {
+		c.facts = fmt.Appendf(c.facts, "min-bytes=%s\x00", m)
 	}
-	c.facts = []byte(facts)
+	if os.Getenv("OVERTURN_FINGERPRINT_JOBS_DEAL") == "1" {
+		c.facts = append(c.facts, "deal=1\x00"...)
+	}
 	planned := c.step("plan", string(c.argv), cliProg, abi.PACKAGE_VERSION, c.facts)
 	if planned.code >= 0 {
 		c.write(planned)
 		return int(planned.code)
 	}
-	// The plan's records, key=value in order: the policy, then each input with its step.
-	records := strings.Split(string(planned.state), "\x00")
-	records = records[:len(records)-1]
-	workers, chunkSize := 0, cliChunk
-	for _, r := range records {
+	var plan [][2]string
+	policy := map[string]int{}
+	for _, r := range strings.Split(strings.TrimSuffix(string(planned.state), "\x00"), "\x00") {
 		k, v, _ := strings.Cut(r, "=")
-		if n, err := strconv.Atoi(v); err == nil && k == "workers" {
-			workers = n
-		} else if err == nil && k == "chunk" {
-			chunkSize = n
+		plan = append(plan, [2]string{k, v})
+		policy[k], _ = strconv.Atoi(v)
+	}
+	c.progress, c.tty = terminal(c.stderr), terminal(c.stdout)
+	defer func() {
+		if c.progress {
+			c.stderr.Write(c.step("progress", "", "", "", nil).err)
 		}
-	}
-	_ = chunkSize // reads stay at cliChunk, the plan's size today
-	if fi, err := os.Stderr.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
-		c.progress = &progress{start: time.Now(), w: os.Stderr}
-	}
-	defer c.progress.clear()
-	var state []byte
-	var pool *jobs_
-	var lines, read int
-	chunks, done := 0, false
-	for _, rec := range records {
-		step, file, _ := strings.Cut(rec, "=")
-		if done {
+	}()
+	var pool *jobs
+	lines, chunks := 0, 0
+	for _, rec := range plan {
+		step, file := rec[0], rec[1]
+		if c.stop {
 			break
 		}
 		switch step {
 		case "tools", "target":
 			// Read whole and handed over, or the error's name; the core answers (a usage error, why's call).
-			b, err := readAll(file)
-			t := c.step(step, file, "", errName(err), b)
-			if step == "tools" {
-				if t.code >= 0 {
-					c.write(t)
-					return int(t.code)
-				}
+			var b []byte
+			err := wholeLines(file, policy["chunk"], func(chunk []byte) bool { b = append(b, chunk...); return false })
+			r := c.step(step, file, "", errName(err), b)
+			if step == "tools" && r.code < 0 {
 				c.tools = b
 				continue
 			}
-			c.write(t)
-			if t.code != 0 {
-				return int(t.code)
+			if c.write(r); step == "tools" || r.code != 0 {
+				return int(r.code)
 			}
-			state = t.state
+			c.state = r.state
 			continue
-		case "load":
-			first := 1
-			c.unreadable(file, wholeLines(file, func(chunk []byte) bool {
-				r := c.step("load", file, "", strconv.Itoa(first), chunk)
-				c.write(r)
-				first += r.lines
-				return false
-			}))
-			continue
-		case "here", "shared":
+		case "shared":
+			if pool == nil {
+				pool = c.newJobs(policy)
+			}
+		case "load", "here":
 		default:
 			continue
 		}
-		if step == "shared" && pool == nil && workers > 0 {
-			pool = c.newJobs(workers)
+		total := int64(0)
+		if fi, err := os.Stat(file); c.progress && file != "-" && err == nil {
+			total = fi.Size()
 		}
-		if c.progress != nil {
-			c.progress.label, c.progress.total = file, 0
-			if fi, err := os.Stat(file); file != "-" && err == nil {
-				c.progress.total = fi.Size()
-			}
-		}
-		first := 1
-		err := wholeLines(file, func(chunk []byte) bool {
-			read += len(chunk)
+		first, read := 1, 0
+		err := wholeLines(file, policy["chunk"], func(b []byte) bool {
+			read += len(b)
 			chunks++
 			var n int
-			if pool != nil && step == "shared" {
-				n = pool.push(file, first, chunk, &state)
+			if step == "shared" {
+				n = pool.push(file, first, b)
 			} else {
 				if pool != nil {
 					pool.drain() // answered as its lines arrive, after what came before
 				}
-				r := c.step("chunk", file, string(state), strconv.Itoa(first), chunk)
-				state = r.state
+				r := cliResult{}
+				if step == "load" {
+					r = c.step("load", file, "", strconv.Itoa(first), b)
+				} else {
+					r = c.chunk(file, first, b)
+				}
 				c.write(r)
-				n, done = r.lines, r.code == 1 // why found the call itself
+				n = r.lines
 			}
 			first += n
 			lines += n
-			c.progress.update(read, lines)
-			return done
+			if c.progress {
+				ms := time.Since(c.started).Milliseconds()
+				c.stderr.Write(c.step("progress", file, "", fmt.Sprintf("%d %d %d %d", read, total, lines, ms), nil).err)
+			}
+			return c.stop
 		})
-		if pool != nil {
-			pool.drain()
+		if err != nil {
+			if pool != nil {
+				pool.drain()
+			}
+			c.write(c.step("unreadable", file, "", errName(err), nil))
 		}
-		c.unreadable(file, err)
 	}
 	var counts []byte
 	if pool != nil {
-		counts = pool.counts()
+		counts = pool.finish()
 	}
-	end := c.step("finish", "", string(state), "", counts)
+	end := c.step("finish", "", string(c.state), "", counts)
 	c.write(end)
 	if t := os.Getenv("OVERTURN_FINGERPRINT_JOBS_TRACE"); t != "" {
-		tr := map[string]any{"workers": 0, "chunks": []int{chunks}}
+		tr := []int{chunks}
 		if pool != nil {
 			tr = pool.trace()
 		}
-		b, _ := json.Marshal(tr)
+		b, _ := json.Marshal(map[string]any{"workers": len(tr) - 1, "chunks": tr})
 		os.WriteFile(t, append(b, '\n'), 0o644)
 	}
 	return int(end.code)
 }
 
-// unreadable reports a file that could not be read (err from wholeLines).
-func (c *cli) unreadable(file string, err error) {
-	if err != nil {
-		c.write(c.step("unreadable", file, "", errName(err), nil))
-	}
-}
-
-// errName: a read error's errno name for the core to word (assembly/cli/errno.ts); "" when read, "-" when it has none.
+// errName: a read error's POSIX name (ENOENT), which the core words; "" when read, "-" when it has none.
 func errName(err error) string {
 	var errno syscall.Errno
 	switch {
@@ -252,21 +250,24 @@ func errName(err error) string {
 		return ""
 	case errors.Is(err, fs.ErrNotExist):
 		return "ENOENT"
-	case errors.Is(err, syscall.EISDIR):
-		return "EISDIR"
-	case errors.Is(err, syscall.EPERM):
-		return "EPERM"
 	case errors.Is(err, fs.ErrPermission):
 		return "EACCES"
-	case errors.As(err, &errno) && errno == syscall.ENOTDIR:
-		return "ENOTDIR"
+	case errors.As(err, &errno):
+		if name, ok := errnoNames[errno]; ok {
+			return name
+		}
 	}
 	return "-"
 }
 
-// wholeLines calls f with the file's bytes in chunks of whole lines (the
-// last may lack its "\n"), until f says stop; the error is a read's.
-func wholeLines(file string, f func([]byte) bool) error {
+// The POSIX names of the read errors the core words (cli/errno.ts); the system's numbers differ.
+var errnoNames = map[syscall.Errno]string{syscall.EISDIR: "EISDIR", syscall.ENOTDIR: "ENOTDIR", syscall.ELOOP: "ELOOP",
+	syscall.ENAMETOOLONG: "ENAMETOOLONG", syscall.EMFILE: "EMFILE", syscall.ENFILE: "ENFILE", syscall.EIO: "EIO",
+	syscall.ENXIO: "ENXIO", syscall.ENOMEM: "ENOMEM", syscall.EPERM: "EPERM"}
+
+// wholeLines calls f with the file's bytes in chunks of whole lines of about
+// size bytes (the last may lack its "\n"), until f says stop; the error is a read's.
+func wholeLines(file string, size int, f func([]byte) bool) error {
 	r := io.Reader(os.Stdin)
 	if file != "-" {
 		fh, err := os.Open(file)
@@ -277,7 +278,7 @@ func wholeLines(file string, f func([]byte) bool) error {
 		r = fh
 	}
 	var carry []byte
-	buf := make([]byte, cliChunk)
+	buf := make([]byte, size)
 	for {
 		n, err := r.Read(buf)
 		if n > 0 {
@@ -290,8 +291,7 @@ func wholeLines(file string, f func([]byte) bool) error {
 		}
 		if err == io.EOF {
 			break
-		}
-		if err != nil {
+		} else if err != nil {
 			return err
 		}
 	}
@@ -299,59 +299,4 @@ func wholeLines(file string, f func([]byte) bool) error {
 		f(carry)
 	}
 	return nil
-}
-
-func readAll(file string) ([]byte, error) {
-	var out []byte
-	err := wholeLines(file, func(b []byte) bool {
-		out = append(out, b...)
-		return false
-	})
-	return out, err
-}
-
-// progress: "label: N lines, X MB of Y MB (P%)" on stderr, only on a terminal and after the first second.
-type progress struct {
-	start, last time.Time
-	shown       bool
-	label       string
-	total       int64
-	w           io.Writer
-}
-
-func (p *progress) update(read, lines int) {
-	if p == nil {
-		return
-	}
-	now := time.Now()
-	if now.Sub(p.start) < time.Second || now.Sub(p.last) < 250*time.Millisecond {
-		return
-	}
-	p.last = now
-	mb := func(n int64) string { return strconv.FormatFloat(float64(n)/1048576, 'f', 1, 64) }
-	of := " MB"
-	if p.total > 0 {
-		of = fmt.Sprintf(" of %s MB (%d%%)", mb(p.total), 100*int64(read)/p.total)
-	}
-	fmt.Fprintf(p.w, "\r\x1b[K%s: %s lines, %s%s", p.label, grouped(lines), mb(int64(read)), of)
-	p.shown = true
-}
-
-func (p *progress) clear() {
-	if p != nil && p.shown {
-		io.WriteString(p.w, "\r\x1b[K")
-		p.shown = false
-	}
-}
-
-func grouped(n int) string {
-	s := strconv.Itoa(n)
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
 }

@@ -108,7 +108,7 @@ func bigRecording(n, bad int, name string) (string, string) {
 	return text.String(), want.String()
 }
 
-// --jobs 1, 2, 3 over several chunks run by this job and the workers: every line, in input order, counts merged.
+// --jobs 1, 2, 3 over several chunks dealt in turn to this job and the workers: every line, in input order, counts merged.
 func TestCLIJobs(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "big.jsonl")
@@ -116,7 +116,7 @@ func TestCLIJobs(t *testing.T) {
 	os.WriteFile(p, []byte(text), 0o644)
 	tr := filepath.Join(dir, "trace.json")
 	for _, jobs := range []string{"1", "2", "3"} {
-		out, errs, code := runCLI(t, []string{"OVERTURN_FINGERPRINT_JOBS_MIN_BYTES=0", "OVERTURN_FINGERPRINT_JOBS_TRACE=" + tr}, "--jobs", jobs, p)
+		out, errs, code := runCLI(t, []string{"OVERTURN_FINGERPRINT_JOBS_MIN_BYTES=0", "OVERTURN_FINGERPRINT_JOBS_DEAL=1", "OVERTURN_FINGERPRINT_JOBS_TRACE=" + tr}, "--jobs", jobs, p)
 		wantErr := p + `:12346: invalid JSON: unexpected character at byte 1 (line 1, column 2, "b")` + "\n1 of 40000 lines failed\n"
 		if out != want || errs != wantErr || code != 1 {
 			t.Errorf("--jobs %s: stdout equal %v, stderr %q, exit %d", jobs, out == want, errs, code)

@@ -110,10 +110,16 @@ func explainCalls(c any, o *CallOptions, all bool) ([]Explanation, error) {
 
 func record(text []byte, e *Explanation) error {
 	d := e.Fingerprint
-	if err := json.Unmarshal(text, e); err != nil {
+	err := decode(text, e)
+	e.Version, e.Fingerprint = FingerprintVersion, d
+	return err
+}
+
+// decode reads the core's JSON answer into v.
+func decode(text []byte, v any) error {
+	if err := json.Unmarshal(text, v); err != nil {
 		return internalError(err)
 	}
-	e.Version, e.Fingerprint = FingerprintVersion, d
 	return nil
 }
 
@@ -156,9 +162,17 @@ func Explain(name string, args any, opts *Options) (*Explanation, error) {
 }
 
 // ExplainJSON explains the call FingerprintJSON(name, argsJSON, opts) makes.
-func ExplainJSON(name string, argsJSON string, opts *Options) (*Explanation, error) {
+func ExplainJSON[T Text](name string, argsJSON T, opts *Options) (*Explanation, error) {
 	c, own := asCall(name, opts)
-	c["argsJSON"] = argsJSON
+	c["argsJSON"] = string(argsJSON)
+	if t := asText(argsJSON); !t.str {
+		// Bytes are read by the core first (UTF-8, a BOM: D12, D14); their canonical text stands in (D13).
+		r, err := call(fastModule, abi.F_TEXT, nil, t, own)
+		if err != nil {
+			return nil, err
+		}
+		c["argsJSON"] = string(r.text)
+	}
 	return ExplainCall(c, &CallOptions{Limits: own})
 }
 
@@ -225,8 +239,8 @@ func Diff(a, b any) (*DiffResult, error) {
 			return nil, err
 		}
 		var changes []Change
-		if err := json.Unmarshal(r.text, &changes); err != nil {
-			return nil, internalError(err)
+		if err := decode(r.text, &changes); err != nil {
+			return nil, err
 		}
 		d.Changes = append(d.Changes, changes...)
 	}

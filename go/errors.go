@@ -3,7 +3,8 @@ package fingerprint
 import (
 	"github.com/overturn/fingerprint/go/internal/abi"
 
-	"strconv"
+	"context"
+	"strings"
 )
 
 // FingerprintError is every error of this package for bad input (D19): a
@@ -26,32 +27,33 @@ func newError(code, message, path string) *FingerprintError {
 	return &FingerprintError{Code: code, Message: message, Offset: -1, Path: path, Index: -1}
 }
 
-// coreError is the FingerprintError of a failed request: code and reason
-// from the generated table (assembly/abi.ts), the core's detail when it
-// wrote one.
+// coreError is the FingerprintError of a failed request: its code from the
+// generated table (assembly/abi.ts), its whole message the core's (base/words.ts).
 func coreError(r *result) *FingerprintError {
-	code, reason := "bad-request", "core status "+strconv.Itoa(int(r.status))
+	code := "bad-request"
 	if r.status >= 1 && int(r.status) <= len(abi.CoreErrors) {
-		code, reason = abi.CoreErrors[r.status-1][0], abi.CoreErrors[r.status-1][1]
+		code = abi.CoreErrors[r.status-1][0]
 	}
-	part := "args"
-	if r.part >= 0 && int(r.part) < len(abi.Parts) {
-		part = abi.Parts[r.part]
-	}
-	e := newError(code, reason, "")
-	if r.offset >= 0 {
-		e.Offset = int(r.offset)
-	}
-	switch {
-	case len(r.text) > 0:
-		e.Message = string(r.text)
-	case (part == "args" || part == "call" || part == "argsJSON" || part == "tools") && r.offset >= 0:
-		where := map[string]string{"argsJSON": "argsJSON: ", "tools": "tools: "}[part]
-		e.Message = where + "invalid JSON: " + reason + " at byte " + strconv.Itoa(int(r.offset))
-	case part == "selection":
-		e.Message = "invalid matchOn/ignoreArgs: " + reason
-	case part == "kind" || part == "name":
-		e.Message = "invalid " + part + ": " + reason
-	}
+	e := newError(code, string(r.text), "")
+	e.Offset = max(int(r.offset), -1)
 	return e
+}
+
+// word is an error this host raises, worded by the core (the fingerprint
+// module's word export, base/words.ts: a word id and its parameters, NUL
+// between them, at wordBuf(); the message at wordBuf() + WORD_OUT).
+func word(id int, path string, params ...string) *FingerprintError {
+	msg := strings.Join(params, "; ") // no module to word it
+	if in, err := fastModule.get(); err == nil {
+		ctx, p := context.Background(), []byte(strings.Join(params, "\x00"))
+		at, err := in.call(ctx, in.mod.ExportedFunction("wordBuf"))
+		if err == nil && in.mem.Write(uint32(at), p[:min(len(p), abi.WORD_OUT)]) {
+			n, _ := in.call(ctx, in.mod.ExportedFunction("word"), uint64(id), uint64(min(len(p), abi.WORD_OUT)))
+			if b, ok := in.mem.Read(uint32(at)+abi.WORD_OUT, uint32(n)); ok {
+				msg = string(b)
+			}
+		}
+		in.put()
+	}
+	return newError(abi.WordCodes[id-1], msg, path)
 }

@@ -12,6 +12,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"strconv"
 )
 
 // FingerprintVersion is the contract version these fingerprints follow (D18).
@@ -73,7 +74,7 @@ type Settings struct {
 // Configure sets the process-wide limits and memory retention.
 func Configure(s Settings) error {
 	if s.RetainMemoryBytes < 0 {
-		return newError("invalid-argument", "RetainMemoryBytes must not be negative", "")
+		return word(abi.W_NON_NEGATIVE, "", "RetainMemoryBytes", strconv.FormatInt(s.RetainMemoryBytes, 10))
 	}
 	if s.Limits != nil {
 		if err := s.Limits.check(); err != nil {
@@ -133,56 +134,43 @@ func parts(name string, o *Options) (uint32, [][]byte, *Limits, error) {
 
 // Fingerprint of a tool call whose args are a Go value (D20).
 func Fingerprint(name string, args any, opts *Options) (string, error) {
-	flags, p, l, err := parts(name, opts)
-	if err != nil {
-		return "", err
-	}
-	// A map's members are selected by the core's keep-mask; other values (a
-	// struct's JSON) by the core as it reads them.
-	args, selected, err := keepMask(flags, p, args, l, nil)
-	if err != nil {
-		return "", err
-	}
-	if selected {
-		flags, p[2], p[3] = 0, nil, nil
-	}
-	r, err := call(fastModule, flags|abi.F_DIGEST, p, args, l)
-	if err != nil {
-		return "", err
-	}
-	return r.digest, nil
+	return fingerprint(name, args, opts)
 }
 
 // FingerprintJSON is the fingerprint of a tool call whose args are JSON
 // text, such as the arguments string an LLM returns; the core reads it.
 func FingerprintJSON[T Text](name string, argsJSON T, opts *Options) (string, error) {
+	return fingerprint(name, asText(argsJSON), opts)
+}
+
+func fingerprint(name string, args any, opts *Options) (string, error) {
 	flags, p, l, err := parts(name, opts)
 	if err != nil {
 		return "", err
 	}
-	r, err := call(fastModule, flags|abi.F_DIGEST, p, asText(argsJSON), l)
+	// A map's members are selected by the core's keep-mask; other values (a
+	// struct's JSON, JSON text) by the core as it reads them.
+	args, selected, err := keepMask(flags, p, args, l, nil)
+	if selected {
+		flags, p[2], p[3] = 0, nil, nil
+	}
 	if err != nil {
 		return "", err
 	}
-	return r.digest, nil
+	r, err := call(fastModule, flags|abi.F_DIGEST, p, args, l)
+	return r.digest, err
 }
 
 // CanonicalJSON is the canonical JSON text of a Go value (no selection).
 func CanonicalJSON(value any) (string, error) {
 	r, err := call(fastModule, abi.F_TEXT, nil, value, nil)
-	if err != nil {
-		return "", err
-	}
-	return string(r.text), nil
+	return string(r.text), err
 }
 
 // CanonicalizeJSON is the canonical JSON text of JSON text.
 func CanonicalizeJSON[T Text](text T) (string, error) {
 	r, err := call(fastModule, abi.F_TEXT, nil, asText(text), nil)
-	if err != nil {
-		return "", err
-	}
-	return string(r.text), nil
+	return string(r.text), err
 }
 
 // textArg: args that are JSON text (the core reads it), not a Go value.
@@ -208,9 +196,12 @@ func call(m *module, flags uint32, p [][]byte, args any, own *Limits) (r *result
 		r, err = in.do(context.Background(), flags, p, args, own)
 		return err
 	})
-	if err == nil && host {
+	if err != nil {
+		return &result{}, err // its fields empty: a caller returns them with err
+	}
+	if host {
 		h := sha256.Sum256(r.text)
 		r.digest = hex.EncodeToString(h[:])
 	}
-	return r, err
+	return r, nil
 }

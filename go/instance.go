@@ -8,6 +8,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -36,35 +37,25 @@ var fingerprintWasm, engineWasm = wasmBytes("fingerprint.wasm"), wasmBytes("engi
 // A module of the core: compiled once on first use, then a pool of
 // instances (wasm instances are single-threaded; each goroutine borrows one).
 type module struct {
-	bytes    []byte
-	once     sync.Once
-	compiled wazero.CompiledModule
-	err      error
+	compiled func() (wazero.CompiledModule, error)
 	mu       sync.Mutex
 	idle     []*instance
 }
 
+func newModule(b []byte) *module {
+	return &module{compiled: sync.OnceValues(func() (wazero.CompiledModule, error) {
+		return wasmRuntime().CompileModule(context.Background(), b)
+	})}
+}
+
 var (
-	fastModule   = &module{bytes: fingerprintWasm}
-	engineModule = &module{bytes: engineWasm}
-	runtimeOnce  sync.Once
-	wasmRuntime  wazero.Runtime
+	// No WithCloseOnContextDone: its checks made every call ~3.5x slower (measured); long work checks ctx between chunks.
+	wasmRuntime              = sync.OnceValue(func() wazero.Runtime { return wazero.NewRuntime(context.Background()) })
+	fastModule, engineModule = newModule(fingerprintWasm), newModule(engineWasm)
 )
 
 // Idle instances kept per module; more are closed when returned.
 const maxIdle = 16
-
-func (m *module) compile() error {
-	m.once.Do(func() {
-		runtimeOnce.Do(func() {
-			// No WithCloseOnContextDone: its checks made every call ~3.5x slower (measured); long work checks ctx between chunks.
-			cfg := wazero.NewRuntimeConfig()
-			wasmRuntime = wazero.NewRuntimeWithConfig(context.Background(), cfg)
-		})
-		m.compiled, m.err = wasmRuntime.CompileModule(context.Background(), m.bytes)
-	})
-	return m.err
-}
 
 // One wasm instance and what it was last told.
 type instance struct {
@@ -94,11 +85,12 @@ func (m *module) get() (*instance, error) {
 		return in, nil
 	}
 	m.mu.Unlock()
-	if err := m.compile(); err != nil {
+	compiled, err := m.compiled()
+	if err != nil {
 		return nil, internalError(err)
 	}
 	ctx := context.Background()
-	mod, err := wasmRuntime.InstantiateModule(ctx, m.compiled, wazero.NewModuleConfig().WithName(""))
+	mod, err := wasmRuntime().InstantiateModule(ctx, compiled, wazero.NewModuleConfig().WithName(""))
 	if err != nil {
 		return nil, internalError(err)
 	}
@@ -185,7 +177,7 @@ func (in *instance) room(ctx context.Context, n uint32) error {
 		return err
 	}
 	if p == 0 {
-		return newError("out-of-memory", fmt.Sprintf("input of %d bytes does not fit in wasm memory", n), "")
+		return word(abi.W_NO_ROOM, "", strconv.FormatUint(uint64(n), 10))
 	}
 	in.inPtr, in.inCap = uint32(p), n
 	return nil

@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"io"
 	"sync"
@@ -119,8 +118,8 @@ func (rec *Recording) load(ctx context.Context, data []byte, last bool) (int, er
 			Detail                     string
 		}
 	}
-	if err := json.Unmarshal(out, &r); err != nil {
-		return 0, internalError(err)
+	if err := decode(out, &r); err != nil {
+		return 0, err
 	}
 	rec.lines, rec.calls = r.Lines, r.Calls
 	for _, b := range r.Bad {
@@ -163,8 +162,8 @@ func (rec *Recording) Answer(call any, index int) (*ReplayAnswer, error) {
 	}
 	record, text, _ := bytes.Cut(out, []byte{'\n'})
 	a := &ReplayAnswer{}
-	if err := json.Unmarshal(record, a); err != nil {
-		return nil, internalError(err)
+	if err := decode(record, a); err != nil {
+		return nil, err
 	}
 	if a.Hit {
 		a.Text = string(text)
@@ -183,8 +182,8 @@ func (rec *Recording) Unused() ([]UnusedCall, error) {
 		return nil, err
 	}
 	var list []UnusedCall
-	if err := json.Unmarshal(out, &list); err != nil {
-		return nil, internalError(err)
+	if err := decode(out, &list); err != nil {
+		return nil, err
 	}
 	for i := range list {
 		if list[i].Text == "" && i > 0 { // the same line as the call before it

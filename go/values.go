@@ -111,13 +111,17 @@ func (w *walker) any(x any) {
 	case map[string]any:
 		w.container(abi.V_OBJECT, v == nil, len(v), ref{reflect.ValueOf(v).Pointer(), -2}, func() {
 			for k, e := range v {
-				w.at(seg{k, -1}, func() { w.any(e) })
+				w.at(seg{k, -1})
+				w.any(e)
+				w.pop()
 			}
 		})
 	case []any:
 		w.container(abi.V_ARRAY, v == nil, len(v), ref{reflect.ValueOf(v).Pointer(), len(v)}, func() {
 			for i, e := range v {
-				w.at(seg{"", i}, func() { w.any(e) })
+				w.at(seg{"", i})
+				w.any(e)
+				w.pop()
 			}
 		})
 	default:
@@ -174,7 +178,9 @@ func (w *walker) value(v reflect.Value) {
 	case k == reflect.Map:
 		w.container(abi.V_OBJECT, false, v.Len(), ref{v.Pointer(), -2}, func() {
 			for it := v.MapRange(); it.Next(); {
-				w.at(seg{it.Key().String(), -1}, func() { w.value(it.Value()) })
+				w.at(seg{it.Key().String(), -1})
+				w.value(it.Value())
+				w.pop()
 			}
 		})
 	case k == reflect.Slice || k == reflect.Array:
@@ -184,7 +190,9 @@ func (w *walker) value(v reflect.Value) {
 		}
 		w.container(abi.V_ARRAY, false, v.Len(), p, func() {
 			for i := 0; i < v.Len(); i++ {
-				w.at(seg{"", i}, func() { w.value(v.Index(i)) })
+				w.at(seg{"", i})
+				w.value(v.Index(i))
+				w.pop()
 			}
 		})
 	default: // channels, functions, complex numbers, unsafe pointers
@@ -203,7 +211,8 @@ func special(t reflect.Type) bool { return t == timeType || t == rawType || t ==
 func (w *walker) enter(u ref) {
 	d := len(w.open)
 	if d >= maxDepth {
-		w.fail("too-deep", fmt.Sprintf("args nested too deeply (over %d levels)", maxDepth), nil)
+		p := w.pathString()
+		panic(word(abi.W_TOO_DEEP, p, strconv.Itoa(maxDepth), p))
 	}
 	w.open = append(w.open, frame{u, len(w.path)})
 	if d < cycleDepth || u.p == 0 {
@@ -237,7 +246,7 @@ func (w *walker) circular() {
 		first[f.ref] = true
 	}
 	p := w.pathString()
-	panic(newError("circular-value", "circular reference at "+p, p))
+	panic(word(abi.W_CIRCULAR, p, p))
 }
 
 // container writes an object or array: null when nil, else its tag, count and (body) members or items.
@@ -254,22 +263,21 @@ func (w *walker) container(tag byte, isNil bool, n int, p ref, body func()) {
 	w.leave()
 }
 
-// at writes a member (its key first) or an item, with its path segment.
-func (w *walker) at(s seg, f func()) {
-	w.path = append(w.path, s)
-	if s.idx < 0 {
+// at starts a member (its key written) or an item: its path segment, until pop.
+func (w *walker) at(s seg) {
+	if w.path = append(w.path, s); s.idx < 0 {
 		w.str(s.key)
 	}
-	f()
-	w.path = w.path[:len(w.path)-1]
 }
 
+func (w *walker) pop() { w.path = w.path[:len(w.path)-1] }
+
 func (w *walker) bool(b bool) {
+	tag := byte(abi.V_FALSE)
 	if b {
-		w.buf = append(w.buf, abi.V_TRUE)
-	} else {
-		w.buf = append(w.buf, abi.V_FALSE)
+		tag = abi.V_TRUE
 	}
+	w.buf = append(w.buf, tag)
 }
 
 // num: a double; NaN and ±Inf travel as they are and the core makes them null (D1).
@@ -291,7 +299,9 @@ func (w *walker) number(s string) {
 func (w *walker) keys(keys []string) {
 	w.container(abi.V_OBJECT, false, len(keys), ref{}, func() {
 		for _, k := range keys {
-			w.at(seg{k, -1}, func() { w.buf = append(w.buf, abi.V_TRUE) })
+			w.at(seg{k, -1})
+			w.buf = append(w.buf, abi.V_TRUE)
+			w.pop()
 		}
 	})
 }
@@ -299,45 +309,32 @@ func (w *walker) keys(keys []string) {
 // keysArg: the top-level keys of a map, for the core's keep-mask (selection decided once, D9).
 type keysArg []string
 
-// selectable: a map with string keys (a JSON object by reflection) and its keys; else not ok.
-func selectable(args any) (reflect.Value, keysArg, bool) {
+// keepMask asks the core which members of a map args (string keys: a JSON
+// object by reflection) selection keeps (D9); a value it leaves out is never
+// read, and left stands for it (nil: none). The args as they are otherwise.
+func keepMask(flags uint32, p [][]byte, args any, own *Limits, left any) (any, bool, error) {
 	m := reflect.ValueOf(args)
-	if m.Kind() != reflect.Map || m.Type().Key().Kind() != reflect.String || m.IsNil() || marshals(m.Type()) {
-		return m, nil, false
+	if flags == 0 || m.Kind() != reflect.Map || m.Type().Key().Kind() != reflect.String || m.IsNil() || marshals(m.Type()) {
+		return args, false, nil
 	}
 	keys := make(keysArg, 0, m.Len())
 	for it := m.MapRange(); it.Next(); {
 		keys = append(keys, it.Key().String())
 	}
-	return m, keys, true
-}
-
-// masked: the members the core's mask keeps ("M" or "I", then "1" per
-// member to walk); left stands for each one left out (nil: none).
-func masked(m reflect.Value, keys keysArg, mask []byte, left any) map[string]any {
+	mask, err := call(fastModule, abi.F_KEEP_MASK|abi.F_TEXT|flags, [][]byte{nil, nil, p[2], p[3]}, keys, own)
+	if err != nil || len(mask.text) == 0 {
+		return args, false, err
+	}
+	// The mask: "M" or "I", then "1" per member to walk.
 	out := make(map[string]any, len(keys))
 	for i, k := range keys {
-		if mask[i+1] == '1' {
+		if mask.text[i+1] == '1' {
 			out[k] = m.MapIndex(reflect.ValueOf(k).Convert(m.Type().Key())).Interface()
 		} else if left != nil {
 			out[k] = left
 		}
 	}
-	return out
-}
-
-// keepMask asks the core which members of a map args selection keeps (D9);
-// a value it leaves out is never read. The args as they are otherwise.
-func keepMask(flags uint32, p [][]byte, args any, own *Limits, left any) (any, bool, error) {
-	m, keys, ok := selectable(args)
-	if !ok || flags == 0 {
-		return args, false, nil
-	}
-	mask, err := call(fastModule, abi.F_KEEP_MASK|abi.F_TEXT|flags, [][]byte{nil, nil, p[2], p[3]}, keys, own)
-	if err != nil || len(mask.text) == 0 {
-		return args, false, err
-	}
-	return masked(m, keys, mask.text, left), true, nil
+	return out, true, nil
 }
 
 // str: V_STR_CLEAN when nothing needs escaping (D6), else V_STR; invalid UTF-8 is an error (D20).
@@ -355,16 +352,15 @@ func (w *walker) str(s string) {
 	if !ascii && !utf8.ValidString(s) {
 		w.fail("invalid-utf8", "a string that is not valid UTF-8", nil)
 	}
-	w.buf = append(w.buf, tag)
-	w.buf = binary.LittleEndian.AppendUint32(w.buf, uint32(len(s)))
-	w.buf = append(w.buf, s...)
-	w.check()
+	item(w, tag, s)
 }
 
 // json: JSON text the core reads itself (D11–D14).
-func (w *walker) json(b []byte) {
-	w.buf = append(w.buf, abi.V_JSON)
-	w.buf = binary.LittleEndian.AppendUint32(w.buf, uint32(len(b)))
+func (w *walker) json(b []byte) { item(w, abi.V_JSON, b) }
+
+// item: a tag, the length, the bytes.
+func item[T ~string | ~[]byte](w *walker, tag byte, b T) {
+	w.buf = binary.LittleEndian.AppendUint32(append(w.buf, tag), uint32(len(b)))
 	w.buf = append(w.buf, b...)
 	w.check()
 }

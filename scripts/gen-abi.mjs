@@ -150,8 +150,8 @@ var CoreErrors = [...][2]string{
 ${errors.map((e) => `\t{${JSON.stringify(e.code)}, ${JSON.stringify(e.message)}},`).join("\n")}
 }
 
-// Parts maps PART_* values to names, for error messages.
-var Parts = [...]string{${parts.map((p) => JSON.stringify(p)).join(", ")}}
+// WordCodes maps word id 1..${words.length} (W_*) to FingerprintError.Code ("-": a frame of a core error).
+var WordCodes = [...]string{${words.map((w) => JSON.stringify(w.code)).join(", ")}}
 
 // RequestKind is one operation a host can ask (abi.ts "request:" lines).
 type RequestKind struct {

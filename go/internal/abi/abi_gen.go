@@ -207,8 +207,8 @@ var CoreErrors = [...][2]string{
 	{"invalid-argument", "invalid argument (the message says which, ops/limit_args.ts)"},
 }
 
-// Parts maps PART_* values to names, for error messages.
-var Parts = [...]string{"args", "kind", "name", "selection", "call", "argsJSON", "tools"}
+// WordCodes maps word id 1..54 (W_*) to FingerprintError.Code ("-": a frame of a core error).
+var WordCodes = [...]string{"-", "-", "-", "-", "-", "-", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "circular-value", "too-deep", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "internal-error", "internal-error", "invalid-argument", "out-of-memory", "internal-error", "internal-error", "invalid-argument", "internal-error", "too-deep", "-", "-", "invalid-argument", "invalid-argument", "invalid-argument", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "invalid-argument", "internal-error", "invalid-argument", "invalid-argument", "invalid-argument", "internal-error"}
 
 // RequestKind is one operation a host can ask (abi.ts "request:" lines).
 type RequestKind struct {
