@@ -3,7 +3,6 @@ package fingerprint
 import (
 	"github.com/overturn/fingerprint/go/internal/abi"
 
-	"bytes"
 	"encoding/binary"
 	"encoding/json"
 )
@@ -90,29 +89,19 @@ func explainCalls(c any, o *CallOptions, all bool) ([]Explanation, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The core writes the Explanation (every call: their JSON array) as the SDKs return it.
 	if !all {
-		e := Explanation{Fingerprint: r.digest}
-		return []Explanation{e}, record(r.text, &e)
-	}
-	// Every call: a line each, its 64 digest digits then its record.
-	var out []Explanation
-	for _, line := range bytes.SplitAfter(r.text, []byte{'\n'}) {
-		if len(line) > 64 {
-			e := Explanation{Fingerprint: string(line[:64])}
-			if err := record(line[64:], &e); err != nil {
-				return nil, err
-			}
-			out = append(out, e)
+		var e Explanation
+		if err := decode(r.text, &e); err != nil {
+			return nil, err
 		}
+		return []Explanation{e}, nil
+	}
+	var out []Explanation
+	if err := decode(r.text, &out); err != nil {
+		return nil, err
 	}
 	return out, nil
-}
-
-func record(text []byte, e *Explanation) error {
-	d := e.Fingerprint
-	err := decode(text, e)
-	e.Version, e.Fingerprint = FingerprintVersion, d
-	return err
 }
 
 // decode reads the core's JSON answer into v.
@@ -226,23 +215,27 @@ func Diff(a, b any) (*DiffResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &DiffResult{Same: ea.Fingerprint == eb.Fingerprint, Changes: []Change{}}
-	for _, f := range [][3]string{{"(kind)", ea.Kind, eb.Kind}, {"(name)", ea.Name, eb.Name}} {
-		if f[1] != f[2] {
-			x, y := string(appendQuoted(nil, f[1])), string(appendQuoted(nil, f[2]))
-			d.Changes = append(d.Changes, Change{Path: f[0], Kind: "changed", Before: &x, After: &y})
-		}
+	// The core compares the two Explanations (D_DIFF): name part A, args B, both JSON text.
+	ta, err := json.Marshal(ea)
+	if err != nil {
+		return nil, internalError(err)
 	}
-	if ea.Canonical != eb.Canonical {
-		r, err := call(engineModule, abi.F_DIFF, [][]byte{[]byte(ea.Canonical), []byte(eb.Canonical)}, textArg{}, nil)
-		if err != nil {
-			return nil, err
-		}
-		var changes []Change
-		if err := decode(r.text, &changes); err != nil {
-			return nil, err
-		}
-		d.Changes = append(d.Changes, changes...)
+	tb, err := json.Marshal(eb)
+	if err != nil {
+		return nil, internalError(err)
+	}
+	kind := make([]byte, abi.DIFF_KIND_BYTES)
+	binary.LittleEndian.PutUint32(kind, abi.D_DIFF)
+	r, err := call(engineModule, abi.F_DIFF, [][]byte{kind, ta, nil, nil}, textArg{b: tb}, nil)
+	if err != nil {
+		return nil, err
+	}
+	d := &DiffResult{}
+	if err := decode(r.text, d); err != nil {
+		return nil, err
+	}
+	if d.Changes == nil {
+		d.Changes = []Change{}
 	}
 	return d, nil
 }

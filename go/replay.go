@@ -72,26 +72,23 @@ func LoadRecording(ctx context.Context, r io.Reader, opts *CallOptions) (*Record
 	if err == nil && tools != nil {
 		_, err = rec.op(ctx, abi.R_TOOLS, 0, textArg{b: tools})
 	}
-	buf := make([]byte, 1<<20)
-	var pending []byte
+	// Chunks cut anywhere: the core keeps a line a chunk cuts until a later chunk ends it.
+	buf := make([]byte, abi.LOAD_CHUNK_BYTES)
 	for err == nil {
 		if err = ctx.Err(); err != nil { // cancelled between chunks
 			break
 		}
-		n, rerr := r.Read(buf)
-		pending = append(pending, buf[:n]...)
-		last := rerr == io.EOF
+		n, rerr := io.ReadFull(r, buf)
+		last := rerr == io.EOF || rerr == io.ErrUnexpectedEOF
 		if rerr != nil && !last {
 			err = rerr
 			break
 		}
-		if last || bytes.IndexByte(buf[:n], '\n') >= 0 {
-			var consumed int
-			if consumed, err = rec.load(ctx, pending, last); err == nil {
-				pending = append(pending[:0], pending[consumed:]...)
-			}
-		}
+		flags := uint32(0)
 		if last {
+			flags = abi.LOAD_LAST
+		}
+		if err = rec.load(ctx, buf[:n], flags); err != nil || last {
 			break
 		}
 	}
@@ -102,31 +99,27 @@ func LoadRecording(ctx context.Context, r io.Reader, opts *CallOptions) (*Record
 	return rec, nil
 }
 
-func (rec *Recording) load(ctx context.Context, data []byte, last bool) (int, error) {
-	arg := uint32(0)
-	if last {
-		arg = 1
-	}
-	out, err := rec.op(ctx, abi.R_LOAD, arg, textArg{b: data})
+func (rec *Recording) load(ctx context.Context, data []byte, flags uint32) error {
+	out, err := rec.op(ctx, abi.R_LOAD, flags, textArg{b: data})
 	if err != nil {
-		return 0, err
+		return err
 	}
 	var r struct {
-		Consumed, Lines, Calls int
-		Bad                    []struct {
+		Lines, Calls int
+		Bad          []struct {
 			Line, Status, Offset, Part int
 			Detail                     string
 		}
 	}
 	if err := decode(out, &r); err != nil {
-		return 0, err
+		return err
 	}
 	rec.lines, rec.calls = r.Lines, r.Calls
 	for _, b := range r.Bad {
 		e := coreError(&result{status: int32(b.Status), offset: int32(b.Offset), part: int32(b.Part), text: []byte(b.Detail)})
 		rec.BadLines = append(rec.BadLines, BadLine{Line: b.Line, Err: e})
 	}
-	return r.Consumed, nil
+	return nil
 }
 
 // op runs one replay operation on the recording's instance (its index lives there).

@@ -1,8 +1,9 @@
 /**
  * The engine module (build/engine.wasm, entry assembly/entry/engine.ts):
  * the fingerprint module's ABI plus calls (F_CALL, assembly/pipeline/call.ts),
- * explanation records (F_EXPLAIN, assembly/pipeline/explain.ts), diffs
- * (F_DIFF, assembly/ops/diff.ts), the CLI engine (F_CLI) and batches.
+ * Explanations (F_EXPLAIN, assembly/pipeline/explain.ts), diffs and the
+ * nearest recorded call (F_DIFF, assembly/ops/compare.ts), the CLI engine
+ * (F_CLI) and batches.
  * Transport only, on instances of its pool (src/_instance.ts): a call goes in
  * as JSON text or as a host object through the value stream (src/values.ts);
  * the core's text and digest come out. Compiled on first use, so the
@@ -10,7 +11,8 @@
  * @module
  */
 import {
-  ALL_CALLS, F_CALL, F_NTH_CALL, F_STRING_INPUT, F_TOOLS, F_VALUES, HEADER_BYTES, RESULT_CLI_CODE, RESULT_CLI_ERR,
+  ALL_CALLS, D_DIFF, D_NEAR_START, D_NEAR_STEP, DIFF_KIND_BYTES, F_CALL, F_NTH_CALL, F_STRING_INPUT, F_TOOLS, F_VALUES,
+  HEADER_BYTES, NEAR_COUNTER_BYTES, NEAR_NAME_ONLY, RESULT_CLI_CODE, RESULT_CLI_ERR,
   RESULT_CLI_LINES, RESULT_CLI_OUT, RESULT_CLI_STATE, RQ_CLI, RQ_DIFF, RQ_EXPLAIN,
 } from "./_abi.gen.js";
 import { FingerprintError } from "./errors.js";
@@ -19,26 +21,13 @@ import { type Exports as CoreExports, Instance, Pool } from "./_instance.js";
 import { isModule } from "./_is_module.js";
 import { type CoreLimits, NONE } from "./_limits.js";
 import { KEEP_MASK } from "./select.js";
+import type { Explanation } from "./diagnostics.js";
 
 export type Exports = CoreExports & { abiId(): number };
 
-/** The core's explanation record (assembly/pipeline/explain.ts). */
-export interface CallRecord {
-  kind: string;
-  name: string;
-  matchOn?: string[];
-  ignoreArgs?: string[];
-  /** The call's own "fingerprint" member, when it has one. */
-  recorded?: string;
-  /** "tools" when the tool's declaration chose the selection (assembly/pipeline/tools.ts). */
-  declared?: "tools";
-  selected: { kept: string[]; dropped: string[]; missing: string[] };
-  canonical: string;
-  preimage: string;
-}
-
+/** A call's Explanation as the core writes it (assembly/pipeline/explain.ts), and its digest. */
 export interface Explained {
-  record: CallRecord;
+  record: Explanation;
   digest: string;
 }
 
@@ -137,9 +126,8 @@ function writeCallValue(i: Instance, call: object, all: boolean, tools: Uint8Arr
 
 /**
  * Every call of a message holding several (a single call is one), in order,
- * from one request (ALL_CALLS): the core parses the message once and writes a
- * line per call, its 64-digit digest then its record. A message with no calls
- * gives [].
+ * from one request (ALL_CALLS): the core parses the message once and writes
+ * the JSON array of their Explanations. A message with no calls gives [].
  */
 export function explainCalls(message: string | Uint8Array | object, tools?: Uint8Array): Explained[] {
   return typeof message === "string" || message instanceof Uint8Array
@@ -149,20 +137,12 @@ export function explainCalls(message: string | Uint8Array | object, tools?: Uint
 /**
  * The call is already written after its parts: with all, F_NTH_CALL's kind
  * part (4 bytes, ALL_CALLS), and F_TOOLS' ignoreArgs part (the declarations).
- * One call's record is the text, its digest in the result block; every call
- * (all) is a line each, its 64 digest digits then its record.
+ * The text is the call's Explanation, or (all) a JSON array of every call's.
  */
 function runCall(i: Instance, flags: number, argsLen: number, all: boolean, tools: Uint8Array | undefined,
   own: CoreLimits): Explained[] {
-  const text = runCallText(i, flags, argsLen, all, tools, own);
-  if (!all) return [{ record: JSON.parse(text) as CallRecord, digest: i.digest() }];
-  const lines: Explained[] = [];
-  for (let p = 0; p < text.length;) {
-    const nl = text.indexOf("\n", p); // records escape every control character: "\n" ends one
-    lines.push({ record: JSON.parse(text.slice(p + 64, nl)) as CallRecord, digest: text.slice(p, p + 64) });
-    p = nl + 1;
-  }
-  return lines;
+  const parsed = JSON.parse(runCallText(i, flags, argsLen, all, tools, own)) as Explanation | Explanation[];
+  return (all ? parsed as Explanation[] : [parsed as Explanation]).map((record) => ({ record, digest: record.fingerprint }));
 }
 
 function runCallText(i: Instance, flags: number, argsLen: number, all: boolean, tools: Uint8Array | undefined,
@@ -176,25 +156,71 @@ function runCallText(i: Instance, flags: number, argsLen: number, all: boolean, 
   return i.runText(HEADER_BYTES + (all ? 4 : 0) + toolsLen + argsLen);
 }
 
-/** One change of a diff (assembly/ops/diff.ts). */
-export interface CoreChange {
-  path: string;
-  kind: "added" | "removed" | "changed";
-  before: string | null;
-  after: string | null;
+// ---- diff and nearest (assembly/ops/compare.ts): sides in, the core's answer out ----
+
+/** A side as the caller gave it: a call's JSON text, or a host value (a call or an Explanation). */
+export type Side = string | Uint8Array | object;
+
+const EMPTY = new Uint8Array(0);
+const decoder = new TextDecoder();
+
+/** D_DIFF: the Diff of a to b, as the core's JSON text. */
+export function diffSides(a: Side, b: Side): string {
+  return decoder.decode(compare(D_DIFF, 0, [a, EMPTY, EMPTY, b]));
 }
 
-/** The core's diff of two canonical texts (linear at any depth). */
-export function diffTexts(a: string, b: string): CoreChange[] {
+/** D_NEAR_START: the target, bytes handed back unread with each step. */
+export function nearStart(call: Side): Uint8Array {
+  return compare(D_NEAR_START, 0, [EMPTY, EMPTY, EMPTY, call]);
+}
+
+/** D_NEAR_STEP for a recorded call (or, nameOnly, its name): [step, counters, the match's JSON text or ""]. */
+export function nearStep(target: Uint8Array, counters: Uint8Array, rec: Side, nameOnly: boolean): [number, Uint8Array, string] {
+  const out = compare(D_NEAR_STEP, nameOnly ? NEAR_NAME_ONLY : 0, nameOnly ? [rec, counters, target, EMPTY] : [EMPTY, counters, target, rec]);
+  const cut = 4 + NEAR_COUNTER_BYTES;
+  return [new DataView(out.buffer).getUint32(0, true), out.subarray(4, cut), decoder.decode(out.subarray(cut))];
+}
+
+/**
+ * One F_DIFF request: the kind part (op, argument, how the name part's and
+ * the args' values are sent), then the name, matchOn, ignoreArgs and args
+ * parts; a side (the name part or the args) goes as JSON text or as the
+ * value stream. The answer's bytes (a copy).
+ */
+function compare(op: number, arg: number, parts: Side[]): Uint8Array {
   return engine.with((i) => {
-    const at = i.inPtr + HEADER_BYTES;
-    i.reserve(HEADER_BYTES + 3 * (a.length + b.length));
-    const na = i.put(at, a);
-    const nb = i.put(at + na, b);
-    i.header(RQ_DIFF, na, nb, 0, 0, 0);
+    const valueFlags = [0, 0]; // how the name part's and the args' values are sent
+    let at = i.inPtr + HEADER_BYTES + DIFF_KIND_BYTES;
+    const lens: number[] = [];
+    for (let k = 0; k < 4; k++) {
+      const [end, flags] = putPart(i, parts[k], at);
+      if (k === 0) valueFlags[0] = flags;
+      if (k === 3) valueFlags[1] = flags;
+      lens.push(end - at);
+      at = end;
+    }
+    i.header(RQ_DIFF, DIFF_KIND_BYTES, lens[0], lens[1], lens[2], lens[3]);
+    const kind = new Uint32Array([op, arg, ...valueFlags]);
+    i.put(i.inPtr + HEADER_BYTES, new Uint8Array(kind.buffer));
     i.limits();
-    return JSON.parse(i.runText(HEADER_BYTES + na + nb)) as CoreChange[];
+    if (i.run(at - i.inPtr) !== 0) throw i.error();
+    return i.textBytes().slice();
   });
+}
+
+/** Writes a part at `at`: bytes as they are, a string as UTF-8 (F_STRING_INPUT), a host value as its stream (F_VALUES). */
+function putPart(i: Instance, x: Side, at: number): [number, number] {
+  if (x instanceof Uint8Array) {
+    i.reserve(at - i.inPtr + x.length);
+    return [at + i.put(at, x), 0];
+  }
+  if (typeof x === "string") {
+    i.reserve(at - i.inPtr + x.length * 3);
+    return [at + i.put(at, x), F_STRING_INPUT];
+  }
+  i.reserve(at - i.inPtr + 1024);
+  // Paths from the call itself, as explain's (writeCallValue).
+  return [i.putValue(x, at, Infinity, ""), F_VALUES];
 }
 
 /** What one step of the core's CLI engine returns (assembly/cli/run.ts, RESULT_CLI_*). */
