@@ -40,10 +40,10 @@ export const F_PREIMAGE: u32 = 32;    // return kind "\n" name "\n" canonical as
 export const F_VALUES: u32 = 64;      // args is a host-value stream (json/values.ts)
 export const F_CALL: u32 = 128;       // args is a whole call (call.ts); kind/name/lists parts empty
 export const F_EXPLAIN: u32 = 256;    // return the explanation record (explain.ts) as the text
-export const F_DIFF: u32 = 512;       // kind and name parts hold two canonical texts; return their diff (diff.ts)
+export const F_DIFF: u32 = 512;       // a diff or nearest operation (ops/compare.ts): the kind part is DIFF_KIND_BYTES (D_* below)
 export const F_MARSHAL: u32 = 1024;   // args is CPython marshal (version 4) of a plain value (json/marshal.ts)
 export const F_NTH_CALL: u32 = 2048;  // with F_CALL: args may hold several calls (a message, shapes.ts); the kind part is 4 bytes, the u32 index of the one to read; RESULT_OFFSET returns their count
-export const ALL_CALLS: u32 = 4294967295; // F_NTH_CALL's index for every call: one "<64 hex digest><record>\n" line each, in order
+export const ALL_CALLS: u32 = 4294967295; // F_NTH_CALL's index for every call: with F_EXPLAIN, a JSON array of their Explanations, in order
 export const F_CLI: u32 = 4096;       // CLI output (cli/out.ts): kind = formatter, name = operand, matchOn/ignoreArgs parts = program, package version
 export const F_TOOLS: u32 = 8192;     // with F_CALL: the ignoreArgs part holds tool declarations as JSON text (tools.ts, issue 12)
 export const F_REPLAY: u32 = 16384;   // a replay operation (replay.ts): the kind part is REPLAY_KIND_BYTES: op (R_*), argument, known line
@@ -56,13 +56,38 @@ export const F_FROM_VALUE: u32 = 65536; // args is JSON text a host made from it
 // four u32: which of the three were given (bit 0 maxInputBytes, 1 maxDepth, 2 maxMembers), then their values.
 export const F_LIMITS: u32 = 262144;
 
+// The Explanation (pipeline/explain.ts) both SDKs return as the core writes it (EXPLANATION_VERSION above).
+// Its own bit: F_KEEP_MASK and F_LIMITS take the two below.
+export const F_ECHO_CALL: u32 = 524288; // with F_EXPLAIN: the record also echoes the call's matchOn, ignoreArgs and "fingerprint" (as "recorded"), for the CLI's formatters
+
+// Diff and nearest over calls and Explanations (F_DIFF, ops/compare.ts). The kind part is
+// DIFF_KIND_BYTES: u32 op (D_*), u32 argument, then the request flags of the name part's and of
+// the args part's value (F_STRING_INPUT, F_VALUES, F_FROM_VALUE: how each is sent). A value is a
+// call or an Explanation (an object whose kind, name, canonical, preimage and fingerprint are strings).
+export const DIFF_KIND_BYTES: u32 = 16;
+export const D_DIFF: u32 = 1;         // name part = A, args = B: the Diff {"same","changes"} of A to B as JSON
+export const D_NEAR_START: u32 = 2;   // args = the live call: the target, bytes the host hands back unread with each step
+export const D_NEAR_STEP: u32 = 3;    // ignore part = the target, match part = the counters (empty at first), args = a recorded call
+export const NEAR_NAME_ONLY: u32 = 1; // D_NEAR_STEP's argument: the name part holds the recorded call's "name" string, args is empty
+// D_NEAR_STEP's answer: u32 step, the counters (NEAR_COUNTER_BYTES), then with NEAR_BEST/NEAR_EXACT the
+// match as JSON: {"index","explanation" (null: the recorded item is an Explanation, its own),"diff"}.
+export const NEAR_COUNTER_BYTES: u32 = 8;
+export const NEAR_NEXT: u32 = 0;      // not nearer: go on with the next recorded call
+export const NEAR_SEND_CALL: u32 = 1; // the name matches: send the whole recorded call (the counters are unchanged)
+export const NEAR_BEST: u32 = 2;      // the nearest so far: go on
+export const NEAR_EXACT: u32 = 3;     // an exact match (nothing beats it): stop reading the recording
+
 // Replay operations (F_REPLAY, replay.ts): the first u32 of the kind part.
 export const R_TOOLS: u32 = 1;        // args = declarations JSON text, kept for the recording's calls
-export const R_LOAD: u32 = 2;         // args = a chunk of the recording (JSON Lines); argument 1 = the last chunk
+export const R_LOAD: u32 = 2;         // args = a chunk of the recording (JSON Lines) cut anywhere; argument = LOAD_* bits
 export const R_ANSWER: u32 = 3;       // args = a live call (JSON text, or F_VALUES); argument = call index in a message
 export const REPLAY_KIND_BYTES: u32 = 12; // F_REPLAY's kind part: u32 op, u32 argument, u32 the line number whose text the host holds (R_ANSWER leaves it out; 0 none)
 export const R_UNUSED: u32 = 4;       // the recorded calls never answered
 export const R_VALUE: u32 = 5;        // args = a recorded line's JSON text; argument = U_*: its items (ops/items.ts), to build the host's value
+// Loading a recording (R_LOAD): the core keeps an unterminated last line until a chunk ends it.
+export const LOAD_LAST: u32 = 1;      // the last chunk (it may be empty): what is left is the last line
+export const LOAD_ENDS_LINE: u32 = 2; // a line end follows the chunk (a host's line given without one)
+export const LOAD_CHUNK_BYTES: u32 = 1048576; // the most bytes a host sends per R_LOAD (a file is read, a text encoded, this much at a time)
 // Where R_VALUE's items are (the argument): byte offsets, UTF-16 code units (JavaScript string indices), code points (Python str indices).
 export const U_BYTES: u32 = 0;
 export const U_UTF16: u32 = 1;

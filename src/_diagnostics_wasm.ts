@@ -4,13 +4,16 @@
  * explanation records (F_EXPLAIN, assembly/pipeline/explain.ts). Transport only: a
  * call goes in as a recording line's JSON text or as a host object through
  * the value stream (src/values.ts); the core's record and digest come out.
- * Two canonical texts go in for their diff (F_DIFF, assembly/ops/diff.ts).
+ * Two calls or Explanations go in for their diff, a recording's calls one by
+ * one for the nearest (F_DIFF, assembly/ops/compare.ts).
  * Compiled on first use from the embedded bytes, so the fingerprint path
  * never pays for it (README, "How it is built"). Internal.
  * @module
  */
 import {
-  ABI_ID, ALL_CALLS, FINGERPRINT_VERSION, F_CALL, F_CLI, F_DIFF, F_DIGEST, F_EXPLAIN, F_NTH_CALL, F_STRING_INPUT, F_TOOLS, F_VALUES, HEADER_BYTES, HEADER_WORDS, RESULT_BYTES, RESULT_CLI_CODE, RESULT_CLI_ERR, RESULT_CLI_LINES, RESULT_CLI_OUT, RESULT_CLI_STATE, RESULT_DIGEST, RESULT_OFFSET, RESULT_STATUS, RESULT_TEXT_LEN, RESULT_TEXT_PTR, W_NO_ROOM, W_TRAP,
+  ABI_ID, ALL_CALLS, D_DIFF, D_NEAR_START, D_NEAR_STEP, DIFF_KIND_BYTES, NEAR_COUNTER_BYTES, NEAR_NAME_ONLY, F_CALL, F_CLI, F_DIFF, F_DIGEST, F_EXPLAIN, F_NTH_CALL, F_STRING_INPUT, F_TOOLS, F_VALUES, FINGERPRINT_VERSION, HEADER_BYTES, HEADER_WORDS,
+  RESULT_BYTES, RESULT_CLI_CODE, RESULT_CLI_ERR, RESULT_CLI_LINES, RESULT_CLI_OUT, RESULT_CLI_STATE,
+  RESULT_DIGEST, RESULT_OFFSET, RESULT_STATUS, RESULT_TEXT_LEN, RESULT_TEXT_PTR, W_NO_ROOM, W_TRAP,
 } from "./_abi.gen.js";
 import { isWellFormed, writeWtf8 } from "./_wtf8.js";
 import { FingerprintError, errorFromCore, hostError } from "./errors.js";
@@ -19,26 +22,13 @@ import { retarget, writeValue } from "./values.js";
 import { isModule } from "./_is_module.js";
 import { type CoreLimits, NONE, tell } from "./_limits.js";
 import { KEEP_MASK } from "./select.js";
+import type { Explanation } from "./diagnostics.js";
 
 export type Exports = CoreExports & { abiId(): number };
 
-/** The core's explanation record (assembly/pipeline/explain.ts). */
-export interface CallRecord {
-  kind: string;
-  name: string;
-  matchOn?: string[];
-  ignoreArgs?: string[];
-  /** The call's own "fingerprint" member, when it has one. */
-  recorded?: string;
-  /** "tools" when the tool's declaration chose the selection (assembly/pipeline/tools.ts). */
-  declared?: "tools";
-  selected: { kept: string[]; dropped: string[]; missing: string[] };
-  canonical: string;
-  preimage: string;
-}
-
+/** A call's Explanation as the core writes it (assembly/pipeline/explain.ts), and its digest. */
 export interface Explained {
-  record: CallRecord;
+  record: Explanation;
   digest: string;
 }
 
@@ -221,9 +211,8 @@ function writeCallValue(e: Exports, call: object, all: boolean, tools: Uint8Arra
 
 /**
  * Every call of a message holding several (a single call is one), in order,
- * from one request (ALL_CALLS): the core parses the message once and writes a
- * line per call, its 64-digit digest then its record. A message with no calls
- * gives [].
+ * from one request (ALL_CALLS): the core parses the message once and writes
+ * the JSON array of their Explanations. A message with no calls gives [].
  */
 export function explainCalls(message: string | Uint8Array | object, tools?: Uint8Array): Explained[] {
   return typeof message === "string" || message instanceof Uint8Array
@@ -233,20 +222,12 @@ export function explainCalls(message: string | Uint8Array | object, tools?: Uint
 /**
  * The call is already written after its parts: with all, F_NTH_CALL's kind
  * part (4 bytes, ALL_CALLS), and F_TOOLS' ignoreArgs part (the declarations).
- * One call's record is the text, its digest in the result block; every call
- * (all) is a line each, its 64 digest digits then its record.
+ * The text is the call's Explanation, or (all) a JSON array of every call's.
  */
 function runCall(e: Exports, flags: number, argsLen: number, all: boolean, tools: Uint8Array | undefined,
   own: CoreLimits): Explained[] {
-  const text = runCallText(e, flags, argsLen, all, tools, own);
-  if (!all) return [{ record: JSON.parse(text) as CallRecord, digest: decoder.decode(new Uint8Array(e.memory.buffer, e.result() + RESULT_DIGEST, 64)) }];
-  const lines: Explained[] = [];
-  for (let at = 0; at < text.length;) {
-    const nl = text.indexOf("\n", at); // records escape every control character: "\n" ends one
-    lines.push({ record: JSON.parse(text.slice(at + 64, nl)) as CallRecord, digest: text.slice(at, at + 64) });
-    at = nl + 1;
-  }
-  return lines;
+  const parsed = JSON.parse(runCallText(e, flags, argsLen, all, tools, own)) as Explanation | Explanation[];
+  return (all ? parsed as Explanation[] : [parsed as Explanation]).map((record) => ({ record, digest: record.fingerprint }));
 }
 
 function runCallText(e: Exports, flags: number, argsLen: number, all: boolean, tools: Uint8Array | undefined,
@@ -261,32 +242,74 @@ function runCallText(e: Exports, flags: number, argsLen: number, all: boolean, t
   return runText(e, HEADER_BYTES + (all ? 4 : 0) + toolsLen + argsLen);
 }
 
-/** One change of a diff (assembly/ops/diff.ts). */
-export interface CoreChange {
-  path: string;
-  kind: "added" | "removed" | "changed";
-  before: string | null;
-  after: string | null;
+// ---- diff and nearest (assembly/ops/compare.ts): sides in, the core's answer out ----
+
+/** A side as the caller gave it: a call's JSON text, or a host value (a call or an Explanation). */
+export type Side = string | Uint8Array | object;
+
+/** D_DIFF: the Diff of a to b, as the core's JSON text. */
+export function diffSides(a: Side, b: Side): string {
+  return exclusive(() => decoder.decode(compare(D_DIFF, 0, [a, new Uint8Array(0), new Uint8Array(0), b])));
 }
 
-/** The core's diff of two canonical texts (linear at any depth). */
-export function diffTexts(a: string, b: string): CoreChange[] {
-  return exclusive(() => diff(a, b));
+/** D_NEAR_START: the target, bytes handed back unread with each step. */
+export function nearStart(call: Side): Uint8Array {
+  return exclusive(() => compare(D_NEAR_START, 0, [new Uint8Array(0), new Uint8Array(0), new Uint8Array(0), call]));
 }
 
-function diff(a: string, b: string): CoreChange[] {
+/** D_NEAR_STEP for a recorded call (or, nameOnly, its name): [step, counters, the match's JSON text or ""]. */
+export function nearStep(target: Uint8Array, counters: Uint8Array, rec: Side, nameOnly: boolean): [number, Uint8Array, string] {
+  return exclusive(() => {
+    const empty = new Uint8Array(0);
+    const out = compare(D_NEAR_STEP, nameOnly ? NEAR_NAME_ONLY : 0, nameOnly ? [rec, counters, target, empty] : [empty, counters, target, rec]);
+    const cut = 4 + NEAR_COUNTER_BYTES;
+    return [new DataView(out.buffer).getUint32(0, true), out.subarray(4, cut), decoder.decode(out.subarray(cut))];
+  });
+}
+
+/**
+ * One F_DIFF request: the kind part (op, argument, how the name part's and the args' values are sent),
+ * then the name, matchOn, ignoreArgs and args parts; a side (the name part or
+ * the args) goes as JSON text or as the value stream. The answer's bytes (a copy).
+ */
+function compare(op: number, arg: number, parts: Side[]): Uint8Array {
   const e = ready();
-  room(e, HEADER_BYTES + 3 * (a.length + b.length));
-  const mem = new Uint8Array(e.memory.buffer);
-  const enc = new TextEncoder();
-  let at = inPtr + HEADER_BYTES;
-  // Canonical texts are well-formed (lone surrogates are escaped, D6).
-  const na = enc.encodeInto(a, mem.subarray(at, at + 3 * a.length)).written;
-  at += na;
-  const nb = enc.encodeInto(b, mem.subarray(at, at + 3 * b.length)).written;
-  new Uint32Array(e.memory.buffer, inPtr, HEADER_WORDS).set([F_DIFF, na, nb, 0, 0, 0]);
+  const valueFlags = [0, 0]; // how the name part's and the args' values are sent
+  let at = inPtr + HEADER_BYTES + DIFF_KIND_BYTES;
+  const lens: number[] = [];
+  for (let i = 0; i < 4; i++) {
+    const end = putPart(e, parts[i], at);
+    if (i === 0 || i === 3) valueFlags[i === 0 ? 0 : 1] = end[1];
+    lens.push(end[0] - at);
+    at = end[0];
+  }
+  new Uint32Array(e.memory.buffer, inPtr, HEADER_WORDS).set([F_DIFF, DIFF_KIND_BYTES, ...lens]);
+  new Uint32Array(e.memory.buffer, inPtr + HEADER_BYTES, 4).set([op, arg, ...valueFlags]);
   tell(e);
-  return JSON.parse(runText(e, HEADER_BYTES + na + nb)) as CoreChange[];
+  const [ptr, len] = runRaw(e, at - inPtr);
+  return new Uint8Array(e.memory.buffer, ptr, len).slice();
+}
+
+/** Writes a part at `at`: bytes as they are, a string as UTF-8 (F_STRING_INPUT), a host value as its stream (F_VALUES). */
+function putPart(e: Exports, x: Side, at: number): [number, number] {
+  if (x instanceof Uint8Array) {
+    room(e, at - inPtr + x.length);
+    new Uint8Array(e.memory.buffer).set(x, at);
+    return [at + x.length, 0];
+  }
+  if (typeof x === "string") {
+    room(e, at - inPtr + x.length * 3);
+    const mem = new Uint8Array(e.memory.buffer);
+    const end = isWellFormed(x) ? at + new TextEncoder().encodeInto(x, mem.subarray(at, at + x.length * 3)).written : writeWtf8(x, 0, mem, at);
+    return [end, F_STRING_INPUT];
+  }
+  room(e, at - inPtr + 1024);
+  const grow = (need: number) => {
+    room(e, Math.max(2 * (need - inPtr), need - inPtr + 1024));
+    retarget(new Uint8Array(e.memory.buffer), inPtr + inCap);
+  };
+  // Paths from the call itself, as explain's (writeCallValue).
+  return [asValueWalk((nested) => writeValue(x, new Uint8Array(e.memory.buffer), at, inPtr + inCap, grow, nested, "")), F_VALUES];
 }
 
 /** What one step of the core's CLI engine returns (assembly/cli/run.ts, RESULT_CLI_*). */
@@ -346,6 +369,12 @@ function step_(step: string, name: string | Uint8Array, match: string | Uint8Arr
 }
 
 function runText(e: Exports, len: number): string {
+  const [ptr, n] = runRaw(e, len);
+  return decoder.decode(new Uint8Array(e.memory.buffer, ptr, n));
+}
+
+/** Runs the request; where its answer is, or the core's error. */
+function runRaw(e: Exports, len: number): [number, number] {
   let status: number;
   try {
     status = e.run(len);
@@ -355,9 +384,9 @@ function runText(e: Exports, len: number): string {
   }
   const buf = e.memory.buffer;
   const res = new Int32Array(buf, e.result(), RESULT_DIGEST >> 2);
-  const text = decoder.decode(new Uint8Array(buf, res[RESULT_TEXT_PTR >> 2] >>> 0, res[RESULT_TEXT_LEN >> 2] >>> 0));
-  if (status !== 0) throw errorFromCore(res[RESULT_STATUS >> 2], res[RESULT_OFFSET >> 2], text);
-  return text;
+  const ptr = res[RESULT_TEXT_PTR >> 2] >>> 0, n = res[RESULT_TEXT_LEN >> 2] >>> 0;
+  if (status !== 0) throw errorFromCore(res[RESULT_STATUS >> 2], res[RESULT_OFFSET >> 2], decoder.decode(new Uint8Array(buf, ptr, n)));
+  return [ptr, n];
 }
 
 /**

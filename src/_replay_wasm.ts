@@ -36,9 +36,9 @@ export class ReplayCore {
     return this.bytes(R_TOOLS, 0, text, 0);
   }
 
-  /** A chunk of the recording; the core answers what it consumed and the bad lines. */
-  load(chunk: Uint8Array, last: boolean): string {
-    return this.bytes(R_LOAD, last ? 1 : 0, chunk, 0);
+  /** A chunk of the recording (flags: LOAD_*); the core answers its line and call counts and the bad lines. */
+  load(chunk: Uint8Array, flags: number): string {
+    return this.bytes(R_LOAD, flags, chunk, 0);
   }
 
   /** A live call: JSON text (string or bytes) or a host object (value stream); index within a message. */

@@ -18,9 +18,11 @@
  * null, key order or `1.0` vs `1` never show up.
  * @module
  */
-import { callKeepMask, diffTexts, explainCallText, explainCallValue, explainCalls as explainCallsCore, type Explained } from "./_diagnostics_wasm.js";
+import {
+  callKeepMask, diffSides, explainCallText, explainCallValue, explainCalls as explainCallsCore, nearStart, nearStep, type Explained,
+} from "./_diagnostics_wasm.js";
 import { applyMask, keysObject, selectableKeys } from "./select.js";
-import { EXPLANATION_VERSION, F_TEXT, W_CALL, W_MESSAGE, W_OBJECT, W_RECORDED, W_STRING, W_TEXT } from "./_abi.gen.js";
+import { EXPLANATION_VERSION, F_TEXT, NEAR_EXACT, NEAR_SEND_CALL, W_CALL, W_MESSAGE, W_OBJECT, W_RECORDED, W_STRING, W_TEXT } from "./_abi.gen.js";
 import { call } from "./core.js";
 import { FingerprintError, hostError, typeWord } from "./errors.js";
 import type { FingerprintOptions } from "./api.js";
@@ -176,13 +178,22 @@ export function explainCalls(message: ProviderCall | string | Uint8Array, option
 /** The core's record for a call (src/_diagnostics_wasm.ts), for the CLI, which prints its members. Internal. */
 export function explainRecord(call: Call | ProviderCall | string | Uint8Array, tools?: Uint8Array, own: CoreLimits = NONE): Explained {
   if (typeof call === "string" || call instanceof Uint8Array) return explainCallText(call, tools, own);
+  return explainCallValue(sent(call, tools, own), tools, own);
+}
+
+/** A call object as the core is sent it: argsJSON bytes as text, args only as far as selection reads them. */
+function sent(call: unknown, tools: Uint8Array | undefined, own: CoreLimits): Call {
   if (call === null || typeof call !== "object") {
     throw hostError(W_CALL, [typeWord(call)]);
   }
-  let c = call as Call;
-  if (c.argsJSON instanceof Uint8Array) c = { ...c, argsJSON: utf8(c.argsJSON, own) };
-  else if (c.argsJSON === undefined || c.argsJSON === null) c = selectedCall(c, tools, own);
-  return explainCallValue(c, tools, own);
+  const c = call as Call;
+  if (c.argsJSON instanceof Uint8Array) return { ...c, argsJSON: utf8(c.argsJSON, own) };
+  return c.argsJSON === undefined || c.argsJSON === null ? selectedCall(c, tools, own) : c;
+}
+
+/** A side of diff or nearest: a call's JSON text as it is, an object (a call or an Explanation) as explain sends it. */
+function side(x: unknown): object | string {
+  return typeof x === "string" || x instanceof Uint8Array ? x : sent(x, undefined, NONE);
 }
 
 /**
@@ -233,68 +244,49 @@ function optionsOf(options: FingerprintOptions | undefined): [Partial<Call>, Cor
   return [out, callLimits(options.limits)];
 }
 
-function explanationOf({ record, digest }: Explained): Explanation {
-  const { kind, name, selected, canonical, preimage, declared } = record;
-  const out: Explanation = { version: EXPLANATION_VERSION, kind, name, selected, canonical, preimage, fingerprint: digest };
-  if (declared !== undefined) out.declared = declared;
-  return out;
+function explanationOf({ record }: Explained): Explanation {
+  return record;
 }
 
 /**
  * The differences between two calls that change the fingerprint, computed on
- * the core's canonical texts. Each side is a call or an explanation from
- * explain() (cheaper when one call is compared with many).
+ * the core's canonical texts (assembly/ops/compare.ts). Each side is a call or
+ * an explanation from explain() (cheaper when one call is compared with many).
  * @throws FingerprintError when a call cannot be fingerprinted.
  * @example diff({ name: "t", args: { p: "P0" } }, { name: "t", args: { p: "P1" } }).changes
  *   // [{ path: "p", kind: "changed", before: '"P0"', after: '"P1"' }]
  */
 export function diff(a: Call | Explanation | ProviderCall, b: Call | Explanation | ProviderCall): Diff {
-  const ea = toExplanation(a), eb = toExplanation(b);
-  const changes: Change[] = [];
-  if (ea.kind !== eb.kind) changes.push(changed("(kind)", JSON.stringify(ea.kind), JSON.stringify(eb.kind)));
-  if (ea.name !== eb.name) changes.push(changed("(name)", JSON.stringify(ea.name), JSON.stringify(eb.name)));
-  if (ea.canonical !== eb.canonical) changes.push(...diffTexts(ea.canonical, eb.canonical));
-  return { same: ea.fingerprint === eb.fingerprint, changes };
+  return JSON.parse(diffSides(side(a), side(b))) as Diff;
 }
 
 /**
  * Among the recorded calls with the same kind and name as `call`, the one
  * with the fewest changes (the first of equals), with its diff; null when no
  * recorded call has that kind and name. The recording is read once, in
- * order, and may be any iterable (a generator over a file streams).
+ * order, and may be any iterable (a generator over a file streams); it stops
+ * at an exact match. The core decides (assembly/ops/compare.ts); this hands
+ * it each recorded call and keeps the one it names.
  * @throws FingerprintError when the call or a recorded call cannot be fingerprinted.
  */
 export function nearest<T extends object = Call | Explanation | ProviderCall>(call: Call | Explanation | ProviderCall,
   recording: Iterable<T>): NearestMatch<T> | null {
-  const target = toExplanation(call);
+  const target = nearStart(side(call));
+  let counters: Uint8Array = new Uint8Array(0);
   let best: NearestMatch<T> | null = null;
-  let index = 0;
   for (const rec of recording) {
-    const i = index++;
     if (rec === null || typeof rec !== "object") throw hostError(W_RECORDED, [typeWord(rec)]);
-    // Names first: calls of other tools are never fingerprinted. A call in a
-    // provider's shape (no string "name" at the top) is read by the core.
-    const recName = (rec as { name?: unknown }).name;
-    if (typeof recName === "string" && recName !== target.name) continue;
-    const explanation = toExplanation(rec);
-    if (explanation.kind !== target.kind) continue;
-    const d = diff(explanation, target);
-    if (best === null || d.changes.length < best.diff.changes.length) best = { index: i, call: rec, explanation, diff: d };
-    if (d.same) break; // nothing beats an exact match
+    // Its name first, when it shows one: the core skips another tool's call unread.
+    const name = (rec as { name?: unknown }).name;
+    let [step, next, match] = typeof name === "string" ? nearStep(target, counters, name, true) : [NEAR_SEND_CALL, counters, ""];
+    if (step === NEAR_SEND_CALL) [step, next, match] = nearStep(target, counters, side(rec), false);
+    counters = next;
+    if (match !== "") {
+      const m = JSON.parse(match) as { index: number; explanation: Explanation | null; diff: Diff };
+      // A null explanation: the recorded item is an Explanation, its own.
+      best = { index: m.index, call: rec, explanation: m.explanation ?? rec as unknown as Explanation, diff: m.diff };
+    }
+    if (step === NEAR_EXACT) break;
   }
   return best;
-}
-
-function isExplanation(x: unknown): x is Explanation {
-  if (x === null || typeof x !== "object") return false;
-  const e = x as Partial<Explanation>;
-  return typeof e.canonical === "string" && typeof e.preimage === "string" && typeof e.fingerprint === "string";
-}
-
-function toExplanation(x: Call | Explanation | ProviderCall): Explanation {
-  return isExplanation(x) ? x : explainCall(x);
-}
-
-function changed(path: string, before: string, after: string): Change {
-  return { path, kind: "changed", before, after };
 }

@@ -12,11 +12,11 @@ import { buildValue } from "./_json_value.js";
 import { ReplayCore } from "./_replay_wasm.js";
 import { isWellFormed, writeWtf8 } from "./_wtf8.js";
 import { errorFromCore, FingerprintError, hostError, typeWord } from "./errors.js";
+import { LOAD_CHUNK_BYTES, LOAD_ENDS_LINE, LOAD_LAST } from "./_abi.gen.js";
 import { toolsText, type ToolDeclarations } from "./tools.js";
 import type { Call, Change, ProviderCall } from "./diagnostics.js";
 
-/** Bytes per request while loading (the core reserves its index room per chunk). */
-const CHUNK = 1 << 20;
+const CHUNK = LOAD_CHUNK_BYTES;
 
 export interface RecordingOptions {
   /** Tool declarations (or a tools.json's text) applied to every recorded and live call. */
@@ -99,7 +99,6 @@ export class Recording {
   /** Lines the core could not read, with their errors (the rest is kept). */
   readonly badLines: BadLine[] = [];
   #core: ReplayCore;
-  #pending: Uint8Array[] = [];
   #lines = 0;
   #calls = 0;
 
@@ -117,12 +116,12 @@ export class Recording {
    */
   static load(source: Source, options?: RecordingOptions): Recording {
     const rec = new Recording(options);
-    if (typeof source === "string") rec.#text(source);
-    else if (source instanceof Uint8Array) rec.#bytes(source);
+    if (typeof source === "string") rec.#text(source, 0);
+    else if (source instanceof Uint8Array) rec.#send(source, 0);
     else if (source !== null && typeof source === "object" && Symbol.iterator in source) {
       for (const piece of source) rec.#piece(piece);
     } else throw hostError(W_RECORDING, [typeWord(source)]);
-    rec.#end();
+    rec.#send(new Uint8Array(0), LOAD_LAST);
     return rec;
   }
 
@@ -134,7 +133,7 @@ export class Recording {
     options?: RecordingOptions): Promise<Recording> {
     const rec = new Recording(options);
     for await (const piece of source) rec.#piece(piece);
-    rec.#end();
+    rec.#send(new Uint8Array(0), LOAD_LAST);
     return rec;
   }
 
@@ -169,15 +168,11 @@ export class Recording {
     }
     const out = this.#core.answer(call, index, this.#last.line);
     const nl = out.indexOf("\n");
-    const record = JSON.parse(nl < 0 ? out : out.slice(0, nl)) as Record<string, unknown>;
-    const near = record.nearest as { line: number; call: number } | null;
-    const line = record.hit === true ? record.recordedLine as number : near?.line ?? 0;
-    const { text, value } = line === 0 ? { text: "", value: {} } : this.#line(line, nl < 0 ? null : out.slice(nl + 1));
-    if (record.hit === true) {
-      return { ...record, line: record.recordedLine, call: record.recordedCall, text, value } as unknown as ReplayHit;
-    }
-    const nearest = near === null ? null : { line: near.line, call: near.call, text, value };
-    return { ...record, nearest } as unknown as ReplayMiss;
+    const answer = JSON.parse(nl < 0 ? out : out.slice(0, nl)) as ReplayAnswer;
+    // The recorded call it names (a hit, or a miss's nearest) gets its line's text and value.
+    const at = (answer.hit ? answer : answer.nearest) as RecordedCall | null;
+    if (at !== null) Object.assign(at, this.#line(at.line, nl < 0 ? null : out.slice(nl + 1)));
+    return answer;
   }
 
   /** The last recorded line an answer gave (its number, text and value); the core leaves it out of the next. */
@@ -223,50 +218,37 @@ export class Recording {
     }
   }
 
-  #text(text: string): void {
-    // Encoded a slice at a time: a large text never doubles in memory at once.
+  /** A text, encoded a slice at a time (a large text never doubles in memory at once); the last slice with `flags`. */
+  #text(text: string, flags: number): void {
     let i = 0;
-    while (i < text.length) {
+    do {
       let end = Math.min(text.length, i + CHUNK);
       const c = text.charCodeAt(end - 1);
       if (end < text.length && c >= 0xd800 && c < 0xdc00) end++; // keep a surrogate pair together
-      this.#bytes(encode(text.slice(i, end)));
+      this.#send(encode(text.slice(i, end)), end === text.length ? flags : 0);
       i = end;
-    }
+    } while (i < text.length);
   }
 
   #piece(piece: string | Uint8Array): void {
-    if (piece instanceof Uint8Array) this.#bytes(piece);
-    else if (typeof piece === "string") this.#bytes(encode(piece + "\n"));
+    if (piece instanceof Uint8Array) this.#send(piece, 0);
+    else if (typeof piece === "string") this.#text(piece, LOAD_ENDS_LINE);
     else throw hostError(W_PIECE, [typeWord(piece)]);
   }
 
-  #bytes(chunk: Uint8Array): void {
-    for (let i = 0; i < chunk.length; i += CHUNK) {
-      const part = chunk.subarray(i, Math.min(chunk.length, i + CHUNK));
-      // No line ends in this part: keep it, joined once a line ends (a long line stays linear).
-      if (part.indexOf(10) < 0) { this.#pending.push(part.slice()); continue; }
-      const data = this.#pending.length === 0 ? part : concat([...this.#pending, part]);
-      // The core leaves an unterminated last line for the next chunk.
-      const consumed = this.#send(data, false);
-      this.#pending = consumed < data.length ? [data.slice(consumed)] : [];
-    }
-  }
-
-  #end(): void {
-    this.#send(concat(this.#pending), true);
-    this.#pending = [];
-  }
-
-  #send(data: Uint8Array, last: boolean): number {
-    const r = JSON.parse(this.#core.load(data, last)) as {
-      consumed: number; lines: number; calls: number;
-      bad: { line: number; status: number; offset: number; part: number; detail: string }[];
-    };
-    this.#lines = r.lines;
-    this.#calls = r.calls;
-    for (const b of r.bad) this.badLines.push({ line: b.line, error: errorFromCore(b.status, b.offset, b.detail) });
-    return r.consumed;
+  /** Bytes cut anywhere, CHUNK at a time (the core keeps a line they cut until a chunk ends it); the last with `flags`. */
+  #send(chunk: Uint8Array, flags: number): void {
+    let i = 0;
+    do {
+      const end = Math.min(chunk.length, i + CHUNK);
+      const r = JSON.parse(this.#core.load(chunk.subarray(i, end), end === chunk.length ? flags : 0)) as {
+        lines: number; calls: number; bad: { line: number; status: number; offset: number; detail: string }[];
+      };
+      this.#lines = r.lines;
+      this.#calls = r.calls;
+      for (const b of r.bad) this.badLines.push({ line: b.line, error: errorFromCore(b.status, b.offset, b.detail) });
+      i = end;
+    } while (i < chunk.length);
   }
 }
 
@@ -279,11 +261,4 @@ function encode(s: string): Uint8Array {
   if (isWellFormed(s)) return new TextEncoder().encode(s);
   const b = new Uint8Array(s.length * 3);
   return b.subarray(0, writeWtf8(s, 0, b, 0));
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) { out.set(p, at); at += p.length; }
-  return out;
 }

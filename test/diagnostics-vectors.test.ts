@@ -8,7 +8,7 @@ import { DIAGNOSTICS_VECTORS_PATH, renderDiagnosticsVectors } from "../scripts/g
 import { FingerprintError, diff, explainCall, nearest } from "../src/index";
 
 interface Case {
-  id: string; op: "explain" | "diff" | "nearest" | "error";
+  id: string; op: "explain" | "diff" | "diff-calls" | "diff-mixed" | "nearest" | "nearest-calls" | "error";
   line?: string; a?: string; b?: string; recording?: string[];
   expect: unknown;
 }
@@ -23,7 +23,12 @@ describe("vectors/diagnostics.vectors.json", () => {
   it.each(cases.map((c) => [c.id, c] as const))("%s", (_id, c) => {
     if (c.op === "explain") expect(explainCall(c.line!)).toEqual(c.expect);
     else if (c.op === "diff") expect(diff(explainCall(c.a!), explainCall(c.b!))).toEqual(c.expect);
-    else if (c.op === "nearest") {
+    else if (c.op === "diff-calls") expect(diff(JSON.parse(c.a!), JSON.parse(c.b!))).toEqual(c.expect);
+    else if (c.op === "diff-mixed") expect(diff(explainCall(c.a!), JSON.parse(c.b!))).toEqual(c.expect);
+    else if (c.op === "nearest-calls") {
+      const n = nearest(JSON.parse(c.line!), c.recording!.map((l) => JSON.parse(l) as object));
+      expect(n && { index: n.index, diff: n.diff }).toEqual(c.expect);
+    } else if (c.op === "nearest") {
       const n = nearest(explainCall(c.line!), c.recording!.map((l) => explainCall(l)));
       expect(n && { index: n.index, diff: n.diff }).toEqual(c.expect);
     } else {

@@ -86,12 +86,6 @@ describe("explain agrees with fingerprint()", () => {
 describe("diff", () => {
   const call = (args: unknown, options?: Partial<Call>): Call => ({ ...options, name: "create_ticket", args });
 
-  it("accepts explanations, and same matches fingerprint equality", () => {
-    const ea = explain("t", { a: " 1 " }), eb = explainJSON("t", '{"a":"1"}');
-    expect(diff(ea, eb)).toEqual({ same: true, changes: [] });
-    expect(diff(ea, { name: "t", args: { a: 2 } }).same).toBe(false);
-  });
-
   it("handles deep nesting without recursion (D19)", () => {
     const depth = 5000;
     const deep = (leaf: number) => "[".repeat(depth) + leaf + "]".repeat(depth);
@@ -123,6 +117,12 @@ describe("nearest", () => {
     expect(m.index).toBe(3);
     expect(m.diff).toEqual({ same: true, changes: [] });
     expect(read).toBe(4);
+  });
+
+  it("returns a recorded explanation as it was passed, and a recorded call's explanation from the core", () => {
+    const e = explain("t", { n: 1 }), c = { name: "t", args: { n: 2 } };
+    expect(nearest({ name: "t", args: { n: 1 } }, [e])!.explanation).toBe(e);
+    expect(nearest({ name: "t", args: { n: 3 } }, [c])!.explanation).toEqual(explain("t", { n: 2 }));
   });
 
   it("never fingerprints calls of other tools", () => {

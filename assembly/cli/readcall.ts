@@ -3,7 +3,7 @@
 // parts taken from the struct the pipeline fills (explained(), explain.ts),
 // plus its digest. Internal; the formatters (run.ts, why.ts, replay.ts) read
 // lineCall() after readCall.
-import { F_CALL, F_DIGEST, F_EXPLAIN, F_PREIMAGE, F_STRING_INPUT, OK, RESULT_DIGEST } from "../abi";
+import { F_CALL, F_DIGEST, F_ECHO_CALL, F_EXPLAIN, F_PREIMAGE, F_STRING_INPUT, OK, RESULT_DIGEST } from "../abi";
 import { lastCall } from "../pipeline/callnodes";
 import { sinkBase, sinkLength } from "../json/sink";
 import { T_STR, nodeA, nodeB, nodeFlags, nodeType, subtreeEnd, STR_CLEAN } from "../json/tape";
@@ -46,7 +46,7 @@ export function readCall(p: usize, n: usize, index: i32, explain: bool, defer: b
   if (again && messageKept()) { sameMessageNext(); n = 0; } else again = false;
   const c = lineCall();
   if (!again) c.text = p;
-  const status = runLine(F_CALL | (defer ? F_PREIMAGE : F_DIGEST) | F_STRING_INPUT | (explain ? F_EXPLAIN : 0), index, p, n);
+  const status = runLine(F_CALL | (defer ? F_PREIMAGE : F_DIGEST) | F_STRING_INPUT | (explain ? F_EXPLAIN | F_ECHO_CALL : 0), index, p, n);
   if (status != OK) return status;
   if (defer) {
     c.preP = sinkBase() + callTextStart(); c.preN = sinkLength() - callTextStart();

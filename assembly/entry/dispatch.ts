@@ -1,6 +1,6 @@
 // The dispatcher: one request to the core, for both entries (entry/fingerprint.ts: the
 // fingerprint module; entry/engine.ts: the diagnostics module). Internal. The
-// top of the core's import graph: it alone imports the operations (diff.ts,
+// top of the core's import graph: it alone imports the operations (compare.ts,
 // replay.ts, the CLI engine in cli/) and the pipeline (pipeline/process.ts) they run
 // their calls through, so nothing below calls back up. The ABI is documented
 // in entry/fingerprint.ts and defined in abi.ts.
@@ -8,7 +8,7 @@ import { ABI_ID } from "../_abi_id.gen";
 import { F_CALL, F_CLI, F_DIFF, F_LIMITS, F_REPLAY, F_TOOLS, FINGERPRINT_VERSION, HEADER_BYTES, OK } from "../abi";
 import { reserveInput } from "../base/arena";
 import { setLimits } from "../base/limits";
-import { diffTexts } from "../ops/diff";
+import { compareOp } from "../ops/compare";
 import { limitArgs } from "../ops/limit_args";
 import { cliText } from "../cli/steps";
 import { replayOp } from "../ops/replay";
@@ -84,7 +84,7 @@ function dispatch(req: usize, len: usize): i32 {
   const argsPtr = ignorePtr + ignoreLen, argsLen = <usize>load<u32>(req, 20);
   let ok: bool;
   if (flags & F_DIFF) {
-    ok = diffTexts(kindPtr, <u32>kindLen, namePtr, <u32>nameLen);
+    ok = compareOp(kindPtr, kindLen, namePtr, nameLen, matchPtr, matchLen, ignorePtr, ignoreLen, argsPtr, argsLen);
   } else if (flags & F_REPLAY) {
     ok = replayOp(kindPtr, kindLen, argsPtr, argsLen, flags);
   } else {

@@ -1,4 +1,5 @@
-// The diff of two canonical texts (F_DIFF, diagnostics module only). Internal.
+// The diff of two canonical texts (for a Diff: ops/compare.ts; for the CLI's
+// why: cli/why.ts; diagnostics module only). Internal.
 //
 // Input: two texts the core wrote (canonical JSON: valid, no whitespace,
 // keys in code point order, D5). Output: a JSON array of changes,
@@ -241,6 +242,14 @@ export function diffTexts(ta: usize, na: u32, tb: usize, nb: u32): bool {
 
 /** diffTexts into the current sink (after what it holds); the texts must not be in the sink. */
 export function writeDiff(ta: usize, na: u32, tb: usize, nb: u32): bool {
+  return lit("[") && writeChanges(ta, na, tb, nb, true) && lit("]");
+}
+
+/**
+ * The changes alone, each preceded by a comma unless first (a Diff's
+ * (kind)/(name) changes come before them: ops/compare.ts); changeCount counts them.
+ */
+export function writeChanges(ta: usize, na: u32, tb: usize, nb: u32, first: bool): bool {
   changeCount = 0;
   nodeCap = 64; nodeCount = 0;
   nodes = alloc(<usize>nodeCap * NODE);
@@ -252,9 +261,9 @@ export function writeDiff(ta: usize, na: u32, tb: usize, nb: u32): bool {
   const ra = indexText(ta, na);
   const rb = indexText(tb, nb);
   if (ra == NONE || rb == NONE) return false;
-  firstChange = true;
+  firstChange = first;
   changeCount = 0;
-  if (!lit("[") || !push(ra, rb, 0, SEG_NONE, 0)) return false;
+  if (!push(ra, rb, 0, SEG_NONE, 0)) return false;
   while (todoLen > 0) {
     todoLen--;
     const e = todo + <usize>todoLen * 20;
@@ -300,7 +309,7 @@ export function writeDiff(ta: usize, na: u32, tb: usize, nb: u32): bool {
     }
     reverse(mark, todoLen);
   }
-  return lit("]");
+  return true;
 }
 
 function sameSpan(ta: usize, a: u32, tb: usize, b: u32): bool {

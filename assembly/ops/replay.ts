@@ -16,7 +16,7 @@
 // (shapes.ts: one entry per call, in order); a message without calls has
 // none. A bad line is reported with its line number and error and kept out;
 // the rest is kept. A chunk's unterminated last line is left for the next
-// chunk (the host re-sends the bytes after `consumed`) unless it is the last.
+// chunk (kept here, after the recorded lines' bytes) unless the chunk ends a line.
 //
 // Answers (R_ANSWER): a hit takes the next unanswered entry of that
 // fingerprint (recorded order, one per lookup); a miss gives the why answer:
@@ -24,7 +24,7 @@
 // tool and kind (fewest changes, the first of equals; assembly/diff.ts).
 import {
   E_BAD_REQUEST, E_BAD_TOOLS, E_INVALID_UTF8, E_NO_CALLS, E_OUT_OF_MEMORY, F_CALL, F_DIGEST, F_FROM_VALUE, F_NTH_CALL, F_STRING_INPUT, F_TEXT,
-  F_VALUES, HEADER_BYTES, OK, PART_CALL, REPLAY_KIND_BYTES, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, R_VALUE, RESULT_DIGEST, U_CODE_POINTS,
+  F_VALUES, HEADER_BYTES, OK, PART_CALL, REPLAY_KIND_BYTES, LOAD_ENDS_LINE, LOAD_LAST, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, R_VALUE, RESULT_DIGEST, U_CODE_POINTS,
 } from "../abi";
 import { alloc, arenaMark, grow, inputEnd, releaseFrom, reserveInput, setArenaBase } from "../base/arena";
 import { lastCall } from "../pipeline/callnodes";
@@ -90,7 +90,7 @@ export function replayOp(kindP: usize, kindN: usize, p: usize, n: usize, flags: 
   if (kindN != REPLAY_KIND_BYTES) return fail(E_BAD_REQUEST, -1) == OK;
   const op = load<u32>(kindP), arg = load<u32>(kindP, 4), known = load<u32>(kindP, 8);
   if (op == R_TOOLS) return setToolsText(p, n);
-  if (op == R_LOAD) return loadChunk(p, n, arg != 0);
+  if (op == R_LOAD) return loadChunk(p, n, arg);
   if (op == R_ANSWER) return answer(p, n, flags & (F_VALUES | F_STRING_INPUT | F_FROM_VALUE), arg, true, false, known);
   if (op == R_UNUSED) return unused();
   if (op == R_VALUE) return lineItems(p, n, arg);
@@ -173,7 +173,7 @@ function relayout(newTools: usize, newTable: u32, newEntries: u32, newLines: usi
   const size = align16(linOff + newLines);
   if (!setArenaBase(b + size)) return false;
   // Every segment moves up (or stays): the highest first.
-  memory.copy(b + linOff, b + linesOff, linesLen);
+  memory.copy(b + linOff, b + linesOff, linesLen + tailLen);
   memory.copy(b + entOff, b + entriesOff, <usize>entryCount * ENTRY);
   const rehash = newTable != tableCap || tabOff != tableOff;
   toolsCap = newTools;
@@ -234,7 +234,7 @@ function link(i: u32): void {
 }
 
 function setToolsText(p: usize, n: usize): bool {
-  if (entryCount != 0 || lineNo != 0) {
+  if (entryCount != 0 || lineNo != 0 || tailLen != 0) {
     fail(E_BAD_TOOLS, -1);
     detail("declarations are set before the recording is loaded");
     return false;
@@ -291,31 +291,50 @@ function live(): usize { return memory.data(32, 16); }
 
 // ---- R_LOAD ------------------------------------------------------------------
 
-function loadChunk(p: usize, n: usize, last: bool): bool {
+// The recording's unterminated last line so far (a chunk may end anywhere): kept
+// after the recorded lines' bytes, [linesLen, linesLen + tailLen), until a chunk ends it.
+let tailLen: usize = 0;
+let tailBraces: u32 = 0;
+
+/** R_LOAD: a chunk cut anywhere (flags: LOAD_LAST, LOAD_ENDS_LINE); its whole lines are read, the rest is kept. */
+function loadChunk(p: usize, n: usize, flags: u32): bool {
+  const last = (flags & LOAD_LAST) != 0, endsLine = (flags & LOAD_ENDS_LINE) != 0;
   // Worst case: every byte kept, and a call per "{" (every call is an object),
   // at most one per 8 bytes (a call's text is longer).
   let braces: usize = 0;
   for (let i: usize = 0; i < n; i++) if (load<u8>(p + i) == 0x7B) braces++;
-  if (braces > (n >> 3)) braces = n >> 3;
-  if (!makeRoom(n, <u32>braces + 2)) return false;
+  const max = (n + tailLen) >> 3;
+  let calls = <usize>tailBraces + braces;
+  if (calls > max) calls = max;
+  if (!makeRoom(tailLen + n, <u32>calls + 2)) return false;
   if (!logInit()) return false;
   let pos: usize = 0;
-  while (pos < n) {
+  while (true) {
     let nl = pos;
     while (nl < n && load<u8>(p + nl) != 0x0A) nl++;
-    if (nl == n && !last) break;
-    lineNo++;
-    let start = pos, end = nl;
+    // No line end left: the rest is a line when the chunk ends one, or when it is the last and something is left.
+    if (nl == n && !(endsLine || (last && (pos < n || tailLen > 0)))) break;
+    // A line: the kept tail and [pos, nl), joined after the recorded lines' bytes when a tail is kept.
+    let lp = p + pos, ln = nl - pos;
+    if (tailLen > 0) {
+      lp = base() + linesOff + linesLen;
+      memory.copy(lp + tailLen, p + pos, ln);
+      ln += tailLen;
+      tailLen = 0; tailBraces = 0;
+    }
     pos = nl < n ? nl + 1 : n;
-    if (end > start && load<u8>(p + end - 1) == 0x0D) end--;
-    if (lineNo == 1 && end - start >= 3 && load<u8>(p + start) == 0xEF && load<u8>(p + start + 1) == 0xBB
-      && load<u8>(p + start + 2) == 0xBF) start += 3;
-    if (isBlank(p + start, end - start)) continue;
-    if (!loadLine(p + start, end - start)) return false;
+    if (!takeLine(lp, ln)) return false;
+    if (nl == n) break;
+  }
+  if (pos < n) {
+    // An unterminated line: kept for the next chunk (makeRoom left room for it).
+    memory.copy(base() + linesOff + linesLen + tailLen, p + pos, n - pos);
+    tailLen += n - pos;
+    for (let i = pos; i < n; i++) if (load<u8>(p + i) == 0x7B) tailBraces++;
   }
   logRelease();
   if (!sinkInit(true, false, 256 + logLen * 2)) return false;
-  if (!lit("{\"consumed\":") || !decimal(<u32>pos) || !lit(",\"lines\":") || !decimal(lineNo) || !lit(",\"calls\":")
+  if (!lit("{\"lines\":") || !decimal(lineNo) || !lit(",\"calls\":")
     || !decimal(entryCount) || !lit(",\"bad\":[")) return false;
   let q = logP;
   const qe = logP + logLen;
@@ -328,6 +347,14 @@ function loadChunk(p: usize, n: usize, last: bool): bool {
     q += 20 + dl;
   }
   return lit("]}");
+}
+
+/** One line of the recording (its line end cut off): numbered, a CR and a first line's BOM dropped, a blank one skipped. */
+function takeLine(p: usize, n: usize): bool {
+  lineNo++;
+  if (n > 0 && load<u8>(p + n - 1) == 0x0D) n--;
+  if (lineNo == 1 && n >= 3 && load<u8>(p) == 0xEF && load<u8>(p + 1) == 0xBB && load<u8>(p + 2) == 0xBF) { p += 3; n -= 3; }
+  return isBlank(p, n) || loadLine(p, n);
 }
 
 function isBlank(p: usize, n: usize): bool {
@@ -442,7 +469,9 @@ function answer(p: usize, n: usize, flags: u32, nth: u32, withLine: bool, again:
     if (!sinkInit(true, false, 512 + (withLine ? <usize>ef(e, E_LINE_LEN) : 0))) return false;
     answerHit = true; answerEntry = e; answerRecorded = answerAsked = 0;
     answerWhyFrom = answerWhyTo = answerChangesFrom = answerChangesTo = 0;
+    // "line" and "call" again: a hit is a recorded call too (the host adds its text and value).
     if (!start(true, nameP, nameN, kindP, kindN, calls) || !decimal(ef(e, E_LINE_NO)) || !lit(",\"recordedCall\":")
+      || !decimal(ef(e, E_CALL)) || !lit(",\"line\":") || !decimal(ef(e, E_LINE_NO)) || !lit(",\"call\":")
       || !decimal(ef(e, E_CALL)) || !lit("}")) return false;
     answerRecordEnd = sinkLength();
     return !withLine || (lit("\n") && lineBytes(e));

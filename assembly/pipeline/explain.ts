@@ -1,9 +1,12 @@
-// The explanation record (F_EXPLAIN): everything a fingerprint is made of,
-// written once here as JSON for every host and CLI. Internal.
+// The Explanation (F_EXPLAIN): everything a fingerprint is made of, written
+// once here as the JSON text both SDKs return as it is (JSON.parse /
+// json.loads, nothing added) and the CLI reads. Internal.
 //
-//   {"kind":K,"name":N,"matchOn":[…]?,"ignoreArgs":[…]?,"recorded":"<hex>"?,
-//    "declared":"tools"?, "selected":{"kept":[…],"dropped":[…],"missing":[…]},
-//    "canonical":"<canonical text>","preimage":"<kind \n name \n canonical>"}
+//   {"version":EXPLANATION_VERSION,"kind":K,"name":N,
+//    "selected":{"kept":[…],"dropped":[…],"missing":[…]},
+//    "canonical":"<canonical text>","preimage":"<kind \n name \n canonical>",
+//    "fingerprint":"<64 hex>","declared":"tools"?}
+//   + with F_ECHO_CALL (the CLI's formatters only): "matchOn":[…]?,"ignoreArgs":[…]?,"recorded":"<hex>"?
 //
 // kept: top-level keys in the canonical text (code point order, D5).
 // dropped: keys selection left out that would otherwise be in it (a null
@@ -11,6 +14,8 @@
 // missing: matchOn keys not kept (absent or null), in listing order, once each.
 // Selection reports need an object at the top level (D10): otherwise all
 // three lists are empty. matchOn/ignoreArgs/recorded echo the call's members.
+import { EXPLANATION_VERSION } from "../abi";
+import { bytes, decimal } from "../json/emit";
 import { T_NULL, T_OBJ, T_STR, nodeA, nodeB, nodeFlags, nodeType, subtreeEnd, STR_CLEAN } from "../json/tape";
 import { alloc } from "../base/arena";
 import { ensure, putByte, sinkBase, sinkLength } from "../json/sink";
@@ -21,12 +26,13 @@ import { DECLARED_TOOLS } from "./tools";
 import { lastCall } from "./callnodes";
 
 /**
- * The last record's parts, for a formatter that prints them its own way
- * (cli/readcall.ts) instead of reading the record's JSON back: kind and
- * name as bytes, the call's lists and recorded fingerprint as tape nodes
- * (-1: none), and where the record's pieces lie, as sink offsets (they hold
- * while the sink grows): the lists as JSON arrays, the canonical text and
- * the preimage as bytes.
+/**
+ * The last Explanation's parts, for a formatter that prints them its own way
+ * (cli/readcall.ts) instead of reading the JSON back: kind and name as
+ * bytes, the call's recorded fingerprint as a tape node (-1: none), and where
+ * the Explanation's pieces lie, as sink offsets (they hold while the sink
+ * grows): the lists as JSON arrays (written with echo only), the canonical
+ * text and the preimage as bytes.
  */
 @unmanaged export class Explained {
   kindP: usize; kindN: usize; nameP: usize; nameN: usize;
@@ -39,37 +45,43 @@ import { lastCall } from "./callnodes";
 export function explained(): Explained { return changetype<Explained>(memory.data(offsetof<Explained>())); }
 
 /**
- * Appends the record to the sink. kind/name: decoded bytes; lists, recorded:
- * tape nodes or -1; args: the args root; [canonStart, end) and [preStart, end)
- * are sink offsets of the canonical text and the preimage, end = canonEnd.
+ * Appends the Explanation to the sink. kind/name: decoded bytes; lists,
+ * recorded: tape nodes or -1 (written with echo only); args: the args root;
+ * [canonStart, end) and [preStart, end) are sink offsets of the canonical
+ * text and the preimage, end = canonEnd; digest: its 64 hex digits (0: none).
  */
 export function writeExplanation(kindP: usize, kindN: usize, nameP: usize, nameN: usize, matchOn: i32,
-  ignoreArgs: i32, recorded: i32, args: u32, mode: i32, preStart: usize, canonStart: usize, canonEnd: usize): bool {
+  ignoreArgs: i32, recorded: i32, args: u32, mode: i32, preStart: usize, canonStart: usize, canonEnd: usize,
+  digest: usize, echo: bool): bool {
   const e = explained();
   e.kindP = kindP; e.kindN = kindN; e.nameP = nameP; e.nameN = nameN; e.recorded = recorded;
   e.canonAt = canonStart; e.canonEnd = canonEnd; e.preAt = preStart;
   e.matchOnAt = e.matchOnEnd = e.ignoreAt = e.ignoreEnd = 0;
-  if (!lit("{\"kind\":") || !writeJsonString(kindP, kindN, false)) return false;
+  if (!lit("{\"version\":") || !decimal(<u64>EXPLANATION_VERSION)) return false;
+  if (!lit(",\"kind\":") || !writeJsonString(kindP, kindN, false)) return false;
   if (!lit(",\"name\":") || !writeJsonString(nameP, nameN, false)) return false;
-  if (matchOn >= 0) {
-    if (!lit(",\"matchOn\":")) return false;
-    e.matchOnAt = sinkLength();
-    if (!keyArray(<u32>matchOn)) return false;
-    e.matchOnEnd = sinkLength();
-  }
-  if (ignoreArgs >= 0) {
-    if (!lit(",\"ignoreArgs\":")) return false;
-    e.ignoreAt = sinkLength();
-    if (!keyArray(<u32>ignoreArgs)) return false;
-    e.ignoreEnd = sinkLength();
-  }
-  if (recorded >= 0 && !(lit(",\"recorded\":") && str(<u32>recorded))) return false;
-  // The tool's declaration chose the selection (issue 12); absent: the call's own lists, if any.
-  e.declared = lastCall().declared == DECLARED_TOOLS;
-  if (e.declared && !lit(",\"declared\":\"tools\"")) return false;
   if (!lit(",\"selected\":") || !selection(args, mode, matchOn)) return false;
   if (!lit(",\"canonical\":") || !sinkSpan(canonStart, canonEnd)) return false;
   if (!lit(",\"preimage\":") || !sinkSpan(preStart, canonEnd)) return false;
+  if (digest != 0 && !(lit(",\"fingerprint\":\"") && bytes(digest, 64) && lit("\""))) return false;
+  // The tool's declaration chose the selection; absent: the call's own lists, if any.
+  e.declared = lastCall().declared == DECLARED_TOOLS;
+  if (e.declared && !lit(",\"declared\":\"tools\"")) return false;
+  if (echo) {
+    if (matchOn >= 0) {
+      if (!lit(",\"matchOn\":")) return false;
+      e.matchOnAt = sinkLength();
+      if (!keyArray(<u32>matchOn)) return false;
+      e.matchOnEnd = sinkLength();
+    }
+    if (ignoreArgs >= 0) {
+      if (!lit(",\"ignoreArgs\":")) return false;
+      e.ignoreAt = sinkLength();
+      if (!keyArray(<u32>ignoreArgs)) return false;
+      e.ignoreEnd = sinkLength();
+    }
+    if (recorded >= 0 && !(lit(",\"recorded\":") && str(<u32>recorded))) return false;
+  }
   return lit("}");
 }
 

@@ -75,12 +75,6 @@ def call(args, **kw):
     return dict(name="create_ticket", args=args, **kw)
 
 
-def test_accepts_explanations():
-    ea, eb = explain("t", {"a": " 1 "}), explain_json("t", '{"a":"1"}')
-    assert diff(ea, eb) == {"same": True, "changes": []}
-    assert diff(ea, {"name": "t", "args": {"a": 2}})["same"] is False
-
-
 def test_deep_nesting_without_recursion():
     depth = 5000
     deep = lambda leaf: "[" * depth + str(leaf) + "]" * depth  # noqa: E731
@@ -100,6 +94,12 @@ def test_nearest_stops_at_exact_match():
     m = nearest({"name": "t", "args": {"n": 3.0}}, rec())
     assert (m["index"], m["diff"]) == (3, {"same": True, "changes": []})
     assert len(read) == 4
+
+
+def test_nearest_returns_a_recorded_explanation_as_passed():
+    e, c = explain("t", {"n": 1}), {"name": "t", "args": {"n": 2}}
+    assert nearest({"name": "t", "args": {"n": 1}}, [e])["explanation"] is e
+    assert nearest({"name": "t", "args": {"n": 3}}, [c])["explanation"] == explain("t", {"n": 2})
 
 
 def test_nearest_never_fingerprints_other_tools():

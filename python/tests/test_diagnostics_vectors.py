@@ -20,6 +20,13 @@ def test_vector(case):
         assert explain_call(case["line"]) == case["expect"]
     elif op == "diff":
         assert diff(explain_call(case["a"]), explain_call(case["b"])) == case["expect"]
+    elif op == "diff-calls":
+        assert diff(json.loads(case["a"]), json.loads(case["b"])) == case["expect"]
+    elif op == "diff-mixed":
+        assert diff(explain_call(case["a"]), json.loads(case["b"])) == case["expect"]
+    elif op == "nearest-calls":
+        n = nearest(json.loads(case["line"]), [json.loads(ln) for ln in case["recording"]])
+        assert (n and {"index": n["index"], "diff": n["diff"]}) == case["expect"]
     elif op == "nearest":
         n = nearest(explain_call(case["line"]), [explain_call(ln) for ln in case["recording"]])
         assert (n and {"index": n["index"], "diff": n["diff"]}) == case["expect"]

@@ -524,7 +524,9 @@ def test_a_digest_that_is_not_hex_is_an_error_never_a_fingerprint(monkeypatch: p
 def test_an_explain_digest_that_is_not_hex_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
     from overturn.fingerprint import explain
 
-    monkeypatch.setattr(_diagnostics_wasm, "RESULT_DIGEST", 0)
+    # A module that writes an Explanation whose fingerprint is not 64 hex digits.
+    run = _diagnostics_wasm._run
+    monkeypatch.setattr(_diagnostics_wasm, "_run", lambda *a: run(*a).replace('"fingerprint":"', '"fingerprint":"\\u0000'))
     with pytest.raises(FingerprintError) as e:
         explain("search", {"q": 1})
     assert e.value.code == "internal-error"

@@ -3,7 +3,7 @@
 // Package abi is the core's ABI for the Go host; abiId() of the module must equal ABI_ID.
 package abi
 
-const ABI_ID = 0x0001cbb7
+const ABI_ID = 0x00095f15
 
 // PACKAGE_VERSION is package.json's version, which the CLI prints (--version).
 const PACKAGE_VERSION = "1.0.0"
@@ -34,12 +34,26 @@ const (
 	F_RAW_NAMES             = 32768
 	F_FROM_VALUE            = 65536
 	F_LIMITS                = 262144
+	F_ECHO_CALL             = 524288
+	DIFF_KIND_BYTES         = 16
+	D_DIFF                  = 1
+	D_NEAR_START            = 2
+	D_NEAR_STEP             = 3
+	NEAR_NAME_ONLY          = 1
+	NEAR_COUNTER_BYTES      = 8
+	NEAR_NEXT               = 0
+	NEAR_SEND_CALL          = 1
+	NEAR_BEST               = 2
+	NEAR_EXACT              = 3
 	R_TOOLS                 = 1
 	R_LOAD                  = 2
 	R_ANSWER                = 3
 	REPLAY_KIND_BYTES       = 12
 	R_UNUSED                = 4
 	R_VALUE                 = 5
+	LOAD_LAST               = 1
+	LOAD_ENDS_LINE          = 2
+	LOAD_CHUNK_BYTES        = 1048576
 	U_BYTES                 = 0
 	U_UTF16                 = 1
 	U_CODE_POINTS           = 2

@@ -17,16 +17,16 @@ equality the fingerprint sees: a trimmed space, a dropped null, key order or
 from __future__ import annotations
 
 import json
-import re
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, TypedDict, Union
 
-from ._abi import DEFAULT_KIND, EXPLANATION_VERSION
-from ._diagnostics_wasm import call_keep_mask, diff_texts, explain_call_text, explain_calls_text
+from ._abi import (D_DIFF, D_NEAR_START, D_NEAR_STEP, DEFAULT_KIND, F_FROM_VALUE, F_STRING_INPUT, NEAR_COUNTER_BYTES,
+                   NEAR_EXACT, NEAR_NAME_ONLY, NEAR_SEND_CALL)
+from ._diagnostics_wasm import call_keep_mask, compare, explain_call_text, explain_calls_text
 from ._encode import host_call_text, key_list, to_json_text
 from ._select import select_value
 from ._read import is_model
 from . import _core
-from ._abi import F_TEXT, W_MEMBERS, W_MESSAGE, W_RECORDED, W_TEXT
+from ._abi import F_TEXT, W_MESSAGE, W_RECORDED, W_TEXT
 from ._errors import FingerprintError, host_error, type_word
 from ._tools import Tools, tools_text
 from ._types import KeyList
@@ -159,15 +159,9 @@ def diff(a: CallLike, b: CallLike) -> Diff:
         >>> diff({"name": "t", "args": {"p": "P0"}}, {"name": "t", "args": {"p": "P1"}})["changes"]
         [{'path': 'p', 'kind': 'changed', 'before': '"P0"', 'after': '"P1"'}]
     """
-    ea, eb = _to_explanation(a), _to_explanation(b)
-    changes: List[Change] = []
-    if ea["kind"] != eb["kind"]:
-        changes.append(_change("(kind)", "changed", js_dumps(ea["kind"]), js_dumps(eb["kind"])))
-    if ea["name"] != eb["name"]:
-        changes.append(_change("(name)", "changed", js_dumps(ea["name"]), js_dumps(eb["name"])))
-    if ea["canonical"] != eb["canonical"]:
-        changes.extend(diff_texts(ea["canonical"], eb["canonical"]))
-    return {"same": ea["fingerprint"] == eb["fingerprint"], "changes": changes}
+    da, fa = _side(a)
+    db, fb = _side(b)
+    return json.loads(compare(D_DIFF, 0, da, fa, b"", b"", db, fb))  # type: ignore[no-any-return]
 
 
 def nearest(call: CallLike, recording: Iterable[CallLike]) -> Optional[NearestMatch]:
@@ -175,53 +169,45 @@ def nearest(call: CallLike, recording: Iterable[CallLike]) -> Optional[NearestMa
 
     The first of equals wins; None when no recorded call has that kind and
     name. The recording is read once, in order, and may be any iterable (a
-    generator over a file streams); it stops at an exact match.
+    generator over a file streams); it stops at an exact match. The core
+    decides (``assembly/ops/compare.ts``); this hands it each recorded call
+    and keeps the one it names.
 
     Raises:
         FingerprintError: when the call or a candidate cannot be fingerprinted.
     """
-    target = _to_explanation(call)
+    target = compare(D_NEAR_START, 0, b"", 0, b"", b"", *_side(call))
+    counters = b""
     best: Optional[NearestMatch] = None
-    for i, rec in enumerate(recording):
+    cut = 4 + NEAR_COUNTER_BYTES
+    for rec in recording:
         if not (isinstance(rec, Mapping) or is_model(rec)):
             raise host_error(W_RECORDED, type_word(rec))
-        # Names first: calls of other tools are never fingerprinted. A call
-        # in a provider's shape (no string "name" at the top) is read by the core.
-        rec_name = rec.get("name") if isinstance(rec, Mapping) else None
-        if isinstance(rec_name, str) and rec_name != target["name"]:
-            continue
-        explanation = _to_explanation(rec)
-        if explanation["kind"] != target["kind"]:
-            continue
-        d = diff(explanation, target)
-        if best is None or len(d["changes"]) < len(best["diff"]["changes"]):
-            best = {"index": i, "call": rec, "explanation": explanation, "diff": d}
-        if d["same"]:
-            break  # nothing beats an exact match
+        # Its name first, when it shows one: the core skips another tool's call unread.
+        name = rec.get("name") if isinstance(rec, Mapping) else None
+        out = (compare(D_NEAR_STEP, NEAR_NAME_ONLY, name.encode("utf-8", "surrogatepass"), 0, counters, target, b"", 0)
+               if isinstance(name, str) else None)
+        if out is None or out[0] == NEAR_SEND_CALL:
+            out = compare(D_NEAR_STEP, 0, b"", 0, counters, target, *_side(rec))
+        counters = out[4:cut]
+        if len(out) > cut:
+            m = json.loads(out[cut:])
+            # A null explanation: the recorded item is an Explanation, its own.
+            best = {"index": m["index"], "call": rec, "explanation": rec if m["explanation"] is None else m["explanation"],
+                    "diff": m["diff"]}
+        if out[0] == NEAR_EXACT:
+            break
     return best
 
 
-def js_dumps(value: Any) -> str:
-    """JSON text as JavaScript's JSON.stringify writes it (compact, non-ASCII raw,
-    lone surrogates as lowercase ``\\udxxx``), for output both SDKs print alike."""
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    return _LONE.sub(lambda m: "\\u%04x" % ord(m.group()), text)
-
-
-_LONE = re.compile("[\ud800-\udfff]")
-
-
-# --- explanations from the core ------------------------------------------------
-
-def _is_explanation(x: Any) -> bool:
-    return (isinstance(x, Mapping) and isinstance(x.get("canonical"), str)
-            and isinstance(x.get("preimage"), str) and isinstance(x.get("fingerprint"), str))
-
-
-def _to_explanation(x: Any) -> Explanation:
-    if _is_explanation(x):
-        return x  # type: ignore[no-any-return]
-    return explain_call(x)
+def _side(x: Any) -> Tuple[bytes, int]:
+    """A side of diff or nearest as the core reads it: JSON text as given, a host value (a call or
+    an Explanation) as explain sends a call."""
+    if isinstance(x, str):
+        return x.encode("utf-8", "surrogatepass"), F_STRING_INPUT
+    if isinstance(x, (bytes, bytearray, memoryview)):
+        return bytes(x), 0
+    return _sent(x, b"", None), F_FROM_VALUE
 
 
 def explain_call(call: Any, *, tools: Tools = None) -> Explanation:
@@ -256,11 +242,7 @@ def fingerprint_call(call: Any, *, tools: Tools = None) -> str:
 
 
 def _explanation(record: Dict[str, Any], digest: str) -> Explanation:
-    out: Explanation = {"version": EXPLANATION_VERSION, "kind": record["kind"], "name": record["name"], "selected": record["selected"],
-                        "canonical": record["canonical"], "preimage": record["preimage"], "fingerprint": digest}
-    if "declared" in record:
-        out["declared"] = record["declared"]
-    return out
+    return record  # type: ignore[return-value]
 
 
 def explain_calls(message: Any, *, tools: Tools = None) -> List[Explanation]:
@@ -279,7 +261,7 @@ def explain_calls(message: Any, *, tools: Tools = None) -> List[Explanation]:
     from_value = not isinstance(message, (str, bytes, bytearray, memoryview))
     if from_value:
         message = host_call_text(message, W_MESSAGE)
-    return [_explanation(r, d) for r, d in explain_calls_text(message, tools_text(tools), from_value)]
+    return explain_calls_text(message, tools_text(tools), from_value)  # type: ignore[return-value]
 
 
 def _own(limits: Any) -> Any:
@@ -294,12 +276,18 @@ def explain_record(call: Any, tools: bytes = b"", s: Any = None) -> Tuple[Dict[s
     ``s``: the call's limits (None: the configured ones)."""
     if isinstance(call, (str, bytes, bytearray, memoryview)):
         return explain_call_text(call, tools, s)
+    return explain_call_text(_sent(call, tools, s), tools, s, from_value=True)
+
+
+def _sent(call: Any, tools: bytes, s: Any) -> bytes:
+    """A host value's call as the core is sent it: JSON text, argsJSON bytes as text, args only as
+    far as selection reads them."""
     if not isinstance(call, Mapping):
         # An SDK object (D16b) or a list (D22): its JSON is JSON values only, read by the core.
-        return explain_call_text(host_call_text(call), tools, s, from_value=True)
+        return host_call_text(call)
     c = dict(call)
     if isinstance(c.get("argsJSON"), (bytes, bytearray, memoryview)):
-        c["argsJSON"] = _utf8(bytes(c["argsJSON"]))
+        c["argsJSON"] = _utf8(bytes(c["argsJSON"]), s)
     elif "args" in c and c.get("argsJSON") is None and (tools or c.get("matchOn") is not None
                                                         or c.get("ignoreArgs") is not None):
         # The core says which args members to read (D9): the rest go in as what says whether
@@ -307,7 +295,7 @@ def explain_record(call: Any, tools: bytes = b"", s: Any = None) -> Tuple[Dict[s
         def ask(names: List[str]) -> str:
             return call_keep_mask(to_json_text(dict(c, args=dict.fromkeys(names, 1)), ""), tools, s)
         c["args"] = select_value(c.get("args"), ask, _left)
-    return explain_call_text(to_json_text(c, ""), tools, s, from_value=True)
+    return to_json_text(c, "")
 
 
 def _left(v: Any) -> Any:
@@ -332,7 +320,3 @@ def _utf8(data: bytes, s: Any = None) -> str:
     sequences, the first error and its offset: D12, D14); its canonical text stands in for
     them (the same args, D13)."""
     return _core.call(F_TEXT, b"", b"", b"", b"", data, s)
-
-
-def _change(path: str, kind: str, before: Optional[str], after: Optional[str]) -> Change:
-    return {"path": path, "kind": kind, "before": before, "after": after}  # type: ignore[typeddict-item]

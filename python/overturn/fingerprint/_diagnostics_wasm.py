@@ -2,10 +2,11 @@
 
 Internal; the TypeScript twin is ``src/_diagnostics_wasm.ts``. The module has
 the fingerprint module's ABI plus calls (``F_CALL``, ``assembly/pipeline/call.ts``)
-and explanation records (``F_EXPLAIN``, ``assembly/pipeline/explain.ts``). Transport
+and Explanations (``F_EXPLAIN``, ``assembly/pipeline/explain.ts``). Transport
 only: a call goes in as JSON text (a recording line, or a mapping encoded by
-``_encode.to_json_text`` under D16), the core's record and digest come out;
-two canonical texts go in for their diff (``F_DIFF``, ``assembly/ops/diff.ts``).
+``_encode.to_json_text`` under D16), the core's Explanation comes out;
+two calls or Explanations go in for their diff, a recording's calls one by one for the
+nearest (``F_DIFF``, ``assembly/ops/compare.ts``).
 It is compiled on first use (sharing the fingerprint module's Engine and its
 disk cache), so the fingerprint path never pays for it, and called through
 ``_wasmtime.py`` as the fingerprint module is. One instance per thread, as in
@@ -147,7 +148,8 @@ def _call_text(text: Any) -> Tuple[bytes, int]:
 
 
 def explain_call_text(text: Any, tools: bytes = b"", s: Any = None, from_value: bool = False) -> Tuple[Dict[str, Any], str]:
-    """(record, digest) for a call given as JSON text: ``str`` or UTF-8 ``bytes``.
+    """(Explanation, digest) for a call given as JSON text: ``str`` or UTF-8 ``bytes``; the
+    Explanation as the core writes it (assembly/pipeline/explain.ts).
     ``tools``: declarations' JSON text (F_TOOLS, the ignoreArgs part; assembly/pipeline/tools.ts).
     ``s``: the call's limits (None: the configured ones); ``from_value``: the text was made here
     from the caller's mapping (F_FROM_VALUE: a limit error names no offset into it)."""
@@ -156,13 +158,13 @@ def explain_call_text(text: Any, tools: bytes = b"", s: Any = None, from_value: 
     st = _acquire()
     try:
         text_out = _run(st, _HEADER.pack(flags, 0, 0, 0, len(tools), len(data)) + tools + data, s)
-        r = st.result
-        digest = _core.digest_text(st.read(r + RESULT_DIGEST, r + RESULT_DIGEST + 64))
     finally:
         _release(st)
     import json  # here: the CLI never needs it (~5 ms of its start)
 
-    return json.loads(text_out), digest
+    record = json.loads(text_out)
+    # Checked as every digest from a module is (_core.digest_text): never anything else as a fingerprint.
+    return record, _core.digest_text(str(record.get("fingerprint")).encode("utf-8", "surrogatepass"))
 
 
 def call_keep_mask(text: bytes, tools: bytes = b"", s: Any = None) -> str:
@@ -176,39 +178,34 @@ def call_keep_mask(text: bytes, tools: bytes = b"", s: Any = None) -> str:
         _release(st)
 
 
-def explain_calls_text(text: Any, tools: bytes = b"", from_value: bool = False) -> List[Tuple[Dict[str, Any], str]]:
-    """(record, digest) of every call of a message holding several, from one
-    request (ALL_CALLS: the core parses the message once); [] for a message
-    without calls."""
-    if isinstance(text, str):
-        data, flags = text.encode("utf-8", "surrogatepass"), F_CALL | F_EXPLAIN | F_DIGEST | F_STRING_INPUT
-    elif isinstance(text, (bytes, bytearray, memoryview)):
-        data, flags = bytes(text), F_CALL | F_EXPLAIN | F_DIGEST
-    else:
-        raise host_error(W_MESSAGE, type_word(text))
+def explain_calls_text(text: Any, tools: bytes = b"", from_value: bool = False) -> List[Dict[str, Any]]:
+    """The Explanation of every call of a message holding several, from one
+    request (ALL_CALLS: the core parses the message once and writes their JSON
+    array); [] for a message without calls."""
+    data, flags = _call_text(text)
+    flags |= F_CALL | F_EXPLAIN | F_DIGEST | F_NTH_CALL | (F_TOOLS if tools else 0)
     if from_value:
         flags |= F_FROM_VALUE  # a limit error names no offset into text the caller never saw
     import json
 
     st = _acquire()
     try:
-        text_out = _run(st, _HEADER.pack(flags | F_NTH_CALL | (F_TOOLS if tools else 0), 4, 0, 0, len(tools),
-                                         len(data)) + struct.pack("<I", ALL_CALLS) + tools + data)
+        text_out = _run(st, _HEADER.pack(flags, 4, 0, 0, len(tools), len(data)) + struct.pack("<I", ALL_CALLS) + tools + data)
     finally:
         _release(st)
-    # A line per call: its 64 digest digits, then its record (which escapes every control character).
-    return [(json.loads(line[64:]), _core.digest_text(line[:64].encode("utf-8", "surrogatepass")))
-            for line in text_out.split("\n")[:-1]]
+    return json.loads(text_out)  # type: ignore[no-any-return]
 
 
-def diff_texts(a: str, b: str) -> Any:
-    """The core's changes from canonical text a to b (linear at any depth)."""
-    import json
+# ---- diff and nearest (assembly/ops/compare.ts): sides in, the core's answer out ----
 
-    da, db = a.encode("utf-8"), b.encode("utf-8")  # canonical texts are well-formed (D6)
+def compare(op: int, arg: int, a: bytes, flags_a: int, counters: bytes, target: bytes, b: bytes, flags_b: int) -> bytes:
+    """One F_DIFF request: the kind part (op, argument, how a and b are sent), then the name (a),
+    matchOn (counters), ignoreArgs (target) and args (b) parts; the answer's bytes."""
+    kind = struct.pack("<IIII", op, arg, flags_a, flags_b)
+    request = _HEADER.pack(F_DIFF, len(kind), len(a), len(counters), len(target), len(b)) + kind + a + counters + target + b
     st = _acquire()
     try:
-        return json.loads(_run(st, _HEADER.pack(F_DIFF, len(da), len(db), 0, 0, 0) + da + db))
+        return run_request_bytes(st, request, "diagnostics", lambda: _forget(st))
     finally:
         _release(st)
 

@@ -12,6 +12,7 @@ import json
 import os
 from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
 
+from ._abi import LOAD_CHUNK_BYTES, LOAD_ENDS_LINE, LOAD_LAST
 from ._encode import host_call_text
 from ._abi import W_BINARY, W_LINE_MISSING, W_PIECE, W_READ_BACK, W_RECORDING
 from ._errors import FingerprintError, core_error, host_error, type_word
@@ -19,7 +20,7 @@ from ._json_value import build_value
 from ._replay_wasm import ReplayCore
 from ._tools import Tools, tools_text
 
-_CHUNK = 1 << 20  # bytes per request while loading (the core reserves its index room per chunk)
+_CHUNK = LOAD_CHUNK_BYTES
 
 #: A hit: ``{"hit": True, "name", "kind", "fingerprint", "calls", "recordedLine", "recordedCall",
 #: "line", "call", "text", "value"}``; a miss: ``{"hit": False, "name", "kind", "fingerprint", "calls",
@@ -42,7 +43,6 @@ class Recording:
         self._core = ReplayCore()
         #: The last recorded line an answer gave: its number, text and value (the core leaves it out of the next).
         self._last: Tuple[int, str, Any] = (0, "", None)
-        self._pending: List[bytes] = []
         self._lines = 0
         self._calls = 0
         #: Lines the core could not read: ``(line number, FingerprintError)``; the rest is kept.
@@ -65,7 +65,7 @@ class Recording:
             with open(source, "rb") as f:
                 rec._file(f)
         elif isinstance(source, (bytes, bytearray, memoryview)):
-            rec._bytes(bytes(source))
+            rec._send(bytes(source), 0)
         elif hasattr(source, "read"):
             rec._file(source)
         elif isinstance(source, Iterable):
@@ -73,16 +73,16 @@ class Recording:
                 rec._piece(piece)
         else:
             raise host_error(W_RECORDING, type_word(source))
-        rec._end()
+        rec._send(b"", LOAD_LAST)
         return rec
 
     @classmethod
     def loads(cls, text: str, *, tools: Tools = None) -> "Recording":
         """Loads a recording from its whole text."""
         rec = cls(tools=tools)
-        for i in range(0, len(text), _CHUNK):
-            rec._bytes(text[i:i + _CHUNK].encode("utf-8", "surrogatepass"))
-        rec._end()
+        for i in range(0, len(text), _CHUNK):  # encoded a slice at a time: a large text never doubles in memory
+            rec._send(text[i:i + _CHUNK].encode("utf-8", "surrogatepass"), 0)
+        rec._send(b"", LOAD_LAST)
         return rec
 
     @property
@@ -122,12 +122,10 @@ class Recording:
             out = self._core.answer(host_call_text(call), False, index, from_value=True, known=known)
         record, nl, text = out.partition("\n")
         r: Dict[str, Any] = json.loads(record)
-        if r["hit"]:
-            text, value = self._line(r["recordedLine"], text if nl else None)
-            r.update(line=r["recordedLine"], call=r["recordedCall"], text=text, value=value)
-        elif r["nearest"] is not None:
-            text, value = self._line(r["nearest"]["line"], text if nl else None)
-            r["nearest"] = dict(r["nearest"], text=text, value=value)
+        # The recorded call it names (a hit, or a miss's nearest) gets its line's text and value.
+        at = r if r["hit"] else r["nearest"]
+        if at is not None:
+            at["text"], at["value"] = self._line(at["line"], text if nl else None)
         return r
 
     def _line(self, line: int, text: Optional[str]) -> Tuple[str, Any]:
@@ -172,37 +170,25 @@ class Recording:
                 return
             if isinstance(chunk, str):
                 raise host_error(W_BINARY)
-            self._bytes(chunk)
+            self._send(chunk, 0)
 
     def _piece(self, piece: Any) -> None:
         if isinstance(piece, (bytes, bytearray, memoryview)):
-            self._bytes(bytes(piece))
+            self._send(bytes(piece), 0)
         elif isinstance(piece, str):
-            self._bytes(piece.encode("utf-8", "surrogatepass") + b"\n")
+            self._send(piece.encode("utf-8", "surrogatepass"), LOAD_ENDS_LINE)
         else:
             raise host_error(W_PIECE, type_word(piece))
 
-    def _bytes(self, chunk: bytes) -> None:
-        for i in range(0, len(chunk), _CHUNK):
-            part = chunk[i:i + _CHUNK]
-            if b"\n" not in part:
-                # No line ends in this part: kept, joined once a line ends (a long line stays linear).
-                self._pending.append(part)
-                continue
-            data = b"".join(self._pending) + part if self._pending else part
-            # The core leaves an unterminated last line for the next chunk.
-            consumed = self._send(data, False)
-            self._pending = [data[consumed:]] if consumed < len(data) else []
-
-    def _end(self) -> None:
-        self._send(b"".join(self._pending), True)
-        self._pending = []
-
-    def _send(self, data: bytes, last: bool) -> int:
-        r = json.loads(self._core.load(data, last))
-        self._lines, self._calls = r["lines"], r["calls"]
-        for b in r["bad"]:
-            self.bad_lines.append((b["line"], core_error(b["status"], b["offset"], b["detail"])))
-        return int(r["consumed"])
-
-
+    def _send(self, data: bytes, flags: int) -> None:
+        """Bytes cut anywhere, _CHUNK at a time (the core keeps a line they cut until a chunk ends it);
+        the last with ``flags`` (LOAD_*)."""
+        i = 0
+        while True:
+            r = json.loads(self._core.load(data[i:i + _CHUNK], flags if i + _CHUNK >= len(data) else 0))
+            self._lines, self._calls = r["lines"], r["calls"]
+            for b in r["bad"]:
+                self.bad_lines.append((b["line"], core_error(b["status"], b["offset"], b["detail"])))
+            i += _CHUNK
+            if i >= len(data):
+                return

@@ -31,8 +31,8 @@ class ReplayCore:
     def tools(self, text: bytes) -> str:
         return self._run(0, R_TOOLS, 0, text)
 
-    def load(self, chunk: bytes, last: bool) -> str:
-        return self._run(0, R_LOAD, 1 if last else 0, chunk)
+    def load(self, chunk: bytes, flags: int) -> str:
+        return self._run(0, R_LOAD, flags, chunk)
 
     def answer(self, text: bytes, from_str: bool, index: int, from_value: bool = False, known: int = 0) -> str:
         """``from_value``: the text was made here from the caller's mapping (a limit error names no offset into it);
