@@ -3,7 +3,6 @@ package fingerprint
 import (
 	"github.com/overturn/fingerprint/go/internal/abi"
 
-	"bytes"
 	"encoding/binary"
 	"encoding/json"
 )
@@ -67,8 +66,9 @@ func callArg(call any) any {
 	return call
 }
 
-// explainCalls reads one call (all false) or every call of a message.
-func explainCalls(c any, o *CallOptions, all bool) ([]Explanation, error) {
+// explainCalls reads one call (all false) or every call of a message: the
+// core writes each call's whole Explanation (a JSON array of them for all).
+func explainCalls(c any, o *CallOptions, all bool) (out []Explanation, err error) {
 	tools, err := toolsText(o)
 	if err != nil {
 		return nil, err
@@ -91,28 +91,10 @@ func explainCalls(c any, o *CallOptions, all bool) ([]Explanation, error) {
 		return nil, err
 	}
 	if !all {
-		e := Explanation{Fingerprint: r.digest}
-		return []Explanation{e}, record(r.text, &e)
+		out = make([]Explanation, 1)
+		return out, decode(r.text, &out[0])
 	}
-	// Every call: a line each, its 64 digest digits then its record.
-	var out []Explanation
-	for _, line := range bytes.SplitAfter(r.text, []byte{'\n'}) {
-		if len(line) > 64 {
-			e := Explanation{Fingerprint: string(line[:64])}
-			if err := record(line[64:], &e); err != nil {
-				return nil, err
-			}
-			out = append(out, e)
-		}
-	}
-	return out, nil
-}
-
-func record(text []byte, e *Explanation) error {
-	d := e.Fingerprint
-	err := decode(text, e)
-	e.Version, e.Fingerprint = FingerprintVersion, d
-	return err
+	return out, decode(r.text, &out)
 }
 
 // decode reads the core's JSON answer into v.
@@ -209,42 +191,36 @@ type DiffResult struct {
 	Changes []Change `json:"changes"`
 }
 
-func explanationOf(x any) (*Explanation, error) {
-	if e, ok := x.(*Explanation); ok {
-		return e, nil
+// Diff compares two calls (or their Explanations) by their canonical args,
+// kind and name; the core answers (assembly/ops/compare.ts).
+func Diff(a, b any) (*DiffResult, error) {
+	text, err := compare(abi.D_DIFF, a, nil, nil, b)
+	d := &DiffResult{}
+	if err == nil {
+		err = decode(text, d)
 	}
-	return ExplainCall(x, nil)
+	return d, err
 }
 
-// Diff compares two calls (or their Explanations) by their canonical args, kind and name.
-func Diff(a, b any) (*DiffResult, error) {
-	ea, err := explanationOf(a)
-	if err != nil {
-		return nil, err
-	}
-	eb, err := explanationOf(b)
-	if err != nil {
-		return nil, err
-	}
-	d := &DiffResult{Same: ea.Fingerprint == eb.Fingerprint, Changes: []Change{}}
-	for _, f := range [][3]string{{"(kind)", ea.Kind, eb.Kind}, {"(name)", ea.Name, eb.Name}} {
-		if f[1] != f[2] {
-			x, y := string(appendQuoted(nil, f[1])), string(appendQuoted(nil, f[2]))
-			d.Changes = append(d.Changes, Change{Path: f[0], Kind: "changed", Before: &x, After: &y})
+// compare runs one F_DIFF request: the kind part says the op and how the
+// name part's and the args' values are sent (JSON text, or a Go value's stream).
+func compare(op uint32, name any, match, ignore []byte, args any) ([]byte, error) {
+	kind := binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(nil, op), 0)
+	var sides [2][]byte
+	for i, x := range []any{name, args} {
+		if t, ok := callArg(x).(textArg); ok {
+			sides[i] = t.b
+			kind = binary.LittleEndian.AppendUint32(kind, map[bool]uint32{true: abi.F_STRING_INPUT}[t.str])
+		} else {
+			var err error
+			if sides[i], _, err = writeValue(nil, x, -1); err != nil {
+				return nil, err
+			}
+			kind = binary.LittleEndian.AppendUint32(kind, abi.F_VALUES)
 		}
 	}
-	if ea.Canonical != eb.Canonical {
-		r, err := call(engineModule, abi.F_DIFF, [][]byte{[]byte(ea.Canonical), []byte(eb.Canonical)}, textArg{}, nil)
-		if err != nil {
-			return nil, err
-		}
-		var changes []Change
-		if err := decode(r.text, &changes); err != nil {
-			return nil, err
-		}
-		d.Changes = append(d.Changes, changes...)
-	}
-	return d, nil
+	r, err := call(engineModule, abi.F_DIFF, [][]byte{kind, sides[0], match, ignore}, textArg{b: sides[1]}, nil)
+	return r.text, err
 }
 
 // NearestMatch: the recorded call nearest to a call, its explanation and the diff.
@@ -256,31 +232,46 @@ type NearestMatch struct {
 }
 
 // Nearest finds the recorded call of the same tool and kind with the fewest
-// changes (the first of equals; an exact match ends the search); nil when none.
+// changes (the first of equals; an exact match ends the search); nil when
+// none. The core decides (assembly/ops/compare.ts): it is handed each
+// recorded call and names the nearest so far.
 func Nearest(call any, recording []any) (*NearestMatch, error) {
-	target, err := explanationOf(call)
-	if err != nil {
-		return nil, err
-	}
+	target, err := compare(abi.D_NEAR_START, []byte(nil), nil, nil, call)
+	var counters []byte
 	var best *NearestMatch
-	for i, rec := range recording {
-		e, err := explanationOf(rec)
-		if err != nil {
-			return nil, err
+	for i := 0; i < len(recording) && err == nil; i++ {
+		var out []byte
+		if out, err = compare(abi.D_NEAR_STEP, []byte(nil), counters, target, recording[i]); err != nil {
+			break
 		}
-		if e.Name != target.Name || e.Kind != target.Kind {
-			continue
+		step, cut := binary.LittleEndian.Uint32(out), 4+abi.NEAR_COUNTER_BYTES
+		counters = out[4:cut]
+		if len(out) > cut {
+			// A null explanation: the recorded item is an Explanation, its own.
+			m := struct {
+				Index       int
+				Explanation *Explanation
+				Diff        *DiffResult
+			}{}
+			if err = decode(out[cut:], &m); m.Explanation == nil {
+				m.Explanation = asExplanation(recording[i])
+			}
+			best = &NearestMatch{m.Index, recording[i], m.Explanation, m.Diff}
 		}
-		d, err := Diff(e, target)
-		if err != nil {
-			return nil, err
-		}
-		if best == nil || len(d.Changes) < len(best.Diff.Changes) {
-			best = &NearestMatch{Index: i, Call: rec, Explanation: e, Diff: d}
-		}
-		if d.Same {
+		if step == abi.NEAR_EXACT {
 			break
 		}
 	}
+	if err != nil {
+		return nil, err
+	}
 	return best, nil
+}
+
+func asExplanation(x any) *Explanation {
+	if e, ok := x.(Explanation); ok {
+		return &e
+	}
+	e, _ := x.(*Explanation)
+	return e
 }
