@@ -111,13 +111,17 @@ func (w *walker) any(x any) {
 	case map[string]any:
 		w.container(abi.V_OBJECT, v == nil, len(v), ref{reflect.ValueOf(v).Pointer(), -2}, func() {
 			for k, e := range v {
-				w.at(seg{k, -1}, func() { w.any(e) })
+				w.at(seg{k, -1})
+				w.any(e)
+				w.pop()
 			}
 		})
 	case []any:
 		w.container(abi.V_ARRAY, v == nil, len(v), ref{reflect.ValueOf(v).Pointer(), len(v)}, func() {
 			for i, e := range v {
-				w.at(seg{"", i}, func() { w.any(e) })
+				w.at(seg{"", i})
+				w.any(e)
+				w.pop()
 			}
 		})
 	default:
@@ -174,7 +178,9 @@ func (w *walker) value(v reflect.Value) {
 	case k == reflect.Map:
 		w.container(abi.V_OBJECT, false, v.Len(), ref{v.Pointer(), -2}, func() {
 			for it := v.MapRange(); it.Next(); {
-				w.at(seg{it.Key().String(), -1}, func() { w.value(it.Value()) })
+				w.at(seg{it.Key().String(), -1})
+				w.value(it.Value())
+				w.pop()
 			}
 		})
 	case k == reflect.Slice || k == reflect.Array:
@@ -184,7 +190,9 @@ func (w *walker) value(v reflect.Value) {
 		}
 		w.container(abi.V_ARRAY, false, v.Len(), p, func() {
 			for i := 0; i < v.Len(); i++ {
-				w.at(seg{"", i}, func() { w.value(v.Index(i)) })
+				w.at(seg{"", i})
+				w.value(v.Index(i))
+				w.pop()
 			}
 		})
 	default: // channels, functions, complex numbers, unsafe pointers
@@ -255,15 +263,14 @@ func (w *walker) container(tag byte, isNil bool, n int, p ref, body func()) {
 	w.leave()
 }
 
-// at writes a member (its key first) or an item, with its path segment.
-func (w *walker) at(s seg, f func()) {
-	w.path = append(w.path, s)
-	if s.idx < 0 {
+// at starts a member (its key written) or an item: its path segment, until pop.
+func (w *walker) at(s seg) {
+	if w.path = append(w.path, s); s.idx < 0 {
 		w.str(s.key)
 	}
-	f()
-	w.path = w.path[:len(w.path)-1]
 }
+
+func (w *walker) pop() { w.path = w.path[:len(w.path)-1] }
 
 func (w *walker) bool(b bool) {
 	tag := byte(abi.V_FALSE)
@@ -292,7 +299,9 @@ func (w *walker) number(s string) {
 func (w *walker) keys(keys []string) {
 	w.container(abi.V_OBJECT, false, len(keys), ref{}, func() {
 		for _, k := range keys {
-			w.at(seg{k, -1}, func() { w.buf = append(w.buf, abi.V_TRUE) })
+			w.at(seg{k, -1})
+			w.buf = append(w.buf, abi.V_TRUE)
+			w.pop()
 		}
 	})
 }
@@ -343,16 +352,15 @@ func (w *walker) str(s string) {
 	if !ascii && !utf8.ValidString(s) {
 		w.fail("invalid-utf8", "a string that is not valid UTF-8", nil)
 	}
-	w.buf = append(w.buf, tag)
-	w.buf = binary.LittleEndian.AppendUint32(w.buf, uint32(len(s)))
-	w.buf = append(w.buf, s...)
-	w.check()
+	item(w, tag, s)
 }
 
 // json: JSON text the core reads itself (D11–D14).
-func (w *walker) json(b []byte) {
-	w.buf = append(w.buf, abi.V_JSON)
-	w.buf = binary.LittleEndian.AppendUint32(w.buf, uint32(len(b)))
+func (w *walker) json(b []byte) { item(w, abi.V_JSON, b) }
+
+// item: a tag, the length, the bytes.
+func item[T ~string | ~[]byte](w *walker, tag byte, b T) {
+	w.buf = binary.LittleEndian.AppendUint32(append(w.buf, tag), uint32(len(b)))
 	w.buf = append(w.buf, b...)
 	w.check()
 }
