@@ -66,8 +66,9 @@ func callArg(call any) any {
 	return call
 }
 
-// explainCalls reads one call (all false) or every call of a message.
-func explainCalls(c any, o *CallOptions, all bool) ([]Explanation, error) {
+// explainCalls reads one call (all false) or every call of a message: the
+// core writes each call's whole Explanation (a JSON array of them for all).
+func explainCalls(c any, o *CallOptions, all bool) (out []Explanation, err error) {
 	tools, err := toolsText(o)
 	if err != nil {
 		return nil, err
@@ -89,19 +90,11 @@ func explainCalls(c any, o *CallOptions, all bool) ([]Explanation, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The core writes the Explanation (every call: their JSON array) as the SDKs return it.
 	if !all {
-		var e Explanation
-		if err := decode(r.text, &e); err != nil {
-			return nil, err
-		}
-		return []Explanation{e}, nil
+		out = make([]Explanation, 1)
+		return out, decode(r.text, &out[0])
 	}
-	var out []Explanation
-	if err := decode(r.text, &out); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return out, decode(r.text, &out)
 }
 
 // decode reads the core's JSON answer into v.
@@ -198,46 +191,36 @@ type DiffResult struct {
 	Changes []Change `json:"changes"`
 }
 
-func explanationOf(x any) (*Explanation, error) {
-	if e, ok := x.(*Explanation); ok {
-		return e, nil
+// Diff compares two calls (or their Explanations) by their canonical args,
+// kind and name; the core answers (assembly/ops/compare.ts).
+func Diff(a, b any) (*DiffResult, error) {
+	text, err := compare(abi.D_DIFF, a, nil, nil, b)
+	d := &DiffResult{}
+	if err == nil {
+		err = decode(text, d)
 	}
-	return ExplainCall(x, nil)
+	return d, err
 }
 
-// Diff compares two calls (or their Explanations) by their canonical args, kind and name.
-func Diff(a, b any) (*DiffResult, error) {
-	ea, err := explanationOf(a)
-	if err != nil {
-		return nil, err
+// compare runs one F_DIFF request: the kind part says the op and how the
+// name part's and the args' values are sent (JSON text, or a Go value's stream).
+func compare(op uint32, name any, match, ignore []byte, args any) ([]byte, error) {
+	kind := binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(nil, op), 0)
+	var sides [2][]byte
+	for i, x := range []any{name, args} {
+		if t, ok := callArg(x).(textArg); ok {
+			sides[i] = t.b
+			kind = binary.LittleEndian.AppendUint32(kind, map[bool]uint32{true: abi.F_STRING_INPUT}[t.str])
+		} else {
+			var err error
+			if sides[i], _, err = writeValue(nil, x, -1); err != nil {
+				return nil, err
+			}
+			kind = binary.LittleEndian.AppendUint32(kind, abi.F_VALUES)
+		}
 	}
-	eb, err := explanationOf(b)
-	if err != nil {
-		return nil, err
-	}
-	// The core compares the two Explanations (D_DIFF): name part A, args B, both JSON text.
-	ta, err := json.Marshal(ea)
-	if err != nil {
-		return nil, internalError(err)
-	}
-	tb, err := json.Marshal(eb)
-	if err != nil {
-		return nil, internalError(err)
-	}
-	kind := make([]byte, abi.DIFF_KIND_BYTES)
-	binary.LittleEndian.PutUint32(kind, abi.D_DIFF)
-	r, err := call(engineModule, abi.F_DIFF, [][]byte{kind, ta, nil, nil}, textArg{b: tb}, nil)
-	if err != nil {
-		return nil, err
-	}
-	d := &DiffResult{}
-	if err := decode(r.text, d); err != nil {
-		return nil, err
-	}
-	if d.Changes == nil {
-		d.Changes = []Change{}
-	}
-	return d, nil
+	r, err := call(engineModule, abi.F_DIFF, [][]byte{kind, sides[0], match, ignore}, textArg{b: sides[1]}, nil)
+	return r.text, err
 }
 
 // NearestMatch: the recorded call nearest to a call, its explanation and the diff.
@@ -249,31 +232,46 @@ type NearestMatch struct {
 }
 
 // Nearest finds the recorded call of the same tool and kind with the fewest
-// changes (the first of equals; an exact match ends the search); nil when none.
+// changes (the first of equals; an exact match ends the search); nil when
+// none. The core decides (assembly/ops/compare.ts): it is handed each
+// recorded call and names the nearest so far.
 func Nearest(call any, recording []any) (*NearestMatch, error) {
-	target, err := explanationOf(call)
-	if err != nil {
-		return nil, err
-	}
+	target, err := compare(abi.D_NEAR_START, []byte(nil), nil, nil, call)
+	var counters []byte
 	var best *NearestMatch
-	for i, rec := range recording {
-		e, err := explanationOf(rec)
-		if err != nil {
-			return nil, err
+	for i := 0; i < len(recording) && err == nil; i++ {
+		var out []byte
+		if out, err = compare(abi.D_NEAR_STEP, []byte(nil), counters, target, recording[i]); err != nil {
+			break
 		}
-		if e.Name != target.Name || e.Kind != target.Kind {
-			continue
+		step, cut := binary.LittleEndian.Uint32(out), 4+abi.NEAR_COUNTER_BYTES
+		counters = out[4:cut]
+		if len(out) > cut {
+			// A null explanation: the recorded item is an Explanation, its own.
+			m := struct {
+				Index       int
+				Explanation *Explanation
+				Diff        *DiffResult
+			}{}
+			if err = decode(out[cut:], &m); m.Explanation == nil {
+				m.Explanation = asExplanation(recording[i])
+			}
+			best = &NearestMatch{m.Index, recording[i], m.Explanation, m.Diff}
 		}
-		d, err := Diff(e, target)
-		if err != nil {
-			return nil, err
-		}
-		if best == nil || len(d.Changes) < len(best.Diff.Changes) {
-			best = &NearestMatch{Index: i, Call: rec, Explanation: e, Diff: d}
-		}
-		if d.Same {
+		if step == abi.NEAR_EXACT {
 			break
 		}
 	}
+	if err != nil {
+		return nil, err
+	}
 	return best, nil
+}
+
+func asExplanation(x any) *Explanation {
+	if e, ok := x.(Explanation); ok {
+		return &e
+	}
+	e, _ := x.(*Explanation)
+	return e
 }

@@ -93,18 +93,42 @@ func TestDiagnosticsVectors(t *testing.T) {
 			case "error":
 				_, err := ExplainCall(c.Line, nil)
 				errorMatches(t, err, c.Expect, false)
-			case "diff":
+			case "diff", "diff-calls":
 				d, err := Diff(c.A, c.B)
 				if err != nil {
 					t.Fatal(err)
 				}
 				sameJSON(t, d, c.Expect)
-			case "nearest":
+			case "diff-mixed": // an Explanation (a Go value) against a call's text, each way
+				ea, err := ExplainCall(c.A, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				eb, err := ExplainCall(c.B, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, sides := range [][2]any{{ea, c.B}, {c.A, *eb}} {
+					d, err := Diff(sides[0], sides[1])
+					if err != nil {
+						t.Fatal(err)
+					}
+					sameJSON(t, d, c.Expect)
+				}
+			case "nearest", "nearest-calls":
+				// nearest-calls: the calls as Go values (what a JSON decoder gives), the rest as text.
+				value := func(s string) any {
+					var v any
+					if c.Op == "nearest" || json.Unmarshal([]byte(s), &v) != nil {
+						return s
+					}
+					return v
+				}
 				rec := make([]any, len(c.Recording))
 				for i, r := range c.Recording {
-					rec[i] = r
+					rec[i] = value(r)
 				}
-				m, err := Nearest(c.Line, rec)
+				m, err := Nearest(value(c.Line), rec)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -61,7 +61,9 @@ type UnusedCall struct {
 	Fingerprint string `json:"fingerprint"`
 }
 
-// LoadRecording reads a recording from r; opts.Tools declares selections by tool name.
+// LoadRecording reads a recording from r, LOAD_CHUNK_BYTES at a time (the
+// core keeps a line a chunk cuts until a chunk ends it); opts.Tools declares
+// selections by tool name.
 func LoadRecording(ctx context.Context, r io.Reader, opts *CallOptions) (*Recording, error) {
 	in, err := engineModule.get()
 	if err != nil {
@@ -72,24 +74,13 @@ func LoadRecording(ctx context.Context, r io.Reader, opts *CallOptions) (*Record
 	if err == nil && tools != nil {
 		_, err = rec.op(ctx, abi.R_TOOLS, 0, textArg{b: tools})
 	}
-	// Chunks cut anywhere: the core keeps a line a chunk cuts until a later chunk ends it.
 	buf := make([]byte, abi.LOAD_CHUNK_BYTES)
-	for err == nil {
-		if err = ctx.Err(); err != nil { // cancelled between chunks
-			break
-		}
+	for last := false; err == nil && !last; {
 		n, rerr := io.ReadFull(r, buf)
-		last := rerr == io.EOF || rerr == io.ErrUnexpectedEOF
-		if rerr != nil && !last {
+		if last = rerr == io.EOF || rerr == io.ErrUnexpectedEOF; rerr != nil && !last {
 			err = rerr
-			break
-		}
-		flags := uint32(0)
-		if last {
-			flags = abi.LOAD_LAST
-		}
-		if err = rec.load(ctx, buf[:n], flags); err != nil || last {
-			break
+		} else if err = ctx.Err(); err == nil { // cancelled between chunks
+			err = rec.load(ctx, buf[:n], last)
 		}
 	}
 	if err != nil {
@@ -99,11 +90,8 @@ func LoadRecording(ctx context.Context, r io.Reader, opts *CallOptions) (*Record
 	return rec, nil
 }
 
-func (rec *Recording) load(ctx context.Context, data []byte, flags uint32) error {
-	out, err := rec.op(ctx, abi.R_LOAD, flags, textArg{b: data})
-	if err != nil {
-		return err
-	}
+func (rec *Recording) load(ctx context.Context, data []byte, last bool) error {
+	out, err := rec.op(ctx, abi.R_LOAD, map[bool]uint32{true: abi.LOAD_LAST}[last], textArg{b: data})
 	var r struct {
 		Lines, Calls int
 		Bad          []struct {
@@ -111,15 +99,15 @@ func (rec *Recording) load(ctx context.Context, data []byte, flags uint32) error
 			Detail                     string
 		}
 	}
-	if err := decode(out, &r); err != nil {
-		return err
+	if err == nil {
+		err = decode(out, &r)
 	}
 	rec.lines, rec.calls = r.Lines, r.Calls
 	for _, b := range r.Bad {
 		e := coreError(&result{status: int32(b.Status), offset: int32(b.Offset), part: int32(b.Part), text: []byte(b.Detail)})
 		rec.BadLines = append(rec.BadLines, BadLine{Line: b.Line, Err: e})
 	}
-	return nil
+	return err
 }
 
 // op runs one replay operation on the recording's instance (its index lives there).
