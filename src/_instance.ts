@@ -17,6 +17,7 @@ import { FingerprintError, errorFromCore, hostError } from "./errors.js";
 import { type CoreLimits, NONE, type Told, newTold, tell } from "./_limits.js";
 import { isWellFormed, writeWtf8 } from "./_wtf8.js";
 import { detachValues, retarget, writeValue } from "./values.js";
+import { isModule } from "./_is_module.js";
 
 /** The exports both modules share (assembly/entry/dispatch.ts). */
 export interface Exports {
@@ -64,7 +65,7 @@ export class Instance {
   private most = Infinity;
 
   constructor(source: WebAssembly.Module | WebAssembly.Instance, readonly what: string) {
-    const inst = source instanceof WebAssembly.Module ? new WebAssembly.Instance(source, {}) : source;
+    const inst = isModule(source) ? new WebAssembly.Instance(source, {}) : source; // a module from another realm too (the Edge Runtime)
     const e = this.e = inst.exports as unknown as Exports;
     // The module must be this contract's and speak the ABI these constants were generated from (style anchors §5).
     const id = typeof e.abiId === "function" ? e.abiId() : -1;

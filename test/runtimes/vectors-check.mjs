@@ -121,7 +121,12 @@ export function checkDiagnostics(sdk, file, into, vectorsFile) {
     try {
       if (c.op === "explain") got = sdk.explainCall(c.line);
       else if (c.op === "diff") got = sdk.diff(sdk.explainCall(c.a), sdk.explainCall(c.b));
-      else if (c.op === "nearest") {
+      else if (c.op === "diff-calls") got = sdk.diff(JSON.parse(c.a), JSON.parse(c.b));
+      else if (c.op === "diff-mixed") got = sdk.diff(sdk.explainCall(c.a), JSON.parse(c.b));
+      else if (c.op === "nearest-calls") {
+        const n = sdk.nearest(JSON.parse(c.line), c.recording.map((l) => JSON.parse(l)));
+        got = n && { index: n.index, diff: n.diff };
+      } else if (c.op === "nearest") {
         const n = sdk.nearest(sdk.explainCall(c.line), c.recording.map((l) => sdk.explainCall(l)));
         got = n && { index: n.index, diff: n.diff };
       } else {
