@@ -26,7 +26,7 @@ execFileSync(process.execPath, [join(root, "scripts", "gen-abi.mjs"), ...(check 
 /**
  * One module: asc, then wasm-opt; returns its bytes. withSimd: wasm SIMD
  * (v128) too, for the diagnostics module only (its CLI engine hashes four
- * lines at once: assembly/hash/sha256x4.ts, issue 13); every runtime of the matrix
+ * lines at once: assembly/hash/sha256x4.ts); every runtime of the matrix
  * (scripts/test-runtimes.mjs) and wasmtime run it. The fingerprint module
  * stays without, as small and as widely loadable as before.
  */

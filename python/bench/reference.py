@@ -13,7 +13,7 @@ points directly:
 * selection before canonicalization (D9, D10); host values per D16;
 * digest: sha256 of kind "\\n" name "\\n" canonical (D17, D18).
 
-It is also the tests' oracle for hostile host values (issue #10), so it reads
+It is also the tests' oracle for hostile host values, so it reads
 values the way ``json.dumps`` does and trusts no overridable method: types are
 tested on ``type(v)`` (an instance's ``__class__`` can lie), a subclass of
 str/int/float/datetime/date is read by its base type's value, a dict through

@@ -1,6 +1,6 @@
 """Seeded mutation fuzzer: the SDK against the independent pure-Python oracle.
 
-Internal test tool (issue #10). Two kinds of case, each fully determined by
+Internal test tool. Two kinds of case, each fully determined by
 its seed:
 
 * ``text``: a random JSON document, written with random spacing, escapes and

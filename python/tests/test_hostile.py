@@ -1,4 +1,4 @@
-"""Hostile host values (issue #10): odd subclasses, lying ``__class__``,
+"""Hostile host values: odd subclasses, lying ``__class__``,
 poisoned caches, user callbacks that raise or call back into the SDK.
 
 Every case ends in one of three outcomes, never a fourth: the digest of the

@@ -425,7 +425,7 @@ def _call(st: Instance, s: _limits.Settings, flags: int, kind: bytes, name: byte
         # Over the byte limit by its length (a character is a byte or more): its first limit + 1 go in,
         # which the core refuses by their length (assembly/base/limits.ts: its one message).
         args = (args if len(args) <= most else args[:most + 1]).encode("utf-8", "surrogatepass")
-    if type(args) is not bytes:  # type(): a subclass's lying __class__ is never trusted (issue #10)
+    if type(args) is not bytes:  # type(): a subclass's lying __class__ is never trusted
         # Nothing _put_large made outlives it: the core runs without a host copy beside it.
         return _run(st, s, flags, _put_large(st, most, flags, kind, name, match, ignore, args))
     if len(args) > most:

@@ -28,7 +28,7 @@ namedtuples and other tuple/list subclasses as arrays, ``datetime``
 subclasses as datetimes. They *are* those types, and their JSON meaning is
 unambiguous. ``bool`` is tested before ``int``, so it is never a number (D16).
 
-Hostile values (issue #10). Types are tested on ``type(v)``, never through
+Hostile values. Types are tested on ``type(v)``, never through
 ``isinstance`` (which consults an instance's ``__class__`` and so lets any
 object claim to be a ``str`` or a ``datetime``). A subclass is read by its
 base type's value (``int.__repr__``, ``float.__repr__``, the ``datetime``

@@ -6,7 +6,7 @@ Types are tested on ``type(v)``; a subclass is read by its base type's value
 read through ``items()`` (not called when its own storage is empty, as the C
 encoder skips it) and must yield 2-tuples. Data that cannot be read is a
 FingerprintError naming the path with the original exception as cause; the
-user's own exceptions pass through (issue #10).
+user's own exceptions pass through.
 """
 from __future__ import annotations
 

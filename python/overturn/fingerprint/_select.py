@@ -5,7 +5,7 @@ core answers which members to walk (``assembly/abi.ts`` F_KEEP_MASK,
 ``assembly/pipeline/select.ts``): which list governs, and how keys match
 (exactly, surrogate pairs joined as in the text, D14) are the core's. Keys
 are named as the JSON text names them (``7`` → ``"7"``, ``_read.key_name``),
-by content: a key's own ``__eq__``/``__hash__`` never run (issue #10).
+by content: a key's own ``__eq__``/``__hash__`` never run.
 """
 from __future__ import annotations
 
