@@ -214,7 +214,8 @@ CORE_ERRORS = (
 PARTS = ("args", "kind", "name", "selection", "call", "argsJSON", "tools",)
 #: Word id 1..54 → the FingerprintError.code of the error the core words ("-": a frame).
 WORD_CODES = ("-", "-", "-", "-", "-", "-", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "circular-value", "too-deep", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "internal-error", "internal-error", "invalid-argument", "out-of-memory", "internal-error", "internal-error", "invalid-argument", "internal-error", "too-deep", "-", "-", "invalid-argument", "invalid-argument", "invalid-argument", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "invalid-argument", "internal-error", "invalid-argument", "invalid-argument", "invalid-argument", "internal-error",)
-#: Request kinds (abi.ts "request:" lines): each operation's flags always set (RQ_*), flags a caller may add, parts, result.
+#: Request kinds (abi.ts "request:" lines): each operation's flags always set (RQ_*), flags a caller may add,
+#: parts, result; u32: each u32 part's fields (a number: its fixed value); words: the result's u32 words at RESULT_DIGEST.
 RQ_FINGERPRINT = 1
 RQ_CANONICAL = 2
 RQ_EXPLAIN = 385
@@ -224,12 +225,12 @@ RQ_CLI = 4096
 RQ_REPLAY = 16384
 RQ_LIMITS = 262144
 REQUESTS = {
-    "fingerprint": {"module": "fingerprint", "flags": 1, "optional": 1150, "parts": {"kind": "json-string", "name": "json-string", "matchOn": "json-array", "ignoreArgs": "json-array", "args": "json"}, "result": {"digest": "hex"}},
-    "canonical": {"module": "fingerprint", "flags": 2, "optional": 1104, "parts": {"args": "json"}, "result": {"text": "canonical"}},
-    "explain": {"module": "engine", "flags": 385, "optional": 73808, "parts": {"ignoreArgs": "tools", "args": "call"}, "result": {"text": "record", "digest": "hex"}},
-    "explainAll": {"module": "engine", "flags": 2433, "optional": 73808, "parts": {"kind": "u32:ALL_CALLS", "ignoreArgs": "tools", "args": "message"}, "result": {"text": "digest-record-lines"}},
-    "diff": {"module": "engine", "flags": 512, "optional": 0, "parts": {"kind": "canonical", "name": "canonical"}, "result": {"text": "changes"}},
-    "cli": {"module": "engine", "flags": 4096, "optional": 0, "parts": {"kind": "step", "name": "operand", "matchOn": "program", "ignoreArgs": "version", "args": "bytes"}, "result": {"text": "out-err-state", "words": "CLI"}},
-    "replay": {"module": "engine", "flags": 16384, "optional": 65616, "parts": {"kind": "u32:op,argument,known", "args": "bytes"}, "result": {"text": "answer"}},
-    "limits": {"module": "fingerprint", "flags": 262144, "optional": 16, "parts": {"kind": "naming", "args": "limit-members"}, "result": {"words": "given,bytes,depth,members"}},
+    "fingerprint": {"module": "fingerprint", "flags": 1, "optional": 1150, "parts": {"kind": "json-string", "name": "json-string", "matchOn": "json-array", "ignoreArgs": "json-array", "args": "json"}, "result": {"digest": "hex"}, "u32": {}, "words": ()},
+    "canonical": {"module": "fingerprint", "flags": 2, "optional": 1104, "parts": {"args": "json"}, "result": {"text": "canonical"}, "u32": {}, "words": ()},
+    "explain": {"module": "engine", "flags": 385, "optional": 73808, "parts": {"ignoreArgs": "tools", "args": "call"}, "result": {"text": "record", "digest": "hex"}, "u32": {}, "words": ()},
+    "explainAll": {"module": "engine", "flags": 2433, "optional": 73808, "parts": {"kind": "u32:ALL_CALLS", "ignoreArgs": "tools", "args": "message"}, "result": {"text": "digest-record-lines"}, "u32": {"kind": [4294967295]}, "words": ()},
+    "diff": {"module": "engine", "flags": 512, "optional": 0, "parts": {"kind": "canonical", "name": "canonical"}, "result": {"text": "changes"}, "u32": {}, "words": ()},
+    "cli": {"module": "engine", "flags": 4096, "optional": 0, "parts": {"kind": "step", "name": "operand", "matchOn": "program", "ignoreArgs": "version", "args": "bytes"}, "result": {"text": "out-err-state", "words": "CLI"}, "u32": {}, "words": ("out", "err", "state", "lines", "code",)},
+    "replay": {"module": "engine", "flags": 16384, "optional": 65616, "parts": {"kind": "u32:op,argument,known", "args": "bytes"}, "result": {"text": "answer"}, "u32": {"kind": ["op","argument","known"]}, "words": ()},
+    "limits": {"module": "fingerprint", "flags": 262144, "optional": 16, "parts": {"kind": "naming", "args": "limit-members"}, "result": {"words": "given,bytes,depth,members"}, "u32": {}, "words": ("given", "bytes", "depth", "members",)},
 }
