@@ -11,6 +11,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"math"
 	"strconv"
 	"sync/atomic"
@@ -51,42 +52,35 @@ const NoLimit = math.MaxInt
 // Limit is a Limits field of n.
 func Limit(n int) *int { return &n }
 
-// limitWords: which fields the core found given (bit i) and their values as
-// it takes them (noLimit for none), or its error; the last answer is kept (the
+// words: which fields the core found given (bit i) and their values as it
+// takes them (noLimit for none), or its error; the last answer is kept (the
 // same limits call after call).
 func (l *Limits) words() (uint32, [3]uint32, error) {
 	if l == nil {
 		return 0, [3]uint32{noLimit, noLimit, noLimit}, nil
 	}
-	members := []byte{'{'}
+	m := map[string]string{}
 	for i, f := range []*int{l.MaxInputBytes, l.MaxDepth, l.MaxMembers} {
-		if f == nil {
-			continue
+		if f != nil {
+			m[[]string{"maxInputBytes", "maxDepth", "maxMembers"}[i]] = strconv.Itoa(*f)
 		}
-		if len(members) > 1 {
-			members = append(members, ',')
-		}
-		members = append(append(appendQuoted(members, limitNames[i]), ':'), appendQuoted(nil, strconv.Itoa(*f))...)
 	}
-	members = append(members, '}')
-	if last := lastLimits.Load(); last != nil && string(last.members) == string(members) {
-		return last.given, last.v, nil
+	members, _ := json.Marshal(m)
+	if last := lastLimits.Load(); last != nil && last.members == string(members) {
+		return last.w[0], [3]uint32(last.w[1:]), nil
 	}
 	r, err := call(fastModule, abi.RQ_LIMITS, make([][]byte, 4), textArg{members, true}, nil)
 	if err != nil {
 		return 0, [3]uint32{}, err
 	}
-	a := &limitAnswer{members, r.words[0], [3]uint32{r.words[1], r.words[2], r.words[3]}}
-	lastLimits.Store(a)
-	return a.given, a.v, nil
+	lastLimits.Store(&limitAnswer{string(members), [4]uint32(r.words[:4])})
+	return r.words[0], [3]uint32(r.words[1:4]), nil
 }
 
-var limitNames = [3]string{"maxInputBytes", "maxDepth", "maxMembers"}
-
+// The last limits the core read (their members) and its answer (given, bytes, depth, members).
 type limitAnswer struct {
-	members []byte
-	given   uint32
-	v       [3]uint32
+	members string
+	w       [4]uint32
 }
 
 var lastLimits atomic.Pointer[limitAnswer]
