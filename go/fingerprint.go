@@ -85,17 +85,6 @@ type limitAnswer struct {
 
 var lastLimits atomic.Pointer[limitAnswer]
 
-// own: the call's own limits as the core takes them (noLimit where not given).
-func (l *Limits) own() ([3]uint32, error) {
-	given, v, err := l.words()
-	for i := range v {
-		if given&(1<<i) == 0 {
-			v[i] = noLimit
-		}
-	}
-	return v, err
-}
-
 // Settings for every call (Configure).
 type Settings struct {
 	// Limits laid over the configured ones (a nil field keeps its setting).
@@ -155,7 +144,7 @@ func parts(name string, o *Options) (uint32, [][]byte, *Limits, error) {
 		return append(b, ']')
 	}
 	p := [][]byte{kind, appendQuoted(nil, name), list(o.MatchOn, abi.F_MATCH_ON), list(o.IgnoreArgs, abi.F_IGNORE)}
-	if _, err := o.Limits.own(); err != nil {
+	if _, _, err := o.Limits.words(); err != nil {
 		return 0, nil, nil, err
 	}
 	return flags, p, o.Limits, nil

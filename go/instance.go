@@ -201,11 +201,16 @@ func init() {
 // every limit.
 func (in *instance) tell(ctx context.Context, own *Limits) error {
 	c := configured.Load()
-	o, err := own.own()
+	given, v, err := own.words()
 	if err != nil {
 		return err
 	}
-	t := [6]uint32{c[0], c[1], c[2], o[0], o[1], o[2]}
+	t := [6]uint32{c[0], c[1], c[2], noLimit, noLimit, noLimit}
+	for i := range v {
+		if given&(1<<i) != 0 {
+			t[3+i] = v[i]
+		}
+	}
 	if in.toldOK && t == in.told {
 		return nil
 	}
