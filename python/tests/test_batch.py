@@ -1,4 +1,4 @@
-"""The batch API (issue 13): fingerprint_batch / fingerprint_batch_json give, item
+"""The batch API: fingerprint_batch / fingerprint_batch_json give, item
 by item, the contract's answers — the shared vectors (made by the oracle in
 test/reference/) and the reject corpus — from lists, generators and pyarrow
 arrays, across chunk boundaries; a bad item raises naming its index, or is None.

@@ -1,4 +1,4 @@
-"""Start-up (issue 11 item 9, issue 13): importing the package loads none of
+"""Start-up: importing the package loads none of
 its modules, the first fingerprint none of the batch, diagnostics and replay
 modules, and the CLI none of the value path's (nor json, typing, datetime,
 re); public names still resolve, on first use (PEP 562 ``__getattr__``).

@@ -1,4 +1,4 @@
-"""One answer everywhere (issue 9): the JavaScript API, the Python API and both
+"""One answer everywhere: the JavaScript API, the Python API and both
 CLIs read the same recording lines through the core and give the same
 explain / nearest / diff / why answers.
 

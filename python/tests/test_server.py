@@ -1,4 +1,4 @@
-"""The example server under mixed load (issue 15): loopback only, bounded.
+"""The example server under mixed load: loopback only, bounded.
 
 ``python/examples/server.py`` runs as a subprocess (so its RSS can be read
 from /proc/<pid>/status) on 127.0.0.1, port 0, with a 12 MB byte limit,
