@@ -457,7 +457,7 @@ def test_pieces_keep_the_byte_limit_and_do_not_trust_the_first_item():
 
 
 def test_dataframe_columns_as_iterables_and_as_arrow_arrays():
-    # As python/README says: a pandas column is an iterable (a list back); as an Arrow array it takes
+    # As docs/api-python.md says: a pandas column is an iterable (a list back); as an Arrow array it takes
     # the Arrow path (an Arrow array back); the same digests either way.
     pd = pytest.importorskip("pandas")
     pa = pytest.importorskip("pyarrow")

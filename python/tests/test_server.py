@@ -35,7 +35,7 @@ MAX_DEPTH = 64
 MAX_MEMBERS = 5000
 CLIENTS = 6
 SMALL_PER_CLIENT = 30
-RSS_BOUND = 40 * 1024 * 1024  # kept after the run; measured ~0-10 MB (see python/README.md)
+RSS_BOUND = 40 * 1024 * 1024  # kept after the run; measured ~0-10 MB
 
 
 def rss(pid: int) -> int:
