@@ -39,7 +39,7 @@ let nLines: u32 = 0, nFailed: u32 = 0, nFileErrors: u32 = 0, nMatch: u32 = 0, nD
 let fileP: usize = 0, fileN: usize = 0;
 
 /** "plan": argv [p, p+n) and the host's facts [hP, hP+hN) → plan (cli/plan.ts); resets the run. */
-export function runPlan(p: usize, n: usize, hP: usize, hN: usize, contract: i32): bool {
+export function runPlan(p: usize, n: usize, hP: usize, hN: usize, contract: i32, sizes: bool = false): bool {
   nLines = nFailed = nFileErrors = nMatch = nDiffer = nUnrecorded = 0;
   replayReset();
   progressReset();
@@ -47,7 +47,7 @@ export function runPlan(p: usize, n: usize, hP: usize, hN: usize, contract: i32)
   if (!plan(p, n, contract)) { if (planExit() != 2) return false; }
   const code = planExit(), err = planToStderr();
   if (code >= 0) return done(err ? 0 : sinkLength(), err ? sinkLength() : 0, 0, 0, code);
-  if (!writePlan(hP, hN)) return false;
+  if (!writePlan(hP, hN, sizes)) return false;
   return done(0, 0, sinkLength(), 0, -1);
 }
 
@@ -252,7 +252,7 @@ function strictUtf8(p: usize, n: usize): bool {
 import { sequenceLength } from "../text/utf8";
 
 /** "unreadable": the host could not read file [fP, fP+fN); its error name [rP, rP+rN) (cli/errno.ts). */
-export function runUnreadable(fP: usize, fN: usize, rP: usize, rN: usize): bool {
+export function runUnreadable(fP: usize, fN: usize, rP: usize, rN: usize, sP: usize = 0, sN: usize = 0): bool {
   nFileErrors++;
   if (!accInit(256) || !sinkInit(true, false, rN + 64) || !writeErrno(rP, rN)) return false;
   const wP = sinkBase(), wN = sinkLength();
@@ -261,7 +261,7 @@ export function runUnreadable(fP: usize, fN: usize, rP: usize, rN: usize): bool 
     if (!lit("{\"file\":") || !writeJsonString(fP, fN, false) || !lit(",\"error\":") || !writeJsonString(wP, wN, false)
       || !lit(",\"code\":\"unreadable-file\"}\n") || !accSink(false)) return false;
   } else if (!bytes(fP, fN) || !lit(": ") || !bytes(wP, wN) || !lit("\n") || !accSink(true)) return false;
-  return final(0, 0, 0, 0);
+  return final(sP, sN, 0, 0);
 }
 
 /** "position": where offset lies in the JSON text [p, p+n), as stdout text (message.ts). */
@@ -284,6 +284,24 @@ export function runLines(p: usize, n: usize): bool {
 }
 
 const COUNTS = 6;
+export const COUNTS_BYTES: usize = COUNTS * 4;
+
+/** A worker's counts start again with each task (cli/drive.ts: the host hands them back per task). */
+export function resetCounts(): void {
+  nLines = nFailed = nFileErrors = nMatch = nDiffer = nUnrecorded = 0;
+}
+
+/** Adds a worker's counts (COUNTS_BYTES at q) to this instance's. */
+export function addCounts(q: usize): void {
+  nLines += load<u32>(q); nFailed += load<u32>(q, 4); nFileErrors += load<u32>(q, 8);
+  nMatch += load<u32>(q, 12); nDiffer += load<u32>(q, 16); nUnrecorded += load<u32>(q, 20);
+}
+
+/** This instance's counts at q (COUNTS_BYTES). */
+export function storeCounts(q: usize): void {
+  store<u32>(q, nLines); store<u32>(q, nFailed, 4); store<u32>(q, nFileErrors, 8);
+  store<u32>(q, nMatch, 12); store<u32>(q, nDiffer, 16); store<u32>(q, nUnrecorded, 20);
+}
 
 /** "counts": this instance's counts as state bytes (a worker's, merged by finish). */
 export function runCounts(): bool {

@@ -37,7 +37,8 @@ import { replayStart } from "./replay";
 import { runTools } from "./tools";
 import { writeProgress } from "./progress";
 import { sinkLength } from "../json/sink";
-import { done } from "./output";
+import { done, statePrefix } from "./output";
+import { driveJob, driveNext, driveStart, driveWorker } from "./drive";
 import { runChunk, runCounts, runFinish, runLines, runPlan, runPosition, runTarget, runUnreadable } from "./run";
 
 /**
@@ -56,6 +57,11 @@ export function cliText(fP: usize, fN: usize, opP: usize, opN: usize, progP: usi
 function step(fP: usize, fN: usize, opP: usize, opN: usize, progP: usize, progN: usize,
   pkgP: usize, pkgN: usize, argsP: usize, argsN: usize): bool {
   setTools(keptTools(), keptToolsLength()); // --tools (cli/tools.ts), kept by this instance's replay index
+  statePrefix(0, 0);
+  if (fN == 4 && is(fP, "next")) return driveNext(opP, opN, progP, progN, pkgP, pkgN, argsP, argsN);
+  if (fN == 3 && is(fP, "job")) return driveJob(argsP, argsN);
+  if (fN == 5 && is(fP, "start")) { setProg(progP, progN); setPkg(pkgP, pkgN); return driveStart(opP, opN, argsP, argsN); }
+  if (fN == 6 && is(fP, "worker")) return driveWorker(opP, opN, argsP, argsN);
   if (fN == 5 && is(fP, "chunk")) { replayStart(false, 0, 0); return runChunk(opP, opN, progP, progN, parseDecimal(pkgP, pkgN), argsP, argsN); }
   if (fN == 4 && is(fP, "load")) { replayStart(true, opP, opN); return runChunk(opP, opN, progP, progN, parseDecimal(pkgP, pkgN), argsP, argsN); }
   if (fN == 5 && is(fP, "tools")) return runTools(opP, opN, pkgP, pkgN, argsP, argsN);
