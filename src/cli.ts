@@ -60,7 +60,7 @@ async function main(argv: string[]): Promise<number> {
     let aux = "", bytes = EMPTY;
     if (r.op === CLI_HOLD) kept.set(r.lines, [r.err, r.out]);
     else await write(r.err, r.out);
-    const file = Buffer.from(r.data).toString("utf8");
+    const file = r.op === CLI_READ || r.op === CLI_READ_ALL ? Buffer.from(r.data).toString("utf8") : "";
     switch (r.op) {
       case CLI_EXIT:
         await Promise.all(workers.map((w) => w.terminate()));
