@@ -48,7 +48,7 @@ describe.each(CLIS)("$prog, generated inputs", ({ cmd }) => {
   const run = (args: string[]) => spawnSync(cmd[0], [...cmd.slice(1), ...args], { cwd: ROOT, maxBuffer: 1 << 28 });
 
   it("reads lines cut anywhere by its 1 MiB reads: ending on a read, longer than 64 KiB or than a read, the last without \\n", () => {
-    // Read buffers keep 64 KiB in front for a line cut by a read (src/cli.ts, wholeLines); longer ones are joined.
+    // A read ends anywhere; the driver (assembly/cli/drive.ts) has the host keep a cut line and read on after it.
     const line = (k: number) => `{"name":"t","args":{"s":"${"x".repeat(k)}"}}\n`;
     const MiB = 1 << 20, over = line(0).length;
     const lens = [MiB - over, 10, 70_000, 300, (1 << 16) - over, 5, 2 * MiB + 3, 64, 1000, 200_000];

@@ -27,7 +27,6 @@ import {
   RESULT_CLI_OUT, RESULT_CLI_STATE,
 } from "../abi";
 import { result } from "../base/result";
-import { countByte16 } from "../text/bytes";
 import { ensure, putBytes, sinkAdvance, sinkBase, sinkEnd, sinkInit, sinkLength } from "../json/sink";
 import { decimal, lit } from "../json/emit";
 import { keptTools, keptToolsLength } from "../ops/replay";
@@ -37,7 +36,7 @@ import { drawProgress, eraseBefore, progressAuto, progressShown, writeErase } fr
 import { replayStart } from "./replay";
 import { runTools } from "./tools";
 import { is } from "./help";
-import { COUNTS_BYTES, addCounts, resetCounts, runChunk, runFinish, runPlan, runTarget, runUnreadable, storeCounts } from "./run";
+import { COUNTS_BYTES, addCounts, chunkLines, resetCounts, runChunk, runFinish, runPlan, runTarget, runUnreadable, storeCounts } from "./run";
 
 /** Tasks in flight or waiting to be written: more than QUEUE * (MAX_WORKERS + 1) plus read errors held. */
 const RING: u32 = 2048;
@@ -301,8 +300,7 @@ function held(hold: bool, j: u32): bool {
 }
 
 function send(p: usize, n: usize): bool {
-  let nl = <u32>countByte16(p, p + n, 0x0A);
-  if (load<u8>(p + n - 1) != 0x0A) nl++;
+  const nl = chunkLines(p, n);
   const j = nextJob++;
   store<u8>(jobState() + (j % RING), J_WORKER);
   store<u8>(jobOwner() + (j % RING), <u8>target);
@@ -318,7 +316,7 @@ function send(p: usize, n: usize): bool {
 }
 
 function finish(): bool {
-  if (!runFinish(whyP, whyN, 0, 0)) return false;
+  if (!runFinish(whyP, whyN)) return false;
   // The chunks each job ran (tests: OVERTURN_FINGERPRINT_JOBS_TRACE), this instance's first.
   const at = sinkLength();
   const w = spawned ? nWorkers : 0;

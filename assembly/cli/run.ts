@@ -1,13 +1,12 @@
-// The CLI engine (issue 9 item 4, issue 13 item 2): everything the CLIs do
-// that is not host transport. Internal; reached through F_CLI (cli/steps.ts).
+// The CLI engine: the parts of a run the driver (cli/drive.ts) calls.
+// Internal.
 //
 //   plan      argv → a plan or the text to print (cli/args.ts); starts a run
-//   target    why's CALL.json bytes → the state to hand back, or an error
+//   target    why's CALL.json bytes → why's state, or an error
 //   chunk     whole lines of a file (its name, the first line's number) →
 //             stdout and stderr bytes for all of them; counts; why's state
 //   unreadable  a file the host could not read, with the host's reason
-//   counts    this instance's counts as state (a worker's, for --jobs)
-//   finish    + the workers' counts → the summary lines and the exit status
+//   finish    the counts (a worker's merged as they come) → the summary lines and the exit status
 //
 // Lines are split here exactly as the CLIs always did: "\n" ends a line, one
 // trailing "\r" is dropped, a UTF-8 BOM opens line 1 only, lines of spaces
@@ -277,10 +276,14 @@ export function runPosition(p: usize, n: usize, offset: u32): bool {
  * ~0.45 ms per MiB in a host's own count (issue 13).
  */
 export function runLines(p: usize, n: usize): bool {
+  return sinkInit(true, false, 16) && done(0, 0, 0, chunkLines(p, n), 0);
+}
+
+/** The lines of [p, p+n) as runChunk numbers them: 16 bytes a step (SIMD). */
+export function chunkLines(p: usize, n: usize): u32 {
   let count = <u32>countByte16(p, p + n, 0x0A);
   if (n > 0 && load<u8>(p + n - 1) != 0x0A) count++;
-  if (!sinkInit(true, false, 16)) return false;
-  return done(0, 0, 0, count, 0);
+  return count;
 }
 
 const COUNTS = 6;
@@ -303,22 +306,8 @@ export function storeCounts(q: usize): void {
   store<u32>(q, nMatch, 12); store<u32>(q, nDiffer, 16); store<u32>(q, nUnrecorded, 20);
 }
 
-/** "counts": this instance's counts as state bytes (a worker's, merged by finish). */
-export function runCounts(): bool {
-  if (!sinkInit(true, false, COUNTS * 4) || !ensure(COUNTS * 4)) return false;
-  const at = sinkEnd();
-  store<u32>(at, nLines); store<u32>(at, nFailed, 4); store<u32>(at, nFileErrors, 8);
-  store<u32>(at, nMatch, 12); store<u32>(at, nDiffer, 16); store<u32>(at, nUnrecorded, 20);
-  for (let i = 0; i < COUNTS * 4; i++) putByte(load<u8>(at + <usize>i));
-  return done(0, 0, COUNTS * 4, 0, 0);
-}
-
-/** "finish": state (why's), counts [cP, cP+cN) from the workers → summary, exit status. */
-export function runFinish(sP: usize, sN: usize, cP: usize, cN: usize): bool {
-  for (let q = cP; q + COUNTS * 4 <= cP + cN; q += COUNTS * 4) {
-    nLines += load<u32>(q); nFailed += load<u32>(q, 4); nFileErrors += load<u32>(q, 8);
-    nMatch += load<u32>(q, 12); nDiffer += load<u32>(q, 16); nUnrecorded += load<u32>(q, 20);
-  }
+/** "finish": state (why's), the workers' counts merged (addCounts) → summary, exit status. */
+export function runFinish(sP: usize, sN: usize): bool {
   let code: i32 = nFailed > 0 || nFileErrors > 0 ? 1 : 0;
   if (options().command == C_WHY) {
     if (!whyFinish(sP, sN)) return false; // allocates its own output (acc) after its reads
