@@ -55,6 +55,8 @@ let phase: u32 = PH_RECORD, kind: u32 = K_OTHER, lastOp: u32 = CLI_NEXT;
 let planP: usize = 0, planN: usize = 0, recAt: usize = 0;
 let stP: usize = 0, stN: usize = 0, whyP: usize = 0, whyN: usize = 0;
 let fileAt: usize = 0, fileLen: usize = 0, fileSize: u64 = 0, readBytes: u64 = 0, keep: usize = 0, readSize: usize = 0;
+const STDIN_READ: usize = 1 << 16;
+let baseSize: usize = 1 << 20;
 let first: u32 = 1, lines: u64 = 0, ms: i64 = 0;
 let chunk: usize = 1 << 20, nWorkers: u32 = 0, inflight: u32 = 2, limit: u32 = 4, takeback = false, deal = false;
 let spawned = false, readyN: u32 = 0, dealt: u32 = 0, mainChunks: u32 = 0;
@@ -160,7 +162,9 @@ function advance(): bool {
         const q = readRec(planP + recAt, planP + planN);
         if (key("size")) { fileSize = value(); recAt = q - planP; }
       }
-      first = 1; readBytes = 0; keep = 0; readSize = chunk; polled = false; phase = PH_FILE;
+      // Standard input in pieces of what has come, as a pipe gives them: each answered as its lines arrive.
+      baseSize = fileLen == 1 && load<u8>(planP + fileAt) == 0x2D ? STDIN_READ : chunk;
+      first = 1; readBytes = 0; keep = 0; readSize = baseSize; polled = false; phase = PH_FILE;
       if (kind == K_SHARED && !spawned && nWorkers > 0) {
         spawned = true;
         return act(CLI_SPAWN, nWorkers, 0, keptTools(), keptToolsLength());
@@ -252,12 +256,12 @@ function afterRead(aP: usize, aN: usize, p: usize, n: usize): bool {
     while (cut > 0 && load<u8>(p + cut - 1) != 0x0A) cut--;
     if (cut == 0) { // a line longer than the chunk: read on, twice as much
       keep = n;
-      readSize = n > chunk ? n : chunk;
+      readSize = n > baseSize ? n : baseSize;
       return advance();
     }
   } else phase = PH_RECORD;
   keep = n - cut;
-  readSize = chunk;
+  readSize = baseSize;
   polled = false;
   if (cut == 0) return advance();
   progressDue = true;

@@ -86,6 +86,7 @@ def _run(argv: List[str]) -> int:
     args = b"".join(b"%s:%s\0" % (_size(a), a.encode("utf-8", "surrogateescape")) for a in argv)
     started, inbox, threads, tasks, kept, sent = time.monotonic(), queue.SimpleQueue(), [], [], {}, {}  # type: ignore
     block: Any = b""
+    buf = bytearray()
     f: Any = None
     path = None
     r = cli_step("start", args, PROG, __version__, _facts())
@@ -104,16 +105,21 @@ def _run(argv: List[str]) -> int:
                         t.write(data)
                 return code
             if op == CLI_READ:
-                more = b""
+                # One buffer (no object of a chunk's size made per read): the bytes kept first, the new ones after.
+                keep = bytes(block[len(block) - n:]) if n else b""
+                buf = buf if len(buf) >= n + arg else bytearray(n + arg)
+                view = memoryview(buf)
+                view[:n] = keep
+                more = 0
                 try:
                     if name != path:
                         f = sys.stdin.buffer if name == "-" else open(name, "rb")
                         path = name
-                    more = (getattr(f, "read1", f.read) if name == "-" else f.read)(arg)
+                    more = (getattr(f, "readinto1", f.readinto) if name == "-" else f.readinto)(view[n:n + arg])
                     aux = "" if more else "EOF"
                 except OSError as e:
                     aux = _err_name(e)
-                block = block[len(block) - n:] + more if n else more
+                block = view[:n + more]
                 if aux:
                     if f is not None and name != "-":
                         f.close()
@@ -134,7 +140,7 @@ def _run(argv: List[str]) -> int:
                     threads.append(threading.Thread(target=_work, args=(k, args, bytes(data), tasks[k], inbox), daemon=True))
                     threads[-1].start()
             elif op == CLI_SEND:
-                sent[arg] = (arg, bytes(data), [0])  # the flag: popped by whoever runs the task
+                sent[arg] = (arg, data, [0])  # the flag: popped by whoever runs the task
                 tasks[n].put(sent[arg])
             elif op in (CLI_POLL, CLI_WAIT):
                 try:
