@@ -29,7 +29,7 @@ import {
 import { result } from "../base/result";
 import { ensure, putBytes, sinkAdvance, sinkBase, sinkEnd, sinkInit, sinkLength } from "../json/sink";
 import { decimal, lit } from "../json/emit";
-import { keptTools, keptToolsLength } from "../ops/replay";
+import { keptTools, keptToolsLength, replayClear } from "../ops/replay";
 import { done, statePrefix } from "./output";
 import { factIs } from "./plan";
 import { drawProgress, eraseBefore, progressAuto, progressShown, writeErase } from "./progress";
@@ -65,6 +65,7 @@ let polled = false, target: i32 = -1, stopped = false, progressOn = false, progr
 
 /** "start": the plan, or the text to print and the exit status (help, version, a usage error). */
 export function driveStart(p: usize, n: usize, hP: usize, hN: usize): bool {
+  replayClear();
   if (!runPlan(p, n, hP, hN, FINGERPRINT_VERSION, true)) return false;
   if (load<i32>(result() + RESULT_CLI_CODE) >= 0) return true; // CLI_EXIT
   phase = PH_RECORD; kind = K_OTHER; recAt = 0; lines = 0; first = 1;
@@ -111,6 +112,7 @@ export function driveNext(sP: usize, sN: usize, msP: usize, msN: usize, aP: usiz
 
 /** "worker": a worker's instance takes the run's options and --tools (CLI_SPAWN's payload). */
 export function driveWorker(p: usize, n: usize, tP: usize, tN: usize): bool {
+  replayClear();
   if (!runPlan(p, n, 0, 0, FINGERPRINT_VERSION)) return false;
   if (tN > 0 && !runTools(0, 0, 0, 0, tP, tN)) return false;
   return done(0, 0, 0, 0, 0);
