@@ -69,7 +69,7 @@ export function driveStart(p: usize, n: usize, hP: usize, hN: usize): bool {
   if (!runPlan(p, n, hP, hN, FINGERPRINT_VERSION, true)) return false;
   if (load<i32>(result() + RESULT_CLI_CODE) >= 0) return true; // CLI_EXIT
   phase = PH_RECORD; kind = K_OTHER; recAt = 0; lines = 0; first = 1;
-  spawned = stopped = progressDue = false; readyN = dealt = mainChunks = nextJob = oldest = 0;
+  spawned = stopped = progressDue = takeback = deal = false; readyN = dealt = mainChunks = nextJob = oldest = nWorkers = 0;
   const src = sinkBase(), len = sinkLength();
   for (let q = src; q < src + len;) {
     q = readRec(q, src + len);
@@ -287,10 +287,10 @@ function runHere(fP: usize, fN: usize, p: usize, n: usize, j: u32): bool {
 /** A taken-back task (its payload [p, p+n), as a worker's): run here, kept as task j. */
 function runTaken(p: usize, n: usize, j: u32): bool {
   const fN = <usize>load<u32>(p, 4);
-  const saved = first;
+  const savedFirst = first, savedLines = lines; // counted when it was sent
   first = load<u32>(p);
   const ok = runHere(p + 8, fN, p + 8 + fN, n - 8 - fN, j);
-  first = saved;
+  first = savedFirst; lines = savedLines;
   return ok;
 }
 
