@@ -18,6 +18,10 @@
 // A worker's message: ignoreArgs = its number once it started; or ignoreArgs = the task's number
 // and args = the task's answer (the host keeps the task's out and err for CLI_WRITE).
 //
+// A new host starts without workers (facts cores=1: the plan starts none): CLI_EXIT, CLI_NEXT,
+// CLI_READ and CLI_READ_ALL are then all it does (test/cli-vectors.test.ts runs every CLI vector
+// through such a host of ~30 lines); workers add the other six actions.
+//
 // The state the host hands back: u32 plan length, the plan's records, why's state (why.ts). The
 // rest lives in this instance's globals. Tasks are numbered in input order; answers are written
 // in that order, at most `queue` per job waiting, so memory stays constant.
