@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
   ABI_ID, ALL_CALLS, CORE_ERRORS, F_CALL, F_DIGEST, F_EXPLAIN, F_NTH_CALL, REQUESTS, RESULT_CLI_CODE, RESULT_CLI_ERR, RESULT_CLI_LINES,
-  RESULT_CLI_OUT, RESULT_CLI_STATE, RESULT_DIGEST, RQ_EXPLAIN, RQ_EXPLAIN_ALL,
+  RESULT_CLI_ARG, RESULT_CLI_DATA, RESULT_CLI_OP, RESULT_CLI_OUT, RESULT_CLI_STATE, RESULT_DIGEST, RQ_EXPLAIN, RQ_EXPLAIN_ALL,
 } from "../src/_abi.gen";
 import { useInstance } from "../src/core";
 
@@ -55,7 +55,8 @@ describe("one ABI source", () => {
     expect(REQUESTS.replay.u32).toEqual({ kind: ["op", "argument", "known"] });
     expect(REQUESTS.limits.words).toEqual(["given", "bytes", "depth", "members"]);
     expect(REQUESTS.cli.words.map((_, k) => RESULT_DIGEST + 4 * k))
-      .toEqual([RESULT_CLI_OUT, RESULT_CLI_ERR, RESULT_CLI_STATE, RESULT_CLI_LINES, RESULT_CLI_CODE]);
+      .toEqual([RESULT_CLI_OUT, RESULT_CLI_ERR, RESULT_CLI_STATE, RESULT_CLI_LINES, RESULT_CLI_CODE,
+        RESULT_CLI_OP, RESULT_CLI_DATA, RESULT_CLI_ARG]);
     const py = execFileSync("python3", ["-c", "import json, runpy, sys; " +
       "print(json.dumps(runpy.run_path(sys.argv[1])['REQUESTS']))", "python/overturn/fingerprint/_abi.py"],
     { cwd: root, encoding: "utf8" });
