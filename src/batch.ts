@@ -86,14 +86,16 @@ export function fingerprintBatchJSON(names: Iterable<string> | TextColumn, argsJ
       n = ns.length;
       // Each item's sort of input; a name or text of the wrong type goes as its type's word, for the core to fail in its turn.
       const sorts = new Uint32Array(n);
+      let one = true; // all strings (the common chunk): no sorts sent
       for (let i = 0; i < n; i++) {
         const x = xs[i], name = ns[i];
         if (typeof x === "string" || b.col) sorts[i] = F_STRING_INPUT;
         else if (!(x instanceof Uint8Array)) { sorts[i] = BATCH_ITEM_NOT_TEXT; xs[i] = typeWord(x); }
         if (typeof name !== "string" && !(name instanceof Uint8Array)) { sorts[i] |= BATCH_ITEM_NOT_NAME; ns[i] = typeWord(name); }
+        one &&= sorts[i] === F_STRING_INPUT;
       }
-      runChunk(t, F_DIGEST | F_RAW_NAMES, n, [kind, { kind: "items", items: ns }, match, ignore, { kind: "items", items: xs }],
-        out, base, throws, sorts);
+      runChunk(t, F_DIGEST | F_RAW_NAMES | (one ? F_STRING_INPUT : 0), n,
+        [kind, { kind: "items", items: ns }, match, ignore, { kind: "items", items: xs }], out, base, throws, one ? null : sorts);
     }
   };
   // Without node:crypto the SIMD module, where it loads synchronously, hashes four items at a time.
@@ -186,13 +188,16 @@ function bytesOf(x: unknown): number {
 
 /** The next chunk's items of every side, by the rule of abi.ts (BATCH_CHUNK_*). */
 function take(sides: Source[]): unknown[][] {
-  const out: unknown[][] = sides.map(() => []);
-  for (let n = 0, bytes = 0; n < BATCH_CHUNK_ITEMS && !sides.some(done); n++) {
+  const out: unknown[][] = sides.map(() => []), cur: unknown[] = [];
+  for (let n = 0, bytes = 0; n < BATCH_CHUNK_ITEMS; n++) {
     let b = 0;
-    for (const s of sides) b += bytesOf(peek(s));
+    for (let j = 0; j < sides.length; j++) {
+      if (done(sides[j])) return out;
+      b += bytesOf(cur[j] = peek(sides[j]));
+    }
     if (n > 0 && bytes + b > BATCH_CHUNK_BYTES) break;
     bytes += b;
-    sides.forEach((s, k) => { out[k].push(peek(s)); advance(s); });
+    for (let j = 0; j < sides.length; j++) { out[j].push(cur[j]); advance(sides[j]); }
   }
   return out;
 }
