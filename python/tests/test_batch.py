@@ -575,3 +575,29 @@ def test_on_error_null_gives_none_for_a_name_or_text_of_the_wrong_type():
         fingerprint_batch_json(names, texts)
     assert fingerprint_batch([{"name": 5, "args": {}}, 5, None, {"name": "a", "args": {}}], on_error="null") == [
         None, None, None, _oracle("a", "{}")]
+
+
+def _first_error(fn):
+    with pytest.raises(FingerprintError) as e:
+        fn()
+    return e.value.index, str(e.value)
+
+
+def test_the_first_bad_item_in_order_whether_the_core_or_the_host_finds_it():
+    # Before: the host raised for the wrongly typed item 1 before the core had read item 0.
+    eof = "item 0: invalid JSON: the text ends inside a value at byte %d"
+    assert _first_error(lambda: fingerprint_batch_json(["a", "b"], ["{", 5])) == (0, eof % 1)
+    assert _first_error(lambda: fingerprint_batch_json(["a", 7], ["[", "1"])) == (0, eof % 1)
+    assert _first_error(lambda: fingerprint_batch(['{"name":"x"', {"name": "t", "args": {"d": object()}}])) == (0, eof % 11)
+    # The core words a wrongly typed item with the host's word for its type; the text's error before the name's.
+    assert _first_error(lambda: fingerprint_batch_json(["a", 7], ["1", None])) == (
+        1, "item 1: JSON text must be a string or bytes, got NoneType")
+    assert _first_error(lambda: fingerprint_batch_json(["a", []], ["1", "1"])) == (1, "item 1: name must be a string, got list")
+
+
+def test_a_call_answered_alone_that_fails_leaves_the_next_items_in_place():
+    from collections import OrderedDict
+
+    # Before: its text was added twice with on_error="null", and every later item of the chunk got the one before's.
+    calls = [OrderedDict(name="a", argsJSON=b"{"), {"name": "b", "args": {}}, '{"name":"c","args":{"k":1}}']
+    assert fingerprint_batch(calls, on_error="null") == [None, _oracle("b", "{}"), _oracle("c", '{"k":1}')]
