@@ -5,6 +5,7 @@ import (
 
 	"context"
 	"encoding/binary"
+	"fmt"
 	"math"
 )
 
@@ -49,8 +50,8 @@ func FingerprintBatch(ctx context.Context, calls []any, opts *CallOptions) ([]st
 		w.buf, w.path = w.buf[:0], w.path[:0]
 		if t, ok := callArg(calls[i]).(textArg); ok {
 			w.json(t.b)
-		} else if w.buf, _, err = writeValue(w.buf, calls[i], -1); err != nil {
-			err.(*FingerprintError).Index = i // a value D20 rejects: the batch stops at it
+		} else {
+			w.buf, _, err = writeValue(w.buf, calls[i], -1) // a value D20 rejects: the batch stops at it in its turn
 		}
 		return [2][]byte{nil, w.buf}, err
 	}
@@ -89,13 +90,20 @@ func batch(ctx context.Context, m *module, flags uint32, shared [4][]byte, count
 			for c, s := range shared {
 				column(c, nil, s)
 			}
+			// Items by the rule of abi.ts (BATCH_CHUNK_*); one the host fails goes empty, which the core fails in its turn.
 			var names, args []byte
 			nameOffs, argOffs := []uint32{0}, []uint32{0}
+			failed := map[int]*FingerprintError{}
 			n := 0
-			for ; base+n < count && n < abi.BATCH_CHUNK_ITEMS && (n == 0 || len(names)+len(args) < abi.BATCH_CHUNK_BYTES); n++ {
+			for ; base+n < count && n < abi.BATCH_CHUNK_ITEMS; n++ {
 				it, err := item(base + n)
-				if err != nil {
+				if fe, ok := err.(*FingerprintError); ok {
+					failed[n], it = fe, [2][]byte{}
+				} else if err != nil {
 					return err
+				}
+				if n > 0 && len(names)+len(args)+len(it[0])+len(it[1]) > abi.BATCH_CHUNK_BYTES {
+					break
 				}
 				names, args = append(names, it[0]...), append(args, it[1]...)
 				nameOffs, argOffs = append(nameOffs, uint32(len(names))), append(argOffs, uint32(len(args)))
@@ -120,6 +128,9 @@ func batch(ctx context.Context, m *module, flags uint32, shared [4][]byte, count
 			}
 			if int(stop) < n {
 				e := coreError(in.readResult()) // "item N: ...", worded by the core
+				if h := failed[int(stop)]; h != nil {
+					e, h.Message = h, fmt.Sprintf("item %d: %s", base+int(stop), h.Message) // as the core names its own
+				}
 				e.Index = base + int(stop)
 				return e
 			}
