@@ -8,17 +8,15 @@ fingerprint is None (an Arrow null) and the others are computed.
 """
 from __future__ import annotations
 
-import json
 from itertools import islice, repeat
 from marshal import dumps as _dumps
 from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Tuple
 
-from . import _batch, _limits, _stream
+from . import _api, _batch, _limits, _stream
 from ._abi import (BATCH_CHUNK_BYTES, BATCH_CHUNK_ITEMS, BATCH_ITEM_NOT_NAME, BATCH_ITEM_NOT_TEXT, DEFAULT_KIND, F_CALL,
                    F_DIGEST, F_MARSHAL, F_RAW_NAMES, F_STRING_INPUT, W_CHOICE, W_ITERABLE, W_LENGTHS, W_STRING)
 from ._batch import SHARED_EMPTY, Column, Target, run_chunk
 from ._errors import FingerprintError, host_error, type_word
-from ._select import key_list
 from ._types import KeyList
 
 _DEFAULT_KIND = DEFAULT_KIND  # D17, generated from assembly/abi.ts (batch columns are raw text: "" is an error)
@@ -58,10 +56,9 @@ def fingerprint_batch_json(names: Any, args_json: Any, *, match_on: Optional[Key
     """
     raise_errors = _on_error(on_error)
     s = _limits.active.over(limits) if limits is not None else _limits.active
-    shared = [_shared_text(kind, "kind") if not _is_arrow(kind) else None, None,
-              _list_column(match_on, "match_on"), _list_column(ignore_args, "ignore_args")]
-    if match_on is not None:
-        shared[3] = SHARED_EMPTY  # D9: match_on wins (ignore_args is still checked)
+    # Key lists as fingerprint_json sends them; the core applies them (D9: match_on wins).
+    _, _, m, g = _api._options(_DEFAULT_KIND, match_on, ignore_args)
+    shared = [_shared_text(kind, "kind") if not _is_arrow(kind) else None, None, ("shared", m), ("shared", g)]
     if _is_arrow(names) or _is_arrow(args_json) or _is_arrow(kind):
         from . import _arrow
 
@@ -303,13 +300,6 @@ def _shared_text(s: Any, what: str) -> Column:
     if not isinstance(s, str):
         raise host_error(W_STRING, what, type_word(s))
     return ("shared", _batch.wtf8(s))
-
-
-def _list_column(keys: Any, what: str) -> Column:
-    """A shared key list as JSON array text (the core checks it, D9); empty when not given."""
-    if keys is None:
-        return SHARED_EMPTY
-    return ("shared", json.dumps(list(key_list(keys, what)), ensure_ascii=False).encode(*_ENC))
 
 
 def _is_arrow(x: Any) -> bool:
