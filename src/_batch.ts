@@ -9,7 +9,7 @@
  * @module
  */
 import {
-  BATCH_BASE, BATCH_COLUMNS, BATCH_COUNT, BATCH_END_DIGEST, BATCH_FLAGS, BATCH_ITEM_FLAGS, BATCH_OUT_BYTES, BATCH_WORDS, DIGEST_BYTES, F_DIGEST, F_PREIMAGE, W_TRAP,
+  BATCH_BASE, BATCH_COLUMNS, BATCH_COUNT, BATCH_END_DIGEST, BATCH_FLAGS, BATCH_ITEM_FLAGS, BATCH_OUT_BYTES, BATCH_WORDS, DIGEST_BYTES, F_CALL, F_DIGEST, F_PREIMAGE, W_TRAP,
 } from "./_abi.gen.js";
 import { type BatchTarget, batchHostHash } from "./core.js";
 import { FingerprintError, hostError } from "./errors.js";
@@ -83,6 +83,7 @@ export function runChunk(t: BatchTarget, flags: number, count: number, cols: Col
     pending.push([at, sorts]);
     at += 4 * count;
   }
+  const texts = !(flags & F_CALL); // names and JSON texts, where ASCII blocks are (calls are mostly objects)
   cols.forEach((c, ci) => {
     const w = BATCH_COLUMNS + 3 * ci;
     if (c.kind === "shared") {
@@ -107,7 +108,7 @@ export function runChunk(t: BatchTarget, flags: number, count: number, cols: Col
     let grown = false;
     for (let i = 0; i < count; i++) {
       // Texts go a block at a time when the block is ASCII (one encode), else item by item.
-      if (i % ASCII_BLOCK === 0) {
+      if (texts && i % ASCII_BLOCK === 0) {
         const n = asciiBlock(c.items, i, Math.min(count, i + ASCII_BLOCK), mem, at, offs);
         if (n >= 0) {
           at += n;

@@ -135,7 +135,8 @@ export function fingerprintBatch(calls: Iterable<Call | ProviderCall | Text>, op
     for (let base = 0; !done(s);) {
       // Call objects, recording lines as strings or bytes, each with its sort.
       const [xs] = take([s]);
-      const sorts = Uint32Array.from(xs, (x) => typeof x === "string" ? F_STRING_INPUT : x instanceof Uint8Array ? 0 : F_VALUES);
+      const sorts = new Uint32Array(xs.length);
+      xs.forEach((x, i) => { sorts[i] = typeof x === "string" ? F_STRING_INPUT : x instanceof Uint8Array ? 0 : F_VALUES; });
       sendLimits();
       runChunk(t, F_CALL | F_DIGEST, xs.length, [SHARED_EMPTY, SHARED_EMPTY, SHARED_EMPTY, SHARED_EMPTY, { kind: "items", items: xs }],
         out, base, throws, sorts);
@@ -186,18 +187,14 @@ function bytesOf(x: unknown): number {
   return typeof x === "string" ? 3 * x.length : x instanceof Uint8Array ? x.length : 256;
 }
 
-/** The next chunk's items of every side, by the rule of abi.ts (BATCH_CHUNK_*). */
+/** The next chunk's items of every side, by the rule of abi.ts (BATCH_CHUNK_*): the last side's bytes count (args). */
 function take(sides: Source[]): unknown[][] {
-  const out: unknown[][] = sides.map(() => []), cur: unknown[] = [];
+  const k = sides.length, out: unknown[][] = sides.map(() => []), last = sides[k - 1];
   for (let n = 0, bytes = 0; n < BATCH_CHUNK_ITEMS; n++) {
-    let b = 0;
-    for (let j = 0; j < sides.length; j++) {
-      if (done(sides[j])) return out;
-      b += bytesOf(cur[j] = peek(sides[j]));
-    }
-    if (n > 0 && bytes + b > BATCH_CHUNK_BYTES) break;
-    bytes += b;
-    for (let j = 0; j < sides.length; j++) { out[j].push(cur[j]); advance(sides[j]); }
+    for (let j = 0; j < k; j++) if (done(sides[j])) return out;
+    bytes += bytesOf(peek(last));
+    if (n > 0 && bytes > BATCH_CHUNK_BYTES) break;
+    for (let j = 0; j < k; j++) { out[j].push(peek(sides[j])); advance(sides[j]); }
   }
   return out;
 }
