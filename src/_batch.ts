@@ -13,7 +13,6 @@ import {
 } from "./_abi.gen.js";
 import { type BatchTarget, batchHostHash } from "./core.js";
 import { FingerprintError, hostError } from "./errors.js";
-import { isWellFormed, writeWtf8 } from "./_wtf8.js";
 
 /**
  * One column of a chunk: one value for every item, items (strings and bytes
@@ -21,7 +20,7 @@ import { isWellFormed, writeWtf8 } from "./_wtf8.js";
  * Arrow-style bytes.
  */
 export type Column =
-  | { kind: "shared"; bytes: Uint8Array }
+  | { kind: "shared"; text: string }
   | { kind: "items"; items: unknown[] }
   | { kind: "arrow"; offsets: Uint32Array; data: Uint8Array };
 
@@ -29,15 +28,7 @@ const DESCRIPTOR = ((BATCH_WORDS * 4 + 15) >> 4) << 4;
 
 const encoder = new TextEncoder();
 const latin1 = new TextDecoder("latin1");
-const EMPTY = new Uint8Array(0);
-export const SHARED_EMPTY: Column = { kind: "shared", bytes: EMPTY };
-
-/** UTF-8 (WTF-8 for lone surrogates) bytes of a string. */
-export function utf8(s: string): Uint8Array {
-  if (isWellFormed(s)) return encoder.encode(s);
-  const out = new Uint8Array(s.length * 3);
-  return out.slice(0, writeWtf8(s, 0, out, 0));
-}
+export const SHARED_EMPTY: Column = { kind: "shared", text: "" };
 
 /**
  * Runs one chunk of `count` items (columns: kind, name, matchOn, ignoreArgs,
@@ -52,7 +43,7 @@ export function runChunk(t: BatchTarget, flags: number, count: number, cols: Col
   // Bytes each column needs (texts: 3 per UTF-16 unit at most); values are written last and grow.
   let size = sorts ? 4 * count + 4 : 0;
   for (const c of cols) {
-    if (c.kind === "shared") size += c.bytes.length;
+    if (c.kind === "shared") size += 3 * c.text.length;
     else {
       size += 4 * (count + 1) + 4;
       if (c.kind === "arrow") size += c.data.length;
@@ -87,9 +78,8 @@ export function runChunk(t: BatchTarget, flags: number, count: number, cols: Col
   cols.forEach((c, ci) => {
     const w = BATCH_COLUMNS + 3 * ci;
     if (c.kind === "shared") {
-      mem.set(c.bytes, at);
-      desc[w] = 0; desc[w + 1] = at; desc[w + 2] = c.bytes.length;
-      at += c.bytes.length;
+      desc[w] = 0; desc[w + 1] = at; desc[w + 2] = t.put(at, c.text);
+      at += desc[w + 2];
       return;
     }
     at = (at + 3) & ~3;
@@ -121,12 +111,7 @@ export function runChunk(t: BatchTarget, flags: number, count: number, cols: Col
         if (typeof x === "string" || x instanceof Uint8Array) {
           // A text after values: room for it and the rest of the chunk's items.
           if (grown) mem = t.reserve(at - inPtr + (typeof x === "string" ? 3 : 1) * x.length + 64 * (count - i));
-          if (typeof x === "string") {
-            at += isWellFormed(x) ? encoder.encodeInto(x, mem.subarray(at, at + 3 * x.length)).written : writeWtf8(x, 0, mem, at) - at;
-          } else {
-            mem.set(x, at);
-            at += x.length;
-          }
+          at += t.put(at, x);
         } else {
           // A value stream: room for the rest of the chunk's items after it.
           at = t.putValue(x, at);

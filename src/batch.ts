@@ -19,7 +19,7 @@ import {
   BATCH_CHUNK_BYTES, BATCH_CHUNK_ITEMS, BATCH_ITEM_NOT_NAME, BATCH_ITEM_NOT_TEXT, DEFAULT_KIND, F_CALL, F_DIGEST, F_RAW_NAMES,
   F_STRING_INPUT, F_VALUES, W_CHOICE, W_COLUMN, W_COLUMN_ORDER, W_ITERABLE, W_ITERABLE_OR_COLUMN, W_LENGTHS,
 } from "./_abi.gen.js";
-import { type Column, SHARED_EMPTY, runChunk, utf8 } from "./_batch.js";
+import { type Column, SHARED_EMPTY, runChunk } from "./_batch.js";
 import { option, optionParts } from "./api.js";
 import { asBatch, type BatchTarget, batchHostHash } from "./core.js";
 import { type CoreLimits } from "./_limits.js";
@@ -64,7 +64,7 @@ export function fingerprintBatchJSON(names: Iterable<string> | TextColumn, argsJ
   const o = optionParts(options);
   const throws = onError(options);
   // Batch columns are raw text (F_RAW_NAMES), where "" is an error: the default kind is sent (D17).
-  const shared = (text: string): Column => ({ kind: "shared", bytes: utf8(text) });
+  const shared = (text: string): Column => ({ kind: "shared", text });
   const kind = shared(o.rawKind ?? DEFAULT_KIND), match = shared(o.match), ignore = shared(o.ignore);
   const out: (string | null)[] = [];
   const run = (t: BatchTarget, beforeChunk?: () => void) => {

@@ -308,6 +308,8 @@ export interface BatchTarget {
   /** Makes the input region hold n bytes; the current view of memory. */
   reserve(n: number): Uint8Array;
   view(): Uint8Array;
+  /** Writes text (WTF-8) or bytes at `at` (room reserved: 3 bytes a unit); their length. */
+  put(at: number, s: string | Uint8Array): number;
   /** Writes `value` as a value stream at `start` (one item); returns its end. */
   putValue(value: unknown, start: number): number;
   /** The FingerprintError in the result block (a failed item). */
