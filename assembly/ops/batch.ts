@@ -136,8 +136,13 @@ const NOT_TEXT = BATCH_ITEM_NOT_TEXT | BATCH_ITEM_NOT_NAME;
 
 /** An item the host could not send as text: its error, worded with the host's word for its type (abi.ts BATCH_ITEM_NOT_*). */
 function notText(f: u32, np: usize, nl: usize, ap: usize, al: usize): i32 {
-  if (f & BATCH_ITEM_NOT_TEXT) return failWorded(E_BAD_ARGUMENT, W_TEXT, ap, al, 0, 0);
-  return failWorded(E_BAD_ARGUMENT, W_STRING, memory.data<u8>([0x6E, 0x61, 0x6D, 0x65]), 4, np, nl); // "name"
+  if (f & BATCH_ITEM_NOT_TEXT) return failWorded(E_BAD_ARGUMENT, W_TEXT, ap, wordLen(al), 0, 0);
+  return failWorded(E_BAD_ARGUMENT, W_STRING, memory.data<u8>([0x6E, 0x61, 0x6D, 0x65]), 4, np, wordLen(nl)); // "name"
+}
+
+/** A type word within the message buffer's room (failWorded), else none: a class name of 160 bytes and more is left out. */
+@inline function wordLen(n: usize): usize {
+  return n < 160 ? n : 0;
 }
 
 /** The failed item's message as the host shows it: "item N: " before the core's own. */

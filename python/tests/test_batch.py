@@ -601,3 +601,12 @@ def test_a_call_answered_alone_that_fails_leaves_the_next_items_in_place():
     # Before: its text was added twice with on_error="null", and every later item of the chunk got the one before's.
     calls = [OrderedDict(name="a", argsJSON=b"{"), {"name": "b", "args": {}}, '{"name":"c","args":{"k":1}}']
     assert fingerprint_batch(calls, on_error="null") == [None, _oracle("b", "{}"), _oracle("c", '{"k":1}')]
+
+
+def test_a_wrongly_typed_item_of_a_long_class_name_is_worded_within_the_core_s_room():
+    long_name = type("T" + "\u00e9" * 400, (), {})()
+    short = type("Short", (), {})()
+    assert _first_error(lambda: fingerprint_batch_json(["a"], [short])) == (0, "item 0: JSON text must be a string or bytes, got Short")
+    index, msg = _first_error(lambda: fingerprint_batch_json(["a", "b"], ["1", long_name]))
+    assert (index, msg) == (1, "item 1: JSON text must be a string or bytes, got ")
+    assert fingerprint_batch_json([long_name, "b"], [long_name, "2"], on_error="null") == [None, _oracle("b", "2")]
