@@ -610,3 +610,12 @@ def test_a_wrongly_typed_item_of_a_long_class_name_is_worded_within_the_core_s_r
     index, msg = _first_error(lambda: fingerprint_batch_json(["a", "b"], ["1", long_name]))
     assert (index, msg) == (1, "item 1: JSON text must be a string or bytes, got ")
     assert fingerprint_batch_json([long_name, "b"], [long_name, "2"], on_error="null") == [None, _oracle("b", "2")]
+
+
+def test_a_call_the_core_sends_back_to_the_text_path_is_still_first_before_a_later_host_failure():
+    # Item 0's marshal stream goes to the text path after the core's run (where its empty name fails);
+    # item 1 fails on the host. Before: item 1 raised, as the host's failure skipped the pending retry.
+    calls = [{"name": "", "args": {"k": 2 ** 70}}, {"name": "t", "args": {"d": object()}}]
+    index, msg = _first_error(lambda: fingerprint_batch(calls))
+    assert index == 0 and msg.startswith("item 0: "), msg
+    assert fingerprint_batch(calls + [{"name": "t", "args": {}}], on_error="null") == [None, None, _oracle("t", "{}")]
