@@ -3,7 +3,7 @@
 // Package abi is the core's ABI for the Go host; abiId() of the module must equal ABI_ID.
 package abi
 
-const ABI_ID = 0x000b1623
+const ABI_ID = 0x00052a95
 
 // PACKAGE_VERSION is package.json's version, which the CLI prints (--version).
 const PACKAGE_VERSION = "1.0.0"
@@ -77,6 +77,20 @@ const (
 	RESULT_CLI_STATE        = 28
 	RESULT_CLI_LINES        = 32
 	RESULT_CLI_CODE         = 36
+	RESULT_CLI_OP           = 40
+	RESULT_CLI_DATA         = 44
+	RESULT_CLI_ARG          = 48
+	CLI_EXIT                = 0
+	CLI_NEXT                = 1
+	CLI_READ                = 2
+	CLI_READ_ALL            = 3
+	CLI_SPAWN               = 4
+	CLI_SEND                = 5
+	CLI_POLL                = 6
+	CLI_WAIT                = 7
+	CLI_WRITE               = 8
+	CLI_HOLD                = 9
+	CLI_TAKE                = 10
 	BATCH_FLAGS             = 0
 	BATCH_COUNT             = 1
 	BATCH_COLUMNS           = 2
@@ -255,7 +269,7 @@ var RequestKinds = map[string]RequestKind{
 	"explain":     {"engine", 385, 73808, map[string]string{"ignoreArgs": "tools", "args": "call"}, map[string]string{"text": "record", "digest": "hex"}, map[string][]string{}, []string{}},
 	"explainAll":  {"engine", 2433, 73808, map[string]string{"kind": "u32:ALL_CALLS", "ignoreArgs": "tools", "args": "message"}, map[string]string{"text": "digest-record-lines"}, map[string][]string{"kind": {"4294967295"}}, []string{}},
 	"diff":        {"engine", 512, 0, map[string]string{"kind": "canonical", "name": "canonical"}, map[string]string{"text": "changes"}, map[string][]string{}, []string{}},
-	"cli":         {"engine", 4096, 0, map[string]string{"kind": "step", "name": "operand", "matchOn": "program", "ignoreArgs": "version", "args": "bytes"}, map[string]string{"text": "out-err-state", "words": "CLI"}, map[string][]string{}, []string{"out", "err", "state", "lines", "code"}},
+	"cli":         {"engine", 4096, 0, map[string]string{"kind": "step", "name": "operand", "matchOn": "program", "ignoreArgs": "version", "args": "bytes"}, map[string]string{"text": "out-err-state-data", "words": "CLI"}, map[string][]string{}, []string{"out", "err", "state", "lines", "code", "op", "data", "arg"}},
 	"replay":      {"engine", 16384, 65616, map[string]string{"kind": "u32:op,argument,known", "args": "bytes"}, map[string]string{"text": "answer"}, map[string][]string{"kind": {"op", "argument", "known"}}, []string{}},
 	"limits":      {"fingerprint", 262144, 16, map[string]string{"kind": "naming", "args": "limit-members"}, map[string]string{"words": "given,bytes,depth,members"}, map[string][]string{}, []string{"given", "bytes", "depth", "members"}},
 }
