@@ -184,18 +184,26 @@ export const BATCH_COLUMNS: u32 = 2;  // word: the first column (kind); 3 words 
 export const BATCH_OUT_BYTES: u32 = 17; // word: F_PREIMAGE: room for preimages after ends[count]
 export const BATCH_LINES: u32 = 18;   // word: 1: digest i at out + 65 i, followed by "\n" (F_DIGEST, diagnostics module)
 export const BATCH_BASE: u32 = 19;    // word: the batch index of the chunk's first item (for "item N: ...")
-export const BATCH_ITEM_FLAGS: u32 = 20; // word: 0, or the address of u32[count]: item i's sort of input (F_STRING_INPUT, F_MARSHAL, F_VALUES), added to BATCH_FLAGS
+export const BATCH_ITEM_FLAGS: u32 = 20; // word: 0, or the address of u32[count]: item i's sort of input (F_STRING_INPUT, F_MARSHAL, F_VALUES, BATCH_ITEM_NOT_*), added to BATCH_FLAGS
 export const BATCH_WORDS: u32 = 21;
 export const BATCH_END_DIGEST: u32 = 2147483648; // an end's bit: the item's slot holds its digest, not its preimage
-// How hosts cut a batch into chunks: memory follows a chunk, not the batch.
+// How hosts cut a batch into chunks (memory follows a chunk, not the batch), one rule for every host
+// and input form: a chunk takes the next item while it holds fewer than BATCH_CHUNK_ITEMS items and
+// the item's input bytes (a string's: 3 a UTF-16 unit, or its UTF-8) fit in BATCH_CHUNK_BYTES with
+// the chunk's so far; its first item always (a longer item is a chunk of its own).
 export const BATCH_CHUNK_ITEMS: u32 = 4096;    // items of a chunk, at most
-export const BATCH_CHUNK_BYTES: u32 = 1048576; // input bytes of a chunk, about (at least one item)
+export const BATCH_CHUNK_BYTES: u32 = 1048576; // input bytes of a chunk, at most (but its first item)
 // Mean input bytes an item from which a native SHA-256 on the host beats the
 // diagnostics module's four lanes (python/bench/batch.py, bench/PROFILE.md).
 export const BATCH_HOST_HASH_FROM: u32 = 1024;
 export const BATCH_SEPARATED: u32 = 4294967295;
 export const BATCH_NUL_IN_ITEM: u32 = 4294967295;
 export const DIGEST_BYTES: u32 = 64;
+// A batch item the host could not send as text (BATCH_ITEM_FLAGS bits): the core fails it in its
+// turn, worded and named like any other bad item ("item N: JSON text must be a string or bytes, got
+// <type>"); the item's bytes in that column are the host's word for its type (errors.ts typeWord).
+export const BATCH_ITEM_NOT_TEXT: u32 = 4194304; // args: not a string or bytes (W_TEXT); checked first
+export const BATCH_ITEM_NOT_NAME: u32 = 8388608; // name: not a string (W_STRING "name")
 
 // Which part of the request an error offset refers to.
 export const PART_ARGS: i32 = 0;

@@ -74,3 +74,18 @@ export function batchTargets(b) {
     need: BATCH_TARGET, pass: v >= BATCH_TARGET,
   }));
 }
+
+// Run alone (`node bench/batch.mjs [--quick]`): the batch rows over dist/ at
+// small and medium, and their ratios.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { sdk } = await import("./_sdk.mjs");
+  const { measure, fmtTime } = await import("./_timer.mjs");
+  const { payloads } = await import("./payloads.mjs");
+  const quick = process.argv.includes("--quick");
+  const b = { items: BATCH_ITEMS, payloads: [] };
+  for (const p of payloads().filter((x) => x.name === "small" || x.name === "medium")) {
+    const m = measure(batchRows(sdk, p), quick ? { rounds: 5, sliceMs: 15, warmMs: 40 } : { rounds: 15, sliceMs: 30, warmMs: 100 });
+    b.payloads.push({ name: p.name, rows: m, ratios: batchRatios(m) });
+  }
+  printBatch(b, fmtTime);
+}

@@ -3,8 +3,10 @@ package fingerprint
 import (
 	"github.com/overturn/fingerprint/go/internal/abi"
 
+	"cmp"
 	"context"
 	"encoding/binary"
+	"fmt"
 	"math"
 )
 
@@ -25,23 +27,18 @@ func FingerprintBatchJSON[T Text](ctx context.Context, names []string, argsJSON 
 	if err != nil {
 		return nil, err
 	}
-	kind := opts.Kind
-	if kind == "" {
-		kind = abi.DEFAULT_KIND
-	}
 	if len(argsJSON) > 0 && asText(argsJSON[0]).str {
 		flags |= abi.F_STRING_INPUT // texts from Go strings: no BOM is skipped (D12)
 	}
 	items := func(i int) ([2][]byte, error) { return [2][]byte{[]byte(names[i]), []byte(argsJSON[i])}, nil }
-	return batch(ctx, fastModule, flags|abi.F_DIGEST|abi.F_RAW_NAMES, [4][]byte{[]byte(kind), nil, p[2], p[3]}, len(names), items, opts.Limits)
+	return batch(ctx, fastModule, flags|abi.F_DIGEST|abi.F_RAW_NAMES, [4][]byte{[]byte(cmp.Or(opts.Kind, abi.DEFAULT_KIND)), nil, p[2], p[3]}, len(names), items, opts.Limits)
 }
 
 // FingerprintBatch is the fingerprint of each call (as FingerprintCall reads
 // it): JSON text (string, []byte) or a Go value, read by the core's call reader.
 func FingerprintBatch(ctx context.Context, calls []any, opts *CallOptions) ([]string, error) {
-	var own *Limits
-	if opts != nil {
-		own = opts.Limits
+	if opts == nil {
+		opts = &CallOptions{}
 	}
 	// Every item as a value stream (text as V_JSON), so one batch holds both.
 	w := walker{limit: math.MaxInt}
@@ -49,12 +46,12 @@ func FingerprintBatch(ctx context.Context, calls []any, opts *CallOptions) ([]st
 		w.buf, w.path = w.buf[:0], w.path[:0]
 		if t, ok := callArg(calls[i]).(textArg); ok {
 			w.json(t.b)
-		} else if w.buf, _, err = writeValue(w.buf, calls[i], -1); err != nil {
-			err.(*FingerprintError).Index = i // a value D20 rejects: the batch stops at it
+		} else {
+			w.buf, _, err = writeValue(w.buf, calls[i], -1) // a value D20 rejects: the batch stops at it in its turn
 		}
 		return [2][]byte{nil, w.buf}, err
 	}
-	return batch(ctx, engineModule, abi.F_CALL|abi.F_DIGEST|abi.F_VALUES, [4][]byte{}, len(calls), items, own)
+	return batch(ctx, engineModule, abi.F_CALL|abi.F_DIGEST|abi.F_VALUES, [4][]byte{}, len(calls), items, opts.Limits)
 }
 
 // batch runs count items in chunks; item(i) gives its name and args bytes,
@@ -82,20 +79,21 @@ func batch(ctx context.Context, m *module, flags uint32, shared [4][]byte, count
 				}
 				desc(abi.BATCH_COLUMNS+3*c+1, at())
 				desc(abi.BATCH_COLUMNS+3*c+2, uint32(len(data)))
-				for buf = append(buf, data...); len(buf)%4 != 0; {
-					buf = append(buf, 0) // the next offsets (or the digests) start on a word
-				}
+				buf = append(append(buf, data...), make([]byte, -len(data)&3)...) // the next offsets (or the digests) start on a word
 			}
 			for c, s := range shared {
 				column(c, nil, s)
 			}
-			var names, args []byte
-			nameOffs, argOffs := []uint32{0}, []uint32{0}
-			n := 0
-			for ; base+n < count && n < abi.BATCH_CHUNK_ITEMS && (n == 0 || len(names)+len(args) < abi.BATCH_CHUNK_BYTES); n++ {
+			// Items by the rule of abi.ts (BATCH_CHUNK_*); one the host fails goes empty, which the core fails in its turn.
+			names, args, nameOffs, argOffs := []byte{}, []byte{}, []uint32{0}, []uint32{0}
+			failed, n := map[int]*FingerprintError{}, 0
+			for ; base+n < count && n < abi.BATCH_CHUNK_ITEMS; n++ {
 				it, err := item(base + n)
 				if err != nil {
-					return err
+					failed[n], it = err.(*FingerprintError), [2][]byte{}
+				}
+				if n > 0 && len(names)+len(args)+len(it[0])+len(it[1]) > abi.BATCH_CHUNK_BYTES {
+					break
 				}
 				names, args = append(names, it[0]...), append(args, it[1]...)
 				nameOffs, argOffs = append(nameOffs, uint32(len(names))), append(argOffs, uint32(len(args)))
@@ -120,6 +118,9 @@ func batch(ctx context.Context, m *module, flags uint32, shared [4][]byte, count
 			}
 			if int(stop) < n {
 				e := coreError(in.readResult()) // "item N: ...", worded by the core
+				if h := failed[int(stop)]; h != nil {
+					e, h.Message = h, fmt.Sprintf("item %d: %s", base+int(stop), h.Message) // as the core names its own
+				}
 				e.Index = base + int(stop)
 				return e
 			}

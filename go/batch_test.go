@@ -55,8 +55,13 @@ func TestBatchCalls(t *testing.T) {
 	}
 	_, err = FingerprintBatch(context.Background(), []any{calls[0], map[string]any{"name": "t", "args": []any{make(chan int)}}}, nil)
 	var fe *FingerprintError
-	if !errors.As(err, &fe) || fe.Index != 1 || fe.Code != "unsupported-value" {
+	if !errors.As(err, &fe) || fe.Index != 1 || fe.Code != "unsupported-value" || !strings.HasPrefix(fe.Message, "item 1: cannot fingerprint") {
 		t.Errorf("a bad value: %#v", err)
+	}
+	// The first bad item in order: the core's (a cut line) before a later one the host found (before: the host's).
+	_, err = FingerprintBatch(context.Background(), []any{`{"name":"x"`, map[string]any{"name": "t", "args": []any{make(chan int)}}}, nil)
+	if !errors.As(err, &fe) || fe.Index != 0 || fe.Message != "item 0: invalid JSON: the text ends inside a value at byte 11" {
+		t.Errorf("first bad item: %#v", err)
 	}
 	got, err = FingerprintBatchJSON(context.Background(), []string{"a", "b"}, [][]byte{[]byte(`{"x":1,"y":2}`), []byte(`{"y":3}`)},
 		&Options{Kind: "k", MatchOn: []string{"y"}})

@@ -63,8 +63,14 @@ func TestBatchFileVectors(t *testing.T) {
 					var name, text string
 					json.Unmarshal(it[0], &name)
 					if json.Unmarshal(it[1], &text) != nil {
-						var b struct{ BytesHex string }
+						var b struct {
+							BytesHex string
+							Number   *float64
+						}
 						json.Unmarshal(it[1], &b)
+						if b.Number != nil {
+							t.Skip("a text of the wrong type: Go's batch is typed")
+						}
 						raw, _ := hex.DecodeString(b.BytesHex)
 						text, mixed = string(raw), true
 					}

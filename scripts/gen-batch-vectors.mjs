@@ -8,7 +8,8 @@
 // python/tests/test_batch_vectors.py.
 //
 // A case's items: `items` ([name, text]; a text {"bytesHex"} is bytes, which
-// may start with a BOM, D12), or `fill` (count copies of one item) with
+// may start with a BOM, D12; {"number"} a host number, a text of the wrong
+// type: a bad item in its turn, worded by the core with the host's type word), or `fill` (count copies of one item) with
 // `set` (index → item) over it; `want` alike (a fingerprint or null per item).
 //   node scripts/gen-batch-vectors.mjs           write
 //   node scripts/gen-batch-vectors.mjs --check   exit 1 when the file is stale
@@ -43,6 +44,8 @@ const CASES = [
     items: [["t", "[1]"], ["t", "{"], ["t", ""], ["t", '{"a":1,}'], ["t", "[2]"]] },
   { id: "limits", why: "the batch's limits hold for each item, worded as the oracle words them",
     items: [["t", "[[1]]"], ["t", "[[[[1]]]]"], ["t", '{"a":[1]}']], options: { limits: { maxDepth: 3 } } },
+  { id: "wrong-type-after-bad-text", why: "a text of the wrong type is a bad item in its turn: a bad text before it raises first",
+    items: [["t", "[1]"], ["t", "{"], ["t", { number: 5 }], ["t", "[2]"]] },
   { id: "chunk-crossing", why: "more items than a chunk: indexes and order hold across chunks",
     fill: { count: CHUNK_ITEMS + 5, item: ["tool", '{"q":"same"}'] },
     set: { 7: ["tool", '{"q":"other"}'], [CHUNK_ITEMS + 1]: ["tool", '{"q":'], [CHUNK_ITEMS + 3]: ["other", '{"q":"same"}'] } },
@@ -52,6 +55,7 @@ const CASES = [
 
 /** The oracle's answer for one item: its fingerprint, or the error (its message where the oracle words it). */
 function answer([name, text], options) {
+  if (typeof text === "object" && "number" in text) return { error: {} };
   const argsJSON = typeof text === "string" ? text : Uint8Array.from(Buffer.from(text.bytesHex, "hex"));
   try {
     const fp = fingerprintOfText({ kind: options.kind, name, argsJSON, matchOn: options.matchOn, ignoreArgs: options.ignoreArgs });

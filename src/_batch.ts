@@ -9,53 +9,45 @@
  * @module
  */
 import {
-  BATCH_BASE, BATCH_COLUMNS, BATCH_COUNT, BATCH_END_DIGEST, BATCH_FLAGS, BATCH_ITEM_FLAGS, BATCH_OUT_BYTES, BATCH_WORDS, DIGEST_BYTES, F_DIGEST, F_PREIMAGE, W_TRAP,
+  BATCH_BASE, BATCH_COLUMNS, BATCH_COUNT, BATCH_END_DIGEST, BATCH_FLAGS, BATCH_ITEM_FLAGS, BATCH_OUT_BYTES, BATCH_WORDS, DIGEST_BYTES, F_CALL, F_DIGEST, F_PREIMAGE, W_TRAP,
 } from "./_abi.gen.js";
 import { type BatchTarget, batchHostHash } from "./core.js";
 import { FingerprintError, hostError } from "./errors.js";
-import { isWellFormed, writeWtf8 } from "./_wtf8.js";
 
-/** One column of a chunk: one value for every item, texts, host values or texts (args only), or Arrow-style bytes. */
+/**
+ * One column of a chunk: one value for every item, items (strings and bytes
+ * as text, other values as value streams: the chunk's sorts say which), or
+ * Arrow-style bytes.
+ */
 export type Column =
-  | { kind: "shared"; bytes: Uint8Array }
-  | { kind: "texts"; items: (string | Uint8Array)[] }
-  | { kind: "values"; items: unknown[] }
+  | { kind: "shared"; text: string }
+  | { kind: "items"; items: unknown[] }
   | { kind: "arrow"; offsets: Uint32Array; data: Uint8Array };
 
 const DESCRIPTOR = ((BATCH_WORDS * 4 + 15) >> 4) << 4;
 
 const encoder = new TextEncoder();
 const latin1 = new TextDecoder("latin1");
-const EMPTY = new Uint8Array(0);
-export const SHARED_EMPTY: Column = { kind: "shared", bytes: EMPTY };
-
-/** UTF-8 (WTF-8 for lone surrogates) bytes of a string. */
-export function utf8(s: string): Uint8Array {
-  if (isWellFormed(s)) return encoder.encode(s);
-  const out = new Uint8Array(s.length * 3);
-  return out.slice(0, writeWtf8(s, 0, out, 0));
-}
-
-/** Per-item failure found on the host (a value D15 rejects), by index in the chunk. Limits are the core's. */
-type HostErrors = Map<number, FingerprintError>;
+export const SHARED_EMPTY: Column = { kind: "shared", text: "" };
 
 /**
  * Runs one chunk of `count` items (columns: kind, name, matchOn, ignoreArgs,
  * args; `sorts`: each item's sort of input, abi.ts BATCH_ITEM_FLAGS, or
- * null) and stores digests at out[base..base+count). A failing item throws
- * a FingerprintError naming its index (onError "throw"), or gets null.
+ * null) and stores digests at out[base..base+count). The first failing
+ * item, in order, throws a FingerprintError naming its index (onError
+ * "throw"), or gets null; one the host failed (a value D15 rejects) is sent
+ * empty, which the core fails too, and takes the host's error.
  */
 export function runChunk(t: BatchTarget, flags: number, count: number, cols: Column[],
   out: (string | null)[], base: number, throwOnError: boolean, sorts: Uint32Array | null = null): void {
   // Bytes each column needs (texts: 3 per UTF-16 unit at most); values are written last and grow.
   let size = sorts ? 4 * count + 4 : 0;
   for (const c of cols) {
-    if (c.kind === "shared") size += c.bytes.length;
+    if (c.kind === "shared") size += 3 * c.text.length;
     else {
       size += 4 * (count + 1) + 4;
       if (c.kind === "arrow") size += c.data.length;
-      else if (c.kind === "texts") for (const x of c.items) size += typeof x === "string" ? 3 * x.length : x.length;
-      else size += 64 * count;
+      else for (const x of c.items) size += typeof x === "string" ? 3 * x.length : x instanceof Uint8Array ? x.length : 64;
     }
   }
   // Where node:crypto exists the core writes preimages and they are hashed
@@ -75,19 +67,19 @@ export function runChunk(t: BatchTarget, flags: number, count: number, cols: Col
   desc[BATCH_BASE] = base;
   const outPtr = inPtr + DESCRIPTOR;
   let at = outPtr + outBytes;
-  const errors: HostErrors = new Map();
+  const errors = new Map<number, FingerprintError>();
   const pending: [number, Uint32Array][] = [];
   if (sorts) {
     desc[BATCH_ITEM_FLAGS] = at = (at + 3) & ~3;
     pending.push([at, sorts]);
     at += 4 * count;
   }
+  const texts = !(flags & F_CALL); // names and JSON texts, where ASCII blocks are (calls are mostly objects)
   cols.forEach((c, ci) => {
     const w = BATCH_COLUMNS + 3 * ci;
     if (c.kind === "shared") {
-      mem.set(c.bytes, at);
-      desc[w] = 0; desc[w + 1] = at; desc[w + 2] = c.bytes.length;
-      at += c.bytes.length;
+      desc[w] = 0; desc[w + 1] = at; desc[w + 2] = t.put(at, c.text);
+      at += desc[w + 2];
       return;
     }
     at = (at + 3) & ~3;
@@ -103,9 +95,10 @@ export function runChunk(t: BatchTarget, flags: number, count: number, cols: Col
     }
     const offs = new Uint32Array(count + 1);
     pending.push([offPtr, offs]);
+    let grown = false;
     for (let i = 0; i < count; i++) {
       // Texts go a block at a time when the block is ASCII (one encode), else item by item.
-      if (c.kind === "texts" && i % ASCII_BLOCK === 0) {
+      if (texts && i % ASCII_BLOCK === 0) {
         const n = asciiBlock(c.items, i, Math.min(count, i + ASCII_BLOCK), mem, at, offs);
         if (n >= 0) {
           at += n;
@@ -116,22 +109,17 @@ export function runChunk(t: BatchTarget, flags: number, count: number, cols: Col
       const x = c.items[i];
       try {
         if (typeof x === "string" || x instanceof Uint8Array) {
-          // A text among values: room for it and the rest of the chunk's items.
-          if (c.kind === "values") mem = t.reserve(at - inPtr + (typeof x === "string" ? 3 : 1) * x.length + 64 * (count - i));
-          if (typeof x === "string") {
-            at += isWellFormed(x) ? encoder.encodeInto(x, mem.subarray(at, at + 3 * x.length)).written : writeWtf8(x, 0, mem, at) - at;
-          } else {
-            mem.set(x, at);
-            at += x.length;
-          }
+          // A text after values: room for it and the rest of the chunk's items.
+          if (grown) mem = t.reserve(at - inPtr + (typeof x === "string" ? 3 : 1) * x.length + 64 * (count - i));
+          at += t.put(at, x);
         } else {
           // A value stream: room for the rest of the chunk's items after it.
           at = t.putValue(x, at);
           mem = t.reserve(at - inPtr + 64 * (count - i));
+          grown = true;
         }
       } catch (err) {
         if (!(err instanceof FingerprintError)) throw err; // a user's toJSON or getter: unchanged
-        if (throwOnError) throw withIndex(err, base + i);
         errors.set(i, err);
         at = data + offs[i]; // the item is left empty: the core fails on it too
       }
@@ -169,8 +157,8 @@ export function runChunk(t: BatchTarget, flags: number, count: number, cols: Col
     if (stop >= count) break;
     from = stop;
     if (hash && t.status() === 0) continue; // the room was full
-    const err = errors.get(stop) ?? t.error();
-    if (throwOnError) throw withIndex(err, base + stop);
+    const host = errors.get(stop);
+    if (throwOnError) throw withIndex(host ?? t.error(), base + stop, host !== undefined);
     out[base + stop] = null;
     from++;
   }
@@ -190,7 +178,7 @@ const ASCII_ITEM_MAX = 256;
  * The block's first item is tried alone first, so a column of non-ASCII
  * texts costs one extra small encode per block, not a block's.
  */
-function asciiBlock(items: (string | Uint8Array)[], from: number, to: number, mem: Uint8Array,
+function asciiBlock(items: unknown[], from: number, to: number, mem: Uint8Array,
   at: number, offs: Uint32Array): number {
   let total = 0;
   for (let i = from; i < to; i++) {
@@ -210,15 +198,10 @@ function asciiBlock(items: (string | Uint8Array)[], from: number, to: number, me
 }
 
 /**
- * The same error with the item's `index`. The core names the item in the
- * messages it writes ("item 3: invalid JSON: …"); one it has no words for
- * (a failure without a message of the core's, or found here) is named here.
+ * The error with the item's `index`; one found here (a value D15 rejects) is
+ * named as the core names its own ("item 3: …", assembly/ops/batch.ts).
  */
-export function withIndex(err: FingerprintError, index: number): FingerprintError {
-  const details: { offset?: number; path?: string; index: number; cause?: unknown } = { index };
-  if (err.offset !== undefined) details.offset = err.offset;
-  if (err.path !== undefined) details.path = err.path;
-  if (err.cause !== undefined) details.cause = err.cause;
-  const named = err.message.startsWith(`item ${index}: `);
-  return new FingerprintError(err.code, named ? err.message : `item ${index}: ${err.message}`, details);
+function withIndex(err: FingerprintError, index: number, host: boolean): FingerprintError {
+  return new FingerprintError(err.code, host ? `item ${index}: ${err.message}` : err.message,
+    { index, offset: err.offset, path: err.path, cause: err.cause });
 }

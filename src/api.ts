@@ -75,10 +75,11 @@ function checkName(name: unknown): string {
   return lastNameLiteral;
 }
 
-interface Parts {
-  flags: number; kind: string; match: string; ignore: string; limits: CoreLimits;
+/** Options as the core takes them: kind as a JSON literal ("": none) and as given (batches: raw text), key lists as JSON texts. */
+export interface Parts {
+  flags: number; kind: string; rawKind: string | undefined; match: string; ignore: string; limits: CoreLimits;
 }
-const NO_OPTIONS: Parts = { flags: 0, kind: "", match: "", ignore: "", limits: NONE };
+const NO_OPTIONS: Parts = { flags: 0, kind: "", rawKind: undefined, match: "", ignore: "", limits: NONE };
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
@@ -87,12 +88,12 @@ const hasOwn = Object.prototype.hasOwnProperty;
  * Object.prototype (prototype pollution) must not select for every call.
  * Other objects (class instances, Object.create(defaults)) are read as is.
  */
-function option(options: object, plain: boolean, k: keyof FingerprintOptions): unknown {
+export function option(options: object, plain: boolean, k: string): unknown {
   return !plain || hasOwn.call(options, k) ? (options as Record<string, unknown>)[k] : undefined;
 }
 
-/** Reads each option exactly once; the copies are what selection and the core see. */
-function optionParts(options: FingerprintOptions | undefined): Parts {
+/** Reads each option exactly once; the copies are what selection and the core see (batches too). */
+export function optionParts(options: FingerprintOptions | undefined): Parts {
   if (options === undefined) return NO_OPTIONS;
   if (typeof options !== "object" || options === null) throw hostError(W_OBJECT, ["options", typeWord(options)]);
   const plain = Object.getPrototypeOf(options) === Object.prototype;
@@ -103,7 +104,7 @@ function optionParts(options: FingerprintOptions | undefined): Parts {
   const limits = callLimits(option(options, plain, "limits"));
   const flags = (matchOn ? F_MATCH_ON : 0) | (ignoreArgs ? F_IGNORE : 0);
   return {
-    flags, kind: kind === undefined ? "" : JSON.stringify(kind),
+    flags, kind: kind === undefined ? "" : JSON.stringify(kind), rawKind: kind,
     match: matchOn ? JSON.stringify(matchOn) : "", ignore: ignoreArgs ? JSON.stringify(ignoreArgs) : "", limits,
   };
 }

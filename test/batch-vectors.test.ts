@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import * as src from "../src/index";
 import { setHostHashing } from "../src/core";
 
-type Text = string | { bytesHex: string };
+type Text = string | { bytesHex: string } | { number: number };
 interface Vector {
   id: string; items?: [string, Text][]; fill?: { count: number; item: [string, Text] }; set?: Record<string, [string, Text]>;
   options: src.BatchOptions;
@@ -23,7 +23,8 @@ const enc = new TextEncoder();
 function itemsOf(v: Vector): [string, string | Uint8Array][] {
   const items = v.items ?? Array(v.fill!.count).fill(v.fill!.item);
   for (const [i, item] of Object.entries(v.set ?? {})) items[Number(i)] = item;
-  return items.map(([n, t]: [string, Text]) => [n, typeof t === "string" ? t : Uint8Array.from(Buffer.from(t.bytesHex, "hex"))]);
+  return items.map(([n, t]: [string, Text]) => [n, typeof t === "string" ? t
+    : "number" in t ? t.number as unknown as string : Uint8Array.from(Buffer.from(t.bytesHex, "hex"))]);
 }
 function wantOf(v: Vector): (string | null)[] {
   if (Array.isArray(v.want)) return v.want;

@@ -152,6 +152,32 @@ describe("fingerprintBatchJSON (names + texts)", () => {
       .toEqual([null, null, null, fp("a", "{}")]);
   });
 
+  it("names the first bad item in order, whether the core or the host finds it wrong (text, name, value)", () => {
+    const first = (f: () => unknown) => {
+      try { f(); } catch (e) { return [(e as FingerprintError).index, (e as FingerprintError).message]; }
+      return null;
+    };
+    // Before: the host threw for the wrongly typed item 1 before the core had read item 0.
+    const eof = (at: number) => `item 0: invalid JSON: the text ends inside a value at byte ${at}`;
+    expect(first(() => fingerprintBatchJSON(["a", "b"], ["{", 5 as unknown as string]))).toEqual([0, eof(1)]);
+    expect(first(() => fingerprintBatchJSON(["a", 7 as unknown as string], ["[", "1"]))).toEqual([0, eof(1)]);
+    expect(first(() => fingerprintBatch(['{"name":"x"', { name: "t", args: { n: 1n } }]))).toEqual([0, eof(11)]);
+    // The core words a wrongly typed item with the host's word for its type; the text's error before the name's.
+    expect(first(() => fingerprintBatchJSON(["a", 7 as unknown as string], ["1", null as unknown as string])))
+      .toEqual([1, "item 1: JSON text must be a string or bytes, got null"]);
+    expect(first(() => fingerprintBatchJSON(["a", [] as unknown as string], ["1", "1"]))).toEqual([1, "item 1: name must be a string, got array"]);
+  });
+
+  it("reads its options as fingerprintJSON does: own properties of a plain object (a polluted prototype selects nothing)", () => {
+    const want = fingerprintOfText({ name: "a", argsJSON: '{"a":1}' }).fingerprint;
+    (Object.prototype as Record<string, unknown>).matchOn = ["zz"];
+    try {
+      expect(fingerprintBatchJSON(["a"], ['{"a":1}'], {})).toEqual([want]);
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).matchOn;
+    }
+  });
+
   it("keeps working after errors, and on items larger than a chunk", () => {
     const big = JSON.stringify({ xs: Array.from({ length: 200_000 }, (_, i) => i) });
     expect(fingerprintBatchJSON(["a", "b"], [big, "2"])).toEqual([fingerprintOfText({ name: "a", argsJSON: big }).fingerprint, fingerprintOfText({ name: "b", argsJSON: "2" }).fingerprint]);

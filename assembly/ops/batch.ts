@@ -7,12 +7,13 @@
 // In the diagnostics module (wasm SIMD) F_DIGEST items are hashed four at a
 // time (sha256x4.ts): the per-item hashing of hosts was a third of a batch.
 import {
-  BATCH_BASE, BATCH_COLUMNS, BATCH_ITEM_FLAGS, BATCH_COUNT, BATCH_END_DIGEST, BATCH_HOST_HASH_FROM, BATCH_NUL_IN_ITEM, BATCH_FLAGS, BATCH_LINES,
+  BATCH_BASE, BATCH_COLUMNS, BATCH_ITEM_FLAGS, BATCH_ITEM_NOT_NAME, BATCH_ITEM_NOT_TEXT, E_BAD_ARGUMENT, W_STRING, W_TEXT, BATCH_COUNT, BATCH_END_DIGEST, BATCH_HOST_HASH_FROM, BATCH_NUL_IN_ITEM, BATCH_FLAGS, BATCH_LINES,
   BATCH_OUT_BYTES, BATCH_SEPARATED, DIGEST_BYTES, E_OUT_OF_MEMORY, F_CALL, F_DIGEST, F_IGNORE, F_MARSHAL, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT, F_VALUES, OK,
   RESULT_DIGEST, RESULT_TEXT_LEN, RESULT_TEXT_PTR,
 } from "../abi";
 import { alloc, reserveInput } from "../base/arena";
 import { fail } from "../base/errors";
+import { failWorded } from "../base/words";
 import { FingerprintOnly, finish, forgetCheckedKind, process, startRequest } from "../pipeline/process";
 import { result } from "../base/result";
 import { sinkPreset } from "../json/sink";
@@ -61,11 +62,11 @@ export function runBatch<V>(from: u32, out: usize): u32 {
     const kp = column<V>(d, 0, i), kl = colLen, np = column<V>(d, 1, i), nl = colLen;
     const mp = column<V>(d, 2, i), ml = colLen, ip = column<V>(d, 3, i), il = colLen, ap = column<V>(d, 4, i);
     let f = itemFlags | (ml != 0 ? F_MATCH_ON : 0) | (il != 0 ? F_IGNORE : 0);
-    if (sorts != 0) f |= load<u32>(sorts + (<usize>i << 2)) & (F_STRING_INPUT | F_MARSHAL | F_VALUES);
+    if (sorts != 0) f |= load<u32>(sorts + (<usize>i << 2)) & (F_STRING_INPUT | F_MARSHAL | F_VALUES | NOT_TEXT);
     if (sizeof<V>() == 8) if (four) sinkPreset(laneBuf(lanes), LANE_MAX); // the preimage is written where it is hashed
     // Items that are not calls take the fingerprint module's own variant of process (no call reader, and
     // compiled apart from the CLI engine: ~3% faster per small item in wasmtime, measured).
-    let status = sizeof<V>() == 8 && !calls
+    let status = f & NOT_TEXT ? notText(f, np, nl, ap, colLen) : sizeof<V>() == 8 && !calls
       ? process<FingerprintOnly>(f, kp, kl, np, nl, mp, ml, ip, il, ap, colLen)
       : process<V>(f, kp, kl, np, nl, mp, ml, ip, il, ap, colLen);
     if (sizeof<V>() == 8) sinkPreset(0, 0);
@@ -129,6 +130,19 @@ function pickOutput<V>(d: usize, count: u32): void {
     host = size >= <u64>BATCH_HOST_HASH_FROM * <u64>count;
   }
   store<u32>(d, host ? flags & ~F_DIGEST : flags & ~F_PREIMAGE, BATCH_FLAGS << 2);
+}
+
+const NOT_TEXT = BATCH_ITEM_NOT_TEXT | BATCH_ITEM_NOT_NAME;
+
+/** An item the host could not send as text: its error, worded with the host's word for its type (abi.ts BATCH_ITEM_NOT_*). */
+function notText(f: u32, np: usize, nl: usize, ap: usize, al: usize): i32 {
+  if (f & BATCH_ITEM_NOT_TEXT) return failWorded(E_BAD_ARGUMENT, W_TEXT, ap, wordLen(al), 0, 0);
+  return failWorded(E_BAD_ARGUMENT, W_STRING, memory.data<u8>([0x6E, 0x61, 0x6D, 0x65]), 4, np, wordLen(nl)); // "name"
+}
+
+/** A type word within the message buffer's room (failWorded), else none: a class name of 160 bytes and more is left out. */
+@inline function wordLen(n: usize): usize {
+  return n < 160 ? n : 0;
 }
 
 /** The failed item's message as the host shows it: "item N: " before the core's own. */

@@ -196,7 +196,7 @@ def test_arrow_nulls_are_bad_items_and_chunks_cross():
     pa = pytest.importorskip("pyarrow")
     got = fingerprint_batch_json(pa.array(["a", None, "b"]), pa.array(["1", "2", None]), on_error="null")
     assert got.to_pylist() == [_oracle("a", "1"), None, None]
-    with pytest.raises(FingerprintError, match="item 1: name is null"):
+    with pytest.raises(FingerprintError, match="item 1: name must be a string, got NoneType"):
         fingerprint_batch_json(pa.array(["a", None, "b"]), pa.array(["1", "2", "3"]))
     n = 9_000
     texts = [json.dumps({"i": i}) for i in range(n)]
@@ -575,3 +575,47 @@ def test_on_error_null_gives_none_for_a_name_or_text_of_the_wrong_type():
         fingerprint_batch_json(names, texts)
     assert fingerprint_batch([{"name": 5, "args": {}}, 5, None, {"name": "a", "args": {}}], on_error="null") == [
         None, None, None, _oracle("a", "{}")]
+
+
+def _first_error(fn):
+    with pytest.raises(FingerprintError) as e:
+        fn()
+    return e.value.index, str(e.value)
+
+
+def test_the_first_bad_item_in_order_whether_the_core_or_the_host_finds_it():
+    # Before: the host raised for the wrongly typed item 1 before the core had read item 0.
+    eof = "item 0: invalid JSON: the text ends inside a value at byte %d"
+    assert _first_error(lambda: fingerprint_batch_json(["a", "b"], ["{", 5])) == (0, eof % 1)
+    assert _first_error(lambda: fingerprint_batch_json(["a", 7], ["[", "1"])) == (0, eof % 1)
+    assert _first_error(lambda: fingerprint_batch(['{"name":"x"', {"name": "t", "args": {"d": object()}}])) == (0, eof % 11)
+    # The core words a wrongly typed item with the host's word for its type; the text's error before the name's.
+    assert _first_error(lambda: fingerprint_batch_json(["a", 7], ["1", None])) == (
+        1, "item 1: JSON text must be a string or bytes, got NoneType")
+    assert _first_error(lambda: fingerprint_batch_json(["a", []], ["1", "1"])) == (1, "item 1: name must be a string, got list")
+
+
+def test_a_call_answered_alone_that_fails_leaves_the_next_items_in_place():
+    from collections import OrderedDict
+
+    # Before: its text was added twice with on_error="null", and every later item of the chunk got the one before's.
+    calls = [OrderedDict(name="a", argsJSON=b"{"), {"name": "b", "args": {}}, '{"name":"c","args":{"k":1}}']
+    assert fingerprint_batch(calls, on_error="null") == [None, _oracle("b", "{}"), _oracle("c", '{"k":1}')]
+
+
+def test_a_wrongly_typed_item_of_a_long_class_name_is_worded_within_the_core_s_room():
+    long_name = type("T" + "\u00e9" * 400, (), {})()
+    short = type("Short", (), {})()
+    assert _first_error(lambda: fingerprint_batch_json(["a"], [short])) == (0, "item 0: JSON text must be a string or bytes, got Short")
+    index, msg = _first_error(lambda: fingerprint_batch_json(["a", "b"], ["1", long_name]))
+    assert (index, msg) == (1, "item 1: JSON text must be a string or bytes, got ")
+    assert fingerprint_batch_json([long_name, "b"], [long_name, "2"], on_error="null") == [None, _oracle("b", "2")]
+
+
+def test_a_call_the_core_sends_back_to_the_text_path_is_still_first_before_a_later_host_failure():
+    # Item 0's marshal stream goes to the text path after the core's run (where its empty name fails);
+    # item 1 fails on the host. Before: item 1 raised, as the host's failure skipped the pending retry.
+    calls = [{"name": "", "args": {"k": 2 ** 70}}, {"name": "t", "args": {"d": object()}}]
+    index, msg = _first_error(lambda: fingerprint_batch(calls))
+    assert index == 0 and msg.startswith("item 0: "), msg
+    assert fingerprint_batch(calls + [{"name": "t", "args": {}}], on_error="null") == [None, None, _oracle("t", "{}")]

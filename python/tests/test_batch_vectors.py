@@ -27,7 +27,7 @@ def _items(v):
     items = list(v["items"]) if "items" in v else [v["fill"]["item"]] * v["fill"]["count"]
     for i, item in v.get("set", {}).items():
         items[int(i)] = item
-    return [(n, t if isinstance(t, str) else bytes.fromhex(t["bytesHex"])) for n, t in items]
+    return [(n, t if isinstance(t, str) else t["number"] if "number" in t else bytes.fromhex(t["bytesHex"])) for n, t in items]
 
 
 def _want(v):

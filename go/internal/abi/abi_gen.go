@@ -3,7 +3,7 @@
 // Package abi is the core's ABI for the Go host; abiId() of the module must equal ABI_ID.
 package abi
 
-const ABI_ID = 0x000d426d
+const ABI_ID = 0x00052a95
 
 // PACKAGE_VERSION is package.json's version, which the CLI prints (--version).
 const PACKAGE_VERSION = "1.0.0"
@@ -106,6 +106,8 @@ const (
 	BATCH_SEPARATED         = 4294967295
 	BATCH_NUL_IN_ITEM       = 4294967295
 	DIGEST_BYTES            = 64
+	BATCH_ITEM_NOT_TEXT     = 4194304
+	BATCH_ITEM_NOT_NAME     = 8388608
 	PART_ARGS               = 0
 	PART_KIND               = 1
 	PART_NAME               = 2

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import struct
 from array import array
-from typing import Any, Dict, List
+from typing import Any, List
 
-from . import _limits
-from ._abi import BATCH_CHUNK_BYTES, BATCH_CHUNK_ITEMS, DEFAULT_KIND, F_DIGEST, F_RAW_NAMES, F_STRING_INPUT
-from ._batch import Column, Target, run_chunk, with_index
-from ._abi import W_ARROW, W_LENGTHS, W_NULL_ITEM
-from ._errors import FingerprintError, host_error
+from bisect import bisect_right
+
+from . import _batch_api, _limits
+from ._abi import BATCH_CHUNK_BYTES, BATCH_CHUNK_ITEMS, DEFAULT_KIND, F_DIGEST, F_RAW_NAMES, F_STRING_INPUT, W_ARROW, W_LENGTHS
+from ._batch import Column, Target, run_chunk
+from ._errors import host_error
 
 _I32 = struct.Struct("<i")
 
@@ -49,12 +50,6 @@ def _column(a: Any) -> Column:
     return ("offsets", om, dm, first)
 
 
-def _nulls(a: Any) -> List[int]:
-    if a.null_count == 0:
-        return []
-    return [i for i, v in enumerate(a.is_null().to_pylist()) if v]
-
-
 def batch_json(names: Any, args_json: Any, kind: Any, shared: List[Any], s: _limits.Settings,
                raise_errors: bool) -> Any:
     """fingerprint_batch_json over Arrow arrays; returns a pyarrow string array."""
@@ -76,17 +71,16 @@ def batch_json(names: Any, args_json: Any, kind: Any, shared: List[Any], s: _lim
         failed: List[int] = []
         base = 0
         while base < count:
-            n = min(BATCH_CHUNK_ITEMS, count - base)
-            while n > 1 and _bytes(aa, base, n) + _bytes(na, base, n) > BATCH_CHUNK_BYTES:
-                n >>= 1
+            n = _fit(na, aa, base, min(BATCH_CHUNK_ITEMS, count - base))
             a, nm = aa.slice(base, n), na.slice(base, n)
-            errors: Dict[int, FingerprintError] = {}
-            for i in _nulls(nm):
-                errors[i] = host_error(W_NULL_ITEM, "name")
-            for i in _nulls(a):
-                errors.setdefault(i, host_error(W_NULL_ITEM, "args_json"))
-            cols = [shared[0] if ka is None else _column(ka.slice(base, n)), _column(nm), shared[2], shared[3], _column(a)]
-            d, f = run_chunk(t, F_DIGEST | F_RAW_NAMES | F_STRING_INPUT, n, cols, errors, base, raise_errors)
+            kc = shared[0] if ka is None else _column(ka.slice(base, n))
+            if nm.null_count or a.null_count:  # a null is a bad item: this chunk as lists, where the core words it
+                d: Any = []
+                _batch_api._run_texts(t, [kc] + shared[1:], nm.to_pylist(), a.to_pylist(), s, base, raise_errors, d)
+                f = [i for i, x in enumerate(d) if x is None]
+            else:
+                d, f = run_chunk(t, F_DIGEST | F_RAW_NAMES | F_STRING_INPUT, n, [kc, _column(nm), shared[2], shared[3], _column(a)],
+                                 {}, base, raise_errors)
             # Digests as bytes, or (long items, hashed by OpenSSL) hex strs, None where failed.
             digests += d if isinstance(d, bytearray) else "".join(x or "0" * 64 for x in d).encode("ascii")
             failed.extend(base + i for i in f)
@@ -119,9 +113,17 @@ def _digest_offsets(count: int) -> memoryview:
 _KEEP_OFFSETS = 1 << 20
 
 
-def _bytes(a: Any, at: int, n: int) -> int:
-    """Bytes of items at..at+n-1 of a string array, from its offsets."""
-    _, offsets, _ = a.buffers()
-    o = a.offset + at
-    m = memoryview(offsets).cast("B")
-    return int(_I32.unpack_from(m, 4 * (o + n))[0] - _I32.unpack_from(m, 4 * o)[0])
+class _Bytes:
+    """Input bytes of the first k items from ``at`` of both arrays, by index (for bisect)."""
+
+    def __init__(self, names: Any, texts: Any, at: int) -> None:
+        self.offs = [memoryview(x.buffers()[1]).cast("B")[4 * (x.offset + at):4 * (x.offset + len(x) + 1)].cast("i")
+                     for x in (names, texts)]
+
+    def __getitem__(self, k: int) -> int:
+        return sum(o[k] - o[0] for o in self.offs)
+
+
+def _fit(names: Any, texts: Any, at: int, most: int) -> int:
+    """How many of the next ``most`` items (at least one) a chunk takes: the rule of abi.ts BATCH_CHUNK_*."""
+    return max(1, bisect_right(_Bytes(names, texts, at), BATCH_CHUNK_BYTES, 0, most + 1) - 1)

@@ -164,7 +164,8 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_er
     back to back in a bytearray (zeros where failed), or a list of hex ``str`` — with ``lines`` (the core
     writes a newline after each, BATCH_LINES, split here in one call), or when the core left the preimages
     to OpenSSL here (``F_DIGEST | F_PREIMAGE``: its pick, abi.ts). With ``raise_errors`` the first failure
-    raises, naming ``base + i``. ``sorts``: each item's sort of input (BATCH_ITEM_FLAGS), if they differ.
+    raises, naming ``base + i``. ``host_errors``: items that failed here, each sent empty (which the core
+    fails in its turn) and given this error. ``sorts``: each item's sort of input (BATCH_ITEM_FLAGS), if they differ.
     ``retry(i)``, if given, answers a marshal item the core refused another way (its digest, or the
     FingerprintError it raises)."""
     size = 4 * count + 4 if sorts else 0  # a "pieces" column's bytes are known once written: room for its most
@@ -221,8 +222,6 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_er
     failed: List[int] = []
     pending: List[int] = []
     frm = 0
-    # An item failed on the host ran as a stand-in the core may accept: in raise mode it still wins.
-    first_host = min(host_errors) if host_errors else count + 1
     while frm < count:
         stop = t.run(frm, out)
         if stop == BATCH_NUL_IN_ITEM and frm == 0:  # an item holds a NUL: the chunk again, with offsets
@@ -235,8 +234,6 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_er
             can_hash = (struct.unpack("<I", t.read(p + 4 * BATCH_FLAGS, 4))[0] & F_PREIMAGE) != 0
             hexes = [None] * count if can_hash else []
             sha = _sha256() if can_hash else None
-        if raise_errors and stop >= first_host:
-            raise with_index(host_errors[first_host], base + first_host)
         if stop > frm and can_hash:
             v = t.view()
             ends = array("I")
@@ -291,9 +288,6 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_er
         failed.append(stop)
     if pending:
         failed.extend(_retry_all(pending, retry, hexes if can_hash else None, digests, stride, base, raise_errors))
-    for i in host_errors:  # a host-side failure is final even if the core read its stand-in
-        if i not in failed:
-            failed.append(i)
     if can_hash:
         return hexes, failed
     if lines:  # one C call splits them (failed items' slots hold zeros and their newline)

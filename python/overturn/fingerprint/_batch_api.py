@@ -8,17 +8,15 @@ fingerprint is None (an Arrow null) and the others are computed.
 """
 from __future__ import annotations
 
-import json
 from itertools import islice, repeat
 from marshal import dumps as _dumps
 from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Tuple
 
-from . import _batch, _limits, _stream
-from ._abi import BATCH_CHUNK_BYTES, BATCH_CHUNK_ITEMS, DEFAULT_KIND, F_CALL, F_DIGEST, F_MARSHAL, F_RAW_NAMES, F_STRING_INPUT
-from ._batch import SHARED_EMPTY, Column, Target, run_chunk, with_index
-from ._abi import W_CHOICE, W_ITERABLE, W_LENGTHS, W_STRING, W_TEXT
+from . import _api, _batch, _limits, _stream
+from ._abi import (BATCH_CHUNK_BYTES, BATCH_CHUNK_ITEMS, BATCH_ITEM_NOT_NAME, BATCH_ITEM_NOT_TEXT, DEFAULT_KIND, F_CALL,
+                   F_DIGEST, F_MARSHAL, F_RAW_NAMES, F_STRING_INPUT, W_CHOICE, W_ITERABLE, W_LENGTHS, W_STRING)
+from ._batch import SHARED_EMPTY, Column, Target, run_chunk
 from ._errors import FingerprintError, host_error, type_word
-from ._select import key_list
 from ._types import KeyList
 
 _DEFAULT_KIND = DEFAULT_KIND  # D17, generated from assembly/abi.ts (batch columns are raw text: "" is an error)
@@ -58,10 +56,9 @@ def fingerprint_batch_json(names: Any, args_json: Any, *, match_on: Optional[Key
     """
     raise_errors = _on_error(on_error)
     s = _limits.active.over(limits) if limits is not None else _limits.active
-    shared = [_shared_text(kind, "kind") if not _is_arrow(kind) else None, None,
-              _list_column(match_on, "match_on"), _list_column(ignore_args, "ignore_args")]
-    if match_on is not None:
-        shared[3] = SHARED_EMPTY  # D9: match_on wins (ignore_args is still checked)
+    # Key lists as fingerprint_json sends them; the core applies them (D9: match_on wins).
+    _, _, m, g = _api._options(_DEFAULT_KIND, match_on, ignore_args)
+    shared = [_shared_text(kind, "kind") if not _is_arrow(kind) else None, None, ("shared", m), ("shared", g)]
     if _is_arrow(names) or _is_arrow(args_json) or _is_arrow(kind):
         from . import _arrow
 
@@ -150,9 +147,10 @@ def fingerprint_batch(calls: Iterable[Any], *, limits: Any = None, on_error: str
                         continue
                     d = c if type(c) is dict else dict(c)
                     dicts[i] = d
+                    # Answered alone before its text is added: if that raises, the except adds the item's one text.
                     if isinstance(d.get("argsJSON"), (bytes, bytearray, memoryview)):
-                        texts.append(b"")  # the single path decodes it (D12: BOM)
-                        alone[i] = t.own(explain_record, d, b"", t.s)[1]
+                        alone[i] = t.own(explain_record, d, b"", t.s)[1]  # the single path decodes it (D12: BOM)
+                        texts.append(b"")
                         continue
                     m = _marshal(d) if plain and type(c) is not dict else None  # an exact dict was tried above
                     if m is not None:  # plain values: CPython marshal, read by the core (issue 14)
@@ -161,12 +159,10 @@ def fingerprint_batch(calls: Iterable[Any], *, limits: Any = None, on_error: str
                         continue
                     try:
                         texts.append(to_json_text(d))
-                    except FingerprintError:
-                        texts.append(b"")  # D9: a rejected value selection leaves out is no error
+                    except FingerprintError:  # D9: a rejected value selection leaves out is no error
                         alone[i] = t.own(explain_record, d, b"", t.s)[1]
-                except FingerprintError as e:
-                    if raise_errors:
-                        raise with_index(e, base + i) from None
+                        texts.append(b"")
+                except FingerprintError as e:  # sent empty, which the core fails too: raised in its turn
                     texts.append(b"")
                     errors[i] = e
             for i in alone:
@@ -215,12 +211,11 @@ def _run_texts(t: Target, shared: List[Any], names: List[Any], texts: List[Any],
     """One chunk of names and JSON texts, each text with its sort (str, or bytes that may start with a BOM: D12)."""
     if _run_strs(t, shared, names, texts, s, base, raise_errors, out):
         return
-    errors: Dict[int, FingerprintError] = {}
     nb: List[bytes] = []
     ab: List[bytes] = []
     sorts: List[int] = []
-    for i, (n, x) in enumerate(zip(names, texts)):
-        e: Optional[FingerprintError] = None
+    for n, x in zip(names, texts):
+        # An item of the wrong type goes as its type's word: the core fails it in its turn (BATCH_ITEM_NOT_*).
         if isinstance(x, str):
             ab.append(str.encode(x, *_ENC))
             sorts.append(F_STRING_INPUT)
@@ -228,19 +223,16 @@ def _run_texts(t: Target, shared: List[Any], names: List[Any], texts: List[Any],
             ab.append(bytes(x))
             sorts.append(0)  # bytes may start with a BOM (D12)
         else:
-            ab.append(b"")  # sent empty: the core refuses it too
-            sorts.append(0)
-            e = host_error(W_TEXT, type_word(x))
-        if not isinstance(n, str):
-            e = e or host_error(W_STRING, "name", type_word(n))
-        nb.append(_batch.wtf8(n) if isinstance(n, str) else b"")
-        if e is not None:
-            if raise_errors:
-                raise with_index(e, base + i) from None
-            errors[i] = e
+            ab.append(type_word(x).encode())
+            sorts.append(BATCH_ITEM_NOT_TEXT)
+        if isinstance(n, str):
+            nb.append(_batch.wtf8(n))
+        else:
+            nb.append(type_word(n).encode())
+            sorts[-1] |= BATCH_ITEM_NOT_NAME
     one_sort = sorts.count(sorts[0]) == len(sorts)
     cols = [shared[0], _batch.text_column(nb), shared[2], shared[3], _batch.text_column(ab)]
-    digests, failed = run_chunk(t, F_DIGEST | F_RAW_NAMES | (sorts[0] if one_sort else 0), len(names), cols, errors,
+    digests, failed = run_chunk(t, F_DIGEST | F_RAW_NAMES | (sorts[0] if one_sort else 0), len(names), cols, {},
                                 base, raise_errors, lines=True, sorts=None if one_sort else sorts)
     out.extend(_batch.digests_list(digests, len(names), failed))
 
@@ -308,13 +300,6 @@ def _shared_text(s: Any, what: str) -> Column:
     if not isinstance(s, str):
         raise host_error(W_STRING, what, type_word(s))
     return ("shared", _batch.wtf8(s))
-
-
-def _list_column(keys: Any, what: str) -> Column:
-    """A shared key list as JSON array text (the core checks it, D9); empty when not given."""
-    if keys is None:
-        return SHARED_EMPTY
-    return ("shared", json.dumps(list(key_list(keys, what)), ensure_ascii=False).encode(*_ENC))
 
 
 def _is_arrow(x: Any) -> bool:
