@@ -243,7 +243,7 @@ export const E_BAD_ARGUMENT: i32 = 23;   // error: invalid-argument | invalid ar
 // | <template>`, {1}..{5} the parameters; code "-" for a frame. Templates
 // are ASCII and short: they live in the fingerprint module's static data.
 export const WORD_OUT: u32 = 1024;       // the message's offset in the word buffer (parameters before it)
-export const WORD_BUF_BYTES: u32 = 2560; // the word buffer: parameters, then the message
+export const WORD_BUF_BYTES: u32 = 8192; // the word buffer: parameters, then the message (or a path: W_AT_PATH)
 export const W_JSON_AT: u32 = 1;         // word: - | invalid JSON: {1} at byte {2}
 export const W_ARGS_JSON_AT: u32 = 2;    // word: - | argsJSON: invalid JSON: {1} at byte {2}
 export const W_TOOLS_AT: u32 = 3;        // word: - | tools: invalid JSON: {1} at byte {2}
@@ -269,7 +269,7 @@ export const W_CIRCULAR: u32 = 22;       // word: circular-value | circular refe
 export const W_TOO_DEEP: u32 = 23;       // word: too-deep | args are nested too deeply (over {1} levels) at {2}
 export const W_UNSUPPORTED: u32 = 24;    // word: unsupported-value | cannot fingerprint {1} at {2}: only plain objects, arrays, strings, numbers, booleans, null, Dates and objects with toJSON are allowed (D15)
 export const W_UNSUPPORTED_PY: u32 = 25; // word: unsupported-value | cannot fingerprint {1} at {2}: only dict, list, tuple, str, int, float, bool, None, datetime and date are allowed (D16)
-export const W_UNREADABLE: u32 = 26;     // word: unsupported-value | cannot read the object at {1}: {2}
+export const W_UNREADABLE: u32 = 26;     // word: unsupported-value | cannot read the object at {2}: {1}
 export const W_KEY_TYPE: u32 = 27;       // word: unsupported-value | cannot fingerprint a dict key of type {1} in the object at {2}: keys must be str, int, float, bool or None (D16)
 export const W_MEMBERS: u32 = 28;        // word: unsupported-value | a call's members must be JSON values
 export const W_TRAP: u32 = 29;           // word: internal-error | the {1} core failed (an SDK defect, please report): {2}
@@ -287,14 +287,30 @@ export const W_LIMIT_UNKNOWN: u32 = 40;  // word: invalid-argument | unknown lim
 export const W_LIMIT_VALUE: u32 = 41;    // word: invalid-argument | {1} must be a non-negative integer, Infinity or null, got {2}
 export const W_LIMIT_VALUE_PY: u32 = 42; // word: invalid-argument | {1} must be a non-negative int, math.inf or None, got {2}
 export const W_INT_KEY: u32 = 43;        // word: unsupported-value | cannot fingerprint an int dict key of more digits than sys.get_int_max_str_digits() allows in the object at {1} (D16)
-export const W_NOT_ITERABLE: u32 = 44;   // word: unsupported-value | cannot fingerprint the object at {1}: {2} returned {3}, which is not iterable
-export const W_NOT_PAIR: u32 = 45;       // word: unsupported-value | cannot fingerprint the dict at {1}: its items() yielded {2}, not a (key, value) pair
-export const W_DUMP_RAISED: u32 = 46;    // word: unsupported-value | cannot fingerprint {1} at {2}: its {3} raised {4}: {5} (D16b)
-export const W_DUMP_MODEL: u32 = 47;     // word: unsupported-value | cannot fingerprint {1} at {2}: a {3} must return JSON values, not objects with model_dump (D16b)
-export const W_DATETIME: u32 = 48;       // word: unsupported-value | cannot fingerprint the datetime at {1}: {2}
+export const W_NOT_ITERABLE: u32 = 44;   // word: unsupported-value | cannot fingerprint the object at {3}: {1} returned {2}, which is not iterable
+export const W_NOT_PAIR: u32 = 45;       // word: unsupported-value | cannot fingerprint the dict at {2}: its items() yielded {1}, not a (key, value) pair
+export const W_DUMP_RAISED: u32 = 46;    // word: unsupported-value | cannot fingerprint {1} at {5}: its {2} raised {3}: {4} (D16b)
+export const W_DUMP_MODEL: u32 = 47;     // word: unsupported-value | cannot fingerprint {1} at {3}: a {2} must return JSON values, not objects with model_dump (D16b)
+export const W_DATETIME: u32 = 48;       // word: unsupported-value | cannot fingerprint the datetime at {2}: {1}
 export const W_ARROW: u32 = 49;          // word: invalid-argument | {1} must be a pyarrow string array, got {2}
 export const W_BATCH_STOPPED: u32 = 50;  // word: internal-error | the core's batch stopped at {1} of {2}..{3}
 export const W_COLUMN: u32 = 51;         // word: invalid-argument | {1}: a column is { offsets: Uint32Array | Int32Array, data: Uint8Array }
 export const W_COLUMN_ORDER: u32 = 52;   // word: invalid-argument | {1}: offsets[{2}] is out of order or outside data
 export const W_ITERABLE_OR_COLUMN: u32 = 53; // word: invalid-argument | {1} must be an iterable or a column { offsets, data }
 export const W_KEEP_MASK: u32 = 54;      // word: internal-error | the core's keep-mask has {1} members for {2} keys
+
+// Value paths: a host that refuses a value (D15, D16, D20) sends where it is
+// as segments and the core writes the path in D15's notation (`args.items[3]`,
+// `args["a b"]`; base/words.ts): `word(W_AT_PATH, len)` reads the segments
+// at wordBuf() up to P_END and writes the path at wordBuf() + WORD_OUT. A host
+// sends at most WORD_OUT bytes at a time: a long path in parts, each after the
+// first led by P_MORE. The path is the last parameter of every word that names one.
+export const W_AT_PATH: u32 = 256;       // word id: a path, not a message
+export const P_END: u8 = 0;              // path segment: the end of the path
+export const P_KEY: u8 = 1;              // path segment: a member, u32 byte length + its key (UTF-8/WTF-8)
+export const P_INDEX: u8 = 2;            // path segment: an element, u32 byte length + its index in decimal digits
+export const P_CALL: u8 = 3;             // path lead: the path starts at a whole call (its args are `args…`, itself "the call")
+export const P_MORE: u8 = 4;             // path lead: the segments continue a path already written
+export const W_GO_VALUE: u32 = 60;       // word: unsupported-value | cannot fingerprint {1} at {2}
+export const W_GO_VALUE_CAUSE: u32 = 61; // word: unsupported-value | cannot fingerprint {1} at {3}: {2}
+export const W_GO_UTF8: u32 = 62;        // word: invalid-utf8 | cannot fingerprint {1} at {2}

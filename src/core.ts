@@ -267,9 +267,12 @@ export function memoryBytes(): number {
  * `word` export, which touches only its own buffer: safe on an instance in
  * the middle of a request being written). Parameters past the buffer's room are cut.
  */
-function word(id: number, params: readonly string[]): string {
+function word(id: number, params: readonly string[], lead?: Uint8Array): string {
   const ask = (i: Instance): string => {
-    const b = encoder.encode(params.join("\0")).subarray(0, WORD_OUT), at = i.e.wordBuf();
+    let b = encoder.encode(params.join("\0"));
+    if (lead) { const c = new Uint8Array(lead.length + b.length); c.set(lead); c.set(b, lead.length); b = c; }
+    b = b.subarray(0, WORD_OUT);
+    const at = i.e.wordBuf();
     new Uint8Array(i.e.memory.buffer).set(b, at);
     return decoder.decode(new Uint8Array(i.e.memory.buffer, at + WORD_OUT, i.e.word(id, b.length)));
   };

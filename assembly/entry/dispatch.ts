@@ -21,7 +21,8 @@ import {
 
 export { FingerprintOnly, WithCalls };
 export { result } from "../base/result";
-export { word, wordBuf } from "../base/words";
+export { wordBuf } from "../base/words";
+export { word } from "../pipeline/path";
 
 const HEADER: usize = HEADER_BYTES;
 

@@ -3,7 +3,7 @@
 // Package abi is the core's ABI for the Go host; abiId() of the module must equal ABI_ID.
 package abi
 
-const ABI_ID = 0x00095f15
+const ABI_ID = 0x0005c563
 
 // PACKAGE_VERSION is package.json's version, which the CLI prints (--version).
 const PACKAGE_VERSION = "1.0.0"
@@ -136,7 +136,7 @@ const (
 	E_LIMIT_SHARED          = 22
 	E_BAD_ARGUMENT          = 23
 	WORD_OUT                = 1024
-	WORD_BUF_BYTES          = 2560
+	WORD_BUF_BYTES          = 8192
 	W_JSON_AT               = 1
 	W_ARGS_JSON_AT          = 2
 	W_TOOLS_AT              = 3
@@ -191,6 +191,15 @@ const (
 	W_COLUMN_ORDER          = 52
 	W_ITERABLE_OR_COLUMN    = 53
 	W_KEEP_MASK             = 54
+	W_AT_PATH               = 256
+	P_END                   = 0
+	P_KEY                   = 1
+	P_INDEX                 = 2
+	P_CALL                  = 3
+	P_MORE                  = 4
+	W_GO_VALUE              = 60
+	W_GO_VALUE_CAUSE        = 61
+	W_GO_UTF8               = 62
 	DEFAULT_KIND            = "tool_call"
 )
 
@@ -221,8 +230,8 @@ var CoreErrors = [...][2]string{
 	{"invalid-argument", "invalid argument (the message says which, ops/limit_args.ts)"},
 }
 
-// WordCodes maps word id 1..54 (W_*) to FingerprintError.Code ("-": a frame of a core error).
-var WordCodes = [...]string{"-", "-", "-", "-", "-", "-", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "circular-value", "too-deep", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "internal-error", "internal-error", "invalid-argument", "out-of-memory", "internal-error", "internal-error", "invalid-argument", "internal-error", "too-deep", "-", "-", "invalid-argument", "invalid-argument", "invalid-argument", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "invalid-argument", "internal-error", "invalid-argument", "invalid-argument", "invalid-argument", "internal-error"}
+// WordCodes maps word id 1..62 (W_*) to FingerprintError.Code ("-": a frame of a core error).
+var WordCodes = [...]string{"-", "-", "-", "-", "-", "-", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "circular-value", "too-deep", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "internal-error", "internal-error", "invalid-argument", "out-of-memory", "internal-error", "internal-error", "invalid-argument", "internal-error", "too-deep", "-", "-", "invalid-argument", "invalid-argument", "invalid-argument", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "invalid-argument", "internal-error", "invalid-argument", "invalid-argument", "invalid-argument", "internal-error", "-", "-", "-", "-", "-", "unsupported-value", "unsupported-value", "invalid-utf8"}
 
 // RequestKind is one operation a host can ask (abi.ts "request:" lines).
 type RequestKind struct {
