@@ -115,6 +115,7 @@ export const J_NONFINITE: u32 = 5;    // NaN, Infinity or -Infinity (D12): [from
 // request: cli | engine | F_CLI | | kind=step name=operand matchOn=program ignoreArgs=version args=bytes | text=out-err-state words=CLI
 // request: replay | engine | F_REPLAY | F_STRING_INPUT F_VALUES F_FROM_VALUE | kind=u32:op,argument,known args=bytes | text=answer
 // request: limits | fingerprint | F_LIMITS | F_STRING_INPUT | kind=naming args=limit-members | words=given,bytes,depth,members
+// request: path | fingerprint | F_PATH F_TEXT | F_STRING_INPUT F_VALUES | args=keys-and-indices | text=path
 
 // Request header: six little-endian u32 words, then the parts back to back.
 export const HEADER_BYTES: u32 = 24;
@@ -204,6 +205,8 @@ export const V_JSON: u8 = 10;
 
 // Selection decided once, in the core (pipeline/select.ts), and dates printed by it (json/values.ts, text/isodate.ts).
 export const F_KEEP_MASK: u32 = 131072; // with F_TEXT: args is an object of the args' top-level keys (values not read); the text is "" (no selection applies), else "M" (matchOn governs) or "I" (ignoreArgs), then "1" (walk it) or "0" (never read it, D9) per member
+// Value paths: the host sends where a value it refuses is, the core writes the path (pipeline/path.ts).
+export const F_PATH: u32 = 1048576;   // with F_TEXT: args is a JSON array of the keys (strings) and indices (numbers) from the args down to a value, null first when they start at a whole call; the text is its path in D15's notation
 export const V_DATE: u8 = 8;          // f64 time value in ms (a JS Date's, a Python datetime's UTC instant): printed as toISOString() prints it; NaN or beyond 8.64e15 is an invalid Date: null (D15, D16)
 export const V_DAY: u8 = 9;           // f64 days since 1970-01-01 (a Python date): printed YYYY-MM-DD (D16)
 
@@ -243,7 +246,7 @@ export const E_BAD_ARGUMENT: i32 = 23;   // error: invalid-argument | invalid ar
 // | <template>`, {1}..{5} the parameters; code "-" for a frame. Templates
 // are ASCII and short: they live in the fingerprint module's static data.
 export const WORD_OUT: u32 = 1024;       // the message's offset in the word buffer (parameters before it)
-export const WORD_BUF_BYTES: u32 = 8192; // the word buffer: parameters, then the message (or a path: W_AT_PATH)
+export const WORD_BUF_BYTES: u32 = 2560; // the word buffer: parameters, then the message
 export const W_JSON_AT: u32 = 1;         // word: - | invalid JSON: {1} at byte {2}
 export const W_ARGS_JSON_AT: u32 = 2;    // word: - | argsJSON: invalid JSON: {1} at byte {2}
 export const W_TOOLS_AT: u32 = 3;        // word: - | tools: invalid JSON: {1} at byte {2}
@@ -299,18 +302,8 @@ export const W_COLUMN_ORDER: u32 = 52;   // word: invalid-argument | {1}: offset
 export const W_ITERABLE_OR_COLUMN: u32 = 53; // word: invalid-argument | {1} must be an iterable or a column { offsets, data }
 export const W_KEEP_MASK: u32 = 54;      // word: internal-error | the core's keep-mask has {1} members for {2} keys
 
-// Value paths: a host that refuses a value (D15, D16, D20) sends where it is
-// as segments and the core writes the path in D15's notation (`args.items[3]`,
-// `args["a b"]`; base/words.ts): `word(W_AT_PATH, len)` reads the segments
-// at wordBuf() up to P_END and writes the path at wordBuf() + WORD_OUT. A host
-// sends at most WORD_OUT bytes at a time: a long path in parts, each after the
-// first led by P_MORE. The path is the last parameter of every word that names one.
-export const W_AT_PATH: u32 = 256;       // word id: a path, not a message
-export const P_END: u8 = 0;              // path segment: the end of the path
-export const P_KEY: u8 = 1;              // path segment: a member, u32 byte length + its key (UTF-8/WTF-8)
-export const P_INDEX: u8 = 2;            // path segment: an element, u32 byte length + its index in decimal digits
-export const P_CALL: u8 = 3;             // path lead: the path starts at a whole call (its args are `args…`, itself "the call")
-export const P_MORE: u8 = 4;             // path lead: the segments continue a path already written
+// The path of a value a host refuses (D15, D16, D20) is written by the core
+// (pipeline/path.ts); the path is the last parameter of every word that names one.
 export const W_GO_VALUE: u32 = 60;       // word: unsupported-value | cannot fingerprint {1} at {2}
 export const W_GO_VALUE_CAUSE: u32 = 61; // word: unsupported-value | cannot fingerprint {1} at {3}: {2}
 export const W_GO_UTF8: u32 = 62;        // word: invalid-utf8 | cannot fingerprint {1} at {2}

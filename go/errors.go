@@ -43,32 +43,17 @@ func coreError(r *result) *FingerprintError {
 // module's word export, base/words.ts: a word id and its parameters, NUL
 // between them, at wordBuf(); the message at wordBuf() + WORD_OUT).
 func word(id int, path string, params ...string) *FingerprintError {
-	msg, ok := ask(id, []byte(strings.Join(params, "\x00")))
-	if !ok {
-		msg = strings.Join(params, "; ") // no module to word it
+	msg := strings.Join(params, "; ") // no module to word it
+	if in, err := fastModule.get(); err == nil {
+		ctx, p := context.Background(), []byte(strings.Join(params, "\x00"))
+		at, err := in.call(ctx, in.mod.ExportedFunction("wordBuf"))
+		if err == nil && in.mem.Write(uint32(at), p[:min(len(p), abi.WORD_OUT)]) {
+			n, _ := in.call(ctx, in.mod.ExportedFunction("word"), uint64(id), uint64(min(len(p), abi.WORD_OUT)))
+			if b, ok := in.mem.Read(uint32(at)+abi.WORD_OUT, uint32(n)); ok {
+				msg = string(b)
+			}
+		}
+		in.put()
 	}
 	return newError(abi.WordCodes[id-1], msg, path)
-}
-
-// pathPart: the core's text of a value path's segments (abi.W_AT_PATH).
-func pathPart(segments []byte) string {
-	s, _ := ask(abi.W_AT_PATH, segments)
-	return s
-}
-
-// ask: the word export's answer to id and the buffer's bytes p (cut at WORD_OUT).
-func ask(id int, p []byte) (string, bool) {
-	in, err := fastModule.get()
-	if err != nil {
-		return "", false
-	}
-	defer in.put()
-	ctx := context.Background()
-	at, err := in.call(ctx, in.mod.ExportedFunction("wordBuf"))
-	if err != nil || !in.mem.Write(uint32(at), p[:min(len(p), abi.WORD_OUT)]) {
-		return "", false
-	}
-	n, _ := in.call(ctx, in.mod.ExportedFunction("word"), uint64(id), uint64(min(len(p), abi.WORD_OUT)))
-	b, ok := in.mem.Read(uint32(at)+abi.WORD_OUT, uint32(n))
-	return string(b), ok
 }

@@ -12,7 +12,6 @@ import (
 	"math"
 	"reflect"
 	"strconv"
-	"strings"
 	"time"
 	"unicode/utf8"
 )
@@ -389,22 +388,18 @@ func (w *walker) fail(id int, what string, cause error) {
 }
 
 // pathString: where the walk is, as the core writes it in D15's notation
-// (args.items[3].when; abi.W_AT_PATH), sent in parts of at most WORD_OUT bytes.
+// (args.items[3].when) from the keys and indices (abi.F_PATH).
 func (w *walker) pathString() string {
-	var out strings.Builder
-	b := make([]byte, 0, abi.WORD_OUT)
-	for _, s := range w.path {
-		t, k := byte(abi.P_KEY), strings.ToValidUTF8(s.key, "\uFFFD")
-		if s.idx >= 0 {
-			t, k = abi.P_INDEX, strconv.Itoa(s.idx)
+	at := make([]any, len(w.path))
+	for i, s := range w.path {
+		if at[i] = s.key; s.idx >= 0 {
+			at[i] = s.idx
 		}
-		k = k[:min(len(k), abi.WORD_OUT-6)]
-		if len(b)+5+len(k) > abi.WORD_OUT {
-			out.WriteString(pathPart(b))
-			b = append(b[:0], abi.P_MORE)
-		}
-		b = append(binary.LittleEndian.AppendUint32(append(b, t), uint32(len(k))), k...)
 	}
-	out.WriteString(pathPart(b))
-	return out.String()
+	b, _ := json.Marshal(at) // strings and ints only
+	r, err := call(fastModule, abi.F_PATH|abi.F_TEXT, make([][]byte, 4), textArg{b: b}, nil)
+	if err != nil {
+		return "args" // no module to write it: the walk's start
+	}
+	return string(r.text)
 }

@@ -5,7 +5,7 @@
  * @module
  */
 import {
-  F_DIGEST, F_KEEP_MASK, F_LIMITS, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES, HEADER_BYTES, RESULT_DIGEST, WORD_OUT,
+  F_DIGEST, F_KEEP_MASK, F_LIMITS, F_PATH, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES, HEADER_BYTES, RESULT_DIGEST, WORD_OUT,
 } from "./_abi.gen.js";
 import { FingerprintError, setWorder } from "./errors.js";
 import { isWellFormed, writeWtf8 } from "./_wtf8.js";
@@ -267,12 +267,9 @@ export function memoryBytes(): number {
  * `word` export, which touches only its own buffer: safe on an instance in
  * the middle of a request being written). Parameters past the buffer's room are cut.
  */
-function word(id: number, params: readonly string[], lead?: Uint8Array): string {
+function word(id: number, params: readonly string[]): string {
   const ask = (i: Instance): string => {
-    let b = encoder.encode(params.join("\0"));
-    if (lead) { const c = new Uint8Array(lead.length + b.length); c.set(lead); c.set(b, lead.length); b = c; }
-    b = b.subarray(0, WORD_OUT);
-    const at = i.e.wordBuf();
+    const b = encoder.encode(params.join("\0")).subarray(0, WORD_OUT), at = i.e.wordBuf();
     new Uint8Array(i.e.memory.buffer).set(b, at);
     return decoder.decode(new Uint8Array(i.e.memory.buffer, at + WORD_OUT, i.e.word(id, b.length)));
   };
@@ -285,7 +282,7 @@ function word(id: number, params: readonly string[], lead?: Uint8Array): string 
     return `error ${id}: ${params.join("; ")}`; // the module failed to load: no words to ask for
   }
 }
-setWorder(word);
+setWorder(word, (at) => call(F_PATH | F_TEXT, "", "", "", "", at).text);
 
 /**
  * A limits argument, checked by the core (abi.ts F_LIMITS): [which were

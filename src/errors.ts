@@ -5,8 +5,7 @@
  * `offset` into the JSON text or the `path` of the offending value (D19).
  * @module
  */
-import { CORE_ERRORS, P_CALL, P_INDEX, P_KEY, P_MORE, W_AT_PATH, WORD_CODES, WORD_OUT } from "./_abi.gen.js";
-import { writeWtf8 } from "./_wtf8.js";
+import { CORE_ERRORS, WORD_CODES } from "./_abi.gen.js";
 
 /**
  * Stable machine-readable reasons, declared in assembly/abi.ts (generated
@@ -72,12 +71,14 @@ export function errorFromCore(status: number, offset: number, message: string): 
   return new FingerprintError(code, message, offset >= 0 ? { offset } : {});
 }
 
-/** Words an error (assembly/abi.ts W_*): the fingerprint module's `word` export, set by core.ts; `lead`: bytes before the parameters. */
-type Worder = (id: number, params: readonly string[], lead?: Uint8Array) => string;
-let worder: Worder | undefined;
+/** Words an error (assembly/abi.ts W_*): the fingerprint module's `word` export, set by core.ts. */
+let worder: ((id: number, params: readonly string[]) => string) | undefined;
+/** Writes a value's path (assembly/abi.ts F_PATH) from the JSON array of its keys and indices, set by core.ts. */
+let pather: ((at: string) => string) | undefined;
 
-export function setWorder(w: Worder): void {
+export function setWorder(w: (id: number, params: readonly string[]) => string, p: (at: string) => string): void {
   worder = w;
+  pather = p;
 }
 
 /**
@@ -92,27 +93,11 @@ export function hostError(id: number, params: readonly (string | number)[], deta
 /**
  * A value this host refuses (D15), where `at` says: the keys and indices
  * from the args (or from the whole call, `call`) down to it. The core writes
- * the path (abi.ts W_AT_PATH: in parts of at most WORD_OUT bytes) and the
- * message, whose last parameter it is.
+ * the path (assembly/abi.ts F_PATH) and the message, whose last parameter it is.
  */
 export function pathError(id: number, at: readonly (string | number)[], call: boolean,
   params: readonly (string | number)[], cause?: unknown): FingerprintError {
-  const b = new Uint8Array(WORD_OUT), v = new DataView(b.buffer);
-  let path = "", n = 0;
-  const segment = (type: number, bytes: Uint8Array): void => {
-    const len = Math.min(bytes.length, WORD_OUT - 6);
-    if (n + 5 + len > WORD_OUT) { path += worder!(W_AT_PATH, [], b.subarray(0, n)); b[0] = P_MORE; n = 1; }
-    b[n] = type;
-    v.setUint32(n + 1, len, true);
-    b.set(bytes.subarray(0, len), n + 5);
-    n += 5 + len;
-  };
-  if (call) b[n++] = P_CALL;
-  for (const s of at) {
-    const k = new Uint8Array(String(s).length * 3);
-    segment(typeof s === "number" ? P_INDEX : P_KEY, k.subarray(0, writeWtf8(String(s), 0, k, 0)));
-  }
-  path += worder!(W_AT_PATH, [], b.subarray(0, n));
+  const path = pather!(JSON.stringify(call ? [null, ...at] : at));
   return hostError(id, [...params, path], { path, cause });
 }
 

@@ -21,8 +21,7 @@ import {
 
 export { FingerprintOnly, WithCalls };
 export { result } from "../base/result";
-export { wordBuf } from "../base/words";
-export { word } from "../pipeline/path";
+export { word, wordBuf } from "../base/words";
 
 const HEADER: usize = HEADER_BYTES;
 

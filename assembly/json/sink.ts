@@ -28,16 +28,6 @@ export function sinkPreset(p: usize, cap: usize): void {
   presetCap = cap;
 }
 
-/** Starts a kept, unhashed text in [p, p + cap), where it is known to fit (pipeline/path.ts: the word buffer). */
-export function sinkInto(p: usize, cap: usize): void {
-  outBase = p;
-  outPos = 0;
-  outCap = cap;
-  hashedTo = 0;
-  keepText = true;
-  hashing = false;
-}
-
 /** sizeHint: expected output bytes when the text is kept (sized up front: no regrowth copies). */
 export function sinkInit(keep: bool, hash: bool, sizeHint: usize): bool {
   // A kept text starts at its hint (it doubles when it outgrows it): one call of a message read

@@ -3,7 +3,7 @@
 // Package abi is the core's ABI for the Go host; abiId() of the module must equal ABI_ID.
 package abi
 
-const ABI_ID = 0x0005c563
+const ABI_ID = 0x000afbaa
 
 // PACKAGE_VERSION is package.json's version, which the CLI prints (--version).
 const PACKAGE_VERSION = "1.0.0"
@@ -109,6 +109,7 @@ const (
 	V_OBJECT                = 7
 	V_JSON                  = 10
 	F_KEEP_MASK             = 131072
+	F_PATH                  = 1048576
 	V_DATE                  = 8
 	V_DAY                   = 9
 	OK                      = 0
@@ -136,7 +137,7 @@ const (
 	E_LIMIT_SHARED          = 22
 	E_BAD_ARGUMENT          = 23
 	WORD_OUT                = 1024
-	WORD_BUF_BYTES          = 8192
+	WORD_BUF_BYTES          = 2560
 	W_JSON_AT               = 1
 	W_ARGS_JSON_AT          = 2
 	W_TOOLS_AT              = 3
@@ -191,12 +192,6 @@ const (
 	W_COLUMN_ORDER          = 52
 	W_ITERABLE_OR_COLUMN    = 53
 	W_KEEP_MASK             = 54
-	W_AT_PATH               = 256
-	P_END                   = 0
-	P_KEY                   = 1
-	P_INDEX                 = 2
-	P_CALL                  = 3
-	P_MORE                  = 4
 	W_GO_VALUE              = 60
 	W_GO_VALUE_CAUSE        = 61
 	W_GO_UTF8               = 62
@@ -252,6 +247,7 @@ const (
 	RQ_CLI         = 4096
 	RQ_REPLAY      = 16384
 	RQ_LIMITS      = 262144
+	RQ_PATH        = 1048578
 )
 
 var RequestKinds = map[string]RequestKind{
@@ -263,4 +259,5 @@ var RequestKinds = map[string]RequestKind{
 	"cli":         {"engine", 4096, 0, map[string]string{"kind": "step", "name": "operand", "matchOn": "program", "ignoreArgs": "version", "args": "bytes"}, map[string]string{"text": "out-err-state", "words": "CLI"}},
 	"replay":      {"engine", 16384, 65616, map[string]string{"kind": "u32:op,argument,known", "args": "bytes"}, map[string]string{"text": "answer"}},
 	"limits":      {"fingerprint", 262144, 16, map[string]string{"kind": "naming", "args": "limit-members"}, map[string]string{"words": "given,bytes,depth,members"}},
+	"path":        {"fingerprint", 1048578, 80, map[string]string{"args": "keys-and-indices"}, map[string]string{"text": "path"}},
 }

@@ -207,7 +207,7 @@ instance = _pool.instance
 _forget = _pool.forget
 
 
-def word(word_id: int, params: List[str], lead: bytes = b"") -> str:
+def word(word_id: int, params: List[str]) -> str:
     """The message of an error this host raises itself, from the core (its ``word`` export,
     which touches only its own buffer: safe on an instance whose request is being written).
     Parameters past the buffer's room are cut."""
@@ -216,7 +216,7 @@ def word(word_id: int, params: List[str], lead: bytes = b"") -> str:
     _local.wording = True
     try:
         st = instance()
-        b = (lead + "\0".join(params).encode("utf-8", "surrogatepass"))[:WORD_OUT]
+        b = "\0".join(params).encode("utf-8", "surrogatepass")[:WORD_OUT]
         at = st.call(st.func("wordBuf")) & 0xFFFFFFFF
         st.refresh()
         st.view[at:at + len(b)] = b

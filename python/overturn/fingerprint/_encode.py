@@ -86,7 +86,7 @@ from datetime import timedelta
 from . import _core
 from ._abi import F_TEXT, F_VALUES, V_DATE, V_DAY
 from ._abi import W_CALL, W_CIRCULAR, W_DATETIME, W_KEY_TYPE, W_UNSUPPORTED_PY
-from ._errors import CALL, FingerprintError, host_error, path_error
+from ._errors import FingerprintError, host_error, path_error
 from ._read import describe, is_model, items_of, iterate, key_name, model_in_dump, model_value, pair
 from ._select import key_list
 
@@ -220,7 +220,7 @@ _limit = sys.getrecursionlimit
 
 #: Where a path starts: at the args (``()``), or at a whole call (``CALL_ROOT``: its args are ``args…``).
 Root = Tuple[Any, ...]
-CALL_ROOT: Root = (CALL,)
+CALL_ROOT: Root = (None,)
 
 
 def to_json_text(value: Any, root: Root = ()) -> bytes:

@@ -14,9 +14,7 @@ TYPE_CHECKING = False  # typing is not imported at run time: ~3 ms of a CLI star
 if TYPE_CHECKING:
     from typing import Optional
 
-import struct
-
-from ._abi import CORE_ERRORS, P_CALL, P_INDEX, P_KEY, P_MORE, W_AT_PATH, WORD_CODES, WORD_OUT
+from ._abi import CORE_ERRORS, F_PATH, F_TEXT, WORD_CODES
 
 class FingerprintError(ValueError):
     """Raised for every input the fingerprint contract rejects.
@@ -79,29 +77,15 @@ def host_error(word: int, *params: object, path: Optional[str] = None, offset: O
                             path=path, index=index)
 
 
-#: The first segment of a path that starts at a whole call (its args are ``args…``).
-CALL = object()
-_SEG = struct.Struct("<BI")
-
-
 def path_error(word: int, at: "tuple", *params: object) -> FingerprintError:
     """A value this host refuses (D16), where ``at`` says: the keys (str) and
-    indices (int) from the args (or from a whole call, ``CALL`` first) down to
-    it. The core writes the path (abi.ts W_AT_PATH: in parts of at most
-    WORD_OUT bytes) and the message, whose last parameter it is."""
-    from . import _core  # imported here: _core imports this module
-    path, b = [], bytearray()
-    for s in at:
-        if s is CALL:
-            b.append(P_CALL)
-            continue
-        k = (str(s) if type(s) is int else s).encode("utf-8", "surrogatepass")[:WORD_OUT - 6]
-        if len(b) + 5 + len(k) > WORD_OUT:
-            path.append(_core.word(W_AT_PATH, [], bytes(b)))
-            b = bytearray((P_MORE,))
-        b += _SEG.pack(P_INDEX if type(s) is int else P_KEY, len(k)) + k
-    path.append(_core.word(W_AT_PATH, [], bytes(b)))
-    p = "".join(path)
+    indices (int) from the args (or from a whole call: None first) down to it.
+    The core writes the path (abi.ts F_PATH) and the message, whose last
+    parameter it is; no limit applies to the path's request."""
+    import json  # here: the CLI loads this module and no JSON
+    from . import _core, _limits  # imported here: _core imports this module
+    free = _limits.Settings(_limits.Limits(), _limits.active.retain)
+    p = _core.call(F_PATH | F_TEXT, b"", b"", b"", b"", json.dumps(at).encode("ascii"), free)
     return host_error(word, *params, p, path=p)
 
 
