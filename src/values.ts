@@ -241,7 +241,7 @@ function scalar(v: unknown): number {
 function item(v: unknown, key: string | number): number {
   const r = scalar(v);
   if (r !== OTHER) return r;
-  if (typeof v === "bigint") throw unsupported(key, "a BigInt");
+  if (typeof v === "bigint") throw refused(W_UNSUPPORTED, key, ["a BigInt"]);
   if (v === null) return DROPPED;
   return object(v as object, key, false);
 }
@@ -291,7 +291,7 @@ function object(v: object, key: string | number, toJSONApplied: boolean): number
   } catch (err) {
     throw unreadable(key, err);
   }
-  if (!array) throw unsupported(key, typeName(v));
+  if (!array) throw refused(W_UNSUPPORTED, key, [typeName(v)]);
   const len = (v as unknown[]).length;
   const present = len >= SPARSE_MIN_LENGTH ? presentIndices(v as unknown[], len, key) : null;
   if (present === null) push(v, key, null, true, len, V_ARRAY);
@@ -315,10 +315,10 @@ function timeOf(v: object): number | undefined {
  */
 function push(o: object, key: string | number, keys: string[] | null, isArr: boolean, len: number, tag: number): void {
   const depth = sp - base;
-  if (depth >= MAX_DEPTH) throw refused(W_TOO_DEEP, segments(sp, key), [MAX_DEPTH]);
+  if (depth >= MAX_DEPTH) throw refused(W_TOO_DEEP, key, [MAX_DEPTH]);
   if (depth >= CYCLE_CHECK_DEPTH) {
     if (deep === null) deep = new Set();
-    if (deep.has(o)) throw circular(o, key);
+    if (deep.has(o)) throw circular(key);
     deep.add(o);
   }
   room(5);
@@ -474,29 +474,24 @@ function segments(top: number, key: string | number): (string | number)[] {
   return at;
 }
 
-function refused(id: number, at: (string | number)[], params: (string | number)[], cause?: unknown): FingerprintError {
-  return pathError(id, at, root === "", params, cause);
-}
-
-/** The first container on the path that repeats an earlier one, named as the oracle names it. */
-function circular(o: object, key: string | number): FingerprintError {
-  const seen = new Set<object>();
-  let at = sp;
-  for (let f = base; f < sp; f++) {
-    if (seen.has(fObj[f])) { at = f; break; }
-    seen.add(fObj[f]);
-  }
-  void o;
-  return refused(W_CIRCULAR, at === sp ? segments(sp, key) : segments(at, frameKey(at - 1)), []);
-}
-
-function unsupported(key: string | number, what: string): FingerprintError {
-  return refused(W_UNSUPPORTED, segments(sp, key), [what]);
+/** The value at `key` in the top frame is refused (a cycle: at the frame `top`); the core words it. */
+function refused(id: number, key: string | number, params: (string | number)[], cause?: unknown, top = sp): FingerprintError {
+  return pathError(id, segments(top, key), root === "", params, cause);
 }
 
 /** The object's shape could not be read (a revoked Proxy, an ownKeys trap that breaks its invariants). */
 function unreadable(key: string | number, cause: unknown): FingerprintError {
-  return refused(W_UNREADABLE, segments(sp, key), [cause instanceof Error ? cause.message : String(cause)], cause);
+  return refused(W_UNREADABLE, key, [cause instanceof Error ? cause.message : String(cause)], cause);
+}
+
+/** The first container on the path that repeats an earlier one, named as the oracle names it. */
+function circular(key: string | number): FingerprintError {
+  const seen = new Set<object>();
+  for (let f = base; f < sp; f++) {
+    if (seen.has(fObj[f])) return refused(W_CIRCULAR, frameKey(f - 1), [], undefined, f);
+    seen.add(fObj[f]);
+  }
+  return refused(W_CIRCULAR, key, []);
 }
 
 function typeName(v: object): string {
