@@ -232,7 +232,7 @@ func appendQuoted(b []byte, s string) []byte {
 		case c == '"' || c == '\\':
 			b = append(b, '\\', c)
 		case c < 0x20:
-			b = append(b, fmt.Sprintf(`\u%04x`, c)...)
+			b = append(b, '\\', 'u', '0', '0', "0123456789abcdef"[c>>4], "0123456789abcdef"[c&15])
 		default:
 			b = append(b, c)
 		}

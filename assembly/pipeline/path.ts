@@ -5,7 +5,7 @@
 // sends the keys and indices as a JSON array, which the reader puts on the
 // tape: an index is a small-integer literal, printed as it is. Internal.
 import { ensure, putByte, sinkAdvance, sinkEnd } from "../json/sink";
-import { NUM_LITERAL, STR_CLEAN, T_NULL, T_STR, nodeA, nodeB, nodeFlags, nodeType, subtreeEnd } from "../json/tape";
+import { NUM_LITERAL, STR_CLEAN, T_NULL, T_STR, nodeAt, nodeType, subtreeEnd } from "../json/tape";
 import { writeJsonString } from "./canonical";
 
 /** Writes the path of the array `root` (null first: from a whole call) into the sink; false on OOM or another shape. */
@@ -18,8 +18,9 @@ export function writePath(root: u32): bool {
   if (!call) { store<u32>(sinkEnd(), 0x73677261); sinkAdvance(4); } // "args"
   else if (k == end) { store<u64>(sinkEnd(), 0x6C6C616320656874); sinkAdvance(8); } // "the call"
   for (let first = call; k < end; k++, first = false) {
-    const p = <usize>nodeB(k), n = <usize>nodeA(k), key = nodeType(k) == T_STR;
-    if (!key && (nodeFlags(k) & NUM_LITERAL) == 0) return false;
+    const node = nodeAt(k), flags = load<u8>(node, 1), n = <usize>load<u32>(node, 4), p = <usize>load<u64>(node, 8);
+    const key = load<u8>(node) == T_STR; // the tape's node: type, flags, a = length, b = where its bytes are
+    if (!key && (flags & NUM_LITERAL) == 0) return false;
     let ident = key && n > 0;
     for (let i: usize = 0; ident && i < n; i++) {
       const c = <u32>load<u8>(p + i);
@@ -29,7 +30,7 @@ export function writePath(root: u32): bool {
     if (!ident) putByte(0x5B); // [
     else if (!first) putByte(0x2E); // .
     if (key && !ident) {
-      if (!writeJsonString(p, n, (nodeFlags(k) & STR_CLEAN) != 0)) return false;
+      if (!writeJsonString(p, n, (flags & STR_CLEAN) != 0)) return false;
     } else {
       memory.copy(sinkEnd(), p, n); // an identifier or an index as it is
       sinkAdvance(n);
