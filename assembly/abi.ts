@@ -112,7 +112,7 @@ export const J_NONFINITE: u32 = 5;    // NaN, Infinity or -Infinity (D12): [from
 // request: explain | engine | F_CALL F_EXPLAIN F_DIGEST | F_STRING_INPUT F_VALUES F_TOOLS F_FROM_VALUE | ignoreArgs=tools args=call | text=record digest=hex
 // request: explainAll | engine | F_CALL F_EXPLAIN F_DIGEST F_NTH_CALL | F_STRING_INPUT F_VALUES F_TOOLS F_FROM_VALUE | kind=u32:ALL_CALLS ignoreArgs=tools args=message | text=digest-record-lines
 // request: diff | engine | F_DIFF | | kind=canonical name=canonical | text=changes
-// request: cli | engine | F_CLI | | kind=step name=operand matchOn=program ignoreArgs=version args=bytes | text=out-err-state words=CLI
+// request: cli | engine | F_CLI | | kind=step name=operand matchOn=program ignoreArgs=version args=bytes | text=out-err-state-data words=CLI
 // request: replay | engine | F_REPLAY | F_STRING_INPUT F_VALUES F_FROM_VALUE | kind=u32:op,argument,known args=bytes | text=answer
 // request: limits | fingerprint | F_LIMITS | F_STRING_INPUT | kind=naming args=limit-members | words=given,bytes,depth,members
 // request: path | fingerprint | F_PATH F_TEXT | F_STRING_INPUT F_VALUES | args=keys-and-indices | text=path
@@ -140,6 +140,24 @@ export const RESULT_CLI_ERR: u32 = 24;   // u32: stderr bytes
 export const RESULT_CLI_STATE: u32 = 28; // u32: state bytes
 export const RESULT_CLI_LINES: u32 = 32; // u32: lines read
 export const RESULT_CLI_CODE: u32 = 36;  // i32
+
+// The CLI driver (cli/drive.ts): the host loops "do the action, report back" and the core decides
+// every step. After RESULT_CLI_CODE: the action (CLI_*; CLI_EXIT: exit with the code), the bytes of
+// its payload (after the state in the text) and its second number (the first is RESULT_CLI_LINES).
+export const RESULT_CLI_OP: u32 = 40;    // u32: CLI_*
+export const RESULT_CLI_DATA: u32 = 44;  // u32: payload bytes
+export const RESULT_CLI_ARG: u32 = 48;   // u32
+export const CLI_EXIT: u32 = 0;      // write out and err, end the workers, exit with the code (payload: the jobs' trace)
+export const CLI_NEXT: u32 = 1;      // write out and err
+export const CLI_READ: u32 = 2;      // read up to ARG more bytes of payload (a path, "-": stdin) after the last LINES bytes reported
+export const CLI_READ_ALL: u32 = 3;  // read the whole file payload
+export const CLI_SPAWN: u32 = 4;     // start LINES workers: each runs "worker" (argv, payload), then "job" per task
+export const CLI_SEND: u32 = 5;      // hand task ARG (payload) to worker LINES
+export const CLI_POLL: u32 = 6;      // report a worker's message if one has come
+export const CLI_WAIT: u32 = 7;      // report the next worker's message
+export const CLI_WRITE: u32 = 8;     // write out and err, then the output kept for task LINES
+export const CLI_HOLD: u32 = 9;      // keep out and err for task LINES (not written yet)
+export const CLI_TAKE: u32 = 10;     // take task LINES back unless its worker started it: report its payload
 
 // A batch (runBatch(from, out)): a descriptor of BATCH_WORDS u32 at
 // the input region, then the columns wherever the host put them. Each part

@@ -233,7 +233,7 @@ function targets(results) {
     const x = (theirs, ours) => ratioOfRounds(pl.rows[theirs], pl.rows[ours]);
     for (const [k, kw, label] of [[ROW.fp, ROW.fpWasm, "fingerprint"], [ROW.fpJSON, ROW.fpJSONWasm, "fingerprintJSON"]]) {
       add("not-slower-than-sss", `${pl.name}: ${label} vs safe-stable-stringify + node:crypto`, x(ROW.sss, k), 1);
-      const need = { small: 1.5, medium: 2, large: 2 }[pl.name];
+      const need = { small: 1.6, medium: 2.2, large: 2.2 }[pl.name]; // with margin: the ratios move with the load
       if (need) add("vs-reference-node", `${pl.name}: ${label} vs reference + node:crypto`, x(ROW.refNode, k), need);
       const edge = pl.rows[kw] ? kw : k;
       add("vs-reference-noble", `${pl.name}: ${label}${edge === kw ? " (wasm SHA)" : ""} vs reference + @noble/hashes`, x(ROW.refNoble, edge), 2);

@@ -3,9 +3,7 @@ package fingerprint
 import (
 	"github.com/overturn/fingerprint/go/internal/abi"
 
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,49 +12,52 @@ import (
 	"os/signal"
 	"runtime"
 	"strconv"
-	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
 
-// The CLI is a thin shell over the core's CLI engine (assembly/cli/): the
-// core reads the arguments and makes the plan (cli/plan.ts: which files, in
-// which step, how many workers and how they share the chunks), splits and
-// reads the lines, fingerprints and formats every byte printed, words read
-// errors and the progress line, and returns the exit status. This file moves
-// bytes: argv and the sizes at its paths in, files and stdin in chunks of
-// whole lines, stdout/stderr out, the terminal, a closed pipe, and the
-// worker goroutines the plan asks for (cli_jobs.go), each with its own
-// engine instance.
+// The CLI is the host of the core's CLI driver (assembly/cli/drive.ts): the
+// core plans the run, splits and reads the lines, deals them to the jobs,
+// formats every byte printed and says the exit status; it drives this loop
+// one action at a time (abi.CLI_*) and this file does each and reports back:
+// argv and the sizes at its paths, file and stdin reads, stdout/stderr, the
+// terminal, a closed pipe, and the worker goroutines (each with its own
+// engine instance). The Node and Python CLIs run the same loop.
 
 const cliProg = "overturn-fingerprint"
 
 type cliResult struct {
-	out, err, state []byte
-	lines           int
-	code            int32
+	out, err, state, data []byte
+	lines, op, arg        int
+	code                  int32
 }
 
-// cliStep runs one step of the engine (assembly/cli/steps.ts lists the steps and their parts).
-func cliStep(in *instance, step string, name, match, ignore, args []byte) (cliResult, error) {
+// cliStep runs one step of the engine (assembly/cli/steps.ts lists the steps and their parts); the
+// engine failing (a core bug, out of memory) ends the run (runCLIWith recovers).
+func cliStep(in *instance, step string, name, match, ignore, args []byte) cliResult {
 	r, err := in.do(context.Background(), abi.F_CLI, [][]byte{[]byte(step), name, match, ignore}, textArg{b: args}, nil)
 	if err != nil {
-		return cliResult{}, err
+		panic(err)
 	}
-	w := r.words
+	w, t := r.words, r.text
 	o, e, s := w[0], w[0]+w[1], w[0]+w[1]+w[2]
-	return cliResult{out: r.text[:o], err: r.text[o:e], state: r.text[e:s], lines: int(w[3]), code: int32(w[4])}, nil
+	return cliResult{out: t[:o], err: t[o:e], state: t[e:s], data: t[s : s+w[6]], lines: int(w[3]), code: int32(w[4]),
+		op: int(w[5]), arg: int(w[7])}
 }
 
-type cli struct {
-	main           *instance
-	stdout, stderr io.Writer
-	progress, tty  bool // stderr, stdout: a terminal
-	started        time.Time
-	argv, facts    []byte
-	tools          []byte
-	state          []byte
-	stop           bool
+// A worker's message: its number once started, or a task's number, answer and output.
+type cliMsg struct {
+	aux      string
+	answer   []byte
+	err, out []byte
+	fail     error
+}
+
+type cliTask struct {
+	j     int
+	data  []byte
+	claim atomic.Int32 // 1: its worker runs it, 2: taken back
 }
 
 // RunCLI runs overturn-fingerprint with args (without the program name) and
@@ -82,26 +83,158 @@ func runCLIWith(args []string, stdout, stderr io.Writer) (code int) {
 		panic(err)
 	}
 	defer in.put()
-	c := &cli{main: in, stdout: stdout, stderr: stderr, started: time.Now()}
-	return c.run(args)
+	// argv as the core reads it: per argument the size found at that path ("-": none), ":", its bytes, NUL.
+	var argv []byte
+	for _, a := range args {
+		size := "-"
+		if fi, err := os.Stat(a); err == nil {
+			size = strconv.FormatInt(fi.Size(), 10)
+		}
+		argv = append(append(append(argv, size+":"...), a...), 0)
+	}
+	// What the core needs to know of this host: goroutines share the compiled module ("thread").
+	facts := fmt.Appendf(nil, "cores=%d\x00worker=thread\x00", runtime.NumCPU())
+	if m := os.Getenv("OVERTURN_FINGERPRINT_JOBS_MIN_BYTES"); m != "" { // tests: workers whatever the size
+		facts = fmt.Appendf(facts, "min-bytes=%s\x00", m)
+	}
+	for fact, on := range map[string]bool{"deal=1\x00": os.Getenv("OVERTURN_FINGERPRINT_JOBS_DEAL") == "1",
+		"progress=1\x00": terminal(stderr), "tty=1\x00": terminal(stdout)} {
+		if on {
+			facts = append(facts, fact...)
+		}
+	}
+	write := func(e, o []byte) {
+		stderr.Write(e)
+		if _, err := stdout.Write(o); errors.Is(err, syscall.EPIPE) {
+			os.Exit(0) // the reader left (| head): stop quietly, as the Node CLI does
+		}
+	}
+	started, inbox := time.Now(), make(chan cliMsg, 1024)
+	var queues []chan *cliTask
+	kept, sent := map[int][2][]byte{}, map[int]*cliTask{}
+	var buf, block []byte
+	var f *os.File
+	path := ""
+	defer func() {
+		for _, q := range queues {
+			close(q)
+		}
+		if f != nil && f != os.Stdin {
+			f.Close()
+		}
+	}()
+	r := cliStep(in, "start", argv, []byte(cliProg), []byte(abi.PACKAGE_VERSION), facts)
+	for {
+		var aux string
+		var got []byte
+		if r.op == abi.CLI_HOLD {
+			kept[r.lines] = [2][]byte{r.err, r.out}
+		} else {
+			write(r.err, r.out)
+		}
+		switch r.op {
+		case abi.CLI_EXIT:
+			if t := os.Getenv("OVERTURN_FINGERPRINT_JOBS_TRACE"); t != "" && len(r.data) > 0 {
+				os.WriteFile(t, r.data, 0o644)
+			}
+			return int(r.code)
+		case abi.CLI_READ:
+			// One buffer: the bytes kept of the last read move to its front, the new ones follow.
+			if need := r.lines + r.arg; cap(buf) < need {
+				buf = append(make([]byte, 0, need), block[len(block)-r.lines:]...)[:need]
+			} else {
+				buf = buf[:need]
+				copy(buf, block[len(block)-r.lines:])
+			}
+			var err error
+			if name := string(r.data); f == nil || name != path {
+				f, path = os.Stdin, name
+				if name != "-" {
+					f, err = os.Open(name)
+				}
+			}
+			n := 0
+			if err == nil {
+				n, err = f.Read(buf[r.lines:])
+			}
+			block = buf[:r.lines+n]
+			if aux = errName(err); n == 0 && aux == "" || aux == "EOF" {
+				aux = "EOF"
+			}
+			if aux != "" && f != nil {
+				if f != os.Stdin {
+					f.Close()
+				}
+				f = nil
+			}
+			got = block
+		case abi.CLI_READ_ALL:
+			var err error
+			if string(r.data) == "-" {
+				got, err = io.ReadAll(os.Stdin)
+			} else {
+				got, err = os.ReadFile(string(r.data))
+			}
+			aux = errName(err)
+		case abi.CLI_SPAWN:
+			for k := range r.lines {
+				queues = append(queues, make(chan *cliTask, 1024))
+				go cliWorker(k, argv, r.data, queues[k], inbox)
+			}
+		case abi.CLI_SEND:
+			sent[r.arg] = &cliTask{j: r.arg, data: r.data}
+			queues[r.lines] <- sent[r.arg]
+		case abi.CLI_POLL, abi.CLI_WAIT:
+			var m cliMsg
+			if r.op == abi.CLI_WAIT {
+				m = <-inbox
+			} else {
+				select {
+				case m = <-inbox:
+				default:
+				}
+			}
+			if m.fail != nil {
+				panic(m.fail)
+			}
+			if aux, got = m.aux, m.answer; len(got) > 0 {
+				j, _ := strconv.Atoi(aux)
+				kept[j] = [2][]byte{m.err, m.out}
+				delete(sent, j)
+			}
+		case abi.CLI_WRITE:
+			write(kept[r.lines][0], kept[r.lines][1])
+			delete(kept, r.lines)
+		case abi.CLI_TAKE:
+			if t := sent[r.lines]; t != nil && t.claim.CompareAndSwap(0, 2) {
+				got = t.data
+			}
+			delete(sent, r.lines)
+		}
+		r = cliStep(in, "next", r.state, strconv.AppendInt(nil, time.Since(started).Milliseconds(), 10), []byte(aux), got)
+	}
 }
 
-// step runs a step on this goroutine's instance; the engine failing (a core bug) ends the run (runCLIWith recovers).
-func (c *cli) step(step string, name, match, ignore string, args []byte) cliResult {
-	r, err := cliStep(c.main, step, []byte(name), []byte(match), []byte(ignore), args)
+// cliWorker: a worker goroutine with its own engine instance and the run's options; tasks in, answers out.
+func cliWorker(k int, argv, tools []byte, tasks chan *cliTask, inbox chan<- cliMsg) {
+	in, err := engineModule.get()
 	if err != nil {
-		panic(err)
+		inbox <- cliMsg{fail: err}
+		return
 	}
-	return r
-}
-
-func (c *cli) write(r cliResult) {
-	if c.progress && (len(r.err) > 0 || len(r.out) > 0 && c.tty) {
-		c.stderr.Write(c.step("progress", "", "", "", nil).err) // the progress line drawn, if any, goes first
-	}
-	c.stderr.Write(r.err)
-	if _, err := c.stdout.Write(r.out); errors.Is(err, syscall.EPIPE) {
-		os.Exit(0) // the reader left (| head): stop quietly, as the Node CLI does
+	defer in.put()
+	defer func() {
+		if r := recover(); r != nil {
+			inbox <- cliMsg{fail: fmt.Errorf("%v", r)}
+		}
+	}()
+	cliStep(in, "worker", argv, nil, nil, tools)
+	inbox <- cliMsg{aux: strconv.Itoa(k)}
+	for t := range tasks {
+		if t.claim.CompareAndSwap(0, 1) {
+			r := cliStep(in, "job", nil, nil, nil, t.data)
+			inbox <- cliMsg{aux: strconv.Itoa(t.j), answer: r.state, err: r.err, out: r.out}
+		}
 	}
 }
 
@@ -114,140 +247,14 @@ func terminal(w io.Writer) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-// chunk runs whole lines on this goroutine's instance, why's state carried from chunk to chunk.
-func (c *cli) chunk(file string, first int, b []byte) cliResult {
-	r := c.step("chunk", file, string(c.state), strconv.Itoa(first), b)
-	c.state, c.stop = r.state, r.code == 1 // why found the call itself
-	return r
-}
-
-func (c *cli) run(args []string) int {
-	// argv as the core reads it: per argument the size found at that path ("-": none), ":", its bytes, NUL.
-	for _, a := range args {
-		size := "-"
-		if fi, err := os.Stat(a); err == nil {
-			size = strconv.FormatInt(fi.Size(), 10)
-		}
-		c.argv = append(append(append(c.argv, size+":"...), a...), 0)
-	}
-	// What the core needs to know of this host for the plan: goroutines share the compiled module ("thread").
-	c.facts = fmt.Appendf(nil, "cores=%d\x00worker=thread\x00", runtime.NumCPU())
-	if m := os.Getenv("OVERTURN_FINGERPRINT_JOBS_MIN_BYTES"); m != "" {
-		c.facts = fmt.Appendf(c.facts, "min-bytes=%s\x00", m)
-	}
-	if os.Getenv("OVERTURN_FINGERPRINT_JOBS_DEAL") == "1" {
-		c.facts = append(c.facts, "deal=1\x00"...)
-	}
-	planned := c.step("plan", string(c.argv), cliProg, abi.PACKAGE_VERSION, c.facts)
-	if planned.code >= 0 {
-		c.write(planned)
-		return int(planned.code)
-	}
-	var plan [][2]string
-	policy := map[string]int{}
-	for _, r := range strings.Split(strings.TrimSuffix(string(planned.state), "\x00"), "\x00") {
-		k, v, _ := strings.Cut(r, "=")
-		plan = append(plan, [2]string{k, v})
-		policy[k], _ = strconv.Atoi(v)
-	}
-	c.progress, c.tty = terminal(c.stderr), terminal(c.stdout)
-	defer func() {
-		if c.progress {
-			c.stderr.Write(c.step("progress", "", "", "", nil).err)
-		}
-	}()
-	var pool *jobs
-	lines, chunks := 0, 0
-	for _, rec := range plan {
-		step, file := rec[0], rec[1]
-		if c.stop {
-			break
-		}
-		switch step {
-		case "tools", "target":
-			// Read whole and handed over, or the error's name; the core answers (a usage error, why's call).
-			var b []byte
-			err := wholeLines(file, policy["chunk"], func(chunk []byte) bool { b = append(b, chunk...); return false })
-			r := c.step(step, file, "", errName(err), b)
-			if step == "tools" && r.code < 0 {
-				c.tools = b
-				continue
-			}
-			if c.write(r); step == "tools" || r.code != 0 {
-				return int(r.code)
-			}
-			c.state = r.state
-			continue
-		case "shared":
-			if pool == nil {
-				pool = c.newJobs(policy)
-			}
-		case "load", "here":
-		default:
-			continue
-		}
-		total := int64(0)
-		if fi, err := os.Stat(file); c.progress && file != "-" && err == nil {
-			total = fi.Size()
-		}
-		first, read := 1, 0
-		err := wholeLines(file, policy["chunk"], func(b []byte) bool {
-			read += len(b)
-			chunks++
-			var n int
-			if step == "shared" {
-				n = pool.push(file, first, b)
-			} else {
-				if pool != nil {
-					pool.drain() // answered as its lines arrive, after what came before
-				}
-				r := cliResult{}
-				if step == "load" {
-					r = c.step("load", file, "", strconv.Itoa(first), b)
-				} else {
-					r = c.chunk(file, first, b)
-				}
-				c.write(r)
-				n = r.lines
-			}
-			first += n
-			lines += n
-			if c.progress {
-				ms := time.Since(c.started).Milliseconds()
-				c.stderr.Write(c.step("progress", file, "", fmt.Sprintf("%d %d %d %d", read, total, lines, ms), nil).err)
-			}
-			return c.stop
-		})
-		if err != nil {
-			if pool != nil {
-				pool.drain()
-			}
-			c.write(c.step("unreadable", file, "", errName(err), nil))
-		}
-	}
-	var counts []byte
-	if pool != nil {
-		counts = pool.finish()
-	}
-	end := c.step("finish", "", string(c.state), "", counts)
-	c.write(end)
-	if t := os.Getenv("OVERTURN_FINGERPRINT_JOBS_TRACE"); t != "" {
-		tr := []int{chunks}
-		if pool != nil {
-			tr = pool.trace()
-		}
-		b, _ := json.Marshal(map[string]any{"workers": len(tr) - 1, "chunks": tr})
-		os.WriteFile(t, append(b, '\n'), 0o644)
-	}
-	return int(end.code)
-}
-
 // errName: a read error's POSIX name (ENOENT), which the core words; "" when read, "-" when it has none.
 func errName(err error) string {
 	var errno syscall.Errno
 	switch {
 	case err == nil:
 		return ""
+	case err == io.EOF:
+		return "EOF"
 	case errors.Is(err, fs.ErrNotExist):
 		return "ENOENT"
 	case errors.Is(err, fs.ErrPermission):
@@ -264,39 +271,3 @@ func errName(err error) string {
 var errnoNames = map[syscall.Errno]string{syscall.EISDIR: "EISDIR", syscall.ENOTDIR: "ENOTDIR", syscall.ELOOP: "ELOOP",
 	syscall.ENAMETOOLONG: "ENAMETOOLONG", syscall.EMFILE: "EMFILE", syscall.ENFILE: "ENFILE", syscall.EIO: "EIO",
 	syscall.ENXIO: "ENXIO", syscall.ENOMEM: "ENOMEM", syscall.EPERM: "EPERM"}
-
-// wholeLines calls f with the file's bytes in chunks of whole lines of about
-// size bytes (the last may lack its "\n"), until f says stop; the error is a read's.
-func wholeLines(file string, size int, f func([]byte) bool) error {
-	r := io.Reader(os.Stdin)
-	if file != "-" {
-		fh, err := os.Open(file)
-		if err != nil {
-			return err
-		}
-		defer fh.Close()
-		r = fh
-	}
-	var carry []byte
-	buf := make([]byte, size)
-	for {
-		n, err := r.Read(buf)
-		if n > 0 {
-			data := append(carry, buf[:n]...)
-			cut := bytes.LastIndexByte(data, '\n') + 1
-			carry = append([]byte(nil), data[cut:]...)
-			if cut > 0 && f(data[:cut]) {
-				return nil
-			}
-		}
-		if err == io.EOF {
-			break
-		} else if err != nil {
-			return err
-		}
-	}
-	if len(carry) > 0 {
-		f(carry)
-	}
-	return nil
-}

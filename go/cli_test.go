@@ -189,3 +189,28 @@ func TestCLIJobsInProcess(t *testing.T) {
 		t.Errorf("exit %d, stdout equal %v, stderr %q", code, out.String() == want, errs.String())
 	}
 }
+
+// Standard input is read in the pieces the core asks for (64 KiB, as a pipe gives them), so a bad
+// line's message lands among the fingerprints where the Node CLI puts it when both go to one stream.
+func TestCLIStdinInterleavesAsNode(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if _, err2 := os.Stat("../dist/cli.js"); err != nil || err2 != nil {
+		t.Skip("node or dist/cli.js missing (npx tsup builds it)")
+	}
+	rec := filepath.Join(t.TempDir(), "rec.jsonl")
+	text, _ := bigRecording(20_000, 777, "s")
+	os.WriteFile(rec, []byte(text), 0o644)
+	both := func(name string, args ...string) string {
+		cmd := exec.Command(name, args...)
+		cmd.Dir = ".."
+		in, _ := os.Open(rec)
+		defer in.Close()
+		cmd.Stdin = in
+		out, _ := cmd.CombinedOutput()
+		return string(out)
+	}
+	g, n := both(buildCLI(t), "-"), both(node, "dist/cli.js", "-")
+	if g != n || !strings.Contains(g, ":778: invalid JSON") || strings.Index(g, ":778:") < 1000 {
+		t.Errorf("Go and Node differ: the message at %d vs %d", strings.Index(g, ":778:"), strings.Index(n, ":778:"))
+	}
+}

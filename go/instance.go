@@ -280,7 +280,7 @@ type result struct {
 	status, offset, part int32
 	text                 []byte // a copy
 	digest               string
-	words                [5]uint32 // RESULT_CLI_* (the CLI engine's answer)
+	words                [8]uint32 // RESULT_CLI_* (the CLI engine's answer)
 }
 
 func (in *instance) readResult() *result {

@@ -12,8 +12,8 @@
  */
 import {
   ALL_CALLS, D_DIFF, D_NEAR_START, D_NEAR_STEP, DIFF_KIND_BYTES, F_CALL, F_NTH_CALL, F_STRING_INPUT, F_TOOLS, F_VALUES,
-  HEADER_BYTES, NEAR_COUNTER_BYTES, NEAR_NAME_ONLY, RESULT_CLI_CODE, RESULT_CLI_ERR,
-  RESULT_CLI_LINES, RESULT_CLI_OUT, RESULT_CLI_STATE, RQ_CLI, RQ_DIFF, RQ_EXPLAIN,
+  HEADER_BYTES, NEAR_COUNTER_BYTES, NEAR_NAME_ONLY, RESULT_CLI_ARG, RESULT_CLI_CODE, RESULT_CLI_DATA, RESULT_CLI_ERR,
+  RESULT_CLI_LINES, RESULT_CLI_OP, RESULT_CLI_OUT, RESULT_CLI_STATE, RQ_CLI, RQ_DIFF, RQ_EXPLAIN,
 } from "./_abi.gen.js";
 import { FingerprintError } from "./errors.js";
 import { type BatchTarget } from "./core.js";
@@ -231,6 +231,10 @@ export interface CliResult {
   state: Uint8Array;
   lines: number;
   code: number;
+  /** The CLI driver's action (CLI_*, assembly/cli/drive.ts), its payload and second number. */
+  op: number;
+  data: Uint8Array;
+  arg: number;
 }
 
 const enc = new TextEncoder();
@@ -254,10 +258,10 @@ export function cliStep(step: string, name: string | Uint8Array = "", match: str
     if (i.run(len) !== 0) throw i.error();
     const text = i.textBytes().slice();
     const w = (o: number) => i.res[o >> 2] >>> 0;
-    const o = w(RESULT_CLI_OUT), r = w(RESULT_CLI_ERR);
+    const o = w(RESULT_CLI_OUT), r = o + w(RESULT_CLI_ERR), s = r + w(RESULT_CLI_STATE);
     return {
-      out: text.subarray(0, o), err: text.subarray(o, o + r), state: text.subarray(o + r, o + r + w(RESULT_CLI_STATE)),
-      lines: w(RESULT_CLI_LINES), code: i.res[RESULT_CLI_CODE >> 2],
+      out: text.subarray(0, o), err: text.subarray(o, r), state: text.subarray(r, s), data: text.subarray(s, s + w(RESULT_CLI_DATA)),
+      lines: w(RESULT_CLI_LINES), code: i.res[RESULT_CLI_CODE >> 2], op: w(RESULT_CLI_OP), arg: w(RESULT_CLI_ARG),
     };
   });
 }

@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -48,7 +48,7 @@ describe.each(CLIS)("$prog, generated inputs", ({ cmd }) => {
   const run = (args: string[]) => spawnSync(cmd[0], [...cmd.slice(1), ...args], { cwd: ROOT, maxBuffer: 1 << 28 });
 
   it("reads lines cut anywhere by its 1 MiB reads: ending on a read, longer than 64 KiB or than a read, the last without \\n", () => {
-    // Read buffers keep 64 KiB in front for a line cut by a read (src/cli.ts, wholeLines); longer ones are joined.
+    // A read ends anywhere; the driver (assembly/cli/drive.ts) has the host keep a cut line and read on after it.
     const line = (k: number) => `{"name":"t","args":{"s":"${"x".repeat(k)}"}}\n`;
     const MiB = 1 << 20, over = line(0).length;
     const lens = [MiB - over, 10, 70_000, 300, (1 << 16) - over, 5, 2 * MiB + 3, 64, 1000, 200_000];
@@ -187,4 +187,43 @@ it("counts a chunk's lines as the chunk step numbers them", async () => {
   }
   const big = new TextEncoder().encode('{"name":"t","args":{"é":1}}\n'.repeat(5000) + "{last");
   expect(cliStep("lines", "", "", "", big).lines).toBe(5001);
+});
+
+// What a new host writes first: the core's driver loop (assembly/cli/drive.ts) without workers (the
+// plan starts none on one core), four actions, in this process, over every CLI vector.
+describe("the driver's loop in a host of a few lines", async () => {
+  await import("../src/index.js");
+  const { cliStep } = await import("../src/_engine.js");
+  const { CLI_EXIT, CLI_NEXT, CLI_READ, CLI_READ_ALL } = await import("../src/_abi.gen.js");
+  const errName = (e: unknown) => (e as { code?: string }).code ?? "-";
+  function host(args: string[]): { stdout: string; stderr: string; exit: number } {
+    const size = (a: string) => { try { return String(statSync(join(ROOT, a)).size); } catch { return "-"; } };
+    const out: Uint8Array[] = [], err: Uint8Array[] = [];
+    let block = new Uint8Array(0), fd = -1, path = "";
+    let r = cliStep("start", Buffer.concat(args.map((a) => Buffer.from(`${size(a)}:${a}\0`))), "{prog}", "{pkg}",
+      Buffer.from("cores=1\0worker=thread\0"));
+    for (;;) {
+      out.push(r.out); err.push(r.err);
+      const file = join(ROOT, Buffer.from(r.data).toString()); // the vectors' paths are from the repository root
+      let aux = "", bytes = new Uint8Array(0);
+      if (r.op === CLI_EXIT) return { stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString(), exit: r.code };
+      if (r.op === CLI_READ) {
+        const buf = Buffer.alloc(r.lines + r.arg);
+        buf.set(block.subarray(block.length - r.lines));
+        try {
+          if (file !== path) [fd, path] = [openSync(file, "r"), file];
+          const n = readSync(fd, buf, r.lines, r.arg, null);
+          aux = n ? "" : "EOF";
+          bytes = block = buf.subarray(0, r.lines + n);
+        } catch (e) { aux = errName(e); }
+        if (aux) { if (fd >= 0) closeSync(fd); [fd, path] = [-1, ""]; }
+      } else if (r.op === CLI_READ_ALL) {
+        try { bytes = readFileSync(file); } catch (e) { aux = errName(e); }
+      } else if (r.op !== CLI_NEXT) throw new Error(`a run without workers asked for action ${r.op}`);
+      r = cliStep("next", r.state, "0", aux, bytes);
+    }
+  }
+  it.each(cases.filter((c) => !c.args.includes("-")))("$id", (c) => {
+    expect(host(c.args)).toEqual({ stdout: c.stdout, stderr: c.stderr, exit: c.exit });
+  });
 });

@@ -8,11 +8,12 @@
 // extend the last segment, so a chunk without errors is one segment.
 import { alloc, releaseFrom } from "../base/arena";
 import { tapeForget } from "../json/tape";
-import { ensure, putBytes, sinkBase, sinkEnd, sinkInit, sinkLength } from "../json/sink";
+import { ensure, putBytes, sinkAdvance, sinkBase, sinkEnd, sinkInit, sinkLength } from "../json/sink";
 import { sha256Hex } from "../hash/sha256";
 import { LANE_MAX } from "../hash/sha256x4";
 import { deferFlush, deferKeep, deferQueue, deferReset, deferRollback } from "./digests";
-import { RESULT_CLI_CODE, RESULT_CLI_ERR, RESULT_CLI_LINES, RESULT_CLI_OUT, RESULT_CLI_STATE } from "../abi";
+import { RESULT_CLI_ARG, RESULT_CLI_CODE, RESULT_CLI_DATA, RESULT_CLI_ERR, RESULT_CLI_LINES, RESULT_CLI_OP, RESULT_CLI_OUT, RESULT_CLI_STATE } from "../abi";
+import { eraseBefore } from "./progress";
 import { result } from "../base/result";
 
 let base: usize = 0;
@@ -140,19 +141,36 @@ export function done(out: usize, err: usize, state: usize, lines: u32, code: i32
   store<u32>(r + RESULT_CLI_STATE, <u32>state);
   store<u32>(r + RESULT_CLI_LINES, lines);
   store<i32>(r + RESULT_CLI_CODE, code);
+  store<u32>(r + RESULT_CLI_OP, 0);
+  store<u32>(r + RESULT_CLI_DATA, 0);
+  store<u32>(r + RESULT_CLI_ARG, 0);
   return true;
 }
+
+/** The state every result of a driven run starts with (cli/drive.ts): the plan, before a step's own state. */
+let prefixP: usize = 0, prefixN: usize = 0;
+export function statePrefix(p: usize, n: usize): void { prefixP = p; prefixN = n; }
 
 /** Writes [stdout][stderr][state] into a fresh sink (the request's text) and the result words. */
 export function accFinal(stateP: usize, stateN: usize, lines: u32, code: i32): bool {
   deferFlush();
   // Above everything (no release): the state may lie in the last line's scratch.
-  if (!sinkInit(true, false, len + stateN + 16)) return false;
+  if (!sinkInit(true, false, len + prefixN + stateN + 32)) return false;
   const out = copyStream(false);
-  const err = copyStream(true);
-  if (!ensure(stateN)) return false;
+  const at = sinkLength();
+  let err = copyStream(true);
+  // A progress line drawn goes away before the text (cli/progress.ts): its erase first on stderr.
+  if (eraseBefore(out, err)) {
+    if (!ensure(err + 8)) return false;
+    memory.copy(sinkBase() + at + 4, sinkBase() + at, err);
+    store<u32>(sinkBase() + at, 0x5B1B0D | (<u32>0x4B << 24)); // "\r\x1b[K"
+    sinkAdvance(4);
+    err += 4;
+  }
+  if (!ensure(prefixN + stateN)) return false;
+  putBytes(prefixP, prefixN);
   putBytes(stateP, stateN);
-  return done(out, err, stateN, lines, code);
+  return done(out, err, prefixN + stateN, lines, code);
 }
 
 function copyStream(err: bool): usize {

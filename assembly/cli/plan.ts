@@ -24,12 +24,14 @@
 //   here=F         F's chunks to the "chunk" step on the host's thread, each
 //                  answered before the next is read (stdin, why, replay)
 //   shared=F       F's chunks to the "chunk" step on any job
+//   size=N         (a driven run's plan, cli/drive.ts) the size of the file
+//                  of the record before, for the progress line
 // Then "finish". A read that fails goes to "unreadable" with the host's
 // error name (errno.ts words it).
 import { ensure, putByte } from "../json/sink";
 import { bytes, decimal, lit } from "../json/emit";
 import {
-  C_REPLAY, C_WHY, argN, argP, argSize, fileArg, fileCount, hasToolsFile, inCount, inN, inP, isStdinArg, options,
+  C_REPLAY, C_WHY, argN, argP, argSize, fileArg, fileCount, hasToolsFile, inArg, inCount, inN, inP, isStdinArg, options,
   toolsN, toolsP,
 } from "./args";
 import { is } from "./help";
@@ -50,8 +52,12 @@ const IN_FLIGHT: u32 = 2;
 /** Answers waiting per job: output stays in input order with constant memory. */
 const QUEUE: u32 = 4;
 
-/** The plan of the parsed arguments into the sink; hostP/hostN: the host's facts. */
-export function writePlan(hostP: usize, hostN: usize): bool {
+/** Workers at most: a driven run keeps each job's state in a table of this size (cli/drive.ts). */
+export const MAX_WORKERS: u64 = 255;
+
+/** The plan of the parsed arguments into the sink; hostP/hostN: the host's facts; sizes: with size records. */
+export function writePlan(hostP: usize, hostN: usize, sizes: bool = false): bool {
+  withSizes = sizes;
   const cores = fact(hostP, hostN, "cores");
   const isolate = factIs(hostP, hostN, "worker", "isolate");
   const given = fact(hostP, hostN, "min-bytes");
@@ -65,6 +71,7 @@ export function writePlan(hostP: usize, hostN: usize): bool {
   if (!one && n > 1 && total >= minBytes) {
     const after = (total + CHUNK - 1) / CHUNK - 1;
     workers = n - 1 < after ? n - 1 : after;
+    if (workers > MAX_WORKERS) workers = MAX_WORKERS;
   }
   // Dealt shares (tests) stay as dealt: nothing is taken back.
   const deal = factIs(hostP, hostN, "deal", "1");
@@ -73,15 +80,29 @@ export function writePlan(hostP: usize, hostN: usize): bool {
   if (hasToolsFile() && !rec("tools", toolsP(), toolsN())) return false;
   if (options().command == C_WHY) {
     if (!rec("target", argP(fileArg(0)), argN(fileArg(0)))) return false;
-    for (let k: u32 = 0; k < inCount(); k++) if (!rec("here", inP(k), inN(k))) return false;
+    for (let k: u32 = 0; k < inCount(); k++) if (!rec("here", inP(k), inN(k)) || !size(inSize(k))) return false;
     return true;
   }
-  if (options().command == C_REPLAY) return rec("load", inP(0), inN(0)) && rec("here", argP(fileArg(0)), argN(fileArg(0)));
+  if (options().command == C_REPLAY) {
+    return rec("load", inP(0), inN(0)) && size(inSize(0)) && rec("here", argP(fileArg(0)), argN(fileArg(0))) && size(argSize(fileArg(0)));
+  }
   for (let k: u32 = 0; k < fileCount(); k++) {
     const a = fileArg(k);
-    if (!rec(workers > 0 && !isStdinArg(a) ? "shared" : "here", argP(a), argN(a))) return false;
+    if (!rec(workers > 0 && !isStdinArg(a) ? "shared" : "here", argP(a), argN(a)) || !size(argSize(a))) return false;
   }
   return true;
+}
+
+let withSizes = false;
+
+function size(n: u64): bool {
+  return !withSizes || num("size", n);
+}
+
+/** The size at --in k's path (0 when given as --in=FILE: the host measured that argument, not the path). */
+function inSize(k: u32): u64 {
+  const a = inArg(k);
+  return (a & 0x8000_0000) == 0 ? argSize(a) : 0;
 }
 
 function rec(key: string, p: usize, n: usize): bool {
@@ -111,7 +132,7 @@ function find(p: usize, n: usize, key: string): i64 {
 }
 
 /** A numeric fact, -1 when absent or not a number. */
-function fact(p: usize, n: usize, key: string): i64 {
+export function fact(p: usize, n: usize, key: string): i64 {
   const f = find(p, n, key);
   if (f < 0) return -1;
   const at = p + <usize>(f >> 32), len = <usize>(f & 0xFFFF_FFFF);
@@ -125,7 +146,7 @@ function fact(p: usize, n: usize, key: string): i64 {
   return v;
 }
 
-function factIs(p: usize, n: usize, key: string, value: string): bool {
+export function factIs(p: usize, n: usize, key: string, value: string): bool {
   const f = find(p, n, key);
   return f >= 0 && <usize>(f & 0xFFFF_FFFF) == <usize>value.length && is(p + <usize>(f >> 32), value);
 }

@@ -9,10 +9,29 @@ import { bytes, decimal, lit } from "../json/emit";
 let last: i64 = -1;
 let shown = false;
 
+/** A driven run (cli/drive.ts) erases the line itself before text; stdout a terminal too. */
+let auto = false, outTty = false;
+
 export function progressReset(): void {
   last = -1;
   shown = false;
+  auto = false;
 }
+
+export function progressAuto(stdoutTty: bool): void {
+  auto = true;
+  outTty = stdoutTty;
+}
+
+/** Whether a text of out and err bytes must erase the line drawn first (then it is gone). */
+export function eraseBefore(out: usize, err: usize): bool {
+  if (!auto || !shown || (err == 0 && (out == 0 || !outTty))) return false;
+  shown = false;
+  return true;
+}
+
+/** Whether a line is drawn (the end of a run erases it). */
+export function progressShown(): bool { return shown; }
 
 /**
  * Numbers [p, p+n): "BYTES TOTAL LINES MS" (decimal; BYTES read of this
@@ -32,6 +51,11 @@ export function writeProgress(fP: usize, fN: usize, p: usize, n: usize): bool {
   const total = next(q, end); q = at;
   const lines = next(q, end); q = at;
   const ms = <i64>next(q, end);
+  return drawProgress(fP, fN, nBytes, total, lines, ms);
+}
+
+/** The progress line for these numbers, or nothing (too early, too soon). */
+export function drawProgress(fP: usize, fN: usize, nBytes: u64, total: u64, lines: u64, ms: i64): bool {
   if (ms < 1000 || (last >= 0 && ms - last < 250)) return true;
   last = ms;
   shown = true;
@@ -42,6 +66,7 @@ export function writeProgress(fP: usize, fN: usize, p: usize, n: usize): bool {
 
 /** "\r" and erase line. A literal here, not a module constant: that would sit in the fingerprint module's data too. */
 function erase(): bool { return lit("\r\x1b[K"); }
+export function writeErase(): bool { return erase(); }
 
 let at: usize = 0;
 

@@ -1,13 +1,12 @@
-// The CLI engine: everything the CLIs do
-// that is not host transport. Internal; reached through F_CLI (cli/steps.ts).
+// The CLI engine: the parts of a run the driver (cli/drive.ts) calls.
+// Internal.
 //
 //   plan      argv → a plan or the text to print (cli/args.ts); starts a run
-//   target    why's CALL.json bytes → the state to hand back, or an error
+//   target    why's CALL.json bytes → why's state, or an error
 //   chunk     whole lines of a file (its name, the first line's number) →
 //             stdout and stderr bytes for all of them; counts; why's state
 //   unreadable  a file the host could not read, with the host's reason
-//   counts    this instance's counts as state (a worker's, for --jobs)
-//   finish    + the workers' counts → the summary lines and the exit status
+//   finish    the counts (a worker's merged as they come) → the summary lines and the exit status
 //
 // Lines are split here exactly as the CLIs always did: "\n" ends a line, one
 // trailing "\r" is dropped, a UTF-8 BOM opens line 1 only, lines of spaces
@@ -39,7 +38,7 @@ let nLines: u32 = 0, nFailed: u32 = 0, nFileErrors: u32 = 0, nMatch: u32 = 0, nD
 let fileP: usize = 0, fileN: usize = 0;
 
 /** "plan": argv [p, p+n) and the host's facts [hP, hP+hN) → plan (cli/plan.ts); resets the run. */
-export function runPlan(p: usize, n: usize, hP: usize, hN: usize, contract: i32): bool {
+export function runPlan(p: usize, n: usize, hP: usize, hN: usize, contract: i32, sizes: bool = false): bool {
   nLines = nFailed = nFileErrors = nMatch = nDiffer = nUnrecorded = 0;
   replayReset();
   progressReset();
@@ -47,7 +46,7 @@ export function runPlan(p: usize, n: usize, hP: usize, hN: usize, contract: i32)
   if (!plan(p, n, contract)) { if (planExit() != 2) return false; }
   const code = planExit(), err = planToStderr();
   if (code >= 0) return done(err ? 0 : sinkLength(), err ? sinkLength() : 0, 0, 0, code);
-  if (!writePlan(hP, hN)) return false;
+  if (!writePlan(hP, hN, sizes)) return false;
   return done(0, 0, sinkLength(), 0, -1);
 }
 
@@ -252,7 +251,7 @@ function strictUtf8(p: usize, n: usize): bool {
 import { sequenceLength } from "../text/utf8";
 
 /** "unreadable": the host could not read file [fP, fP+fN); its error name [rP, rP+rN) (cli/errno.ts). */
-export function runUnreadable(fP: usize, fN: usize, rP: usize, rN: usize): bool {
+export function runUnreadable(fP: usize, fN: usize, rP: usize, rN: usize, sP: usize = 0, sN: usize = 0): bool {
   nFileErrors++;
   if (!accInit(256) || !sinkInit(true, false, rN + 64) || !writeErrno(rP, rN)) return false;
   const wP = sinkBase(), wN = sinkLength();
@@ -261,7 +260,7 @@ export function runUnreadable(fP: usize, fN: usize, rP: usize, rN: usize): bool 
     if (!lit("{\"file\":") || !writeJsonString(fP, fN, false) || !lit(",\"error\":") || !writeJsonString(wP, wN, false)
       || !lit(",\"code\":\"unreadable-file\"}\n") || !accSink(false)) return false;
   } else if (!bytes(fP, fN) || !lit(": ") || !bytes(wP, wN) || !lit("\n") || !accSink(true)) return false;
-  return final(0, 0, 0, 0);
+  return final(sP, sN, 0, 0);
 }
 
 /** "position": where offset lies in the JSON text [p, p+n), as stdout text (message.ts). */
@@ -271,36 +270,43 @@ export function runPosition(p: usize, n: usize, offset: u32): bool {
 }
 
 /**
- * "lines": the lines of the chunk [p, p+n) as "chunk" numbers them (a last line
- * without its newline counts). A host that hands chunks to workers needs the
- * next chunk's first line number at once: 16 bytes a step here (SIMD) against
- * ~0.45 ms per MiB in a host's own count.
+ * "lines": the lines of the chunk [p, p+n) as runChunk numbers them (a last line
+ * without its newline counts): the driver's count of a chunk it hands to a
+ * worker (the next chunk's first line number), asked alone by the tests.
  */
 export function runLines(p: usize, n: usize): bool {
+  return sinkInit(true, false, 16) && done(0, 0, 0, chunkLines(p, n), 0);
+}
+
+/** The lines of [p, p+n) as runChunk numbers them: 16 bytes a step (SIMD). */
+export function chunkLines(p: usize, n: usize): u32 {
   let count = <u32>countByte16(p, p + n, 0x0A);
   if (n > 0 && load<u8>(p + n - 1) != 0x0A) count++;
-  if (!sinkInit(true, false, 16)) return false;
-  return done(0, 0, 0, count, 0);
+  return count;
 }
 
 const COUNTS = 6;
+export const COUNTS_BYTES: usize = COUNTS * 4;
 
-/** "counts": this instance's counts as state bytes (a worker's, merged by finish). */
-export function runCounts(): bool {
-  if (!sinkInit(true, false, COUNTS * 4) || !ensure(COUNTS * 4)) return false;
-  const at = sinkEnd();
-  store<u32>(at, nLines); store<u32>(at, nFailed, 4); store<u32>(at, nFileErrors, 8);
-  store<u32>(at, nMatch, 12); store<u32>(at, nDiffer, 16); store<u32>(at, nUnrecorded, 20);
-  for (let i = 0; i < COUNTS * 4; i++) putByte(load<u8>(at + <usize>i));
-  return done(0, 0, COUNTS * 4, 0, 0);
+/** A worker's counts start again with each task (cli/drive.ts: the host hands them back per task). */
+export function resetCounts(): void {
+  nLines = nFailed = nFileErrors = nMatch = nDiffer = nUnrecorded = 0;
 }
 
-/** "finish": state (why's), counts [cP, cP+cN) from the workers → summary, exit status. */
-export function runFinish(sP: usize, sN: usize, cP: usize, cN: usize): bool {
-  for (let q = cP; q + COUNTS * 4 <= cP + cN; q += COUNTS * 4) {
-    nLines += load<u32>(q); nFailed += load<u32>(q, 4); nFileErrors += load<u32>(q, 8);
-    nMatch += load<u32>(q, 12); nDiffer += load<u32>(q, 16); nUnrecorded += load<u32>(q, 20);
-  }
+/** Adds a worker's counts (COUNTS_BYTES at q) to this instance's. */
+export function addCounts(q: usize): void {
+  nLines += load<u32>(q); nFailed += load<u32>(q, 4); nFileErrors += load<u32>(q, 8);
+  nMatch += load<u32>(q, 12); nDiffer += load<u32>(q, 16); nUnrecorded += load<u32>(q, 20);
+}
+
+/** This instance's counts at q (COUNTS_BYTES). */
+export function storeCounts(q: usize): void {
+  store<u32>(q, nLines); store<u32>(q, nFailed, 4); store<u32>(q, nFileErrors, 8);
+  store<u32>(q, nMatch, 12); store<u32>(q, nDiffer, 16); store<u32>(q, nUnrecorded, 20);
+}
+
+/** "finish": state (why's), the workers' counts merged (addCounts) → summary, exit status. */
+export function runFinish(sP: usize, sN: usize): bool {
   let code: i32 = nFailed > 0 || nFileErrors > 0 ? 1 : 0;
   if (options().command == C_WHY) {
     if (!whyFinish(sP, sN)) return false; // allocates its own output (acc) after its reads

@@ -1,25 +1,21 @@
-// What the CLIs print, made once: a CLI request (F_CLI)
-// names a formatter or an engine step, and the core returns the exact bytes.
-// The hosts (src/cli.ts, _cli.py) keep only transport: argv, files and
-// stdin in chunks, writing what comes back, TTY progress, exit codes.
+// What the CLIs print, made once: a CLI request (F_CLI) names a step, and
+// the core returns the exact bytes. A CLI run is the driver's loop
+// (cli/drive.ts: start, next; a worker's instance: worker, job); the hosts
+// keep only transport: argv, files and stdin, stdout/stderr, threads, the terminal.
 //
 // Request parts for F_CLI (abi.ts): kind = the step's name (ASCII); the
-// other parts by step (the engine, cli/run.ts; results: RESULT_CLI_*):
+// other parts by step (results: RESULT_CLI_*):
+//   start, next, worker, job   the driver's (cli/drive.ts)
 //   plan        name = argv (cli/args.ts), matchOn = program name, ignoreArgs = package version,
 //               args = the host's facts → the plan (cli/plan.ts)
-//   target      name = CALL.json's name, ignoreArgs = the error name when unreadable (cli/errno.ts), args = its bytes
-//   chunk       name = file, matchOn = state, ignoreArgs = first line number (decimal), args = whole lines
-//   load        as chunk, for replay's recording (--in): its lines go into the replay index (cli/replay.ts)
-//   tools       name = --tools FILE, ignoreArgs = the error name when unreadable (empty: read), args = its bytes (cli/tools.ts)
 //   unreadable  name = file, ignoreArgs = the error name the host got (ENOENT; "-": none), worded by cli/errno.ts
 //   progress    name = file, ignoreArgs = "BYTES TOTAL LINES MS" → the progress line on stderr, or nothing
 //               (cli/progress.ts); no numbers: the text that erases it
-//   lines       args = whole lines → their count (RESULT_CLI_LINES), as chunk would number them
-//   counts      (none)
-//   finish      matchOn = state, args = the workers' counts, back to back
+//   lines       args = whole lines → their count (RESULT_CLI_LINES), as the driver numbers them
 //   position    name = JSON text, ignoreArgs = a byte offset (decimal) → " at byte N (line L, column C, X)",
 //               the one place that says where a JSON error is, for the SDKs' cold error path
 //   help, version   name = topic, matchOn = program name, ignoreArgs = package version
+// (plan, unreadable, progress and lines are the driver's parts, asked alone by the vectors' tests.)
 //
 // Adding a command (e.g. `replay`): write its formatter in cli/<command>.ts
 // (static literals and request bytes into the sink, as why.ts does), add one
@@ -33,12 +29,11 @@ import { pushRunLimits, setPkg } from "./args";
 import { popLimits } from "../base/limits";
 import { setTools } from "../pipeline/tools";
 import { keptTools, keptToolsLength } from "../ops/replay";
-import { replayStart } from "./replay";
-import { runTools } from "./tools";
 import { writeProgress } from "./progress";
 import { sinkLength } from "../json/sink";
-import { done } from "./output";
-import { runChunk, runCounts, runFinish, runLines, runPlan, runPosition, runTarget, runUnreadable } from "./run";
+import { done, statePrefix } from "./output";
+import { driveJob, driveNext, driveStart, driveWorker } from "./drive";
+import { runLines, runPlan, runPosition, runUnreadable } from "./run";
 
 /**
  * Runs step [fP, fP+fN) with the request's parts; true with the text at the
@@ -56,22 +51,21 @@ export function cliText(fP: usize, fN: usize, opP: usize, opN: usize, progP: usi
 function step(fP: usize, fN: usize, opP: usize, opN: usize, progP: usize, progN: usize,
   pkgP: usize, pkgN: usize, argsP: usize, argsN: usize): bool {
   setTools(keptTools(), keptToolsLength()); // --tools (cli/tools.ts), kept by this instance's replay index
-  if (fN == 5 && is(fP, "chunk")) { replayStart(false, 0, 0); return runChunk(opP, opN, progP, progN, parseDecimal(pkgP, pkgN), argsP, argsN); }
-  if (fN == 4 && is(fP, "load")) { replayStart(true, opP, opN); return runChunk(opP, opN, progP, progN, parseDecimal(pkgP, pkgN), argsP, argsN); }
-  if (fN == 5 && is(fP, "tools")) return runTools(opP, opN, pkgP, pkgN, argsP, argsN);
+  statePrefix(0, 0);
+  if (fN == 4 && is(fP, "next")) return driveNext(opP, opN, progP, progN, pkgP, pkgN, argsP, argsN);
+  if (fN == 3 && is(fP, "job")) return driveJob(argsP, argsN);
+  if (fN == 5 && is(fP, "start")) { setProg(progP, progN); setPkg(pkgP, pkgN); return driveStart(opP, opN, argsP, argsN); }
+  if (fN == 6 && is(fP, "worker")) return driveWorker(opP, opN, argsP, argsN);
   if (fN == 4 && is(fP, "plan")) {
     setProg(progP, progN); setPkg(pkgP, pkgN);
     return runPlan(opP, opN, argsP, argsN, FINGERPRINT_VERSION);
   }
-  if (fN == 6 && is(fP, "target")) return runTarget(opP, opN, pkgP, pkgN, argsP, argsN);
   if (fN == 8 && is(fP, "progress")) {
     return sinkInit(true, false, opN + 128) && writeProgress(opP, opN, pkgP, pkgN) && done(0, sinkLength(), 0, 0, 0);
   }
   if (fN == 10 && is(fP, "unreadable")) return runUnreadable(opP, opN, pkgP, pkgN);
-  if (fN == 6 && is(fP, "counts")) return runCounts();
   if (fN == 5 && is(fP, "lines")) return runLines(argsP, argsN);
   if (fN == 8 && is(fP, "position")) return runPosition(opP, opN, parseDecimal(pkgP, pkgN));
-  if (fN == 6 && is(fP, "finish")) return runFinish(progP, progN, argsP, argsN);
   if (!sinkInit(true, false, 4096)) return false;
   setProg(progP, progN);
   if (fN == 4 && is(fP, "help")) return writeHelp(opP, opN, FINGERPRINT_VERSION) || unknown();

@@ -33,10 +33,10 @@ export function sinkInit(keep: bool, hash: bool, sizeHint: usize): bool {
   // A kept text starts at its hint (it doubles when it outgrows it): one call of a message read
   // again (pipeline/process.ts) hints only its name, and a line's calls then cost their own size each.
   outCap = keep ? sizeHint + (sizeHint >> 3) + 64 : INITIAL_CAP;
-  const preset = keep && sizeHint <= presetCap ? presetBase : 0;
+  const preset = keep && sizeHint + OVERSHOOT <= presetCap ? presetBase : 0;
   presetBase = 0;
-  if (preset != 0) outCap = presetCap;
-  outBase = preset != 0 ? preset : alloc(outCap);
+  if (preset != 0) outCap = presetCap - OVERSHOOT;
+  outBase = preset != 0 ? preset : alloc(outCap + OVERSHOOT);
   outPos = 0;
   hashedTo = 0;
   keepText = keep;
@@ -82,7 +82,7 @@ function makeRoom(n: usize): bool {
   let cap = outCap << 1;
   if (cap < outPos + n) cap = outPos + n;
   if (cap < outCap) return false; // overflow
-  const p = grow(outBase, outPos, cap);
+  const p = grow(outBase, outPos, cap + OVERSHOOT);
   if (p == 0) return false;
   outBase = p;
   outCap = cap;
@@ -96,16 +96,25 @@ function makeRoom(n: usize): bool {
 
 /** Below this length a word loop beats memory.copy, which V8 runs as an out-of-line call. */
 const SMALL_COPY: usize = 64;
+/**
+ * The sink's buffer extends this far past its capacity, so a short copy into
+ * the ensured room writes whole words (up to 7 bytes past the copy, which
+ * later bytes overwrite; readers load past a range too: arena.ts, SLACK).
+ */
+const OVERSHOOT: usize = 8;
 
 @inline export function putBytes(src: usize, n: usize): void {
   putAt(outBase + outPos, src, n);
   outPos += n;
 }
 
-/** Copies n bytes to dst (inside the ensured room); may not overlap. */
+/** Copies n bytes to dst (inside the ensured room of the sink); may not overlap. */
 @inline export function putAt(dst: usize, src: usize, n: usize): void {
-  if (n <= SMALL_COPY) copySmall(dst, src, n);
-  else memory.copy(dst, src, n);
+  if (n <= SMALL_COPY) {
+    for (let i: usize = 0; i < n; i += 8) store<u64>(dst + i, load<u64>(src + i));
+  } else {
+    memory.copy(dst, src, n);
+  }
 }
 
 /** Copies n <= SMALL_COPY bytes; may not overlap. */

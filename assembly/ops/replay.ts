@@ -113,6 +113,12 @@ export function replayAnswer(p: usize, n: usize, flags: u32, nth: u32, again: bo
   return answer(p, n, flags, nth, false, again, 0);
 }
 /** The declarations the recording keeps (R_TOOLS), for setTools (tools.ts). */
+/** Forgets the kept declarations and recording: a CLI run starts on an instance that may have served another. */
+export function replayClear(): void {
+  if (tableCap > 0) memory.fill(slot(0), 0, <usize>tableCap << 2);
+  toolsLen = linesLen = tailLen = 0;
+  entryCount = lineNo = tailBraces = 0;
+}
 export function keptTools(): usize { return base(); }
 export function keptToolsLength(): usize { return toolsLen; }
 /** The recorded calls never answered. */

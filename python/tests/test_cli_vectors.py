@@ -119,9 +119,9 @@ def test_jobs_over_files_and_a_missing_one(prog, cmd, tmp_path):
 TAKE_BACK = r"""
 import sys
 from overturn.fingerprint import _cli
-def idle(self, k, argv, facts, tools):  # a worker that starts and then never takes a chunk (as if busy to the end)
-    self.done.put((k, None, None))
-_cli._Jobs._work = idle
+def idle(k, argv, tools, tasks, inbox):  # a worker that starts and then never takes a chunk (as if busy to the end)
+    inbox.put((str(k), b"", None))
+_cli._work = idle
 sys.exit(_cli.main(["--jobs", "2", sys.argv[1]]))
 """
 
@@ -166,7 +166,7 @@ def test_cli_vectors_pin_the_contract_version():
 def test_plan(case):
     """The core's plan (assembly/cli/plan.ts), asked as the CLI asks it; the same vectors as the TypeScript SDK's."""
     from overturn.fingerprint._engine import cli_step
-    _out, _err, state, _lines, code = cli_step("plan", _argv(case["argv"]), "p", "1", _facts(case["facts"]))
+    _out, _err, state, _lines, code = cli_step("plan", _argv(case["argv"]), "p", "1", _facts(case["facts"]))[:5]
     assert (code, bytes(state).decode().split("\0")[:-1]) == (-1, case["plan"])
 
 

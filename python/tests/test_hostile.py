@@ -702,8 +702,8 @@ def test_a_diagnostics_call_re_entered_mid_call_gets_its_own_instance(outer):
             got = fingerprint_batch_json(["outer"] * 3, ['{"a": 1}'] * 3)
         else:
             from overturn.fingerprint._engine import cli_step
-            cli_step("plan", b"0-\0", b"overturn-fingerprint", b"1")
-            out = cli_step("chunk", b"-", b"", b"1", b'{"name": "outer", "args": {"a": 1}}\n')[0]
+            cli_step("worker", b"-:-\0")  # a CLI worker's instance: a task of one line of file "-", line 1
+            out = cli_step("job", b"", b"", b"", b"\1\0\0\0\1\0\0\0-" b'{"name": "outer", "args": {"a": 1}}\n')[0]
             got = [bytes(out).split()[0].decode()]
     finally:
         del st.call

@@ -111,6 +111,29 @@ def test_records_sharing_a_list_and_a_dict_take_the_marshal_path(monkeypatch: py
     assert canonical_json(v) == ref.canonical_json(v)
 
 
+def test_shared_records_match_json_dumps_and_hashlib(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A second oracle, Python's own: for values with nothing to trim, no null
+    # and floats whose repr is their Number::toString, the canonical text is
+    # json.dumps with sorted keys and no spaces, which writes a shared list or
+    # dict again wherever it appears.
+    import hashlib
+
+    tags = ["alpha", "Zürich", "東京", 'q"uote', "tab\there", "😀"]
+    geo = {"lat": 47.376887, "lon": 8.541694, "area": {"code": "CH-ZH", "zips": [8001, 8002], "ok": True}}
+    v = {"id": "req-1", "records": [{"n": i, "score": i / 7 + 0.5, "tags": tags, "geo": geo} for i in range(30)]}
+    v["first"] = v["records"][0]
+    text = json.dumps(v, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    want = hashlib.sha256(("tool_call\nsearch\n" + text).encode("utf-8")).hexdigest()
+    assert b"r" in marshal.dumps(v, 4)
+    no_text_path(monkeypatch)
+    assert canonical_json(v) == text
+    assert fingerprint("search", v) == want
+    assert fingerprint("search", v, limits=Limits(max_depth=6, max_members=30)) == want
+    with pytest.raises(FingerprintError) as e:  # records[i].geo.area.zips: six levels
+        fingerprint("search", v, limits=Limits(max_depth=5))
+    assert e.value.code == "limit-exceeded"
+
+
 def test_a_copy_is_refs_inside_refs() -> None:
     # A shared list whose items are themselves shared containers and strings:
     # the copy carries the first reading, nested refs already resolved.

@@ -127,14 +127,15 @@ def compare(op: int, arg: int, a: bytes, flags_a: int, counters: bytes, target: 
         _release(st)
 
 
-_CLI_WORDS = struct.Struct("<IIIIi")  # RESULT_CLI_OUT, _ERR, _STATE, _LINES, _CODE (consecutive in abi.ts)
+_CLI_WORDS = struct.Struct("<IIIIiIII")  # RESULT_CLI_OUT, _ERR, _STATE, _LINES, _CODE, _OP, _DATA, _ARG (consecutive in abi.ts)
 
 
 def cli_step(step: str, name: Any = b"", match: Any = b"", ignore: Any = b"",
-             args: Any = b"") -> Tuple[memoryview, memoryview, memoryview, int, int]:
-    """One step of the core's CLI engine (``assembly/cli/out.ts`` lists the steps):
-    (stdout bytes, stderr bytes, state to hand back, lines read, code), as views of one
-    read of wasm memory (no further copies: a CLI moves megabytes a step)."""
+             args: Any = b"") -> Tuple[Any, ...]:
+    """One step of the core's CLI engine (``assembly/cli/steps.ts`` lists the steps):
+    (stdout bytes, stderr bytes, state to hand back, lines read, code, the driver's action, its payload,
+    its second number), the bytes as views of one read of wasm memory (no further copies: a CLI moves
+    megabytes a step)."""
     parts = [p.encode("utf-8", "surrogateescape") if isinstance(p, str) else p for p in (step, name, match, ignore)]
     st = _acquire()
     try:
@@ -143,7 +144,7 @@ def cli_step(step: str, name: Any = b"", match: Any = b"", ignore: Any = b"",
         _release(st)
 
 
-def _cli_step(st: Instance, parts: List[Any], args: Any) -> Tuple[memoryview, memoryview, memoryview, int, int]:
+def _cli_step(st: Instance, parts: List[Any], args: Any) -> Tuple[Any, ...]:
     n = HEADER_BYTES + sum(len(p) for p in parts) + len(args)
     st.room(n)
     head = _HEADER.pack(RQ_CLI, *[len(p) for p in parts], len(args)) + b"".join(parts)
@@ -153,9 +154,10 @@ def _cli_step(st: Instance, parts: List[Any], args: Any) -> Tuple[memoryview, me
     view[st.in_ptr + n - len(args):st.in_ptr + n] = args
     st.run(n)
     view, ptr, size = st.answer()
-    n_out, n_err, n_state, lines, code = _CLI_WORDS.unpack_from(view, st.result + RESULT_CLI_OUT)
+    n_out, n_err, n_state, lines, code, op, n_data, arg = _CLI_WORDS.unpack_from(view, st.result + RESULT_CLI_OUT)
     text = memoryview(bytes(view[ptr:ptr + size]))
-    return text[:n_out], text[n_out:n_out + n_err], text[n_out + n_err:n_out + n_err + n_state], lines, code
+    e, s = n_out + n_err, n_out + n_err + n_state
+    return text[:n_out], text[n_out:e], text[e:s], lines, code, op, text[s:s + n_data], arg
 
 
 def _run(st: Instance, request: bytes, s: Any = None) -> str:
