@@ -115,6 +115,7 @@ export const J_NONFINITE: u32 = 5;    // NaN, Infinity or -Infinity (D12): [from
 // request: cli | engine | F_CLI | | kind=step name=operand matchOn=program ignoreArgs=version args=bytes | text=out-err-state-data words=CLI
 // request: replay | engine | F_REPLAY | F_STRING_INPUT F_VALUES F_FROM_VALUE | kind=u32:op,argument,known args=bytes | text=answer
 // request: limits | fingerprint | F_LIMITS | F_STRING_INPUT | kind=naming args=limit-members | words=given,bytes,depth,members
+// request: path | fingerprint | F_PATH F_TEXT | F_STRING_INPUT F_VALUES | args=keys-and-indices | text=path
 
 // Request header: six little-endian u32 words, then the parts back to back.
 export const HEADER_BYTES: u32 = 24;
@@ -230,6 +231,8 @@ export const V_JSON: u8 = 10;
 
 // Selection decided once, in the core (pipeline/select.ts), and dates printed by it (json/values.ts, text/isodate.ts).
 export const F_KEEP_MASK: u32 = 131072; // with F_TEXT: args is an object of the args' top-level keys (values not read); the text is "" (no selection applies), else "M" (matchOn governs) or "I" (ignoreArgs), then "1" (walk it) or "0" (never read it, D9) per member
+// Value paths: the host sends where a value it refuses is, the core writes the path (pipeline/path.ts).
+export const F_PATH: u32 = 1048576;   // with F_TEXT: args is a JSON array of the keys (strings) and indices (numbers) from the args down to a value, null first when they start at a whole call; the text is its path in D15's notation
 export const V_DATE: u8 = 8;          // f64 time value in ms (a JS Date's, a Python datetime's UTC instant): printed as toISOString() prints it; NaN or beyond 8.64e15 is an invalid Date: null (D15, D16)
 export const V_DAY: u8 = 9;           // f64 days since 1970-01-01 (a Python date): printed YYYY-MM-DD (D16)
 
@@ -295,7 +298,7 @@ export const W_CIRCULAR: u32 = 22;       // word: circular-value | circular refe
 export const W_TOO_DEEP: u32 = 23;       // word: too-deep | args are nested too deeply (over {1} levels) at {2}
 export const W_UNSUPPORTED: u32 = 24;    // word: unsupported-value | cannot fingerprint {1} at {2}: only plain objects, arrays, strings, numbers, booleans, null, Dates and objects with toJSON are allowed (D15)
 export const W_UNSUPPORTED_PY: u32 = 25; // word: unsupported-value | cannot fingerprint {1} at {2}: only dict, list, tuple, str, int, float, bool, None, datetime and date are allowed (D16)
-export const W_UNREADABLE: u32 = 26;     // word: unsupported-value | cannot read the object at {1}: {2}
+export const W_UNREADABLE: u32 = 26;     // word: unsupported-value | cannot read the object at {2}: {1}
 export const W_KEY_TYPE: u32 = 27;       // word: unsupported-value | cannot fingerprint a dict key of type {1} in the object at {2}: keys must be str, int, float, bool or None (D16)
 export const W_MEMBERS: u32 = 28;        // word: unsupported-value | a call's members must be JSON values
 export const W_TRAP: u32 = 29;           // word: internal-error | the {1} core failed (an SDK defect, please report): {2}
@@ -313,14 +316,20 @@ export const W_LIMIT_UNKNOWN: u32 = 40;  // word: invalid-argument | unknown lim
 export const W_LIMIT_VALUE: u32 = 41;    // word: invalid-argument | {1} must be a non-negative integer, Infinity or null, got {2}
 export const W_LIMIT_VALUE_PY: u32 = 42; // word: invalid-argument | {1} must be a non-negative int, math.inf or None, got {2}
 export const W_INT_KEY: u32 = 43;        // word: unsupported-value | cannot fingerprint an int dict key of more digits than sys.get_int_max_str_digits() allows in the object at {1} (D16)
-export const W_NOT_ITERABLE: u32 = 44;   // word: unsupported-value | cannot fingerprint the object at {1}: {2} returned {3}, which is not iterable
-export const W_NOT_PAIR: u32 = 45;       // word: unsupported-value | cannot fingerprint the dict at {1}: its items() yielded {2}, not a (key, value) pair
-export const W_DUMP_RAISED: u32 = 46;    // word: unsupported-value | cannot fingerprint {1} at {2}: its {3} raised {4}: {5} (D16b)
-export const W_DUMP_MODEL: u32 = 47;     // word: unsupported-value | cannot fingerprint {1} at {2}: a {3} must return JSON values, not objects with model_dump (D16b)
-export const W_DATETIME: u32 = 48;       // word: unsupported-value | cannot fingerprint the datetime at {1}: {2}
+export const W_NOT_ITERABLE: u32 = 44;   // word: unsupported-value | cannot fingerprint the object at {3}: {1} returned {2}, which is not iterable
+export const W_NOT_PAIR: u32 = 45;       // word: unsupported-value | cannot fingerprint the dict at {2}: its items() yielded {1}, not a (key, value) pair
+export const W_DUMP_RAISED: u32 = 46;    // word: unsupported-value | cannot fingerprint {1} at {5}: its {2} raised {3}: {4} (D16b)
+export const W_DUMP_MODEL: u32 = 47;     // word: unsupported-value | cannot fingerprint {1} at {3}: a {2} must return JSON values, not objects with model_dump (D16b)
+export const W_DATETIME: u32 = 48;       // word: unsupported-value | cannot fingerprint the datetime at {2}: {1}
 export const W_ARROW: u32 = 49;          // word: invalid-argument | {1} must be a pyarrow string array, got {2}
 export const W_BATCH_STOPPED: u32 = 50;  // word: internal-error | the core's batch stopped at {1} of {2}..{3}
 export const W_COLUMN: u32 = 51;         // word: invalid-argument | {1}: a column is { offsets: Uint32Array | Int32Array, data: Uint8Array }
 export const W_COLUMN_ORDER: u32 = 52;   // word: invalid-argument | {1}: offsets[{2}] is out of order or outside data
 export const W_ITERABLE_OR_COLUMN: u32 = 53; // word: invalid-argument | {1} must be an iterable or a column { offsets, data }
 export const W_KEEP_MASK: u32 = 54;      // word: internal-error | the core's keep-mask has {1} members for {2} keys
+
+// The path of a value a host refuses (D15, D16, D20) is written by the core
+// (pipeline/path.ts); the path is the last parameter of every word that names one.
+export const W_GO_VALUE: u32 = 60;       // word: unsupported-value | cannot fingerprint {1} at {2}
+export const W_GO_VALUE_CAUSE: u32 = 61; // word: unsupported-value | cannot fingerprint {1} at {3}: {2}
+export const W_GO_UTF8: u32 = 62;        // word: invalid-utf8 | cannot fingerprint {1} at {2}

@@ -223,3 +223,19 @@ func call(m *module, flags uint32, p [][]byte, args any, own *Limits) (r *result
 	}
 	return r, nil
 }
+
+// appendQuoted appends s as a JSON string literal (the core checks its UTF-8).
+func appendQuoted(b []byte, s string) []byte {
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"' || c == '\\':
+			b = append(b, '\\', c)
+		case c < 0x20:
+			b = append(b, '\\', 'u', '0', '0', "0123456789abcdef"[c>>4], "0123456789abcdef"[c&15])
+		default:
+			b = append(b, c)
+		}
+	}
+	return append(b, '"')
+}

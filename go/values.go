@@ -12,7 +12,6 @@ import (
 	"math"
 	"reflect"
 	"strconv"
-	"strings"
 	"time"
 	"unicode/utf8"
 )
@@ -162,7 +161,7 @@ func (w *walker) value(v reflect.Value) {
 	case marshals(t) || k == reflect.Struct || k == reflect.Map && t.Key().Kind() != reflect.String:
 		w.marshal(v) // encoding/json's form: its tags, omitempty, other map keys as it writes them
 	case k == reflect.Slice && t.Elem().Kind() == reflect.Uint8:
-		w.fail("unsupported-value", "a []byte", nil)
+		w.fail(abi.W_GO_VALUE, "a []byte", nil)
 	case (k == reflect.Map || k == reflect.Slice) && v.IsNil():
 		w.buf = append(w.buf, abi.V_NULL)
 	case k == reflect.Bool:
@@ -196,7 +195,7 @@ func (w *walker) value(v reflect.Value) {
 			}
 		})
 	default: // channels, functions, complex numbers, unsafe pointers
-		w.fail("unsupported-value", "a "+t.String(), nil)
+		w.fail(abi.W_GO_VALUE, "a "+t.String(), nil)
 	}
 }
 
@@ -290,7 +289,7 @@ func (w *walker) num(f float64) {
 func (w *walker) number(s string) {
 	f, err := strconv.ParseFloat(s, 64) // out of range: ±Inf, which the core makes null (D11)
 	if !json.Valid([]byte(s)) || err != nil && !errors.Is(err, strconv.ErrRange) {
-		w.fail("unsupported-value", fmt.Sprintf("json.Number %q, not a JSON number,", s), nil)
+		w.fail(abi.W_GO_VALUE, fmt.Sprintf("json.Number %q, not a JSON number,", s), nil)
 	}
 	w.num(f)
 }
@@ -350,7 +349,7 @@ func (w *walker) str(s string) {
 		}
 	}
 	if !ascii && !utf8.ValidString(s) {
-		w.fail("invalid-utf8", "a string that is not valid UTF-8", nil)
+		w.fail(abi.W_GO_UTF8, "a string that is not valid UTF-8", nil)
 	}
 	item(w, tag, s)
 }
@@ -370,62 +369,37 @@ func item[T ~string | ~[]byte](w *walker, tag byte, b T) {
 func (w *walker) marshal(v reflect.Value) {
 	b, err := json.Marshal(v.Interface())
 	if err != nil {
-		w.fail("unsupported-value", "a "+v.Type().String(), err)
+		w.fail(abi.W_GO_VALUE, "a "+v.Type().String(), err)
 	}
 	// encoding/json writes an invalid UTF-8 byte as the escape \ufffd (a real U+FFFD stays raw).
 	if bytes.Contains(b, []byte(`\ufffd`)) {
-		w.fail("invalid-utf8", "a string that is not valid UTF-8 in a "+v.Type().String(), nil)
+		w.fail(abi.W_GO_UTF8, "a string that is not valid UTF-8 in a "+v.Type().String(), nil)
 	}
 	w.json(b)
 }
 
-func (w *walker) fail(code, what string, cause error) {
+// fail: the value here is refused (word id: W_GO_VALUE, W_GO_UTF8); a cause follows its message.
+func (w *walker) fail(id int, what string, cause error) {
 	p := w.pathString()
-	msg := "cannot fingerprint " + what + " at " + p
 	if cause != nil {
-		msg += ": " + cause.Error()
+		panic(word(abi.W_GO_VALUE_CAUSE, p, what, cause.Error(), p))
 	}
-	panic(newError(code, msg, p))
+	panic(word(id, p, what, p))
 }
 
-// pathString: D15's notation, args.items[3].when.
+// pathString: where the walk is, as the core writes it in D15's notation
+// (args.items[3].when) from the keys and indices (abi.F_PATH).
 func (w *walker) pathString() string {
-	b := []byte("args")
-	for _, s := range w.path {
-		switch {
-		case s.idx >= 0:
-			b = append(append(append(b, '['), strconv.Itoa(s.idx)...), ']')
-		case isIdent(s.key):
-			b = append(append(b, '.'), s.key...)
-		default:
-			b = append(appendQuoted(append(b, '['), strings.ToValidUTF8(s.key, "\uFFFD")), ']')
+	at := make([]any, len(w.path))
+	for i, s := range w.path {
+		if at[i] = s.key; s.idx >= 0 {
+			at[i] = s.idx
 		}
 	}
-	return string(b)
-}
-
-func isIdent(k string) bool {
-	for i := 0; i < len(k); i++ {
-		c := k[i]
-		if !(c == '_' || c == '$' || c|0x20 >= 'a' && c|0x20 <= 'z' || i > 0 && c >= '0' && c <= '9') {
-			return false
-		}
+	b, _ := json.Marshal(at) // strings and ints only
+	r, err := call(fastModule, abi.F_PATH|abi.F_TEXT, make([][]byte, 4), textArg{b: b}, nil)
+	if err != nil {
+		return "args" // no module to write it: the walk's start
 	}
-	return k != ""
-}
-
-// appendQuoted appends s as a JSON string literal (the core checks its UTF-8).
-func appendQuoted(b []byte, s string) []byte {
-	b = append(b, '"')
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '"' || c == '\\':
-			b = append(b, '\\', c)
-		case c < 0x20:
-			b = append(b, fmt.Sprintf(`\u%04x`, c)...)
-		default:
-			b = append(b, c)
-		}
-	}
-	return append(b, '"')
+	return string(r.text)
 }

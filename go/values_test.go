@@ -148,6 +148,9 @@ func TestGoValueErrors(t *testing.T) {
 		{"cycle-slice", list, "circular-value", "args[1]"},
 		{"cycle-struct", loop, "unsupported-value", "args"},
 		{"key-with-space", map[string]any{"a b": []any{make(chan int)}}, "unsupported-value", `args["a b"][0]`},
+		// Quoted as JSON.stringify quotes (D15, the core writes every host's paths): short escapes, \u00xx.
+		{"key-with-controls", map[string]any{"a\nb\x01\"": make(chan int)}, "unsupported-value", `args["a\nb\u0001\""]`},
+		{"key-identifier", map[string]any{"$_x9": map[string]any{"9x": make(chan int)}}, "unsupported-value", `args.$_x9["9x"]`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

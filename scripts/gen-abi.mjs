@@ -42,8 +42,10 @@ for (const line of text.split("\n")) {
   const w = /^word: ([a-z0-9-]+|-) \| (.+)$/.exec(comment);
   if (w) words.push({ id: Number(value), code: w[1], template: w[2] });
 }
+// Each area of the core owns a range of word ids: the unused ids between them are empty entries.
+for (let i = 0; i < words.length; i++) if (words[i].id > i + 1 && words[i].id > words[i - 1]?.id) words.splice(i, 0, { id: i + 1, code: "-", template: "" });
 words.forEach((w, i) => {
-  if (w.id !== i + 1) throw new Error(`${SOURCE}: word ids must be 1..n without gaps, in order (${w.template})`);
+  if (w.id !== i + 1) throw new Error(`${SOURCE}: word ids must be 1..n, in order (${w.template})`);
   if (!/^[\x20-\x7e]*$/.test(w.template)) throw new Error(`${SOURCE}: a word template is ASCII (${w.template})`);
   // Each parameter at most once: a message is then at most its template + the parameters' bytes (base/words.ts).
   for (const k of ["{1}", "{2}", "{3}", "{4}", "{5}"]) {

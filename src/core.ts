@@ -5,7 +5,7 @@
  * @module
  */
 import {
-  F_DIGEST, F_KEEP_MASK, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES, HEADER_BYTES, WORD_OUT,
+  F_DIGEST, F_KEEP_MASK, F_PATH, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES, HEADER_BYTES, WORD_OUT,
 } from "./_abi.gen.js";
 import { FingerprintError, setWorder } from "./errors.js";
 import { isWellFormed, writeWtf8 } from "./_wtf8.js";
@@ -256,7 +256,7 @@ function word(id: number, params: readonly string[]): string {
     return `error ${id}: ${params.join("; ")}`; // the module failed to load: no words to ask for
   }
 }
-setWorder(word);
+setWorder(word, (at) => call(F_PATH | F_TEXT, "", "", "", "", at).text);
 
 /**
  * A limits argument, checked by the core (abi.ts F_LIMITS): [which were

@@ -73,9 +73,12 @@ export function errorFromCore(status: number, offset: number, message: string): 
 
 /** Words an error (assembly/abi.ts W_*): the fingerprint module's `word` export, set by core.ts. */
 let worder: ((id: number, params: readonly string[]) => string) | undefined;
+/** Writes a value's path (assembly/abi.ts F_PATH) from the JSON array of its keys and indices, set by core.ts. */
+let pather: ((at: string) => string) | undefined;
 
-export function setWorder(w: (id: number, params: readonly string[]) => string): void {
+export function setWorder(w: (id: number, params: readonly string[]) => string, p: (at: string) => string): void {
   worder = w;
+  pather = p;
 }
 
 /**
@@ -85,6 +88,17 @@ export function setWorder(w: (id: number, params: readonly string[]) => string):
 export function hostError(id: number, params: readonly (string | number)[], details: FingerprintErrorDetails = {}): FingerprintError {
   const code = WORD_CODES[id - 1] as FingerprintErrorCode;
   return new FingerprintError(code, worder!(id, params.map(String)), details);
+}
+
+/**
+ * A value this host refuses (D15), where `at` says: the keys and indices
+ * from the args (or from the whole call, `call`) down to it. The core writes
+ * the path (assembly/abi.ts F_PATH) and the message, whose last parameter it is.
+ */
+export function pathError(id: number, at: readonly (string | number)[], call: boolean,
+  params: readonly (string | number)[], cause?: unknown): FingerprintError {
+  const path = pather!(JSON.stringify(call ? [null, ...at] : at));
+  return hostError(id, [...params, path], { path, cause });
 }
 
 /** The host's word for a value's type in a message: `typeof`, with null and arrays named. */

@@ -27,7 +27,7 @@ import {
   V_ARRAY, V_DATE, V_FALSE, V_NULL, V_NUMBER, V_OBJECT, V_STR, V_STR_CLEAN, V_TRUE, VALUE_CYCLE_CHECK_DEPTH, VALUE_MAX_DEPTH,
   W_CIRCULAR, W_TOO_DEEP, W_UNREADABLE, W_UNSUPPORTED,
 } from "./_abi.gen.js";
-import { FingerprintError, hostError } from "./errors.js";
+import { FingerprintError, pathError } from "./errors.js";
 import { isWellFormed, writeWtf8, wtf8Special } from "./_wtf8.js";
 
 // Deeper than VALUE_MAX_DEPTH is an error: the text path reads as many levels (D19). Cycles are
@@ -241,7 +241,7 @@ function scalar(v: unknown): number {
 function item(v: unknown, key: string | number): number {
   const r = scalar(v);
   if (r !== OTHER) return r;
-  if (typeof v === "bigint") throw unsupported(pathTo(sp, key), "a BigInt");
+  if (typeof v === "bigint") throw refused(W_UNSUPPORTED, key, ["a BigInt"]);
   if (v === null) return DROPPED;
   return object(v as object, key, false);
 }
@@ -291,7 +291,7 @@ function object(v: object, key: string | number, toJSONApplied: boolean): number
   } catch (err) {
     throw unreadable(key, err);
   }
-  if (!array) throw unsupported(pathTo(sp, key), typeName(v));
+  if (!array) throw refused(W_UNSUPPORTED, key, [typeName(v)]);
   const len = (v as unknown[]).length;
   const present = len >= SPARSE_MIN_LENGTH ? presentIndices(v as unknown[], len, key) : null;
   if (present === null) push(v, key, null, true, len, V_ARRAY);
@@ -315,13 +315,10 @@ function timeOf(v: object): number | undefined {
  */
 function push(o: object, key: string | number, keys: string[] | null, isArr: boolean, len: number, tag: number): void {
   const depth = sp - base;
-  if (depth >= MAX_DEPTH) {
-    const path = pathTo(sp, key);
-    throw hostError(W_TOO_DEEP, [MAX_DEPTH, path], { path });
-  }
+  if (depth >= MAX_DEPTH) throw refused(W_TOO_DEEP, key, [MAX_DEPTH]);
   if (depth >= CYCLE_CHECK_DEPTH) {
     if (deep === null) deep = new Set();
-    if (deep.has(o)) throw circular(o, key);
+    if (deep.has(o)) throw circular(key);
     deep.add(o);
   }
   room(5);
@@ -459,14 +456,7 @@ function str(s: string): void {
   pos = p;
 }
 
-// --- Errors: paths come from the frames (D15 notation, `args.items[3].when`).
-
-const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-
-function segment(key: string | number, inArray: boolean): string {
-  if (inArray || typeof key === "number") return `[${key}]`;
-  return IDENT.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
-}
+// --- Errors: where they are comes from the frames; the core writes the path and the message.
 
 /** The current key of frame f (the member or element being written). */
 function frameKey(f: number): string | number {
@@ -476,36 +466,32 @@ function frameKey(f: number): string | number {
   return fIsArray[f] ? +keys[i] : keys[i];
 }
 
-/** Path of the item `key` inside frame top-1 (the top level when top === base). */
-function pathTo(top: number, key: string | number): string {
-  let p = root;
-  for (let f = base; f < top - 1; f++) p += segment(frameKey(f), fIsArray[f]);
-  if (top > base) p += segment(key, fIsArray[top - 1]);
-  return p.charCodeAt(0) === 46 ? p.slice(1) : p || "the call"; // "" root: `args.x`, not `.args.x`
+/** The keys and indices down to the item `key` inside frame top-1 (the top level when top === base). */
+function segments(top: number, key: string | number): (string | number)[] {
+  const at: (string | number)[] = [];
+  for (let f = base; f < top - 1; f++) at.push(frameKey(f));
+  if (top > base) at.push(key);
+  return at;
 }
 
-/** The first container on the path that repeats an earlier one, named as the oracle names it. */
-function circular(o: object, key: string | number): FingerprintError {
-  const seen = new Set<object>();
-  let at = sp;
-  for (let f = base; f < sp; f++) {
-    if (seen.has(fObj[f])) { at = f; break; }
-    seen.add(fObj[f]);
-  }
-  const path = at === sp ? pathTo(sp, key) : pathTo(at, frameKey(at - 1));
-  void o;
-  return hostError(W_CIRCULAR, [path], { path });
-}
-
-function unsupported(path: string, what: string): FingerprintError {
-  return hostError(W_UNSUPPORTED, [what, path], { path });
+/** The value at `key` in the top frame is refused (a cycle: at the frame `top`); the core words it. */
+function refused(id: number, key: string | number, params: (string | number)[], cause?: unknown, top = sp): FingerprintError {
+  return pathError(id, segments(top, key), root === "", params, cause);
 }
 
 /** The object's shape could not be read (a revoked Proxy, an ownKeys trap that breaks its invariants). */
 function unreadable(key: string | number, cause: unknown): FingerprintError {
-  const path = pathTo(sp, key);
-  const why = cause instanceof Error ? cause.message : String(cause);
-  return hostError(W_UNREADABLE, [path, why], { path, cause });
+  return refused(W_UNREADABLE, key, [cause instanceof Error ? cause.message : String(cause)], cause);
+}
+
+/** The first container on the path that repeats an earlier one, named as the oracle names it. */
+function circular(key: string | number): FingerprintError {
+  const seen = new Set<object>();
+  for (let f = base; f < sp; f++) {
+    if (seen.has(fObj[f])) return refused(W_CIRCULAR, frameKey(f - 1), [], undefined, f);
+    seen.add(fObj[f]);
+  }
+  return refused(W_CIRCULAR, key, []);
 }
 
 function typeName(v: object): string {

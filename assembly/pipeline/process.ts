@@ -6,7 +6,7 @@
 // the dispatcher (entry/dispatch.ts) alone routes a host's request to them or here.
 // The ABI is documented in entry/fingerprint.ts and defined in abi.ts.
 import {
-  ALL_CALLS, E_NO_CALLS, F_CALL, F_ECHO_CALL, F_KEEP_MASK, F_FROM_VALUE, F_RAW_NAMES, F_NTH_CALL, F_TOOLS, F_DIGEST, F_EXPLAIN, F_MARSHAL, F_IGNORE, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES,
+  ALL_CALLS, E_NO_CALLS, F_CALL, F_ECHO_CALL, F_KEEP_MASK, F_PATH, F_FROM_VALUE, F_RAW_NAMES, F_NTH_CALL, F_TOOLS, F_DIGEST, F_EXPLAIN, F_MARSHAL, F_IGNORE, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES,
   PART_CALL, HEADER_BYTES, RESULT_DIGEST, RESULT_OFFSET, RESULT_PART, RESULT_STATUS, RESULT_TEXT_LEN, RESULT_TEXT_PTR,
 } from "../abi";
 import { alloc, arenaMark, arenaReset, grow, releaseFrom } from "../base/arena";
@@ -29,6 +29,7 @@ import { writeCanonical } from "./canonical";
 import { RESULT } from "../base/result";
 import { failureMessage } from "../base/words";
 import { SELECT_IGNORE, SELECT_MATCH_ON, SELECT_NONE, isKeyList, setSelection, writeKeepMask } from "./select";
+import { writePath } from "./path";
 import { sha256FinalHex, sha256Reset } from "../hash/sha256";
 import { asciiEnd, hasSurrogate, sequenceLength } from "../text/utf8";
 import { findByte } from "../text/bytes";
@@ -120,7 +121,7 @@ export function process<V>(flags: u32, kindPtr: usize, kindLen: usize, namePtr: 
   // hosts never send them; rejecting them cost bytes the 40 KiB budget lacks).
   // The byte limit before anything is read or sized by the input (limits.ts).
   // A keep-mask's keys are the host's summary of args, not input: limits measure what is read after it.
-  const limited = (flags & F_KEEP_MASK) == 0;
+  const limited = (flags & (F_KEEP_MASK | F_PATH)) == 0;
   if (limited && !inputFits(argsLen, (flags & F_FROM_VALUE) != 0)) return failed();
   const digest = (flags & F_DIGEST) != 0;
   const preimage = (flags & F_PREIMAGE) != 0 || explain;
@@ -255,6 +256,7 @@ export function process<V>(flags: u32, kindPtr: usize, kindLen: usize, namePtr: 
   setPart(PART_ARGS);
   // F_KEEP_MASK: which top-level members the host is to walk (D9), not the canonical text.
   if (flags & F_KEEP_MASK) return writeKeepMask(<u32>root) ? OK : failed();
+  if (flags & F_PATH) return writePath(<u32>root) ? OK : fail(E_BAD_REQUEST, -1);
   if (!writeCanonical(<u32>root)) return failed();
   sinkFinish();
   if (digest) sha256FinalHex(RESULT + RESULT_DIGEST);

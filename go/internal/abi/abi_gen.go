@@ -3,7 +3,7 @@
 // Package abi is the core's ABI for the Go host; abiId() of the module must equal ABI_ID.
 package abi
 
-const ABI_ID = 0x00052a95
+const ABI_ID = 0x0008cbbc
 
 // PACKAGE_VERSION is package.json's version, which the CLI prints (--version).
 const PACKAGE_VERSION = "1.0.0"
@@ -125,6 +125,7 @@ const (
 	V_OBJECT                = 7
 	V_JSON                  = 10
 	F_KEEP_MASK             = 131072
+	F_PATH                  = 1048576
 	V_DATE                  = 8
 	V_DAY                   = 9
 	OK                      = 0
@@ -207,6 +208,9 @@ const (
 	W_COLUMN_ORDER          = 52
 	W_ITERABLE_OR_COLUMN    = 53
 	W_KEEP_MASK             = 54
+	W_GO_VALUE              = 60
+	W_GO_VALUE_CAUSE        = 61
+	W_GO_UTF8               = 62
 	DEFAULT_KIND            = "tool_call"
 )
 
@@ -237,8 +241,8 @@ var CoreErrors = [...][2]string{
 	{"invalid-argument", "invalid argument (the message says which, ops/limit_args.ts)"},
 }
 
-// WordCodes maps word id 1..54 (W_*) to FingerprintError.Code ("-": a frame of a core error).
-var WordCodes = [...]string{"-", "-", "-", "-", "-", "-", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "circular-value", "too-deep", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "internal-error", "internal-error", "invalid-argument", "out-of-memory", "internal-error", "internal-error", "invalid-argument", "internal-error", "too-deep", "-", "-", "invalid-argument", "invalid-argument", "invalid-argument", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "invalid-argument", "internal-error", "invalid-argument", "invalid-argument", "invalid-argument", "internal-error"}
+// WordCodes maps word id 1..62 (W_*) to FingerprintError.Code ("-": a frame of a core error).
+var WordCodes = [...]string{"-", "-", "-", "-", "-", "-", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "circular-value", "too-deep", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "internal-error", "internal-error", "invalid-argument", "out-of-memory", "internal-error", "internal-error", "invalid-argument", "internal-error", "too-deep", "-", "-", "invalid-argument", "invalid-argument", "invalid-argument", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "invalid-argument", "internal-error", "invalid-argument", "invalid-argument", "invalid-argument", "internal-error", "-", "-", "-", "-", "-", "unsupported-value", "unsupported-value", "invalid-utf8"}
 
 // RequestKind is one operation a host can ask (abi.ts "request:" lines).
 type RequestKind struct {
@@ -261,6 +265,7 @@ const (
 	RQ_CLI         = 4096
 	RQ_REPLAY      = 16384
 	RQ_LIMITS      = 262144
+	RQ_PATH        = 1048578
 )
 
 var RequestKinds = map[string]RequestKind{
@@ -272,4 +277,5 @@ var RequestKinds = map[string]RequestKind{
 	"cli":         {"engine", 4096, 0, map[string]string{"kind": "step", "name": "operand", "matchOn": "program", "ignoreArgs": "version", "args": "bytes"}, map[string]string{"text": "out-err-state-data", "words": "CLI"}, map[string][]string{}, []string{"out", "err", "state", "lines", "code", "op", "data", "arg"}},
 	"replay":      {"engine", 16384, 65616, map[string]string{"kind": "u32:op,argument,known", "args": "bytes"}, map[string]string{"text": "answer"}, map[string][]string{"kind": {"op", "argument", "known"}}, []string{}},
 	"limits":      {"fingerprint", 262144, 16, map[string]string{"kind": "naming", "args": "limit-members"}, map[string]string{"words": "given,bytes,depth,members"}, map[string][]string{}, []string{"given", "bytes", "depth", "members"}},
+	"path":        {"fingerprint", 1048578, 80, map[string]string{"args": "keys-and-indices"}, map[string]string{"text": "path"}, map[string][]string{}, []string{}},
 }

@@ -22,7 +22,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, TypedDic
 from ._abi import (D_DIFF, D_NEAR_START, D_NEAR_STEP, DEFAULT_KIND, F_FROM_VALUE, F_STRING_INPUT, NEAR_COUNTER_BYTES,
                    NEAR_EXACT, NEAR_NAME_ONLY, NEAR_SEND_CALL)
 from ._engine import call_keep_mask, compare, explain_call_text, explain_calls_text
-from ._encode import host_call_text, key_list, to_json_text
+from ._encode import CALL_ROOT, host_call_text, key_list, to_json_text
 from ._select import select_value
 from ._read import is_model
 from . import _core
@@ -293,9 +293,9 @@ def _sent(call: Any, tools: bytes, s: Any) -> bytes:
         # The core says which args members to read (D9): the rest go in as what says whether
         # they hold a value (``selected.dropped``), never walked; a value D16 rejects there is no error.
         def ask(names: List[str]) -> str:
-            return call_keep_mask(to_json_text(dict(c, args=dict.fromkeys(names, 1)), ""), tools, s)
+            return call_keep_mask(to_json_text(dict(c, args=dict.fromkeys(names, 1)), CALL_ROOT), tools, s)
         c["args"] = select_value(c.get("args"), ask, _left)
-    return to_json_text(c, "")
+    return to_json_text(c, CALL_ROOT)
 
 
 def _left(v: Any) -> Any:

@@ -75,11 +75,10 @@ notation of D15 (``args.items[3].when``).
 from __future__ import annotations
 
 import json
-import re
 import sys
 from collections.abc import Mapping
 from datetime import date, datetime
-from typing import Any, Callable, List, Optional, Sequence, Set
+from typing import Any, Callable, List, Optional, Sequence, Set, Tuple
 
 import struct
 from datetime import timedelta
@@ -87,7 +86,7 @@ from datetime import timedelta
 from . import _core
 from ._abi import F_TEXT, F_VALUES, V_DATE, V_DAY
 from ._abi import W_CALL, W_CIRCULAR, W_DATETIME, W_KEY_TYPE, W_UNSUPPORTED_PY
-from ._errors import FingerprintError, host_error
+from ._errors import FingerprintError, host_error, path_error
 from ._read import describe, is_model, items_of, iterate, key_name, model_in_dump, model_value, pair
 from ._select import key_list
 
@@ -219,7 +218,12 @@ _fast = _make_fast()
 _limit = sys.getrecursionlimit
 
 
-def to_json_text(value: Any, root: str = "args") -> bytes:
+#: Where a path starts: at the args (``()``), or at a whole call (``CALL_ROOT``: its args are ``args…``).
+Root = Tuple[Any, ...]
+CALL_ROOT: Root = (None,)
+
+
+def to_json_text(value: Any, root: Root = ()) -> bytes:
     """JSON text (WTF-8 bytes) of a host value, checked against D16.
 
     Raises FingerprintError (with ``path``) for a value D16 rejects; an
@@ -238,7 +242,7 @@ def to_json_text(value: Any, root: str = "args") -> bytes:
     return "".join(_text_parts(value, False, root)).encode("utf-8", "surrogatepass")
 
 
-def _text_parts(value: Any, reads_once: bool = False, root: str = "args") -> Sequence[str]:
+def _text_parts(value: Any, reads_once: bool = False, root: Root = ()) -> Sequence[str]:
     """to_json_text's text in pieces (ASCII: ``ensure_ascii``), not yet joined.
 
     ``reads_once``: the value may hold user code (marshal refused it), so the
@@ -299,7 +303,6 @@ def _raised_by_user(e: BaseException) -> bool:
 # --- the slow walk: same text, or an error with a path ---------------------
 
 _END = object()
-_IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*\Z")
 
 def _float_text(x: float) -> str:
     x = float.__float__(x)  # a subclass by its value: no overridden __ne__/__repr__
@@ -318,19 +321,11 @@ def _int_text(x: int) -> str:
 
 
 
-def _path(frames: List[List[Any]], root: str = "args") -> str:
-    """The D15 path; from a whole call (root ""), its args member's values are ``args…``."""
-    parts = [root]
-    for f in frames:
-        k = f[3]
-        if f[2]:
-            parts.append("." + k if _IDENT.match(k) else "[%s]" % json.dumps(k, ensure_ascii=False))
-        else:
-            parts.append("[%d]" % k)
-    p = "".join(parts)
-    return p[1:] if p[:1] == "." else p
+def _at(frames: List[List[Any]], root: Root) -> Root:
+    """Where the walk is (path_error's ``at``): the current key or index of each open container."""
+    return root + tuple(f[3] for f in frames)
 
-def slow_text(value: Any, root: str = "args", models: bool = True) -> str:
+def slow_text(value: Any, root: Root = (), models: bool = True) -> str:
     """Iterative twin of the fast path: the same JSON text, no depth limit.
 
     Raises FingerprintError naming the path of the first value D16 rejects.
@@ -362,30 +357,28 @@ def slow_text(value: Any, root: str = "args", models: bool = True) -> str:
             out.append(_float_text(v))
         elif issubclass(t, (list, tuple, dict)):
             if id(v) in active:
-                p = _path(frames, root)
-                raise host_error(W_CIRCULAR, p, path=p)
+                raise path_error(W_CIRCULAR, _at(frames, root))
             if issubclass(t, dict):
-                it = items_of(v, lambda: _path(frames, root)) if t is not dict else dict.items(v).__iter__()
+                it = items_of(v, lambda: _at(frames, root)) if t is not dict else dict.items(v).__iter__()
                 out.append("{")
                 frames.append([v, it, True, None])
             else:
                 # An exact list/tuple directly; a subclass through its own
                 # iteration, as the C encoder's PySequence_Fast reads it.
                 it = v.__iter__() if t is list or t is tuple else \
-                    iterate(v, "__iter__()", lambda: _path(frames, root))
+                    iterate(v, "__iter__()", lambda: _at(frames, root))
                 out.append("[")
                 frames.append([v, it, False, -1])
             active.add(id(v))
         elif issubclass(t, date):  # datetime too
             out.append(_quote(_dated(v, frames, root)))
         elif is_model(v):
-            p = _path(frames, root)
+            p = _at(frames, root)
             if not models:
                 raise model_in_dump(v, p)
             out.append(slow_text(model_value(v, p), p, False))
         else:
-            p = _path(frames, root)
-            raise host_error(W_UNSUPPORTED_PY, describe(v), p, path=p)
+            raise path_error(W_UNSUPPORTED_PY, _at(frames, root), describe(v))
         # Next value to write: the next member of the innermost open container.
         while frames:
             f = frames[-1]
@@ -399,13 +392,13 @@ def slow_text(value: Any, root: str = "args", models: bool = True) -> str:
                 if type(item) is tuple and len(item) == 2:
                     k, v = item
                 else:
-                    k, v = pair(item, lambda: _path(frames[:-1], root))
+                    k, v = pair(item, lambda: _at(frames[:-1], root))
                 name = k if type(k) is str else None
                 if name is None:
-                    p = _path(frames[:-1], root)  # the object that holds the key
+                    p = _at(frames[:-1], root)  # the object that holds the key
                     name = key_name(k, p)
                     if name is None:
-                        raise host_error(W_KEY_TYPE, type(k).__qualname__, p, path=p)
+                        raise path_error(W_KEY_TYPE, p, type(k).__qualname__)
                 if f[3] is not None:
                     out.append(",")
                 f[3] = name
@@ -421,12 +414,11 @@ def slow_text(value: Any, root: str = "args", models: bool = True) -> str:
             return "".join(out)
 
 
-def _dated(v: Any, frames: List[List[Any]], root: str = "args") -> str:
+def _dated(v: Any, frames: List[List[Any]], root: Root = ()) -> str:
     try:
         return _date_text(v)
     except BadData as e:
-        p = _path(frames, root)
-        raise host_error(W_DATETIME, p, e, path=p) from e.cause
+        raise path_error(W_DATETIME, _at(frames, root), e) from e.cause
 
 
 def host_call_text(call: Any, word: int = W_CALL) -> bytes:
@@ -434,7 +426,7 @@ def host_call_text(call: Any, word: int = W_CALL) -> bytes:
     or tuple of calls or messages (D22), or an SDK object read through its
     ``model_dump`` (D16b, in the walker). Anything else is invalid-argument."""
     if isinstance(call, Mapping):
-        return to_json_text(dict(call), "")
+        return to_json_text(dict(call), CALL_ROOT)
     if isinstance(call, (list, tuple)) or is_model(call):
-        return to_json_text(call, "")
+        return to_json_text(call, CALL_ROOT)
     raise host_error(word, type(call).__qualname__)

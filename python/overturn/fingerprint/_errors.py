@@ -14,7 +14,7 @@ TYPE_CHECKING = False  # typing is not imported at run time: ~3 ms of a CLI star
 if TYPE_CHECKING:
     from typing import Optional
 
-from ._abi import CORE_ERRORS, WORD_CODES
+from ._abi import CORE_ERRORS, F_PATH, F_TEXT, WORD_CODES
 
 class FingerprintError(ValueError):
     """Raised for every input the fingerprint contract rejects.
@@ -75,6 +75,18 @@ def host_error(word: int, *params: object, path: Optional[str] = None, offset: O
     from . import _core  # imported here: _core imports this module
     return FingerprintError(WORD_CODES[word - 1], _core.word(word, [str(p) for p in params]), offset=offset,
                             path=path, index=index)
+
+
+def path_error(word: int, at: "tuple", *params: object) -> FingerprintError:
+    """A value this host refuses (D16), where ``at`` says: the keys (str) and
+    indices (int) from the args (or from a whole call: None first) down to it.
+    The core writes the path (abi.ts F_PATH) and the message, whose last
+    parameter it is; no limit applies to the path's request."""
+    import json  # here: the CLI loads this module and no JSON
+    from . import _core, _limits  # imported here: _core imports this module
+    free = _limits.Settings(_limits.Limits(), _limits.active.retain)
+    p = _core.call(F_PATH | F_TEXT, b"", b"", b"", b"", json.dumps(at).encode("ascii"), free)
+    return host_error(word, *params, p, path=p)
 
 
 def type_word(x: object) -> str:

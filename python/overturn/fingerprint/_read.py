@@ -13,12 +13,12 @@ from __future__ import annotations
 from typing import Any, Dict, Optional, Tuple
 
 from ._abi import W_DUMP_MODEL, W_DUMP_RAISED, W_INT_KEY, W_NOT_ITERABLE, W_NOT_PAIR
-from ._errors import FingerprintError, host_error
+from ._errors import FingerprintError, path_error
 
 _INF = float("inf")
 
 
-def key_name(k: Any, where: str = "args") -> Optional[str]:
+def key_name(k: Any, where: Tuple[Any, ...] = ()) -> Optional[str]:
     """The JSON name json.dumps gives a dict key (D16), None for other types.
 
     Always an exact ``str`` (a subclass key by its content: its ``__eq__`` and
@@ -41,7 +41,7 @@ def key_name(k: Any, where: str = "args") -> Optional[str]:
         try:
             return int.__repr__(k)
         except ValueError as e:
-            raise host_error(W_INT_KEY, where, path=where) from e
+            raise path_error(W_INT_KEY, where) from e
     if issubclass(t, float):
         x = float.__float__(k)
         if x != x:
@@ -58,11 +58,11 @@ def describe(v: Any) -> str:
     return "a value of type %s" % name
 
 
-Where = Any  # a path (str), or a callable that makes it: only the error path pays for it
+Where = Any  # where a value is (path_error's ``at``), or a callable that makes it: only the error path pays for it
 
 
-def _where(where: Where) -> str:
-    return where if type(where) is str else where()
+def _where(where: Where) -> Tuple[Any, ...]:
+    return where if type(where) is tuple else where()
 
 
 def iterate(res: Any, what: str, where: Where) -> Any:
@@ -72,8 +72,7 @@ def iterate(res: Any, what: str, where: Where) -> Any:
     except TypeError as e:
         t = type(res)
         if getattr(t, "__iter__", None) is None and getattr(t, "__getitem__", None) is None:
-            where = _where(where)
-            raise host_error(W_NOT_ITERABLE, where, what, describe(res), path=where) from e
+            raise path_error(W_NOT_ITERABLE, _where(where), what, describe(res)) from e
         raise  # raised by the object's own __iter__
 
 
@@ -97,8 +96,7 @@ def pair(item: Any, where: Where) -> Tuple[Any, Any]:
     if issubclass(type(item), tuple) and tuple.__len__(item) == 2:
         return tuple.__getitem__(item, 0), tuple.__getitem__(item, 1)
     e = ValueError("items must return 2-tuples")  # the C json encoder's own message
-    where = _where(where)
-    raise host_error(W_NOT_PAIR, where, describe(item), path=where) from e
+    raise path_error(W_NOT_PAIR, _where(where), describe(item)) from e
 
 
 
@@ -119,7 +117,7 @@ def is_model(v: Any) -> bool:
     return callable(getattr(type(v), "model_dump", None))
 
 
-def model_value(v: Any, where: str) -> Any:
+def model_value(v: Any, where: Tuple[Any, ...]) -> Any:
     """``v.model_dump(mode="json", by_alias=True)``: the wire form, so google-genai's
     ``functionCall`` keeps its name (D16b). Called once per object; its result
     must hold JSON values only (the walker checks, with the path). An exception
@@ -128,10 +126,10 @@ def model_value(v: Any, where: str) -> Any:
     try:
         return v.model_dump(mode="json", by_alias=True)
     except Exception as e:
-        raise host_error(W_DUMP_RAISED, describe(v), where, _DUMP_ARGS, type(e).__qualname__, e, path=where) from e
+        raise path_error(W_DUMP_RAISED, where, describe(v), _DUMP_ARGS, type(e).__qualname__, e) from e
 
 
-def model_in_dump(v: Any, where: str) -> FingerprintError:
+def model_in_dump(v: Any, where: Tuple[Any, ...]) -> FingerprintError:
     """The error for a model inside what a ``model_dump`` returned (itself, another
     model): not followed, so a dump that returns models cannot loop (D16b)."""
-    return host_error(W_DUMP_MODEL, describe(v), where, _DUMP_ARGS, path=where)
+    return path_error(W_DUMP_MODEL, where, describe(v), _DUMP_ARGS)

@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from ._abi import W_KEEP_MASK, W_STRINGS
-from ._errors import FingerprintError, host_error, type_word
+from ._abi import W_KEEP_MASK, W_KEY_TYPE, W_STRINGS
+from ._errors import host_error, path_error, type_word
 from ._read import is_model, items_of, key_name, model_value, pair
 
 _quote = json.encoder.encode_basestring_ascii  # C when available
@@ -41,7 +41,7 @@ def select_value(args: Any, ask: Callable[[List[str]], str], left: Optional[Call
     if not issubclass(t, dict):
         if not is_model(args):
             return args
-        args = model_value(args, "args")
+        args = model_value(args, ())
         if not issubclass(type(args), dict):
             return args
     keys = list(args) if type(args) is dict else None
@@ -54,9 +54,9 @@ def select_value(args: Any, ask: Callable[[List[str]], str], left: Optional[Call
             return {k: v for (k, v), c in zip(args.items(), mask[1:]) if c == "1"}
         return {k: v if c == "1" else left(v) for (k, v), c in zip(args.items(), mask[1:])}
     # An exact dict is read twice, which runs no user code; a subclass's items() once.
-    pairs: Any = dict.items(args) if type(args) is dict else [pair(i, "args") for i in items_of(args, "args")]
+    pairs: Any = dict.items(args) if type(args) is dict else [pair(i, ()) for i in items_of(args, ())]
     index: Dict[str, int] = {}
-    names = [k if type(k) is str else key_name(k, "args") for k, _ in pairs]
+    names = [k if type(k) is str else key_name(k) for k, _ in pairs]
     for n in names:
         if n is not None and n not in index:
             index[n] = len(index) + 1  # its character in the mask
@@ -68,9 +68,7 @@ def select_value(args: Any, ask: Callable[[List[str]], str], left: Optional[Call
         if n is None:
             if mask[0] == "M":
                 continue  # not a name match_on can list: left out, never read (D9)
-            raise FingerprintError(
-                "unsupported-value", "cannot fingerprint a dict key of type %s in the object at args: keys must be "
-                "str, int, float, bool or None (D16)" % type(k).__qualname__, path="args")
+            raise path_error(W_KEY_TYPE, (), type(k).__qualname__)
         if mask[index[n]] == "1":
             out[n] = v
         elif left is not None:
