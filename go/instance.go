@@ -186,13 +186,15 @@ func (in *instance) room(ctx context.Context, n uint32) error {
 // Limits as the core takes them: u32 each, noLimit for none.
 const noLimit = 0xFFFFFFFF
 
+var none = [3]uint32{noLimit, noLimit, noLimit}
+
 var (
 	configured  atomic.Pointer[[3]uint32]
 	retainBytes atomic.Int64
 )
 
 func init() {
-	configured.Store(&[3]uint32{noLimit, noLimit, noLimit})
+	configured.Store(&none)
 	retainBytes.Store(abi.RETAIN_BYTES)
 }
 
@@ -201,16 +203,11 @@ func init() {
 // every limit.
 func (in *instance) tell(ctx context.Context, own *Limits) error {
 	c := configured.Load()
-	given, v, err := own.words()
+	o, err := own.over(none)
 	if err != nil {
 		return err
 	}
-	t := [6]uint32{c[0], c[1], c[2], noLimit, noLimit, noLimit}
-	for i := range v {
-		if given&(1<<i) != 0 {
-			t[3+i] = v[i]
-		}
-	}
+	t := [6]uint32{c[0], c[1], c[2], o[0], o[1], o[2]}
 	if in.toldOK && t == in.told {
 		return nil
 	}
