@@ -17,22 +17,13 @@ import (
 )
 
 // The core, compiled from assembly/ by scripts/build-wasm.mjs; go/wasm holds
-// copies of build/*.wasm (wasm_test.go checks they are the same bytes). The
-// engine module is engine.wasm (diagnostics.wasm in builds before the rename).
+// copies of build/*.wasm (wasm_test.go checks they are the same bytes).
 //
 //go:embed wasm/*.wasm
 var wasmFiles embed.FS
 
-func wasmBytes(names ...string) []byte {
-	for _, n := range names {
-		if b, err := wasmFiles.ReadFile("wasm/" + n); err == nil {
-			return b
-		}
-	}
-	panic("go/wasm lacks " + names[0] + ": run node scripts/build-wasm.mjs")
-}
-
-var fingerprintWasm, engineWasm = wasmBytes("fingerprint.wasm"), wasmBytes("engine.wasm", "diagnostics.wasm")
+var fingerprintWasm, _ = wasmFiles.ReadFile("wasm/fingerprint.wasm")
+var engineWasm, _ = wasmFiles.ReadFile("wasm/engine.wasm")
 
 // A module of the core: compiled once on first use, then a pool of
 // instances (wasm instances are single-threaded; each goroutine borrows one).
