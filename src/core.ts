@@ -126,10 +126,7 @@ export function setHostHashing(enabled: boolean): void {
   hostHashEnabled = enabled;
 }
 
-export interface Outcome {
-  digest: string;
-  text: string;
-}
+export type Outcome = { digest: string; text: string };
 
 /** The byte limit the instance answered for the call starting (assembly/base/limits.ts). */
 function byteLimit(i: Instance, own: CoreLimits): number {
@@ -225,8 +222,7 @@ function runRequest(i: Instance, flags: number, argsLen: number, end: number): O
   let digest = "";
   if (host) digest = host(i.textBytes());
   else if (flags & F_DIGEST) digest = i.digest();
-  const text = flags & (F_TEXT | F_PREIMAGE) ? decoder.decode(i.textBytes()) : "";
-  return { digest, text };
+  return { digest, text: flags & (F_TEXT | F_PREIMAGE) ? i.text() : "" };
 }
 
 /**
