@@ -1,4 +1,4 @@
-// The message of a failed call, written by the core (issue 11 item 5): the
+// The message of a failed call, written by the core: the
 // same words as the SDKs' FingerprintError (src/errors.ts, _errors.py), and
 // for an error in JSON text its byte offset, line, column and the character
 // there, escaped when it is invisible ("U+0000"). Internal.

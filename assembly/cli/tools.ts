@@ -1,4 +1,4 @@
-// The CLIs' `--tools FILE` (issue 12 item 2), the "tools" step of the CLI
+// The CLIs' `--tools FILE`, the "tools" step of the CLI
 // engine (cli/steps.ts): the host hands over the file's bytes (or why it could
 // not read them) right after the plan; the core checks the declarations and
 // keeps them in this instance's replay index (assembly/replay.ts), from where

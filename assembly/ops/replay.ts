@@ -1,4 +1,4 @@
-// The replay index (issue 12, item 3): a recording loaded once, indexed by
+// The replay index: a recording loaded once, indexed by
 // fingerprint, answering live calls. Internal; diagnostics module only
 // (F_REPLAY, ops R_* in abi.ts). One index per module instance: a host makes
 // one instance per recording.
