@@ -52,12 +52,12 @@ const NoLimit = math.MaxInt
 // Limit is a Limits field of n.
 func Limit(n int) *int { return &n }
 
-// words: which fields the core found given (bit i) and their values as it
-// takes them (noLimit for none), or its error; the last answer is kept (the
-// same limits call after call).
-func (l *Limits) words() (uint32, [3]uint32, error) {
+// over lays the given fields over base (noLimit for none), as the core read
+// and decided them, or its error; the last answer is kept (the same limits
+// call after call).
+func (l *Limits) over(base [3]uint32) ([3]uint32, error) {
 	if l == nil {
-		return 0, [3]uint32{noLimit, noLimit, noLimit}, nil
+		return base, nil
 	}
 	m := map[string]string{}
 	for i, f := range []*int{l.MaxInputBytes, l.MaxDepth, l.MaxMembers} {
@@ -66,15 +66,21 @@ func (l *Limits) words() (uint32, [3]uint32, error) {
 		}
 	}
 	members, _ := json.Marshal(m)
-	if last := lastLimits.Load(); last != nil && last.members == string(members) {
-		return last.w[0], [3]uint32(last.w[1:]), nil
+	last := lastLimits.Load()
+	if last == nil || last.members != string(members) {
+		r, err := call(fastModule, abi.RQ_LIMITS, make([][]byte, 4), textArg{members, true}, nil)
+		if err != nil {
+			return base, err
+		}
+		last = &limitAnswer{string(members), [4]uint32(r.words[:4])}
+		lastLimits.Store(last)
 	}
-	r, err := call(fastModule, abi.RQ_LIMITS, make([][]byte, 4), textArg{members, true}, nil)
-	if err != nil {
-		return 0, [3]uint32{}, err
+	for i := range base {
+		if last.w[0]&(1<<i) != 0 {
+			base[i] = last.w[1+i]
+		}
 	}
-	lastLimits.Store(&limitAnswer{string(members), [4]uint32(r.words[:4])})
-	return r.words[0], [3]uint32(r.words[1:4]), nil
+	return base, nil
 }
 
 // The last limits the core read (their members) and its answer (given, bytes, depth, members).
@@ -90,7 +96,8 @@ type Settings struct {
 	// Limits laid over the configured ones (a nil field keeps its setting).
 	Limits *Limits
 	// RetainMemoryBytes: an instance whose memory grew past this is closed
-	// after its call (wasm memory cannot shrink); 0 keeps the setting (64 MiB).
+	// after its call (wasm memory cannot shrink); 0 keeps the setting (64 MiB):
+	// Go's zero value means "not set" here, so retaining nothing is 1.
 	RetainMemoryBytes int64
 }
 
@@ -99,15 +106,9 @@ func Configure(s Settings) error {
 	if s.RetainMemoryBytes < 0 {
 		return word(abi.W_NON_NEGATIVE, "", "RetainMemoryBytes", strconv.FormatInt(s.RetainMemoryBytes, 10))
 	}
-	given, v, err := s.Limits.words()
+	c, err := s.Limits.over(*configured.Load())
 	if err != nil {
 		return err
-	}
-	c := *configured.Load()
-	for i := range c {
-		if given&(1<<i) != 0 {
-			c[i] = v[i]
-		}
 	}
 	configured.Store(&c)
 	if s.RetainMemoryBytes > 0 {
@@ -144,7 +145,7 @@ func parts(name string, o *Options) (uint32, [][]byte, *Limits, error) {
 		return append(b, ']')
 	}
 	p := [][]byte{kind, appendQuoted(nil, name), list(o.MatchOn, abi.F_MATCH_ON), list(o.IgnoreArgs, abi.F_IGNORE)}
-	if _, _, err := o.Limits.words(); err != nil {
+	if _, err := o.Limits.over(none); err != nil {
 		return 0, nil, nil, err
 	}
 	return flags, p, o.Limits, nil
@@ -152,16 +153,6 @@ func parts(name string, o *Options) (uint32, [][]byte, *Limits, error) {
 
 // Fingerprint of a tool call whose args are a Go value (D20).
 func Fingerprint(name string, args any, opts *Options) (string, error) {
-	return fingerprint(name, args, opts)
-}
-
-// FingerprintJSON is the fingerprint of a tool call whose args are JSON
-// text, such as the arguments string an LLM returns; the core reads it.
-func FingerprintJSON[T Text](name string, argsJSON T, opts *Options) (string, error) {
-	return fingerprint(name, asText(argsJSON), opts)
-}
-
-func fingerprint(name string, args any, opts *Options) (string, error) {
 	flags, p, l, err := parts(name, opts)
 	if err != nil {
 		return "", err
@@ -179,6 +170,12 @@ func fingerprint(name string, args any, opts *Options) (string, error) {
 	return r.digest, err
 }
 
+// FingerprintJSON is the fingerprint of a tool call whose args are JSON
+// text, such as the arguments string an LLM returns; the core reads it.
+func FingerprintJSON[T Text](name string, argsJSON T, opts *Options) (string, error) {
+	return Fingerprint(name, asText(argsJSON), opts)
+}
+
 // CanonicalJSON is the canonical JSON text of a Go value (no selection).
 func CanonicalJSON(value any) (string, error) {
 	r, err := call(fastModule, abi.F_TEXT, nil, value, nil)
@@ -187,8 +184,7 @@ func CanonicalJSON(value any) (string, error) {
 
 // CanonicalizeJSON is the canonical JSON text of JSON text.
 func CanonicalizeJSON[T Text](text T) (string, error) {
-	r, err := call(fastModule, abi.F_TEXT, nil, asText(text), nil)
-	return string(r.text), err
+	return CanonicalJSON(asText(text))
 }
 
 // textArg: args that are JSON text (the core reads it), not a Go value.

@@ -17,22 +17,13 @@ import (
 )
 
 // The core, compiled from assembly/ by scripts/build-wasm.mjs; go/wasm holds
-// copies of build/*.wasm (wasm_test.go checks they are the same bytes). The
-// engine module is engine.wasm (diagnostics.wasm in builds before the rename).
+// copies of build/*.wasm (wasm_test.go checks they are the same bytes).
 //
 //go:embed wasm/*.wasm
 var wasmFiles embed.FS
 
-func wasmBytes(names ...string) []byte {
-	for _, n := range names {
-		if b, err := wasmFiles.ReadFile("wasm/" + n); err == nil {
-			return b
-		}
-	}
-	panic("go/wasm lacks " + names[0] + ": run node scripts/build-wasm.mjs")
-}
-
-var fingerprintWasm, engineWasm = wasmBytes("fingerprint.wasm"), wasmBytes("engine.wasm", "diagnostics.wasm")
+var fingerprintWasm, _ = wasmFiles.ReadFile("wasm/fingerprint.wasm")
+var engineWasm, _ = wasmFiles.ReadFile("wasm/engine.wasm")
 
 // A module of the core: compiled once on first use, then a pool of
 // instances (wasm instances are single-threaded; each goroutine borrows one).
@@ -186,13 +177,15 @@ func (in *instance) room(ctx context.Context, n uint32) error {
 // Limits as the core takes them: u32 each, noLimit for none.
 const noLimit = 0xFFFFFFFF
 
+var none = [3]uint32{noLimit, noLimit, noLimit}
+
 var (
 	configured  atomic.Pointer[[3]uint32]
 	retainBytes atomic.Int64
 )
 
 func init() {
-	configured.Store(&[3]uint32{noLimit, noLimit, noLimit})
+	configured.Store(&none)
 	retainBytes.Store(abi.RETAIN_BYTES)
 }
 
@@ -201,16 +194,11 @@ func init() {
 // every limit.
 func (in *instance) tell(ctx context.Context, own *Limits) error {
 	c := configured.Load()
-	given, v, err := own.words()
+	o, err := own.over(none)
 	if err != nil {
 		return err
 	}
-	t := [6]uint32{c[0], c[1], c[2], noLimit, noLimit, noLimit}
-	for i := range v {
-		if given&(1<<i) != 0 {
-			t[3+i] = v[i]
-		}
-	}
+	t := [6]uint32{c[0], c[1], c[2], o[0], o[1], o[2]}
 	if in.toldOK && t == in.told {
 		return nil
 	}

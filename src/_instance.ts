@@ -14,7 +14,7 @@ import {
   RESULT_BYTES, RESULT_STATUS, RESULT_TEXT_LEN, RESULT_TEXT_PTR, RETAIN_BYTES, W_NO_ROOM, W_TRAP,
 } from "./_abi.gen.js";
 import { FingerprintError, errorFromCore, hostError } from "./errors.js";
-import { type CoreLimits, NONE, type Told, newTold, tell } from "./_limits.js";
+import { type CoreLimits, NO_LIMIT, NONE, configured } from "./_limits.js";
 import { isWellFormed, writeWtf8 } from "./_wtf8.js";
 import { detachValues, retarget, writeValue } from "./values.js";
 import { isModule } from "./_is_module.js";
@@ -61,8 +61,10 @@ export class Instance {
   readonly inPtr: number;
   inCap: number = INPUT_RESERVE_BYTES;
   readonly resPtr: number;
-  /** What this instance was last told of the limits (_limits.ts tell). */
-  told: Told = newTold();
+  /** What this instance was last told of the limits, and the byte limit it answered. */
+  private toldConf: CoreLimits | null = null;
+  private toldOwn: CoreLimits | null = null;
+  private bytes = NO_LIMIT;
   /** A request is between its write and the read of its result. */
   busy = false;
   /** It trapped: its state is not trusted (D19); its pool makes another. */
@@ -103,9 +105,19 @@ export class Instance {
     return this.view();
   }
 
-  /** Tells the instance the limits for the call starting; the byte limit in force. */
+  /**
+   * Tells the instance the configured limits and the call's own when they are not what it was
+   * last told; the byte limit in force for the call (a host stops copying a longer input after
+   * that many bytes + 1: the core refuses it by its length, assembly/base/limits.ts).
+   */
   limits(own: CoreLimits = NONE): number {
-    return tell(this.e, own, this.told);
+    const c = configured;
+    if (this.toldConf !== c || this.toldOwn !== own) {
+      this.bytes = this.e.limits(c[0], c[1], c[2], own[0], own[1], own[2]) >>> 0;
+      this.toldConf = c;
+      this.toldOwn = own;
+    }
+    return this.bytes;
   }
 
   /** Writes the request header (flags, then the five parts' lengths). */
@@ -238,19 +250,13 @@ export class Pool {
   private module: WebAssembly.Module | undefined;
 
   /** retire: whether a call may leave a fresh instance behind (not the engine's: the CLI's plan lives in its instance). */
-  constructor(readonly what: string, private source: () => WebAssembly.Module, private readonly retire = true) {}
+  constructor(readonly what: string, private readonly source: () => WebAssembly.Module, private readonly retire = true) {}
 
   /** Uses this module from now on (init, or an entry's own bytes); `first`: an instance of it already made. */
   use(module: WebAssembly.Module | undefined, first?: Instance): void {
     this.module = module;
     this.primary = first;
     this.spares.length = 0;
-  }
-
-  /** Sets where a module comes from when none is in use (compiled on first use). */
-  setSource(source: () => WebAssembly.Module): void {
-    this.source = source;
-    this.use(undefined);
   }
 
   /** A new instance of the module in use, outside the pool (a recording keeps its index in its own). */
@@ -290,9 +296,9 @@ export class Pool {
   }
 }
 
-let retainBytes = RETAIN_BYTES;
+/** The memory retention of every pool (configure() in the API sets it). */
+export let retainBytes = RETAIN_BYTES;
 
-/** Sets the memory retention of every pool (configure() in the API). */
 export function setRetain(retain: number): void {
   retainBytes = retain;
 }

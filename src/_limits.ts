@@ -24,7 +24,8 @@ export type CoreLimits = readonly [number, number, number];
 export const NO_LIMIT = 0xffff_ffff;
 export const NONE: CoreLimits = [NO_LIMIT, NO_LIMIT, NO_LIMIT];
 
-let configured: CoreLimits = NONE;
+/** The configured limits (configure()), told to each instance before a call (_instance.ts limits). */
+export let configured: CoreLimits = NONE;
 
 /** Checks a limits argument in the core (core.ts: abi.ts F_LIMITS): [given mask, bytes, depth, members]. */
 let checker: ((members: string) => readonly number[]) | undefined;
@@ -71,29 +72,5 @@ export function setConfigured(l: CoreLimits): void {
 
 /** A call's own limits (none when absent): they can only tighten the configured ones (the core takes the smaller). */
 export function callLimits(l: unknown): CoreLimits {
-  return l === undefined || l === null ? NONE : read(l, NONE);
-}
-
-/** What one instance was last told, and the byte limit it answered. */
-export interface Told { conf: CoreLimits | null; own: CoreLimits | null; bytes: number }
-
-export function newTold(): Told {
-  return { conf: null, own: null, bytes: NO_LIMIT };
-}
-
-/**
- * Tells instance `e` the configured limits and the call's own when they are
- * not what it was last told (`t`, its record); returns the byte limit in force
- * for the call (a host stops copying a longer input after that many bytes + 1:
- * the core refuses it by its length).
- */
-export function tell(e: { limits(b: number, d: number, m: number, ob: number, od: number, om: number): number },
-  own: CoreLimits, t: Told): number {
-  const c = configured;
-  if (t.conf !== c || t.own !== own) {
-    t.bytes = e.limits(c[0], c[1], c[2], own[0], own[1], own[2]) >>> 0;
-    t.conf = c;
-    t.own = own;
-  }
-  return t.bytes;
+  return read(l, NONE);
 }

@@ -3,9 +3,8 @@
  * sha256(kind "\n" name "\n" canonicalJSON(select(args))), lowercase hex.
  * @module
  */
-import { W_NON_NEGATIVE, W_OBJECT, W_STRING, W_TEXT } from "./_abi.gen.js";
-import { F_DIGEST, F_IGNORE, F_MATCH_ON, F_TEXT, call, callValue, setRetain } from "./core.js";
-import { RETAIN_BYTES } from "./_abi.gen.js";
+import { F_DIGEST, F_IGNORE, F_MATCH_ON, F_TEXT, W_NON_NEGATIVE, W_OBJECT, W_STRING, W_TEXT } from "./_abi.gen.js";
+import { call, callValue, retainBytes, setRetain } from "./core.js";
 import { type CoreLimits, type Limits, NONE, callLimits, configureLimits, setConfigured } from "./_limits.js";
 import { KEEP_MASK, applyMask, keepMask, keysObject, selectableKeys } from "./select.js";
 import { FingerprintError, hostError, typeWord } from "./errors.js";
@@ -51,16 +50,14 @@ export interface Settings {
 export function configure(settings: Settings): void {
   if (typeof settings !== "object" || settings === null) throw hostError(W_OBJECT, ["settings", typeWord(settings)]);
   const { limits, retainMemoryBytes } = settings;
-  const retain = retainMemoryBytes === undefined ? retained : retainMemoryBytes;
+  const retain = retainMemoryBytes === undefined ? retainBytes : retainMemoryBytes;
   if (typeof retain !== "number" || !(retain >= 0)) {
     throw hostError(W_NON_NEGATIVE, ["retainMemoryBytes", String(retain)]);
   }
   const l = configureLimits(limits); // checked before anything changes
-  retained = retain;
   setRetain(retain);
   setConfigured(l);
 }
-let retained = RETAIN_BYTES;
 
 // The last name's literal: agents call a handful of tools, often the same one repeatedly.
 let lastName = "";

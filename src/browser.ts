@@ -14,40 +14,29 @@
 import { FingerprintError } from "./errors.js";
 import { setDefaultDiagnosticsSource, setDefaultSource } from "./init.js";
 
-const HELP = "pass the module or bytes to init(), e.g. " +
-  "init(await WebAssembly.compileStreaming(fetch(urlOfFingerprintWasm))); the file ships as " +
-  "@overturn/fingerprint/fingerprint.wasm";
+const HELP: Record<string, string> = {
+  "fingerprint.wasm": "pass the module or bytes to init(), e.g. init(await WebAssembly.compileStreaming(" +
+    "fetch(urlOfFingerprintWasm))); the file ships as @overturn/fingerprint/fingerprint.wasm",
+  "engine.wasm": "pass the module or bytes to initDiagnostics(); the file ships as @overturn/fingerprint/engine.wasm",
+};
 
-function notLoaded(why: string, file = "fingerprint.wasm"): FingerprintError {
-  return new FingerprintError("not-initialized", `could not load ${file}: ${why}; ${file === "fingerprint.wasm" ? HELP : DIAGNOSTICS_HELP}`);
+function notLoaded(why: string, file: string): FingerprintError {
+  return new FingerprintError("not-initialized", `could not load ${file}: ${why}; ${HELP[file]}`);
 }
 
-const DIAGNOSTICS_HELP = "pass the module or bytes to initDiagnostics(); the file ships as @overturn/fingerprint/engine.wasm";
-
-async function fetchCore(): Promise<WebAssembly.Module> {
+/**
+ * Fetches and compiles the module at `locate()`: a literal
+ * `new URL("./x.wasm", import.meta.url)`, kept on one line because bundlers
+ * match it textually and emit the file as an asset. The diagnostics module is
+ * fetched only when initDiagnostics() asks: the fingerprint path never loads it.
+ */
+async function fetchModule(locate: () => URL, file: string): Promise<WebAssembly.Module> {
   let url: URL;
   try {
-    // Keep this expression literal and on one line: bundlers match it textually.
-    url = new URL("./fingerprint.wasm", import.meta.url);
+    url = locate();
   } catch {
-    throw notLoaded("this bundle has no import.meta.url to locate it");
+    throw notLoaded("this bundle has no import.meta.url to locate it", file);
   }
-  return fetchModule(url, "fingerprint.wasm");
-}
-
-/** The diagnostics module, fetched only when initDiagnostics() asks: the fingerprint path never loads it. */
-async function fetchDiagnostics(): Promise<WebAssembly.Module> {
-  let url: URL;
-  try {
-    // Literal and on one line, like the core's: bundlers emit it as an asset.
-    url = new URL("./engine.wasm", import.meta.url);
-  } catch {
-    throw notLoaded("this bundle has no import.meta.url to locate it", "engine.wasm");
-  }
-  return fetchModule(url, "engine.wasm");
-}
-
-async function fetchModule(url: URL, file: string): Promise<WebAssembly.Module> {
   let res: Response;
   try {
     res = await fetch(url);
@@ -67,8 +56,8 @@ async function fetchModule(url: URL, file: string): Promise<WebAssembly.Module> 
   }
 }
 
-setDefaultSource(fetchCore);
-setDefaultDiagnosticsSource(fetchDiagnostics);
+setDefaultSource(() => fetchModule(() => new URL("./fingerprint.wasm", import.meta.url), "fingerprint.wasm"));
+setDefaultDiagnosticsSource(() => fetchModule(() => new URL("./engine.wasm", import.meta.url), "engine.wasm"));
 
 export * from "./api.js";
 export { init, initDiagnostics } from "./init.js";

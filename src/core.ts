@@ -12,11 +12,7 @@ import { isWellFormed, writeWtf8 } from "./_wtf8.js";
 import { type CoreLimits, NO_LIMIT, NONE, setLimitChecker } from "./_limits.js";
 import { Instance, OVER, Pool } from "./_instance.js";
 
-export type { Exports } from "./_instance.js";
-export { setRetain } from "./_instance.js";
-// The ABI's numbers come from assembly/abi.ts through scripts/gen-abi.mjs.
-export { F_DIGEST, F_IGNORE, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES } from "./_abi.gen.js";
-const HEADER = HEADER_BYTES;
+export { retainBytes, setRetain } from "./_instance.js";
 
 /** Set by entries that can compile synchronously (embedded bytes). */
 let syncSource: (() => BufferSource) | undefined;
@@ -122,8 +118,7 @@ function probeHostHash(): HostHash | null {
 
 /** Whether this runtime offers node:crypto for large preimages. Internal. */
 export function hostHashAvailable(): boolean {
-  if (hostHash === undefined) hostHash = probeHostHash();
-  return hostHash !== null;
+  return (hostHash ??= probeHostHash()) !== null;
 }
 
 /** Test hook: force the wasm SHA-256 (false) or allow host hashing (true). Internal. */
@@ -131,12 +126,7 @@ export function setHostHashing(enabled: boolean): void {
   hostHashEnabled = enabled;
 }
 
-export interface Outcome {
-  digest: string;
-  text: string;
-}
-
-export type { Limits } from "./_limits.js";
+export type Outcome = { digest: string; text: string };
 
 /** The byte limit the instance answered for the call starting (assembly/base/limits.ts). */
 function byteLimit(i: Instance, own: CoreLimits): number {
@@ -200,10 +190,10 @@ export function callValue(flags: number, kind: string, name: string, matchOn: st
 
 /** Makes room and writes kind, name and key lists (and their lengths in the header); returns where args go. */
 function putLiterals(i: Instance, kind: string, name: string, matchOn: string, ignoreArgs: string, argsBound: number): number {
-  const mem = i.reserve(HEADER + 3 * (kind.length + name.length + matchOn.length + ignoreArgs.length) + argsBound + 64);
+  const mem = i.reserve(HEADER_BYTES + 3 * (kind.length + name.length + matchOn.length + ignoreArgs.length) + argsBound + 64);
   // Written now, before a value walk may grow memory (which keeps what is written).
   const h = i.hdr;
-  let at = i.inPtr + HEADER;
+  let at = i.inPtr + HEADER_BYTES;
   at += h[1] = putLiteral(i, mem, at, kind);
   at += h[2] = putLiteral(i, mem, at, name);
   at += h[3] = putLiteral(i, mem, at, matchOn);
@@ -232,8 +222,7 @@ function runRequest(i: Instance, flags: number, argsLen: number, end: number): O
   let digest = "";
   if (host) digest = host(i.textBytes());
   else if (flags & F_DIGEST) digest = i.digest();
-  const text = flags & (F_TEXT | F_PREIMAGE) ? decoder.decode(i.textBytes()) : "";
-  return { digest, text };
+  return { digest, text: flags & (F_TEXT | F_PREIMAGE) ? i.text() : "" };
 }
 
 /**
@@ -290,7 +279,5 @@ export function asBatch<T>(limits: CoreLimits, work: (t: BatchTarget) => T): T {
  * there is none or the tests turned host hashing off: the core then hashes.
  */
 export function batchHostHash(): HostHash | null {
-  if (!hostHashEnabled) return null;
-  if (hostHash === undefined) hostHash = probeHostHash();
-  return hostHash;
+  return hostHashEnabled ? (hostHash ??= probeHostHash()) : null;
 }

@@ -150,7 +150,7 @@ def digest_text(raw: Any) -> str:
     (or memory) got wrong, a caller never receives anything else as a fingerprint."""
     b = bytes(raw)
     if len(b) != 64 or b.translate(None, _HEX):
-        raise bad_digest()
+        raise host_error(W_BAD_DIGEST)
     return b.decode("ascii")
 
 
@@ -161,11 +161,7 @@ def check_digests(block: bytes, stride: int) -> None:
     rest = block.translate(None, _HEX)  # all that is not hex: nothing, or the newlines where they belong
     ok = not rest if stride == 64 else rest == b"\n" * k and block[64::65] == b"\n" * k
     if not ok or len(block) != k * stride:
-        raise bad_digest()
-
-
-def bad_digest() -> FingerprintError:
-    return host_error(W_BAD_DIGEST)
+        raise host_error(W_BAD_DIGEST)
 
 
 #: A digest is asked as the preimage and hashed here by OpenSSL (SHA

@@ -86,7 +86,8 @@ class Instance(_Wasm):
 
     def limits(self, core: Any) -> None:
         """Tells the instance the configured limits and the call's own (six u32); keeps the byte limit it answers."""
-        self.max_bytes = _limits.bound(self.checked(self.limits_addr, *core) & _U32_MAX)
+        n = self.checked(self.limits_addr, *core) & _U32_MAX
+        self.max_bytes = _limits._UNLIMITED if n == _limits.NO_LIMIT else n  # none: every length is below it
 
     def refresh(self) -> None:
         """Re-takes the view over linear memory (after it may have grown)."""
@@ -156,12 +157,10 @@ def check_module(w: _Wasm, what: str) -> None:
     """The module must be this SDK's contract version and speak the ABI our constants were
     generated from (both modules)."""
     v = w.call(w.func("version"))
-    if v != FINGERPRINT_VERSION:
-        raise FingerprintError("internal-error", "the %s module has version %r, expected %d" % (what, v, FINGERPRINT_VERSION))
     got = w.call(w.func("abiId")) if w.has("abiId") else -1
-    if got != ABI_ID:
-        raise FingerprintError("internal-error", "the %s module has ABI %x, this SDK was generated for %x (reinstall the package)"
-                               % (what, got & _U32_MAX, ABI_ID))
+    if v != FINGERPRINT_VERSION or got != ABI_ID:
+        raise FingerprintError("internal-error", "the %s module has version %r / ABI %x, this SDK was generated for %d / %x "
+                               "(reinstall the package)" % (what, v, got & _U32_MAX, FINGERPRINT_VERSION, ABI_ID))
 
 
 def trap_error(exc: Exception, what: str = "fingerprint") -> FingerprintError:
@@ -192,12 +191,9 @@ class Pool:
 
     def instance(self) -> Instance:
         """This thread's instance, made on first use."""
-        try:
-            existing: Instance = self.local.inst
-            return existing
-        except AttributeError:
-            pass
-        inst = self.local.inst = self.new()
+        inst: Optional[Instance] = self.local.__dict__.get("inst")
+        if inst is None:
+            inst = self.local.inst = self.new()
         return inst
 
     def spare(self) -> Instance:

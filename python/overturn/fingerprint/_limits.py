@@ -175,11 +175,6 @@ class Settings:
         return Limits(*(m if v is None else v for v, m in zip(as_limits(more)._key(), self.limits._key())))
 
 
-def bound(n: int) -> int:
-    """The byte limit an instance answered (u32) as a length bound (no limit: every length is below it)."""
-    return _UNLIMITED if n == NO_LIMIT else n
-
-
 #: The process-wide settings; replaced (never mutated) by configure(), so a
 #: call in another thread sees either the old or the new object whole.
 active = Settings(Limits(), RETAIN_BYTES)

@@ -49,7 +49,6 @@ from ._errors import FingerprintError
 from ._abi import F_MARSHAL  # request flag, generated from assembly/abi.ts
 
 _dumps = marshal.dumps
-_UNLIMITED = 1 << 62  # _limits: max_bytes when there is no byte limit
 _DEPTH = 2_000  # marshal's own depth cap (CPython 3.9-3.13)
 _USE_MARSHAL = FAST_MAX_RECURSION_LIMIT >= _DEPTH
 _MIN_THREAD_STACK = _DEPTH * 400
