@@ -97,7 +97,7 @@ type HostHash = (data: Uint8Array) => string;
 const HOST_HASH_AFTER_CALLS = 32;
 const HOST_HASH_AT_ONCE_BYTES = 64 * 1024;
 // Above this request size the core's own SHA-256 streams as it writes: no
-// whole preimage in memory (~0.9× the input less at the peak, issue 15), for
+// whole preimage in memory (~0.9× the input less at the peak), for
 // ~5 ms more per MB of hashing (bench/memory.mjs, bench/PROFILE.md).
 const HOST_HASH_MAX_BYTES = 16 * 1024 * 1024;
 let callsBeforeProbe = 0;

@@ -3,7 +3,7 @@
  * embedded, as in the default entry, so fingerprinting works synchronously
  * right after import with no file read. The diagnostics module (explain,
  * diff, nearest, Recording) is not embedded: V8 scanned its 150 KB of base64
- * on every import (~0.5 ms; issue 11 item 9, README "Start-up"), so it is read from
+ * on every import (~0.5 ms; docs/performance.md), so it is read from
  * `engine.wasm` beside this file on its first use. A bundled app that
  * lost that file gets a FingerprintError naming `initDiagnostics(bytes)` and
  * the `@overturn/fingerprint/inline` entry, which embeds both modules.

@@ -9,7 +9,7 @@
  * enumerable string keys (Object.keys, as JSON.stringify reads them — never
  * inherited ones), and anything else is a FingerprintError naming its path.
  *
- * Invariants (issue 10):
+ * Invariants:
  * - Iterative: the frame stack lives in arrays, so depth does not depend on
  *   the host's call stack (D19 holds under `node --stack-size=400`).
  * - Read once: every getter, Proxy trap and toJSON runs at most once per
@@ -378,7 +378,7 @@ function putU32(at: number, x: number): void {
  * and bytes, zero-padded), so a repeated key is a few word stores. In front
  * of the Map, the key last written at the same frame and member position:
  * records of one shape repeat their keys there, so most keys are found by
- * one identity compare instead of a hash lookup (issue 13 item 4).
+ * one identity compare instead of a hash lookup.
  */
 const keyCache = new Map<string, Uint32Array>();
 const KEY_CACHE_MAX = 4096;

@@ -20,7 +20,7 @@ Example::
 All functions are thread-safe. Every bad input raises FingerprintError.
 
 Servers can cap what one call may take and how much memory stays behind
-(issue 15): ``configure(limits=Limits(...), retain_memory_bytes=...)`` for
+with ``configure(limits=Limits(...), retain_memory_bytes=...)`` for
 every call, ``limits=`` on one call.
 """
 from __future__ import annotations
@@ -41,8 +41,8 @@ __version__ = "1.0.0"
 # Every public name loads on first use (PEP 562), then is a plain attribute:
 # importing the package costs ~1 ms, and a program pays only for what it
 # touches. The value path's modules (json, typing, datetime; ~10 ms of a
-# fresh process) are never loaded by the CLI, which needs none of them
-# (issue 13); batches, diagnostics and replay load apart (issue 11 item 9).
+# fresh process) are never loaded by the CLI, which needs none of them;
+# batches, diagnostics and replay load apart.
 _LAZY = {
     "fingerprint": "_api", "fingerprint_json": "_api", "canonical_json": "_api", "canonicalize_json": "_api",
     "fingerprint_batch": "_batch_api", "fingerprint_batch_json": "_batch_api",

@@ -116,7 +116,7 @@ def _settings(limits: LimitsArg) -> Optional[_limits.Settings]:
 def _value_call(flags: int, k: bytes, n: bytes, args: Any, limits: LimitsArg) -> str:
     """The core call of the value path, with the call's own limits."""
     s = _settings(limits) or _limits.active
-    out = marshal_call(flags, k, n, args, s)  # plain values: marshal, read by the core (issue 14)
+    out = marshal_call(flags, k, n, args, s)  # plain values: marshal, read by the core
     if out is NOT_PLAIN or out is PLAIN or out is UNKNOWN:
         return _text_path(out, flags, k, n, args, s)
     return out
@@ -128,7 +128,7 @@ def _text_path(out: str, flags: int, k: bytes, n: bytes, args: Any, s: _limits.S
         # User code may stand behind the value (a dict subclass's items(), a
         # tzinfo): the iterative walk reads it once and gives the text or the
         # error with its path; the C encoder could fail after calling it, and
-        # a second walk would call it again (issue 10: read once). UNKNOWN
+        # a second walk would call it again (read once). UNKNOWN
         # (a thread with a small stack, where marshal is not asked) may hold
         # it too: such threads trade the C encoder's speed for that.
         data = to_json_args(args, reads_once=True)
@@ -233,7 +233,7 @@ def fingerprint_json(name: str, args_json: Union[str, bytes, bytearray, memoryvi
         if n is None:
             n = _literal(name, "name")
         if type(args_json) is str and len(args_json) <= _PLAIN_TEXT and not _limits.active.any_bytes:
-            # The common call in fewer Python steps (issue 14); an error is
+            # The common call in fewer Python steps; an error is
             # reported by the full path below (the core runs that text twice).
             out = _core.plain(F_DIGEST | F_STRING_INPUT, n, args_json.encode("utf-8", "surrogatepass"))
             if out is not None:
@@ -284,7 +284,7 @@ def _text(t: Any) -> Tuple[Any, int]:
     # Tested on type(t) and read through the base type (a str subclass's
     # encode(), an object's lying __class__ are never used).
     # A str is encoded by _core, after the byte limit's lower bound (its
-    # length) passed, in pieces when long (issue 15); a subclass as a plain copy.
+    # length) passed, in pieces when long; a subclass as a plain copy.
     c = type(t)
     if c is str:
         return t, F_STRING_INPUT

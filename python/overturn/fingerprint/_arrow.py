@@ -1,4 +1,4 @@
-"""Arrow string arrays into the batch (issue 13): buffers copied straight into linear memory.
+"""Arrow string arrays into the batch: buffers copied straight into linear memory.
 
 Internal; imported only when a ``pyarrow`` array is passed (the optional
 extra ``overturn-fingerprint[arrow]``), never by ``import overturn.fingerprint``.

@@ -1,4 +1,4 @@
-"""The batch API (issue 13): many calls in, fingerprints out, one crossing into the core per chunk.
+"""The batch API: many calls in, fingerprints out, one crossing into the core per chunk.
 
 Public functions, re-exported by ``overturn.fingerprint``; the TypeScript twin
 is ``src/batch.ts``, the transport ``_batch.py``. Errors: a bad item is never
@@ -130,7 +130,7 @@ def fingerprint_batch(calls: Iterable[Any], *, limits: Any = None, on_error: str
                     if type(c) is dict and plain:  # the common item, without the Mapping ABC check (~0.4 µs)
                         dicts[i] = c
                         try:
-                            texts.append(_dumps(c, 4))  # plain values: CPython marshal, read by the core (issue 14)
+                            texts.append(_dumps(c, 4))  # plain values: CPython marshal, read by the core
                             sorts[i] = F_MARSHAL
                             continue
                         except Exception:  # ValueError: a subclass, a datetime, too deep: the text path below
@@ -153,7 +153,7 @@ def fingerprint_batch(calls: Iterable[Any], *, limits: Any = None, on_error: str
                         texts.append(b"")
                         continue
                     m = _marshal(d) if plain and type(c) is not dict else None  # an exact dict was tried above
-                    if m is not None:  # plain values: CPython marshal, read by the core (issue 14)
+                    if m is not None:  # plain values: CPython marshal, read by the core
                         texts.append(m)
                         sorts[i] = F_MARSHAL
                         continue

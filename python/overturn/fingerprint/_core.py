@@ -6,15 +6,10 @@ Internal. Implements the host side of the ABI documented at the top of
 * wasmtime is reached through its C API (``_wasmtime.py``: importing the
   ``wasmtime`` package's classes cost ~33 ms of every process);
 * one ``Engine`` and ``Module`` per process, compiled lazily on the first
-  call under a (re-entrant) lock. Measured here (sessions 1-2, a 2-core EPYC
-  shared with other jobs, so read ratios): compiling the ~35 KB module
-  45-190 ms (now read from the disk cache in ~1 ms), instantiating
-  0.5-0.7 ms, a later call ~0.1 ms; in session 7 loading wasmtime's native
-  library ~3 ms and ``import overturn.fingerprint`` ~1 ms. Compiling at import would
-  tax every program that imports the SDK without calling it, so the first
-  call pays instead. Cranelift ``opt_level="none"`` compiles barely faster
-  (85 vs 97 ms) but runs slower (small call 19 vs 11 µs, 1.1 MB 44 vs 31 ms
-  under the same load), so the default ``speed`` stays;
+  call under a (re-entrant) lock: compiling at import would tax every program
+  that imports the SDK without calling it (the disk cache makes a later
+  process's load ~1 ms). Cranelift's default ``speed`` stays: ``none``
+  compiles barely faster and runs about half as fast;
 * one ``Store``/instance per thread (``threading.local``): a Store must never
   be used by two threads at once, and per-thread instances need no lock, so
   threads run the core in parallel (ctypes releases the GIL during the call);
@@ -26,25 +21,8 @@ Internal. Implements the host side of the ABI documented at the top of
   range we need lies beyond it (after ``reserve`` or a large output);
 * the call itself uses wasmtime's C API ``wasmtime_func_call_unchecked`` on a
   preallocated ``wasmtime_val_raw_t`` slot, through our own ctypes prototype
-  whose arguments are plain addresses. Per call of ``version()`` (no work
-  in wasm), best of 40 interleaved batches, on the loaded 2-core machine:
-
-  ===============================================  ========
-  ``Func.__call__`` (wasmtime-py's checked path)   ~16 µs
-  wasmtime-py's ``wasmtime_func_call_unchecked``  ~2.1 µs
-  own prototype, int addresses                       ~0.9 µs
-  own prototype, prebuilt c_void_p arguments        ~0.76 µs
-  no argtypes, the same prebuilt arguments          ~0.63 µs  ← used
-  ===============================================  ========
-
-  (The last row measured later, in one process beside the one above it:
-  540 vs 680 ns, issue 14.)
-
-  A whole small fingerprint (~130 B) of a value then costs ~4.2 µs of CPU
-  (issue 14, python/README.md "Speed"): ``marshal.dumps`` 0.46, the request
-  0.2, the call 0.53, the core 0.47, ``hashlib`` 0.65, the rest Python
-  around them; ``plain()`` is that call in the fewest steps.
-
+  with prebuilt arguments and no argtypes: about 25 times cheaper than
+  wasmtime-py's checked ``Func.__call__`` (docs/performance.md);
 * the compiled module is cached on disk across processes (``_module_cache.py``),
   and every module, cached or compiled, gives known answers before its first
   use (``_selftest.py``); every digest read from the core is checked to be 64
@@ -75,7 +53,7 @@ import ctypes
 import os
 import struct
 import threading
-TYPE_CHECKING = False  # typing is not imported at run time: ~3 ms of a CLI start (issue 13)
+TYPE_CHECKING = False  # typing is not imported at run time: ~3 ms of a CLI start
 if TYPE_CHECKING:
     from typing import Any, List, Optional, Tuple
 
@@ -95,9 +73,9 @@ _ARGS_LEN_AT = 4 * (HEADER_WORDS - 1)  # the header's last word: argsLen
 _DIGEST_AT = RESULT_DIGEST
 _TEXT = struct.Struct("<II")  # text ptr, text len (RESULT_TEXT_PTR, RESULT_TEXT_LEN)
 #: Characters of a str encoded in one piece; a longer one is encoded in
-#: pieces by _put_large (issue 15). The one piece (at most 8 MB, ~2 MB for
+#: pieces by _put_large. The one piece (at most 8 MB, ~2 MB for
 #: typical text) is freed before the core runs, as a piece is; pieces and
-#: their heap trim cost a 1.1 MB text ~3-4 ms more than one encode (issue 14).
+#: their heap trim cost a 1.1 MB text ~3-4 ms more than one encode.
 _SMALL_TEXT = 1 << 21
 
 WASM_FILE = "fingerprint.wasm"
@@ -167,10 +145,10 @@ def check_digests(block: bytes, stride: int) -> None:
 #: A digest is asked as the preimage and hashed here by OpenSSL (SHA
 #: extensions), as the Node SDK does with node:crypto: measured (medians µs,
 #: small/medium/large) core SHA-256 4.2/128/17,848 against preimage + hashlib
-#: 3.9/100/16,700 (issue 14). The core still writes every byte. Not above
+#: 3.9/100/16,700. The core still writes every byte. Not above
 #: _HOST_HASH_MAX: there the core's streaming SHA-256 keeps the whole
-#: preimage out of memory (issue 15). OpenSSL's module costs ~2.7 ms to
-#: import, so the first _HOST_HASH_AFTER digests hash in the core (start-up, issue 11).
+#: preimage out of memory. OpenSSL's module costs ~2.7 ms to
+#: import, so the first _HOST_HASH_AFTER digests hash in the core (start-up).
 _HOST_HASH_MAX = 16 << 20
 _HOST_HASH_AFTER = 32
 _host_sha256: Any = None
@@ -263,7 +241,7 @@ def call(flags: int, kind: bytes, name: bytes, match: bytes, ignore: bytes, args
 
 
 def plain(flags: int, name: bytes, data: bytes) -> Optional[str]:
-    """The common call (issue 14): args ``data`` as bytes (the value path's
+    """The common call: args ``data`` as bytes (the value path's
     marshal stream with F_MARSHAL, or JSON text), the default kind, no key
     lists, the configured limits, no byte limit (the caller checks).
 
@@ -284,7 +262,7 @@ def plain_fn() -> Any:
     and call it directly): ``fn(flags, name, data, settings)``."""
     st = instance()
     # Kept beside the instance, not on it: the closure holds the instance,
-    # and a cycle would keep a retired Store alive until a GC (issue 15).
+    # and a cycle would keep a retired Store alive until a GC.
     fn = _local.plain = _bind_plain(st) if st.fast else _fallback_plain
     return fn
 
@@ -292,7 +270,7 @@ def plain_fn() -> Any:
 def _bind_plain(st: Instance) -> Any:
     """``plain`` for one instance, with every per-instance constant bound
     once as a closure variable: at ~130 B a call is ~4 µs, and each
-    attribute load it saves is ~1% of that (issue 14). The header and name of
+    attribute load it saves is ~1% of that. The header and name of
     the last request stay in place when the next one repeats them, so only
     the args length and the args are written; the run is inlined; limits and
     retirement are checked only where the settings and size show work to do;
@@ -309,7 +287,7 @@ def _bind_plain(st: Instance) -> Any:
     ctx, run_addr, raw_addr, one, trap_addr = st.ctx, st.run_addr, st.raw_addr, st.one, st.trap_addr
     trap, p, text_word = st.trap, st.in_ptr, st.text_word
     # The argument/result slot and the trap pointer as memoryview items:
-    # ~30 ns a read or write against ~45 for a ctypes .value (issue 14).
+    # ~30 ns a read or write against ~45 for a ctypes .value.
     slot = memoryview(st.raw).cast("B").cast("i")
     trapped = memoryview(trap).cast("B").cast("Q" if ctypes.sizeof(trap) == 8 else "I")
     len_word = text_word + 1
@@ -422,7 +400,7 @@ def _call(st: Instance, s: _limits.Settings, flags: int, kind: bytes, name: byte
     if hash_here:
         flags ^= F_DIGEST | F_PREIMAGE
     at, n = _head(st, flags, kind, name, match, ignore, len(args), args)
-    if at >= 0:  # a large request: its args in a second write, then freed before the core runs (the peak of issue 15)
+    if at >= 0:  # a large request: its args in a second write, then freed before the core runs (a lower peak)
         st.view[at:st.in_ptr + n] = args
         args = None
     return _run(st, s, flags, n, bool(hash_here))

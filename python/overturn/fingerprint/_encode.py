@@ -199,7 +199,7 @@ def _make_fast() -> Callable[[Any], Sequence[str]]:
 
     It returns the text as the C encoder leaves it: a sequence of pieces
     (CPython 3.11 joins every 100,000 fragments into one piece, so a large
-    value comes back as many ~100 KB pieces), not yet joined (issue 15, see
+    value comes back as many ~100 KB pieces), not yet joined (see
     to_json_args).
     """
     if _c_make_encoder is not None:
@@ -232,7 +232,7 @@ def to_json_text(value: Any, root: Root = ()) -> bytes:
     encoder fails with an exception raised in a frame outside this module and
     ``json.encoder``, that exception is the caller's. Otherwise the walk reads
     the value again. The SDK's value path never takes that second read
-    (issue 10): a value marshal refuses, where user code can stand, goes to
+    (D15 read once): a value marshal refuses, where user code can stand, goes to
     the walk directly (``reads_once``); one marshal accepts holds none.
     (Diagnostics and a process whose thread stacks are too small for marshal
     still can.)
@@ -264,7 +264,7 @@ def _text_parts(value: Any, reads_once: bool = False, root: Root = ()) -> Sequen
 
 
 #: Above this many bytes of JSON text, the value path hands the core the
-#: encoder's pieces instead of one bytes object (issue 15, see to_json_args).
+#: encoder's pieces instead of one bytes object (see to_json_args).
 PIECES_ABOVE = 1 << 20
 
 
@@ -274,7 +274,7 @@ def to_json_args(value: Any, reads_once: bool = False) -> Any:
     Small text (≤ PIECES_ABOVE) is one ``bytes``, as fast as before. Larger
     text stays in the encoder's pieces, which ``_core`` writes into linear
     memory and frees one by one (``_pieces``): no joined ``str`` and no
-    ``bytes`` copy of the whole text exist beside the core's peak (issue 15).
+    ``bytes`` copy of the whole text exist beside the core's peak.
     The text is ASCII (``ensure_ascii``), so its length in characters is its
     length in bytes. Raises as to_json_text does.
     """

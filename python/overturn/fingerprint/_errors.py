@@ -10,7 +10,7 @@ into ``_abi.py`` by ``scripts/gen-abi.mjs``; every message is the core's.
 """
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing is not imported at run time: ~3 ms of a CLI start (issue 13)
+TYPE_CHECKING = False  # typing is not imported at run time: ~3 ms of a CLI start
 if TYPE_CHECKING:
     from typing import Optional
 

@@ -1,4 +1,4 @@
-"""Limits a server sets, and when an instance gives its memory back (issue 15).
+"""Limits a server sets, and when an instance gives its memory back.
 
 Internal (``Limits`` and ``configure`` are re-exported by
 ``overturn.fingerprint``). The TypeScript twin is ``src/_limits.ts``.
@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-TYPE_CHECKING = False  # typing is not imported at run time: ~3 ms of a CLI start (issue 13)
+TYPE_CHECKING = False  # typing is not imported at run time: ~3 ms of a CLI start
 if TYPE_CHECKING:
     from typing import Any, Dict, Optional, Tuple, Union
 
@@ -73,7 +73,7 @@ class Limits:
     """
 
     # A plain frozen class, not a dataclass: importing dataclasses pulls in
-    # inspect (~7 ms of every process's start-up, issue 11).
+    # inspect (~7 ms of every process's start-up).
     __slots__ = ("max_input_bytes", "max_depth", "max_members", "_core")
     max_input_bytes: LimitValue
     max_depth: LimitValue

@@ -53,7 +53,7 @@ from __future__ import annotations
 import os
 import stat
 import sys
-TYPE_CHECKING = False  # typing is not imported at run time: ~3 ms of a CLI start (issue 13)
+TYPE_CHECKING = False  # typing is not imported at run time: ~3 ms of a CLI start
 if TYPE_CHECKING:
     from typing import List, Optional, Tuple
 

@@ -1,4 +1,4 @@
-"""Large args into linear memory without a host copy left beside the core (issue 15).
+"""Large args into linear memory without a host copy left beside the core.
 
 Internal, used by ``_core._put_large`` for args that are not ``bytes``: a
 ``str`` of JSON text (over 64 Ki characters), the value path's JSON text as
@@ -19,7 +19,7 @@ character is one UTF-8 byte or more).
 """
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing is not imported at run time: ~3 ms of a CLI start (issue 13)
+TYPE_CHECKING = False  # typing is not imported at run time: ~3 ms of a CLI start
 if TYPE_CHECKING:
     from typing import Any, List, Tuple
 

@@ -70,7 +70,7 @@ UNKNOWN = "unknown"
 
 def plain_call(flags: int, name: bytes, args: Any) -> str:
     """``marshal_call`` for the common call (default kind, configured limits),
-    in the fewest Python steps (issue 14): this thread's ``_core`` plain
+    in the fewest Python steps: this thread's ``_core`` plain
     function makes the stream and runs the core in one call."""
     try:
         fn = _local.plain

@@ -3,7 +3,7 @@
 The ``wasmtime`` package (the one dependency, pinned to one major in
 ``pyproject.toml``) ships the native library loaded here; its Python classes
 are not used. Importing them costs ~33 ms of every process (ctypes
-declarations of the whole C API), half of a Python CLI's start (issue 13) and
+declarations of the whole C API), half of a Python CLI's start and
 of a first fingerprint's; their checked calls cost ~16 µs against ~0.6 µs for
 the unchecked call here (``_core.py`` has the table).
 
@@ -21,7 +21,7 @@ import os
 import sys
 import threading
 from ctypes import byref, c_bool, c_size_t, c_uint8, c_void_p
-TYPE_CHECKING = False  # typing is not imported at run time: ~3 ms of a CLI start (issue 13)
+TYPE_CHECKING = False  # typing is not imported at run time: ~3 ms of a CLI start
 if TYPE_CHECKING:
     from typing import Any, Dict, List, Optional, Tuple
 
@@ -100,7 +100,7 @@ class _Lib:
         self.trap_code = fn("wasmtime_trap_code", c_bool, p, p)
         self.trap_delete = fn("wasm_trap_delete", None, p)
         # The hot call, without argtypes: callers pass prebuilt ctypes objects of
-        # the parameters' C types, with no from_param() per argument (~0.1 µs, issue 14).
+        # the parameters' C types, with no from_param() per argument (~0.1 µs).
         self.call_unchecked = dll.wasmtime_func_call_unchecked
         self.call_unchecked.restype = p
 
