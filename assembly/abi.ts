@@ -66,14 +66,13 @@ export const F_ECHO_CALL: u32 = 524288; // with F_EXPLAIN: the record also echoe
 // call or an Explanation (an object whose kind, name, canonical, preimage and fingerprint are strings).
 export const DIFF_KIND_BYTES: u32 = 16;
 export const D_DIFF: u32 = 1;         // name part = A, args = B: the Diff {"same","changes"} of A to B as JSON
-export const D_NEAR_START: u32 = 2;   // args = the live call: the target, bytes the host hands back unread with each step
-export const D_NEAR_STEP: u32 = 3;    // ignore part = the target, match part = the counters (empty at first), args = a recorded call
+export const D_NEAR_START: u32 = 2;   // args = the live call: the target, which this instance keeps for the steps that follow
+export const D_NEAR_STEP: u32 = 3;    // args = a recorded call, on the instance the search started on (it counts them and keeps the best)
 export const NEAR_NAME_ONLY: u32 = 1; // D_NEAR_STEP's argument: the name part holds the recorded call's "name" string, args is empty
-// D_NEAR_STEP's answer: u32 step, the counters (NEAR_COUNTER_BYTES), then with NEAR_BEST/NEAR_EXACT the
-// match as JSON: {"index","explanation" (null: the recorded item is an Explanation, its own),"diff"}.
-export const NEAR_COUNTER_BYTES: u32 = 8;
+// D_NEAR_STEP's answer: u32 step, then with NEAR_BEST/NEAR_EXACT the match as JSON:
+// {"index","explanation" (null: the recorded item is an Explanation, its own),"diff"}.
 export const NEAR_NEXT: u32 = 0;      // not nearer: go on with the next recorded call
-export const NEAR_SEND_CALL: u32 = 1; // the name matches: send the whole recorded call (the counters are unchanged)
+export const NEAR_SEND_CALL: u32 = 1; // the name matches: send the whole recorded call (not counted yet)
 export const NEAR_BEST: u32 = 2;      // the nearest so far: go on
 export const NEAR_EXACT: u32 = 3;     // an exact match (nothing beats it): stop reading the recording
 

@@ -3,6 +3,7 @@ package fingerprint
 import (
 	"github.com/overturn/fingerprint/go/internal/abi"
 
+	"context"
 	"encoding/binary"
 	"encoding/json"
 )
@@ -194,18 +195,21 @@ type DiffResult struct {
 // Diff compares two calls (or their Explanations) by their canonical args,
 // kind and name; the core answers (assembly/ops/compare.ts).
 func Diff(a, b any) (*DiffResult, error) {
-	text, err := compare(abi.D_DIFF, a, nil, nil, b)
 	d := &DiffResult{}
-	if err == nil {
-		err = decode(text, d)
-	}
+	err := engineModule.with(func(in *instance) error {
+		text, err := compare(in, abi.D_DIFF, 0, a, b)
+		if err == nil {
+			err = decode(text, d)
+		}
+		return err
+	})
 	return d, err
 }
 
-// compare runs one F_DIFF request: the kind part says the op and how the
-// name part's and the args' values are sent (JSON text, or a Go value's stream).
-func compare(op uint32, name any, match, ignore []byte, args any) ([]byte, error) {
-	kind := binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(nil, op), 0)
+// compare runs one F_DIFF request on in: the kind part says the op and how
+// the name part's and the args' values are sent (JSON text, or a Go value's stream).
+func compare(in *instance, op, arg uint32, name, args any) ([]byte, error) {
+	kind := binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(nil, op), arg)
 	var sides [2][]byte
 	for i, x := range []any{name, args} {
 		if t, ok := callArg(x).(textArg); ok {
@@ -219,8 +223,11 @@ func compare(op uint32, name any, match, ignore []byte, args any) ([]byte, error
 			kind = binary.LittleEndian.AppendUint32(kind, abi.F_VALUES)
 		}
 	}
-	r, err := call(engineModule, abi.F_DIFF, [][]byte{kind, sides[0], match, ignore}, textArg{b: sides[1]}, nil)
-	return r.text, err
+	r, err := in.do(context.Background(), abi.F_DIFF, [][]byte{kind, sides[0]}, textArg{b: sides[1]}, nil)
+	if err != nil {
+		return nil, err
+	}
+	return r.text, nil
 }
 
 // NearestMatch: the recorded call nearest to a call, its explanation and the diff.
@@ -233,35 +240,40 @@ type NearestMatch struct {
 
 // Nearest finds the recorded call of the same tool and kind with the fewest
 // changes (the first of equals; an exact match ends the search); nil when
-// none. The core decides (assembly/ops/compare.ts): it is handed each
-// recorded call and names the nearest so far.
-func Nearest(call any, recording []any) (*NearestMatch, error) {
-	target, err := compare(abi.D_NEAR_START, []byte(nil), nil, nil, call)
-	var counters []byte
-	var best *NearestMatch
-	for i := 0; i < len(recording) && err == nil; i++ {
-		var out []byte
-		if out, err = compare(abi.D_NEAR_STEP, []byte(nil), counters, target, recording[i]); err != nil {
-			break
+// none. The core decides (assembly/ops/compare.ts): the instance held for
+// the search keeps the target, is handed each recorded call and names the
+// nearest so far.
+func Nearest(call any, recording []any) (best *NearestMatch, err error) {
+	err = engineModule.with(func(in *instance) error {
+		if _, err := compare(in, abi.D_NEAR_START, 0, []byte(nil), call); err != nil {
+			return err
 		}
-		step, cut := binary.LittleEndian.Uint32(out), 4+abi.NEAR_COUNTER_BYTES
-		counters = out[4:cut]
-		if len(out) > cut {
-			// A null explanation: the recorded item is an Explanation, its own.
-			m := struct {
-				Index       int
-				Explanation *Explanation
-				Diff        *DiffResult
-			}{}
-			if err = decode(out[cut:], &m); m.Explanation == nil {
-				m.Explanation = asExplanation(recording[i])
+		for _, rec := range recording {
+			out, err := compare(in, abi.D_NEAR_STEP, 0, []byte(nil), rec)
+			if err != nil {
+				return err
 			}
-			best = &NearestMatch{m.Index, recording[i], m.Explanation, m.Diff}
+			if len(out) > 4 {
+				// A null explanation: the recorded item is an Explanation, its own.
+				m := struct {
+					Index       int
+					Explanation *Explanation
+					Diff        *DiffResult
+				}{}
+				if err = decode(out[4:], &m); err != nil {
+					return err
+				}
+				if m.Explanation == nil {
+					m.Explanation = asExplanation(rec)
+				}
+				best = &NearestMatch{m.Index, rec, m.Explanation, m.Diff}
+			}
+			if binary.LittleEndian.Uint32(out) == abi.NEAR_EXACT {
+				break
+			}
 		}
-		if step == abi.NEAR_EXACT {
-			break
-		}
-	}
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}

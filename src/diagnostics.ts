@@ -19,7 +19,7 @@
  * @module
  */
 import {
-  callKeepMask, diffSides, explainCallText, explainCallValue, explainCalls as explainCallsCore, nearStart, nearStep, type Explained,
+  callKeepMask, diffSides, explainCallText, explainCallValue, explainCalls as explainCallsCore, nearSearch, type Explained,
 } from "./_engine.js";
 import { applyMask, keysObject, selectableKeys } from "./select.js";
 import { EXPLANATION_VERSION, F_TEXT, NEAR_EXACT, NEAR_SEND_CALL, W_CALL, W_MESSAGE, W_OBJECT, W_RECORDED, W_STRING, W_TEXT } from "./_abi.gen.js";
@@ -271,22 +271,21 @@ export function diff(a: Call | Explanation | ProviderCall, b: Call | Explanation
  */
 export function nearest<T extends object = Call | Explanation | ProviderCall>(call: Call | Explanation | ProviderCall,
   recording: Iterable<T>): NearestMatch<T> | null {
-  const target = nearStart(side(call));
-  let counters: Uint8Array = new Uint8Array(0);
-  let best: NearestMatch<T> | null = null;
-  for (const rec of recording) {
-    if (rec === null || typeof rec !== "object") throw hostError(W_RECORDED, [typeWord(rec)]);
-    // Its name first, when it shows one: the core skips another tool's call unread.
-    const name = (rec as { name?: unknown }).name;
-    let [step, next, match] = typeof name === "string" ? nearStep(target, counters, name, true) : [NEAR_SEND_CALL, counters, ""];
-    if (step === NEAR_SEND_CALL) [step, next, match] = nearStep(target, counters, side(rec), false);
-    counters = next;
-    if (match !== "") {
-      const m = JSON.parse(match) as { index: number; explanation: Explanation | null; diff: Diff };
-      // A null explanation: the recorded item is an Explanation, its own.
-      best = { index: m.index, call: rec, explanation: m.explanation ?? rec as unknown as Explanation, diff: m.diff };
+  return nearSearch(side(call), (step) => {
+    let best: NearestMatch<T> | null = null;
+    for (const rec of recording) {
+      if (rec === null || typeof rec !== "object") throw hostError(W_RECORDED, [typeWord(rec)]);
+      // Its name first, when it shows one: the core skips another tool's call unread.
+      const name = (rec as { name?: unknown }).name;
+      let [s, match] = typeof name === "string" ? step(name, true) : [NEAR_SEND_CALL, ""];
+      if (s === NEAR_SEND_CALL) [s, match] = step(side(rec), false);
+      if (match !== "") {
+        const m = JSON.parse(match) as { index: number; explanation: Explanation | null; diff: Diff };
+        // A null explanation: the recorded item is an Explanation, its own.
+        best = { index: m.index, call: rec, explanation: m.explanation ?? rec as unknown as Explanation, diff: m.diff };
+      }
+      if (s === NEAR_EXACT) break;
     }
-    if (step === NEAR_EXACT) break;
-  }
-  return best;
+    return best;
+  });
 }

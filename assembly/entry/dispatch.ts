@@ -84,7 +84,7 @@ function dispatch(req: usize, len: usize): i32 {
   const argsPtr = ignorePtr + ignoreLen, argsLen = <usize>load<u32>(req, 20);
   let ok: bool;
   if (flags & F_DIFF) {
-    ok = compareOp(kindPtr, kindLen, namePtr, nameLen, matchPtr, matchLen, ignorePtr, ignoreLen, argsPtr, argsLen);
+    ok = compareOp(kindPtr, kindLen, namePtr, nameLen, argsPtr, argsLen);
   } else if (flags & F_REPLAY) {
     ok = replayOp(kindPtr, kindLen, argsPtr, argsLen, flags);
   } else {

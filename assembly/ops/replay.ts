@@ -4,7 +4,8 @@
 // one instance per recording.
 //
 // Kept region (arena.ts: between the input region and the arena, it survives
-// every request): [tools text | hash table | entries | recorded line bytes].
+// every request): [tools text | hash table | entries | recorded line bytes |
+// a nearest search's target].
 // Offsets are relative to its start, so it moves as a whole when the input
 // region grows (reserveKeepingStore) and segments move up when one grows
 // (relayout, only at the start of a request, while the arena is empty).
@@ -28,7 +29,7 @@ import {
 } from "../abi";
 import { alloc, arenaMark, grow, inputEnd, releaseFrom, reserveInput, setArenaBase } from "../base/arena";
 import { lastCall } from "../pipeline/callnodes";
-import { changeCount, writeDiff } from "./diff";
+import { diffTexts, writeDiff } from "./diff";
 import { failureMessage } from "../base/words";
 import { errCode, errDetailLen, errDetailPtr, errOffset, errPart, fail, resetErrors, setErrorDetail } from "../base/errors";
 import { hexDigit } from "../text/hex";
@@ -64,6 +65,10 @@ let linesOff: usize = 0;
 let linesLen: usize = 0;
 let linesCap: usize = 0;
 let storeSize: usize = 0;
+// The last segment: what a nearest search keeps between its steps (ops/compare.ts), in any engine instance.
+let nearOff: usize = 0;
+let nearLen: usize = 0;
+let nearCap: usize = 0;
 let lineNo: u32 = 0;
 
 @inline function base(): usize { return inputEnd(); }
@@ -101,7 +106,7 @@ export function replayOp(kindP: usize, kindN: usize, p: usize, n: usize, flags: 
 // A `replay` command loads the recording with R_TOOLS / R_LOAD requests into
 // the engine's instance, then, per line of CALLS, calls replayAnswer and
 // formats from the fields below (or re-reads the record replayAnswer wrote
-// into the sink: [sinkBase(), sinkBase() + answerRecordEnd)). Any other command
+// into the sink: [sinkBase(), sinkBase() + recordEnd)). Any other command
 // applies a recording's declarations (--tools) with setTools(keptTools(),
 // keptToolsLength()) before reading its lines.
 
@@ -109,8 +114,8 @@ export function replayOp(kindP: usize, kindN: usize, p: usize, n: usize, flags: 
  * Answers call number nth of [p, p + n) (flags: F_STRING_INPUT / F_VALUES); the record is in the sink, without
  * the recorded line. again: [p, p + n) is the line of the last answer, with the arena kept since (not re-read).
  */
-export function replayAnswer(p: usize, n: usize, flags: u32, nth: u32, again: bool): bool {
-  return answer(p, n, flags, nth, false, again, 0);
+export function replayAnswer(p: usize, n: usize, flags: u32, nth: u32, again: bool): Answer | null {
+  return answer(p, n, flags, nth, false, again, 0) ? theAnswer() : null;
 }
 /** The declarations the recording keeps (R_TOOLS), for setTools (tools.ts). */
 export function keptTools(): usize { return base(); }
@@ -121,13 +126,23 @@ export function unusedCount(): u32 {
   for (let i: u32 = 0; i < entryCount; i++) if ((ef(i, E_FLAGS) & FLAG_USED) == 0) k++;
   return k;
 }
-/** The last answer: a hit; the entry answered or the nearest (NONE: none); counts; where its parts are in the sink. */
-export let answerHit = false;
-export let answerEntry: u32 = NONE;
-export let answerRecorded: u32 = 0;
-export let answerAsked: u32 = 0;
-export let answerRecordEnd: usize = 0;
-export let answerWhyFrom: usize = 0, answerWhyTo: usize = 0, answerChangesFrom: usize = 0, answerChangesTo: usize = 0;
+/**
+ * An answer (replayAnswer): a hit; the entry answered or the nearest (NONE:
+ * none); counts; where its record, why text and changes end or lie in the sink.
+ */
+@unmanaged export class Answer {
+  hit: bool;
+  entry: u32;
+  recorded: u32;
+  asked: u32;
+  recordEnd: usize;
+  whyFrom: usize;
+  whyTo: usize;
+  changesFrom: usize;
+  changesTo: usize;
+}
+/** The one answer this module writes (static: inside a function, so the fingerprint module never lays it out). */
+function theAnswer(): Answer { return changetype<Answer>(memory.data(offsetof<Answer>(), 8)); }
 /** An entry's line number and call index within its line. */
 export function entryLine(e: u32): u32 { return ef(e, E_LINE_NO); }
 export function entryCall(e: u32): u32 { return ef(e, E_CALL); }
@@ -160,25 +175,41 @@ export function replayTools(p: usize, n: usize): bool {
   return sinkInit(true, false, 64) && setToolsText(p, n);
 }
 
+/**
+ * What a nearest search keeps between its steps (ops/compare.ts), in any
+ * engine instance: room for n bytes (false: OOM, recorded). Growing moves the
+ * arena, so a request reads its input again after it (nearFits says whether).
+ */
+export function nearFits(n: usize): bool { return n <= nearCap; }
+export function nearRoom(n: usize): bool {
+  return nearFits(n) || relayout(toolsCap, tableCap, entryCap, linesCap, align16(n + (n >> 1)));
+}
+/** The kept bytes (nearRoom first) and how many hold the search (0: none started). */
+export function nearKept(): usize { return base() + nearOff; }
+export function nearKeptLength(): usize { return nearLen; }
+export function setNearKeptLength(n: usize): void { nearLen = n; }
+
 // ---- The kept region ----------------------------------------------------------
 
 @inline function align16(n: usize): usize { return (n + 15) & ~<usize>15; }
 
 /** Lays the kept region out with the given capacities (never smaller); at a request's start only. */
-function relayout(newTools: usize, newTable: u32, newEntries: u32, newLines: usize): bool {
+function relayout(newTools: usize, newTable: u32, newEntries: u32, newLines: usize, newNear: usize = nearCap): bool {
   const b = base();
   const tabOff = align16(newTools);
   const entOff = tabOff + (<usize>newTable << 2);
   const linOff = align16(entOff + <usize>newEntries * ENTRY);
-  const size = align16(linOff + newLines);
+  const nOff = align16(linOff + newLines);
+  const size = align16(nOff + newNear);
   if (!setArenaBase(b + size)) return false;
   // Every segment moves up (or stays): the highest first.
+  memory.copy(b + nOff, b + nearOff, nearLen);
   memory.copy(b + linOff, b + linesOff, linesLen + tailLen);
   memory.copy(b + entOff, b + entriesOff, <usize>entryCount * ENTRY);
   const rehash = newTable != tableCap || tabOff != tableOff;
   toolsCap = newTools;
   tableOff = tabOff; tableCap = newTable; entriesOff = entOff; entryCap = newEntries;
-  linesOff = linOff; linesCap = newLines; storeSize = size;
+  linesOff = linOff; linesCap = newLines; nearOff = nOff; nearCap = newNear; storeSize = size;
   if (rehash) {
     memory.fill(b + tableOff, 0, <usize>tableCap << 2);
     for (let i: u32 = 0; i < entryCount; i++) if (ef(i, E_FLAGS) & FLAG_HEAD) store<u32>(slot(findSlot(entry(i))), i + 1);
@@ -467,13 +498,14 @@ function answer(p: usize, n: usize, flags: u32, nth: u32, withLine: bool, again:
     setEf(e, E_FLAGS, ef(e, E_FLAGS) | FLAG_USED);
     if (withLine && ef(e, E_LINE_NO) == known) withLine = false;
     if (!sinkInit(true, false, 512 + (withLine ? <usize>ef(e, E_LINE_LEN) : 0))) return false;
-    answerHit = true; answerEntry = e; answerRecorded = answerAsked = 0;
-    answerWhyFrom = answerWhyTo = answerChangesFrom = answerChangesTo = 0;
+    const a = theAnswer();
+    a.hit = true; a.entry = e; a.recorded = a.asked = 0;
+    a.whyFrom = a.whyTo = a.changesFrom = a.changesTo = 0;
     // "line" and "call" again: a hit is a recorded call too (the host adds its text and value).
     if (!start(true, nameP, nameN, kindP, kindN, calls) || !decimal(ef(e, E_LINE_NO)) || !lit(",\"recordedCall\":")
       || !decimal(ef(e, E_CALL)) || !lit(",\"line\":") || !decimal(ef(e, E_LINE_NO)) || !lit(",\"call\":")
       || !decimal(ef(e, E_CALL)) || !lit("}")) return false;
-    answerRecordEnd = sinkLength();
+    a.recordEnd = sinkLength();
     return !withLine || (lit("\n") && lineBytes(e));
   }
 
@@ -493,8 +525,9 @@ function answer(p: usize, n: usize, flags: u32, nth: u32, withLine: bool, again:
       const t = alloc(ce - cs);
       if (ce > cs && t == 0) return false;
       memory.copy(t, sinkBase() + cs, ce - cs);
-      if (!sinkInit(true, false, 256) || !writeDiff(t, <u32>(ce - cs), canon, <u32>canonN)) return false;
-      if (best == NONE || changeCount < bestChanges) { best = i; bestChanges = changeCount; }
+      const changes = diffTexts(t, <u32>(ce - cs), canon, <u32>canonN);
+      if (changes < 0) return false;
+      if (best == NONE || <u32>changes < bestChanges) { best = i; bestChanges = <u32>changes; }
       releaseFrom(keptFloor(mark));
       // Another fingerprint differs by one change at least: nothing beats one.
       if (bestChanges == 1) break;
@@ -512,32 +545,33 @@ function answer(p: usize, n: usize, flags: u32, nth: u32, withLine: bool, again:
   if (best != NONE && withLine && ef(best, E_LINE_NO) == known) withLine = false;
   if (!sinkInit(true, false, 1024 + (best != NONE && withLine ? <usize>ef(best, E_LINE_LEN) : 0))) return false;
   if (!start(false, nameP, nameN, kindP, kindN, calls) || !lit("null,\"why\":\"")) return false;
-  answerHit = false; answerEntry = best; answerRecorded = recorded; answerAsked = asked;
-  answerWhyFrom = sinkLength();
+  const a = theAnswer();
+  a.hit = false; a.entry = best; a.recorded = recorded; a.asked = asked;
+  a.whyFrom = sinkLength();
   if (head != NONE) {
     if (!lit("recorded ") || !decimal(recorded) || !lit(recorded == 1 ? " time, asked " : " times, asked ") || !decimal(asked)) return false;
   } else if (best != NONE) {
     if (!lit("no recorded call has this fingerprint; the nearest recorded call of this tool is line ")
       || !decimal(ef(best, E_LINE_NO)) || !lit(" (") || !decimal(bestChanges) || !lit(bestChanges == 1 ? " change)" : " changes)")) return false;
   } else if (!lit("no recorded call of this tool and kind")) return false;
-  answerWhyTo = sinkLength();
+  a.whyTo = sinkLength();
   if (!lit("\",\"recorded\":") || !decimal(recorded) || !lit(",\"asked\":") || !decimal(asked) || !lit(",\"nearest\":")) return false;
   if (best == NONE) {
     if (!lit("null,\"changes\":")) return false;
-    answerChangesFrom = sinkLength();
+    a.changesFrom = sinkLength();
     if (!lit("[]")) return false;
-    answerChangesTo = sinkLength();
+    a.changesTo = sinkLength();
     if (!lit("}")) return false;
-    answerRecordEnd = sinkLength();
+    a.recordEnd = sinkLength();
     return true;
   }
   if (!lit("{\"line\":") || !decimal(ef(best, E_LINE_NO)) || !lit(",\"call\":") || !decimal(ef(best, E_CALL)) || !lit("},\"changes\":")) return false;
-  answerChangesFrom = sinkLength();
+  a.changesFrom = sinkLength();
   if (head != NONE) { if (!lit("[]")) return false; }
-  else if (!writeDiff(t, <u32>tn, canon, <u32>canonN)) return false;
-  answerChangesTo = sinkLength();
+  else if (writeDiff(t, <u32>tn, canon, <u32>canonN) < 0) return false;
+  a.changesTo = sinkLength();
   if (!lit("}")) return false;
-  answerRecordEnd = sinkLength();
+  a.recordEnd = sinkLength();
   return !withLine || (lit("\n") && lineBytes(best));
 }
 

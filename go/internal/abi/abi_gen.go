@@ -3,7 +3,7 @@
 // Package abi is the core's ABI for the Go host; abiId() of the module must equal ABI_ID.
 package abi
 
-const ABI_ID = 0x00095f15
+const ABI_ID = 0x0002e73a
 
 // PACKAGE_VERSION is package.json's version, which the CLI prints (--version).
 const PACKAGE_VERSION = "1.0.0"
@@ -40,7 +40,6 @@ const (
 	D_NEAR_START            = 2
 	D_NEAR_STEP             = 3
 	NEAR_NAME_ONLY          = 1
-	NEAR_COUNTER_BYTES      = 8
 	NEAR_NEXT               = 0
 	NEAR_SEND_CALL          = 1
 	NEAR_BEST               = 2

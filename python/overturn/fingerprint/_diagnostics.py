@@ -19,9 +19,9 @@ from __future__ import annotations
 import json
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, TypedDict, Union
 
-from ._abi import (D_DIFF, D_NEAR_START, D_NEAR_STEP, DEFAULT_KIND, F_FROM_VALUE, F_STRING_INPUT, NEAR_COUNTER_BYTES,
-                   NEAR_EXACT, NEAR_NAME_ONLY, NEAR_SEND_CALL)
-from ._engine import call_keep_mask, compare, explain_call_text, explain_calls_text
+from ._abi import (D_DIFF, D_NEAR_START, D_NEAR_STEP, DEFAULT_KIND, F_FROM_VALUE, F_STRING_INPUT, NEAR_EXACT, NEAR_NAME_ONLY,
+                   NEAR_SEND_CALL)
+from ._engine import _acquire, _release, call_keep_mask, compare, explain_call_text, explain_calls_text
 from ._encode import host_call_text, key_list, to_json_text
 from ._select import select_value
 from ._read import is_model
@@ -159,9 +159,7 @@ def diff(a: CallLike, b: CallLike) -> Diff:
         >>> diff({"name": "t", "args": {"p": "P0"}}, {"name": "t", "args": {"p": "P1"}})["changes"]
         [{'path': 'p', 'kind': 'changed', 'before': '"P0"', 'after': '"P1"'}]
     """
-    da, fa = _side(a)
-    db, fb = _side(b)
-    return json.loads(compare(D_DIFF, 0, da, fa, b"", b"", db, fb))  # type: ignore[no-any-return]
+    return json.loads(compare(D_DIFF, 0, *_side(a), *_side(b)))  # type: ignore[no-any-return]
 
 
 def nearest(call: CallLike, recording: Iterable[CallLike]) -> Optional[NearestMatch]:
@@ -176,28 +174,29 @@ def nearest(call: CallLike, recording: Iterable[CallLike]) -> Optional[NearestMa
     Raises:
         FingerprintError: when the call or a candidate cannot be fingerprinted.
     """
-    target = compare(D_NEAR_START, 0, b"", 0, b"", b"", *_side(call))
-    counters = b""
-    best: Optional[NearestMatch] = None
-    cut = 4 + NEAR_COUNTER_BYTES
-    for rec in recording:
-        if not (isinstance(rec, Mapping) or is_model(rec)):
-            raise host_error(W_RECORDED, type_word(rec))
-        # Its name first, when it shows one: the core skips another tool's call unread.
-        name = rec.get("name") if isinstance(rec, Mapping) else None
-        out = (compare(D_NEAR_STEP, NEAR_NAME_ONLY, name.encode("utf-8", "surrogatepass"), 0, counters, target, b"", 0)
-               if isinstance(name, str) else None)
-        if out is None or out[0] == NEAR_SEND_CALL:
-            out = compare(D_NEAR_STEP, 0, b"", 0, counters, target, *_side(rec))
-        counters = out[4:cut]
-        if len(out) > cut:
-            m = json.loads(out[cut:])
-            # A null explanation: the recorded item is an Explanation, its own.
-            best = {"index": m["index"], "call": rec, "explanation": rec if m["explanation"] is None else m["explanation"],
-                    "diff": m["diff"]}
-        if out[0] == NEAR_EXACT:
-            break
-    return best
+    st = _acquire()  # the core keeps the target and the best so far in this instance
+    try:
+        compare(D_NEAR_START, 0, b"", 0, *_side(call), st=st)
+        best: Optional[NearestMatch] = None
+        for rec in recording:
+            if not (isinstance(rec, Mapping) or is_model(rec)):
+                raise host_error(W_RECORDED, type_word(rec))
+            # Its name first, when it shows one: the core skips another tool's call unread.
+            name = rec.get("name") if isinstance(rec, Mapping) else None
+            out = (compare(D_NEAR_STEP, NEAR_NAME_ONLY, name.encode("utf-8", "surrogatepass"), 0, b"", 0, st=st)
+                   if isinstance(name, str) else None)
+            if out is None or out[0] == NEAR_SEND_CALL:
+                out = compare(D_NEAR_STEP, 0, b"", 0, *_side(rec), st=st)
+            if len(out) > 4:
+                m = json.loads(out[4:])
+                # A null explanation: the recorded item is an Explanation, its own.
+                best = {"index": m["index"], "call": rec, "explanation": rec if m["explanation"] is None else m["explanation"],
+                        "diff": m["diff"]}
+            if out[0] == NEAR_EXACT:
+                break
+        return best
+    finally:
+        _release(st)
 
 
 def _side(x: Any) -> Tuple[bytes, int]:
