@@ -156,14 +156,14 @@ export const RESULT_CLI_CODE: u32 = 36;  // i32
 // result block (the host takes those and calls again from it); one larger
 // than all the room leaves its digest there instead, its end marked
 // BATCH_END_DIGEST. With F_DIGEST | F_PREIMAGE (a host whose hashing beats
-// the diagnostics module's four lanes only on long items) the core picks when
+// the engine module's four lanes only on long items) the core picks when
 // a chunk starts and writes its pick back into BATCH_FLAGS: preimages without
 // four lanes or from BATCH_HOST_HASH_FROM input bytes an item, else digests.
 export const BATCH_FLAGS: u32 = 0;    // word: request flags of every item (F_DIGEST, F_RAW_NAMES, ...)
 export const BATCH_COUNT: u32 = 1;    // word: number of items
 export const BATCH_COLUMNS: u32 = 2;  // word: the first column (kind); 3 words per column
 export const BATCH_OUT_BYTES: u32 = 17; // word: F_PREIMAGE: room for preimages after ends[count]
-export const BATCH_LINES: u32 = 18;   // word: 1: digest i at out + 65 i, followed by "\n" (F_DIGEST, diagnostics module)
+export const BATCH_LINES: u32 = 18;   // word: 1: digest i at out + 65 i, followed by "\n" (F_DIGEST, engine module)
 export const BATCH_BASE: u32 = 19;    // word: the batch index of the chunk's first item (for "item N: ...")
 export const BATCH_ITEM_FLAGS: u32 = 20; // word: 0, or the address of u32[count]: item i's sort of input (F_STRING_INPUT, F_MARSHAL, F_VALUES), added to BATCH_FLAGS
 export const BATCH_WORDS: u32 = 21;
@@ -172,7 +172,7 @@ export const BATCH_END_DIGEST: u32 = 2147483648; // an end's bit: the item's slo
 export const BATCH_CHUNK_ITEMS: u32 = 4096;    // items of a chunk, at most
 export const BATCH_CHUNK_BYTES: u32 = 1048576; // input bytes of a chunk, about (at least one item)
 // Mean input bytes an item from which a native SHA-256 on the host beats the
-// diagnostics module's four lanes (python/bench/batch.py, bench/PROFILE.md).
+// engine module's four lanes (python/bench/batch.py, bench/PROFILE.md).
 export const BATCH_HOST_HASH_FROM: u32 = 1024;
 export const BATCH_SEPARATED: u32 = 4294967295;
 export const BATCH_NUL_IN_ITEM: u32 = 4294967295;

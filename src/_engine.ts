@@ -21,7 +21,7 @@ import { type Exports as CoreExports, Instance, Pool } from "./_instance.js";
 import { isModule } from "./_is_module.js";
 import { type CoreLimits, NONE } from "./_limits.js";
 import { KEEP_MASK } from "./select.js";
-import type { Explanation } from "./diagnostics.js";
+import type { Explanation } from "./explain.js";
 
 export type Exports = CoreExports & { abiId(): number };
 
@@ -36,7 +36,7 @@ let source: (() => BufferSource | WebAssembly.Module) | undefined;
 const engine = new Pool("engine", () => {
   if (!source) {
     throw new FingerprintError("not-initialized",
-      "the diagnostics module is not loaded in this entry: `await initDiagnostics()` first " +
+      "the engine module is not loaded in this entry: `await initDiagnostics()` first " +
       "(it fetches engine.wasm beside the entry, or takes the module or bytes)");
   }
   const src = source();
@@ -49,13 +49,13 @@ export function withEngine<T>(fn: (i: Instance) => T): T {
 }
 
 /** Set by the entries (or initDiagnostics): where the engine's bytes (or module) come from. */
-export function setDiagnosticsSource(src: (() => BufferSource | WebAssembly.Module) | undefined): void {
+export function setEngineSource(src: (() => BufferSource | WebAssembly.Module) | undefined): void {
   source = src;
   engine.use(undefined);
 }
 
 /** Whether explain/diff/nearest can run synchronously now (a source is set). */
-export function hasDiagnosticsSource(): boolean {
+export function hasEngineSource(): boolean {
   return source !== undefined;
 }
 
@@ -64,7 +64,7 @@ export function hasDiagnosticsSource(): boolean {
  * (e.g. fingerprint.wasm, which shares the ABI but reads no calls) fails in
  * initDiagnostics() rather than in a later explain().
  */
-export function loadDiagnostics(): void {
+export function loadEngine(): void {
   try {
     explainCallText('{"name":"probe","args":{}}');
   } catch (err) {
@@ -75,7 +75,7 @@ export function loadDiagnostics(): void {
 }
 
 /** A fresh instance of the engine outside its pool (a recording keeps its index in its own: src/_replay_wasm.ts). */
-export function newDiagnosticsInstance(): Instance {
+export function newEngineInstance(): Instance {
   return engine.fresh();
 }
 

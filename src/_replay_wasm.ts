@@ -8,14 +8,14 @@
 import {
   F_STRING_INPUT, F_VALUES, HEADER_BYTES, REPLAY_KIND_BYTES, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, R_VALUE, RQ_REPLAY, U_UTF16, W_BROKEN, W_REENTERED,
 } from "./_abi.gen.js";
-import { newDiagnosticsInstance } from "./_engine.js";
+import { newEngineInstance } from "./_engine.js";
 import type { Instance } from "./_instance.js";
 import { hostError } from "./errors.js";
 
 const PRE = HEADER_BYTES + REPLAY_KIND_BYTES; // header, then the kind part: op, argument, known line (u32 each)
 
 export class ReplayCore {
-  private i: Instance = newDiagnosticsInstance();
+  private i: Instance = newEngineInstance();
 
   /** Declarations' JSON text, kept by the core for every call of the recording. */
   tools(text: Uint8Array): string {

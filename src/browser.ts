@@ -35,7 +35,7 @@ async function fetchCore(): Promise<WebAssembly.Module> {
   return fetchModule(url, "fingerprint.wasm");
 }
 
-/** The diagnostics module, fetched only when initDiagnostics() asks: the fingerprint path never loads it. */
+/** The engine module, fetched only when initDiagnostics() asks: the fingerprint path never loads it. */
 async function fetchDiagnostics(): Promise<WebAssembly.Module> {
   let url: URL;
   try {

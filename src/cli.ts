@@ -16,7 +16,7 @@ import { open } from "node:fs/promises";
 import { once } from "node:events";
 import { availableParallelism } from "node:os";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
-import "./index.js"; // the embedded modules (sets the diagnostics module's source)
+import "./index.js"; // the embedded modules (sets the engine module's source)
 import { cliStep, type CliResult } from "./_engine.js";
 import { version } from "../package.json";
 

@@ -14,7 +14,7 @@ import { isWellFormed, writeWtf8 } from "./_wtf8.js";
 import { errorFromCore, FingerprintError, hostError, typeWord } from "./errors.js";
 import { LOAD_CHUNK_BYTES, LOAD_ENDS_LINE, LOAD_LAST } from "./_abi.gen.js";
 import { toolsText, type ToolDeclarations } from "./tools.js";
-import type { Call, Change, ProviderCall } from "./diagnostics.js";
+import type { Call, Change, ProviderCall } from "./explain.js";
 
 const CHUNK = LOAD_CHUNK_BYTES;
 

@@ -1,5 +1,5 @@
 // diff and nearest over calls and Explanations (F_DIFF requests, D_* in
-// abi.ts; diagnostics module only). Internal. Both SDKs' diff() and nearest()
+// abi.ts; engine module only). Internal. Both SDKs' diff() and nearest()
 // are these operations: the host sends values and parses the JSON answer.
 //
 // A side is a call (any shape the call reader takes, read through the

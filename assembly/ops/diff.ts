@@ -1,5 +1,5 @@
 // The diff of two canonical texts (for a Diff: ops/compare.ts; for the CLI's
-// why: cli/why.ts; diagnostics module only). Internal.
+// why: cli/why.ts; engine module only). Internal.
 //
 // Input: two texts the core wrote (canonical JSON: valid, no whitespace,
 // keys in code point order, D5). Output: a JSON array of changes,

@@ -1,5 +1,5 @@
 // The replay index (issue 12, item 3): a recording loaded once, indexed by
-// fingerprint, answering live calls. Internal; diagnostics module only
+// fingerprint, answering live calls. Internal; engine module only
 // (F_REPLAY, ops R_* in abi.ts). One index per module instance: a host makes
 // one instance per recording.
 //
@@ -77,7 +77,7 @@ let lineNo: u32 = 0;
 @inline function setEf(i: u32, f: usize, v: u32): void { store<u32>(entry(i) + f, v); }
 @inline function slot(h: u32): usize { return base() + tableOff + (<usize>h << 2); }
 
-/** The diagnostics module's reserve(): the input region grows, the kept region moves up behind it. */
+/** The engine module's reserve(): the input region grows, the kept region moves up behind it. */
 export function reserveKeepingStore(n: usize): usize {
   const old = inputEnd();
   const p = reserveInput(n);

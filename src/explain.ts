@@ -11,7 +11,7 @@
  *
  * The core is the single source of truth: it reads the call (assembly/pipeline/call.ts)
  * and writes the explanation record with the digest (assembly/pipeline/explain.ts),
- * in the diagnostics module (src/_engine.ts). Nothing is
+ * in the engine module (src/_engine.ts). Nothing is
  * canonicalized or selected on the host. The diff compares the core's
  * canonical texts in the core (assembly/ops/diff.ts, linear at any depth), which
  * is exactly the equality the fingerprint sees: a trimmed space, a dropped

@@ -2,12 +2,12 @@
 
 Internal module; the public names (``explain``, ``explain_json``, ``diff``,
 ``nearest``) are re-exported by ``overturn.fingerprint``. The TypeScript twin
-is ``src/diagnostics.ts``: both return the same values for the same calls.
+is ``src/explain.ts``: both return the same values for the same calls.
 
 The core is the single source of truth: it reads each call (the one call
 model: ``{"name", "args" | "argsJSON", "kind"?, "matchOn"?, "ignoreArgs"?}``,
 ``assembly/pipeline/call.ts``) and writes the explanation record with the digest
-(``assembly/pipeline/explain.ts``), in the diagnostics module
+(``assembly/pipeline/explain.ts``), in the engine module
 (``_engine.py``). Nothing is selected or canonicalized in Python.
 The diff compares the core's canonical texts in
 the core (``assembly/ops/diff.ts``, linear at any depth), which is exactly the
