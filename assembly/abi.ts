@@ -46,7 +46,7 @@ export const F_NTH_CALL: u32 = 2048;  // with F_CALL: args may hold several call
 export const ALL_CALLS: u32 = 4294967295; // F_NTH_CALL's index for every call: with F_EXPLAIN, a JSON array of their Explanations, in order
 export const F_CLI: u32 = 4096;       // CLI output (cli/out.ts): kind = formatter, name = operand, matchOn/ignoreArgs parts = program, package version
 export const F_TOOLS: u32 = 8192;     // with F_CALL: the ignoreArgs part holds tool declarations as JSON text (tools.ts, issue 12)
-export const F_REPLAY: u32 = 16384;   // a replay operation (replay.ts): the kind part is REPLAY_KIND_BYTES: op (R_*), argument, known line
+export const F_REPLAY: u32 = 16384;   // a replay operation (replay.ts): the kind part is REPLAY_KIND_BYTES: op (R_*), argument, known line, unit
 export const F_RAW_NAMES: u32 = 32768; // kind and name parts are UTF-8 text, not JSON string literals (an empty kind is an error, not the default; batch.ts, issue 13)
 export const F_FROM_VALUE: u32 = 65536; // args is JSON text a host made from its own value: a limit error gives no offset into it (limits.ts)
 // The limits argument of configure() or of one call (ops/limit_args.ts): args is a JSON object,
@@ -80,18 +80,22 @@ export const NEAR_EXACT: u32 = 3;     // an exact match (nothing beats it): stop
 export const R_TOOLS: u32 = 1;        // args = declarations JSON text, kept for the recording's calls
 export const R_LOAD: u32 = 2;         // args = a chunk of the recording (JSON Lines) cut anywhere; argument = LOAD_* bits
 export const R_ANSWER: u32 = 3;       // args = a live call (JSON text, or F_VALUES); argument = call index in a message
-export const REPLAY_KIND_BYTES: u32 = 12; // F_REPLAY's kind part: u32 op, u32 argument, u32 the line number whose text the host holds (R_ANSWER leaves it out; 0 none)
-export const R_UNUSED: u32 = 4;       // the recorded calls never answered
-export const R_VALUE: u32 = 5;        // args = a recorded line's JSON text; argument = U_*: its items (ops/items.ts), to build the host's value
+// F_REPLAY's kind part: u32 op, u32 argument, u32 the line number whose text and value the host
+// holds (R_ANSWER leaves it out; 0 none), u32 the unit (U_*) of the items of a line sent back.
+// R_ANSWER's answer: the record's JSON; with a recorded line the host does not hold, "\n", the
+// line, and (not with U_NONE) "\n" and its items, to build the host's value.
+export const REPLAY_KIND_BYTES: u32 = 16;
+export const R_UNUSED: u32 = 4;       // the recorded calls never answered: JSON, "\n", then per line sent u32 n and its n bytes of items
 // Loading a recording (R_LOAD): the core keeps an unterminated last line until a chunk ends it.
 export const LOAD_LAST: u32 = 1;      // the last chunk (it may be empty): what is left is the last line
 export const LOAD_ENDS_LINE: u32 = 2; // a line end follows the chunk (a host's line given without one)
 export const LOAD_CHUNK_BYTES: u32 = 1048576; // the most bytes a host sends per R_LOAD (a file is read, a text encoded, this much at a time)
-// Where R_VALUE's items are (the argument): byte offsets, UTF-16 code units (JavaScript string indices), code points (Python str indices).
+// Where a line's items are: byte offsets, UTF-16 code units (JavaScript string indices), code points (Python str indices).
 export const U_BYTES: u32 = 0;
 export const U_UTF16: u32 = 1;
 export const U_CODE_POINTS: u32 = 2;
-// R_VALUE's items: three u32 each (tag, from, to), in document order; a container's items follow its opener up to its J_END.
+export const U_NONE: u32 = 3;         // no items: the host reads the line's text only
+// A line's items: three u32 each (tag, from, to), in document order; a container's items follow its opener up to its J_END.
 export const J_END: u32 = 0;          // closes the innermost array or object
 export const J_ARRAY: u32 = 1;
 export const J_OBJECT: u32 = 2;       // then key, value, key, value... (a key is a J_STRING or J_SCALAR item)

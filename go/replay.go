@@ -115,7 +115,11 @@ func (rec *Recording) op(ctx context.Context, op, arg uint32, args any) ([]byte,
 	if rec.in == nil {
 		return nil, newError("invalid-argument", "the recording is closed", "")
 	}
-	kind := binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(nil, op), arg), 0)
+	// op, argument, no line held, and the line's text alone (no items): Go hands back the text.
+	kind := binary.LittleEndian.AppendUint32(nil, op)
+	for _, w := range []uint32{arg, 0, abi.U_NONE} {
+		kind = binary.LittleEndian.AppendUint32(kind, w)
+	}
 	r, err := rec.in.do(ctx, abi.F_REPLAY, [][]byte{kind}, args, nil)
 	var trap *trapError
 	if errors.As(err, &trap) {
@@ -163,7 +167,7 @@ func (rec *Recording) Unused() ([]UnusedCall, error) {
 		return nil, err
 	}
 	var list []UnusedCall
-	if err := decode(out, &list); err != nil {
+	if err := decode(bytes.TrimSuffix(out, []byte{'\n'}), &list); err != nil {
 		return nil, err
 	}
 	for i := range list {

@@ -25,7 +25,7 @@
 // tool and kind (fewest changes, the first of equals; assembly/diff.ts).
 import {
   E_BAD_REQUEST, E_BAD_TOOLS, E_INVALID_UTF8, E_NO_CALLS, E_OUT_OF_MEMORY, F_CALL, F_DIGEST, F_FROM_VALUE, F_NTH_CALL, F_STRING_INPUT, F_TEXT,
-  F_VALUES, HEADER_BYTES, OK, PART_CALL, REPLAY_KIND_BYTES, LOAD_ENDS_LINE, LOAD_LAST, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, R_VALUE, RESULT_DIGEST, U_CODE_POINTS,
+  F_VALUES, HEADER_BYTES, OK, PART_CALL, REPLAY_KIND_BYTES, LOAD_ENDS_LINE, LOAD_LAST, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, RESULT_DIGEST, U_NONE,
 } from "../abi";
 import { alloc, arenaMark, grow, inputEnd, releaseFrom, reserveInput, setArenaBase } from "../base/arena";
 import { lastCall } from "../pipeline/callnodes";
@@ -36,7 +36,6 @@ import { hexDigit } from "../text/hex";
 import { sinkBase, sinkInit, sinkLength } from "../json/sink";
 import { nodeA, nodeB, tapeInit } from "../json/tape";
 import { writeItems } from "./items";
-import { parseText } from "../json/reader";
 import { writeJsonString } from "../pipeline/canonical";
 import { callTextStart, callsInLastMessage, messageKept, processCall, sameMessageNext } from "../pipeline/process";
 import { readTools } from "../pipeline/tools";
@@ -93,12 +92,12 @@ export function reserveKeepingStore(n: usize): usize {
 /** Runs replay op [kind part: op u32, argument u32] on the payload. False on error (recorded). */
 export function replayOp(kindP: usize, kindN: usize, p: usize, n: usize, flags: u32): bool {
   if (kindN != REPLAY_KIND_BYTES) return fail(E_BAD_REQUEST, -1) == OK;
-  const op = load<u32>(kindP), arg = load<u32>(kindP, 4), known = load<u32>(kindP, 8);
+  const op = load<u32>(kindP), arg = load<u32>(kindP, 4), known = load<u32>(kindP, 8), unit = load<u32>(kindP, 12);
+  if (unit > U_NONE) return fail(E_BAD_REQUEST, -1) == OK;
   if (op == R_TOOLS) return setToolsText(p, n);
   if (op == R_LOAD) return loadChunk(p, n, arg);
-  if (op == R_ANSWER) return answer(p, n, flags & (F_VALUES | F_STRING_INPUT | F_FROM_VALUE), arg, true, false, known);
-  if (op == R_UNUSED) return unused();
-  if (op == R_VALUE) return lineItems(p, n, arg);
+  if (op == R_ANSWER) return answer(p, n, flags & (F_VALUES | F_STRING_INPUT | F_FROM_VALUE), arg, false, known, unit);
+  if (op == R_UNUSED) return unused(unit);
   return fail(E_BAD_REQUEST, -1) == OK;
 }
 
@@ -115,7 +114,7 @@ export function replayOp(kindP: usize, kindN: usize, p: usize, n: usize, flags: 
  * the recorded line. again: [p, p + n) is the line of the last answer, with the arena kept since (not re-read).
  */
 export function replayAnswer(p: usize, n: usize, flags: u32, nth: u32, again: bool): Answer | null {
-  return answer(p, n, flags, nth, false, again, 0) ? theAnswer() : null;
+  return answer(p, n, flags, nth, again, 0, NO_LINE) ? theAnswer() : null;
 }
 /** The declarations the recording keeps (R_TOOLS), for setTools (tools.ts). */
 export function keptTools(): usize { return base(); }
@@ -317,6 +316,9 @@ function fnv(h: u32, p: usize, n: usize): u32 {
   return h;
 }
 
+/** replayAnswer's unit: no line follows the record (the CLI formats from the Answer). */
+const NO_LINE: u32 = 0xFFFF_FFFF;
+
 /** The live call's binary digest (static: inside a function, so the fingerprint module never lays it out). */
 function live(): usize { return memory.data(32, 16); }
 
@@ -468,10 +470,12 @@ function logBad(code: i32, off: i32, part: i32, dp: usize, dn: usize): bool {
 let liveKept = false;
 
 /**
- * withLine: the recorded line's bytes follow the record, unless it is line `known`, whose text the host
+ * The recorded line it names follows the record (lineOut, its items in `unit`), unless it is line `known`,
+ * whose text and value the host holds, or unit is NO_LINE (the CLI's formatters). The host
  * holds (the answers to the n calls of one line then cost O(line), not O(n x line)).
  */
-function answer(p: usize, n: usize, flags: u32, nth: u32, withLine: bool, again: bool, known: u32): bool {
+function answer(p: usize, n: usize, flags: u32, nth: u32, again: bool, known: u32, unit: u32): bool {
+  let withLine = unit != NO_LINE;
   again = again && liveKept && messageKept();
   if (again) sameMessageNext();
   const st = fingerprintAt(p, again ? 0 : n, nth, F_TEXT | flags);
@@ -497,7 +501,7 @@ function answer(p: usize, n: usize, flags: u32, nth: u32, withLine: bool, again:
     setEf(head, E_ASKED, ef(head, E_ASKED) + 1);
     setEf(e, E_FLAGS, ef(e, E_FLAGS) | FLAG_USED);
     if (withLine && ef(e, E_LINE_NO) == known) withLine = false;
-    if (!sinkInit(true, false, 512 + (withLine ? <usize>ef(e, E_LINE_LEN) : 0))) return false;
+    if (!sinkInit(true, false, 512 + (withLine ? <usize>ef(e, E_LINE_LEN) * 4 : 0))) return false;
     const a = theAnswer();
     a.hit = true; a.entry = e; a.recorded = a.asked = 0;
     a.whyFrom = a.whyTo = a.changesFrom = a.changesTo = 0;
@@ -506,7 +510,7 @@ function answer(p: usize, n: usize, flags: u32, nth: u32, withLine: bool, again:
       || !decimal(ef(e, E_CALL)) || !lit(",\"line\":") || !decimal(ef(e, E_LINE_NO)) || !lit(",\"call\":")
       || !decimal(ef(e, E_CALL)) || !lit("}")) return false;
     a.recordEnd = sinkLength();
-    return !withLine || (lit("\n") && lineBytes(e));
+    return !withLine || lineOut(e, unit);
   }
 
   let best: u32 = NONE, bestChanges: u32 = 0, recorded: u32 = 0, asked: u32 = 0;
@@ -543,7 +547,7 @@ function answer(p: usize, n: usize, flags: u32, nth: u32, withLine: bool, again:
     memory.copy(t, sinkBase() + callTextStart(), tn);
   }
   if (best != NONE && withLine && ef(best, E_LINE_NO) == known) withLine = false;
-  if (!sinkInit(true, false, 1024 + (best != NONE && withLine ? <usize>ef(best, E_LINE_LEN) : 0))) return false;
+  if (!sinkInit(true, false, 1024 + (best != NONE && withLine ? <usize>ef(best, E_LINE_LEN) * 4 : 0))) return false;
   if (!start(false, nameP, nameN, kindP, kindN, calls) || !lit("null,\"why\":\"")) return false;
   const a = theAnswer();
   a.hit = false; a.entry = best; a.recorded = recorded; a.asked = asked;
@@ -572,7 +576,7 @@ function answer(p: usize, n: usize, flags: u32, nth: u32, withLine: bool, again:
   a.changesTo = sinkLength();
   if (!lit("}")) return false;
   a.recordEnd = sinkLength();
-  return !withLine || (lit("\n") && lineBytes(best));
+  return !withLine || lineOut(best, unit);
 }
 
 // Entries of one line are read one after another (nearest, unused): the line
@@ -638,17 +642,10 @@ function start(hit: bool, nameP: usize, nameN: usize, kindP: usize, kindN: usize
   return lit(",\"fingerprint\":\"") && hex(live()) && lit("\",\"calls\":") && decimal(<u32>calls) && lit(",\"recordedLine\":");
 }
 
-function lineBytes(e: u32): bool {
-  return bytes(base() + linesOff + <usize>ef(e, E_LINE_OFF), <usize>ef(e, E_LINE_LEN));
-}
-
-// ---- R_VALUE -----------------------------------------------------------------
-
-/** The items (json/items.ts) of a recorded line the host was given, read again first: only accepted text is itemized. */
-function lineItems(p: usize, n: usize, unit: u32): bool {
-  if (unit > U_CODE_POINTS) return fail(E_BAD_REQUEST, -1) == OK;
-  if (!tapeInit(n) || parseText(p, n, false) < 0) return false;
-  return sinkInit(true, false, n * 4 + 64) && writeItems(p, n, unit);
+/** "\n", the recorded line of entry e, then (unit U_NONE: not) "\n" and its items (ops/items.ts) in `unit`. */
+function lineOut(e: u32, unit: u32): bool {
+  const lp = base() + linesOff + <usize>ef(e, E_LINE_OFF), ln = <usize>ef(e, E_LINE_LEN);
+  return lit("\n") && bytes(lp, ln) && (unit == U_NONE || (lit("\n") && writeItems(lp, ln, unit)));
 }
 
 // ---- R_UNUSED ----------------------------------------------------------------
@@ -657,9 +654,10 @@ function lineItems(p: usize, n: usize, unit: u32): bool {
  * [{"line","call","name","fingerprint","text"?}…]: the recorded calls never
  * answered, in recorded order; text is the recorded line, given with the
  * first of its calls only (a line of n calls once, not n times: the host
- * shares it).
+ * shares it). Then "\n" and, for each text in order, u32 n and its n bytes of
+ * items (ops/items.ts) in `unit` (none with U_NONE).
  */
-function unused(): bool {
+function unused(unit: u32): bool {
   if (!logInit()) return false;
   forgetLine();
   for (let i: u32 = 0; i < entryCount; i++) {
@@ -688,5 +686,15 @@ function unused(): bool {
     lastLine = ef(i, E_LINE_NO);
     q += 8 + nn;
   }
-  return lit("]");
+  if (!lit("]\n")) return false;
+  lastLine = 0;
+  for (q = logP; unit != U_NONE && q < qe; q += 8 + <usize>load<u32>(q, 4)) {
+    const i = load<u32>(q);
+    if (ef(i, E_LINE_NO) == lastLine) continue;
+    lastLine = ef(i, E_LINE_NO);
+    const at = sinkLength();
+    if (!bytes(head16(), 4) || !writeItems(base() + linesOff + <usize>ef(i, E_LINE_OFF), <usize>ef(i, E_LINE_LEN), unit)) return false;
+    store<u32>(sinkBase() + at, <u32>(sinkLength() - at - 4));
+  }
+  return true;
 }
