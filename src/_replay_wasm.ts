@@ -37,11 +37,13 @@ export class ReplayCore {
    * line it names unless that is `known`.
    */
   answer(call: string | Uint8Array | object, index: number, known: number): [string, SentLine | null] {
-    const out = this.exec(R_ANSWER, index, call, known, (i) => i.textBytes().slice());
-    const nl = out.indexOf(10);
-    if (nl < 0) return [decoder.decode(out), null];
-    const nl2 = out.indexOf(10, nl + 1);
-    return [decoder.decode(out.subarray(0, nl)), [decoder.decode(out.subarray(nl + 1, nl2)), itemsAt(out, nl2 + 1, out.length - nl2 - 1)]];
+    return this.exec(R_ANSWER, index, call, known, (i) => {
+      const out = i.textBytes(); // a view: read before the next request
+      const nl = out.indexOf(10);
+      if (nl < 0) return [decoder.decode(out), null];
+      const nl2 = out.indexOf(10, nl + 1);
+      return [decoder.decode(out.subarray(0, nl)), [decoder.decode(out.subarray(nl + 1, nl2)), itemsAt(out, nl2 + 1, out.length - nl2 - 1)]];
+    });
   }
 
   /** The unused calls' JSON text, and after it, for each text it gives, u32 n and n bytes of its items (itemsAt). */
