@@ -78,7 +78,7 @@ func explainCalls(c any, o *CallOptions, all bool) (out []Explanation, err error
 	var index []byte
 	if all {
 		flags |= abi.F_NTH_CALL
-		index = binary.LittleEndian.AppendUint32(nil, abi.ALL_CALLS)
+		index = words(abi.ALL_CALLS)
 	}
 	if tools != nil {
 		flags |= abi.F_TOOLS
@@ -197,7 +197,7 @@ type DiffResult struct {
 func Diff(a, b any) (*DiffResult, error) {
 	d := &DiffResult{}
 	err := engineModule.with(func(in *instance) error {
-		text, err := compare(in, abi.D_DIFF, 0, a, b)
+		text, err := compare(in, abi.D_DIFF, a, b)
 		if err == nil {
 			err = decode(text, d)
 		}
@@ -206,24 +206,29 @@ func Diff(a, b any) (*DiffResult, error) {
 	return d, err
 }
 
+// words: u32s as little-endian bytes (a request's kind part).
+func words(ws ...uint32) (b []byte) {
+	for _, w := range ws {
+		b = binary.LittleEndian.AppendUint32(b, w)
+	}
+	return b
+}
+
 // compare runs one F_DIFF request on in: the kind part says the op and how
 // the name part's and the args' values are sent (JSON text, or a Go value's stream).
-func compare(in *instance, op, arg uint32, name, args any) ([]byte, error) {
-	kind := binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(nil, op), arg)
-	var sides [2][]byte
+func compare(in *instance, op uint32, name, args any) ([]byte, error) {
+	flags, sides := [2]uint32{}, [2][]byte{}
 	for i, x := range []any{name, args} {
+		var err error
 		if t, ok := callArg(x).(textArg); ok {
-			sides[i] = t.b
-			kind = binary.LittleEndian.AppendUint32(kind, map[bool]uint32{true: abi.F_STRING_INPUT}[t.str])
+			sides[i], flags[i] = t.b, map[bool]uint32{true: abi.F_STRING_INPUT}[t.str]
+		} else if sides[i], _, err = writeValue(nil, x, -1); err != nil {
+			return nil, err
 		} else {
-			var err error
-			if sides[i], _, err = writeValue(nil, x, -1); err != nil {
-				return nil, err
-			}
-			kind = binary.LittleEndian.AppendUint32(kind, abi.F_VALUES)
+			flags[i] = abi.F_VALUES
 		}
 	}
-	r, err := in.do(context.Background(), abi.F_DIFF, [][]byte{kind, sides[0]}, textArg{b: sides[1]}, nil)
+	r, err := in.do(context.Background(), abi.F_DIFF, [][]byte{words(op, 0, flags[0], flags[1]), sides[0]}, textArg{b: sides[1]}, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -245,34 +250,21 @@ type NearestMatch struct {
 // nearest so far.
 func Nearest(call any, recording []any) (best *NearestMatch, err error) {
 	err = engineModule.with(func(in *instance) error {
-		if _, err := compare(in, abi.D_NEAR_START, 0, []byte(nil), call); err != nil {
-			return err
-		}
-		for _, rec := range recording {
-			out, err := compare(in, abi.D_NEAR_STEP, 0, []byte(nil), rec)
-			if err != nil {
-				return err
-			}
-			if len(out) > 4 {
+		_, err := compare(in, abi.D_NEAR_START, []byte(nil), call)
+		for i, step := 0, uint32(0); err == nil && i < len(recording) && step != abi.NEAR_EXACT; i++ {
+			var out []byte
+			if out, err = compare(in, abi.D_NEAR_STEP, []byte(nil), recording[i]); err == nil && len(out) > 4 {
 				// A null explanation: the recorded item is an Explanation, its own.
-				m := struct {
-					Index       int
-					Explanation *Explanation
-					Diff        *DiffResult
-				}{}
-				if err = decode(out[4:], &m); err != nil {
-					return err
+				best = &NearestMatch{Call: recording[i]}
+				if err = decode(out[4:], best); best.Explanation == nil {
+					best.Explanation = asExplanation(recording[i])
 				}
-				if m.Explanation == nil {
-					m.Explanation = asExplanation(rec)
-				}
-				best = &NearestMatch{m.Index, rec, m.Explanation, m.Diff}
 			}
-			if binary.LittleEndian.Uint32(out) == abi.NEAR_EXACT {
-				break
+			if err == nil {
+				step = binary.LittleEndian.Uint32(out)
 			}
 		}
-		return nil
+		return err
 	})
 	if err != nil {
 		return nil, err

@@ -5,7 +5,6 @@ import (
 
 	"bytes"
 	"context"
-	"encoding/binary"
 	"errors"
 	"io"
 	"sync"
@@ -116,11 +115,7 @@ func (rec *Recording) op(ctx context.Context, op, arg uint32, args any) ([]byte,
 		return nil, newError("invalid-argument", "the recording is closed", "")
 	}
 	// op, argument, no line held, and the line's text alone (no items): Go hands back the text.
-	kind := binary.LittleEndian.AppendUint32(nil, op)
-	for _, w := range []uint32{arg, 0, abi.U_NONE} {
-		kind = binary.LittleEndian.AppendUint32(kind, w)
-	}
-	r, err := rec.in.do(ctx, abi.F_REPLAY, [][]byte{kind}, args, nil)
+	r, err := rec.in.do(ctx, abi.F_REPLAY, [][]byte{words(op, arg, 0, abi.U_NONE)}, args, nil)
 	var trap *trapError
 	if errors.As(err, &trap) {
 		rec.in.mod.Close(context.Background())

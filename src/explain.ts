@@ -120,7 +120,7 @@ export interface NearestMatch<T extends object = Call | Explanation | ProviderCa
  */
 export function explain(name: string, args: unknown, options?: FingerprintOptions): Explanation {
   const [o, own] = optionsOf(options);
-  return explanationOf(explainRecord({ ...o, name, args }, undefined, own));
+  return explainRecord({ ...o, name, args }, undefined, own).record;
 }
 
 /**
@@ -131,7 +131,7 @@ export function explain(name: string, args: unknown, options?: FingerprintOption
 export function explainJSON(name: string, argsJSON: string | Uint8Array, options?: FingerprintOptions): Explanation {
   if (typeof argsJSON !== "string" && !(argsJSON instanceof Uint8Array)) throw hostError(W_TEXT, [typeWord(argsJSON)]);
   const [o, own] = optionsOf(options);
-  return explanationOf(explainRecord({ ...o, name, argsJSON }, undefined, own));
+  return explainRecord({ ...o, name, argsJSON }, undefined, own).record;
 }
 
 /**
@@ -143,7 +143,7 @@ export function explainJSON(name: string, argsJSON: string | Uint8Array, options
  * @example explainCall('{"name":"t","args":{"p":"P0"}}').canonical // '{"p":"P0"}'
  */
 export function explainCall(call: Call | ProviderCall | string | Uint8Array, options?: CallOptions): Explanation {
-  return explanationOf(explainRecord(call, toolsText(options)));
+  return explainRecord(call, toolsText(options)).record;
 }
 
 /**
@@ -172,7 +172,7 @@ export function explainCalls(message: ProviderCall | string | Uint8Array, option
   if (message === null || typeof message !== "object" && typeof message !== "string") {
     throw hostError(W_MESSAGE, [typeWord(message)]);
   }
-  return explainCallsCore(message, toolsText(options)).map(explanationOf);
+  return explainCallsCore(message, toolsText(options)).map((e) => e.record);
 }
 
 /** The core's record for a call (src/_engine.ts), for the CLI, which prints its members. Internal. */
@@ -242,10 +242,6 @@ function optionsOf(options: FingerprintOptions | undefined): [Partial<Call>, Cor
   if (options.matchOn !== undefined) out.matchOn = readList(options.matchOn, "matchOn") ?? undefined;
   if (options.ignoreArgs !== undefined) out.ignoreArgs = readList(options.ignoreArgs, "ignoreArgs") ?? undefined;
   return [out, callLimits(options.limits)];
-}
-
-function explanationOf({ record }: Explained): Explanation {
-  return record;
 }
 
 /**

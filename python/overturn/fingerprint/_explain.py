@@ -121,7 +121,7 @@ def explain(name: str, args: Any, *, match_on: Optional[KeyList] = None,
         >>> explain("search", {"q": " cats ", "page": 2}, ignore_args=["page"])["canonical"]
         '{"q":"cats"}'
     """
-    return _explanation(*explain_record(_call(name, kind, match_on, ignore_args, {"args": args}), b"", _own(limits)))
+    return explain_record(_call(name, kind, match_on, ignore_args, {"args": args}), b"", _own(limits))[0]  # type: ignore[return-value]
 
 
 def explain_json(name: str, args_json: Union[str, bytes, bytearray, memoryview], *,
@@ -140,8 +140,8 @@ def explain_json(name: str, args_json: Union[str, bytes, bytearray, memoryview],
         args_json = _utf8(bytes(args_json), _own(limits))
     elif not isinstance(args_json, str):
         raise host_error(W_TEXT, type_word(args_json))
-    return _explanation(*explain_record(_call(name, kind, match_on, ignore_args, {"argsJSON": args_json}), b"",
-                                        _own(limits)))
+    return explain_record(_call(name, kind, match_on, ignore_args, {"argsJSON": args_json}), b"",  # type: ignore[return-value]
+                          _own(limits))[0]
 
 
 def diff(a: CallLike, b: CallLike) -> Diff:
@@ -222,8 +222,7 @@ def explain_call(call: Any, *, tools: Tools = None) -> Explanation:
         >>> explain_call('{"name":"t","args":{"p":"P0"}}')["canonical"]
         '{"p":"P0"}'
     """
-    record, digest = explain_record(call, tools_text(tools))
-    return _explanation(record, digest)
+    return explain_record(call, tools_text(tools))[0]  # type: ignore[return-value]
 
 
 def fingerprint_call(call: Any, *, tools: Tools = None) -> str:
@@ -238,10 +237,6 @@ def fingerprint_call(call: Any, *, tools: Tools = None) -> str:
         True
     """
     return explain_record(call, tools_text(tools))[1]
-
-
-def _explanation(record: Dict[str, Any], digest: str) -> Explanation:
-    return record  # type: ignore[return-value]
 
 
 def explain_calls(message: Any, *, tools: Tools = None) -> List[Explanation]:

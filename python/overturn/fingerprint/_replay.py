@@ -12,7 +12,8 @@ import json
 import os
 from typing import Any, Dict, Iterable, List, Tuple, Union
 
-from ._abi import LOAD_CHUNK_BYTES, LOAD_ENDS_LINE, LOAD_LAST
+from ._abi import F_FROM_VALUE, LOAD_CHUNK_BYTES, LOAD_ENDS_LINE, LOAD_LAST
+from ._engine import _call_text
 from ._encode import host_call_text
 from ._abi import W_BINARY, W_LINE_MISSING, W_PIECE, W_READ_BACK, W_RECORDING
 from ._errors import FingerprintError, core_error, host_error, type_word
@@ -113,14 +114,9 @@ class Recording:
         Raises:
             FingerprintError: when the call cannot be read or fingerprinted.
         """
-        known = self._held[0]
-        if isinstance(call, str):
-            out = self._core.answer(call.encode("utf-8", "surrogatepass"), True, index, known=known)
-        elif isinstance(call, (bytes, bytearray, memoryview)):
-            out = self._core.answer(bytes(call), False, index, known=known)
-        else:
-            out = self._core.answer(host_call_text(call), False, index, from_value=True, known=known)
-        record, nl, rest = out.partition(b"\n")
+        # JSON text as it is; a mapping as made here (F_FROM_VALUE: a limit error names no offset into it).
+        data, flags = _call_text(call) if isinstance(call, (str, bytes, bytearray, memoryview)) else (host_call_text(call), F_FROM_VALUE)
+        record, nl, rest = self._core.answer(data, flags, index, self._held[0]).partition(b"\n")
         r: Dict[str, Any] = json.loads(record)
         # The recorded call it names (a hit, or a miss's nearest) gets its line's text and value:
         # the line the core sent, or (none sent) the one held, which the core left out.

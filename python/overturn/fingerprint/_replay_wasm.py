@@ -8,7 +8,7 @@ import struct
 import threading
 from typing import Any
 
-from ._abi import (F_FROM_VALUE, F_STRING_INPUT, REPLAY_KIND_BYTES, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, RQ_REPLAY, U_CODE_POINTS,
+from ._abi import (REPLAY_KIND_BYTES, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, RQ_REPLAY, U_CODE_POINTS,
                    W_BROKEN, W_REENTERED)
 from ._engine import _HEADER, _new_instance
 from ._errors import host_error
@@ -29,12 +29,10 @@ class ReplayCore:
     def load(self, chunk: bytes, flags: int) -> bytes:
         return self._run(0, R_LOAD, flags, chunk)
 
-    def answer(self, text: bytes, from_str: bool, index: int, from_value: bool = False, known: int = 0) -> bytes:
-        """``from_value``: the text was made here from the caller's mapping (a limit error names no offset into it);
-        ``known``: the recorded line whose text and value the caller holds (the core leaves it out).
+    def answer(self, text: bytes, flags: int, index: int, known: int) -> bytes:
+        """``known``: the recorded line whose text and value the caller holds (the core leaves it out).
         The record's JSON, then unless known "\\n", the recorded line it names, "\\n" and its items."""
-        return self._run((F_STRING_INPUT if from_str else 0) | (F_FROM_VALUE if from_value else 0), R_ANSWER, index, text,
-                         known=known)
+        return self._run(flags, R_ANSWER, index, text, known)
 
     def memory_bytes(self) -> int:
         """Bytes of linear memory this instance holds (its index, line bytes and scratch)."""
