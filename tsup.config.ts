@@ -39,8 +39,7 @@ export default defineConfig([
     sourcemap: false,
     splitting: false,
     // Minified: V8 parses every byte of this file on import, and parsing was
-    // the largest part of start-up after the embedded bytes (README
-    // "Start-up"). But names kept (a FingerprintError is printed as one, its
+    // the largest part of start-up after the embedded bytes. But names kept (a FingerprintError is printed as one, its
     // stack names the functions) and lines kept: an uncaught error prints its
     // source line, which must not be the whole bundle.
     ...readableMinify,

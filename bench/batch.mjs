@@ -1,4 +1,4 @@
-// Batch API bench (issue 13; bench-only): fingerprintBatchJSON / fingerprintBatch
+// Batch API bench (bench-only): fingerprintBatchJSON / fingerprintBatch
 // against a loop of single calls over the same items, side by side in one
 // process (interleaved rounds, bench/_timer.mjs), per item, ratio = loop / batch.
 // Target: ≥ 3× at the small payload. Also the Arrow-style column input
@@ -56,7 +56,7 @@ export function batchRatios(m) {
 }
 
 export function printBatch(b, fmtTime) {
-  console.log(`\nBatch API (issue 13) — ${b.items} items per row, per item; ratio = loop / batch`);
+  console.log(`\nBatch API — ${b.items} items per row, per item; ratio = loop / batch`);
   for (const pl of b.payloads) {
     const r = pl.ratios;
     const per = (k) => fmtTime(pl.rows[k].median / b.items);

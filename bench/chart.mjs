@@ -1,5 +1,5 @@
 // Renders bench results JSON (bench/run.mjs --json) as a hand-written SVG
-// for the README (bench-only, no dependencies):
+// for docs/performance.md and bench/README.md (bench-only, no dependencies):
 //   1. per payload, every row's speed relative to the reference
 //      implementation + node:crypto (= 1×; longer is faster): the median of
 //      the per-round ratios, with their quartiles as a whisker;

@@ -1,4 +1,4 @@
-// A deterministic recording for the CLI bench (issue 13): tool calls of
+// A deterministic recording for the CLI bench: tool calls of
 // ~215 bytes with an `ignoreArgs`, like a day of an agent's traffic. Made on
 // demand, never committed.   node bench/cli-recording.mjs OUT.jsonl [LINES]
 import { createWriteStream } from "node:fs";

@@ -1,4 +1,4 @@
-// The CLI over a recording (issue 13), side by side, each a fresh process
+// The CLI over a recording, side by side, each a fresh process
 // timed from spawn to exit (start-up included; wall and CPU time), interleaved
 // rounds, medians:
 //   - `overturn-fingerprint --jobs 1 FILE` vs a user's own loop (readline,

@@ -1,4 +1,4 @@
-// Peak memory of one call (issue 15): the extra peak RSS a 50 MB and a
+// Peak memory of one call: the extra peak RSS a 50 MB and a
 // 200 MB document cost on the text path (fingerprintJSON) and the value path
 // (fingerprint), as a multiple of the document's size. Each case runs in a
 // fresh process: build the input, settle (gc), reset the RSS high-water mark

@@ -1,4 +1,4 @@
-// The replay index at scale (issue 12): load N recorded calls (default
+// The replay index at scale: load N recorded calls (default
 // 1,000,000) into one Recording, then answer live calls. Reports load time,
 // answers per second (hits as JSON text, hits as objects, misses with the
 // nearest call) and the memory a recorded call costs: the growth of the

@@ -1,4 +1,4 @@
-// The benchmark harness (issue 5; bench-only, never shipped): our SDK against
+// The benchmark harness (bench-only, never shipped): our SDK against
 // what users would write instead, in one Node process, interleaved rounds,
 // medians and spread; then SHA-256 alone, cold start, and a profile of where
 // our own time goes. Prints tables with ratios and PASS/MISS per target,
@@ -222,7 +222,7 @@ function coldStart() {
   return Object.fromEntries(Object.entries(res).map(([k, xs]) => [k, { medianMs: med(xs), minMs: Math.min(...xs), maxMs: Math.max(...xs), samples: xs }]));
 }
 
-// --- targets (issue 5) ---
+// --- targets ---
 // The node:crypto targets use the default SDK rows (node:crypto for large
 // preimages, as shipped); the @noble/hashes target is the edge-runtime
 // comparison, so it uses the wasm-SHA-only rows where the SDK has host hashing.
@@ -343,7 +343,7 @@ async function main() {
     printSha(s);
   }
   if (!flag("--no-batch")) {
-    // Issue 13: the batch API against a loop of single calls, small and medium.
+    // The batch API against a loop of single calls, small and medium.
     results.batch = { items: BATCH_ITEMS, payloads: [] };
     for (const p of ps.filter((x) => x.name === "small" || x.name === "medium")) {
       const m = measure(batchRows(sdk, p), TIMING);
@@ -374,7 +374,7 @@ async function main() {
 
   results.targets = targets(results);
   if (results.batch) results.targets.push(...batchTargets(results.batch));
-  console.log("\nTargets (issue 5; ratio = how many times faster ours is)");
+  console.log("\nTargets (ratio = how many times faster ours is)");
   for (const t of results.targets) {
     console.log(`  ${t.pass ? "PASS" : "MISS"}  ${pad(t.what, 64)}${lpad(ratio(t.value), 8)}  (need ≥ ${t.need}×)`);
   }

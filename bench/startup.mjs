@@ -1,4 +1,4 @@
-// Start-up benchmark (issue 11): what a fresh process pays from the import
+// Start-up benchmark: what a fresh process pays from the import
 // of a fingerprinting library to its first fingerprint, in Node and Python,
 // against the alternatives measured the same way. Not part of the test gate.
 //

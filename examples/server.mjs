@@ -1,4 +1,4 @@
-// A fingerprint server on node:http with limits set (issue 15).
+// A fingerprint server on node:http with limits set.
 //
 //   POST /fingerprint/<name>[?matchOn=a,b | ?ignoreArgs=a,b]   body: the args as JSON text
 //   → 200 {"fingerprint": "<64 hex>"}

@@ -18,7 +18,7 @@ func TestBadArguments(t *testing.T) {
 		{"name not UTF-8", func() error { _, err := FingerprintJSON("a\xff", "1", nil); return err }, "invalid-utf8"},
 		{"kind with a line feed", func() error { _, err := Fingerprint("t", 1, &Options{Kind: "a\nb"}); return err }, "bad-kind"},
 		{"matchOn key not UTF-8", func() error { _, err := FingerprintJSON("t", "{}", &Options{MatchOn: []string{"\xff"}}); return err }, "invalid-utf8"},
-		{"negative limit", func() error { return Configure(Settings{Limits: &Limits{MaxDepth: -5}}) }, "invalid-argument"},
+		{"negative limit", func() error { return Configure(Settings{Limits: &Limits{MaxDepth: Limit(-5)}}) }, "invalid-argument"},
 		{"a closed recording", func() error {
 			rec, err := LoadRecording(context.Background(), strings.NewReader(`{"name":"t","args":{}}`), nil)
 			if err != nil {

@@ -11,8 +11,10 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
+	"encoding/json"
+	"math"
 	"strconv"
+	"sync/atomic"
 )
 
 // FingerprintVersion is the contract version these fingerprints follow (D18).
@@ -31,65 +33,83 @@ type Options struct {
 	Limits *Limits
 }
 
-// Limits caps what one input may hold (a server's guard): 0 leaves a limit
-// as configured, NoLimit removes it (Configure).
+// Limits caps what one input may hold (a server's guard), with the meaning
+// the other SDKs give their limits: a nil field is not given (it keeps the
+// setting underneath), a value >= 0 is the limit, NoLimit is none (in
+// Configure it removes the limit; a call's own NoLimit keeps the configured
+// one: a call's limits only tighten). The core checks every value (abi.ts
+// F_LIMITS). Limit(n) makes a field.
 type Limits struct {
-	MaxInputBytes int // bytes as the core reads them: JSON text, or the value stream
-	MaxDepth      int // nesting of objects and arrays (1 = flat)
-	MaxMembers    int // members of one object (duplicate keys count)
+	MaxInputBytes *int // bytes as the core reads them: JSON text, or the value stream
+	MaxDepth      *int // nesting of objects and arrays (1 = flat)
+	MaxMembers    *int // members of one object (duplicate keys count)
 }
 
-// NoLimit in a Limits field given to Configure removes that limit.
-const NoLimit = -1
+// NoLimit in a Limits field is none (Infinity in the other SDKs; the core
+// takes any value from 2^32-1 up as none).
+const NoLimit = math.MaxInt
 
-// words: the call's own limits as the core takes them.
-func (l *Limits) words() (b, d, m uint32) {
-	w := func(x int) uint32 {
-		if x <= 0 || x >= noLimit {
-			return noLimit
-		}
-		return uint32(x)
+// Limit is a Limits field of n.
+func Limit(n int) *int { return &n }
+
+// words: which fields the core found given (bit i) and their values as it
+// takes them (noLimit for none), or its error; the last answer is kept (the
+// same limits call after call).
+func (l *Limits) words() (uint32, [3]uint32, error) {
+	if l == nil {
+		return 0, [3]uint32{noLimit, noLimit, noLimit}, nil
 	}
-	return w(l.MaxInputBytes), w(l.MaxDepth), w(l.MaxMembers)
-}
-
-func (l *Limits) check() error {
-	for _, x := range []int{l.MaxInputBytes, l.MaxDepth, l.MaxMembers} {
-		if x < NoLimit {
-			return newError("invalid-argument", fmt.Sprintf("a limit must be positive, 0 (unchanged) or NoLimit, got %d", x), "")
+	m := map[string]string{}
+	for i, f := range []*int{l.MaxInputBytes, l.MaxDepth, l.MaxMembers} {
+		if f != nil {
+			m[[]string{"maxInputBytes", "maxDepth", "maxMembers"}[i]] = strconv.Itoa(*f)
 		}
 	}
-	return nil
+	members, _ := json.Marshal(m)
+	if last := lastLimits.Load(); last != nil && last.members == string(members) {
+		return last.w[0], [3]uint32(last.w[1:]), nil
+	}
+	r, err := call(fastModule, abi.RQ_LIMITS, make([][]byte, 4), textArg{members, true}, nil)
+	if err != nil {
+		return 0, [3]uint32{}, err
+	}
+	lastLimits.Store(&limitAnswer{string(members), [4]uint32(r.words[:4])})
+	return r.words[0], [3]uint32(r.words[1:4]), nil
 }
+
+// The last limits the core read (their members) and its answer (given, bytes, depth, members).
+type limitAnswer struct {
+	members string
+	w       [4]uint32
+}
+
+var lastLimits atomic.Pointer[limitAnswer]
 
 // Settings for every call (Configure).
 type Settings struct {
-	// Limits laid over the configured ones: 0 keeps a field, NoLimit removes it.
+	// Limits laid over the configured ones (a nil field keeps its setting).
 	Limits *Limits
 	// RetainMemoryBytes: an instance whose memory grew past this is closed
 	// after its call (wasm memory cannot shrink); 0 keeps the setting (64 MiB).
 	RetainMemoryBytes int64
 }
 
-// Configure sets the process-wide limits and memory retention.
+// Configure sets the process-wide limits and memory retention; on an error nothing changes.
 func Configure(s Settings) error {
 	if s.RetainMemoryBytes < 0 {
 		return word(abi.W_NON_NEGATIVE, "", "RetainMemoryBytes", strconv.FormatInt(s.RetainMemoryBytes, 10))
 	}
-	if s.Limits != nil {
-		if err := s.Limits.check(); err != nil {
-			return err
-		}
-		c := *configured.Load()
-		for i, x := range []int{s.Limits.MaxInputBytes, s.Limits.MaxDepth, s.Limits.MaxMembers} {
-			if x == NoLimit || x >= noLimit {
-				c[i] = noLimit
-			} else if x > 0 {
-				c[i] = uint32(x)
-			}
-		}
-		configured.Store(&c)
+	given, v, err := s.Limits.words()
+	if err != nil {
+		return err
 	}
+	c := *configured.Load()
+	for i := range c {
+		if given&(1<<i) != 0 {
+			c[i] = v[i]
+		}
+	}
+	configured.Store(&c)
 	if s.RetainMemoryBytes > 0 {
 		retainBytes.Store(s.RetainMemoryBytes)
 	}
@@ -124,10 +144,8 @@ func parts(name string, o *Options) (uint32, [][]byte, *Limits, error) {
 		return append(b, ']')
 	}
 	p := [][]byte{kind, appendQuoted(nil, name), list(o.MatchOn, abi.F_MATCH_ON), list(o.IgnoreArgs, abi.F_IGNORE)}
-	if o.Limits != nil {
-		if err := o.Limits.check(); err != nil {
-			return 0, nil, nil, err
-		}
+	if _, _, err := o.Limits.words(); err != nil {
+		return 0, nil, nil, err
 	}
 	return flags, p, o.Limits, nil
 }

@@ -201,9 +201,15 @@ func init() {
 // every limit.
 func (in *instance) tell(ctx context.Context, own *Limits) error {
 	c := configured.Load()
+	given, v, err := own.words()
+	if err != nil {
+		return err
+	}
 	t := [6]uint32{c[0], c[1], c[2], noLimit, noLimit, noLimit}
-	if own != nil {
-		t[3], t[4], t[5] = own.words()
+	for i := range v {
+		if given&(1<<i) != 0 {
+			t[3+i] = v[i]
+		}
 	}
 	if in.toldOK && t == in.told {
 		return nil
@@ -220,6 +226,7 @@ func (in *instance) tell(ctx context.Context, own *Limits) error {
 // (textArg) or as a Go value's stream, and reads the result block (a failed
 // status is the core's FingerprintError). Past the byte limit only limit + 1
 // bytes go in, which the core refuses by their length (its one message).
+// A limits request (F_LIMITS) is not under the limits it sets.
 func (in *instance) do(ctx context.Context, flags uint32, parts [][]byte, args any, own *Limits) (*result, error) {
 	if err := in.tell(ctx, own); err != nil {
 		return nil, err
@@ -231,7 +238,7 @@ func (in *instance) do(ctx context.Context, flags uint32, parts [][]byte, args a
 	}
 	start := len(in.buf)
 	limit := 1 << 40 // none; a recording's chunks and the CLI's are many inputs, each under the limit
-	if in.bytes != noLimit && flags&(abi.F_REPLAY|abi.F_CLI) == 0 {
+	if in.bytes != noLimit && flags&(abi.F_REPLAY|abi.F_CLI|abi.F_LIMITS) == 0 {
 		limit = int(in.bytes)
 	}
 	if t, ok := args.(textArg); ok {

@@ -14,24 +14,13 @@ func TestLimitsVectors(t *testing.T) {
 		CallPrefix string
 		Cases      []struct {
 			ID, Args                                 string
-			Limits                                   struct{ MaxInputBytes, MaxDepth, MaxMembers *int }
+			Limits                                   *Limits
 			ArgsText, ArgsValue, CallText, CallValue json.RawMessage
 		}
 	}
 	readVectors(t, "limits.vectors.json", &file)
 	for _, c := range file.Cases {
-		l := &Limits{}
-		for _, f := range []struct {
-			p *int
-			d *int
-		}{{c.Limits.MaxInputBytes, &l.MaxInputBytes}, {c.Limits.MaxDepth, &l.MaxDepth}, {c.Limits.MaxMembers, &l.MaxMembers}} {
-			if f.p != nil {
-				*f.d = *f.p
-			}
-		}
-		if *l == (Limits{}) || c.Limits.MaxInputBytes != nil && *c.Limits.MaxInputBytes == 0 {
-			continue // a limit of 0 is the zero value in Go: "leave as configured"
-		}
+		l := c.Limits
 		t.Run(c.ID, func(t *testing.T) {
 			var value any
 			if err := json.Unmarshal([]byte(c.Args), &value); err != nil {
@@ -76,7 +65,7 @@ func TestLimitsVectors(t *testing.T) {
 				check("ExplainCall(text)", err, c.CallText)
 				_, err = ExplainCall(call, co)
 				check("ExplainCall(value)", err, c.CallValue)
-				Configure(Settings{Limits: &Limits{NoLimit, NoLimit, NoLimit}})
+				Configure(Settings{Limits: &Limits{Limit(NoLimit), Limit(NoLimit), Limit(NoLimit)}})
 			}
 		})
 	}
@@ -85,7 +74,7 @@ func TestLimitsVectors(t *testing.T) {
 // JSON text inside a value (json.RawMessage, a struct's JSON) is as deep as
 // where it sits: maxDepth counts the containers around it too.
 func TestDepthLimitCountsAroundRawJSON(t *testing.T) {
-	l := &Limits{MaxDepth: 3}
+	l := &Limits{MaxDepth: Limit(3)}
 	within := map[string]any{"a": json.RawMessage(`[1]`)}
 	over := map[string]any{"a": map[string]any{"b": json.RawMessage(`[[1]]`)}}
 	if _, err := Fingerprint("t", within, &Options{Limits: l}); err != nil {
@@ -101,8 +90,8 @@ func TestDepthLimitCountsAroundRawJSON(t *testing.T) {
 // The byte limit is one input's (a call, a recorded line), never a recording's
 // whole text: a recording longer than it loads every line.
 func TestByteLimitIsPerRecordedLine(t *testing.T) {
-	Configure(Settings{Limits: &Limits{MaxInputBytes: 200}})
-	defer Configure(Settings{Limits: &Limits{MaxInputBytes: NoLimit}})
+	Configure(Settings{Limits: &Limits{MaxInputBytes: Limit(200)}})
+	defer Configure(Settings{Limits: &Limits{MaxInputBytes: Limit(NoLimit)}})
 	text := strings.Repeat(`{"name":"search","args":{"q":"a fairly long query text"}}`+"\n", 10)
 	rec, err := LoadRecording(context.Background(), strings.NewReader(text), nil)
 	if err != nil {

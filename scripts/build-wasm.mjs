@@ -52,7 +52,7 @@ function build(entry, name, withSimd, outOfLine = []) {
 // caller): the CLI engine's entry (cliText: once per chunk) out of process (once per call),
 // and its cold steps (argv, why, verify, replay, --tools, explain's output, the summary)
 // out of cliText's per-line loop. Inlined, process was 28 KB and cliText 17 KB, which V8
-// optimizes late and at length on the main thread's cores (issue 13: a Node CLI run's
+// optimizes late and at length on the main thread's cores (a Node CLI run's
 // warm-up). wasmtime compiles everything ahead of time: no change there.
 const modules = [build("assembly/entry/fingerprint.ts", "fingerprint", false),
   build("assembly/entry/engine.ts", "engine", true, ["*/cli/steps/cliText",

@@ -70,12 +70,22 @@ for (const line of text.split("\n")) {
     if (!keys.includes(k) || !v) throw new Error(`${SOURCE}: request ${name}: cannot read ${p}`);
     return [k, v];
   }));
-  requests.push({ name, module, flags: flagsOf(always), optional: flagsOf(optional),
-    parts: pairs(partText, PART_NAMES), result: pairs(resultText, ["text", "digest", "words"]) });
+  const parts = pairs(partText, PART_NAMES), result = pairs(resultText, ["text", "digest", "words"]);
+  // What a host's one request routine needs besides: each u32 part's fields in order (a
+  // constant's name is its fixed value), and the result's u32 words at RESULT_DIGEST by name
+  // ("CLI": the RESULT_CLI_* words).
+  const u32 = Object.fromEntries(Object.entries(parts).filter(([, v]) => v.startsWith("u32:"))
+    .map(([k, v]) => [k, v.slice(4).split(",").map((f) => (value[f] !== undefined ? value[f] : f))]));
+  const cli = consts.filter(([n]) => n.startsWith("RESULT_CLI_"));
+  if (cli.some(([, v], i) => v !== value.RESULT_DIGEST + 4 * i)) throw new Error(`${SOURCE}: RESULT_CLI_* are not u32 words from RESULT_DIGEST`);
+  const words = !result.words ? [] : result.words === "CLI" ? cli.map(([n]) => n.slice(11).toLowerCase()) : result.words.split(",");
+  requests.push({ name, module, flags: flagsOf(always), optional: flagsOf(optional), parts, result, u32, words });
 }
 if (requests.length === 0) throw new Error(`${SOURCE}: no request lines`);
 const pyDict = (o) => `{${Object.entries(o).map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(", ")}}`;
 const goMap = (o) => `map[string]string{${Object.entries(o).map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(", ")}}`;
+const goU32 = (o) => `map[string][]string{${Object.entries(o).map(([k, v]) => `${JSON.stringify(k)}: {${v.map((f) => JSON.stringify(String(f))).join(", ")}}`).join(", ")}}`;
+const goWords = (w) => `[]string{${w.map((x) => JSON.stringify(x)).join(", ")}}`;
 const upper = (n) => n.replace(/[A-Z]/g, (c) => "_" + c).toUpperCase();
 
 errors.sort((a, b) => a.status - b.status);
@@ -100,10 +110,13 @@ ${errors.map((e) => `  [${JSON.stringify(e.code)}, ${JSON.stringify(e.message)}]
 export const PARTS = ${JSON.stringify(parts)} as const;
 /** Word id 1..${words.length} → the FingerprintError.code of the error the core words ("-": a frame). */
 export const WORD_CODES = ${JSON.stringify(words.map((w) => w.code))} as const;
-/** Request kinds (abi.ts "request:" lines): each operation's flags always set (RQ_*), flags a caller may add, parts, result. */
+/**
+ * Request kinds (abi.ts "request:" lines): each operation's flags always set (RQ_*), flags a caller may add,
+ * parts, result; u32: each u32 part's fields (a number: its fixed value); words: the result's u32 words at RESULT_DIGEST.
+ */
 ${requests.map((r) => `export const RQ_${upper(r.name)} = ${r.flags};`).join("\n")}
 export const REQUESTS = {
-${requests.map((r) => `  ${r.name}: { module: ${JSON.stringify(r.module)}, flags: ${r.flags}, optional: ${r.optional}, parts: ${JSON.stringify(r.parts)}, result: ${JSON.stringify(r.result)} },`).join("\n")}
+${requests.map((r) => `  ${r.name}: { module: ${JSON.stringify(r.module)}, flags: ${r.flags}, optional: ${r.optional}, parts: ${JSON.stringify(r.parts)}, result: ${JSON.stringify(r.result)}, u32: ${JSON.stringify(r.u32)}, words: ${JSON.stringify(r.words)} },`).join("\n")}
 } as const;
 `;
 
@@ -122,10 +135,11 @@ ${errors.map((e) => `    (${JSON.stringify(e.code)}, ${JSON.stringify(e.message)
 PARTS = (${parts.map((p) => JSON.stringify(p)).join(", ")},)
 #: Word id 1..${words.length} → the FingerprintError.code of the error the core words ("-": a frame).
 WORD_CODES = (${words.map((w) => JSON.stringify(w.code)).join(", ")},)
-#: Request kinds (abi.ts "request:" lines): each operation's flags always set (RQ_*), flags a caller may add, parts, result.
+#: Request kinds (abi.ts "request:" lines): each operation's flags always set (RQ_*), flags a caller may add,
+#: parts, result; u32: each u32 part's fields (a number: its fixed value); words: the result's u32 words at RESULT_DIGEST.
 ${requests.map((r) => `RQ_${upper(r.name)} = ${r.flags}`).join("\n")}
 REQUESTS = {
-${requests.map((r) => `    ${JSON.stringify(r.name)}: {"module": ${JSON.stringify(r.module)}, "flags": ${r.flags}, "optional": ${r.optional}, "parts": ${pyDict(r.parts)}, "result": ${pyDict(r.result)}},`).join("\n")}
+${requests.map((r) => `    ${JSON.stringify(r.name)}: {"module": ${JSON.stringify(r.module)}, "flags": ${r.flags}, "optional": ${r.optional}, "parts": ${pyDict(r.parts)}, "result": ${pyDict(r.result)}, "u32": ${pyDict(r.u32)}, "words": (${r.words.map((w) => JSON.stringify(w) + ",").join(" ")})},`).join("\n")}
 }
 `;
 
@@ -160,6 +174,8 @@ type RequestKind struct {
 \tOptional uint32 // a caller may add
 \tParts    map[string]string
 \tResult   map[string]string
+\tU32      map[string][]string // each u32 part's fields (a number: its fixed value)
+\tWords    []string            // the result's u32 words at RESULT_DIGEST
 }
 
 // Request kinds: flags always set (RQ_*) and the whole table.
@@ -168,7 +184,7 @@ ${requests.map((r) => `\tRQ_${upper(r.name).padEnd(Math.max(...requests.map((q) 
 )
 
 var RequestKinds = map[string]RequestKind{
-${requests.map((r) => `\t${(JSON.stringify(r.name) + ":").padEnd(Math.max(...requests.map((q) => q.name.length)) + 3)} {${JSON.stringify(r.module)}, ${r.flags}, ${r.optional}, ${goMap(r.parts)}, ${goMap(r.result)}},`).join("\n")}
+${requests.map((r) => `\t${(JSON.stringify(r.name) + ":").padEnd(Math.max(...requests.map((q) => q.name.length)) + 3)} {${JSON.stringify(r.module)}, ${r.flags}, ${r.optional}, ${goMap(r.parts)}, ${goMap(r.result)}, ${goU32(r.u32)}, ${goWords(r.words)}},`).join("\n")}
 }
 `;
 

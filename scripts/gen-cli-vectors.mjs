@@ -64,7 +64,7 @@ const files = {
   "vectors/cli/noise-quoted.json": line({ name: "s", args: { q: "refunds", meta: { created_at: "2024-05-01", user: "ann" }, items: [{ sku: "a", addedAt: 1 }], "x-trace-id": "t2" } }),
   "vectors/cli/noise-cursor.json": line({ name: "t", args: { q: "refunds", page: { nextPageToken: "p2" } } }),
   "vectors/cli/noise-none.json": line({ name: "u", args: { q: "refunds", format: "xml", valid: false } }),
-  // replay (issue 12 item 4): a recording with a repeated call, a message of two calls and calls never asked for.
+  // replay: a recording with a repeated call, a message of two calls and calls never asked for.
   "vectors/cli/replay/recording.jsonl": [
     line({ name: "search_docs", args: { query: "refund policy", limit: 10 }, result: { hits: 3 } }),
     line({ name: "search_docs", args: { query: "refund policy", limit: 10 }, result: { hits: 4 } }),
@@ -131,7 +131,7 @@ const BAD = "vectors/cli/bad.jsonl";
 const BAD_BYTES = Buffer.concat([Buffer.from(files[BAD]), Buffer.from([0x7b, 0xff, 0x7d, 0x0a])]);
 const ACCEPTED = 'accepted: a recording line {"name", "args" | "argsJSON"}, or a tool call of OpenAI Chat Completions, ' +
   "OpenAI Responses, Anthropic Messages, Bedrock Converse, Gemini, MCP tools/call, Vercel AI SDK or LangChain";
-/** [line, message, code] of each bad line of bad.jsonl (issue 11: offset, line, column, the character). */
+/** [line, message, code] of each bad line of bad.jsonl (offset, line, column, the character). */
 const BAD_LINES = [
   [2, 'invalid JSON: unexpected character at byte 22 (line 1, column 23, "}")', "unexpected-character"],
   [3, "a call must be a JSON object", "bad-call"],
@@ -205,7 +205,7 @@ const cases = [
   ok("fingerprint-jobs-2", ["--jobs=2", RECORDING], fingerprintLines(rec)),
   ok("explain", ["explain", RECORDING], explainOut(rec, false, RECORDING)),
   ok("explain-json", ["explain", "--json", RECORDING], explainOut(rec, true, RECORDING)),
-  // Issue 12: explain names the declaration that chose a call's selection.
+  // Explain names the declaration that chose a call's selection.
   ok("explain-tools", ["explain", "--tools", `${R}tools.json`, `${R}explain.jsonl`],
     explainOut(at(`${R}explain.jsonl`), false, `${R}explain.jsonl`, TOOLS)),
   ok("explain-tools-json", ["explain", "--json", "--tools", `${R}tools.json`, `${R}explain.jsonl`],
@@ -299,7 +299,7 @@ const cases = [
   usage("limits-too-large", ["--max-depth", "4294967296", RECORDING], "error: --max-depth needs a whole number, 0 or more (see --help)\n"),
 ];
 
-// Where a JSON error is (issue 11 item 5), as the SDKs' error path asks the core for it; written by hand.
+// Where a JSON error is, as the SDKs' error path asks the core for it; written by hand.
 const positions = [
   { text: "[1,}", offset: 3, want: ' at byte 3 (line 1, column 4, "}")' },
   { text: "[1,\n 2,]", offset: 7, want: ' at byte 7 (line 2, column 4, "]")' },

@@ -22,7 +22,7 @@
 // - Rounds 16-63 loop over one group of 16 (the renaming has period 8, the
 //   ring 16, so after 16 rounds every name holds its role again): 3.7 KB less
 //   than 64 unrolled rounds in the 40 KiB module, and measured (V8, node 20)
-//   0-4% faster from 64 B to 1 MiB, not slower (issue 11: room for the batch
+//   0-4% faster from 64 B to 1 MiB, not slower (room for the batch
 //   API and JSON error messages).
 import { writeFileSync } from "node:fs";
 import { K, IV } from "./_sha256-constants.mjs";

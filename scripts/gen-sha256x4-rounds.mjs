@@ -1,6 +1,6 @@
 // Generates assembly/hash/_sha256x4_rounds.gen.ts: SHA-256's compression function
 // (FIPS 180-4 §6.2.2) over four independent messages at once, one per i32x4
-// lane of a wasm SIMD v128 (the multi-buffer technique; issue 13: the CLI's
+// lane of a wasm SIMD v128 (the multi-buffer technique: the CLI's
 // lines are hashed four at a time). Run: node scripts/gen-sha256x4-rounds.mjs
 //
 // The round is the scalar one of scripts/gen-sha256-rounds.mjs, lane-wise:

@@ -14,12 +14,17 @@ if [ ! -f build/fingerprint.wasm ]; then
   echo "build/fingerprint.wasm is missing: run node scripts/build-wasm.mjs first" >&2
   exit 1
 fi
-if [ ! -x .venv/bin/python ]; then
-  python3 -m venv .venv
+# PYTHON picks the interpreter and VENV its environment (defaults: python3,
+# .venv), e.g. PYTHON=python3.9 VENV=/tmp/v39 for the oldest supported Python.
+PYTHON="${PYTHON:-python3}"
+VENV="${VENV:-.venv}"
+if [ ! -x "$VENV/bin/python" ]; then
+  "$PYTHON" -m venv "$VENV"
 fi
-.venv/bin/python -m pip install -q "wasmtime==50.0.1" "pytest==9.2.0" "hatchling==1.27.0" "mypy==2.4.1; python_version >= '3.10'"
+# Pins with environment markers, so every supported Python gets a pytest it runs on.
+"$VENV/bin/python" -m pip install -q -r python/tests/requirements.txt
 # The provider SDKs whose real objects the tests build offline (test-only,
 # never a dependency of the package; each pin skips interpreters it needs no).
-.venv/bin/python -m pip install -q -r python/tests/requirements-sdks.txt
-.venv/bin/python -m pip install -q --force-reinstall --no-deps ./python
-.venv/bin/pytest python/tests -q "$@"
+"$VENV/bin/python" -m pip install -q -r python/tests/requirements-sdks.txt
+"$VENV/bin/python" -m pip install -q --force-reinstall --no-deps ./python
+"$VENV/bin/python" -m pytest python/tests -q "$@"

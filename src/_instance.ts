@@ -10,7 +10,7 @@
  * @module
  */
 import {
-  ABI_ID, FINGERPRINT_VERSION, HEADER_WORDS, INPUT_RESERVE_BYTES, RESULT_DIGEST, RESULT_OFFSET,
+  ABI_ID, FINGERPRINT_VERSION, HEADER_BYTES, HEADER_WORDS, INPUT_RESERVE_BYTES, REQUESTS, RESULT_DIGEST, RESULT_OFFSET,
   RESULT_BYTES, RESULT_STATUS, RESULT_TEXT_LEN, RESULT_TEXT_PTR, RETAIN_BYTES, W_NO_ROOM, W_TRAP,
 } from "./_abi.gen.js";
 import { FingerprintError, errorFromCore, hostError } from "./errors.js";
@@ -41,6 +41,12 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 const hexDecoder = new TextDecoder("latin1");
 const EMPTY = new Uint8Array(0);
+
+/** The request parts in header order (abi.ts HEADER_WORDS). */
+const PART_NAMES = ["kind", "name", "matchOn", "ignoreArgs", "args"] as const;
+type RequestKind = keyof typeof REQUESTS;
+/** A part as the host made it: text, bytes, or a u32 part's fields by their table names. */
+export type RequestParts = Partial<Record<(typeof PART_NAMES)[number], string | Uint8Array | Record<string, number>>>;
 
 /** Thrown by a value walk's growth past the bound putValue was given (the caller decides). */
 export const OVER = { over: true };
@@ -180,6 +186,29 @@ export class Instance {
   error(): FingerprintError {
     const r = (this.view(), this.res);
     return errorFromCore(r[RESULT_STATUS >> 2], r[RESULT_OFFSET >> 2], this.text());
+  }
+
+  /**
+   * Runs request `kind` of the generated table (abi.ts "request:" lines) with `flags` among its
+   * optional ones: each part written as the table says (a u32 part's fixed fields filled in), the
+   * core's error thrown; the result's words by their table names (the text: textBytes()).
+   */
+  request(kind: RequestKind, parts: RequestParts, flags = 0): Record<string, number> {
+    const r = REQUESTS[kind], u32 = r.u32 as Record<string, readonly (string | number)[]>;
+    const data = PART_NAMES.map((p) => {
+      const x = parts[p] ?? "", fields = u32[p];
+      if (!fields) return x as string | Uint8Array;
+      const v = new DataView(new ArrayBuffer(4 * fields.length));
+      fields.forEach((f, k) => v.setUint32(4 * k, typeof f === "number" ? f : (x as Record<string, number>)[f], true));
+      return new Uint8Array(v.buffer);
+    });
+    this.reserve(data.reduce((n, x) => n + 3 * x.length, HEADER_BYTES));
+    let at = this.inPtr + HEADER_BYTES;
+    const lens = data.map((x) => { const n = this.put(at, x); at += n; return n; });
+    this.header(r.flags | flags, lens[0], lens[1], lens[2], lens[3], lens[4]);
+    if (this.run(at - this.inPtr) !== 0) throw this.error();
+    const w = new DataView(this.view().buffer, this.resPtr + RESULT_DIGEST);
+    return Object.fromEntries(r.words.map((name, k) => [name, w.getUint32(4 * k, true)]));
   }
 
   /** Runs the request and returns its text, or throws the core's error. */

@@ -81,23 +81,19 @@ export function newTold(): Told {
   return { conf: null, own: null, bytes: NO_LIMIT };
 }
 
-const told = new WeakMap<object, Told>();
-
 /**
  * Tells instance `e` the configured limits and the call's own when they are
- * not what it was last told; returns the byte limit in force for the call (a
- * host stops copying a longer input after that many bytes + 1: the core
- * refuses it by its length). `t`: the instance's record (default: kept here).
+ * not what it was last told (`t`, its record); returns the byte limit in force
+ * for the call (a host stops copying a longer input after that many bytes + 1:
+ * the core refuses it by its length).
  */
 export function tell(e: { limits(b: number, d: number, m: number, ob: number, od: number, om: number): number },
-  own: CoreLimits = NONE, t?: Told): number {
-  let s = t ?? told.get(e);
-  if (s === undefined) told.set(e, s = newTold());
+  own: CoreLimits, t: Told): number {
   const c = configured;
-  if (s.conf !== c || s.own !== own) {
-    s.bytes = e.limits(c[0], c[1], c[2], own[0], own[1], own[2]) >>> 0;
-    s.conf = c;
-    s.own = own;
+  if (t.conf !== c || t.own !== own) {
+    t.bytes = e.limits(c[0], c[1], c[2], own[0], own[1], own[2]) >>> 0;
+    t.conf = c;
+    t.own = own;
   }
-  return s.bytes;
+  return t.bytes;
 }

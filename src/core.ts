@@ -5,12 +5,12 @@
  * @module
  */
 import {
-  F_DIGEST, F_KEEP_MASK, F_LIMITS, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES, HEADER_BYTES, RESULT_DIGEST, WORD_OUT,
+  F_DIGEST, F_KEEP_MASK, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES, HEADER_BYTES, WORD_OUT,
 } from "./_abi.gen.js";
 import { FingerprintError, setWorder } from "./errors.js";
 import { isWellFormed, writeWtf8 } from "./_wtf8.js";
 import { type CoreLimits, NO_LIMIT, NONE, setLimitChecker } from "./_limits.js";
-import { type Exports, Instance, OVER, Pool } from "./_instance.js";
+import { Instance, OVER, Pool } from "./_instance.js";
 
 export type { Exports } from "./_instance.js";
 export { setRetain } from "./_instance.js";
@@ -63,9 +63,9 @@ function wtf8Bytes(s: string): Uint8Array {
 let lastLiteral = "";
 let lastLiteralBytes: Uint8Array = new Uint8Array(0);
 
-function putLiteral(mem: Uint8Array, at: number, s: string): number {
+function putLiteral(i: Instance, mem: Uint8Array, at: number, s: string): number {
   if (s.length === 0) return 0;
-  if (s.length > LITERAL_MAX_CHARS) return put(mem, at, s);
+  if (s.length > LITERAL_MAX_CHARS) return i.put(at, s);
   let b: Uint8Array | undefined;
   if (s === lastLiteral) b = lastLiteralBytes;
   else {
@@ -82,13 +82,6 @@ function putLiteral(mem: Uint8Array, at: number, s: string): number {
   if (n <= 32) for (let i = 0; i < n; i++) mem[at + i] = b[i];
   else mem.set(b, at);
   return n;
-}
-
-/** Writes s at mem[at..]; returns the byte count. Room for 3 bytes per UTF-16 unit is reserved. */
-function put(mem: Uint8Array, at: number, s: string): number {
-  if (s.length === 0) return 0;
-  if (!isWellFormed(s)) return writeWtf8(s, 0, mem, at) - at;
-  return encoder.encodeInto(s, mem.subarray(at, at + s.length * 3)).written;
 }
 
 /**
@@ -165,18 +158,9 @@ export function call(flags: number, kind: string, name: string, matchOn: string,
     // the core refuses by their length (a UTF-16 unit is one UTF-8 byte or more).
     if (args.length > maxBytes) args = typeof args === "string" ? args.slice(0, maxBytes + 1) : args.subarray(0, maxBytes + 1);
     const argsBound = typeof args === "string" ? args.length * 3 : args.length;
-    let at = putLiterals(i, kind, name, matchOn, ignoreArgs, argsBound);
-    const mem = i.u8;
-    let argsLen: number;
-    if (typeof args === "string") {
-      argsLen = put(mem, at, args);
-      flags |= F_STRING_INPUT;
-    } else {
-      mem.set(args, at);
-      argsLen = args.length;
-    }
-    at += argsLen;
-    return runRequest(i, flags, argsLen, at);
+    const at = putLiterals(i, kind, name, matchOn, ignoreArgs, argsBound);
+    const argsLen = i.put(at, args);
+    return runRequest(i, typeof args === "string" ? flags | F_STRING_INPUT : flags, argsLen, at + argsLen);
   } finally {
     pool.release(i);
   }
@@ -214,21 +198,16 @@ export function callValue(flags: number, kind: string, name: string, matchOn: st
   }
 }
 
-/** A value walk of another module's request (kept for callers; the writer itself knows when walks nest). */
-export function asValueWalk<T>(walk: (nested: boolean) => T): T {
-  return walk(false);
-}
-
 /** Makes room and writes kind, name and key lists (and their lengths in the header); returns where args go. */
 function putLiterals(i: Instance, kind: string, name: string, matchOn: string, ignoreArgs: string, argsBound: number): number {
   const mem = i.reserve(HEADER + 3 * (kind.length + name.length + matchOn.length + ignoreArgs.length) + argsBound + 64);
   // Written now, before a value walk may grow memory (which keeps what is written).
   const h = i.hdr;
   let at = i.inPtr + HEADER;
-  at += h[1] = putLiteral(mem, at, kind);
-  at += h[2] = putLiteral(mem, at, name);
-  at += h[3] = putLiteral(mem, at, matchOn);
-  at += h[4] = putLiteral(mem, at, ignoreArgs);
+  at += h[1] = putLiteral(i, mem, at, kind);
+  at += h[2] = putLiteral(i, mem, at, name);
+  at += h[3] = putLiteral(i, mem, at, matchOn);
+  at += h[4] = putLiteral(i, mem, at, ignoreArgs);
   return at;
 }
 
@@ -255,11 +234,6 @@ function runRequest(i: Instance, flags: number, argsLen: number, end: number): O
   else if (flags & F_DIGEST) digest = i.digest();
   const text = flags & (F_TEXT | F_PREIMAGE) ? decoder.decode(i.textBytes()) : "";
   return { digest, text };
-}
-
-/** Linear memory of the current instance, in bytes (0 when none is live). Internal (tests, benchmarks). */
-export function memoryBytes(): number {
-  return pool.primary ? pool.primary.e.memory.buffer.byteLength : 0;
 }
 
 /**
@@ -290,33 +264,14 @@ setWorder(word);
  * skips call's cut at the byte limit.
  */
 function limitArgs(members: string): readonly number[] {
-  return pool.with((i) => {
-    const at = putLiterals(i, "", "", "", "", members.length * 3);
-    const n = put(i.u8, at, members);
-    runRequest(i, F_LIMITS | F_STRING_INPUT, n, at + n);
-    return [...new Uint32Array(i.e.memory.buffer, i.resPtr + RESULT_DIGEST, 4)];
-  });
+  return pool.with((i) => Object.values(i.request("limits", { args: members }, F_STRING_INPUT)));
 }
 setLimitChecker(limitArgs);
 
 // ---- Batches (src/_batch.ts): this module as a batch target.
 
-/** What a batch needs of a module instance (this one, or the engine's): an Instance (src/_instance.ts). */
-export interface BatchTarget {
-  e: Exports;
-  inPtr: number;
-  /** Makes the input region hold n bytes; the current view of memory. */
-  reserve(n: number): Uint8Array;
-  view(): Uint8Array;
-  /** Writes `value` as a value stream at `start` (one item); returns its end. */
-  putValue(value: unknown, start: number): number;
-  /** The FingerprintError in the result block (a failed item). */
-  error(): FingerprintError;
-  /** The result block's status (0 after a batch stopped for room, abi.ts). */
-  status(): number;
-  /** Drops the instance after a trap (its state is not trusted, D19). */
-  trapped(): void;
-}
+/** What a batch runs on: an instance of this module or of the engine (src/_instance.ts). */
+export type BatchTarget = Instance;
 
 /**
  * Runs `work` as one core call on this module, the limits sent to the

@@ -4,7 +4,10 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ABI_ID, CORE_ERRORS, F_CALL, F_DIGEST, F_EXPLAIN, F_NTH_CALL, REQUESTS, RQ_EXPLAIN, RQ_EXPLAIN_ALL } from "../src/_abi.gen";
+import {
+  ABI_ID, ALL_CALLS, CORE_ERRORS, F_CALL, F_DIGEST, F_EXPLAIN, F_NTH_CALL, REQUESTS, RESULT_CLI_CODE, RESULT_CLI_ERR, RESULT_CLI_LINES,
+  RESULT_CLI_OUT, RESULT_CLI_STATE, RESULT_DIGEST, RQ_EXPLAIN, RQ_EXPLAIN_ALL,
+} from "../src/_abi.gen";
 import { useInstance } from "../src/core";
 
 const root = new URL("..", import.meta.url);
@@ -46,6 +49,13 @@ describe("one ABI source", () => {
     expect(RQ_EXPLAIN).toBe(F_CALL | F_EXPLAIN | F_DIGEST);
     expect(RQ_EXPLAIN_ALL).toBe(F_CALL | F_EXPLAIN | F_DIGEST | F_NTH_CALL);
     expect(REQUESTS.explainAll.parts).toEqual({ kind: "u32:ALL_CALLS", ignoreArgs: "tools", args: "message" });
+    // What a host's one request routine reads from the table: each u32 part's fields (a constant as
+    // its value) and the result's u32 words from RESULT_DIGEST by name.
+    expect(REQUESTS.explainAll.u32).toEqual({ kind: [ALL_CALLS] });
+    expect(REQUESTS.replay.u32).toEqual({ kind: ["op", "argument", "known"] });
+    expect(REQUESTS.limits.words).toEqual(["given", "bytes", "depth", "members"]);
+    expect(REQUESTS.cli.words.map((_, k) => RESULT_DIGEST + 4 * k))
+      .toEqual([RESULT_CLI_OUT, RESULT_CLI_ERR, RESULT_CLI_STATE, RESULT_CLI_LINES, RESULT_CLI_CODE]);
     const py = execFileSync("python3", ["-c", "import json, runpy, sys; " +
       "print(json.dumps(runpy.run_path(sys.argv[1])['REQUESTS']))", "python/overturn/fingerprint/_abi.py"],
     { cwd: root, encoding: "utf8" });

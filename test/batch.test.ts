@@ -1,4 +1,4 @@
-// The batch API (issue 13): fingerprintBatch / fingerprintBatchJSON give, item
+// The batch API: fingerprintBatch / fingerprintBatchJSON give, item
 // by item, the contract's answers — the shared vectors (made by the oracle in
 // test/reference/) and the reject corpus — whatever the input form (arrays,
 // generators, Arrow-style columns), across chunk boundaries, and a bad item
@@ -85,7 +85,7 @@ describe("fingerprintBatchJSON (names + texts)", () => {
     for (const t of texts.slice(0, 50)) expect(() => fingerprintJSON("t", t)).toThrow(FingerprintError);
   });
 
-  it("encodes ASCII texts a block at a time and the rest item by item, in any mix (issue 13)", () => {
+  it("encodes ASCII texts a block at a time and the rest item by item, in any mix", () => {
     // Blocks of 32: all ASCII; a non-ASCII item first, last or inside; bytes (Uint8Array) items; a lone
     // surrogate in a str; a long item (the per-item path); an empty text; an item over the byte limit.
     const texts: (string | Uint8Array)[] = [];

@@ -161,7 +161,7 @@ describe("plan, progress and read errors from the core", async () => {
 });
 
 // Where a JSON error is, as the SDKs' error path asks the core (assembly/cli/message.ts); expected by hand.
-it("says where a JSON error is: byte, line, column, the character (issue 11)", async () => {
+it("says where a JSON error is: byte, line, column, the character", async () => {
   await import("../src/index.js"); // the embedded diagnostics module
   const { jsonErrorAt } = await import("../src/_engine.js");
   const { positions } = JSON.parse(readFileSync(join(ROOT, "vectors", "cli.vectors.json"), "utf8")) as
@@ -173,7 +173,7 @@ it("says where a JSON error is: byte, line, column, the character (issue 11)", a
 
 // The core's line count of a chunk (the "lines" step: the next chunk's first line number when chunks go to
 // workers), against a count by hand: newlines at every offset around the 16-byte steps, a last line without one.
-it("counts a chunk's lines as the chunk step numbers them (issue 13)", async () => {
+it("counts a chunk's lines as the chunk step numbers them", async () => {
   await import("../src/index.js");
   const { cliStep } = await import("../src/_engine.js");
   const byHand = (b: Uint8Array) => b.filter((c) => c === 10).length + (b.length && b[b.length - 1] !== 10 ? 1 : 0);

@@ -1,4 +1,4 @@
-// The `overturn-fingerprint` command line (issue 6), run as users run it:
+// The `overturn-fingerprint` command line, run as users run it:
 // `node dist/cli.js` on files in a temporary directory and on standard input.
 // Oracles: node:crypto (sha256 of hand-written preimages) and hand-written
 // expected output; the worked example of docs/diagnostics.md is pinned here.
@@ -105,7 +105,7 @@ describe("streaming", () => {
   });
 });
 
-// Issue 13: the engine writes each fingerprint line with its digest left
+// The engine writes each fingerprint line with its digest left
 // blank and hashes the preimages four at a time (assembly/cli/digests.ts).
 describe("deferred digests", () => {
   it("every line's digest in its place, lengths 0..5000 mixed with bad lines and calls that fail", () => {

@@ -1,4 +1,4 @@
-// The dual package hazard (issue 11): the ESM build (dist/index.js) and the
+// The dual package hazard: the ESM build (dist/index.js) and the
 // CJS build (dist/index.cjs) each define a FingerprintError class, and a CJS
 // dependency may throw into ESM code. Both builds are loaded, unbundled, in
 // one fresh Node process, as an application mixing them would.

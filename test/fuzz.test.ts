@@ -1,4 +1,4 @@
-// Seeded mutation fuzzer (issue 10): JSON text and host values, compared
+// Seeded mutation fuzzer: JSON text and host values, compared
 // with the independent oracle (test/reference/contract.mjs). Either both
 // accept with the same fingerprint, or the oracle rejects and the SDK raises
 // a FingerprintError (never another exception, never a different digest).

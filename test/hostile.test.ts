@@ -1,4 +1,4 @@
-// Hostile host values (issue 10): re-entrant calls from every callback
+// Hostile host values: re-entrant calls from every callback
 // point, polluted prototypes, read-once user code, exceptions that must pass
 // through unchanged, Proxies, depth under a small stack, and costs that must
 // follow the data present. Expected values come from the independent oracle

@@ -1,4 +1,4 @@
-// Memory that comes back, and limits (issue 15). RSS is measured in a fresh
+// Memory that comes back, and limits. RSS is measured in a fresh
 // child process (--expose-gc), so the test runner's own heap cannot blur it.
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
@@ -98,7 +98,7 @@ describe("limits", () => {
 
   it("a call that fits its byte limit still fits when its keys come from the key cache", () => {
     // {"": true} as a value stream (assembly/json/values.ts): object 5 + key 5 + true 1 = 11 bytes.
-    // From the second call on, src/values.ts writes the cached key in whole words, 3 bytes past it (issue 13).
+    // From the second call on, src/values.ts writes the cached key in whole words, 3 bytes past it.
     const want = fingerprintOf({ name: "t", args: { "": true } }).fingerprint;
     for (let i = 0; i < 3; i++) expect(fingerprint("t", { "": true }, { limits: { maxInputBytes: 11 } })).toBe(want);
   });

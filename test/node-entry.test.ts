@@ -1,4 +1,4 @@
-// The node entry (dist/node.js, dist/node.cjs; issue 11 item 9): the core
+// The node entry (dist/node.js, dist/node.cjs): the core
 // embedded, engine.wasm read from beside the entry on first use instead
 // of embedded. Each case runs in a fresh Node process on the built files, as
 // an installed package (or an app bundle that lost the file) would.

@@ -1,5 +1,5 @@
 // The node:http example server (examples/server.mjs) under a mixed load on
-// loopback (issue 15): small calls, large calls, over-limit and malformed
+// loopback: small calls, large calls, over-limit and malformed
 // bodies from several clients at once. Every answer is checked against the
 // oracle, limits give 4xx with their code, the server keeps answering, and
 // its RSS after the run stays within a stated bound of its RSS before.

@@ -1,5 +1,5 @@
 // Differential tests of assembly/hash/sha256x4.ts (SHA-256 of four messages at
-// once, one per SIMD lane; issue 13) against node:crypto, through the
+// once, one per SIMD lane) against node:crypto, through the
 // test-only entry test/wasm/sha256x4.ts (node scripts/build-test-wasm.mjs):
 // every length 0..300 in each lane, lengths mixed within one group of four
 // (different block counts, the scalar finish of the longest), 1..3 lanes, and

@@ -89,7 +89,7 @@ export function alloc(n: usize): usize {
 /**
  * Frees everything allocated from p on: for scratch whose lifetime is
  * nested (an object's sort entries while the writer is inside it), so a
- * call's peak follows its depth rather than its size (issue 15). The caller
+ * call's peak follows its depth rather than its size. The caller
  * guarantees no live block lies at or after p.
  */
 export function releaseFrom(p: usize): void {

@@ -20,7 +20,7 @@
 // One message per limit, written here whole (the hosts print it as given):
 // "limit exceeded: <reason>[ at byte N] (<name> is <value>)", the reason and
 // name from abi.ts (_limit_words.gen.ts); no byte offset for a host value.
-import { E_LIMIT_BYTES, E_LIMIT_DEPTH, E_LIMIT_MEMBERS, errPart, fail, setErrorDetail } from "./errors";
+import { E_LIMIT_BYTES, E_LIMIT_DEPTH, E_LIMIT_MEMBERS, fail, failPart, setErrorDetail } from "./errors";
 import { PART_ARGS_JSON } from "../abi";
 import { limitFrame, limitWords } from "../_limit_words.gen";
 import { writeDecimal } from "../num/digits";
@@ -116,7 +116,7 @@ function MSG(): usize { return memory.data(160); }
  */
 @noinline function limitFail(code: i32, offset: i32): void {
   // A host value's offsets mean nothing to its caller; its argsJSON text (PART_ARGS_JSON) is the caller's own.
-  if (noOffset && errPart != PART_ARGS_JSON) offset = -1;
+  if (noOffset && failPart() != PART_ARGS_JSON) offset = -1;
   fail(code, offset);
   const frame = limitFrame(), w = limitWords(code);
   let at = MSG();

@@ -137,7 +137,7 @@ function parse(p: usize, n: usize): bool {
     if (first && !optionsDone && commandWord(s, m)) {
       // set by commandWord
     } else if (first && !optionsDone && isWord(s, m) && !exists(i)) {
-      // A bare word that is no file: a mistyped command, not a missing recording (issue 11).
+      // A bare word that is no file: a mistyped command, not a missing recording.
       return lit("error: unknown command \"") && bytes(s, m)
         && lit("\" (commands: explain, verify, why, replay, help; or a FILE) (see --help)\n") && usageEnd();
     } else {

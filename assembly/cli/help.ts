@@ -1,4 +1,4 @@
-// The CLIs' fixed texts (issue 9 item 4): usage, per-command help and the
+// The CLIs' fixed texts: usage, per-command help and the
 // --version line, written once here for both CLIs (src/cli.ts, _cli.py),
 // which pass in only what is theirs: the program name and package version.
 // Internal; reached through F_CLI (abi.ts, cli/steps.ts). Only static

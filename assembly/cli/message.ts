@@ -1,9 +1,9 @@
-// The message of a failed call, written by the core (issue 11 item 5): the
+// The message of a failed call, written by the core: the
 // same words as the SDKs' FingerprintError (src/errors.ts, _errors.py), and
 // for an error in JSON text its byte offset, line, column and the character
 // there, escaped when it is invisible ("U+0000"). Internal.
 import { PART_ARGS_JSON, PART_CALL, PART_KIND, PART_NAME, PART_SELECTION } from "../abi";
-import { errCode, errDetailLen, errDetailPtr, errOffset, errPart, errTextLen, errTextPtr } from "../base/errors";
+import { failCode, failDetailLen, failDetailPtr, failOffset, failPart, failTextLen, failTextPtr } from "../base/errors";
 import { ensure, putByte } from "../json/sink";
 import { writeJsonString } from "../pipeline/canonical";
 import { sequenceLength } from "../text/utf8";
@@ -12,22 +12,22 @@ import { bytes, decimal, lit } from "../json/emit";
 
 /** The code word of the last failure ("unexpected-character"). */
 export function codeWord(): string {
-  return errorCode(errCode);
+  return errorCode(failCode());
 }
 
 /** The last failure's message into the sink; [lineP, lineP+lineN) is the call's JSON text. */
 export function writeMessage(lineP: usize, lineN: usize): bool {
-  if (errDetailLen > 0) return bytes(errDetailPtr, errDetailLen);
-  const part = errPart;
-  if ((part == PART_CALL || part == PART_ARGS_JSON) && errOffset >= 0) {
+  if (failDetailLen() > 0) return bytes(failDetailPtr(), failDetailLen());
+  const part = failPart();
+  if ((part == PART_CALL || part == PART_ARGS_JSON) && failOffset() >= 0) {
     if (part == PART_ARGS_JSON && !lit("argsJSON: ")) return false;
-    if (!lit("invalid JSON: ") || !lit(errorReason(errCode))) return false;
-    return part == PART_CALL ? position(lineP, lineN, <usize>errOffset) : position(errTextPtr, errTextLen, <usize>errOffset);
+    if (!lit("invalid JSON: ") || !lit(errorReason(failCode()))) return false;
+    return part == PART_CALL ? position(lineP, lineN, <usize>failOffset()) : position(failTextPtr(), failTextLen(), <usize>failOffset());
   }
-  if (part == PART_SELECTION) return lit("invalid matchOn/ignoreArgs: ") && lit(errorReason(errCode));
-  if (part == PART_KIND) return lit("invalid kind: ") && lit(errorReason(errCode));
-  if (part == PART_NAME) return lit("invalid name: ") && lit(errorReason(errCode));
-  return lit(errorReason(errCode));
+  if (part == PART_SELECTION) return lit("invalid matchOn/ignoreArgs: ") && lit(errorReason(failCode()));
+  if (part == PART_KIND) return lit("invalid kind: ") && lit(errorReason(failCode()));
+  if (part == PART_NAME) return lit("invalid name: ") && lit(errorReason(failCode()));
+  return lit(errorReason(failCode()));
 }
 
 /** " at byte N (line L, column C, X)": X the character at N, "end of text", or "byte 0xFF". */

@@ -1,5 +1,5 @@
-// `replay CALLS.jsonl --in RECORDING.jsonl` in the CLI engine (issue 12 item
-// 4; cli/run.ts): the host streams the recording's chunks ("load" step) into
+// `replay CALLS.jsonl --in RECORDING.jsonl` in the CLI engine
+// (cli/run.ts): the host streams the recording's chunks ("load" step) into
 // this instance's replay index (assembly/replay.ts), then the calls' chunks
 // ("chunk"); each call is answered there and formatted here; "finish" lists
 // the recorded calls never asked for and the summary. Internal.

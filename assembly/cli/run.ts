@@ -1,4 +1,4 @@
-// The CLI engine (issue 9 item 4, issue 13 item 2): everything the CLIs do
+// The CLI engine: everything the CLIs do
 // that is not host transport. Internal; reached through F_CLI (cli/steps.ts).
 //
 //   plan      argv → a plan or the text to print (cli/args.ts); starts a run
@@ -274,7 +274,7 @@ export function runPosition(p: usize, n: usize, offset: u32): bool {
  * "lines": the lines of the chunk [p, p+n) as "chunk" numbers them (a last line
  * without its newline counts). A host that hands chunks to workers needs the
  * next chunk's first line number at once: 16 bytes a step here (SIMD) against
- * ~0.45 ms per MiB in a host's own count (issue 13).
+ * ~0.45 ms per MiB in a host's own count.
  */
 export function runLines(p: usize, n: usize): bool {
   let count = <u32>countByte16(p, p + n, 0x0A);

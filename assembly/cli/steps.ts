@@ -1,4 +1,4 @@
-// What the CLIs print, made once (issue 9 item 4): a CLI request (F_CLI)
+// What the CLIs print, made once: a CLI request (F_CLI)
 // names a formatter or an engine step, and the core returns the exact bytes.
 // The hosts (src/cli.ts, _cli.py) keep only transport: argv, files and
 // stdin in chunks, writing what comes back, TTY progress, exit codes.
@@ -18,7 +18,7 @@
 //   counts      (none)
 //   finish      matchOn = state, args = the workers' counts, back to back
 //   position    name = JSON text, ignoreArgs = a byte offset (decimal) → " at byte N (line L, column C, X)",
-//               the one place that says where a JSON error is (issue 11), for the SDKs' cold error path
+//               the one place that says where a JSON error is, for the SDKs' cold error path
 //   help, version   name = topic, matchOn = program name, ignoreArgs = package version
 //
 // Adding a command (e.g. `replay`): write its formatter in cli/<command>.ts

@@ -1,17 +1,16 @@
-// The CLIs' `--tools FILE` (issue 12 item 2), the "tools" step of the CLI
+// The CLIs' `--tools FILE`, the "tools" step of the CLI
 // engine (cli/steps.ts): the host hands over the file's bytes (or why it could
 // not read them) right after the plan; the core checks the declarations and
 // keeps them in this instance's replay index (assembly/replay.ts), from where
 // every later step applies them by tool name. A bad or unreadable file is a
 // usage-like error: "error: --tools FILE: message", exit status 2, nothing run.
 import { PART_TOOLS } from "../abi";
-import { errDetailLen, errOffset, errPart } from "../base/errors";
+import { failCode, failDetailLen, failOffset, failPart } from "../base/errors";
 import { sinkInit, sinkLength } from "../json/sink";
 import { replayTools } from "../ops/replay";
 import { bytes, lit } from "../json/emit";
 import { position, writeMessage } from "./message";
 import { errorReason } from "./_errors.gen";
-import { errCode } from "../base/errors";
 import { done } from "./output";
 import { writeErrno } from "./errno";
 
@@ -24,8 +23,8 @@ export function runTools(fP: usize, fN: usize, rP: usize, rN: usize, p: usize, n
   if (!sinkInit(true, false, (fN + rN) * 2 + 512) || !lit("error: --tools ") || !bytes(fP, fN) || !lit(": ")) return false;
   if (rN > 0) {
     if (!writeErrno(rP, rN)) return false;
-  } else if (errPart == PART_TOOLS && errOffset >= 0 && errDetailLen == 0) {
-    if (!lit("invalid JSON: ") || !lit(errorReason(errCode)) || !position(p, n, <usize>errOffset)) return false;
+  } else if (failPart() == PART_TOOLS && failOffset() >= 0 && failDetailLen() == 0) {
+    if (!lit("invalid JSON: ") || !lit(errorReason(failCode())) || !position(p, n, <usize>failOffset())) return false;
   } else if (!writeMessage(p, n)) return false;
   return lit("\n") && done(0, sinkLength(), 0, 0, 2);
 }

@@ -18,7 +18,7 @@ export function run(len: usize): i32 {
   return runRequest<WithCalls>(len);
 }
 
-/** Items from..count-1 of the batch at the input region (abi.ts BATCH_*); digests at out. Issue 13. */
+/** Items from..count-1 of the batch at the input region (abi.ts BATCH_*); digests at out. */
 export function runBatch(from: u32, out: usize): u32 {
   return batch<WithCalls>(from, out);
 }

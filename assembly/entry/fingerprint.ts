@@ -46,7 +46,7 @@ export function run(len: usize): i32 {
   return runRequest<FingerprintOnly>(len);
 }
 
-/** Items from..count-1 of the batch at the input region (abi.ts BATCH_*); digests at out. Issue 13. */
+/** Items from..count-1 of the batch at the input region (abi.ts BATCH_*); digests at out. */
 export function runBatch(from: u32, out: usize): u32 {
   return batch<FingerprintOnly>(from, out);
 }

@@ -1,4 +1,4 @@
-// SHA-256 of up to four independent messages at once (issue 13): one message
+// SHA-256 of up to four independent messages at once: one message
 // per i32x4 lane (_sha256x4_rounds.gen.ts, wasm SIMD), for the CLI engine,
 // which queues its lines' preimages and hashes them four at a time
 // (cli/digests.ts). Diagnostics module only: the fingerprint module has no SIMD.

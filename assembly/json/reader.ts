@@ -124,7 +124,7 @@ function hex4(p: usize): i32 {
  */
 @inline export function scanString(p: usize): usize {
   // The common string: plain bytes up to its closing quote, settled here
-  // without a call (issue 13: a call per key and per string value).
+  // without a call (a call per key and per string value).
   let q = p + 1;
   const end = textEnd; // a local: read once, not per word
   while (q + 8 <= end) {

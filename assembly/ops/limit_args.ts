@@ -10,7 +10,7 @@ import {
   E_BAD_ARGUMENT, E_BAD_REQUEST, OK, RESULT_DIGEST, W_LIMIT_NAMES, W_LIMIT_NAMES_PY, W_LIMIT_UNKNOWN, W_LIMIT_VALUE,
   W_LIMIT_VALUE_PY,
 } from "../abi";
-import { errCode, fail } from "../base/errors";
+import { fail, failCode } from "../base/errors";
 import { NO_LIMIT } from "../base/limits";
 import { RESULT } from "../base/result";
 import { failWorded, wordText } from "../base/words";
@@ -26,9 +26,9 @@ const INFINITY: usize = memory.data<u8>([0x49, 0x6E, 0x66, 0x69, 0x6E, 0x69, 0x7
 
 /** The limits request: `snake` (kind part "_") names them as Python does; args the members. */
 export function limitArgs(snake: bool, p: usize, n: usize): i32 {
-  if (!tapeInit(n)) return errCode;
+  if (!tapeInit(n)) return failCode();
   const root = parseText(p, n, false);
-  if (root < 0 || nodeType(<u32>root) != T_OBJ) return errCode != OK ? errCode : fail(E_BAD_REQUEST, -1);
+  if (root < 0 || nodeType(<u32>root) != T_OBJ) return failCode() != OK ? failCode() : fail(E_BAD_REQUEST, -1);
   const names = wordText(snake ? W_LIMIT_NAMES_PY : W_LIMIT_NAMES);
   const namesP = names + 1, namesN = <usize>load<u8>(names);
   // Each limit's value node (the last member of that name wins, D13); 0: not given or null.

@@ -1,4 +1,4 @@
-// The replay index (issue 12, item 3): a recording loaded once, indexed by
+// The replay index: a recording loaded once, indexed by
 // fingerprint, answering live calls. Internal; engine module only
 // (F_REPLAY, ops R_* in abi.ts). One index per module instance: a host makes
 // one instance per recording.
@@ -31,7 +31,7 @@ import { alloc, arenaMark, grow, inputEnd, releaseFrom, reserveInput, setArenaBa
 import { lastCall } from "../pipeline/callnodes";
 import { diffTexts, writeDiff } from "./diff";
 import { failureMessage } from "../base/words";
-import { errCode, errDetailLen, errDetailPtr, errOffset, errPart, fail, resetErrors, setErrorDetail } from "../base/errors";
+import { fail, failCode, failDetailLen, failDetailPtr, failOffset, failPart, resetErrors, setErrorDetail } from "../base/errors";
 import { hexDigit } from "../text/hex";
 import { sinkBase, sinkInit, sinkLength } from "../json/sink";
 import { nodeA, nodeB, tapeInit } from "../json/tape";
@@ -42,7 +42,7 @@ import { readTools } from "../pipeline/tools";
 import { keptDone, keptStart } from "../base/limits";
 import { sequenceLength } from "../text/utf8";
 import { bytes, decimal, lit, signedDecimal } from "../json/emit";
-import { digestTo, head16, hex, logInit, logLen, logMark, logP, logPut, logRelease } from "./scratch";
+import { digestTo, head16, hex, log, logInit, logPut, logRelease } from "./scratch";
 
 const NONE: u32 = 0xFFFF_FFFF;
 const ENTRY: usize = 72;
@@ -158,7 +158,7 @@ export function replayLoadLine(p: usize, n: usize, line: u32): i32 {
   lineNo = line;
   if (!logInit()) return 0;
   const ok = loadLine(p, n);
-  const bad = logLen > 0;
+  const bad = log().len > 0;
   logRelease();
   return !ok ? 0 : bad ? -1 : 1;
 }
@@ -293,7 +293,7 @@ function detail(s: string): void {
  */
 function fingerprintAt(p: usize, n: usize, nth: u32, flags: u32): i32 {
   const req = alloc(HEADER_BYTES + 4 + n);
-  if (req == 0) return errCode;
+  if (req == 0) return failCode();
   store<u32>(req, F_CALL | F_DIGEST | F_NTH_CALL | flags);
   store<u32>(req, 4, 4); store<u32>(req, 0, 8); store<u32>(req, 0, 12); store<u32>(req, 0, 16); store<u32>(req, <u32>n, 20);
   store<u32>(req + HEADER_BYTES, nth);
@@ -366,14 +366,14 @@ function loadChunk(p: usize, n: usize, flags: u32): bool {
     for (let i = pos; i < n; i++) if (load<u8>(p + i) == 0x7B) tailBraces++;
   }
   logRelease();
-  if (!sinkInit(true, false, 256 + logLen * 2)) return false;
+  if (!sinkInit(true, false, 256 + log().len * 2)) return false;
   if (!lit("{\"lines\":") || !decimal(lineNo) || !lit(",\"calls\":")
     || !decimal(entryCount) || !lit(",\"bad\":[")) return false;
-  let q = logP;
-  const qe = logP + logLen;
+  let q = log().p;
+  const qe = log().p + log().len;
   while (q < qe) {
     const dl = <usize>load<u32>(q, 16);
-    if (q != logP && !lit(",")) return false;
+    if (q != log().p && !lit(",")) return false;
     if (!lit("{\"line\":") || !decimal(load<u32>(q)) || !lit(",\"status\":") || !decimal(load<u32>(q, 4))
       || !lit(",\"offset\":") || !signedDecimal(load<i32>(q, 8)) || !lit(",\"part\":") || !decimal(load<u32>(q, 12))
       || !lit(",\"detail\":") || !writeJsonString(q + 20, dl, false) || !lit("}")) return false;
@@ -427,7 +427,7 @@ function loadLine(p: usize, n: usize): bool {
     if (!again) kept = arenaMark();
     if (st != OK) {
       if (st == E_NO_CALLS && nth == 0 && callsInLastMessage() == 0) { logRelease(); return true; } // no calls: nothing to keep
-      const code = errCode, off = errOffset, part = errPart, dp = errDetailPtr, dn = errDetailLen;
+      const code = failCode(), off = failOffset(), part = failPart(), dp = failDetailPtr(), dn = failDetailLen();
       if (code == E_OUT_OF_MEMORY) return false; // not the line's fault: the load stops
       logRelease();
       return logBad(code, off, part, dp, dn);
@@ -454,7 +454,7 @@ function loadLine(p: usize, n: usize): bool {
 
 /** Log record: line, status, offset, part, detail length, detail bytes. */
 function logBad(code: i32, off: i32, part: i32, dp: usize, dn: usize): bool {
-  if (dn == 0) { failureMessage(code, off, part); dp = errDetailPtr; dn = errDetailLen; }
+  if (dn == 0) { failureMessage(code, off, part); dp = failDetailPtr(); dn = failDetailLen(); }
   store<u32>(head16(), lineNo); store<i32>(head16(), code, 4); store<i32>(head16(), off, 8); store<i32>(head16(), part, 12);
   store<u32>(head16(), <u32>dn, 16);
   const ok = logPut(5, dp, dn);
@@ -663,21 +663,21 @@ function unused(unit: u32): bool {
   for (let i: u32 = 0; i < entryCount; i++) {
     if (ef(i, E_FLAGS) & FLAG_USED) continue;
     // The name is copied into the log: the line stays parsed for its next call.
-    if (!reread(i, 0, logMark)) return false;
+    if (!reread(i, 0, log().mark)) return false;
     const np = <usize>nodeB(<u32>lastCall().name), nn = <usize>nodeA(<u32>lastCall().name);
     store<u32>(head16(), i); store<u32>(head16(), <u32>nn, 4);
     if (!logPut(2, np, nn)) return false;
-    if (logMark > readKept) readKept = logMark; // the log grew past the kept line: keep it too
+    if (log().mark > readKept) readKept = log().mark; // the log grew past the kept line: keep it too
   }
   forgetLine();
   logRelease();
-  if (!sinkInit(true, false, 256 + logLen * 2) || !lit("[")) return false;
-  let q = logP;
-  const qe = logP + logLen;
+  if (!sinkInit(true, false, 256 + log().len * 2) || !lit("[")) return false;
+  let q = log().p;
+  const qe = log().p + log().len;
   let lastLine: u32 = 0; // line numbers start at 1
   while (q < qe) {
     const i = load<u32>(q), nn = <usize>load<u32>(q, 4);
-    if (q != logP && !lit(",")) return false;
+    if (q != log().p && !lit(",")) return false;
     if (!lit("{\"line\":") || !decimal(ef(i, E_LINE_NO)) || !lit(",\"call\":") || !decimal(ef(i, E_CALL)) || !lit(",\"name\":")
       || !writeJsonString(q + 8, nn, false) || !lit(",\"fingerprint\":\"") || !hex(entry(i)) || !lit("\"")) return false;
     if (ef(i, E_LINE_NO) != lastLine && (!lit(",\"text\":")
@@ -688,7 +688,7 @@ function unused(unit: u32): bool {
   }
   if (!lit("]\n")) return false;
   lastLine = 0;
-  for (q = logP; unit != U_NONE && q < qe; q += 8 + <usize>load<u32>(q, 4)) {
+  for (q = log().p; unit != U_NONE && q < qe; q += 8 + <usize>load<u32>(q, 4)) {
     const i = load<u32>(q);
     if (ef(i, E_LINE_NO) == lastLine) continue;
     lastLine = ef(i, E_LINE_NO);

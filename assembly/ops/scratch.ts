@@ -1,4 +1,4 @@
-// Scratch for replay.ts (issue 12): a log in the arena that outlives the
+// Scratch for replay.ts: a log in the arena that outlives the
 // calls made after it, and hex output into the sink. Internal;
 // engine module only.
 import { RESULT_DIGEST } from "../abi";
@@ -12,20 +12,27 @@ import { result } from "../base/result";
 // grows in place (it is the last block), so a chunk of any size runs in
 // bounded arena memory.
 
-export let logP: usize = 0;
-export let logLen: usize = 0;
-let logCap: usize = 0;
-export let logMark: usize = 0;
+/** The log: where it is, its bytes, its room, and the arena mark after it. Only this file writes it. */
+@unmanaged export class Log {
+  p: usize;
+  len: usize;
+  cap: usize;
+  mark: usize;
+}
+
+/** The one log (static, inside a function for the reason scratch() gives; not @inline: each inlined copy would lay out its own). */
+export function log(): Log { return changetype<Log>(memory.data(offsetof<Log>(), 8)); }
 
 export function logInit(): bool {
-  logCap = 4096; logLen = 0;
-  logP = alloc(logCap);
-  logMark = arenaMark();
-  return logP != 0;
+  const l = log();
+  l.cap = 4096; l.len = 0;
+  l.p = alloc(l.cap);
+  l.mark = arenaMark();
+  return l.p != 0;
 }
 
 /** Drops everything allocated after the log (a call's tape, sink…). */
-export function logRelease(): void { releaseFrom(logMark); }
+export function logRelease(): void { releaseFrom(log().mark); }
 
 /**
  * Appends a record: `words` u32 header words (head16()) then n bytes from src,
@@ -33,17 +40,18 @@ export function logRelease(): void { releaseFrom(logMark); }
  * are moved first, as memmove does, then the header is written.
  */
 export function logPut(words: usize, src: usize, n: usize): bool {
-  const need = logLen + (words << 2) + n;
-  if (need > logCap) {
-    let cap = logCap << 1;
+  const l = log();
+  const need = l.len + (words << 2) + n;
+  if (need > l.cap) {
+    let cap = l.cap << 1;
     if (cap < need) cap = need;
-    const q = grow(logP, logCap, cap); // in place: the log is the last block after logRelease
+    const q = grow(l.p, l.cap, cap); // in place: the log is the last block after logRelease
     if (q == 0) return false;
-    logP = q; logCap = cap; logMark = arenaMark();
+    l.p = q; l.cap = cap; l.mark = arenaMark();
   }
-  memory.copy(logP + logLen + (words << 2), src, n);
-  memory.copy(logP + logLen, head16(), words << 2);
-  logLen = need;
+  memory.copy(l.p + l.len + (words << 2), src, n);
+  memory.copy(l.p + l.len, head16(), words << 2);
+  l.len = need;
   return true;
 }
 

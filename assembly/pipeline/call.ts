@@ -4,7 +4,7 @@
 //   {"name", "args" | "argsJSON", "kind"?, "matchOn"?, "ignoreArgs"?, "fingerprint"?}
 //
 // plus any other members, which are carried along and never read. This is
-// the one call model of every SDK and CLI (issue 9): the same camelCase keys
+// the one call model of every SDK and CLI: the same camelCase keys
 // everywhere. Decisions where the contract is silent:
 //   - a member that is null counts as absent (name, kind, matchOn, ignoreArgs,
 //     argsJSON, fingerprint), as `matchOn: null` already does for selection;

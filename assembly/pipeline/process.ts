@@ -18,8 +18,7 @@ import { writeExplanation } from "./explain";
 import { applyTools, setTools } from "./tools";
 import {
   E_BAD_KIND, E_BAD_NAME, E_BAD_REQUEST, E_BAD_SELECTION, E_OUT_OF_MEMORY, OK, PART_ARGS,
-  PART_KIND, PART_NAME, PART_SELECTION, errCode, errDetailLen, errDetailPtr, errOffset, errPart, fail,
-  resetErrors, setPart,
+  PART_KIND, PART_NAME, PART_SELECTION, fail, failCode, failDetailLen, failDetailPtr, failOffset, failPart, resetErrors, setPart,
 } from "../base/errors";
 import { lastStrLen, lastStrPtr, parseText, readStringLiteral } from "../json/reader";
 import { ensure, putBytes, sinkBase, sinkFinish, sinkInit, sinkLength, sinkStopHashing } from "../json/sink";
@@ -66,15 +65,15 @@ export function startRequest(): void {
 
 /** Fills the result block for a finished request; returns its status. */
 export function finish<V>(status: i32): i32 {
-  if (status != OK && errDetailLen == 0) failureMessage(status, errOffset, errPart);
+  if (status != OK && failDetailLen() == 0) failureMessage(status, failOffset(), failPart());
   store<i32>(RESULT + RESULT_STATUS, status);
   // A kind, name or key list is the host's own argument, not text with byte offsets to show (words.ts).
-  store<i32>(RESULT + RESULT_OFFSET, status == OK ? <i32>callsInMessage : errPart >= PART_KIND && errPart <= PART_SELECTION ? -1 : errOffset);
-  store<i32>(RESULT + RESULT_PART, errPart);
+  store<i32>(RESULT + RESULT_OFFSET, status == OK ? <i32>callsInMessage : failPart() >= PART_KIND && failPart() <= PART_SELECTION ? -1 : failOffset());
+  store<i32>(RESULT + RESULT_PART, failPart());
   // On failure the text fields carry the error's detail (abi.ts), if any:
   // a limit's whole message (limits.ts), or in the engine module call.ts's.
-  store<u32>(RESULT + RESULT_TEXT_PTR, status == OK ? <u32>(sinkBase() + textStart) : <u32>errDetailPtr);
-  store<u32>(RESULT + RESULT_TEXT_LEN, status == OK ? <u32>(sinkLength() - textStart) : <u32>errDetailLen);
+  store<u32>(RESULT + RESULT_TEXT_PTR, status == OK ? <u32>(sinkBase() + textStart) : <u32>failDetailPtr());
+  store<u32>(RESULT + RESULT_TEXT_LEN, status == OK ? <u32>(sinkLength() - textStart) : <u32>failDetailLen());
   return status;
 }
 
@@ -374,7 +373,7 @@ export function textFromStart(): void { textStart = 0; }
  * call can never look successful.
  */
 export function failed(): i32 {
-  return errCode != OK ? errCode : fail(E_OUT_OF_MEMORY, -1);
+  return failCode() != OK ? failCode() : fail(E_OUT_OF_MEMORY, -1);
 }
 
 // ---- The calls of one message, one after another (F_NTH_CALL) -----------------

@@ -23,7 +23,7 @@ let sortedCount: u32 = 0;
 /**
  * Sets the selection for the next write. A long list is sorted once, so
  * each member costs O(log list) and selecting n keys with a list of m costs
- * O((n + m) log m), not O(n × m) (issue 10). False on out of memory.
+ * O((n + m) log m), not O(n × m). False on out of memory.
  */
 export function setSelection(m: i32, list: u32): bool {
   mode = m;

@@ -37,7 +37,7 @@
 //     declaration (tools.ts) decides the selection.
 import { E_BAD_CALL, E_NO_CALLS, OK, PART_ARGS_JSON, PART_CALL } from "../abi";
 import { alloc } from "../base/arena";
-import { errCode, fail, resetErrors, setTextPart } from "../base/errors";
+import { fail, failCode, resetErrors, setTextPart } from "../base/errors";
 import { parseText } from "../json/reader";
 import { T_ARR, T_NULL, T_OBJ, T_STR, T_TRUE, nodeA, nodeB, nodeType, subtreeEnd, tapePush } from "../json/tape";
 import { PIECE_GEMINI, PIECE_OPENAI_DELTA, isPiece, lcClass, piece } from "./pieces";
@@ -301,8 +301,8 @@ export function listCalls(root: u32, into: CallList): bool {
   pickCall(root, 0xFFFF_FFFF);
   listing = 0;
   into.count = callCount;
-  if (callCount > 0 && errCode == E_NO_CALLS) resetErrors(PART_CALL); // listed: no index was asked for
-  return errCode == OK;
+  if (callCount > 0 && failCode() == E_NO_CALLS) resetErrors(PART_CALL); // listed: no index was asked for
+  return failCode() == OK;
 }
 
 const M_TOOL_CALLS = 1, M_CHOICES = 2, M_CONTENT = 3, M_OUTPUT = 4, M_PARTS = 5, M_CANDIDATES = 6;

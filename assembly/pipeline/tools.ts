@@ -1,4 +1,4 @@
-// Tool declarations (issue 12, item 2): the contract says a *tool* declares
+// Tool declarations: the contract says a *tool* declares
 // matchOn or ignoreArgs, so the selection can live once per tool instead of
 // on every call. Internal; engine module only.
 //

@@ -72,7 +72,7 @@ export function encodeWtf8(cp: u32, out: usize): usize {
 /**
  * The first byte at or after p that is not ASCII (>= 0x80), or end: eight
  * bytes a step. Names and kinds are mostly ASCII, and every check of them
- * below is settled for ASCII bytes (issue 13). Reads up to 7 bytes past end:
+ * below is settled for ASCII bytes. Reads up to 7 bytes past end:
  * memory extends 16 bytes past every range handed out (arena.ts, SLACK).
  */
 export function asciiEnd(p: usize, end: usize): usize {

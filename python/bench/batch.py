@@ -1,4 +1,4 @@
-"""Benchmark of the batch API (issue 13; not a test): a batch against a loop of single calls.
+"""Benchmark of the batch API (not a test): a batch against a loop of single calls.
 
 Side by side in one process, interleaved rounds, medians per call and the
 ratio loop / batch (target: ≥ 3× at the small payload). Rows:
@@ -63,7 +63,7 @@ def run(quick: bool = False) -> List[Dict[str, Any]]:
 
 
 def report(results: List[Dict[str, Any]]) -> None:
-    print("\nBatch API (issue 13): per call, medians of interleaved rounds of %d calls; ratio = loop / batch" % ITEMS)
+    print("\nBatch API: per call, medians of interleaved rounds of %d calls; ratio = loop / batch" % ITEMS)
     head = ("payload", "loop json", "batch json", "ratio", "batch Arrow", "ratio", "loop value", "batch calls", "ratio")
     rows = [head]
     for r in results:

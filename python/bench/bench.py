@@ -148,7 +148,7 @@ def measure(contenders: Dict[str, Callable[[], Any]], rounds: int, batch: int,
     The default clock is this thread's CPU time, as the Node benchmark uses
     process CPU time: on a shared machine wall time also counts the time the
     thread waited for a core, which hits long batches more than short ones
-    (issue 14: ratios moved by up to 2× between wall-clock runs under load).
+    (ratios moved by up to 2× between wall-clock runs under load).
     """
     samples: Dict[str, List[float]] = {k: [] for k in contenders}
     order = list(contenders)
@@ -240,7 +240,7 @@ def main() -> None:
     print("\nreference bomb ([x, x] nested 30 times: 2^30 leaves, a %d-byte marshal stream) under "
           "Limits(max_depth=64): refused (%s) in %s, median of %d" % (
               bomb_result["stream_bytes"], bomb_result["code"], fmt(bomb_result["seconds"]), bomb_result["rounds"]))
-    import batch  # issue 13: the batch API against a loop of single calls
+    import batch  # The batch API against a loop of single calls
 
     batch_results = batch.run(opt.quick)
     batch.report(batch_results)
@@ -271,7 +271,7 @@ def bomb_case(rounds: int) -> Dict[str, Any]:
 
 
 def _print_peers(results: List[Dict[str, Any]], peers: List[str]) -> None:
-    """The issue #14 table (median per call) and its targets, as ratios from this one run."""
+    """The peers table (median per call) and its ratios, from this one run."""
     label = {"sdk": "SDK `fingerprint(value)`", "sdk_json_text": "SDK `fingerprint_json(text)`",
              "canonicaljson": "`canonicaljson` + hashlib", "rfc8785": "`rfc8785` + hashlib",
              "orjson_floor": "floor: `orjson` (sort keys) + hashlib, not canonical"}

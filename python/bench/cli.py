@@ -1,4 +1,4 @@
-"""The Python CLI over a recording (issue 13; not a test), side by side, each a
+"""The Python CLI over a recording (not a test), side by side, each a
 fresh process timed from spawn to exit (wall and CPU time), interleaved rounds,
 medians:
 

@@ -1,4 +1,4 @@
-"""Memory benchmark of the Python SDK (not a test; issue 15): the extra peak of
+"""Memory benchmark of the Python SDK (not a test): the extra peak of
 one call, and what the process keeps afterwards.
 
 Each measurement runs in a fresh interpreter (``--one``), so one case's pages

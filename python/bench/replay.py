@@ -1,4 +1,4 @@
-"""The replay index at scale in the Python SDK (issue 12; not a test): load N
+"""The replay index at scale in the Python SDK (not a test): load N
 recorded calls (default 1,000,000) into one Recording, then answer live calls.
 Reports load time, answers per second (hits as JSON text, hits as mappings)
 and the memory a recorded call costs: the growth of the process's resident

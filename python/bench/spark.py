@@ -1,4 +1,4 @@
-"""Benchmark of the Spark example (issue 13; not a test): rows per second per executor core.
+"""Benchmark of the Spark example (not a test): rows per second per executor core.
 
 Spark in local mode with one executor core (``local[1]``) fingerprints a cached
 DataFrame of generated calls (made on the executors) through

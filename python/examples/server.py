@@ -1,4 +1,4 @@
-"""An HTTP fingerprint server on the standard library, with limits set (issue 15).
+"""An HTTP fingerprint server on the standard library, with limits set.
 
 Example, not part of the package. ``POST /fingerprint/<name>`` with the
 tool call's args as JSON text in the body; optional ``?matchOn=a,b`` or

@@ -1,4 +1,4 @@
-"""Adds a fingerprint column to a Spark DataFrame of tool calls (issue 13).
+"""Adds a fingerprint column to a Spark DataFrame of tool calls.
 
 A DataFrame of calls — a name column, an args JSON text column, optionally a
 kind column — gets a ``fingerprint`` column through an Arrow-batched UDF

@@ -1,4 +1,4 @@
-"""The Spark example (python/examples/spark_fingerprint.py) on Spark local mode (issue 13).
+"""The Spark example (python/examples/spark_fingerprint.py) on Spark local mode.
 
 Slow (~1 min: Spark start-up), so outside the default suites: run by
 ``scripts/test-spark.sh`` (its own venv, pinned pyspark) and by ``.ci/run``.

@@ -305,7 +305,7 @@ def _mcp() -> List[Tuple[str, Any, Dict[str, Any]]]:
     wire = types.JSONRPCRequest(jsonrpc="2.0", id=1, method=request.method,
                                 params=request.model_dump(mode="json", by_alias=True, exclude_none=True)["params"])
     # The handler's params alone are {"name", "arguments"}: a call out of its
-    # shape, refused (README: a call taken out of its shape is a bad-call).
+    # shape, refused (docs/call-shapes-table.md: a call taken out of its shape is a bad-call).
     out = model_forms("CallToolRequest (the server's request, no JSON-RPC envelope)", request, ONE)
     out += model_forms("JSONRPCRequest (the wire message)", wire, ONE)
     out += model_forms("on_call_tool handler's CallToolRequestParams", params, {"error": "bad-call"})

@@ -1,4 +1,4 @@
-"""The batch API (issue 13): fingerprint_batch / fingerprint_batch_json give, item
+"""The batch API: fingerprint_batch / fingerprint_batch_json give, item
 by item, the contract's answers — the shared vectors (made by the oracle in
 test/reference/) and the reject corpus — from lists, generators and pyarrow
 arrays, across chunk boundaries; a bad item raises naming its index, or is None.
@@ -457,7 +457,7 @@ def test_pieces_keep_the_byte_limit_and_do_not_trust_the_first_item():
 
 
 def test_dataframe_columns_as_iterables_and_as_arrow_arrays():
-    # As python/README says: a pandas column is an iterable (a list back); as an Arrow array it takes
+    # As docs/api-python.md says: a pandas column is an iterable (a list back); as an Arrow array it takes
     # the Arrow path (an Arrow array back); the same digests either way.
     pd = pytest.importorskip("pandas")
     pa = pytest.importorskip("pyarrow")

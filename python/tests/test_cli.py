@@ -1,4 +1,4 @@
-"""``python -m overturn.fingerprint`` (issue 6), run as users run it: a subprocess on
+"""``python -m overturn.fingerprint``, run as users run it: a subprocess on
 files in a temporary directory and on standard input.
 
 Only what needs the host: standard input, a closed pipe, constant memory;
@@ -205,7 +205,7 @@ def test_same_output_as_the_typescript_cli(tmp_path: Path):
 
 
 def test_deferred_digests_and_a_rolled_back_message(tmp_path: Path):
-    """Issue 13: the engine hashes its lines' preimages four at a time (wasm SIMD,
+    """The engine hashes its lines' preimages four at a time (wasm SIMD,
     assembly/cli/digests.ts), here under wasmtime; and a message whose second call
     fails prints none of its calls without corrupting the output after it."""
     lines, want, errs = [], [], []

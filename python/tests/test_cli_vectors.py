@@ -127,7 +127,7 @@ sys.exit(_cli.main(["--jobs", "2", sys.argv[1]]))
 
 
 def test_chunks_a_worker_has_not_started_are_run_by_the_main_thread_at_the_end(tmp_path):
-    # Python: at the end of input the main thread takes back the queued chunks (issue 13); without
+    # Python: at the end of input the main thread takes back the queued chunks; without
     # that, this run would wait for the idle worker forever (the timeout).
     text, want = _big(40_000, 12_345)
     p, t = tmp_path / "big.jsonl", tmp_path / "trace.json"
@@ -192,7 +192,7 @@ def test_json_error_positions():
 
 
 def test_the_core_counts_a_chunks_lines_as_the_chunk_step_numbers_them():
-    """The "lines" step (issue 13: a chunk dealt to a worker needs the next one's first line number),
+    """The "lines" step (a chunk dealt to a worker needs the next one's first line number),
     against a count by hand: newlines at every offset around the 16-byte steps, a last line without one."""
     import random
     from overturn.fingerprint._engine import cli_step

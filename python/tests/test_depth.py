@@ -1,4 +1,4 @@
-"""Deep values under any recursion limit (D19, issue #10): a result or a
+"""Deep values under any recursion limit (D19): a result or a
 FingerprintError, never a crash.
 
 The C json encoder recurses on the C stack as deep as

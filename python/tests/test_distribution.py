@@ -1,4 +1,4 @@
-"""The wheel and sdist as PyPI users get them (issue 11): license, project
+"""The wheel and sdist as PyPI users get them: license, project
 URLs, classifiers, the tested wasmtime range, the console script; and the
 console script installed in this environment runs.
 
@@ -53,7 +53,7 @@ def test_wheel_metadata(dists: Path) -> None:
     classifiers = set(meta.get_all("Classifier"))
     assert {"Typing :: Typed", "Operating System :: OS Independent"} <= classifiers
     assert {"Programming Language :: Python :: 3.%d" % v for v in range(9, 14)} <= classifiers
-    # wasmtime is the one dependency; pyarrow only under the [arrow] extra (issue 13), never a hard one.
+    # wasmtime is the one dependency; pyarrow only under the [arrow] extra, never a hard one.
     requires = [r.replace(" ", "") for r in meta.get_all("Requires-Dist")]
     [hard] = [r for r in requires if "extra==" not in r]
     assert hard in ("wasmtime<51,>=50.0.1", "wasmtime>=50.0.1,<51")

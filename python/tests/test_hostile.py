@@ -804,7 +804,7 @@ def test_keys_sharing_a_name_keep_the_last_value_and_check_every_value():
         oracle_digest("tool_call", "t", '{"true":2}')
 
 
-# --- read once: the error path does not call user code again (issue 10) -----
+# --- read once: the error path does not call user code again -----
 
 class _CountingItems(dict):
     calls = 0

@@ -1,4 +1,4 @@
-"""``match_on``/``ignore_args`` given a bare ``str`` (issue 11).
+"""``match_on``/``ignore_args`` given a bare ``str``.
 
 A ``str`` is an iterable of str, so ``match_on="ticketId"`` would select the
 keys "t", "i", "c", … . At run time it is a FingerprintError; for type

@@ -1,4 +1,4 @@
-"""Limits (issue 15): maxInputBytes, maxDepth, maxMembers — configured and per call.
+"""Limits: maxInputBytes, maxDepth, maxMembers — configured and per call.
 
 Expected digests come from hashlib over canonical text written here by hand
 (``oracle_digest``); expected messages are the core's one wording (the

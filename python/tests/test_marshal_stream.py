@@ -1,4 +1,4 @@
-"""The marshal fast path for host values (issue #14): same text as the JSON
+"""The marshal fast path for host values: same text as the JSON
 path and as the pure-Python reference, taken for plain values, refused (and
 then answered by the text path) for everything D16 spells differently, and
 never a trap on a damaged stream."""
@@ -68,7 +68,7 @@ def test_plain_values_read_alike_on_both_paths_and_match_the_reference() -> None
 
 @pytest.mark.parametrize("special", ['"', "\\", "\n", "\x1f", "é", "😀", "\u2028", " "])
 def test_a_special_character_at_every_position_of_a_string(special: str) -> None:
-    # The reader skips plain bytes a word at a time (issue 14): a character
+    # The reader skips plain bytes a word at a time: a character
     # that needs escaping, or a multi-byte one, at any offset of a word.
     for n in range(0, 26):
         for i in range(n + 1):

@@ -1,4 +1,4 @@
-"""Memory that comes back, and bounded peaks (issue 15).
+"""Memory that comes back, and bounded peaks.
 
 In-process: which calls retire their thread's instance, that the next call
 gets a fresh one from the kept module (no recompile), that small calls never

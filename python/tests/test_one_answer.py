@@ -1,8 +1,8 @@
-"""One answer everywhere (issue 9): the JavaScript API, the Python API and both
+"""One answer everywhere: the JavaScript API, the Python API and both
 CLIs read the same recording lines through the core and give the same
 explain / nearest / diff / why answers.
 
-Oracles: the README's worked example (line 1 is nearest to
+Oracles: docs/diagnostics.md's worked example (line 1 is nearest to
 examples/unseen-call.json, with one change, priority "P0" → "P1") and hashlib
 for a call nested 100,000 levels deep. Needs node and the built dist/
 (``npx tsup``); skipped without them.
@@ -61,7 +61,7 @@ PY_CLI = [sys.executable, "-m", "overturn.fingerprint"]
 
 def test_readme_example_python_api():
     a = _py_answers()
-    assert a["nearest"]["index"] == 0  # line 1, as the README shows
+    assert a["nearest"]["index"] == 0  # line 1, as docs/diagnostics.md shows
     assert a["nearest"]["diff"] == {"same": False, "changes": [
         {"path": "priority", "kind": "changed", "before": '"P0"', "after": '"P1"'}]}
     assert a["diff01"] == {"same": True, "changes": []}  # lines 1–2: the same call written differently

@@ -73,7 +73,7 @@ def _restore(old):
 
 def test_the_sdk_never_imports_the_wasmtime_package_s_classes():
     # _wasmtime.py calls the native library the wasmtime package ships: importing the package's
-    # Python side costs ~33 ms of every process (issue 13). Every entry point, in a fresh process.
+    # Python side costs ~33 ms of every process. Every entry point, in a fresh process.
     program = r"""
 import io, json, sys
 import overturn.fingerprint as fp

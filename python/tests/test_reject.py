@@ -43,7 +43,7 @@ def test_rejected(case):
     except UnicodeDecodeError:
         return
     if not text.startswith("\ufeff"):  # a str's BOM is a character (another error)
-        # The same text as a str (issue 14: the common call's short path reports errors through the full one).
+        # The same text as a str (the common call's short path reports errors through the full one).
         with pytest.raises(FingerprintError) as e3:
             fingerprint_json("search", text)
         assert (e3.value.code, e3.value.offset) == (err.code, err.offset)

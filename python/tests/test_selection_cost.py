@@ -1,4 +1,4 @@
-"""Selection cost (D9, issue #10): O(keys + list), not O(keys × list).
+"""Selection cost (D9): O(keys + list), not O(keys × list).
 
 A quadratic selection took ~6 s for 100,000 keys and a 50,000-key match_on.
 Each run is bounded relative to fingerprinting the same args unselected (so a

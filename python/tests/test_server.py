@@ -1,4 +1,4 @@
-"""The example server under mixed load (issue 15): loopback only, bounded.
+"""The example server under mixed load: loopback only, bounded.
 
 ``python/examples/server.py`` runs as a subprocess (so its RSS can be read
 from /proc/<pid>/status) on 127.0.0.1, port 0, with a 12 MB byte limit,
@@ -35,7 +35,7 @@ MAX_DEPTH = 64
 MAX_MEMBERS = 5000
 CLIENTS = 6
 SMALL_PER_CLIENT = 30
-RSS_BOUND = 40 * 1024 * 1024  # kept after the run; measured ~0-10 MB (see python/README.md)
+RSS_BOUND = 40 * 1024 * 1024  # kept after the run; measured ~0-10 MB
 
 
 def rss(pid: int) -> int:

@@ -4,7 +4,7 @@
 // never the wasm core. scripts/gen-diagnostics-vectors.mjs uses it to write
 // vectors/diagnostics.vectors.json, which both SDKs' thin runners read.
 //
-// Definitions (README "API"; the core's versions: assembly/pipeline/call.ts,
+// Definitions (docs/api-typescript.md; the core's versions: assembly/pipeline/call.ts,
 // assembly/pipeline/explain.ts, assembly/ops/diff.ts):
 //   call      a recording line: {"name", "args" | "argsJSON", "kind"?,
 //             "matchOn"?, "ignoreArgs"?}; null members count as absent;

@@ -1,5 +1,4 @@
-// The independent oracle for replay and tool declarations (issue 12;
-// test-only): the rules written straight from their definitions on top of the
+// The independent oracle for replay and tool declarations (// test-only): the rules written straight from their definitions on top of the
 // shape and diagnostics oracles (shapes.mjs, diagnostics.mjs) and V8's
 // JSON.parse / TextDecoder — never the wasm core (its version:
 // assembly/ops/replay.ts, assembly/pipeline/tools.ts). scripts/gen-replay-vectors.mjs uses

@@ -3,7 +3,7 @@
 // Package abi is the core's ABI for the Go host; abiId() of the module must equal ABI_ID.
 package abi
 
-const ABI_ID = 0x000a222e
+const ABI_ID = 0x0005c612
 
 // PACKAGE_VERSION is package.json's version, which the CLI prints (--version).
 const PACKAGE_VERSION = "1.0.0"
@@ -230,6 +230,8 @@ type RequestKind struct {
 	Optional uint32 // a caller may add
 	Parts    map[string]string
 	Result   map[string]string
+	U32      map[string][]string // each u32 part's fields (a number: its fixed value)
+	Words    []string            // the result's u32 words at RESULT_DIGEST
 }
 
 // Request kinds: flags always set (RQ_*) and the whole table.
@@ -245,12 +247,12 @@ const (
 )
 
 var RequestKinds = map[string]RequestKind{
-	"fingerprint": {"fingerprint", 1, 1150, map[string]string{"kind": "json-string", "name": "json-string", "matchOn": "json-array", "ignoreArgs": "json-array", "args": "json"}, map[string]string{"digest": "hex"}},
-	"canonical":   {"fingerprint", 2, 1104, map[string]string{"args": "json"}, map[string]string{"text": "canonical"}},
-	"explain":     {"engine", 385, 73808, map[string]string{"ignoreArgs": "tools", "args": "call"}, map[string]string{"text": "record", "digest": "hex"}},
-	"explainAll":  {"engine", 2433, 73808, map[string]string{"kind": "u32:ALL_CALLS", "ignoreArgs": "tools", "args": "message"}, map[string]string{"text": "digest-record-lines"}},
-	"diff":        {"engine", 512, 0, map[string]string{"kind": "canonical", "name": "canonical"}, map[string]string{"text": "changes"}},
-	"cli":         {"engine", 4096, 0, map[string]string{"kind": "step", "name": "operand", "matchOn": "program", "ignoreArgs": "version", "args": "bytes"}, map[string]string{"text": "out-err-state", "words": "CLI"}},
-	"replay":      {"engine", 16384, 65616, map[string]string{"kind": "u32:op,argument,known", "args": "bytes"}, map[string]string{"text": "answer"}},
-	"limits":      {"fingerprint", 262144, 16, map[string]string{"kind": "naming", "args": "limit-members"}, map[string]string{"words": "given,bytes,depth,members"}},
+	"fingerprint": {"fingerprint", 1, 1150, map[string]string{"kind": "json-string", "name": "json-string", "matchOn": "json-array", "ignoreArgs": "json-array", "args": "json"}, map[string]string{"digest": "hex"}, map[string][]string{}, []string{}},
+	"canonical":   {"fingerprint", 2, 1104, map[string]string{"args": "json"}, map[string]string{"text": "canonical"}, map[string][]string{}, []string{}},
+	"explain":     {"engine", 385, 73808, map[string]string{"ignoreArgs": "tools", "args": "call"}, map[string]string{"text": "record", "digest": "hex"}, map[string][]string{}, []string{}},
+	"explainAll":  {"engine", 2433, 73808, map[string]string{"kind": "u32:ALL_CALLS", "ignoreArgs": "tools", "args": "message"}, map[string]string{"text": "digest-record-lines"}, map[string][]string{"kind": {"4294967295"}}, []string{}},
+	"diff":        {"engine", 512, 0, map[string]string{"kind": "canonical", "name": "canonical"}, map[string]string{"text": "changes"}, map[string][]string{}, []string{}},
+	"cli":         {"engine", 4096, 0, map[string]string{"kind": "step", "name": "operand", "matchOn": "program", "ignoreArgs": "version", "args": "bytes"}, map[string]string{"text": "out-err-state", "words": "CLI"}, map[string][]string{}, []string{"out", "err", "state", "lines", "code"}},
+	"replay":      {"engine", 16384, 65616, map[string]string{"kind": "u32:op,argument,known", "args": "bytes"}, map[string]string{"text": "answer"}, map[string][]string{"kind": {"op", "argument", "known"}}, []string{}},
+	"limits":      {"fingerprint", 262144, 16, map[string]string{"kind": "naming", "args": "limit-members"}, map[string]string{"words": "given,bytes,depth,members"}, map[string][]string{}, []string{"given", "bytes", "depth", "members"}},
 }

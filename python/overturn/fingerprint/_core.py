@@ -80,7 +80,7 @@ if TYPE_CHECKING:
     from typing import Any, List, Optional, Tuple
 
 from . import _limits, _pieces
-from ._abi import (E_LIMIT_DEPTH, E_LIMIT_MEMBERS, E_LIMIT_SHARED, F_DIGEST, F_IGNORE, F_LIMITS, F_MARSHAL, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT,
+from ._abi import (E_LIMIT_DEPTH, E_LIMIT_MEMBERS, E_LIMIT_SHARED, F_DIGEST, F_IGNORE, F_MARSHAL, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT,
                    F_TEXT, HEADER_BYTES, HEADER_WORDS, RESULT_DIGEST, RESULT_STATUS, RESULT_TEXT_PTR, WORD_OUT, W_BAD_DIGEST)
 from ._errors import FingerprintError, core_error, host_error
 from ._instance import HEADER as _HEADER, RESULT as _RESULT, Instance, Pool, check_module, trap_error  # noqa: F401 (re-exported)
@@ -233,15 +233,7 @@ def limit_args(members: bytes) -> Tuple[int, ...]:
     themselves (no tell): a request of its own on an idle instance (a spare when re-entered)."""
     st = _pool.acquire()
     try:
-        head = _HEADER.pack(F_LIMITS, 1, 0, 0, 0, len(members)) + b"_" + members
-        n = len(head)
-        st.room(n)
-        st.head = None  # plain() rewrites its header after this request
-        st.refresh()
-        st.view[st.in_ptr:st.in_ptr + n] = head
-        st.run(n)
-        view = st.answer()[0]
-        return struct.unpack_from("<4I", view, st.result + RESULT_DIGEST)
+        return tuple(st.ask("limits", {"kind": b"_", "args": members}, tell=False)[3].values())
     finally:
         _pool.release(st)
 
@@ -433,23 +425,28 @@ def _call(st: Instance, s: _limits.Settings, flags: int, kind: bytes, name: byte
     hash_here = flags & F_DIGEST and len(args) <= _HOST_HASH_MAX and (_host_sha256 or _load_host_sha256())
     if hash_here:
         flags ^= F_DIGEST | F_PREIMAGE
-    head = _HEADER.pack(flags, len(kind), len(name), len(match), len(ignore), len(args))
-    head += kind + name + match + ignore
-    h = len(head)
-    n = h + len(args)
-    st.head = None  # plain() rewrites its header after this request
-    if n > st.in_cap:
-        st.reserve(n)  # same address (fixed for the instance), more room
-        st.in_cap = n
-    p = st.in_ptr
-    view = st.view
-    if n <= 4096:  # one slice write beats two for small requests
-        view[p:p + n] = head + args
-    else:
-        view[p:p + h] = head
-        view[p + h:p + n] = args
-        args = None  # an encoded str is freed before the core runs (the peak of issue 15)
+    at, n = _head(st, flags, kind, name, match, ignore, len(args), args)
+    if at >= 0:  # a large request: its args in a second write, then freed before the core runs (the peak of issue 15)
+        st.view[at:st.in_ptr + n] = args
+        args = None
     return _run(st, s, flags, n, bool(hash_here))
+
+
+def _head(st: Instance, flags: int, kind: bytes, name: bytes, match: bytes, ignore: bytes, size: int,
+          args: Any = None) -> Tuple[int, int]:
+    """Writes the header and the four short parts at ``in_ptr``, and ``args`` too when the request is
+    small (one slice write beats two): where args go (-1: written) and the request's length."""
+    head = _HEADER.pack(flags, len(kind), len(name), len(match), len(ignore), size) + kind + name + match + ignore
+    h = len(head)
+    n = h + size
+    st.head = None  # plain() rewrites its header after this request
+    st.room(n)  # same address (fixed for the instance), more room
+    p = st.in_ptr
+    if args is not None and n <= 4096:
+        st.view[p:p + n] = head + args
+        return -1, n
+    st.view[p:p + h] = head
+    return p + h, n
 
 
 def _run(st: Instance, s: _limits.Settings, flags: int, n: int, hash_here: bool = False) -> str:
@@ -483,15 +480,6 @@ def _put_large(st: Instance, most: int, flags: int, kind: bytes, name: bytes, ma
                ignore: bytes, args: Any) -> int:
     """Writes a request whose args are not ``bytes`` (see ``_pieces``); returns its length."""
     size, pieces = _pieces.prepare(args, most)  # over the byte limit `most`: its first most + 1 bytes
-    head = _HEADER.pack(flags, len(kind), len(name), len(match), len(ignore), size)
-    head += kind + name + match + ignore
-    h = len(head)
-    n = h + size
-    st.head = None  # plain() rewrites its header after this request
-    if n > st.in_cap:
-        st.reserve(n)
-        st.in_cap = n
-    p = st.in_ptr
-    st.view[p:p + h] = head
-    _pieces.write(st.view, p + h, pieces)
+    at, n = _head(st, flags, kind, name, match, ignore, size)
+    _pieces.write(st.view, at, pieces)
     return n

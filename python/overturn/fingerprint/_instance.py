@@ -18,15 +18,17 @@ import struct
 import threading
 TYPE_CHECKING = False  # typing is not imported at run time: ~3 ms of a CLI start
 if TYPE_CHECKING:
-    from typing import Any, Callable, List, Optional, Tuple
+    from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from . import _limits
-from ._abi import ABI_ID, FINGERPRINT_VERSION, HEADER_WORDS, INPUT_RESERVE_BYTES, RESULT_STATUS, RESULT_TEXT_PTR, W_NO_ROOM, W_STACK, W_TRAP
+from ._abi import (ABI_ID, FINGERPRINT_VERSION, HEADER_WORDS, INPUT_RESERVE_BYTES, REQUESTS, RESULT_DIGEST, RESULT_STATUS,
+                   RESULT_TEXT_PTR, W_NO_ROOM, W_STACK, W_TRAP)
 from ._errors import FingerprintError, core_error, host_error
 from ._wasmtime import Instance as _Wasm, Module, WasmError
 
 HEADER = struct.Struct("<%dI" % HEADER_WORDS)  # flags, kindLen, nameLen, matchLen, ignoreLen, argsLen
 RESULT = struct.Struct("<iiiII")  # status, error offset, part, text ptr, text len (RESULT_* order)
+_PART_NAMES = ("kind", "name", "matchOn", "ignoreArgs", "args")  # the header's order
 _U32_MAX = 0xFFFFFFFF
 
 
@@ -110,16 +112,35 @@ class Instance(_Wasm):
         The fingerprint module's hot paths inline this (``_core._run``, ``plain``)."""
         return self.checked(self.run_addr, n)
 
-    def request(self, request: bytes, s: Optional[_limits.Settings] = None) -> Tuple[memoryview, int, int]:
-        """Writes and runs a whole request under the limits ``s``: the memory view and where the
-        returned text is in it, or the core's FingerprintError."""
-        self.tell(s)
+    def request(self, request: bytes, s: Optional[_limits.Settings] = None, tell: bool = True) -> Tuple[memoryview, int, int]:
+        """Writes and runs a whole request under the limits ``s`` (``tell``: False for a request the
+        limits do not govern): the memory view and where the returned text is in it, or the core's
+        FingerprintError."""
+        if tell:
+            self.tell(s)
         n = len(request)
         self.room(n)
         self.head = None  # plain() rewrites its header after this request
         self.view[self.in_ptr:self.in_ptr + n] = request
         self.run(n)
         return self.answer()
+
+    def ask(self, kind: str, parts: Dict[str, Any], flags: int = 0, s: Optional[_limits.Settings] = None,
+            tell: bool = True) -> Tuple[memoryview, int, int, Dict[str, int]]:
+        """Runs request ``kind`` of the generated table (``_abi.REQUESTS``, abi.ts "request:" lines) with
+        ``flags`` among its optional ones: each part as bytes, or a u32 part's fields by their table
+        names (its fixed fields filled in). ``request()``'s answer and the result's words by name."""
+        r = REQUESTS[kind]
+        data = []
+        for p in _PART_NAMES:
+            x = parts.get(p, b"")
+            fields = r["u32"].get(p)
+            if fields is not None:
+                x = struct.pack("<%dI" % len(fields), *(f if type(f) is int else x[f] for f in fields))
+            data.append(x)
+        view, ptr, size = self.request(HEADER.pack(r["flags"] | flags, *map(len, data)) + b"".join(data), s, tell)
+        words = r["words"]
+        return view, ptr, size, dict(zip(words, struct.unpack_from("<%dI" % len(words), view, self.result + RESULT_DIGEST)))
 
     def answer(self) -> Tuple[memoryview, int, int]:
         """The last request's result: (view, text pointer, text length), or the core's FingerprintError."""

@@ -46,7 +46,6 @@ from ._errors import host_error, type_word
 NO_LIMIT = 0xFFFFFFFF
 
 _UNLIMITED = 1 << 62  # max_bytes when there is no byte limit: every length compares below it
-_DEFAULT_RETAIN = RETAIN_BYTES
 # A call whose request is at most retain/_GROWTH bytes cannot have grown the
 # memory past retain: the core's peak is ~4.5x its input on records and
 # below 40x on the worst shapes measured (one byte per nesting level, see
@@ -173,11 +172,7 @@ class Settings:
 
     def merged(self, more: Any) -> Limits:
         """The configured limits with ``more`` laid over them (configure: ``math.inf`` removes one)."""
-        c = as_limits(more)
-        mine = self.limits
-        return Limits(*(mine_v if v is None else v for v, mine_v in (
-            (c.max_input_bytes, mine.max_input_bytes), (c.max_depth, mine.max_depth),
-            (c.max_members, mine.max_members))))
+        return Limits(*(m if v is None else v for v, m in zip(as_limits(more)._key(), self.limits._key())))
 
 
 def bound(n: int) -> int:
@@ -187,7 +182,7 @@ def bound(n: int) -> int:
 
 #: The process-wide settings; replaced (never mutated) by configure(), so a
 #: call in another thread sees either the old or the new object whole.
-active = Settings(Limits(), _DEFAULT_RETAIN)
+active = Settings(Limits(), RETAIN_BYTES)
 
 
 def configure(*, limits: Any = None, retain_memory_bytes: Optional[float] = None) -> None:
