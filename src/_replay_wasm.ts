@@ -48,9 +48,10 @@ export class ReplayCore {
 
   /** The unused calls' JSON text, and after it, for each text it gives, u32 n and n bytes of its items (itemsAt). */
   unused(): [string, DataView] {
-    const out = this.exec(R_UNUSED, 0, new Uint8Array(0), 0, (i) => i.textBytes().slice());
-    const nl = out.indexOf(10);
-    return [decoder.decode(out.subarray(0, nl)), new DataView(out.buffer, nl + 1)];
+    return this.exec(R_UNUSED, 0, new Uint8Array(0), 0, (i) => {
+      const out = i.textBytes(), nl = out.indexOf(10); // a view: the items are copied
+      return [decoder.decode(out.subarray(0, nl)), new DataView(out.slice(nl + 1).buffer)];
+    });
   }
 
   /** Bytes of linear memory this instance holds (its index, line bytes and scratch). */
