@@ -46,7 +46,7 @@ export const F_NTH_CALL: u32 = 2048;  // with F_CALL: args may hold several call
 export const ALL_CALLS: u32 = 4294967295; // F_NTH_CALL's index for every call: with F_EXPLAIN, a JSON array of their Explanations, in order
 export const F_CLI: u32 = 4096;       // CLI output (cli/out.ts): kind = formatter, name = operand, matchOn/ignoreArgs parts = program, package version
 export const F_TOOLS: u32 = 8192;     // with F_CALL: the ignoreArgs part holds tool declarations as JSON text (tools.ts)
-export const F_REPLAY: u32 = 16384;   // a replay operation (replay.ts): the kind part is REPLAY_KIND_BYTES: op (R_*), argument, known line
+export const F_REPLAY: u32 = 16384;   // a replay operation (replay.ts): the kind part is REPLAY_KIND_BYTES: op (R_*), argument, known line, unit
 export const F_RAW_NAMES: u32 = 32768; // kind and name parts are UTF-8 text, not JSON string literals (an empty kind is an error, not the default; batch.ts)
 export const F_FROM_VALUE: u32 = 65536; // args is JSON text a host made from its own value: a limit error gives no offset into it (limits.ts)
 // The limits argument of configure() or of one call (ops/limit_args.ts): args is a JSON object,
@@ -66,14 +66,13 @@ export const F_ECHO_CALL: u32 = 524288; // with F_EXPLAIN: the record also echoe
 // call or an Explanation (an object whose kind, name, canonical, preimage and fingerprint are strings).
 export const DIFF_KIND_BYTES: u32 = 16;
 export const D_DIFF: u32 = 1;         // name part = A, args = B: the Diff {"same","changes"} of A to B as JSON
-export const D_NEAR_START: u32 = 2;   // args = the live call: the target, bytes the host hands back unread with each step
-export const D_NEAR_STEP: u32 = 3;    // ignore part = the target, match part = the counters (empty at first), args = a recorded call
+export const D_NEAR_START: u32 = 2;   // args = the live call: the target, which this instance keeps for the steps that follow
+export const D_NEAR_STEP: u32 = 3;    // args = a recorded call, on the instance the search started on (it counts them and keeps the best)
 export const NEAR_NAME_ONLY: u32 = 1; // D_NEAR_STEP's argument: the name part holds the recorded call's "name" string, args is empty
-// D_NEAR_STEP's answer: u32 step, the counters (NEAR_COUNTER_BYTES), then with NEAR_BEST/NEAR_EXACT the
-// match as JSON: {"index","explanation" (null: the recorded item is an Explanation, its own),"diff"}.
-export const NEAR_COUNTER_BYTES: u32 = 8;
+// D_NEAR_STEP's answer: u32 step, then with NEAR_BEST/NEAR_EXACT the match as JSON:
+// {"index","explanation" (null: the recorded item is an Explanation, its own),"diff"}.
 export const NEAR_NEXT: u32 = 0;      // not nearer: go on with the next recorded call
-export const NEAR_SEND_CALL: u32 = 1; // the name matches: send the whole recorded call (the counters are unchanged)
+export const NEAR_SEND_CALL: u32 = 1; // the name matches: send the whole recorded call (not counted yet)
 export const NEAR_BEST: u32 = 2;      // the nearest so far: go on
 export const NEAR_EXACT: u32 = 3;     // an exact match (nothing beats it): stop reading the recording
 
@@ -81,18 +80,22 @@ export const NEAR_EXACT: u32 = 3;     // an exact match (nothing beats it): stop
 export const R_TOOLS: u32 = 1;        // args = declarations JSON text, kept for the recording's calls
 export const R_LOAD: u32 = 2;         // args = a chunk of the recording (JSON Lines) cut anywhere; argument = LOAD_* bits
 export const R_ANSWER: u32 = 3;       // args = a live call (JSON text, or F_VALUES); argument = call index in a message
-export const REPLAY_KIND_BYTES: u32 = 12; // F_REPLAY's kind part: u32 op, u32 argument, u32 the line number whose text the host holds (R_ANSWER leaves it out; 0 none)
-export const R_UNUSED: u32 = 4;       // the recorded calls never answered
-export const R_VALUE: u32 = 5;        // args = a recorded line's JSON text; argument = U_*: its items (ops/items.ts), to build the host's value
+// F_REPLAY's kind part: u32 op, u32 argument, u32 the line number whose text and value the host
+// holds (R_ANSWER leaves it out; 0 none), u32 the unit (U_*) of the items of a line sent back.
+// R_ANSWER's answer: the record's JSON; with a recorded line the host does not hold, "\n", the
+// line, and (not with U_NONE) "\n" and its items, to build the host's value.
+export const REPLAY_KIND_BYTES: u32 = 16;
+export const R_UNUSED: u32 = 4;       // the recorded calls never answered: JSON, "\n", then per line sent u32 n and its n bytes of items
 // Loading a recording (R_LOAD): the core keeps an unterminated last line until a chunk ends it.
 export const LOAD_LAST: u32 = 1;      // the last chunk (it may be empty): what is left is the last line
 export const LOAD_ENDS_LINE: u32 = 2; // a line end follows the chunk (a host's line given without one)
 export const LOAD_CHUNK_BYTES: u32 = 1048576; // the most bytes a host sends per R_LOAD (a file is read, a text encoded, this much at a time)
-// Where R_VALUE's items are (the argument): byte offsets, UTF-16 code units (JavaScript string indices), code points (Python str indices).
+// Where a line's items are: byte offsets, UTF-16 code units (JavaScript string indices), code points (Python str indices).
 export const U_BYTES: u32 = 0;
 export const U_UTF16: u32 = 1;
 export const U_CODE_POINTS: u32 = 2;
-// R_VALUE's items: three u32 each (tag, from, to), in document order; a container's items follow its opener up to its J_END.
+export const U_NONE: u32 = 3;         // no items: the host reads the line's text only
+// A line's items: three u32 each (tag, from, to), in document order; a container's items follow its opener up to its J_END.
 export const J_END: u32 = 0;          // closes the innermost array or object
 export const J_ARRAY: u32 = 1;
 export const J_OBJECT: u32 = 2;       // then key, value, key, value... (a key is a J_STRING or J_SCALAR item)
@@ -176,14 +179,14 @@ export const CLI_TAKE: u32 = 10;     // take task LINES back unless its worker s
 // result block (the host takes those and calls again from it); one larger
 // than all the room leaves its digest there instead, its end marked
 // BATCH_END_DIGEST. With F_DIGEST | F_PREIMAGE (a host whose hashing beats
-// the diagnostics module's four lanes only on long items) the core picks when
+// the engine module's four lanes only on long items) the core picks when
 // a chunk starts and writes its pick back into BATCH_FLAGS: preimages without
 // four lanes or from BATCH_HOST_HASH_FROM input bytes an item, else digests.
 export const BATCH_FLAGS: u32 = 0;    // word: request flags of every item (F_DIGEST, F_RAW_NAMES, ...)
 export const BATCH_COUNT: u32 = 1;    // word: number of items
 export const BATCH_COLUMNS: u32 = 2;  // word: the first column (kind); 3 words per column
 export const BATCH_OUT_BYTES: u32 = 17; // word: F_PREIMAGE: room for preimages after ends[count]
-export const BATCH_LINES: u32 = 18;   // word: 1: digest i at out + 65 i, followed by "\n" (F_DIGEST, diagnostics module)
+export const BATCH_LINES: u32 = 18;   // word: 1: digest i at out + 65 i, followed by "\n" (F_DIGEST, engine module)
 export const BATCH_BASE: u32 = 19;    // word: the batch index of the chunk's first item (for "item N: ...")
 export const BATCH_ITEM_FLAGS: u32 = 20; // word: 0, or the address of u32[count]: item i's sort of input (F_STRING_INPUT, F_MARSHAL, F_VALUES, BATCH_ITEM_NOT_*), added to BATCH_FLAGS
 export const BATCH_WORDS: u32 = 21;
@@ -195,7 +198,7 @@ export const BATCH_END_DIGEST: u32 = 2147483648; // an end's bit: the item's slo
 export const BATCH_CHUNK_ITEMS: u32 = 4096;    // items of a chunk, at most
 export const BATCH_CHUNK_BYTES: u32 = 1048576; // input bytes of a chunk, at most (but its first item)
 // Mean input bytes an item from which a native SHA-256 on the host beats the
-// diagnostics module's four lanes (python/bench/batch.py, bench/PROFILE.md).
+// engine module's four lanes (python/bench/batch.py, bench/PROFILE.md).
 export const BATCH_HOST_HASH_FROM: u32 = 1024;
 export const BATCH_SEPARATED: u32 = 4294967295;
 export const BATCH_NUL_IN_ITEM: u32 = 4294967295;

@@ -5,7 +5,6 @@ import (
 
 	"bytes"
 	"context"
-	"encoding/binary"
 	"errors"
 	"io"
 	"sync"
@@ -115,8 +114,8 @@ func (rec *Recording) op(ctx context.Context, op, arg uint32, args any) ([]byte,
 	if rec.in == nil {
 		return nil, newError("invalid-argument", "the recording is closed", "")
 	}
-	kind := binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(nil, op), arg), 0)
-	r, err := rec.in.do(ctx, abi.F_REPLAY, [][]byte{kind}, args, nil)
+	// op, argument, no line held, and the line's text alone (no items): Go hands back the text.
+	r, err := rec.in.do(ctx, abi.F_REPLAY, [][]byte{words(op, arg, 0, abi.U_NONE)}, args, nil)
 	var trap *trapError
 	if errors.As(err, &trap) {
 		rec.in.mod.Close(context.Background())
@@ -163,7 +162,7 @@ func (rec *Recording) Unused() ([]UnusedCall, error) {
 		return nil, err
 	}
 	var list []UnusedCall
-	if err := decode(out, &list); err != nil {
+	if err := decode(bytes.TrimSuffix(out, []byte{'\n'}), &list); err != nil {
 		return nil, err
 	}
 	for i := range list {

@@ -15,7 +15,7 @@ from typing import Any, Dict
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-#: The modules of record: the fingerprint path, and the diagnostics module
+#: The modules of record: the fingerprint path, and the engine module
 #: (explain/diff/nearest and the CLI, loaded on first use).
 MODULES = ("fingerprint.wasm", "engine.wasm")
 

@@ -12,7 +12,7 @@
  */
 import {
   ALL_CALLS, D_DIFF, D_NEAR_START, D_NEAR_STEP, DIFF_KIND_BYTES, F_CALL, F_NTH_CALL, F_STRING_INPUT, F_TOOLS, F_VALUES,
-  HEADER_BYTES, NEAR_COUNTER_BYTES, NEAR_NAME_ONLY, RESULT_CLI_ARG, RESULT_CLI_CODE, RESULT_CLI_DATA, RESULT_CLI_ERR,
+  HEADER_BYTES, NEAR_NAME_ONLY, RESULT_CLI_ARG, RESULT_CLI_CODE, RESULT_CLI_DATA, RESULT_CLI_ERR,
   RESULT_CLI_LINES, RESULT_CLI_OP, RESULT_CLI_OUT, RESULT_CLI_STATE, RQ_CLI, RQ_DIFF, RQ_EXPLAIN,
 } from "./_abi.gen.js";
 import { FingerprintError } from "./errors.js";
@@ -21,7 +21,7 @@ import { type Exports as CoreExports, Instance, Pool } from "./_instance.js";
 import { isModule } from "./_is_module.js";
 import { type CoreLimits, NONE } from "./_limits.js";
 import { KEEP_MASK } from "./select.js";
-import type { Explanation } from "./diagnostics.js";
+import type { Explanation } from "./explain.js";
 
 export type Exports = CoreExports & { abiId(): number };
 
@@ -36,7 +36,7 @@ let source: (() => BufferSource | WebAssembly.Module) | undefined;
 const engine = new Pool("engine", () => {
   if (!source) {
     throw new FingerprintError("not-initialized",
-      "the diagnostics module is not loaded in this entry: `await initDiagnostics()` first " +
+      "the engine module is not loaded in this entry: `await initDiagnostics()` first " +
       "(it fetches engine.wasm beside the entry, or takes the module or bytes)");
   }
   const src = source();
@@ -49,13 +49,13 @@ export function withEngine<T>(fn: (i: Instance) => T): T {
 }
 
 /** Set by the entries (or initDiagnostics): where the engine's bytes (or module) come from. */
-export function setDiagnosticsSource(src: (() => BufferSource | WebAssembly.Module) | undefined): void {
+export function setEngineSource(src: (() => BufferSource | WebAssembly.Module) | undefined): void {
   source = src;
   engine.use(undefined);
 }
 
 /** Whether explain/diff/nearest can run synchronously now (a source is set). */
-export function hasDiagnosticsSource(): boolean {
+export function hasEngineSource(): boolean {
   return source !== undefined;
 }
 
@@ -64,7 +64,7 @@ export function hasDiagnosticsSource(): boolean {
  * (e.g. fingerprint.wasm, which shares the ABI but reads no calls) fails in
  * initDiagnostics() rather than in a later explain().
  */
-export function loadDiagnostics(): void {
+export function loadEngine(): void {
   try {
     explainCallText('{"name":"probe","args":{}}');
   } catch (err) {
@@ -75,7 +75,7 @@ export function loadDiagnostics(): void {
 }
 
 /** A fresh instance of the engine outside its pool (a recording keeps its index in its own: src/_replay_wasm.ts). */
-export function newDiagnosticsInstance(): Instance {
+export function newEngineInstance(): Instance {
   return engine.fresh();
 }
 
@@ -166,46 +166,40 @@ const decoder = new TextDecoder();
 
 /** D_DIFF: the Diff of a to b, as the core's JSON text. */
 export function diffSides(a: Side, b: Side): string {
-  return decoder.decode(compare(D_DIFF, 0, [a, EMPTY, EMPTY, b]));
+  return engine.with((i) => decoder.decode(compare(i, D_DIFF, 0, a, b)));
 }
 
-/** D_NEAR_START: the target, bytes handed back unread with each step. */
-export function nearStart(call: Side): Uint8Array {
-  return compare(D_NEAR_START, 0, [EMPTY, EMPTY, EMPTY, call]);
-}
+/** One step of a nearest search: [step, the match's JSON text or ""]. */
+export type NearStep = (rec: Side, nameOnly: boolean) => [number, string];
 
-/** D_NEAR_STEP for a recorded call (or, nameOnly, its name): [step, counters, the match's JSON text or ""]. */
-export function nearStep(target: Uint8Array, counters: Uint8Array, rec: Side, nameOnly: boolean): [number, Uint8Array, string] {
-  const out = compare(D_NEAR_STEP, nameOnly ? NEAR_NAME_ONLY : 0, nameOnly ? [rec, counters, target, EMPTY] : [EMPTY, counters, target, rec]);
-  const cut = 4 + NEAR_COUNTER_BYTES;
-  return [new DataView(out.buffer).getUint32(0, true), out.subarray(4, cut), decoder.decode(out.subarray(cut))];
+/**
+ * A nearest search (D_NEAR_START, then D_NEAR_STEP per recorded call) on one
+ * instance held for it: the core keeps the target and the best so far there.
+ */
+export function nearSearch<T>(target: Side, fn: (step: NearStep) => T): T {
+  return engine.with((i) => {
+    compare(i, D_NEAR_START, 0, EMPTY, target);
+    return fn((rec, nameOnly) => {
+      const out = compare(i, D_NEAR_STEP, nameOnly ? NEAR_NAME_ONLY : 0, nameOnly ? rec : EMPTY, nameOnly ? EMPTY : rec);
+      return [new DataView(out.buffer).getUint32(0, true), decoder.decode(out.subarray(4))];
+    });
+  });
 }
 
 /**
  * One F_DIFF request: the kind part (op, argument, how the name part's and
- * the args' values are sent), then the name, matchOn, ignoreArgs and args
- * parts; a side (the name part or the args) goes as JSON text or as the
- * value stream. The answer's bytes (a copy).
+ * the args' values are sent), then the name and args parts; a side goes as
+ * JSON text or as the value stream. The answer's bytes (a copy).
  */
-function compare(op: number, arg: number, parts: Side[]): Uint8Array {
-  return engine.with((i) => {
-    const valueFlags = [0, 0]; // how the name part's and the args' values are sent
-    let at = i.inPtr + HEADER_BYTES + DIFF_KIND_BYTES;
-    const lens: number[] = [];
-    for (let k = 0; k < 4; k++) {
-      const [end, flags] = putPart(i, parts[k], at);
-      if (k === 0) valueFlags[0] = flags;
-      if (k === 3) valueFlags[1] = flags;
-      lens.push(end - at);
-      at = end;
-    }
-    i.header(RQ_DIFF, DIFF_KIND_BYTES, lens[0], lens[1], lens[2], lens[3]);
-    const kind = new Uint32Array([op, arg, ...valueFlags]);
-    i.put(i.inPtr + HEADER_BYTES, new Uint8Array(kind.buffer));
-    i.limits();
-    if (i.run(at - i.inPtr) !== 0) throw i.error();
-    return i.textBytes().slice();
-  });
+function compare(i: Instance, op: number, arg: number, name: Side, args: Side): Uint8Array {
+  const at = i.inPtr + HEADER_BYTES + DIFF_KIND_BYTES;
+  const [mid, nameFlags] = putPart(i, name, at);
+  const [end, argsFlags] = putPart(i, args, mid);
+  i.header(RQ_DIFF, DIFF_KIND_BYTES, mid - at, 0, 0, end - mid);
+  i.put(i.inPtr + HEADER_BYTES, new Uint8Array(new Uint32Array([op, arg, nameFlags, argsFlags]).buffer));
+  i.limits();
+  if (i.run(end - i.inPtr) !== 0) throw i.error();
+  return i.textBytes().slice();
 }
 
 /** Writes a part at `at`: bytes as they are, a string as UTF-8 (F_STRING_INPUT), a host value as its stream (F_VALUES). */

@@ -1,35 +1,57 @@
 /**
  * Transport for a recording (src/replay.ts): its own instance of the engine
  * (src/_instance.ts), whose linear memory keeps the index (assembly/ops/replay.ts,
- * F_REPLAY). Bytes in, the core's text out; nothing is parsed or decided here.
- * Internal.
+ * F_REPLAY). Bytes in, the core's text and a line's items out; nothing is parsed
+ * or decided here. Internal.
  * @module
  */
 import {
-  F_STRING_INPUT, F_VALUES, HEADER_BYTES, REPLAY_KIND_BYTES, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, R_VALUE, RQ_REPLAY, U_UTF16, W_BROKEN, W_REENTERED,
+  F_STRING_INPUT, F_VALUES, HEADER_BYTES, REPLAY_KIND_BYTES, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, RQ_REPLAY, U_UTF16, W_BROKEN, W_REENTERED,
 } from "./_abi.gen.js";
-import { newDiagnosticsInstance } from "./_engine.js";
+import { newEngineInstance } from "./_engine.js";
 import type { Instance } from "./_instance.js";
 import { hostError } from "./errors.js";
 
-const PRE = HEADER_BYTES + REPLAY_KIND_BYTES; // header, then the kind part: op, argument, known line (u32 each)
+const PRE = HEADER_BYTES + REPLAY_KIND_BYTES; // header, then the kind part: op, argument, known line, unit (u32 each)
+const decoder = new TextDecoder();
+
+/** A recorded line the core sent: its text and its items (UTF-16 positions, assembly/ops/items.ts). */
+export type SentLine = [text: string, items: Uint32Array];
 
 export class ReplayCore {
-  private i: Instance = newDiagnosticsInstance();
+  private i: Instance = newEngineInstance();
 
   /** Declarations' JSON text, kept by the core for every call of the recording. */
   tools(text: Uint8Array): string {
-    return this.run(0, R_TOOLS, 0, text, 0);
+    return this.run(R_TOOLS, 0, text, 0);
   }
 
   /** A chunk of the recording (flags: LOAD_*); the core answers its line and call counts and the bad lines. */
   load(chunk: Uint8Array, flags: number): string {
-    return this.run(0, R_LOAD, flags, chunk, 0);
+    return this.run(R_LOAD, flags, chunk, 0);
   }
 
-  /** A live call: JSON text (string or bytes) or a host object (value stream); index within a message; known: the line whose text the caller holds (the core leaves it out). */
-  answer(call: string | Uint8Array | object, index: number, known: number): string {
-    return this.run(0, R_ANSWER, index, call, known);
+  /**
+   * A live call: JSON text (string or bytes) or a host object (value stream); index within a message;
+   * known: the line whose text and value the caller holds. The record's JSON text, and the recorded
+   * line it names unless that is `known`.
+   */
+  answer(call: string | Uint8Array | object, index: number, known: number): [string, SentLine | null] {
+    return this.exec(R_ANSWER, index, call, known, (i) => {
+      const out = i.textBytes(); // a view: read before the next request
+      const nl = out.indexOf(10);
+      if (nl < 0) return [decoder.decode(out), null];
+      const nl2 = out.indexOf(10, nl + 1);
+      return [decoder.decode(out.subarray(0, nl)), [decoder.decode(out.subarray(nl + 1, nl2)), itemsAt(out, nl2 + 1, out.length - nl2 - 1)]];
+    });
+  }
+
+  /** The unused calls' JSON text, and after it, for each text it gives, u32 n and n bytes of its items (itemsAt). */
+  unused(): [string, DataView] {
+    return this.exec(R_UNUSED, 0, new Uint8Array(0), 0, (i) => {
+      const out = i.textBytes(), nl = out.indexOf(10); // a view: the items are copied
+      return [decoder.decode(out.subarray(0, nl)), new DataView(out.slice(nl + 1).buffer)];
+    });
   }
 
   /** Bytes of linear memory this instance holds (its index, line bytes and scratch). */
@@ -37,20 +59,8 @@ export class ReplayCore {
     return this.i.e.memory.buffer.byteLength;
   }
 
-  unused(): string {
-    return this.run(0, R_UNUSED, 0, new Uint8Array(0), 0);
-  }
-
-  /** A recorded line's items (assembly/ops/items.ts), positions in UTF-16 code units of `line`. */
-  items(line: string): Uint32Array {
-    return this.exec(0, R_VALUE, U_UTF16, line, 0, (i) => {
-      const b = i.textBytes();
-      return new Uint32Array(b.slice(0, b.length - (b.length % 12)).buffer); // a copy: the view dangles once memory grows
-    });
-  }
-
-  private run(flags: number, op: number, arg: number, data: string | Uint8Array | object, known: number): string {
-    return this.exec(flags, op, arg, data, known, (i) => i.text());
+  private run(op: number, arg: number, data: string | Uint8Array | object, known: number): string {
+    return this.exec(op, arg, data, known, (i) => i.text());
   }
 
   /**
@@ -58,31 +68,35 @@ export class ReplayCore {
    * call re-entered while it is busy (from a getter, toJSON or Proxy read of
    * a value being written) cannot take a spare: it is refused.
    */
-  private exec<T>(flags: number, op: number, arg: number, data: string | Uint8Array | object, known: number,
-    read: (i: Instance) => T): T {
+  private exec<T>(op: number, arg: number, data: string | Uint8Array | object, known: number, read: (i: Instance) => T): T {
     const i = this.i;
     if (i.busy) throw hostError(W_REENTERED, []);
     if (i.dead) throw hostError(W_BROKEN, []);
     i.busy = true;
     try {
       const at = i.inPtr + PRE;
-      let len: number;
+      let len: number, flags = 0;
       if (typeof data === "string" || data instanceof Uint8Array) {
         i.reserve(PRE + (typeof data === "string" ? 3 * data.length : data.length));
         len = i.put(at, data);
-        if (typeof data === "string") flags |= F_STRING_INPUT;
+        if (typeof data === "string") flags = F_STRING_INPUT;
       } else {
         i.reserve(PRE + 1024);
         len = i.putValue(data, at) - at;
-        flags |= F_VALUES;
+        flags = F_VALUES;
       }
       i.limits(); // the configured limits: the core checks each loaded line and each live call (assembly/base/limits.ts)
       i.header(RQ_REPLAY | flags, REPLAY_KIND_BYTES, 0, 0, 0, len);
-      new Uint32Array(i.view().buffer, i.inPtr + HEADER_BYTES, 3).set([op, arg, known]);
+      new Uint32Array(i.view().buffer, i.inPtr + HEADER_BYTES, 4).set([op, arg, known, U_UTF16]);
       if (i.run(PRE + len) !== 0) throw i.error();
       return read(i);
     } finally {
       i.busy = false;
     }
   }
+}
+
+/** Items (three u32 each) from n bytes at any alignment: a copy. */
+export function itemsAt(b: DataView | Uint8Array, at: number, n: number): Uint32Array {
+  return new Uint32Array(b.buffer.slice(b.byteOffset + at, b.byteOffset + at + n - (n % 12)));
 }

@@ -8,7 +8,7 @@
  *   (`{ offsets, data }`: UTF-8 bytes, item i = data[offsets[i]..offsets[i+1]]).
  * - `fingerprintBatch(calls)`: calls in the one call model
  *   (`{name, args | argsJSON, kind?, matchOn?, ignoreArgs?}`, or a recording
- *   line's JSON text), read by the core's call reader (diagnostics module).
+ *   line's JSON text), read by the core's call reader (engine module).
  *
  * Errors: a bad item is never skipped silently. By default the first one
  * throws a FingerprintError whose `index` names it (message `item 3: …`);
@@ -23,9 +23,9 @@ import { type Column, SHARED_EMPTY, runChunk } from "./_batch.js";
 import { option, optionParts } from "./api.js";
 import { asBatch, type BatchTarget, batchHostHash } from "./core.js";
 import { type CoreLimits } from "./_limits.js";
-import { hasDiagnosticsSource, withEngine } from "./_engine.js";
+import { hasEngineSource, withEngine } from "./_engine.js";
 import { hostError, typeWord } from "./errors.js";
-import type { Call, ProviderCall } from "./diagnostics.js";
+import type { Call, ProviderCall } from "./explain.js";
 
 /** UTF-8 texts in Arrow's layout: item i is data[offsets[i] .. offsets[i + 1]]; offsets has one entry more than items. */
 export interface TextColumn {
@@ -99,12 +99,12 @@ export function fingerprintBatchJSON(names: Iterable<string> | TextColumn, argsJ
     }
   };
   // Without node:crypto the SIMD module, where it loads synchronously, hashes four items at a time.
-  if (batchHostHash() !== null || !hasDiagnosticsSource()) return asBatch(o.limits, (t) => run(t));
+  if (batchHostHash() !== null || !hasEngineSource()) return asBatch(o.limits, (t) => run(t));
   return onDiagnostics(o.limits, (t, sendLimits) => run(t, sendLimits));
 }
 
 /**
- * Runs `work` on the diagnostics module; `work` calls `sendLimits` before
+ * Runs `work` on the engine module; `work` calls `sendLimits` before
  * each chunk (an iterable's own code between chunks may run other calls on
  * the instance, with other limits): the configured limits and the batch's own.
  */

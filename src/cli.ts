@@ -13,7 +13,7 @@ import { open, type FileHandle } from "node:fs/promises";
 import { once } from "node:events";
 import { availableParallelism } from "node:os";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
-import "./index.js"; // the embedded modules (sets the diagnostics module's source)
+import "./index.js"; // the embedded modules (sets the engine module's source)
 import { cliStep } from "./_engine.js";
 import {
   CLI_EXIT, CLI_HOLD, CLI_POLL, CLI_READ, CLI_READ_ALL, CLI_SEND, CLI_SPAWN, CLI_TAKE, CLI_WAIT, CLI_WRITE,

@@ -10,12 +10,12 @@
 import wasm from "./fingerprint.wasm?module";
 import diagnostics from "./engine.wasm?module";
 import { useInstance } from "./core.js";
-import { setDiagnosticsSource } from "./_engine.js";
+import { setEngineSource } from "./_engine.js";
 
 useInstance(new WebAssembly.Instance(wasm, {}), wasm);
 
 // explain/diff/nearest: the platform compiled it with the script; instantiated on first use only.
-setDiagnosticsSource(() => diagnostics);
+setEngineSource(() => diagnostics);
 
 export * from "./api.js";
 export { init, initDiagnostics } from "./init.js";

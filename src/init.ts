@@ -1,13 +1,13 @@
 /**
  * `init()` and `initDiagnostics()`: the escape hatch for runtimes that must
  * compile asynchronously or hand in a precompiled module (browsers,
- * Cloudflare Workers, Vercel Edge), for the core and for the diagnostics module.
+ * Cloudflare Workers, Vercel Edge), for the core and for the engine module.
  * @module
  */
 import { isReady, useInstance } from "./core.js";
 import { FingerprintError } from "./errors.js";
 import { isModule } from "./_is_module.js";
-import { hasDiagnosticsSource, loadDiagnostics, setDiagnosticsSource } from "./_engine.js";
+import { hasEngineSource, loadEngine, setEngineSource } from "./_engine.js";
 
 type Source = WebAssembly.Module | BufferSource;
 
@@ -51,13 +51,13 @@ const core = new Loader(isReady, async (src) => {
   }
 }, "init");
 
-const diagnostics = new Loader(hasDiagnosticsSource, async (src) => {
+const engineLoader = new Loader(hasEngineSource, async (src) => {
   const module = isModule(src) ? src : await WebAssembly.compile(src);
-  setDiagnosticsSource(() => module);
+  setEngineSource(() => module);
   try {
-    loadDiagnostics();
+    loadEngine();
   } catch (err) {
-    setDiagnosticsSource(undefined); // never keep a source that is not the diagnostics module
+    setEngineSource(undefined); // never keep a source that is not the engine module
     throw err;
   }
 }, "initDiagnostics");
@@ -67,7 +67,7 @@ export function setDefaultSource(src: () => Promise<Source>): void {
 }
 
 export function setDefaultDiagnosticsSource(src: () => Promise<Source>): void {
-  diagnostics.defaultSource = src;
+  engineLoader.defaultSource = src;
 }
 
 /**
@@ -80,12 +80,12 @@ export function init(source?: Source): Promise<void> {
 }
 
 /**
- * Prepares the diagnostics module (explain, diff, nearest, explainCalls):
+ * Prepares the engine module (explain, diff, nearest, explainCalls):
  * a second module kept off the fingerprint path. Node, Deno, Bun, workerd and
  * the Edge Runtime have it already (this resolves at once); a browser entry
  * fetches `engine.wasm` beside itself, or takes the module or bytes.
- * @throws FingerprintError("invalid-argument") when the source is not the diagnostics module.
+ * @throws FingerprintError("invalid-argument") when the source is not the engine module.
  */
 export function initDiagnostics(source?: Source): Promise<void> {
-  return diagnostics.load(source);
+  return engineLoader.load(source);
 }

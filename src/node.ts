@@ -1,7 +1,7 @@
 /**
  * Entry for Node (the `node` export condition). The core's bytes are
  * embedded, as in the default entry, so fingerprinting works synchronously
- * right after import with no file read. The diagnostics module (explain,
+ * right after import with no file read. The engine module (explain,
  * diff, nearest, Recording) is not embedded: V8 scanned its 150 KB of base64
  * on every import (~0.5 ms; docs/performance.md), so it is read from
  * `engine.wasm` beside this file on its first use. A bundled app that
@@ -11,7 +11,7 @@
  */
 import { setSyncSource } from "./core.js";
 import { WASM_BASE64 } from "./_wasm.gen.js";
-import { setDiagnosticsSource } from "./_engine.js";
+import { setEngineSource } from "./_engine.js";
 import { decodeBase64 } from "./base64.js";
 import { FingerprintError } from "./errors.js";
 import { setDefaultDiagnosticsSource, setDefaultSource } from "./init.js";
@@ -45,7 +45,7 @@ function readDiagnostics(fs: Fs): Uint8Array {
 
 if (typeof getBuiltin === "function") {
   // Node ≥ 20.16: explain/diff/nearest work synchronously right after import.
-  setDiagnosticsSource(() => readDiagnostics(getBuiltin("node:fs") as Fs));
+  setEngineSource(() => readDiagnostics(getBuiltin("node:fs") as Fs));
 } else {
   // Older Node 20: `await initDiagnostics()` reads the file first.
   // (a variable specifier: the package's types carry no @types/node)

@@ -1,5 +1,5 @@
 /**
- * Replay (issue 12): load a recording once, answer live calls from it.
+ * Replay: load a recording once, answer live calls from it.
  * Public API, re-exported by api.ts. Everything is decided by the core
  * (assembly/ops/replay.ts): line rules, fingerprints, the index, the order of
  * repeated answers, the why answer of a miss, the unused calls. This host
@@ -9,12 +9,12 @@
  */
 import { W_CALL, W_LINE_MISSING, W_PIECE, W_READ_BACK, W_RECORDING } from "./_abi.gen.js";
 import { buildValue } from "./_json_value.js";
-import { ReplayCore } from "./_replay_wasm.js";
+import { itemsAt, ReplayCore } from "./_replay_wasm.js";
 import { isWellFormed, writeWtf8 } from "./_wtf8.js";
 import { errorFromCore, FingerprintError, hostError, typeWord } from "./errors.js";
 import { LOAD_CHUNK_BYTES, LOAD_ENDS_LINE, LOAD_LAST } from "./_abi.gen.js";
 import { toolsText, type ToolDeclarations } from "./tools.js";
-import type { Call, Change, ProviderCall } from "./diagnostics.js";
+import type { Call, Change, ProviderCall } from "./explain.js";
 
 const CHUNK = LOAD_CHUNK_BYTES;
 
@@ -166,29 +166,23 @@ export class Recording {
     if (call === null || (typeof call !== "object" && typeof call !== "string")) {
       throw hostError(W_CALL, [typeWord(call)]);
     }
-    const out = this.#core.answer(call, index, this.#last.line);
-    const nl = out.indexOf("\n");
-    const answer = JSON.parse(nl < 0 ? out : out.slice(0, nl)) as ReplayAnswer;
-    // The recorded call it names (a hit, or a miss's nearest) gets its line's text and value.
+    const [record, sent] = this.#core.answer(call, index, this.#held.line);
+    const answer = JSON.parse(record) as ReplayAnswer;
+    // The recorded call it names (a hit, or a miss's nearest) gets its line's text and value:
+    // the line the core sent, or (none sent) the one held, which the core left out.
     const at = (answer.hit ? answer : answer.nearest) as RecordedCall | null;
-    if (at !== null) Object.assign(at, this.#line(at.line, nl < 0 ? null : out.slice(nl + 1)));
+    if (at === null) return answer;
+    if (sent !== null) {
+      this.#held = { line: 0, text: "", value: {} }; // until the value is built
+      this.#held = { line: at.line, text: sent[0], value: this.#value(...sent) };
+    } else if (this.#held.line !== at.line) throw hostError(W_LINE_MISSING, [at.line]);
+    at.text = this.#held.text;
+    at.value = this.#held.value;
     return answer;
   }
 
   /** The last recorded line an answer gave (its number, text and value); the core leaves it out of the next. */
-  #last: { line: number; text: string; value: Record<string, unknown> } = { line: 0, text: "", value: {} };
-
-  /** Recorded line `line`: the text the core sent, or (null) the one held, which it left out. */
-  #line(line: number, text: string | null): { text: string; value: Record<string, unknown> } {
-    if (text === null) {
-      if (this.#last.line !== line) throw hostError(W_LINE_MISSING, [line]);
-      return this.#last;
-    }
-    this.#last = { line: 0, text: "", value: {} }; // until the value is built
-    const value = this.#value(text);
-    this.#last = { line, text, value };
-    return this.#last;
-  }
+  #held: { line: number; text: string; value: Record<string, unknown> } = { line: 0, text: "", value: {} };
 
   /**
    * The recorded calls never answered so far (a stale recording), in recorded
@@ -196,21 +190,21 @@ export class Recording {
    * a change made through one call's value shows in the others').
    */
   unused(): UnusedCall[] {
-    // The core gives a line's text with the first of its calls only.
-    const list = JSON.parse(this.#core.unused()) as (Omit<UnusedCall, "value" | "text"> & { text?: string })[];
-    let text = "", value: Record<string, unknown> = {};
-    return list.map((u) => {
-      if (u.text !== undefined) { text = u.text; value = this.#value(text); }
+    // The core gives a line's text with the first of its calls only, its items after the list.
+    const [json, items] = this.#core.unused();
+    let text = "", value: Record<string, unknown> = {}, at = 0;
+    return (JSON.parse(json) as (Omit<UnusedCall, "value" | "text"> & { text?: string })[]).map((u) => {
+      if (u.text !== undefined) {
+        const n = items.getUint32(at, true);
+        value = this.#value(text = u.text, itemsAt(items, at + 4, n));
+        at += 4 + n;
+      }
       return { ...u, text, value };
     });
   }
 
-  /**
-   * A recorded line as a value: built from the core's items of it (any depth;
-   * bare NaN/Infinity, D12, as JavaScript's NaN and Infinity).
-   */
-  #value(text: string): Record<string, unknown> {
-    const items = this.#core.items(text);
+  /** A recorded line as a value, built from the core's items of it (any depth; bare NaN/Infinity, D12, as JavaScript's). */
+  #value(text: string, items: Uint32Array): Record<string, unknown> {
     try {
       return buildValue(text, items) as Record<string, unknown>;
     } catch (err) {

@@ -1,5 +1,5 @@
 /**
- * Tool declarations (issue 12): `{"create_ticket": {"matchOn": [...]},
+ * Tool declarations: `{"create_ticket": {"matchOn": [...]},
  * "search_docs": {"ignoreArgs": [...]}}`, as an object or as the JSON text of
  * a tools.json file. The core checks and applies them (assembly/pipeline/tools.ts);
  * this host only hands their JSON text over. Internal helpers, public types.

@@ -11,12 +11,12 @@
 import wasm from "./fingerprint.wasm";
 import diagnostics from "./engine.wasm";
 import { useInstance } from "./core.js";
-import { setDiagnosticsSource } from "./_engine.js";
+import { setEngineSource } from "./_engine.js";
 
 useInstance(new WebAssembly.Instance(wasm, {}), wasm);
 
 // explain/diff/nearest: the platform compiled it with the script; instantiated on first use only.
-setDiagnosticsSource(() => diagnostics);
+setEngineSource(() => diagnostics);
 
 export * from "./api.js";
 export { init, initDiagnostics } from "./init.js";

@@ -67,7 +67,7 @@ describe("one ABI source", () => {
     const init = readFileSync(new URL("python/overturn/fingerprint/__init__.py", root), "utf8");
     expect(init).not.toMatch(/FINGERPRINT_VERSION\s*=\s*\d/);
     expect(init).toContain('"FINGERPRINT_VERSION": "_abi"');
-    for (const f of ["src/diagnostics.ts", "python/overturn/fingerprint/_diagnostics.py"]) {
+    for (const f of ["src/explain.ts", "python/overturn/fingerprint/_explain.py"]) {
       expect(readFileSync(new URL(f, root), "utf8"), f).not.toMatch(/["']?version["']?\s*:\s*1\b/);
     }
   });

@@ -11,6 +11,10 @@ import {
   type Call, type Explanation,
 } from "./helpers/sdk";
 
+import "../src/index"; // the embedded engine, for the internal protocol below
+import { nearSearch } from "../src/_engine";
+import { NEAR_BEST, NEAR_EXACT, NEAR_SEND_CALL } from "../src/_abi.gen";
+
 const sha = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");
 
 /** Every explanation must hash to its own preimage and agree with fingerprint(). */
@@ -128,5 +132,27 @@ describe("nearest", () => {
   it("never fingerprints calls of other tools", () => {
     const bad: Call = { name: "other", args: { x: new Map() } };
     expect(nearest({ name: "t", args: 1 }, [bad, { name: "t", args: 2 }])!.index).toBe(1);
+  });
+
+  it("keeps its target in the instance it holds: searches, diffs and explains run from the recording's iterator leave it alone", () => {
+    function* rec(): Generator<Call> {
+      for (let i = 0; i < 4; i++) {
+        // Another search, a diff and an explain between the outer search's steps (each on a spare instance).
+        expect(nearest({ name: "u", args: { m: 9 } }, [{ name: "u", args: { m: 1 } }, { name: "u", args: { m: 9 } }])!.index).toBe(1);
+        expect(diff({ name: "u", args: { m: 1 } }, { name: "u", args: { m: 2 } }).changes).toHaveLength(1);
+        expect(explain("u", { m: i }).canonical).toBe(`{"m":${i}}`);
+        yield { name: "t", args: { n: i, k: i === 2 ? "x" : "y" } };
+      }
+    }
+    const m = nearest({ name: "t", args: { n: 2, k: "z" } }, rec())!;
+    expect(m.index).toBe(2);
+    expect(m.diff.changes).toEqual([{ path: "k", kind: "changed", before: '"x"', after: '"z"' }]);
+  });
+
+  it("sends the target once: each step carries a recorded call only (the engine keeps the rest)", () => {
+    const out = nearSearch({ name: "t", args: { n: 1 } }, (step) =>
+      [step({ name: "t", args: { n: 2 } }, false), step("t", true), step({ name: "t", args: { n: 1 } }, false)]);
+    expect(out.map(([s]) => s)).toEqual([NEAR_BEST, NEAR_SEND_CALL, NEAR_EXACT]);
+    expect(JSON.parse(out[2][1]).index).toBe(1); // the name-only step is not counted
   });
 });

@@ -4,6 +4,9 @@
 import { describe, expect, it } from "vitest";
 import { fingerprintOf } from "./reference/contract.mjs";
 import { FingerprintError, Recording } from "../src/index";
+import { LOAD_LAST } from "../src/_abi.gen";
+import { buildValue } from "../src/_json_value";
+import { ReplayCore } from "../src/_replay_wasm";
 
 const line = (i: number) => JSON.stringify({ name: "t", args: { i }, result: i });
 
@@ -146,5 +149,26 @@ describe("Recording.unused() on a line of many calls", () => {
     // Linear: doubling the calls doubles the answer (a copy of the line per call made it 4x).
     expect(b / a).toBeLessThan(2.5);
     expect(c / b).toBeLessThan(2.5);
+  });
+});
+
+describe("Recording's transport (src/_replay_wasm.ts)", () => {
+  it("an answer brings its recorded line's text and items in one request, and leaves out the line the host holds", () => {
+    const core = new ReplayCore();
+    core.load(new TextEncoder().encode(`${line(1)}\n{"name":"t","args":{"i":2},"r":"é😀"}\n`), LOAD_LAST);
+    const [record, sent] = core.answer('{"name":"t","args":{"i":2}}', 0, 0);
+    expect(JSON.parse(record)).toMatchObject({ hit: true, line: 2, call: 0 });
+    const text = '{"name":"t","args":{"i":2},"r":"é😀"}';
+    expect(sent![0]).toBe(text);
+    // Items in UTF-16 positions: the value JSON.parse makes of the line (V8 as the oracle).
+    expect(buildValue(sent![0], sent![1])).toEqual(JSON.parse(text));
+    expect(core.answer('{"name":"t","args":{"i":1}}', 0, 2)[1]![0]).toBe(line(1)); // another line: sent
+    expect(core.answer('{"name":"t","args":{"i":1}}', 0, 1)[1]).toBeNull(); // line 1 held: left out (a miss's nearest)
+  });
+
+  it("unused() brings each line's items after the list, one request for all", () => {
+    const rec = Recording.load([line(1), line(2), line(3)].join("\n"));
+    rec.answer(line(2));
+    expect(rec.unused().map((u) => u.value)).toEqual([JSON.parse(line(1)), JSON.parse(line(3))]);
   });
 });

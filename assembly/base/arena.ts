@@ -115,7 +115,7 @@ export function grow(old: usize, oldSize: usize, newSize: usize): usize {
 }
 
 // ---- A kept region between the input region and the arena (replay.ts) ------
-// Only the diagnostics module calls these (the fingerprint module never
+// Only the engine module calls these (the fingerprint module never
 // compiles them): a recording's index lives at [inputEnd(), arena base) and
 // survives arenaReset(); the arena starts after it.
 

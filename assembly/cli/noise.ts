@@ -6,7 +6,7 @@
 //   ids         id, *Id / *ID (after a lowercase letter or digit), *_id / *-id, uuid, guid, nonce, etag
 //   timestamps  ts, *timestamp, *At (createdAt) / *_at
 //   cursors     *cursor, *pagetoken, *nexttoken
-// Internal; diagnostics module only.
+// Internal; engine module only.
 
 /** The change path [p, p + n) (diff.ts notation: `a.b`, `a["k-1"]`, `a[3]`) ends in a key that looks like noise. */
 export function noisePath(p: usize, n: usize): bool {

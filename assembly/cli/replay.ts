@@ -15,8 +15,7 @@ import { nodeA, subtreeEnd, tapeInit } from "../json/tape";
 import { writeJsonString } from "../pipeline/canonical";
 import { callsInLastMessage } from "../pipeline/process";
 import {
-  answerChangesFrom, answerChangesTo, answerEntry, answerHit, answerRecordEnd, answerWhyFrom, answerWhyTo,
-  entryCall, entryLine, entryTextN, entryTextP, entryTotal, entryUsed, replayAnswer, replayLoadLine, unusedCount,
+  Answer, entryCall, entryLine, entryTextN, entryTextP, entryTotal, entryUsed, replayAnswer, replayLoadLine, unusedCount,
 } from "../ops/replay";
 import { accInit, accSink } from "./output";
 import { options } from "./args";
@@ -76,7 +75,8 @@ export function callsLine(fileP: usize, fileN: usize, line: u32, p: usize, n: us
     count = callsInLastMessage();
   }
   for (let i = 0; i < count; i++) {
-    if (!replayAnswer(p, n, F_STRING_INPUT, <u32>i, i > 0) || !answerOut(fileP, fileN, line, <u32>i)) return LINE_NO_MEMORY;
+    const a = replayAnswer(p, n, F_STRING_INPUT, <u32>i, i > 0);
+    if (a === null || !answerOut(a, fileP, fileN, line, <u32>i)) return LINE_NO_MEMORY;
   }
   return OK;
 }
@@ -86,10 +86,10 @@ function where(fP: usize, fN: usize, line: u32, call: u32): bool {
   return bytes(fP, fN) && lit(":") && decimal(line) && (call == 0 || (lit("#") && decimal(call)));
 }
 
-function answerOut(fileP: usize, fileN: usize, line: u32, call: u32): bool {
+function answerOut(a: Answer, fileP: usize, fileN: usize, line: u32, call: u32): bool {
   nCalls++;
-  if (answerHit) nHits++; else nMisses++;
-  const rP = sinkBase(), rN = answerRecordEnd;
+  if (a.hit) nHits++; else nMisses++;
+  const rP = sinkBase(), rN = a.recordEnd;
   if (!tapeInit(rN)) return false;
   const root = parseText(rP, rN, false);
   if (root < 0) return false;
@@ -98,23 +98,23 @@ function answerOut(fileP: usize, fileN: usize, line: u32, call: u32): bool {
   if (options().json) {
     if (!lit("{\"line\":") || !decimal(line) || !lit(",\"call\":") || !decimal(call) || !lit(",\"name\":") || !jsonStr(<u32>name)
       || !lit(",\"fingerprint\":\"") || !bytes(strP(fp), strN(fp))) return false;
-    if (answerHit) {
-      if (!lit("\",\"hit\":true,\"recordedLine\":") || !decimal(entryLine(answerEntry)) || !lit("}\n")) return false;
+    if (a.hit) {
+      if (!lit("\",\"hit\":true,\"recordedLine\":") || !decimal(entryLine(a.entry)) || !lit("}\n")) return false;
     } else {
-      if (!lit("\",\"hit\":false,\"recordedLine\":null,\"why\":\"") || !bytes(rP + answerWhyFrom, answerWhyTo - answerWhyFrom)
+      if (!lit("\",\"hit\":false,\"recordedLine\":null,\"why\":\"") || !bytes(rP + a.whyFrom, a.whyTo - a.whyFrom)
         || !lit("\",\"nearest\":")) return false;
-      if (answerEntry == NONE ? !lit("null") : !(lit("{\"line\":") && decimal(entryLine(answerEntry)) && lit(",\"call\":")
-        && decimal(entryCall(answerEntry)) && lit("}"))) return false;
-      if (!lit(",\"changes\":") || !bytes(rP + answerChangesFrom, answerChangesTo - answerChangesFrom) || !lit("}\n")) return false;
+      if (a.entry == NONE ? !lit("null") : !(lit("{\"line\":") && decimal(entryLine(a.entry)) && lit(",\"call\":")
+        && decimal(entryCall(a.entry)) && lit("}"))) return false;
+      if (!lit(",\"changes\":") || !bytes(rP + a.changesFrom, a.changesTo - a.changesFrom) || !lit("}\n")) return false;
     }
     return accSink(false);
   }
   if (!where(fileP, fileN, line, call) || !lit("  ") || !bytes(strP(name), strN(name))) return false;
-  if (answerHit) {
-    return lit("  hit   ") && where(REC(), recN, entryLine(answerEntry), entryCall(answerEntry)) && lit("\n")
+  if (a.hit) {
+    return lit("  hit   ") && where(REC(), recN, entryLine(a.entry), entryCall(a.entry)) && lit("\n")
       && accSink(false);
   }
-  if (!lit("  miss  ") || !bytes(rP + answerWhyFrom, answerWhyTo - answerWhyFrom) || !lit("\n")) return false;
+  if (!lit("  miss  ") || !bytes(rP + a.whyFrom, a.whyTo - a.whyFrom) || !lit("\n")) return false;
   const list = memberOf(<u32>root, "changes");
   const end = subtreeEnd(<u32>list);
   for (let c = <u32>list + 1; c < end; c = subtreeEnd(c)) {

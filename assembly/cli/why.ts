@@ -7,7 +7,7 @@
 // The best line is read again at finish: the engine keeps no tape across requests.
 import { OK } from "../abi";
 import { alloc } from "../base/arena";
-import { changeCount, diffTexts } from "../ops/diff";
+import { diffTexts } from "../ops/diff";
 import { ensure, putByte, putBytes, sinkBase, sinkInit, sinkLength } from "../json/sink";
 import { parseText } from "../json/reader";
 import { T_NULL, nodeA, nodeType, subtreeEnd, tapeInit } from "../json/tape";
@@ -89,8 +89,8 @@ export function whyLine(fileP: usize, fileN: usize, line: u32, p: usize, n: usiz
   candidates++;
   let changes: i32 = 0;
   if (!same(c.canonP, c.canonN, tCanonP, tCanonN)) {
-    if (!diffTexts(c.canonP, <u32>c.canonN, tCanonP, <u32>tCanonN)) return false;
-    changes = <i32>changeCount;
+    changes = diffTexts(c.canonP, <u32>c.canonN, tCanonP, <u32>tCanonN);
+    if (changes < 0) return false;
   }
   if (bestChanges < 0 || changes < bestChanges) {
     bestChanges = changes;
@@ -174,7 +174,7 @@ export function whyFinish(sP: usize, sN: usize): bool {
   // The diff, as JSON (--json) or one line per change.
   if (same(canonP, canonN, tCanonP, tCanonN)) {
     if (!start(16) || !lit("[]")) return false;
-  } else if (!diffTexts(canonP, <u32>canonN, tCanonP, <u32>tCanonN)) return false;
+  } else if (diffTexts(canonP, <u32>canonN, tCanonP, <u32>tCanonN) < 0) return false;
   if (options().json) {
     if (!keep() || !start(16) || !lit("}}}\n") || !keep()) return false;
     return flush();

@@ -1,5 +1,5 @@
 // The dispatcher: one request to the core, for both entries (entry/fingerprint.ts: the
-// fingerprint module; entry/engine.ts: the diagnostics module). Internal. The
+// fingerprint module; entry/engine.ts: the engine module). Internal. The
 // top of the core's import graph: it alone imports the operations (compare.ts,
 // replay.ts, the CLI engine in cli/) and the pipeline (pipeline/process.ts) they run
 // their calls through, so nothing below calls back up. The ABI is documented
@@ -63,13 +63,13 @@ export function runRequest<V>(len: usize): i32 {
     const argsLen = <usize>load<u32>(req, 20);
     return finish<V>(headerFits(req, len) ? limitArgs(load<u32>(req, 4) != 0, req + len - argsLen, argsLen) : fail(E_BAD_REQUEST, -1));
   }
-  // The diagnostics module compiles the pipeline once (runLine calls it too); the fingerprint module inlines it.
+  // The engine module compiles the pipeline once (runLine calls it too); the fingerprint module inlines it.
   const status = sizeof<V>() == 8 ? dispatch(req, len) : processRequest<V>(req, len);
   return finish<V>(status);
 }
 
 /**
- * A request of the diagnostics module: an operation's (F_DIFF, then
+ * A request of the engine module: an operation's (F_DIFF, then
  * F_REPLAY, then F_CLI without F_CALL, whatever else it carries) goes to
  * that operation, every other one down the pipeline.
  */
@@ -84,7 +84,7 @@ function dispatch(req: usize, len: usize): i32 {
   const argsPtr = ignorePtr + ignoreLen, argsLen = <usize>load<u32>(req, 20);
   let ok: bool;
   if (flags & F_DIFF) {
-    ok = compareOp(kindPtr, kindLen, namePtr, nameLen, matchPtr, matchLen, ignorePtr, ignoreLen, argsPtr, argsLen);
+    ok = compareOp(kindPtr, kindLen, namePtr, nameLen, argsPtr, argsLen);
   } else if (flags & F_REPLAY) {
     ok = replayOp(kindPtr, kindLen, argsPtr, argsLen, flags);
   } else {

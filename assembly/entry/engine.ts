@@ -1,4 +1,4 @@
-// The diagnostics module's exports (build/engine.wasm): the ABI of
+// The engine module's exports (build/engine.wasm): the ABI of
 // entry/fingerprint.ts, with calls (F_CALL, call.ts), explanation records (F_EXPLAIN,
 // explain.ts), tool declarations (F_TOOLS, tools.ts) and the replay index
 // (F_REPLAY, replay.ts) compiled in. Loaded by the hosts on first use of

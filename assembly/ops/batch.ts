@@ -4,7 +4,7 @@
 // out) by both entries. The core decides what a host would otherwise port:
 // digests or preimages (a host's native SHA-256 vs four lanes), what to do
 // with a preimage that does not fit, and the words of a failing item's error.
-// In the diagnostics module (wasm SIMD) F_DIGEST items are hashed four at a
+// In the engine module (wasm SIMD) F_DIGEST items are hashed four at a
 // time (sha256x4.ts): the per-item hashing of hosts was a third of a batch.
 import {
   BATCH_BASE, BATCH_COLUMNS, BATCH_ITEM_FLAGS, BATCH_ITEM_NOT_NAME, BATCH_ITEM_NOT_TEXT, E_BAD_ARGUMENT, W_STRING, W_TEXT, BATCH_COUNT, BATCH_END_DIGEST, BATCH_HOST_HASH_FROM, BATCH_NUL_IN_ITEM, BATCH_FLAGS, BATCH_LINES,

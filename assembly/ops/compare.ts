@@ -1,5 +1,5 @@
 // diff and nearest over calls and Explanations (F_DIFF requests, D_* in
-// abi.ts; diagnostics module only). Internal. Both SDKs' diff() and nearest()
+// abi.ts; engine module only). Internal. Both SDKs' diff() and nearest()
 // are these operations: the host sends values and parses the JSON answer.
 //
 // A side is a call (any shape the call reader takes, read through the
@@ -12,16 +12,17 @@
 // string literals (JSON.stringify's text), then the canonical texts' changes
 // (ops/diff.ts); "same" is fingerprint equality.
 //
-// Nearest: the host reads the recording once, in order, and sends each
-// recorded call in a step; the core keeps the best (same kind and name,
-// fewest changes, the first of equals) in counters the host hands back
-// unread, answers the match when a call is the nearest so far, and says stop
+// Nearest: the host starts a search with the target, which the instance
+// keeps (replay.ts's kept region) with the best so far (same kind and name,
+// fewest changes, the first of equals); then it reads the recording once, in
+// order, and sends each recorded call in a step on the same instance; the
+// core answers the match when a call is the nearest so far, and says stop
 // at an exact match. A recorded call whose top-level "name" string the host
 // can see is first sent as that name alone: another tool's call is skipped
 // without being read, let alone fingerprinted.
 import {
   D_DIFF, D_NEAR_START, D_NEAR_STEP, DIFF_KIND_BYTES, F_CALL, F_DIGEST, F_EXPLAIN, F_FROM_VALUE, F_RAW_NAMES, F_STRING_INPUT,
-  F_TEXT, F_VALUES, HEADER_BYTES, NEAR_BEST, NEAR_COUNTER_BYTES, NEAR_EXACT, NEAR_NAME_ONLY, NEAR_NEXT, NEAR_SEND_CALL, OK,
+  F_TEXT, F_VALUES, HEADER_BYTES, NEAR_BEST, NEAR_EXACT, NEAR_NAME_ONLY, NEAR_NEXT, NEAR_SEND_CALL, OK,
   PART_ARGS, RESULT_DIGEST,
 } from "../abi";
 import { alloc, arenaMark, releaseFrom } from "../base/arena";
@@ -37,8 +38,9 @@ import { readValues } from "../json/values";
 import { lastCall } from "../pipeline/callnodes";
 import { writeJsonString } from "../pipeline/canonical";
 import { callTextStart, processCall } from "../pipeline/process";
-import { changeCount, writeChanges } from "./diff";
+import { writeChanges } from "./diff";
 import { head16 } from "./scratch";
+import { nearFits, nearKept, nearKeptLength, nearRoom, setNearKeptLength } from "./replay";
 
 const NONE: u32 = 0xFFFF_FFFF;
 const SIDE_FLAGS: u32 = F_STRING_INPUT | F_VALUES | F_FROM_VALUE;
@@ -47,14 +49,11 @@ const SIDE_FLAGS: u32 = F_STRING_INPUT | F_VALUES | F_FROM_VALUE;
 const S_KIND_P: usize = 0, S_KIND_N: usize = 4, S_NAME_P: usize = 8, S_NAME_N: usize = 12, S_CANON_P: usize = 16;
 const S_CANON_N: usize = 20, S_REC_P: usize = 24, S_REC_N: usize = 28, S_IS_EXPLANATION: usize = 32, S_DIGEST: usize = 36;
 const SIDE_BYTES: usize = 100;
-// The target the host hands back: u32 kind, name and canonical lengths, 64 digest digits, then the three texts.
-const TARGET_HEAD: usize = 76;
 
 @inline function sf(s: usize, f: usize): usize { return <usize>load<u32>(s + f); }
 
 /** Runs operation [kind part: op, argument, the name part's flags, the args part's flags]. False on error (recorded). */
-export function compareOp(kindP: usize, kindN: usize, nameP: usize, nameN: usize, matchP: usize, matchN: usize,
-  ignoreP: usize, ignoreN: usize, p: usize, n: usize): bool {
+export function compareOp(kindP: usize, kindN: usize, nameP: usize, nameN: usize, p: usize, n: usize): bool {
   if (kindN != DIFF_KIND_BYTES) return bad();
   const op = load<u32>(kindP), arg = load<u32>(kindP, 4), nameFlags = load<u32>(kindP, 8), argsFlags = load<u32>(kindP, 12);
   if (op == D_DIFF) {
@@ -63,11 +62,8 @@ export function compareOp(kindP: usize, kindN: usize, nameP: usize, nameN: usize
     const b = readSide(p, n, argsFlags, false);
     return b != 0 && writeDiffOf(a, b);
   }
-  if (op == D_NEAR_START) {
-    const t = readSide(p, n, argsFlags, false);
-    return t != 0 && writeTarget(t);
-  }
-  if (op == D_NEAR_STEP) return nearStep(arg, nameP, nameN, matchP, matchN, ignoreP, ignoreN, p, n, argsFlags);
+  if (op == D_NEAR_START) return nearStart(p, n, argsFlags);
+  if (op == D_NEAR_STEP) return nearStep(arg, nameP, nameN, p, n, argsFlags);
   return bad();
 }
 
@@ -195,56 +191,73 @@ function writeDiffOf(a: usize, b: usize): bool {
       || !lit(",\"after\":") || !writeJsonString(litBase + mid, to - mid, false) || !lit("}")) return false;
     first = false;
   }
-  if (!writeChanges(sf(a, S_CANON_P), <u32>sf(a, S_CANON_N), sf(b, S_CANON_P), <u32>sf(b, S_CANON_N), first)) return false;
+  if (writeChanges(sf(a, S_CANON_P), <u32>sf(a, S_CANON_N), sf(b, S_CANON_P), <u32>sf(b, S_CANON_N), first) < 0) return false;
   return lit("]}");
 }
 
-// ---- nearest -----------------------------------------------------------------
+// ---- nearest ----------------------------------------------------------------
 
-function writeTarget(t: usize): bool {
+// The search the instance keeps between steps (replay.ts nearKept): u32 the
+// index of the next recorded call, the best's changes (NONE: none yet), the
+// target's kind, name and canonical lengths, its 64 digest digits, then its three texts.
+const K_INDEX: usize = 0, K_BEST: usize = 4, K_KIND_N: usize = 8, K_NAME_N: usize = 12, K_CANON_N: usize = 16;
+const K_DIGEST: usize = 20, K_TEXTS: usize = 84;
+
+/** D_NEAR_START: reads the target and keeps it; the arena moves when the kept room grows, so it is read again then. */
+function nearStart(p: usize, n: usize, flags: u32): bool {
+  let t = readSide(p, n, flags, false);
+  if (t == 0) return false;
   const kn = sf(t, S_KIND_N), nn = sf(t, S_NAME_N), cn = sf(t, S_CANON_N);
-  if (!sinkInit(true, false, TARGET_HEAD + kn + nn + cn)) return false;
-  const h = head16();
-  store<u32>(h, <u32>kn); store<u32>(h, <u32>nn, 4); store<u32>(h, <u32>cn, 8);
-  return bytes(h, 12) && bytes(t + S_DIGEST, 64) && bytes(sf(t, S_KIND_P), kn) && bytes(sf(t, S_NAME_P), nn)
-    && bytes(sf(t, S_CANON_P), cn);
-}
-
-/** The step's answer head: step, then the counters (the index of the next recorded call, the best's changes). */
-function stepHead(step: u32, index: u32, best: u32, hint: usize): bool {
-  if (!sinkInit(true, false, 12 + hint)) return false;
-  const h = head16();
-  store<u32>(h, step); store<u32>(h, index, 4); store<u32>(h, best, 8);
-  return bytes(h, 4 + NEAR_COUNTER_BYTES);
-}
-
-function nearStep(arg: u32, nameP: usize, nameN: usize, counters: usize, countersN: usize, target: usize, targetN: usize,
-  p: usize, n: usize, flags: u32): bool {
-  let index: u32 = 0, best: u32 = NONE;
-  if (countersN == NEAR_COUNTER_BYTES) { index = load<u32>(counters); best = load<u32>(counters, 4); }
-  else if (countersN != 0) return bad();
-  if (targetN < TARGET_HEAD) return bad();
-  const tk = <usize>load<u32>(target), tn = <usize>load<u32>(target, 4), tc = <usize>load<u32>(target, 8);
-  if (<u64>TARGET_HEAD + <u64>tk + <u64>tn + <u64>tc != <u64>targetN) return bad();
-  const tKind = target + TARGET_HEAD, tName = tKind + tk, tCanon = tName + tn;
-  if (arg & NEAR_NAME_ONLY) {
-    if (same(nameP, nameN, tName, tn)) return stepHead(NEAR_SEND_CALL, index, best, 0);
-    return stepHead(NEAR_NEXT, index + 1, best, 0);
+  const size = K_TEXTS + kn + nn + cn;
+  if (!nearFits(size)) {
+    if (!nearRoom(size)) return false;
+    t = readSide(p, n, flags, false);
+    if (t == 0) return false;
   }
+  const k = nearKept();
+  store<u32>(k + K_INDEX, 0); store<u32>(k + K_BEST, NONE);
+  store<u32>(k + K_KIND_N, <u32>kn); store<u32>(k + K_NAME_N, <u32>nn); store<u32>(k + K_CANON_N, <u32>cn);
+  memory.copy(k + K_DIGEST, t + S_DIGEST, 64);
+  memory.copy(k + K_TEXTS, sf(t, S_KIND_P), kn);
+  memory.copy(k + K_TEXTS + kn, sf(t, S_NAME_P), nn);
+  memory.copy(k + K_TEXTS + kn + nn, sf(t, S_CANON_P), cn);
+  setNearKeptLength(size);
+  return sinkInit(true, false, 16);
+}
+
+/** The step's answer head (its step, then the match's record when it is the nearest so far); counts the call. */
+function stepHead(step: u32, hint: usize): bool {
+  const k = nearKept();
+  store<u32>(k + K_INDEX, load<u32>(k + K_INDEX) + (step == NEAR_SEND_CALL ? 0 : 1));
+  if (!sinkInit(true, false, 4 + hint)) return false;
+  store<u32>(head16(), step);
+  return bytes(head16(), 4);
+}
+
+/** D_NEAR_STEP: one recorded call (or, NEAR_NAME_ONLY, its name alone) against the kept target. */
+function nearStep(arg: u32, nameP: usize, nameN: usize, p: usize, n: usize, flags: u32): bool {
+  if (nearKeptLength() < K_TEXTS) return bad(); // no search started on this instance
+  const k = nearKept();
+  const tk = sf(k, K_KIND_N), tn = sf(k, K_NAME_N), tc = sf(k, K_CANON_N);
+  const tKind = k + K_TEXTS, tName = tKind + tk, tCanon = tName + tn;
+  if (arg & NEAR_NAME_ONLY) return stepHead(same(nameP, nameN, tName, tn) ? NEAR_SEND_CALL : NEAR_NEXT, 0);
   const s = readSide(p, n, flags, true);
   if (s == 0) return false;
+  // readSide may not move the kept region: it only reads into the arena, above it.
   if (!same(sf(s, S_NAME_P), sf(s, S_NAME_N), tName, tn) || !same(sf(s, S_KIND_P), sf(s, S_KIND_N), tKind, tk)) {
-    return stepHead(NEAR_NEXT, index + 1, best, 0);
+    return stepHead(NEAR_NEXT, 0);
   }
   // The recorded call's changes to the live one (before: the recording's side), kept only if it is the nearest so far.
   if (!sinkInit(true, false, 256 + 2 * (sf(s, S_CANON_N) + tc))) return false;
-  if (!writeChanges(sf(s, S_CANON_P), <u32>sf(s, S_CANON_N), tCanon, <u32>tc, true)) return false;
-  const count = changeCount;
-  if (best != NONE && count >= best) return stepHead(NEAR_NEXT, index + 1, best, 0);
+  const count = writeChanges(sf(s, S_CANON_P), <u32>sf(s, S_CANON_N), tCanon, <u32>tc, true);
+  if (count < 0) return false;
+  const best = load<u32>(k + K_BEST), index = load<u32>(k + K_INDEX);
+  if (best != NONE && <u32>count >= best) return stepHead(NEAR_NEXT, 0);
+  store<u32>(k + K_BEST, <u32>count);
   const changes = sinkBase(), changesN = sinkLength();
   const recN = sf(s, S_REC_N);
-  if (!stepHead(count == 0 ? NEAR_EXACT : NEAR_BEST, index + 1, count, 96 + changesN + recN)) return false;
-  const sameDigest = memory.compare(s + S_DIGEST, target + 12, 64) == 0;
+  if (!stepHead(count == 0 ? NEAR_EXACT : NEAR_BEST, 96 + changesN + recN)) return false;
+  const sameDigest = memory.compare(s + S_DIGEST, k + K_DIGEST, 64) == 0;
   return lit("{\"index\":") && decimal(index) && lit(",\"explanation\":")
     && (sf(s, S_IS_EXPLANATION) != 0 ? lit("null") : bytes(sf(s, S_REC_P), recN))
     && lit(sameDigest ? ",\"diff\":{\"same\":true,\"changes\":[" : ",\"diff\":{\"same\":false,\"changes\":[")

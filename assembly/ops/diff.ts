@@ -1,5 +1,5 @@
 // The diff of two canonical texts (for a Diff: ops/compare.ts; for the CLI's
-// why: cli/why.ts; diagnostics module only). Internal.
+// why: cli/why.ts; engine module only). Internal.
 //
 // Input: two texts the core wrote (canonical JSON: valid, no whitespace,
 // keys in code point order, D5). Output: a JSON array of changes,
@@ -212,9 +212,9 @@ function push(a: u32, b: u32, parentLen: u32, seg: u32, val: u32): bool {
   return true;
 }
 
+// The walk's state while it writes: whether a change was written yet, and how many.
 let firstChange = true;
-/** How many changes the last diffTexts / writeDiff wrote (why and replay rank candidates by it). */
-export let changeCount: u32 = 0;
+let changeCount: i32 = 0;
 
 function lit(s: string): bool {
   if (!ensure(<usize>s.length)) return false;
@@ -235,22 +235,30 @@ function change(kind: string, ta: usize, a: u32, tb: usize, b: u32): bool {
     && span(ta, a) && lit(",\"after\":") && span(tb, b) && lit("}");
 }
 
-/** Writes the changes from canonical text A to B as a JSON array; false on OOM. */
-export function diffTexts(ta: usize, na: u32, tb: usize, nb: u32): bool {
-  return sinkInit(true, false, 256) && writeDiff(ta, na, tb, nb);
+/**
+ * Writes the changes from canonical text A to B as a JSON array, in a sink
+ * of its own; returns how many (why and replay rank candidates by it), -1 on OOM.
+ */
+export function diffTexts(ta: usize, na: u32, tb: usize, nb: u32): i32 {
+  return sinkInit(true, false, 256) ? writeDiff(ta, na, tb, nb) : -1;
 }
 
 /** diffTexts into the current sink (after what it holds); the texts must not be in the sink. */
-export function writeDiff(ta: usize, na: u32, tb: usize, nb: u32): bool {
-  return lit("[") && writeChanges(ta, na, tb, nb, true) && lit("]");
+export function writeDiff(ta: usize, na: u32, tb: usize, nb: u32): i32 {
+  if (!lit("[")) return -1;
+  const count = writeChanges(ta, na, tb, nb, true);
+  return count >= 0 && lit("]") ? count : -1;
 }
 
 /**
  * The changes alone, each preceded by a comma unless first (a Diff's
- * (kind)/(name) changes come before them: ops/compare.ts); changeCount counts them.
+ * (kind)/(name) changes come before them: ops/compare.ts); returns how many, -1 on OOM.
  */
-export function writeChanges(ta: usize, na: u32, tb: usize, nb: u32, first: bool): bool {
-  changeCount = 0;
+export function writeChanges(ta: usize, na: u32, tb: usize, nb: u32, first: bool): i32 {
+  return walk(ta, na, tb, nb, first) ? changeCount : -1;
+}
+
+function walk(ta: usize, na: u32, tb: usize, nb: u32, first: bool): bool {
   nodeCap = 64; nodeCount = 0;
   nodes = alloc(<usize>nodeCap * NODE);
   pathCap = 256; pathLen = 0;

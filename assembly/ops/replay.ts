@@ -1,10 +1,11 @@
 // The replay index: a recording loaded once, indexed by
-// fingerprint, answering live calls. Internal; diagnostics module only
+// fingerprint, answering live calls. Internal; engine module only
 // (F_REPLAY, ops R_* in abi.ts). One index per module instance: a host makes
 // one instance per recording.
 //
 // Kept region (arena.ts: between the input region and the arena, it survives
-// every request): [tools text | hash table | entries | recorded line bytes].
+// every request): [tools text | hash table | entries | recorded line bytes |
+// a nearest search's target].
 // Offsets are relative to its start, so it moves as a whole when the input
 // region grows (reserveKeepingStore) and segments move up when one grows
 // (relayout, only at the start of a request, while the arena is empty).
@@ -24,18 +25,17 @@
 // tool and kind (fewest changes, the first of equals; assembly/diff.ts).
 import {
   E_BAD_REQUEST, E_BAD_TOOLS, E_INVALID_UTF8, E_NO_CALLS, E_OUT_OF_MEMORY, F_CALL, F_DIGEST, F_FROM_VALUE, F_NTH_CALL, F_STRING_INPUT, F_TEXT,
-  F_VALUES, HEADER_BYTES, OK, PART_CALL, REPLAY_KIND_BYTES, LOAD_ENDS_LINE, LOAD_LAST, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, R_VALUE, RESULT_DIGEST, U_CODE_POINTS,
+  F_VALUES, HEADER_BYTES, OK, PART_CALL, REPLAY_KIND_BYTES, LOAD_ENDS_LINE, LOAD_LAST, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, RESULT_DIGEST, U_NONE,
 } from "../abi";
 import { alloc, arenaMark, grow, inputEnd, releaseFrom, reserveInput, setArenaBase } from "../base/arena";
 import { lastCall } from "../pipeline/callnodes";
-import { changeCount, writeDiff } from "./diff";
+import { diffTexts, writeDiff } from "./diff";
 import { failureMessage } from "../base/words";
 import { fail, failCode, failDetailLen, failDetailPtr, failOffset, failPart, resetErrors, setErrorDetail } from "../base/errors";
 import { hexDigit } from "../text/hex";
 import { sinkBase, sinkInit, sinkLength } from "../json/sink";
 import { nodeA, nodeB, tapeInit } from "../json/tape";
 import { writeItems } from "./items";
-import { parseText } from "../json/reader";
 import { writeJsonString } from "../pipeline/canonical";
 import { callTextStart, callsInLastMessage, messageKept, processCall, sameMessageNext } from "../pipeline/process";
 import { readTools } from "../pipeline/tools";
@@ -64,6 +64,10 @@ let linesOff: usize = 0;
 let linesLen: usize = 0;
 let linesCap: usize = 0;
 let storeSize: usize = 0;
+// The last segment: what a nearest search keeps between its steps (ops/compare.ts), in any engine instance.
+let nearOff: usize = 0;
+let nearLen: usize = 0;
+let nearCap: usize = 0;
 let lineNo: u32 = 0;
 
 @inline function base(): usize { return inputEnd(); }
@@ -72,7 +76,7 @@ let lineNo: u32 = 0;
 @inline function setEf(i: u32, f: usize, v: u32): void { store<u32>(entry(i) + f, v); }
 @inline function slot(h: u32): usize { return base() + tableOff + (<usize>h << 2); }
 
-/** The diagnostics module's reserve(): the input region grows, the kept region moves up behind it. */
+/** The engine module's reserve(): the input region grows, the kept region moves up behind it. */
 export function reserveKeepingStore(n: usize): usize {
   const old = inputEnd();
   const p = reserveInput(n);
@@ -88,12 +92,12 @@ export function reserveKeepingStore(n: usize): usize {
 /** Runs replay op [kind part: op u32, argument u32] on the payload. False on error (recorded). */
 export function replayOp(kindP: usize, kindN: usize, p: usize, n: usize, flags: u32): bool {
   if (kindN != REPLAY_KIND_BYTES) return fail(E_BAD_REQUEST, -1) == OK;
-  const op = load<u32>(kindP), arg = load<u32>(kindP, 4), known = load<u32>(kindP, 8);
+  const op = load<u32>(kindP), arg = load<u32>(kindP, 4), known = load<u32>(kindP, 8), unit = load<u32>(kindP, 12);
+  if (unit > U_NONE) return fail(E_BAD_REQUEST, -1) == OK;
   if (op == R_TOOLS) return setToolsText(p, n);
   if (op == R_LOAD) return loadChunk(p, n, arg);
-  if (op == R_ANSWER) return answer(p, n, flags & (F_VALUES | F_STRING_INPUT | F_FROM_VALUE), arg, true, false, known);
-  if (op == R_UNUSED) return unused();
-  if (op == R_VALUE) return lineItems(p, n, arg);
+  if (op == R_ANSWER) return answer(p, n, flags & (F_VALUES | F_STRING_INPUT | F_FROM_VALUE), arg, false, known, unit);
+  if (op == R_UNUSED) return unused(unit);
   return fail(E_BAD_REQUEST, -1) == OK;
 }
 
@@ -101,7 +105,7 @@ export function replayOp(kindP: usize, kindN: usize, p: usize, n: usize, flags: 
 // A `replay` command loads the recording with R_TOOLS / R_LOAD requests into
 // the engine's instance, then, per line of CALLS, calls replayAnswer and
 // formats from the fields below (or re-reads the record replayAnswer wrote
-// into the sink: [sinkBase(), sinkBase() + answerRecordEnd)). Any other command
+// into the sink: [sinkBase(), sinkBase() + recordEnd)). Any other command
 // applies a recording's declarations (--tools) with setTools(keptTools(),
 // keptToolsLength()) before reading its lines.
 
@@ -109,8 +113,8 @@ export function replayOp(kindP: usize, kindN: usize, p: usize, n: usize, flags: 
  * Answers call number nth of [p, p + n) (flags: F_STRING_INPUT / F_VALUES); the record is in the sink, without
  * the recorded line. again: [p, p + n) is the line of the last answer, with the arena kept since (not re-read).
  */
-export function replayAnswer(p: usize, n: usize, flags: u32, nth: u32, again: bool): bool {
-  return answer(p, n, flags, nth, false, again, 0);
+export function replayAnswer(p: usize, n: usize, flags: u32, nth: u32, again: bool): Answer | null {
+  return answer(p, n, flags, nth, again, 0, NO_LINE) ? theAnswer() : null;
 }
 /** The declarations the recording keeps (R_TOOLS), for setTools (tools.ts). */
 /** Forgets the kept declarations and recording: a CLI run starts on an instance that may have served another. */
@@ -127,13 +131,23 @@ export function unusedCount(): u32 {
   for (let i: u32 = 0; i < entryCount; i++) if ((ef(i, E_FLAGS) & FLAG_USED) == 0) k++;
   return k;
 }
-/** The last answer: a hit; the entry answered or the nearest (NONE: none); counts; where its parts are in the sink. */
-export let answerHit = false;
-export let answerEntry: u32 = NONE;
-export let answerRecorded: u32 = 0;
-export let answerAsked: u32 = 0;
-export let answerRecordEnd: usize = 0;
-export let answerWhyFrom: usize = 0, answerWhyTo: usize = 0, answerChangesFrom: usize = 0, answerChangesTo: usize = 0;
+/**
+ * An answer (replayAnswer): a hit; the entry answered or the nearest (NONE:
+ * none); counts; where its record, why text and changes end or lie in the sink.
+ */
+@unmanaged export class Answer {
+  hit: bool;
+  entry: u32;
+  recorded: u32;
+  asked: u32;
+  recordEnd: usize;
+  whyFrom: usize;
+  whyTo: usize;
+  changesFrom: usize;
+  changesTo: usize;
+}
+/** The one answer this module writes (static: inside a function, so the fingerprint module never lays it out). */
+function theAnswer(): Answer { return changetype<Answer>(memory.data(offsetof<Answer>(), 8)); }
 /** An entry's line number and call index within its line. */
 export function entryLine(e: u32): u32 { return ef(e, E_LINE_NO); }
 export function entryCall(e: u32): u32 { return ef(e, E_CALL); }
@@ -166,25 +180,41 @@ export function replayTools(p: usize, n: usize): bool {
   return sinkInit(true, false, 64) && setToolsText(p, n);
 }
 
+/**
+ * What a nearest search keeps between its steps (ops/compare.ts), in any
+ * engine instance: room for n bytes (false: OOM, recorded). Growing moves the
+ * arena, so a request reads its input again after it (nearFits says whether).
+ */
+export function nearFits(n: usize): bool { return n <= nearCap; }
+export function nearRoom(n: usize): bool {
+  return nearFits(n) || relayout(toolsCap, tableCap, entryCap, linesCap, align16(n + (n >> 1)));
+}
+/** The kept bytes (nearRoom first) and how many hold the search (0: none started). */
+export function nearKept(): usize { return base() + nearOff; }
+export function nearKeptLength(): usize { return nearLen; }
+export function setNearKeptLength(n: usize): void { nearLen = n; }
+
 // ---- The kept region ----------------------------------------------------------
 
 @inline function align16(n: usize): usize { return (n + 15) & ~<usize>15; }
 
 /** Lays the kept region out with the given capacities (never smaller); at a request's start only. */
-function relayout(newTools: usize, newTable: u32, newEntries: u32, newLines: usize): bool {
+function relayout(newTools: usize, newTable: u32, newEntries: u32, newLines: usize, newNear: usize = nearCap): bool {
   const b = base();
   const tabOff = align16(newTools);
   const entOff = tabOff + (<usize>newTable << 2);
   const linOff = align16(entOff + <usize>newEntries * ENTRY);
-  const size = align16(linOff + newLines);
+  const nOff = align16(linOff + newLines);
+  const size = align16(nOff + newNear);
   if (!setArenaBase(b + size)) return false;
   // Every segment moves up (or stays): the highest first.
+  memory.copy(b + nOff, b + nearOff, nearLen);
   memory.copy(b + linOff, b + linesOff, linesLen + tailLen);
   memory.copy(b + entOff, b + entriesOff, <usize>entryCount * ENTRY);
   const rehash = newTable != tableCap || tabOff != tableOff;
   toolsCap = newTools;
   tableOff = tabOff; tableCap = newTable; entriesOff = entOff; entryCap = newEntries;
-  linesOff = linOff; linesCap = newLines; storeSize = size;
+  linesOff = linOff; linesCap = newLines; nearOff = nOff; nearCap = newNear; storeSize = size;
   if (rehash) {
     memory.fill(b + tableOff, 0, <usize>tableCap << 2);
     for (let i: u32 = 0; i < entryCount; i++) if (ef(i, E_FLAGS) & FLAG_HEAD) store<u32>(slot(findSlot(entry(i))), i + 1);
@@ -291,6 +321,9 @@ function fnv(h: u32, p: usize, n: usize): u32 {
   for (let i: usize = 0; i < n; i++) h = (h ^ <u32>load<u8>(p + i)) * 0x01000193;
   return h;
 }
+
+/** replayAnswer's unit: no line follows the record (the CLI formats from the Answer). */
+const NO_LINE: u32 = 0xFFFF_FFFF;
 
 /** The live call's binary digest (static: inside a function, so the fingerprint module never lays it out). */
 function live(): usize { return memory.data(32, 16); }
@@ -443,10 +476,12 @@ function logBad(code: i32, off: i32, part: i32, dp: usize, dn: usize): bool {
 let liveKept = false;
 
 /**
- * withLine: the recorded line's bytes follow the record, unless it is line `known`, whose text the host
+ * The recorded line it names follows the record (lineOut, its items in `unit`), unless it is line `known`,
+ * whose text and value the host holds, or unit is NO_LINE (the CLI's formatters). The host
  * holds (the answers to the n calls of one line then cost O(line), not O(n x line)).
  */
-function answer(p: usize, n: usize, flags: u32, nth: u32, withLine: bool, again: bool, known: u32): bool {
+function answer(p: usize, n: usize, flags: u32, nth: u32, again: bool, known: u32, unit: u32): bool {
+  let withLine = unit != NO_LINE;
   again = again && liveKept && messageKept();
   if (again) sameMessageNext();
   const st = fingerprintAt(p, again ? 0 : n, nth, F_TEXT | flags);
@@ -472,15 +507,16 @@ function answer(p: usize, n: usize, flags: u32, nth: u32, withLine: bool, again:
     setEf(head, E_ASKED, ef(head, E_ASKED) + 1);
     setEf(e, E_FLAGS, ef(e, E_FLAGS) | FLAG_USED);
     if (withLine && ef(e, E_LINE_NO) == known) withLine = false;
-    if (!sinkInit(true, false, 512 + (withLine ? <usize>ef(e, E_LINE_LEN) : 0))) return false;
-    answerHit = true; answerEntry = e; answerRecorded = answerAsked = 0;
-    answerWhyFrom = answerWhyTo = answerChangesFrom = answerChangesTo = 0;
+    if (!sinkInit(true, false, 512 + (withLine ? <usize>ef(e, E_LINE_LEN) * 4 : 0))) return false;
+    const a = theAnswer();
+    a.hit = true; a.entry = e; a.recorded = a.asked = 0;
+    a.whyFrom = a.whyTo = a.changesFrom = a.changesTo = 0;
     // "line" and "call" again: a hit is a recorded call too (the host adds its text and value).
     if (!start(true, nameP, nameN, kindP, kindN, calls) || !decimal(ef(e, E_LINE_NO)) || !lit(",\"recordedCall\":")
       || !decimal(ef(e, E_CALL)) || !lit(",\"line\":") || !decimal(ef(e, E_LINE_NO)) || !lit(",\"call\":")
       || !decimal(ef(e, E_CALL)) || !lit("}")) return false;
-    answerRecordEnd = sinkLength();
-    return !withLine || (lit("\n") && lineBytes(e));
+    a.recordEnd = sinkLength();
+    return !withLine || lineOut(e, unit);
   }
 
   let best: u32 = NONE, bestChanges: u32 = 0, recorded: u32 = 0, asked: u32 = 0;
@@ -499,8 +535,9 @@ function answer(p: usize, n: usize, flags: u32, nth: u32, withLine: bool, again:
       const t = alloc(ce - cs);
       if (ce > cs && t == 0) return false;
       memory.copy(t, sinkBase() + cs, ce - cs);
-      if (!sinkInit(true, false, 256) || !writeDiff(t, <u32>(ce - cs), canon, <u32>canonN)) return false;
-      if (best == NONE || changeCount < bestChanges) { best = i; bestChanges = changeCount; }
+      const changes = diffTexts(t, <u32>(ce - cs), canon, <u32>canonN);
+      if (changes < 0) return false;
+      if (best == NONE || <u32>changes < bestChanges) { best = i; bestChanges = <u32>changes; }
       releaseFrom(keptFloor(mark));
       // Another fingerprint differs by one change at least: nothing beats one.
       if (bestChanges == 1) break;
@@ -516,35 +553,36 @@ function answer(p: usize, n: usize, flags: u32, nth: u32, withLine: bool, again:
     memory.copy(t, sinkBase() + callTextStart(), tn);
   }
   if (best != NONE && withLine && ef(best, E_LINE_NO) == known) withLine = false;
-  if (!sinkInit(true, false, 1024 + (best != NONE && withLine ? <usize>ef(best, E_LINE_LEN) : 0))) return false;
+  if (!sinkInit(true, false, 1024 + (best != NONE && withLine ? <usize>ef(best, E_LINE_LEN) * 4 : 0))) return false;
   if (!start(false, nameP, nameN, kindP, kindN, calls) || !lit("null,\"why\":\"")) return false;
-  answerHit = false; answerEntry = best; answerRecorded = recorded; answerAsked = asked;
-  answerWhyFrom = sinkLength();
+  const a = theAnswer();
+  a.hit = false; a.entry = best; a.recorded = recorded; a.asked = asked;
+  a.whyFrom = sinkLength();
   if (head != NONE) {
     if (!lit("recorded ") || !decimal(recorded) || !lit(recorded == 1 ? " time, asked " : " times, asked ") || !decimal(asked)) return false;
   } else if (best != NONE) {
     if (!lit("no recorded call has this fingerprint; the nearest recorded call of this tool is line ")
       || !decimal(ef(best, E_LINE_NO)) || !lit(" (") || !decimal(bestChanges) || !lit(bestChanges == 1 ? " change)" : " changes)")) return false;
   } else if (!lit("no recorded call of this tool and kind")) return false;
-  answerWhyTo = sinkLength();
+  a.whyTo = sinkLength();
   if (!lit("\",\"recorded\":") || !decimal(recorded) || !lit(",\"asked\":") || !decimal(asked) || !lit(",\"nearest\":")) return false;
   if (best == NONE) {
     if (!lit("null,\"changes\":")) return false;
-    answerChangesFrom = sinkLength();
+    a.changesFrom = sinkLength();
     if (!lit("[]")) return false;
-    answerChangesTo = sinkLength();
+    a.changesTo = sinkLength();
     if (!lit("}")) return false;
-    answerRecordEnd = sinkLength();
+    a.recordEnd = sinkLength();
     return true;
   }
   if (!lit("{\"line\":") || !decimal(ef(best, E_LINE_NO)) || !lit(",\"call\":") || !decimal(ef(best, E_CALL)) || !lit("},\"changes\":")) return false;
-  answerChangesFrom = sinkLength();
+  a.changesFrom = sinkLength();
   if (head != NONE) { if (!lit("[]")) return false; }
-  else if (!writeDiff(t, <u32>tn, canon, <u32>canonN)) return false;
-  answerChangesTo = sinkLength();
+  else if (writeDiff(t, <u32>tn, canon, <u32>canonN) < 0) return false;
+  a.changesTo = sinkLength();
   if (!lit("}")) return false;
-  answerRecordEnd = sinkLength();
-  return !withLine || (lit("\n") && lineBytes(best));
+  a.recordEnd = sinkLength();
+  return !withLine || lineOut(best, unit);
 }
 
 // Entries of one line are read one after another (nearest, unused): the line
@@ -610,17 +648,10 @@ function start(hit: bool, nameP: usize, nameN: usize, kindP: usize, kindN: usize
   return lit(",\"fingerprint\":\"") && hex(live()) && lit("\",\"calls\":") && decimal(<u32>calls) && lit(",\"recordedLine\":");
 }
 
-function lineBytes(e: u32): bool {
-  return bytes(base() + linesOff + <usize>ef(e, E_LINE_OFF), <usize>ef(e, E_LINE_LEN));
-}
-
-// ---- R_VALUE -----------------------------------------------------------------
-
-/** The items (json/items.ts) of a recorded line the host was given, read again first: only accepted text is itemized. */
-function lineItems(p: usize, n: usize, unit: u32): bool {
-  if (unit > U_CODE_POINTS) return fail(E_BAD_REQUEST, -1) == OK;
-  if (!tapeInit(n) || parseText(p, n, false) < 0) return false;
-  return sinkInit(true, false, n * 4 + 64) && writeItems(p, n, unit);
+/** "\n", the recorded line of entry e, then (unit U_NONE: not) "\n" and its items (ops/items.ts) in `unit`. */
+function lineOut(e: u32, unit: u32): bool {
+  const lp = base() + linesOff + <usize>ef(e, E_LINE_OFF), ln = <usize>ef(e, E_LINE_LEN);
+  return lit("\n") && bytes(lp, ln) && (unit == U_NONE || (lit("\n") && writeItems(lp, ln, unit)));
 }
 
 // ---- R_UNUSED ----------------------------------------------------------------
@@ -629,9 +660,10 @@ function lineItems(p: usize, n: usize, unit: u32): bool {
  * [{"line","call","name","fingerprint","text"?}…]: the recorded calls never
  * answered, in recorded order; text is the recorded line, given with the
  * first of its calls only (a line of n calls once, not n times: the host
- * shares it).
+ * shares it). Then "\n" and, for each text in order, u32 n and its n bytes of
+ * items (ops/items.ts) in `unit` (none with U_NONE).
  */
-function unused(): bool {
+function unused(unit: u32): bool {
   if (!logInit()) return false;
   forgetLine();
   for (let i: u32 = 0; i < entryCount; i++) {
@@ -660,5 +692,15 @@ function unused(): bool {
     lastLine = ef(i, E_LINE_NO);
     q += 8 + nn;
   }
-  return lit("]");
+  if (!lit("]\n")) return false;
+  lastLine = 0;
+  for (q = log().p; unit != U_NONE && q < qe; q += 8 + <usize>load<u32>(q, 4)) {
+    const i = load<u32>(q);
+    if (ef(i, E_LINE_NO) == lastLine) continue;
+    lastLine = ef(i, E_LINE_NO);
+    const at = sinkLength();
+    if (!bytes(head16(), 4) || !writeItems(base() + linesOff + <usize>ef(i, E_LINE_OFF), <usize>ef(i, E_LINE_LEN), unit)) return false;
+    store<u32>(sinkBase() + at, <u32>(sinkLength() - at - 4));
+  }
+  return true;
 }

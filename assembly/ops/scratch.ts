@@ -1,6 +1,6 @@
 // Scratch for replay.ts: a log in the arena that outlives the
 // calls made after it, and hex output into the sink. Internal;
-// diagnostics module only.
+// engine module only.
 import { RESULT_DIGEST } from "../abi";
 import { alloc, arenaMark, grow, releaseFrom } from "../base/arena";
 import { bytes } from "../json/emit";

@@ -3,7 +3,7 @@
 // fills it (call.ts; shapes.ts for a provider's shape; tools.ts when a
 // declaration replaces the selection), the pipeline (process.ts) and the
 // operations above it read it. Its nodes are valid while the call's tape is.
-// Internal; diagnostics module only.
+// Internal; engine module only.
 
 @unmanaged export class CallNodes {
   name: i32;

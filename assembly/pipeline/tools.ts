@@ -1,6 +1,6 @@
 // Tool declarations: the contract says a *tool* declares
 // matchOn or ignoreArgs, so the selection can live once per tool instead of
-// on every call. Internal; diagnostics module only.
+// on every call. Internal; engine module only.
 //
 //   {"create_ticket": {"matchOn": ["title", "priority"]}, "search_docs": {"ignoreArgs": ["requestId"]}}
 //

@@ -1,6 +1,6 @@
 // Byte scans shared by the readers of lines, batch columns and names: the
 // word-at-a-time test once (SWAR, both modules), and its 16-byte form (wasm
-// SIMD: the diagnostics module only, the one built with SIMD, build-wasm.mjs).
+// SIMD: the engine module only, the one built with SIMD, build-wasm.mjs).
 
 /** The high bit of each byte of x that equals b, exactly (no borrow crosses bytes in this form). */
 @inline export function byteMask(x: u64, b: u8): u64 {
@@ -19,7 +19,7 @@ export function findByte(p: usize, end: usize, b: u8): usize {
   return p;
 }
 
-/** findByte sixteen bytes a step (SIMD: diagnostics module only). */
+/** findByte sixteen bytes a step (SIMD: engine module only). */
 export function findByte16(p: usize, end: usize, b: u8): usize {
   const v = i8x16.splat(<i8>b);
   for (; p + 16 <= end; p += 16) {
@@ -29,7 +29,7 @@ export function findByte16(p: usize, end: usize, b: u8): usize {
   return findByte(p, end, b);
 }
 
-/** How many bytes b lie in [p, end), sixteen a step (SIMD: diagnostics module only). */
+/** How many bytes b lie in [p, end), sixteen a step (SIMD: engine module only). */
 export function countByte16(p: usize, end: usize, b: u8): usize {
   const v = i8x16.splat(<i8>b);
   let n: usize = 0;

@@ -105,3 +105,19 @@ def test_nearest_returns_a_recorded_explanation_as_passed():
 def test_nearest_never_fingerprints_other_tools():
     assert nearest({"name": "t", "args": 1}, [{"name": "other", "args": {"x": object()}},
                                              {"name": "t", "args": 2}])["index"] == 1
+
+
+def test_nearest_keeps_its_target_while_the_recording_runs_other_searches():
+    # The engine instance the search holds keeps its target; calls made from the recording's
+    # iterator between its steps run on a spare and leave it alone.
+    def rec():
+        for i in range(4):
+            assert nearest({"name": "u", "args": {"m": 9}}, [{"name": "u", "args": {"m": 1}},
+                                                              {"name": "u", "args": {"m": 9}}])["index"] == 1
+            assert len(diff({"name": "u", "args": {"m": 1}}, {"name": "u", "args": {"m": 2}})["changes"]) == 1
+            assert explain("u", {"m": i})["canonical"] == '{"m":%d}' % i
+            yield {"name": "t", "args": {"n": i, "k": "x" if i == 2 else "y"}}
+
+    m = nearest({"name": "t", "args": {"n": 2, "k": "z"}}, rec())
+    assert m["index"] == 2
+    assert m["diff"]["changes"] == [{"path": "k", "kind": "changed", "before": '"x"', "after": '"z"'}]

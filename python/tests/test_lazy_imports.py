@@ -10,7 +10,7 @@ import json
 import subprocess
 import sys
 
-LAZY = ["overturn.fingerprint._batch_api", "overturn.fingerprint._batch", "overturn.fingerprint._diagnostics",
+LAZY = ["overturn.fingerprint._batch_api", "overturn.fingerprint._batch", "overturn.fingerprint._explain",
         "overturn.fingerprint._engine", "overturn.fingerprint._replay", "overturn.fingerprint._replay_wasm",
         "overturn.fingerprint._tools"]
 
@@ -55,9 +55,9 @@ def test_the_cli_loads_no_value_path_module_nor_json_typing_or_datetime(tmp_path
 def test_lazy_names_resolve_and_are_the_modules_own_objects():
     got = _fresh("""import json
 import overturn.fingerprint as fp
-from overturn.fingerprint import _batch_api, _diagnostics, _replay
+from overturn.fingerprint import _batch_api, _explain, _replay
 names = ["explain", "explain_json", "explain_call", "explain_calls", "fingerprint_call", "diff", "nearest"]
-same = [getattr(fp, n) is getattr(_diagnostics, n) for n in names]
+same = [getattr(fp, n) is getattr(_explain, n) for n in names]
 same += [fp.Recording is _replay.Recording, fp.fingerprint_batch is _batch_api.fingerprint_batch,
          fp.fingerprint_batch_json is _batch_api.fingerprint_batch_json]
 star = {}

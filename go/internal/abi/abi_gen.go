@@ -3,7 +3,7 @@
 // Package abi is the core's ABI for the Go host; abiId() of the module must equal ABI_ID.
 package abi
 
-const ABI_ID = 0x0008cbbc
+const ABI_ID = 0x000e3ef0
 
 // PACKAGE_VERSION is package.json's version, which the CLI prints (--version).
 const PACKAGE_VERSION = "1.0.0"
@@ -40,7 +40,6 @@ const (
 	D_NEAR_START            = 2
 	D_NEAR_STEP             = 3
 	NEAR_NAME_ONLY          = 1
-	NEAR_COUNTER_BYTES      = 8
 	NEAR_NEXT               = 0
 	NEAR_SEND_CALL          = 1
 	NEAR_BEST               = 2
@@ -48,15 +47,15 @@ const (
 	R_TOOLS                 = 1
 	R_LOAD                  = 2
 	R_ANSWER                = 3
-	REPLAY_KIND_BYTES       = 12
+	REPLAY_KIND_BYTES       = 16
 	R_UNUSED                = 4
-	R_VALUE                 = 5
 	LOAD_LAST               = 1
 	LOAD_ENDS_LINE          = 2
 	LOAD_CHUNK_BYTES        = 1048576
 	U_BYTES                 = 0
 	U_UTF16                 = 1
 	U_CODE_POINTS           = 2
+	U_NONE                  = 3
 	J_END                   = 0
 	J_ARRAY                 = 1
 	J_OBJECT                = 2

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from ._abi import FINGERPRINT_VERSION as FINGERPRINT_VERSION  # the contract version (D18), generated from abi.ts
     from ._api import canonical_json, canonicalize_json, fingerprint, fingerprint_json
     from ._batch_api import fingerprint_batch, fingerprint_batch_json
-    from ._diagnostics import diff, explain, explain_call, explain_calls, explain_json, fingerprint_call, nearest
+    from ._explain import diff, explain, explain_call, explain_calls, explain_json, fingerprint_call, nearest
     from ._errors import FingerprintError
     from ._limits import Limits, configure
     from ._replay import Recording
@@ -46,8 +46,8 @@ __version__ = "1.0.0"
 _LAZY = {
     "fingerprint": "_api", "fingerprint_json": "_api", "canonical_json": "_api", "canonicalize_json": "_api",
     "fingerprint_batch": "_batch_api", "fingerprint_batch_json": "_batch_api",
-    "diff": "_diagnostics", "explain": "_diagnostics", "explain_call": "_diagnostics", "explain_calls": "_diagnostics",
-    "explain_json": "_diagnostics", "fingerprint_call": "_diagnostics", "nearest": "_diagnostics",
+    "diff": "_explain", "explain": "_explain", "explain_call": "_explain", "explain_calls": "_explain",
+    "explain_json": "_explain", "fingerprint_call": "_explain", "nearest": "_explain",
     "FingerprintError": "_errors", "Limits": "_limits", "configure": "_limits", "Recording": "_replay",
     "KeyList": "_types", "FINGERPRINT_VERSION": "_abi",
 }

@@ -43,7 +43,7 @@ SHARED_EMPTY: Column = ("shared", b"")
 
 
 class Target:
-    """The diagnostics module's instance (this thread's) as a batch runs on it: its SIMD build hashes
+    """The engine module's instance (this thread's) as a batch runs on it: its SIMD build hashes
     short items four at a time (assembly/ops/batch.ts), and it reads calls (F_CALL).
 
     ``with Target(settings) as t:`` runs the batch under those limits (the configured ones and the
@@ -72,7 +72,7 @@ class Target:
 
     def own(self, fn: Callable[..., Any], *args: Any) -> Any:
         """``fn(*args)`` on this batch's instance, with its limits: the batch's own calls into the
-        diagnostics module (an item explained alone, a retry) at a point where no chunk is in use."""
+        engine module (an item explained alone, a retry) at a point where no chunk is in use."""
         self.d.busy = False
         try:
             return fn(*args)

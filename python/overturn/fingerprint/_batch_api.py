@@ -99,7 +99,7 @@ def fingerprint_batch(calls: Iterable[Any], *, limits: Any = None, on_error: str
         >>> [f[:12] for f in fingerprint_batch([{"name": "search", "args": {"plan": "pro", "email": " a@b.c "}}])]
         ['7724594218f0']
     """
-    from ._diagnostics import explain_record
+    from ._explain import explain_record
     from ._encode import host_call_text, to_json_text
 
     raise_errors = _on_error(on_error)

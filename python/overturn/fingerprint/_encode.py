@@ -91,7 +91,7 @@ from ._read import describe, is_model, items_of, iterate, key_name, model_in_dum
 from ._select import key_list
 
 __all__ = ["FAST_MAX_RECURSION_LIMIT", "key_list", "key_name",
-           "host_call_text", "slow_text", "to_json_args", "to_json_text"]  # key_list/key_name: re-exported for _diagnostics
+           "host_call_text", "slow_text", "to_json_args", "to_json_text"]  # key_list/key_name: re-exported for _explain
 
 # json.encoder picks the C implementations (module _json) when CPython has them.
 _quote: Callable[[str], str] = json.encoder.encode_basestring_ascii

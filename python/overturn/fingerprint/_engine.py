@@ -115,11 +115,14 @@ def explain_calls_text(text: Any, tools: bytes = b"", from_value: bool = False) 
 
 # ---- diff and nearest (assembly/ops/compare.ts): sides in, the core's answer out ----
 
-def compare(op: int, arg: int, a: bytes, flags_a: int, counters: bytes, target: bytes, b: bytes, flags_b: int) -> bytes:
-    """One F_DIFF request: the kind part (op, argument, how a and b are sent), then the name (a),
-    matchOn (counters), ignoreArgs (target) and args (b) parts; the answer's bytes."""
+def compare(op: int, arg: int, a: bytes, flags_a: int, b: bytes, flags_b: int, st: Any = None) -> bytes:
+    """One F_DIFF request: the kind part (op, argument, how a and b are sent), then the name (a)
+    and args (b) parts; the answer's bytes. ``st``: the instance a nearest search holds (else one
+    of the pool's)."""
     kind = struct.pack("<IIII", op, arg, flags_a, flags_b)
-    request = _HEADER.pack(RQ_DIFF, len(kind), len(a), len(counters), len(target), len(b)) + kind + a + counters + target + b
+    request = _HEADER.pack(RQ_DIFF, len(kind), len(a), 0, 0, len(b)) + kind + a + b
+    if st is not None:
+        return run_request_bytes(st, request)
     st = _acquire()
     try:
         return run_request_bytes(st, request)

@@ -1,4 +1,4 @@
-"""Replay (issue 12): load a recording once, answer live calls from it.
+"""Replay: load a recording once, answer live calls from it.
 
 Everything is decided by the core (``assembly/ops/replay.ts``): line rules,
 fingerprints, the index, the order of repeated answers, the why answer of a
@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
+from typing import Any, Dict, Iterable, List, Tuple, Union
 
-from ._abi import LOAD_CHUNK_BYTES, LOAD_ENDS_LINE, LOAD_LAST
+from ._abi import F_FROM_VALUE, LOAD_CHUNK_BYTES, LOAD_ENDS_LINE, LOAD_LAST
+from ._engine import _call_text
 from ._encode import host_call_text
 from ._abi import W_BINARY, W_LINE_MISSING, W_PIECE, W_READ_BACK, W_RECORDING
 from ._errors import FingerprintError, core_error, host_error, type_word
@@ -42,7 +43,7 @@ class Recording:
         """An empty recording; use :meth:`load` or :meth:`loads`."""
         self._core = ReplayCore()
         #: The last recorded line an answer gave: its number, text and value (the core leaves it out of the next).
-        self._last: Tuple[int, str, Any] = (0, "", None)
+        self._held: Tuple[int, str, Any] = (0, "", None)
         self._lines = 0
         self._calls = 0
         #: Lines the core could not read: ``(line number, FingerprintError)``; the rest is kept.
@@ -113,50 +114,43 @@ class Recording:
         Raises:
             FingerprintError: when the call cannot be read or fingerprinted.
         """
-        known = self._last[0]
-        if isinstance(call, str):
-            out = self._core.answer(call.encode("utf-8", "surrogatepass"), True, index, known=known)
-        elif isinstance(call, (bytes, bytearray, memoryview)):
-            out = self._core.answer(bytes(call), False, index, known=known)
-        else:
-            out = self._core.answer(host_call_text(call), False, index, from_value=True, known=known)
-        record, nl, text = out.partition("\n")
+        # JSON text as it is; a mapping as made here (F_FROM_VALUE: a limit error names no offset into it).
+        data, flags = _call_text(call) if isinstance(call, (str, bytes, bytearray, memoryview)) else (host_call_text(call), F_FROM_VALUE)
+        record, nl, rest = self._core.answer(data, flags, index, self._held[0]).partition(b"\n")
         r: Dict[str, Any] = json.loads(record)
-        # The recorded call it names (a hit, or a miss's nearest) gets its line's text and value.
+        # The recorded call it names (a hit, or a miss's nearest) gets its line's text and value:
+        # the line the core sent, or (none sent) the one held, which the core left out.
         at = r if r["hit"] else r["nearest"]
-        if at is not None:
-            at["text"], at["value"] = self._line(at["line"], text if nl else None)
+        if at is None:
+            return r
+        if nl:
+            line, _, items = rest.partition(b"\n")
+            self._held = (0, "", None)  # until the value is built
+            text = str(line, "utf-8", "surrogatepass")
+            self._held = (at["line"], text, self._value(text, items))
+        elif self._held[0] != at["line"]:
+            raise host_error(W_LINE_MISSING, at["line"])
+        at["text"], at["value"] = self._held[1], self._held[2]
         return r
-
-    def _line(self, line: int, text: Optional[str]) -> Tuple[str, Any]:
-        """Recorded line ``line``: the text the core sent, or (None) the one held, which it left out."""
-        if text is None:
-            if self._last[0] != line:
-                raise host_error(W_LINE_MISSING, line)
-            return self._last[1], self._last[2]
-        self._last = (0, "", None)  # until the value is built
-        value = self._value(text)
-        self._last = (line, text, value)
-        return text, value
 
     def unused(self) -> List[Dict[str, Any]]:
         """The recorded calls never answered so far (a stale recording), in recorded
         order: ``{"line", "call", "name", "fingerprint", "text", "value"}``. The calls
         of one line share its ``text`` and its ``value`` (one dict: a change made
         through one call's value shows in the others')."""
+        listed, _, items = self._core.unused().partition(b"\n")
         out: List[Dict[str, Any]] = []
-        text, value = "", None
-        for u in json.loads(self._core.unused()):
-            if "text" in u:  # the core gives a line's text with the first of its calls only
-                text = u["text"]
-                value = self._value(text)
+        text, value, at = "", None, 0
+        for u in json.loads(listed):
+            if "text" in u:  # the core gives a line's text with the first of its calls only, its items after the list
+                n = int.from_bytes(items[at:at + 4], "little")
+                text, value, at = u["text"], self._value(u["text"], items[at + 4:at + 4 + n]), at + 4 + n
             out.append(dict(u, text=text, value=value))
         return out
 
-    def _value(self, text: str) -> Dict[str, Any]:
+    def _value(self, text: str, items: bytes) -> Dict[str, Any]:
         """A recorded line as a value, built from the core's items of it: any depth;
         bare NaN/Infinity (D12) as ``float("nan")`` / ``float("inf")``, as ``json.loads`` reads them."""
-        items = self._core.items(text.encode("utf-8", "surrogatepass"))
         try:
             value: Dict[str, Any] = build_value(text, items)
         except Exception as e:  # a scalar json.loads refuses (an int past sys.get_int_max_str_digits()), ...

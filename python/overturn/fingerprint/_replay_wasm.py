@@ -1,6 +1,6 @@
 """Transport for a recording (``_replay.py``): its own instance of the engine (``_instance.py``),
 whose linear memory keeps the index (``assembly/ops/replay.ts``, F_REPLAY). Bytes in, the core's
-text out; nothing is parsed or decided here. Internal; the TypeScript twin is ``src/_replay_wasm.ts``.
+bytes out; nothing is parsed or decided here. Internal; the TypeScript twin is ``src/_replay_wasm.ts``.
 """
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ import struct
 import threading
 from typing import Any
 
-from ._abi import (F_FROM_VALUE, F_STRING_INPUT, REPLAY_KIND_BYTES, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, R_VALUE, RQ_REPLAY, U_CODE_POINTS,
+from ._abi import (REPLAY_KIND_BYTES, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, RQ_REPLAY, U_CODE_POINTS,
                    W_BROKEN, W_REENTERED)
 from ._engine import _HEADER, _new_instance
 from ._errors import host_error
 
-_OP = struct.Struct("<III")  # the kind part (REPLAY_KIND_BYTES): op, argument, the line whose text the caller holds
+_OP = struct.Struct("<IIII")  # the kind part (REPLAY_KIND_BYTES): op, argument, the line the caller holds, the items' unit
 
 
 class ReplayCore:
@@ -23,30 +23,26 @@ class ReplayCore:
         # the same thread (a __del__ or signal handler mid-call) is refused, never a deadlock.
         self._lock = threading.RLock()
 
-    def tools(self, text: bytes) -> str:
+    def tools(self, text: bytes) -> bytes:
         return self._run(0, R_TOOLS, 0, text)
 
-    def load(self, chunk: bytes, flags: int) -> str:
+    def load(self, chunk: bytes, flags: int) -> bytes:
         return self._run(0, R_LOAD, flags, chunk)
 
-    def answer(self, text: bytes, from_str: bool, index: int, from_value: bool = False, known: int = 0) -> str:
-        """``from_value``: the text was made here from the caller's mapping (a limit error names no offset into it);
-        ``known``: the recorded line whose text the caller holds (the core leaves it out)."""
-        return self._run((F_STRING_INPUT if from_str else 0) | (F_FROM_VALUE if from_value else 0), R_ANSWER, index, text,
-                         known=known)
+    def answer(self, text: bytes, flags: int, index: int, known: int) -> bytes:
+        """``known``: the recorded line whose text and value the caller holds (the core leaves it out).
+        The record's JSON, then unless known "\\n", the recorded line it names, "\\n" and its items."""
+        return self._run(flags, R_ANSWER, index, text, known)
 
     def memory_bytes(self) -> int:
         """Bytes of linear memory this instance holds (its index, line bytes and scratch)."""
         return self._st.memory_size()
 
-    def unused(self) -> str:
+    def unused(self) -> bytes:
+        """The unused calls' JSON, "\\n", then for each text it gives u32 n and n bytes of its items."""
         return self._run(0, R_UNUSED, 0, b"")
 
-    def items(self, line: bytes) -> bytes:
-        """A recorded line's items (``assembly/ops/items.ts``), positions in code points (str indices)."""
-        return self._run(F_STRING_INPUT, R_VALUE, U_CODE_POINTS, line, raw=True)
-
-    def _run(self, flags: int, op: int, arg: int, data: bytes, raw: bool = False, known: int = 0) -> Any:
+    def _run(self, flags: int, op: int, arg: int, data: bytes, known: int = 0) -> bytes:
         st = self._st
         with self._lock:
             # Its index lives in this instance: a call re-entered while it is busy cannot take a spare.
@@ -54,10 +50,11 @@ class ReplayCore:
                 raise host_error(W_REENTERED)
             if st.dead:
                 raise host_error(W_BROKEN)
-            request = _HEADER.pack(RQ_REPLAY | flags, REPLAY_KIND_BYTES, 0, 0, 0, len(data)) + _OP.pack(op, arg, known) + data
+            request = (_HEADER.pack(RQ_REPLAY | flags, REPLAY_KIND_BYTES, 0, 0, 0, len(data))
+                       + _OP.pack(op, arg, known, U_CODE_POINTS) + data)
             st.busy = True
             try:
                 view, ptr, size = st.request(request)
-                return bytes(view[ptr:ptr + size]) if raw else str(view[ptr:ptr + size], "utf-8", "surrogatepass")
+                return bytes(view[ptr:ptr + size])
             finally:
                 st.busy = False

@@ -1,4 +1,4 @@
-"""Tool declarations (issue 12): ``{"create_ticket": {"matchOn": [...]},
+"""Tool declarations: ``{"create_ticket": {"matchOn": [...]},
 "search_docs": {"ignoreArgs": [...]}}`` as a mapping, the JSON text of a
 tools.json, or its path. The core checks and applies them
 (``assembly/pipeline/tools.ts``); this host only hands their JSON text over. Internal;

@@ -1,13 +1,13 @@
-"""Replay diagnostics (issue 6): explain a fingerprint, diff two calls, find the nearest recorded call.
+"""Replay diagnostics: explain a fingerprint, diff two calls, find the nearest recorded call.
 
 Internal module; the public names (``explain``, ``explain_json``, ``diff``,
 ``nearest``) are re-exported by ``overturn.fingerprint``. The TypeScript twin
-is ``src/diagnostics.ts``: both return the same values for the same calls.
+is ``src/explain.ts``: both return the same values for the same calls.
 
 The core is the single source of truth: it reads each call (the one call
 model: ``{"name", "args" | "argsJSON", "kind"?, "matchOn"?, "ignoreArgs"?}``,
 ``assembly/pipeline/call.ts``) and writes the explanation record with the digest
-(``assembly/pipeline/explain.ts``), in the diagnostics module
+(``assembly/pipeline/explain.ts``), in the engine module
 (``_engine.py``). Nothing is selected or canonicalized in Python.
 The diff compares the core's canonical texts in
 the core (``assembly/ops/diff.ts``, linear at any depth), which is exactly the
@@ -19,9 +19,9 @@ from __future__ import annotations
 import json
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, TypedDict, Union
 
-from ._abi import (D_DIFF, D_NEAR_START, D_NEAR_STEP, DEFAULT_KIND, F_FROM_VALUE, F_STRING_INPUT, NEAR_COUNTER_BYTES,
-                   NEAR_EXACT, NEAR_NAME_ONLY, NEAR_SEND_CALL)
-from ._engine import call_keep_mask, compare, explain_call_text, explain_calls_text
+from ._abi import (D_DIFF, D_NEAR_START, D_NEAR_STEP, DEFAULT_KIND, F_FROM_VALUE, F_STRING_INPUT, NEAR_EXACT, NEAR_NAME_ONLY,
+                   NEAR_SEND_CALL)
+from ._engine import _acquire, _release, call_keep_mask, compare, explain_call_text, explain_calls_text
 from ._encode import CALL_ROOT, host_call_text, key_list, to_json_text
 from ._select import select_value
 from ._read import is_model
@@ -60,7 +60,7 @@ class _ExplanationFields(TypedDict):
 
 class Explanation(_ExplanationFields, total=False):
     """Everything the fingerprint of one call is made of (D17); ``declared`` is
-    ``"tools"`` when the tool's declaration chose the selection (issue 12)."""
+    ``"tools"`` when the tool's declaration chose the selection."""
 
     declared: str
 
@@ -121,7 +121,7 @@ def explain(name: str, args: Any, *, match_on: Optional[KeyList] = None,
         >>> explain("search", {"q": " cats ", "page": 2}, ignore_args=["page"])["canonical"]
         '{"q":"cats"}'
     """
-    return _explanation(*explain_record(_call(name, kind, match_on, ignore_args, {"args": args}), b"", _own(limits)))
+    return explain_record(_call(name, kind, match_on, ignore_args, {"args": args}), b"", _own(limits))[0]  # type: ignore[return-value]
 
 
 def explain_json(name: str, args_json: Union[str, bytes, bytearray, memoryview], *,
@@ -140,8 +140,8 @@ def explain_json(name: str, args_json: Union[str, bytes, bytearray, memoryview],
         args_json = _utf8(bytes(args_json), _own(limits))
     elif not isinstance(args_json, str):
         raise host_error(W_TEXT, type_word(args_json))
-    return _explanation(*explain_record(_call(name, kind, match_on, ignore_args, {"argsJSON": args_json}), b"",
-                                        _own(limits)))
+    return explain_record(_call(name, kind, match_on, ignore_args, {"argsJSON": args_json}), b"",  # type: ignore[return-value]
+                          _own(limits))[0]
 
 
 def diff(a: CallLike, b: CallLike) -> Diff:
@@ -159,9 +159,7 @@ def diff(a: CallLike, b: CallLike) -> Diff:
         >>> diff({"name": "t", "args": {"p": "P0"}}, {"name": "t", "args": {"p": "P1"}})["changes"]
         [{'path': 'p', 'kind': 'changed', 'before': '"P0"', 'after': '"P1"'}]
     """
-    da, fa = _side(a)
-    db, fb = _side(b)
-    return json.loads(compare(D_DIFF, 0, da, fa, b"", b"", db, fb))  # type: ignore[no-any-return]
+    return json.loads(compare(D_DIFF, 0, *_side(a), *_side(b)))  # type: ignore[no-any-return]
 
 
 def nearest(call: CallLike, recording: Iterable[CallLike]) -> Optional[NearestMatch]:
@@ -176,28 +174,29 @@ def nearest(call: CallLike, recording: Iterable[CallLike]) -> Optional[NearestMa
     Raises:
         FingerprintError: when the call or a candidate cannot be fingerprinted.
     """
-    target = compare(D_NEAR_START, 0, b"", 0, b"", b"", *_side(call))
-    counters = b""
-    best: Optional[NearestMatch] = None
-    cut = 4 + NEAR_COUNTER_BYTES
-    for rec in recording:
-        if not (isinstance(rec, Mapping) or is_model(rec)):
-            raise host_error(W_RECORDED, type_word(rec))
-        # Its name first, when it shows one: the core skips another tool's call unread.
-        name = rec.get("name") if isinstance(rec, Mapping) else None
-        out = (compare(D_NEAR_STEP, NEAR_NAME_ONLY, name.encode("utf-8", "surrogatepass"), 0, counters, target, b"", 0)
-               if isinstance(name, str) else None)
-        if out is None or out[0] == NEAR_SEND_CALL:
-            out = compare(D_NEAR_STEP, 0, b"", 0, counters, target, *_side(rec))
-        counters = out[4:cut]
-        if len(out) > cut:
-            m = json.loads(out[cut:])
-            # A null explanation: the recorded item is an Explanation, its own.
-            best = {"index": m["index"], "call": rec, "explanation": rec if m["explanation"] is None else m["explanation"],
-                    "diff": m["diff"]}
-        if out[0] == NEAR_EXACT:
-            break
-    return best
+    st = _acquire()  # the core keeps the target and the best so far in this instance
+    try:
+        compare(D_NEAR_START, 0, b"", 0, *_side(call), st=st)
+        best: Optional[NearestMatch] = None
+        for rec in recording:
+            if not (isinstance(rec, Mapping) or is_model(rec)):
+                raise host_error(W_RECORDED, type_word(rec))
+            # Its name first, when it shows one: the core skips another tool's call unread.
+            name = rec.get("name") if isinstance(rec, Mapping) else None
+            out = (compare(D_NEAR_STEP, NEAR_NAME_ONLY, name.encode("utf-8", "surrogatepass"), 0, b"", 0, st=st)
+                   if isinstance(name, str) else None)
+            if out is None or out[0] == NEAR_SEND_CALL:
+                out = compare(D_NEAR_STEP, 0, b"", 0, *_side(rec), st=st)
+            if len(out) > 4:
+                m = json.loads(out[4:])
+                # A null explanation: the recorded item is an Explanation, its own.
+                best = {"index": m["index"], "call": rec, "explanation": rec if m["explanation"] is None else m["explanation"],
+                        "diff": m["diff"]}
+            if out[0] == NEAR_EXACT:
+                break
+        return best
+    finally:
+        _release(st)
 
 
 def _side(x: Any) -> Tuple[bytes, int]:
@@ -223,8 +222,7 @@ def explain_call(call: Any, *, tools: Tools = None) -> Explanation:
         >>> explain_call('{"name":"t","args":{"p":"P0"}}')["canonical"]
         '{"p":"P0"}'
     """
-    record, digest = explain_record(call, tools_text(tools))
-    return _explanation(record, digest)
+    return explain_record(call, tools_text(tools))[0]  # type: ignore[return-value]
 
 
 def fingerprint_call(call: Any, *, tools: Tools = None) -> str:
@@ -239,10 +237,6 @@ def fingerprint_call(call: Any, *, tools: Tools = None) -> str:
         True
     """
     return explain_record(call, tools_text(tools))[1]
-
-
-def _explanation(record: Dict[str, Any], digest: str) -> Explanation:
-    return record  # type: ignore[return-value]
 
 
 def explain_calls(message: Any, *, tools: Tools = None) -> List[Explanation]:

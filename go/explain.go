@@ -3,6 +3,7 @@ package fingerprint
 import (
 	"github.com/overturn/fingerprint/go/internal/abi"
 
+	"context"
 	"encoding/binary"
 	"encoding/json"
 )
@@ -77,7 +78,7 @@ func explainCalls(c any, o *CallOptions, all bool) (out []Explanation, err error
 	var index []byte
 	if all {
 		flags |= abi.F_NTH_CALL
-		index = binary.LittleEndian.AppendUint32(nil, abi.ALL_CALLS)
+		index = words(abi.ALL_CALLS)
 	}
 	if tools != nil {
 		flags |= abi.F_TOOLS
@@ -194,33 +195,44 @@ type DiffResult struct {
 // Diff compares two calls (or their Explanations) by their canonical args,
 // kind and name; the core answers (assembly/ops/compare.ts).
 func Diff(a, b any) (*DiffResult, error) {
-	text, err := compare(abi.D_DIFF, a, nil, nil, b)
 	d := &DiffResult{}
-	if err == nil {
-		err = decode(text, d)
-	}
+	err := engineModule.with(func(in *instance) error {
+		text, err := compare(in, abi.D_DIFF, a, b)
+		if err == nil {
+			err = decode(text, d)
+		}
+		return err
+	})
 	return d, err
 }
 
-// compare runs one F_DIFF request: the kind part says the op and how the
-// name part's and the args' values are sent (JSON text, or a Go value's stream).
-func compare(op uint32, name any, match, ignore []byte, args any) ([]byte, error) {
-	kind := binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(nil, op), 0)
-	var sides [2][]byte
+// words: u32s as little-endian bytes (a request's kind part).
+func words(ws ...uint32) (b []byte) {
+	for _, w := range ws {
+		b = binary.LittleEndian.AppendUint32(b, w)
+	}
+	return b
+}
+
+// compare runs one F_DIFF request on in: the kind part says the op and how
+// the name part's and the args' values are sent (JSON text, or a Go value's stream).
+func compare(in *instance, op uint32, name, args any) ([]byte, error) {
+	flags, sides := [2]uint32{}, [2][]byte{}
 	for i, x := range []any{name, args} {
+		var err error
 		if t, ok := callArg(x).(textArg); ok {
-			sides[i] = t.b
-			kind = binary.LittleEndian.AppendUint32(kind, map[bool]uint32{true: abi.F_STRING_INPUT}[t.str])
+			sides[i], flags[i] = t.b, map[bool]uint32{true: abi.F_STRING_INPUT}[t.str]
+		} else if sides[i], _, err = writeValue(nil, x, -1); err != nil {
+			return nil, err
 		} else {
-			var err error
-			if sides[i], _, err = writeValue(nil, x, -1); err != nil {
-				return nil, err
-			}
-			kind = binary.LittleEndian.AppendUint32(kind, abi.F_VALUES)
+			flags[i] = abi.F_VALUES
 		}
 	}
-	r, err := call(engineModule, abi.F_DIFF, [][]byte{kind, sides[0], match, ignore}, textArg{b: sides[1]}, nil)
-	return r.text, err
+	r, err := in.do(context.Background(), abi.F_DIFF, [][]byte{words(op, 0, flags[0], flags[1]), sides[0]}, textArg{b: sides[1]}, nil)
+	if err != nil {
+		return nil, err
+	}
+	return r.text, nil
 }
 
 // NearestMatch: the recorded call nearest to a call, its explanation and the diff.
@@ -233,35 +245,27 @@ type NearestMatch struct {
 
 // Nearest finds the recorded call of the same tool and kind with the fewest
 // changes (the first of equals; an exact match ends the search); nil when
-// none. The core decides (assembly/ops/compare.ts): it is handed each
-// recorded call and names the nearest so far.
-func Nearest(call any, recording []any) (*NearestMatch, error) {
-	target, err := compare(abi.D_NEAR_START, []byte(nil), nil, nil, call)
-	var counters []byte
-	var best *NearestMatch
-	for i := 0; i < len(recording) && err == nil; i++ {
-		var out []byte
-		if out, err = compare(abi.D_NEAR_STEP, []byte(nil), counters, target, recording[i]); err != nil {
-			break
-		}
-		step, cut := binary.LittleEndian.Uint32(out), 4+abi.NEAR_COUNTER_BYTES
-		counters = out[4:cut]
-		if len(out) > cut {
-			// A null explanation: the recorded item is an Explanation, its own.
-			m := struct {
-				Index       int
-				Explanation *Explanation
-				Diff        *DiffResult
-			}{}
-			if err = decode(out[cut:], &m); m.Explanation == nil {
-				m.Explanation = asExplanation(recording[i])
+// none. The core decides (assembly/ops/compare.ts): the instance held for
+// the search keeps the target, is handed each recorded call and names the
+// nearest so far.
+func Nearest(call any, recording []any) (best *NearestMatch, err error) {
+	err = engineModule.with(func(in *instance) error {
+		_, err := compare(in, abi.D_NEAR_START, []byte(nil), call)
+		for i, step := 0, uint32(0); err == nil && i < len(recording) && step != abi.NEAR_EXACT; i++ {
+			var out []byte
+			if out, err = compare(in, abi.D_NEAR_STEP, []byte(nil), recording[i]); err == nil && len(out) > 4 {
+				// A null explanation: the recorded item is an Explanation, its own.
+				best = &NearestMatch{Call: recording[i]}
+				if err = decode(out[4:], best); best.Explanation == nil {
+					best.Explanation = asExplanation(recording[i])
+				}
 			}
-			best = &NearestMatch{m.Index, recording[i], m.Explanation, m.Diff}
+			if err == nil {
+				step = binary.LittleEndian.Uint32(out)
+			}
 		}
-		if step == abi.NEAR_EXACT {
-			break
-		}
-	}
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -1,5 +1,5 @@
 /**
- * Replay diagnostics (issue 6): why did a call get the fingerprint it got, and
+ * Replay diagnostics: why did a call get the fingerprint it got, and
  * why does it differ from a recorded one? Public API, re-exported by api.ts.
  *
  * - `explain` / `explainJSON` / `explainCall`: the selection (which
@@ -11,7 +11,7 @@
  *
  * The core is the single source of truth: it reads the call (assembly/pipeline/call.ts)
  * and writes the explanation record with the digest (assembly/pipeline/explain.ts),
- * in the diagnostics module (src/_engine.ts). Nothing is
+ * in the engine module (src/_engine.ts). Nothing is
  * canonicalized or selected on the host. The diff compares the core's
  * canonical texts in the core (assembly/ops/diff.ts, linear at any depth), which
  * is exactly the equality the fingerprint sees: a trimmed space, a dropped
@@ -19,7 +19,7 @@
  * @module
  */
 import {
-  callKeepMask, diffSides, explainCallText, explainCallValue, explainCalls as explainCallsCore, nearStart, nearStep, type Explained,
+  callKeepMask, diffSides, explainCallText, explainCallValue, explainCalls as explainCallsCore, nearSearch, type Explained,
 } from "./_engine.js";
 import { applyMask, keysObject, selectableKeys } from "./select.js";
 import { EXPLANATION_VERSION, F_TEXT, NEAR_EXACT, NEAR_SEND_CALL, W_CALL, W_MESSAGE, W_OBJECT, W_RECORDED, W_STRING, W_TEXT } from "./_abi.gen.js";
@@ -79,7 +79,7 @@ export interface Explanation {
   /** kind + "\n" + name + "\n" + canonical: the text whose UTF-8 bytes are hashed. */
   preimage: string;
   fingerprint: string;
-  /** "tools" when the tool's declaration chose the selection (issue 12); absent: the call's own matchOn/ignoreArgs, if any. */
+  /** "tools" when the tool's declaration chose the selection; absent: the call's own matchOn/ignoreArgs, if any. */
   declared?: "tools";
 }
 
@@ -120,7 +120,7 @@ export interface NearestMatch<T extends object = Call | Explanation | ProviderCa
  */
 export function explain(name: string, args: unknown, options?: FingerprintOptions): Explanation {
   const [o, own] = optionsOf(options);
-  return explanationOf(explainRecord({ ...o, name, args }, undefined, own));
+  return explainRecord({ ...o, name, args }, undefined, own).record;
 }
 
 /**
@@ -131,7 +131,7 @@ export function explain(name: string, args: unknown, options?: FingerprintOption
 export function explainJSON(name: string, argsJSON: string | Uint8Array, options?: FingerprintOptions): Explanation {
   if (typeof argsJSON !== "string" && !(argsJSON instanceof Uint8Array)) throw hostError(W_TEXT, [typeWord(argsJSON)]);
   const [o, own] = optionsOf(options);
-  return explanationOf(explainRecord({ ...o, name, argsJSON }, undefined, own));
+  return explainRecord({ ...o, name, argsJSON }, undefined, own).record;
 }
 
 /**
@@ -143,7 +143,7 @@ export function explainJSON(name: string, argsJSON: string | Uint8Array, options
  * @example explainCall('{"name":"t","args":{"p":"P0"}}').canonical // '{"p":"P0"}'
  */
 export function explainCall(call: Call | ProviderCall | string | Uint8Array, options?: CallOptions): Explanation {
-  return explanationOf(explainRecord(call, toolsText(options)));
+  return explainRecord(call, toolsText(options)).record;
 }
 
 /**
@@ -172,7 +172,7 @@ export function explainCalls(message: ProviderCall | string | Uint8Array, option
   if (message === null || typeof message !== "object" && typeof message !== "string") {
     throw hostError(W_MESSAGE, [typeWord(message)]);
   }
-  return explainCallsCore(message, toolsText(options)).map(explanationOf);
+  return explainCallsCore(message, toolsText(options)).map((e) => e.record);
 }
 
 /** The core's record for a call (src/_engine.ts), for the CLI, which prints its members. Internal. */
@@ -244,10 +244,6 @@ function optionsOf(options: FingerprintOptions | undefined): [Partial<Call>, Cor
   return [out, callLimits(options.limits)];
 }
 
-function explanationOf({ record }: Explained): Explanation {
-  return record;
-}
-
 /**
  * The differences between two calls that change the fingerprint, computed on
  * the core's canonical texts (assembly/ops/compare.ts). Each side is a call or
@@ -271,22 +267,21 @@ export function diff(a: Call | Explanation | ProviderCall, b: Call | Explanation
  */
 export function nearest<T extends object = Call | Explanation | ProviderCall>(call: Call | Explanation | ProviderCall,
   recording: Iterable<T>): NearestMatch<T> | null {
-  const target = nearStart(side(call));
-  let counters: Uint8Array = new Uint8Array(0);
-  let best: NearestMatch<T> | null = null;
-  for (const rec of recording) {
-    if (rec === null || typeof rec !== "object") throw hostError(W_RECORDED, [typeWord(rec)]);
-    // Its name first, when it shows one: the core skips another tool's call unread.
-    const name = (rec as { name?: unknown }).name;
-    let [step, next, match] = typeof name === "string" ? nearStep(target, counters, name, true) : [NEAR_SEND_CALL, counters, ""];
-    if (step === NEAR_SEND_CALL) [step, next, match] = nearStep(target, counters, side(rec), false);
-    counters = next;
-    if (match !== "") {
-      const m = JSON.parse(match) as { index: number; explanation: Explanation | null; diff: Diff };
-      // A null explanation: the recorded item is an Explanation, its own.
-      best = { index: m.index, call: rec, explanation: m.explanation ?? rec as unknown as Explanation, diff: m.diff };
+  return nearSearch(side(call), (step) => {
+    let best: NearestMatch<T> | null = null;
+    for (const rec of recording) {
+      if (rec === null || typeof rec !== "object") throw hostError(W_RECORDED, [typeWord(rec)]);
+      // Its name first, when it shows one: the core skips another tool's call unread.
+      const name = (rec as { name?: unknown }).name;
+      let [s, match] = typeof name === "string" ? step(name, true) : [NEAR_SEND_CALL, ""];
+      if (s === NEAR_SEND_CALL) [s, match] = step(side(rec), false);
+      if (match !== "") {
+        const m = JSON.parse(match) as { index: number; explanation: Explanation | null; diff: Diff };
+        // A null explanation: the recorded item is an Explanation, its own.
+        best = { index: m.index, call: rec, explanation: m.explanation ?? rec as unknown as Explanation, diff: m.diff };
+      }
+      if (s === NEAR_EXACT) break;
     }
-    if (step === NEAR_EXACT) break;
-  }
-  return best;
+    return best;
+  });
 }
