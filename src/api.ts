@@ -3,12 +3,12 @@
  * sha256(kind "\n" name "\n" canonicalJSON(select(args))), lowercase hex.
  * @module
  */
-import { F_DIGEST, F_IGNORE, F_MATCH_ON, F_TEXT, W_NON_NEGATIVE, W_OBJECT, W_STRING, W_TEXT } from "./_abi.gen.js";
+import { F_DIGEST, F_TEXT, W_NON_NEGATIVE, W_OBJECT, W_STRING, W_TEXT } from "./_abi.gen.js";
 import { call, callValue, retainBytes, setRetain } from "./core.js";
-import { type CoreLimits, type Limits, NONE, callLimits, configureLimits, setConfigured } from "./_limits.js";
+import { type Limits, NONE, configureLimits, setConfigured } from "./_limits.js";
 import { KEEP_MASK, applyMask, keepMask, keysObject, selectableKeys } from "./select.js";
 import { FingerprintError, hostError, typeWord } from "./errors.js";
-import { readList } from "./_args.js";
+import { optionParts } from "./_options.js";
 
 /** The contract version these fingerprints follow (D18). */
 export { FINGERPRINT_VERSION } from "./_abi.gen.js";
@@ -70,40 +70,6 @@ function checkName(name: unknown): string {
     lastName = name;
   }
   return lastNameLiteral;
-}
-
-/** Options as the core takes them: kind as a JSON literal ("": none) and as given (batches: raw text), key lists as JSON texts. */
-export interface Parts {
-  flags: number; kind: string; rawKind: string | undefined; match: string; ignore: string; limits: CoreLimits;
-}
-const NO_OPTIONS: Parts = { flags: 0, kind: "", rawKind: undefined, match: "", ignore: "", limits: NONE };
-
-const hasOwn = Object.prototype.hasOwnProperty;
-
-/**
- * An option of a plain options object is its own property: a key planted on
- * Object.prototype (prototype pollution) must not select for every call.
- * Other objects (class instances, Object.create(defaults)) are read as is.
- */
-export function option(options: object, plain: boolean, k: string): unknown {
-  return !plain || hasOwn.call(options, k) ? (options as Record<string, unknown>)[k] : undefined;
-}
-
-/** Reads each option exactly once; the copies are what selection and the core see (batches too). */
-export function optionParts(options: FingerprintOptions | undefined): Parts {
-  if (options === undefined) return NO_OPTIONS;
-  if (typeof options !== "object" || options === null) throw hostError(W_OBJECT, ["options", typeWord(options)]);
-  const plain = Object.getPrototypeOf(options) === Object.prototype;
-  const kind = option(options, plain, "kind");
-  if (kind !== undefined && typeof kind !== "string") throw hostError(W_STRING, ["kind", typeWord(kind)]);
-  const matchOn = readList(option(options, plain, "matchOn"), "matchOn");
-  const ignoreArgs = readList(option(options, plain, "ignoreArgs"), "ignoreArgs");
-  const limits = callLimits(option(options, plain, "limits"));
-  const flags = (matchOn ? F_MATCH_ON : 0) | (ignoreArgs ? F_IGNORE : 0);
-  return {
-    flags, kind: kind === undefined ? "" : JSON.stringify(kind), rawKind: kind,
-    match: matchOn ? JSON.stringify(matchOn) : "", ignore: ignoreArgs ? JSON.stringify(ignoreArgs) : "", limits,
-  };
 }
 
 /**

@@ -20,7 +20,7 @@ import {
   F_STRING_INPUT, F_VALUES, W_CHOICE, W_COLUMN, W_COLUMN_ORDER, W_ITERABLE, W_ITERABLE_OR_COLUMN, W_LENGTHS,
 } from "./_abi.gen.js";
 import { type Column, SHARED_EMPTY, runChunk } from "./_batch.js";
-import { option, optionParts } from "./api.js";
+import { option, optionParts } from "./_options.js";
 import { asBatch, type BatchTarget, batchHostHash } from "./core.js";
 import { type CoreLimits } from "./_limits.js";
 import { hasEngineSource, withEngine } from "./_engine.js";

@@ -1,0 +1,43 @@
+/**
+ * A call's options read once, as the core takes them (shared by the single-call and batch APIs). Internal.
+ * @module
+ */
+import { F_IGNORE, F_MATCH_ON, W_OBJECT, W_STRING } from "./_abi.gen.js";
+import { type CoreLimits, NONE, callLimits } from "./_limits.js";
+import { hostError, typeWord } from "./errors.js";
+import { readList } from "./_args.js";
+import type { FingerprintOptions } from "./api.js";
+
+/** Options as the core takes them: kind as a JSON literal ("": none) and as given (batches: raw text), key lists as JSON texts. */
+export interface Parts {
+  flags: number; kind: string; rawKind: string | undefined; match: string; ignore: string; limits: CoreLimits;
+}
+const NO_OPTIONS: Parts = { flags: 0, kind: "", rawKind: undefined, match: "", ignore: "", limits: NONE };
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/**
+ * An option of a plain options object is its own property: a key planted on
+ * Object.prototype (prototype pollution) must not select for every call.
+ * Other objects (class instances, Object.create(defaults)) are read as is.
+ */
+export function option(options: object, plain: boolean, k: string): unknown {
+  return !plain || hasOwn.call(options, k) ? (options as Record<string, unknown>)[k] : undefined;
+}
+
+/** Reads each option exactly once; the copies are what selection and the core see (batches too). */
+export function optionParts(options: FingerprintOptions | undefined): Parts {
+  if (options === undefined) return NO_OPTIONS;
+  if (typeof options !== "object" || options === null) throw hostError(W_OBJECT, ["options", typeWord(options)]);
+  const plain = Object.getPrototypeOf(options) === Object.prototype;
+  const kind = option(options, plain, "kind");
+  if (kind !== undefined && typeof kind !== "string") throw hostError(W_STRING, ["kind", typeWord(kind)]);
+  const matchOn = readList(option(options, plain, "matchOn"), "matchOn");
+  const ignoreArgs = readList(option(options, plain, "ignoreArgs"), "ignoreArgs");
+  const limits = callLimits(option(options, plain, "limits"));
+  const flags = (matchOn ? F_MATCH_ON : 0) | (ignoreArgs ? F_IGNORE : 0);
+  return {
+    flags, kind: kind === undefined ? "" : JSON.stringify(kind), rawKind: kind,
+    match: matchOn ? JSON.stringify(matchOn) : "", ignore: ignoreArgs ? JSON.stringify(ignoreArgs) : "", limits,
+  };
+}
