@@ -10,11 +10,7 @@
  * fingerprint path never pays for it (README, "How it is built"). Internal.
  * @module
  */
-import {
-  ALL_CALLS, D_DIFF, D_NEAR_START, D_NEAR_STEP, DIFF_KIND_BYTES, F_CALL, F_NTH_CALL, F_STRING_INPUT, F_TOOLS, F_VALUES,
-  HEADER_BYTES, NEAR_NAME_ONLY, RESULT_CLI_ARG, RESULT_CLI_CODE, RESULT_CLI_DATA, RESULT_CLI_ERR,
-  RESULT_CLI_LINES, RESULT_CLI_OP, RESULT_CLI_OUT, RESULT_CLI_STATE, RQ_CLI, RQ_DIFF, RQ_EXPLAIN,
-} from "./_abi.gen.js";
+import { D_DIFF, D_NEAR_START, D_NEAR_STEP, F_CALL, F_STRING_INPUT, F_TOOLS, F_VALUES, NEAR_NAME_ONLY } from "./_abi.gen.js";
 import { FingerprintError } from "./errors.js";
 import { type BatchTarget } from "./core.js";
 import { type Exports as CoreExports, Instance, Pool } from "./_instance.js";
@@ -88,23 +84,20 @@ export function explainCallText(text: string | Uint8Array, tools?: Uint8Array, o
   return explainText(text, false, tools, own)[0];
 }
 
-/** One call, or (all) every call of a message (ALL_CALLS), of a JSON text. */
-function explainText(text: string | Uint8Array, all: boolean, tools: Uint8Array | undefined, own: CoreLimits): Explained[] {
-  return engine.with((i) => {
-    const at = i.inPtr + HEADER_BYTES + (all ? 4 : 0) + (tools?.length ?? 0);
-    i.reserve(at - i.inPtr + (typeof text === "string" ? 3 * text.length : text.length));
-    const n = i.put(at, text);
-    return runCall(i, RQ_EXPLAIN | (typeof text === "string" ? F_STRING_INPUT : 0), n, all, tools, own);
+/** One call, or (all) every call of a message (ALL_CALLS), given as JSON text or a host object (the value stream). */
+function explainText(call: Side, all: boolean, tools: Uint8Array | undefined, own: CoreLimits): Explained[] {
+  const text = engine.with((i) => {
+    i.limits(own); // the core checks the call against the limits (assembly/base/limits.ts)
+    i.request(all ? "explainAll" : "explain", { ignoreArgs: tools, args: call }, sideFlags(call) | (tools ? F_TOOLS : 0));
+    return i.text();
   });
+  const parsed = JSON.parse(text) as Explanation | Explanation[];
+  return (all ? parsed as Explanation[] : [parsed as Explanation]).map((record) => ({ record, digest: record.fingerprint }));
 }
 
 /** Explains a call given as a host object, written as the core's value stream (src/values.ts). */
 export function explainCallValue(call: object, tools?: Uint8Array, own: CoreLimits = NONE): Explained {
-  return explainValue(call, false, tools, own)[0];
-}
-
-function explainValue(call: object, all: boolean, tools: Uint8Array | undefined, own: CoreLimits): Explained[] {
-  return engine.with((i) => runCall(i, RQ_EXPLAIN | F_VALUES, writeCallValue(i, call, all, tools), all, tools, own));
+  return explainText(call, false, tools, own)[0];
 }
 
 /**
@@ -113,15 +106,16 @@ function explainValue(call: object, all: boolean, tools: Uint8Array | undefined,
  * declaration decides, as in the explanation that follows.
  */
 export function callKeepMask(call: object, tools: Uint8Array | undefined, own: CoreLimits): string {
-  return engine.with((i) => runCallText(i, F_CALL | F_VALUES | KEEP_MASK, writeCallValue(i, call, false, tools), false, tools, own));
+  return engine.with((i) => {
+    i.limits(own);
+    i.send(F_CALL | F_VALUES | KEEP_MASK | (tools ? F_TOOLS : 0), { ignoreArgs: tools, args: call });
+    return i.text();
+  });
 }
 
-/** Writes a call as the value stream after its parts; returns its length. */
-function writeCallValue(i: Instance, call: object, all: boolean, tools: Uint8Array | undefined): number {
-  const start = i.inPtr + HEADER_BYTES + (all ? 4 : 0) + (tools?.length ?? 0);
-  i.reserve(start - i.inPtr + 1024);
-  // Paths from the call itself: its args member's values are `args…` (D15).
-  return i.putValue(call, start, Infinity, "") - start;
+/** How a part is sent (flags of its request, or of the diff's kind part): a string as UTF-8, a host value as its stream. */
+export function sideFlags(x: Side): number {
+  return typeof x === "string" ? F_STRING_INPUT : x instanceof Uint8Array ? 0 : F_VALUES;
 }
 
 /**
@@ -130,30 +124,7 @@ function writeCallValue(i: Instance, call: object, all: boolean, tools: Uint8Arr
  * the JSON array of their Explanations. A message with no calls gives [].
  */
 export function explainCalls(message: string | Uint8Array | object, tools?: Uint8Array): Explained[] {
-  return typeof message === "string" || message instanceof Uint8Array
-    ? explainText(message, true, tools, NONE) : explainValue(message, true, tools, NONE);
-}
-
-/**
- * The call is already written after its parts: with all, F_NTH_CALL's kind
- * part (4 bytes, ALL_CALLS), and F_TOOLS' ignoreArgs part (the declarations).
- * The text is the call's Explanation, or (all) a JSON array of every call's.
- */
-function runCall(i: Instance, flags: number, argsLen: number, all: boolean, tools: Uint8Array | undefined,
-  own: CoreLimits): Explained[] {
-  const parsed = JSON.parse(runCallText(i, flags, argsLen, all, tools, own)) as Explanation | Explanation[];
-  return (all ? parsed as Explanation[] : [parsed as Explanation]).map((record) => ({ record, digest: record.fingerprint }));
-}
-
-function runCallText(i: Instance, flags: number, argsLen: number, all: boolean, tools: Uint8Array | undefined,
-  own: CoreLimits): string {
-  i.limits(own); // the core checks the call against the limits (assembly/base/limits.ts)
-  const toolsLen = tools?.length ?? 0;
-  const at = i.inPtr + HEADER_BYTES;
-  if (all) new DataView(i.view().buffer).setUint32(at, ALL_CALLS, true);
-  if (tools) i.put(at + (all ? 4 : 0), tools);
-  i.header(flags | (all ? F_NTH_CALL : 0) | (tools ? F_TOOLS : 0), all ? 4 : 0, 0, 0, toolsLen, argsLen);
-  return i.runText(HEADER_BYTES + (all ? 4 : 0) + toolsLen + argsLen);
+  return explainText(message, true, tools, NONE);
 }
 
 // ---- diff and nearest (assembly/ops/compare.ts): sides in, the core's answer out ----
@@ -192,29 +163,9 @@ export function nearSearch<T>(target: Side, fn: (step: NearStep) => T): T {
  * JSON text or as the value stream. The answer's bytes (a copy).
  */
 function compare(i: Instance, op: number, arg: number, name: Side, args: Side): Uint8Array {
-  const at = i.inPtr + HEADER_BYTES + DIFF_KIND_BYTES;
-  const [mid, nameFlags] = putPart(i, name, at);
-  const [end, argsFlags] = putPart(i, args, mid);
-  i.header(RQ_DIFF, DIFF_KIND_BYTES, mid - at, 0, 0, end - mid);
-  i.put(i.inPtr + HEADER_BYTES, new Uint8Array(new Uint32Array([op, arg, nameFlags, argsFlags]).buffer));
   i.limits();
-  if (i.run(end - i.inPtr) !== 0) throw i.error();
+  i.request("diff", { kind: new Uint8Array(new Uint32Array([op, arg, sideFlags(name), sideFlags(args)]).buffer), name, args });
   return i.textBytes().slice();
-}
-
-/** Writes a part at `at`: bytes as they are, a string as UTF-8 (F_STRING_INPUT), a host value as its stream (F_VALUES). */
-function putPart(i: Instance, x: Side, at: number): [number, number] {
-  if (x instanceof Uint8Array) {
-    i.reserve(at - i.inPtr + x.length);
-    return [at + i.put(at, x), 0];
-  }
-  if (typeof x === "string") {
-    i.reserve(at - i.inPtr + x.length * 3);
-    return [at + i.put(at, x), F_STRING_INPUT];
-  }
-  i.reserve(at - i.inPtr + 1024);
-  // Paths from the call itself, as explain's (writeCallValue).
-  return [i.putValue(x, at, Infinity, ""), F_VALUES];
 }
 
 /** What one step of the core's CLI engine returns (assembly/cli/run.ts, RESULT_CLI_*). */
@@ -240,22 +191,13 @@ const asBytes = (p: string | Uint8Array) => (typeof p === "string" ? enc.encode(
  */
 export function cliStep(step: string, name: string | Uint8Array = "", match: string | Uint8Array = "",
   ignore: string | Uint8Array = "", args: Uint8Array = new Uint8Array(0)): CliResult {
-  const parts = [step, name, match, ignore].map(asBytes);
-  parts.push(args);
-  const len = HEADER_BYTES + parts.reduce((n, p) => n + p.length, 0);
   return engine.with((i) => {
-    i.reserve(len);
-    let at = i.inPtr + HEADER_BYTES;
-    for (const p of parts) at += i.put(at, p);
-    i.header(RQ_CLI, parts[0].length, parts[1].length, parts[2].length, parts[3].length, parts[4].length);
     i.limits(); // the configured limits; a CLI run's --max-* options tighten them in the core (cli/args.ts)
-    if (i.run(len) !== 0) throw i.error();
-    const text = i.textBytes().slice();
-    const w = (o: number) => i.res[o >> 2] >>> 0;
-    const o = w(RESULT_CLI_OUT), r = o + w(RESULT_CLI_ERR), s = r + w(RESULT_CLI_STATE);
+    const w = i.request("cli", { kind: asBytes(step), name: asBytes(name), matchOn: asBytes(match), ignoreArgs: asBytes(ignore), args });
+    const text = i.textBytes().slice(), o = w.out, r = o + w.err, s = r + w.state;
     return {
-      out: text.subarray(0, o), err: text.subarray(o, r), state: text.subarray(r, s), data: text.subarray(s, s + w(RESULT_CLI_DATA)),
-      lines: w(RESULT_CLI_LINES), code: i.res[RESULT_CLI_CODE >> 2], op: w(RESULT_CLI_OP), arg: w(RESULT_CLI_ARG),
+      out: text.subarray(0, o), err: text.subarray(o, r), state: text.subarray(r, s), data: text.subarray(s, s + w.data),
+      lines: w.lines, code: w.code | 0, op: w.op, arg: w.arg,
     };
   });
 }

@@ -45,8 +45,8 @@ const EMPTY = new Uint8Array(0);
 /** The request parts in header order (abi.ts HEADER_WORDS). */
 const PART_NAMES = ["kind", "name", "matchOn", "ignoreArgs", "args"] as const;
 type RequestKind = keyof typeof REQUESTS;
-/** A part as the host made it: text, bytes, or a u32 part's fields by their table names. */
-export type RequestParts = Partial<Record<(typeof PART_NAMES)[number], string | Uint8Array | Record<string, number>>>;
+/** A part as the host made it: text, bytes, a host value (the value stream), or a u32 part's fields by their table names. */
+export type RequestParts = Partial<Record<(typeof PART_NAMES)[number], string | Uint8Array | object>>;
 
 /** Thrown by a value walk's growth past the bound putValue was given (the caller decides). */
 export const OVER = { over: true };
@@ -202,31 +202,42 @@ export class Instance {
 
   /**
    * Runs request `kind` of the generated table (abi.ts "request:" lines) with `flags` among its
-   * optional ones: each part written as the table says (a u32 part's fixed fields filled in), the
-   * core's error thrown; the result's words by their table names (the text: textBytes()).
+   * optional ones: a u32 part given by its fields' table names is packed (its fixed fields filled
+   * in), the rest go as send() writes them; the result's words by their table names (the text: textBytes()).
    */
-  request(kind: RequestKind, parts: RequestParts, flags = 0): Record<string, number> {
+  request(kind: RequestKind, parts: RequestParts, flags = 0, path = ""): Record<string, number> {
     const r = REQUESTS[kind], u32 = r.u32 as Record<string, readonly (string | number)[]>;
-    const data = PART_NAMES.map((p) => {
-      const x = parts[p] ?? "", fields = u32[p];
-      if (!fields) return x as string | Uint8Array;
+    for (const p of PART_NAMES) {
+      const x = parts[p], fields = u32[p];
+      if (!fields || x instanceof Uint8Array) continue;
       const v = new DataView(new ArrayBuffer(4 * fields.length));
       fields.forEach((f, k) => v.setUint32(4 * k, typeof f === "number" ? f : (x as Record<string, number>)[f], true));
-      return new Uint8Array(v.buffer);
-    });
-    this.reserve(data.reduce((n, x) => n + 3 * x.length, HEADER_BYTES));
-    let at = this.inPtr + HEADER_BYTES;
-    const lens = data.map((x) => { const n = this.put(at, x); at += n; return n; });
-    this.header(r.flags | flags, lens[0], lens[1], lens[2], lens[3], lens[4]);
-    if (this.run(at - this.inPtr) !== 0) throw this.error();
+      parts = { ...parts, [p]: new Uint8Array(v.buffer) };
+    }
+    this.send(r.flags | flags, parts, path);
     const w = new DataView(this.view().buffer, this.resPtr + RESULT_DIGEST);
     return Object.fromEntries(r.words.map((name, k) => [name, w.getUint32(4 * k, true)]));
   }
 
-  /** Runs the request and returns its text, or throws the core's error. */
-  runText(len: number): string {
-    if (this.run(len) !== 0) throw this.error();
-    return this.text();
+  /**
+   * Writes the header and the parts in header order (text, bytes, or a host value as the value
+   * stream, its error paths starting with `path`, D15) and runs the request; throws the core's error.
+   */
+  send(flags: number, parts: RequestParts, path = ""): void {
+    let at = this.inPtr + HEADER_BYTES;
+    const lens = PART_NAMES.map((p) => {
+      const x = parts[p] ?? "", start = at;
+      if (typeof x === "string" || x instanceof Uint8Array) {
+        this.reserve(at - this.inPtr + (typeof x === "string" ? 3 * x.length : x.length));
+        at += this.put(at, x);
+      } else {
+        this.reserve(at - this.inPtr + 1024);
+        at = this.putValue(x, at, Infinity, path);
+      }
+      return at - start;
+    });
+    this.header(flags, lens[0], lens[1], lens[2], lens[3], lens[4]);
+    if (this.run(at - this.inPtr) !== 0) throw this.error();
   }
 
   /** Drops every view of this instance's memory, so a retired instance becomes garbage. */

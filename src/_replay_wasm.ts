@@ -5,14 +5,11 @@
  * or decided here. Internal.
  * @module
  */
-import {
-  F_STRING_INPUT, F_VALUES, HEADER_BYTES, REPLAY_KIND_BYTES, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, RQ_REPLAY, U_UTF16, W_BROKEN, W_REENTERED,
-} from "./_abi.gen.js";
-import { newEngineInstance } from "./_engine.js";
+import { R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, U_UTF16, W_BROKEN, W_REENTERED } from "./_abi.gen.js";
+import { newEngineInstance, sideFlags } from "./_engine.js";
 import type { Instance } from "./_instance.js";
 import { hostError } from "./errors.js";
 
-const PRE = HEADER_BYTES + REPLAY_KIND_BYTES; // header, then the kind part: op, argument, known line, unit (u32 each)
 const decoder = new TextDecoder();
 
 /** A recorded line the core sent: its text and its items (UTF-16 positions, assembly/ops/items.ts). */
@@ -74,21 +71,9 @@ export class ReplayCore {
     if (i.dead) throw hostError(W_BROKEN, []);
     i.busy = true;
     try {
-      const at = i.inPtr + PRE;
-      let len: number, flags = 0;
-      if (typeof data === "string" || data instanceof Uint8Array) {
-        i.reserve(PRE + (typeof data === "string" ? 3 * data.length : data.length));
-        len = i.put(at, data);
-        if (typeof data === "string") flags = F_STRING_INPUT;
-      } else {
-        i.reserve(PRE + 1024);
-        len = i.putValue(data, at) - at;
-        flags = F_VALUES;
-      }
       i.limits(); // the configured limits: the core checks each loaded line and each live call (assembly/base/limits.ts)
-      i.header(RQ_REPLAY | flags, REPLAY_KIND_BYTES, 0, 0, 0, len);
-      new Uint32Array(i.view().buffer, i.inPtr + HEADER_BYTES, 4).set([op, arg, known, U_UTF16]);
-      if (i.run(PRE + len) !== 0) throw i.error();
+      // The kind part: op, argument, known line, unit (u32 each, REPLAY_KIND_BYTES).
+      i.request("replay", { kind: new Uint8Array(new Uint32Array([op, arg, known, U_UTF16]).buffer), args: data }, sideFlags(data), "args");
       return read(i);
     } finally {
       i.busy = false;
