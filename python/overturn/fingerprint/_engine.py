@@ -18,10 +18,9 @@ if TYPE_CHECKING:
     from typing import Any, Dict, List, Tuple
 
 from . import _core
-from ._abi import (ALL_CALLS, F_CALL, F_FROM_VALUE, F_KEEP_MASK, F_NTH_CALL, F_STRING_INPUT, F_TEXT, F_TOOLS, HEADER_BYTES,
-                   RESULT_CLI_OUT, RESULT_TEXT_PTR, RQ_CLI, RQ_DIFF, RQ_EXPLAIN, W_TEXT)
+from ._abi import F_CALL, F_FROM_VALUE, F_KEEP_MASK, F_STRING_INPUT, F_TEXT, F_TOOLS, W_TEXT
 from ._errors import host_error, type_word
-from ._instance import HEADER as _HEADER, Instance, Pool
+from ._instance import Instance, Pool
 from ._module_cache import load_module
 from ._wasmtime import Module, engine
 
@@ -64,6 +63,25 @@ def _call_text(text: Any) -> Tuple[bytes, int]:
     raise host_error(W_TEXT, type_word(text))
 
 
+def _ask(kind: str, parts: Dict[str, Any], flags: int = 0, s: Any = None, st: Any = None) -> bytes:
+    """Request ``kind`` of the generated table on ``st`` (None: one of the pool's) under the limits ``s``
+    (None: the configured ones): the bytes the core returned (a copy), or the FingerprintError (a trap
+    leaves the instance dead, D19)."""
+    if st is None:
+        st = _acquire()
+        try:
+            return _ask(kind, parts, flags, s, st)
+        finally:
+            _release(st)
+    view, ptr, size, _ = st.ask(kind, parts, flags, s)
+    return bytes(view[ptr:ptr + size])
+
+
+def _run(kind: str, parts: Dict[str, Any], flags: int = 0, s: Any = None) -> str:
+    """:func:`_ask`, its answer as text."""
+    return _ask(kind, parts, flags, s).decode("utf-8", "surrogatepass")
+
+
 def explain_call_text(text: Any, tools: bytes = b"", s: Any = None, from_value: bool = False) -> Tuple[Dict[str, Any], str]:
     """(Explanation, digest) for a call given as JSON text: ``str`` or UTF-8 ``bytes``; the
     Explanation as the core writes it (assembly/pipeline/explain.ts).
@@ -71,15 +89,10 @@ def explain_call_text(text: Any, tools: bytes = b"", s: Any = None, from_value: 
     ``s``: the call's limits (None: the configured ones); ``from_value``: the text was made here
     from the caller's mapping (F_FROM_VALUE: a limit error names no offset into it)."""
     data, flags = _call_text(text)
-    flags |= RQ_EXPLAIN | (F_TOOLS if tools else 0) | (F_FROM_VALUE if from_value else 0)
-    st = _acquire()
-    try:
-        text_out = _run(st, _HEADER.pack(flags, 0, 0, 0, len(tools), len(data)) + tools + data, s)
-    finally:
-        _release(st)
+    flags |= (F_TOOLS if tools else 0) | (F_FROM_VALUE if from_value else 0)
     import json  # here: the CLI never needs it (~5 ms of its start)
 
-    record = json.loads(text_out)
+    record = json.loads(_run("explain", {"ignoreArgs": tools, "args": data}, flags, s))
     # Checked as every digest from a module is (_core.digest_text): never anything else as a fingerprint.
     return record, _core.digest_text(str(record.get("fingerprint")).encode("utf-8", "surrogatepass"))
 
@@ -90,7 +103,8 @@ def call_keep_mask(text: bytes, tools: bytes = b"", s: Any = None) -> str:
     flags = F_CALL | F_KEEP_MASK | F_TEXT | F_FROM_VALUE | (F_TOOLS if tools else 0)
     st = _acquire()
     try:
-        return _run(st, _HEADER.pack(flags, 0, 0, 0, len(tools), len(text)) + tools + text, s)
+        view, ptr, size = st.send(flags, (b"", b"", b"", tools, text), s)
+        return str(view[ptr:ptr + size], "utf-8", "surrogatepass")
     finally:
         _release(st)
 
@@ -100,17 +114,11 @@ def explain_calls_text(text: Any, tools: bytes = b"", from_value: bool = False) 
     request (ALL_CALLS: the core parses the message once and writes their JSON
     array); [] for a message without calls."""
     data, flags = _call_text(text)
-    flags |= RQ_EXPLAIN | F_NTH_CALL | (F_TOOLS if tools else 0)
-    if from_value:
-        flags |= F_FROM_VALUE  # a limit error names no offset into text the caller never saw
+    # F_FROM_VALUE: a limit error names no offset into text the caller never saw.
+    flags |= (F_TOOLS if tools else 0) | (F_FROM_VALUE if from_value else 0)
     import json
 
-    st = _acquire()
-    try:
-        text_out = _run(st, _HEADER.pack(flags, 4, 0, 0, len(tools), len(data)) + struct.pack("<I", ALL_CALLS) + tools + data)
-    finally:
-        _release(st)
-    return json.loads(text_out)  # type: ignore[no-any-return]
+    return json.loads(_run("explainAll", {"ignoreArgs": tools, "args": data}, flags))  # type: ignore[no-any-return]
 
 
 # ---- diff and nearest (assembly/ops/compare.ts): sides in, the core's answer out ----
@@ -119,18 +127,7 @@ def compare(op: int, arg: int, a: bytes, flags_a: int, b: bytes, flags_b: int, s
     """One F_DIFF request: the kind part (op, argument, how a and b are sent), then the name (a)
     and args (b) parts; the answer's bytes. ``st``: the instance a nearest search holds (else one
     of the pool's)."""
-    kind = struct.pack("<IIII", op, arg, flags_a, flags_b)
-    request = _HEADER.pack(RQ_DIFF, len(kind), len(a), 0, 0, len(b)) + kind + a + b
-    if st is not None:
-        return run_request_bytes(st, request)
-    st = _acquire()
-    try:
-        return run_request_bytes(st, request)
-    finally:
-        _release(st)
-
-
-_CLI_WORDS = struct.Struct("<IIIIiIII")  # RESULT_CLI_OUT, _ERR, _STATE, _LINES, _CODE, _OP, _DATA, _ARG (consecutive in abi.ts)
+    return _ask("diff", {"kind": struct.pack("<IIII", op, arg, flags_a, flags_b), "name": a, "args": b}, st=st)
 
 
 def cli_step(step: str, name: Any = b"", match: Any = b"", ignore: Any = b"",
@@ -139,41 +136,18 @@ def cli_step(step: str, name: Any = b"", match: Any = b"", ignore: Any = b"",
     (stdout bytes, stderr bytes, state to hand back, lines read, code, the driver's action, its payload,
     its second number), the bytes as views of one read of wasm memory (no further copies: a CLI moves
     megabytes a step)."""
-    parts = [p.encode("utf-8", "surrogateescape") if isinstance(p, str) else p for p in (step, name, match, ignore)]
+    kind, name, match, ignore = [p.encode("utf-8", "surrogateescape") if isinstance(p, str) else p
+                                 for p in (step, name, match, ignore)]
     st = _acquire()
     try:
-        return _cli_step(st, parts, args)
+        # The configured limits; a CLI run's --max-* options tighten them in the core (cli/args.ts).
+        view, ptr, size, w = st.ask("cli", {"kind": kind, "name": name, "matchOn": match, "ignoreArgs": ignore, "args": args})
     finally:
         _release(st)
-
-
-def _cli_step(st: Instance, parts: List[Any], args: Any) -> Tuple[Any, ...]:
-    n = HEADER_BYTES + sum(len(p) for p in parts) + len(args)
-    st.room(n)
-    head = _HEADER.pack(RQ_CLI, *[len(p) for p in parts], len(args)) + b"".join(parts)
-    st.tell()  # the configured limits; a CLI run's --max-* options tighten them in the core (cli/args.ts)
-    view = st.view
-    view[st.in_ptr:st.in_ptr + len(head)] = head
-    view[st.in_ptr + n - len(args):st.in_ptr + n] = args
-    st.run(n)
-    view, ptr, size = st.answer()
-    n_out, n_err, n_state, lines, code, op, n_data, arg = _CLI_WORDS.unpack_from(view, st.result + RESULT_CLI_OUT)
     text = memoryview(bytes(view[ptr:ptr + size]))
-    e, s = n_out + n_err, n_out + n_err + n_state
-    return text[:n_out], text[n_out:e], text[e:s], lines, code, op, text[s:s + n_data], arg
-
-
-def _run(st: Instance, request: bytes, s: Any = None) -> str:
-    """One request on instance ``st`` under the limits ``s`` (None: the configured ones): the
-    returned text, or the FingerprintError (a trap leaves ``st`` dead, D19)."""
-    view, ptr, size = st.request(request, s)
-    return str(view[ptr:ptr + size], "utf-8", "surrogatepass")
-
-
-def run_request_bytes(st: Instance, request: bytes, s: Any = None) -> bytes:
-    """:func:`_run`, its answer as the bytes the core wrote (a copy)."""
-    view, ptr, size = st.request(request, s)
-    return bytes(view[ptr:ptr + size])
+    n_out, e, s = w["out"], w["out"] + w["err"], w["out"] + w["err"] + w["state"]
+    code = w["code"] - ((w["code"] >> 31) << 32)  # the exit code is signed
+    return text[:n_out], text[n_out:e], text[e:s], w["lines"], code, w["op"], text[s:s + w["data"]], w["arg"]
 
 
 def json_error_at(text: Any, offset: int) -> str:

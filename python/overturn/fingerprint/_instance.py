@@ -21,8 +21,8 @@ if TYPE_CHECKING:
     from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from . import _limits
-from ._abi import (ABI_ID, FINGERPRINT_VERSION, HEADER_WORDS, INPUT_RESERVE_BYTES, REQUESTS, RESULT_DIGEST, RESULT_STATUS,
-                   RESULT_TEXT_PTR, W_NO_ROOM, W_STACK, W_TRAP)
+from ._abi import (ABI_ID, FINGERPRINT_VERSION, HEADER_BYTES, HEADER_WORDS, INPUT_RESERVE_BYTES, REQUESTS, RESULT_DIGEST,
+                   RESULT_STATUS, RESULT_TEXT_PTR, W_NO_ROOM, W_STACK, W_TRAP)
 from ._errors import FingerprintError, core_error, host_error
 from ._wasmtime import Instance as _Wasm, Module, WasmError
 
@@ -113,16 +113,21 @@ class Instance(_Wasm):
         The fingerprint module's hot paths inline this (``_core._run``, ``plain``)."""
         return self.checked(self.run_addr, n)
 
-    def request(self, request: bytes, s: Optional[_limits.Settings] = None, tell: bool = True) -> Tuple[memoryview, int, int]:
-        """Writes and runs a whole request under the limits ``s`` (``tell``: False for a request the
-        limits do not govern): the memory view and where the returned text is in it, or the core's
-        FingerprintError."""
+    def send(self, flags: int, data: Any, s: Optional[_limits.Settings] = None, tell: bool = True) -> Tuple[memoryview, int, int]:
+        """Writes the header and the five parts (bytes, header order; each written in place, never joined:
+        a CLI step moves megabytes) and runs the request under the limits ``s`` (``tell``: False for a
+        request the limits do not govern): the memory view and where the returned text is in it, or
+        the core's FingerprintError."""
         if tell:
             self.tell(s)
-        n = len(request)
+        n = HEADER_BYTES + sum(map(len, data))
         self.room(n)
         self.head = None  # plain() rewrites its header after this request
-        self.view[self.in_ptr:self.in_ptr + n] = request
+        view, at = self.view, self.in_ptr + HEADER_BYTES
+        view[self.in_ptr:at] = HEADER.pack(flags, *map(len, data))
+        for x in data:
+            view[at:at + len(x)] = x
+            at += len(x)
         self.run(n)
         return self.answer()
 
@@ -130,16 +135,16 @@ class Instance(_Wasm):
             tell: bool = True) -> Tuple[memoryview, int, int, Dict[str, int]]:
         """Runs request ``kind`` of the generated table (``_abi.REQUESTS``, abi.ts "request:" lines) with
         ``flags`` among its optional ones: each part as bytes, or a u32 part's fields by their table
-        names (its fixed fields filled in). ``request()``'s answer and the result's words by name."""
+        names (its fixed fields filled in). ``send()``'s answer and the result's words by name."""
         r = REQUESTS[kind]
         data = []
         for p in _PART_NAMES:
-            x = parts.get(p, b"")
+            x = parts.get(p)
             fields = r["u32"].get(p)
-            if fields is not None:
+            if fields is not None and not isinstance(x, bytes):
                 x = struct.pack("<%dI" % len(fields), *(f if type(f) is int else x[f] for f in fields))
-            data.append(x)
-        view, ptr, size = self.request(HEADER.pack(r["flags"] | flags, *map(len, data)) + b"".join(data), s, tell)
+            data.append(b"" if x is None else x)
+        view, ptr, size = self.send(r["flags"] | flags, data, s, tell)
         words = r["words"]
         return view, ptr, size, dict(zip(words, struct.unpack_from("<%dI" % len(words), view, self.result + RESULT_DIGEST)))
 

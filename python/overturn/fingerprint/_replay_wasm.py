@@ -8,9 +8,8 @@ import struct
 import threading
 from typing import Any
 
-from ._abi import (REPLAY_KIND_BYTES, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, RQ_REPLAY, U_CODE_POINTS,
-                   W_BROKEN, W_REENTERED)
-from ._engine import _HEADER, _new_instance
+from ._abi import R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, U_CODE_POINTS, W_BROKEN, W_REENTERED
+from ._engine import _new_instance
 from ._errors import host_error
 
 _OP = struct.Struct("<IIII")  # the kind part (REPLAY_KIND_BYTES): op, argument, the line the caller holds, the items' unit
@@ -50,11 +49,9 @@ class ReplayCore:
                 raise host_error(W_REENTERED)
             if st.dead:
                 raise host_error(W_BROKEN)
-            request = (_HEADER.pack(RQ_REPLAY | flags, REPLAY_KIND_BYTES, 0, 0, 0, len(data))
-                       + _OP.pack(op, arg, known, U_CODE_POINTS) + data)
             st.busy = True
             try:
-                view, ptr, size = st.request(request)
+                view, ptr, size, _ = st.ask("replay", {"kind": _OP.pack(op, arg, known, U_CODE_POINTS), "args": data}, flags)
                 return bytes(view[ptr:ptr + size])
             finally:
                 st.busy = False
