@@ -120,13 +120,6 @@ export class Instance {
     return this.bytes;
   }
 
-  /** Writes the request header (flags, then the five parts' lengths). */
-  header(flags: number, kind: number, name: number, match: number, ignore: number, args: number): void {
-    this.view();
-    const h = this.hdr;
-    h[0] = flags; h[1] = kind; h[2] = name; h[3] = match; h[4] = ignore; h[5] = args;
-  }
-
   /** Writes text (UTF-8, WTF-8 for lone surrogates) or bytes at `at`; their length. Room for 3 bytes per unit must be reserved. */
   put(at: number, s: string | Uint8Array): number {
     const mem = this.view();
@@ -236,7 +229,9 @@ export class Instance {
       }
       return at - start;
     });
-    this.header(flags, lens[0], lens[1], lens[2], lens[3], lens[4]);
+    const h = (this.view(), this.hdr); // the header: flags, then the five parts' lengths
+    h[0] = flags;
+    h.set(lens, 1);
     if (this.run(at - this.inPtr) !== 0) throw this.error();
   }
 
