@@ -129,7 +129,12 @@ class Instance(_Wasm):
             view[at:at + len(x)] = x
             at += len(x)
         self.run(n)
-        return self.answer()
+        self.refresh()  # the run may have grown memory
+        view = self.view
+        status, offset, _part, ptr, size = RESULT.unpack_from(view, self.result + RESULT_STATUS)
+        if status:
+            raise core_error(status, offset, str(view[ptr:ptr + size], "utf-8", "surrogatepass") if size else "")
+        return view, ptr, size
 
     def ask(self, kind: str, parts: Dict[str, Any], flags: int = 0, s: Optional[_limits.Settings] = None,
             tell: bool = True) -> Tuple[memoryview, int, int, Dict[str, int]]:
@@ -147,15 +152,6 @@ class Instance(_Wasm):
         view, ptr, size = self.send(r["flags"] | flags, data, s, tell)
         words = r["words"]
         return view, ptr, size, dict(zip(words, struct.unpack_from("<%dI" % len(words), view, self.result + RESULT_DIGEST)))
-
-    def answer(self) -> Tuple[memoryview, int, int]:
-        """The last request's result: (view, text pointer, text length), or the core's FingerprintError."""
-        self.refresh()  # the run may have grown memory
-        view = self.view
-        status, offset, _part, ptr, size = RESULT.unpack_from(view, self.result + RESULT_STATUS)
-        if status:
-            raise core_error(status, offset, str(view[ptr:ptr + size], "utf-8", "surrogatepass") if size else "")
-        return view, ptr, size
 
 
 def check_module(w: _Wasm, what: str) -> None:
