@@ -129,17 +129,25 @@ func (m *module) with(f func(in *instance) error) error {
 	if err != nil {
 		return err
 	}
-	err = f(in)
-	var trap *trapError
-	if errors.As(err, &trap) {
-		in.mod.Close(context.Background())
-		if trap.ctx != nil {
-			return trap.ctx
-		}
-		return internalError(trap.err)
+	trapped, err := in.trapped(f(in))
+	if !trapped {
+		in.put()
 	}
-	in.put()
 	return err
+}
+
+// trapped closes in when err is a failure in its wasm (a trap, a cancelled
+// context: never reused, D19) and gives the error to return.
+func (in *instance) trapped(err error) (bool, error) {
+	var trap *trapError
+	if !errors.As(err, &trap) {
+		return false, err
+	}
+	in.mod.Close(context.Background())
+	if trap.ctx != nil {
+		return true, trap.ctx
+	}
+	return true, internalError(trap.err)
 }
 
 type trapError struct{ err, ctx error }
@@ -265,16 +273,16 @@ func (in *instance) do(ctx context.Context, flags uint32, parts [][]byte, args a
 
 // result is the core's answer to one request.
 type result struct {
-	status, offset, part int32
-	text                 []byte // a copy
-	digest               string
-	words                [8]uint32 // RESULT_CLI_* (the CLI engine's answer)
+	status, offset int32
+	text           []byte // a copy
+	digest         string
+	words          [8]uint32 // RESULT_CLI_* (the CLI engine's answer)
 }
 
 func (in *instance) readResult() *result {
 	b, _ := in.mem.Read(in.resPtr, abi.RESULT_BYTES)
 	w := func(o int) uint32 { return binary.LittleEndian.Uint32(b[o:]) }
-	r := &result{status: int32(w(abi.RESULT_STATUS)), offset: int32(w(abi.RESULT_OFFSET)), part: int32(w(abi.RESULT_PART))}
+	r := &result{status: int32(w(abi.RESULT_STATUS)), offset: int32(w(abi.RESULT_OFFSET))}
 	if t, ok := in.mem.Read(w(abi.RESULT_TEXT_PTR), w(abi.RESULT_TEXT_LEN)); ok {
 		r.text = append([]byte(nil), t...)
 	}
