@@ -49,10 +49,9 @@ func cliStep(in *instance, step string, name, match, ignore, args []byte) cliRes
 
 // A worker's message: its number once started, or a task's number, answer and output.
 type cliMsg struct {
-	aux      string
-	answer   []byte
-	err, out []byte
-	fail     error
+	aux              string
+	answer, err, out []byte
+	fail             error
 }
 
 type cliTask struct {

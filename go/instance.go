@@ -50,21 +50,16 @@ const maxIdle = 16
 
 // One wasm instance and what it was last told.
 type instance struct {
-	m       *module
-	mod     api.Module
-	mem     api.Memory
-	run     api.Function
-	reserve api.Function
-	limits  api.Function
-	batch   api.Function
-	stack   []uint64
-	inPtr   uint32
-	inCap   uint32
-	resPtr  uint32
-	told    [6]uint32
-	toldOK  bool
-	bytes   uint32 // the byte limit in force, as the core answered
-	buf     []byte // the request being built (header, parts, value stream)
+	m                           *module
+	mod                         api.Module
+	mem                         api.Memory
+	run, reserve, limits, batch api.Function
+	stack                       []uint64
+	inPtr, inCap, resPtr        uint32
+	told                        [6]uint32
+	toldOK                      bool
+	bytes                       uint32 // the byte limit in force, as the core answered
+	buf                         []byte // the request being built (header, parts, value stream)
 }
 
 func (m *module) get() (*instance, error) {

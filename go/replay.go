@@ -13,11 +13,10 @@ import (
 // indexed by the core (assembly/ops/replay.ts) in an engine instance of its
 // own; Answer replays a live call against it. Safe for concurrent use.
 type Recording struct {
-	mu       sync.Mutex
-	in       *instance
-	BadLines []BadLine // lines that are not calls, with why
-	lines    int
-	calls    int
+	mu           sync.Mutex
+	in           *instance
+	BadLines     []BadLine // lines that are not calls, with why
+	lines, calls int
 }
 
 // BadLine is a recorded line that could not be read as a call.

@@ -71,15 +71,14 @@ func writeValue(buf []byte, x any, limit int) (out []byte, ok bool, err error) {
 		w.limit = math.MaxInt
 	}
 	defer func() {
-		if r := recover(); r != nil {
-			switch e := r.(type) {
-			case over:
-				out, ok = w.buf, false
-			case *FingerprintError:
-				err = e
-			default:
-				panic(r)
-			}
+		switch e := recover().(type) {
+		case nil:
+		case over:
+			out, ok = w.buf, false
+		case *FingerprintError:
+			err = e
+		default:
+			panic(e)
 		}
 	}()
 	w.any(x)
