@@ -183,12 +183,11 @@ func runCLIWith(args []string, stdout, stderr io.Writer) (code int) {
 			queues[r.lines] <- sent[r.arg]
 		case abi.CLI_POLL, abi.CLI_WAIT:
 			var m cliMsg
-			if r.op == abi.CLI_WAIT {
-				m = <-inbox
-			} else {
-				select {
-				case m = <-inbox:
-				default:
+			select {
+			case m = <-inbox:
+			default: // nothing yet: a wait waits for it, a poll does not
+				if r.op == abi.CLI_WAIT {
+					m = <-inbox
 				}
 			}
 			if m.fail != nil {

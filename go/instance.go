@@ -22,9 +22,6 @@ import (
 //go:embed wasm/*.wasm
 var wasmFiles embed.FS
 
-var fingerprintWasm, _ = wasmFiles.ReadFile("wasm/fingerprint.wasm")
-var engineWasm, _ = wasmFiles.ReadFile("wasm/engine.wasm")
-
 // A module of the core: compiled once on first use, then a pool of
 // instances (wasm instances are single-threaded; each goroutine borrows one).
 type module struct {
@@ -33,8 +30,9 @@ type module struct {
 	idle     []*instance
 }
 
-func newModule(b []byte) *module {
+func newModule(file string) *module {
 	return &module{compiled: sync.OnceValues(func() (wazero.CompiledModule, error) {
+		b, _ := wasmFiles.ReadFile("wasm/" + file)
 		return wasmRuntime().CompileModule(context.Background(), b)
 	})}
 }
@@ -42,7 +40,7 @@ func newModule(b []byte) *module {
 var (
 	// No WithCloseOnContextDone: its checks made every call ~3.5x slower (measured); long work checks ctx between chunks.
 	wasmRuntime              = sync.OnceValue(func() wazero.Runtime { return wazero.NewRuntime(context.Background()) })
-	fastModule, engineModule = newModule(fingerprintWasm), newModule(engineWasm)
+	fastModule, engineModule = newModule("fingerprint.wasm"), newModule("engine.wasm")
 )
 
 // Idle instances kept per module; more are closed when returned.
