@@ -37,9 +37,6 @@ func FingerprintBatchJSON[T Text](ctx context.Context, names []string, argsJSON 
 // FingerprintBatch is the fingerprint of each call (as FingerprintCall reads
 // it): JSON text (string, []byte) or a Go value, read by the core's call reader.
 func FingerprintBatch(ctx context.Context, calls []any, opts *CallOptions) ([]string, error) {
-	if opts == nil {
-		opts = &CallOptions{}
-	}
 	// Every item as a value stream (text as V_JSON), so one batch holds both.
 	w := walker{limit: math.MaxInt}
 	items := func(i int) (b [2][]byte, err error) {
@@ -51,7 +48,7 @@ func FingerprintBatch(ctx context.Context, calls []any, opts *CallOptions) ([]st
 		}
 		return [2][]byte{nil, w.buf}, err
 	}
-	return batch(ctx, engineModule, abi.F_CALL|abi.F_DIGEST|abi.F_VALUES, [4][]byte{}, len(calls), items, opts.Limits)
+	return batch(ctx, engineModule, abi.F_CALL|abi.F_DIGEST|abi.F_VALUES, [4][]byte{}, len(calls), items, opts.limits())
 }
 
 // batch runs count items in chunks; item(i) gives its name and args bytes,

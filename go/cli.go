@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"slices"
 	"strconv"
 	"sync/atomic"
 	"syscall"
@@ -48,10 +49,9 @@ func cliStep(in *instance, step string, name, match, ignore, args []byte) cliRes
 
 // A worker's message: its number once started, or a task's number, answer and output.
 type cliMsg struct {
-	aux      string
-	answer   []byte
-	err, out []byte
-	fail     error
+	aux              string
+	answer, err, out []byte
+	fail             error
 }
 
 type cliTask struct {
@@ -115,13 +115,17 @@ func runCLIWith(args []string, stdout, stderr io.Writer) (code int) {
 	var buf, block []byte
 	var f *os.File
 	path := ""
+	done := func() {
+		if f != nil && f != os.Stdin {
+			f.Close()
+		}
+		f = nil
+	}
 	defer func() {
 		for _, q := range queues {
 			close(q)
 		}
-		if f != nil && f != os.Stdin {
-			f.Close()
-		}
+		done()
 	}()
 	r := cliStep(in, "start", argv, []byte(cliProg), []byte(abi.PACKAGE_VERSION), facts)
 	for {
@@ -140,12 +144,8 @@ func runCLIWith(args []string, stdout, stderr io.Writer) (code int) {
 			return int(r.code)
 		case abi.CLI_READ:
 			// One buffer: the bytes kept of the last read move to its front, the new ones follow.
-			if need := r.lines + r.arg; cap(buf) < need {
-				buf = append(make([]byte, 0, need), block[len(block)-r.lines:]...)[:need]
-			} else {
-				buf = buf[:need]
-				copy(buf, block[len(block)-r.lines:])
-			}
+			buf = slices.Grow(buf[:0], r.lines+r.arg)[:r.lines+r.arg]
+			copy(buf, block[len(block)-r.lines:])
 			var err error
 			if name := string(r.data); f == nil || name != path {
 				f, path = os.Stdin, name
@@ -161,11 +161,8 @@ func runCLIWith(args []string, stdout, stderr io.Writer) (code int) {
 			if aux = errName(err); n == 0 && aux == "" || aux == "EOF" {
 				aux = "EOF"
 			}
-			if aux != "" && f != nil {
-				if f != os.Stdin {
-					f.Close()
-				}
-				f = nil
+			if aux != "" {
+				done()
 			}
 			got = block
 		case abi.CLI_READ_ALL:
@@ -186,12 +183,11 @@ func runCLIWith(args []string, stdout, stderr io.Writer) (code int) {
 			queues[r.lines] <- sent[r.arg]
 		case abi.CLI_POLL, abi.CLI_WAIT:
 			var m cliMsg
-			if r.op == abi.CLI_WAIT {
-				m = <-inbox
-			} else {
-				select {
-				case m = <-inbox:
-				default:
+			select {
+			case m = <-inbox:
+			default: // nothing yet: a wait waits for it, a poll does not
+				if r.op == abi.CLI_WAIT {
+					m = <-inbox
 				}
 			}
 			if m.fail != nil {
@@ -239,11 +235,8 @@ func cliWorker(k int, argv, tools []byte, tasks chan *cliTask, inbox chan<- cliM
 }
 
 func terminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
+	f, _ := w.(*os.File)
+	fi, err := f.Stat() // a nil *os.File answers ErrInvalid
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 

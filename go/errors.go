@@ -30,12 +30,10 @@ func newError(code, message, path string) *FingerprintError {
 // coreError is the FingerprintError of a failed request: its code from the
 // generated table (assembly/abi.ts), its whole message the core's (base/words.ts).
 func coreError(r *result) *FingerprintError {
-	code := "bad-request"
+	e := &FingerprintError{Code: "bad-request", Message: string(r.text), Offset: max(int(r.offset), -1), Index: -1}
 	if r.status >= 1 && int(r.status) <= len(abi.CoreErrors) {
-		code = abi.CoreErrors[r.status-1][0]
+		e.Code = abi.CoreErrors[r.status-1][0]
 	}
-	e := newError(code, string(r.text), "")
-	e.Offset = max(int(r.offset), -1)
 	return e
 }
 

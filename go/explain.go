@@ -67,35 +67,32 @@ func callArg(call any) any {
 	return call
 }
 
-// explainCalls reads one call (all false) or every call of a message: the
-// core writes each call's whole Explanation (a JSON array of them for all).
-func explainCalls(c any, o *CallOptions, all bool) (out []Explanation, err error) {
+// explain reads one call (all false) or every call of a message into out:
+// the core writes each call's whole Explanation (a JSON array of them for all).
+func explain(c any, o *CallOptions, all bool, out any) error {
 	tools, err := toolsText(o)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	flags := uint32(abi.F_CALL | abi.F_EXPLAIN | abi.F_DIGEST)
-	var index []byte
+	flags, index := uint32(abi.F_CALL|abi.F_EXPLAIN|abi.F_DIGEST), []byte(nil)
 	if all {
-		flags |= abi.F_NTH_CALL
-		index = words(abi.ALL_CALLS)
+		flags, index = flags|abi.F_NTH_CALL, words(abi.ALL_CALLS)
 	}
 	if tools != nil {
 		flags |= abi.F_TOOLS
 	}
-	var own *Limits
-	if o != nil {
-		own = o.Limits
-	}
-	r, err := call(engineModule, flags, [][]byte{index, nil, nil, tools}, callArg(c), own)
+	r, err := call(engineModule, flags, [][]byte{index, nil, nil, tools}, callArg(c), o.limits())
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if !all {
-		out = make([]Explanation, 1)
-		return out, decode(r.text, &out[0])
+	return decode(r.text, out)
+}
+
+func (o *CallOptions) limits() *Limits {
+	if o == nil {
+		return nil
 	}
-	return out, decode(r.text, &out)
+	return o.Limits
 }
 
 // decode reads the core's JSON answer into v.
@@ -109,16 +106,19 @@ func decode(text []byte, v any) error {
 // ExplainCall explains one call: a recording line or a provider's tool call,
 // as JSON text or a Go value; the core reads its shape.
 func ExplainCall(call any, opts *CallOptions) (*Explanation, error) {
-	e, err := explainCalls(call, opts, false)
-	if err != nil {
+	e := &Explanation{}
+	if err := explain(call, opts, false, e); err != nil {
 		return nil, err
 	}
-	return &e[0], nil
+	return e, nil
 }
 
 // ExplainCalls explains every call of a message holding several (a single call is one); none gives an empty list.
-func ExplainCalls(message any, opts *CallOptions) ([]Explanation, error) {
-	return explainCalls(message, opts, true)
+func ExplainCalls(message any, opts *CallOptions) (out []Explanation, err error) {
+	if err = explain(message, opts, true, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // FingerprintCall is the fingerprint of a call read whole (as ExplainCall reads it).

@@ -126,10 +126,6 @@ func parts(name string, o *Options) (uint32, [][]byte, *Limits, error) {
 		o = &Options{}
 	}
 	var flags uint32
-	kind := []byte(nil)
-	if o.Kind != "" {
-		kind = appendQuoted(nil, o.Kind)
-	}
 	list := func(keys []string, f uint32) []byte {
 		if keys == nil {
 			return nil
@@ -144,11 +140,12 @@ func parts(name string, o *Options) (uint32, [][]byte, *Limits, error) {
 		}
 		return append(b, ']')
 	}
-	p := [][]byte{kind, appendQuoted(nil, name), list(o.MatchOn, abi.F_MATCH_ON), list(o.IgnoreArgs, abi.F_IGNORE)}
-	if _, err := o.Limits.over(none); err != nil {
-		return 0, nil, nil, err
+	p := [][]byte{nil, appendQuoted(nil, name), list(o.MatchOn, abi.F_MATCH_ON), list(o.IgnoreArgs, abi.F_IGNORE)}
+	if o.Kind != "" {
+		p[0] = appendQuoted(nil, o.Kind)
 	}
-	return flags, p, o.Limits, nil
+	_, err := o.Limits.over(none) // checked before any work
+	return flags, p, o.Limits, err
 }
 
 // Fingerprint of a tool call whose args are a Go value (D20).

@@ -22,9 +22,6 @@ import (
 //go:embed wasm/*.wasm
 var wasmFiles embed.FS
 
-var fingerprintWasm, _ = wasmFiles.ReadFile("wasm/fingerprint.wasm")
-var engineWasm, _ = wasmFiles.ReadFile("wasm/engine.wasm")
-
 // A module of the core: compiled once on first use, then a pool of
 // instances (wasm instances are single-threaded; each goroutine borrows one).
 type module struct {
@@ -33,8 +30,9 @@ type module struct {
 	idle     []*instance
 }
 
-func newModule(b []byte) *module {
+func newModule(file string) *module {
 	return &module{compiled: sync.OnceValues(func() (wazero.CompiledModule, error) {
+		b, _ := wasmFiles.ReadFile("wasm/" + file)
 		return wasmRuntime().CompileModule(context.Background(), b)
 	})}
 }
@@ -42,7 +40,7 @@ func newModule(b []byte) *module {
 var (
 	// No WithCloseOnContextDone: its checks made every call ~3.5x slower (measured); long work checks ctx between chunks.
 	wasmRuntime              = sync.OnceValue(func() wazero.Runtime { return wazero.NewRuntime(context.Background()) })
-	fastModule, engineModule = newModule(fingerprintWasm), newModule(engineWasm)
+	fastModule, engineModule = newModule("fingerprint.wasm"), newModule("engine.wasm")
 )
 
 // Idle instances kept per module; more are closed when returned.
@@ -50,21 +48,16 @@ const maxIdle = 16
 
 // One wasm instance and what it was last told.
 type instance struct {
-	m       *module
-	mod     api.Module
-	mem     api.Memory
-	run     api.Function
-	reserve api.Function
-	limits  api.Function
-	batch   api.Function
-	stack   []uint64
-	inPtr   uint32
-	inCap   uint32
-	resPtr  uint32
-	told    [6]uint32
-	toldOK  bool
-	bytes   uint32 // the byte limit in force, as the core answered
-	buf     []byte // the request being built (header, parts, value stream)
+	m                           *module
+	mod                         api.Module
+	mem                         api.Memory
+	run, reserve, limits, batch api.Function
+	stack                       []uint64
+	inPtr, inCap, resPtr        uint32
+	told                        [6]uint32
+	toldOK                      bool
+	bytes                       uint32 // the byte limit in force, as the core answered
+	buf                         []byte // the request being built (header, parts, value stream)
 }
 
 func (m *module) get() (*instance, error) {
@@ -129,17 +122,25 @@ func (m *module) with(f func(in *instance) error) error {
 	if err != nil {
 		return err
 	}
-	err = f(in)
-	var trap *trapError
-	if errors.As(err, &trap) {
-		in.mod.Close(context.Background())
-		if trap.ctx != nil {
-			return trap.ctx
-		}
-		return internalError(trap.err)
+	trapped, err := in.trapped(f(in))
+	if !trapped {
+		in.put()
 	}
-	in.put()
 	return err
+}
+
+// trapped closes in when err is a failure in its wasm (a trap, a cancelled
+// context: never reused, D19) and gives the error to return.
+func (in *instance) trapped(err error) (bool, error) {
+	var trap *trapError
+	if !errors.As(err, &trap) {
+		return false, err
+	}
+	in.mod.Close(context.Background())
+	if trap.ctx != nil {
+		return true, trap.ctx
+	}
+	return true, internalError(trap.err)
 }
 
 type trapError struct{ err, ctx error }
@@ -265,16 +266,16 @@ func (in *instance) do(ctx context.Context, flags uint32, parts [][]byte, args a
 
 // result is the core's answer to one request.
 type result struct {
-	status, offset, part int32
-	text                 []byte // a copy
-	digest               string
-	words                [8]uint32 // RESULT_CLI_* (the CLI engine's answer)
+	status, offset int32
+	text           []byte // a copy
+	digest         string
+	words          [8]uint32 // RESULT_CLI_* (the CLI engine's answer)
 }
 
 func (in *instance) readResult() *result {
 	b, _ := in.mem.Read(in.resPtr, abi.RESULT_BYTES)
 	w := func(o int) uint32 { return binary.LittleEndian.Uint32(b[o:]) }
-	r := &result{status: int32(w(abi.RESULT_STATUS)), offset: int32(w(abi.RESULT_OFFSET)), part: int32(w(abi.RESULT_PART))}
+	r := &result{status: int32(w(abi.RESULT_STATUS)), offset: int32(w(abi.RESULT_OFFSET))}
 	if t, ok := in.mem.Read(w(abi.RESULT_TEXT_PTR), w(abi.RESULT_TEXT_LEN)); ok {
 		r.text = append([]byte(nil), t...)
 	}

@@ -5,7 +5,6 @@ import (
 
 	"bytes"
 	"context"
-	"errors"
 	"io"
 	"sync"
 )
@@ -14,11 +13,10 @@ import (
 // indexed by the core (assembly/ops/replay.ts) in an engine instance of its
 // own; Answer replays a live call against it. Safe for concurrent use.
 type Recording struct {
-	mu       sync.Mutex
-	in       *instance
-	BadLines []BadLine // lines that are not calls, with why
-	lines    int
-	calls    int
+	mu           sync.Mutex
+	in           *instance
+	BadLines     []BadLine // lines that are not calls, with why
+	lines, calls int
 }
 
 // BadLine is a recorded line that could not be read as a call.
@@ -94,8 +92,8 @@ func (rec *Recording) load(ctx context.Context, data []byte, last bool) error {
 	var r struct {
 		Lines, Calls int
 		Bad          []struct {
-			Line, Status, Offset, Part int
-			Detail                     string
+			Line, Status, Offset int
+			Detail               string
 		}
 	}
 	if err == nil {
@@ -103,7 +101,7 @@ func (rec *Recording) load(ctx context.Context, data []byte, last bool) error {
 	}
 	rec.lines, rec.calls = r.Lines, r.Calls
 	for _, b := range r.Bad {
-		e := coreError(&result{status: int32(b.Status), offset: int32(b.Offset), part: int32(b.Part), text: []byte(b.Detail)})
+		e := coreError(&result{status: int32(b.Status), offset: int32(b.Offset), text: []byte(b.Detail)})
 		rec.BadLines = append(rec.BadLines, BadLine{Line: b.Line, Err: e})
 	}
 	return err
@@ -116,13 +114,10 @@ func (rec *Recording) op(ctx context.Context, op, arg uint32, args any) ([]byte,
 	}
 	// op, argument, no line held, and the line's text alone (no items): Go hands back the text.
 	r, err := rec.in.do(ctx, abi.F_REPLAY, [][]byte{words(op, arg, 0, abi.U_NONE)}, args, nil)
-	var trap *trapError
-	if errors.As(err, &trap) {
-		rec.in.mod.Close(context.Background())
+	if trapped, err := rec.in.trapped(err); trapped {
 		rec.in = nil
-		return nil, internalError(trap.err)
-	}
-	if err != nil {
+		return nil, err
+	} else if err != nil {
 		return nil, err
 	}
 	return r.text, nil

@@ -71,15 +71,14 @@ func writeValue(buf []byte, x any, limit int) (out []byte, ok bool, err error) {
 		w.limit = math.MaxInt
 	}
 	defer func() {
-		if r := recover(); r != nil {
-			switch e := r.(type) {
-			case over:
-				out, ok = w.buf, false
-			case *FingerprintError:
-				err = e
-			default:
-				panic(r)
-			}
+		switch e := recover().(type) {
+		case nil:
+		case over:
+			out, ok = w.buf, false
+		case *FingerprintError:
+			err = e
+		default:
+			panic(e)
 		}
 	}()
 	w.any(x)
@@ -139,8 +138,7 @@ func (w *walker) value(v reflect.Value) {
 	case t == timeType:
 		// A time value in ms (floored), which the core prints as toISOString() does (D15/D16).
 		t := v.Interface().(time.Time)
-		w.buf = append(w.buf, abi.V_DATE)
-		w.buf = binary.LittleEndian.AppendUint64(w.buf, math.Float64bits(float64(t.Unix())*1000+float64(t.Nanosecond()/1e6)))
+		w.double(abi.V_DATE, float64(t.Unix())*1000+float64(t.Nanosecond()/1e6))
 	case t == numberType:
 		w.number(v.String())
 	case (t == rawType || k == reflect.Pointer || k == reflect.Interface) && v.IsNil():
@@ -280,9 +278,10 @@ func (w *walker) bool(b bool) {
 }
 
 // num: a double; NaN and ±Inf travel as they are and the core makes them null (D1).
-func (w *walker) num(f float64) {
-	w.buf = append(w.buf, abi.V_NUMBER)
-	w.buf = binary.LittleEndian.AppendUint64(w.buf, math.Float64bits(f))
+func (w *walker) num(f float64) { w.double(abi.V_NUMBER, f) }
+
+func (w *walker) double(tag byte, f float64) {
+	w.buf = binary.LittleEndian.AppendUint64(append(w.buf, tag), math.Float64bits(f))
 }
 
 // number: a json.Number is a JSON number literal, the nearest double (D11).
