@@ -7,7 +7,7 @@ import { F_DIGEST, F_TEXT, W_NON_NEGATIVE, W_OBJECT, W_STRING, W_TEXT } from "./
 import { call, callValue, retainBytes, setRetain } from "./core.js";
 import { type Limits, NONE, configureLimits, setConfigured } from "./_limits.js";
 import { KEEP_MASK, applyMask, keepMask, keysObject, selectableKeys } from "./select.js";
-import { FingerprintError, hostError, typeWord } from "./errors.js";
+import { hostError, typeWord } from "./errors.js";
 import { optionParts } from "./_options.js";
 
 /** The contract version these fingerprints follow (D18). */

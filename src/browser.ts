@@ -12,7 +12,7 @@
  * @module
  */
 import { FingerprintError } from "./errors.js";
-import { setDefaultDiagnosticsSource, setDefaultSource } from "./init.js";
+import { setDefaultEngineSource, setDefaultSource } from "./init.js";
 
 const HELP: Record<string, string> = {
   "fingerprint.wasm": "pass the module or bytes to init(), e.g. init(await WebAssembly.compileStreaming(" +
@@ -57,7 +57,7 @@ async function fetchModule(locate: () => URL, file: string): Promise<WebAssembly
 }
 
 setDefaultSource(() => fetchModule(() => new URL("./fingerprint.wasm", import.meta.url), "fingerprint.wasm"));
-setDefaultDiagnosticsSource(() => fetchModule(() => new URL("./engine.wasm", import.meta.url), "engine.wasm"));
+setDefaultEngineSource(() => fetchModule(() => new URL("./engine.wasm", import.meta.url), "engine.wasm"));
 
 export * from "./api.js";
 export { init, initDiagnostics } from "./init.js";

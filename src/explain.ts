@@ -24,7 +24,7 @@ import {
 import { applyMask, keysObject, selectableKeys } from "./select.js";
 import { EXPLANATION_VERSION, F_TEXT, NEAR_EXACT, NEAR_SEND_CALL, W_CALL, W_MESSAGE, W_OBJECT, W_RECORDED, W_STRING, W_TEXT } from "./_abi.gen.js";
 import { call } from "./core.js";
-import { FingerprintError, hostError, typeWord } from "./errors.js";
+import { hostError, typeWord } from "./errors.js";
 import type { FingerprintOptions } from "./api.js";
 import { readList } from "./_args.js";
 import { toolsText, type CallOptions } from "./tools.js";

@@ -66,7 +66,7 @@ export function setDefaultSource(src: () => Promise<Source>): void {
   core.defaultSource = src;
 }
 
-export function setDefaultDiagnosticsSource(src: () => Promise<Source>): void {
+export function setDefaultEngineSource(src: () => Promise<Source>): void {
   engineLoader.defaultSource = src;
 }
 

@@ -14,7 +14,7 @@ import { WASM_BASE64 } from "./_wasm.gen.js";
 import { setEngineSource } from "./_engine.js";
 import { decodeBase64 } from "./base64.js";
 import { FingerprintError } from "./errors.js";
-import { setDefaultDiagnosticsSource, setDefaultSource } from "./init.js";
+import { setDefaultEngineSource, setDefaultSource } from "./init.js";
 
 setSyncSource(() => decodeBase64(WASM_BASE64));
 setDefaultSource(async () => decodeBase64(WASM_BASE64));
@@ -34,7 +34,7 @@ function lost(url: URL, why: string): FingerprintError {
     "or import \"@overturn/fingerprint/inline\", which embeds it");
 }
 
-function readDiagnostics(fs: Fs): Uint8Array {
+function readEngine(fs: Fs): Uint8Array {
   const url = file();
   try {
     return fs.readFileSync(url);
@@ -45,12 +45,12 @@ function readDiagnostics(fs: Fs): Uint8Array {
 
 if (typeof getBuiltin === "function") {
   // Node ≥ 20.16: explain/diff/nearest work synchronously right after import.
-  setEngineSource(() => readDiagnostics(getBuiltin("node:fs") as Fs));
+  setEngineSource(() => readEngine(getBuiltin("node:fs") as Fs));
 } else {
   // Older Node 20: `await initDiagnostics()` reads the file first.
   // (a variable specifier: the package's types carry no @types/node)
   const fs = "node:fs";
-  setDefaultDiagnosticsSource(async () => readDiagnostics((await import(fs)) as Fs));
+  setDefaultEngineSource(async () => readEngine((await import(fs)) as Fs));
 }
 
 export * from "./api.js";

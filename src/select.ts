@@ -7,7 +7,7 @@
  * @module
  */
 import { F_KEEP_MASK, F_TEXT, W_KEEP_MASK } from "./_abi.gen.js";
-import { FingerprintError, hostError } from "./errors.js";
+import { hostError } from "./errors.js";
 
 const objectProto = Object.prototype;
 const getPrototypeOf = Object.getPrototypeOf;

@@ -6,7 +6,7 @@
  * @module
  */
 import { W_OBJECT, W_TOOLS } from "./_abi.gen.js";
-import { FingerprintError, hostError, typeWord } from "./errors.js";
+import { hostError, typeWord } from "./errors.js";
 
 /** What one tool declares: the selection for every call of it (D9: matchOn wins). */
 export interface ToolDeclaration {
