@@ -136,7 +136,7 @@ export class Instance {
    */
   putValue(value: unknown, start: number, most = Infinity, path = "args"): number {
     this.most = most;
-    return writeValue(value, this.view(), start, Math.min(this.inPtr + this.inCap, most), this.grow, false, path);
+    return writeValue(value, this.view(), start, Math.min(this.inPtr + this.inCap, most), this.grow, path);
   }
 
   private grow = (need: number): void => {

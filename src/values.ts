@@ -32,8 +32,6 @@ import { isWellFormed, writeWtf8, wtf8Special } from "./_wtf8.js";
 
 // Deeper than VALUE_MAX_DEPTH is an error: the text path reads as many levels (D19). Cycles are
 // looked for only below VALUE_CYCLE_CHECK_DEPTH: a cycle repeats, so it gets there (see push()).
-const MAX_DEPTH = VALUE_MAX_DEPTH;
-const CYCLE_CHECK_DEPTH = VALUE_CYCLE_CHECK_DEPTH;
 /** Arrays at least this long are checked for holes: cost follows the elements present. */
 const SPARSE_MIN_LENGTH = 1 << 16;
 /** Strings longer than this go through TextEncoder (SIMD); shorter ones through a byte loop. */
@@ -65,11 +63,10 @@ const fIdx: number[] = [];
 const fLen: number[] = [];
 const fHead: number[] = [];
 const fCount: number[] = [];
-const fMark: number[] = [];
 let sp = 0;
 /** Frames below this belong to an outer call in progress (re-entrancy). */
 let base = 0;
-/** Containers on the path deeper than CYCLE_CHECK_DEPTH. */
+/** Containers on the path deeper than VALUE_CYCLE_CHECK_DEPTH. */
 let deep: Set<object> | null = null;
 /** Where error paths start: "args", or "" for a whole call, whose args member is then `args…` (D15). */
 let root = "args";
@@ -79,56 +76,42 @@ let root = "args";
  * room up to `need` and call retarget() (memory may move). Returns the end
  * position. Throws FingerprintError for values D15 rejects, and whatever a
  * user's getter or toJSON throws, unchanged. A call made from inside a
- * toJSON or getter of a walk in progress nests (the writer knows; `_nested` is ignored).
+ * toJSON or getter of a walk in progress walks above its frames and gives
+ * the outer walk its writer state back after.
  */
 export function writeValue(value: unknown, mem: Uint8Array, start: number, end: number,
-  grow: (need: number) => void, _nested?: boolean, path = "args"): number {
-  if (walking) return writeNested(value, mem, start, end, grow, path);
-  target(mem, start, end, grow);
-  root = path;
-  sp = base = 0;
-  deep = null;
-  walking = true;
-  try {
-    walk(value);
-  } catch (err) {
-    walking = false;
-    release(0);
-    throw err;
-  }
-  walking = false;
-  return pos;
-}
-
-/** A walk is in progress: a call from inside its getters or toJSON walks above its frames (writeNested). */
-let walking = false;
-
-/** A walk above the frames of the walk in progress, whose writer state is restored after. */
-function writeNested(value: unknown, mem: Uint8Array, start: number, end: number,
-  grow: (need: number) => void, path: string): number {
+  grow: (need: number) => void, path = "args"): number {
+  const nested = walking;
   const s8 = u8, sdv = dv, spos = pos, scap = cap, sgrow = growTo, sbase = base, sdeep = deep, sroot = root;
-  target(mem, start, end, grow);
+  if (u8 !== mem) retarget(mem, end);
+  pos = start;
+  cap = end;
+  growTo = grow;
   root = path;
   base = sp;
   deep = null;
+  walking = true;
   try {
     walk(value);
     return pos;
   } finally {
     release(base);
-    u8 = s8; dv = sdv; pos = spos; cap = scap; growTo = sgrow; base = sbase; deep = sdeep; root = sroot;
+    walking = nested;
+    if (nested) {
+      u8 = s8;
+      dv = sdv;
+      pos = spos;
+      cap = scap;
+      growTo = sgrow;
+      base = sbase;
+      deep = sdeep;
+      root = sroot;
+    }
   }
 }
 
-function target(mem: Uint8Array, start: number, end: number, grow: (need: number) => void): void {
-  if (u8 !== mem) {
-    u8 = mem;
-    dv = new DataView(mem.buffer);
-  }
-  pos = start;
-  cap = end;
-  growTo = grow;
-}
+/** A walk is in progress: a call from inside its getters or toJSON walks above its frames. */
+let walking = false;
 
 /** Pops the frames above `to` after an early exit, dropping their references to user objects. */
 function release(to: number): void {
@@ -138,8 +121,7 @@ function release(to: number): void {
 
 /** Forgets the writer's views of linear memory (a retired instance's memory must become garbage). */
 export function detachValues(): void {
-  u8 = new Uint8Array(0);
-  dv = new DataView(new ArrayBuffer(0));
+  retarget(new Uint8Array(0), 0);
   growTo = NO_TARGET; // the last walk's grow holds its instance, and so its memory, alive
 }
 
@@ -202,8 +184,8 @@ function walk(root: unknown): void {
     }
     if (pushed) continue;
     // Close the container; in its parent it counts as written (D8: never dropped).
-    putU32(fHead[f] + 1, count);
-    if (f - base >= CYCLE_CHECK_DEPTH) deep!.delete(o);
+    dv.setUint32(fHead[f] + 1, count, true);
+    if (f - base >= VALUE_CYCLE_CHECK_DEPTH) deep!.delete(o);
     fObj[f] = objectProto;
     fKeys[f] = null;
     sp = f;
@@ -220,13 +202,9 @@ function scalar(v: unknown): number {
       str(v);
       return WRITTEN;
     case "number":
-      if (pos + 9 > cap) growTo(pos + 9);
-      u8[pos] = V_NUMBER;
-      dv.setFloat64(pos + 1, v, true); // non-finite: the core makes it null (D1)
-      pos += 9;
-      return WRITTEN;
+      return f64(V_NUMBER, v); // non-finite: the core makes it null (D1)
     case "boolean":
-      if (pos + 1 > cap) growTo(pos + 1);
+      room(1);
       u8[pos++] = v ? V_TRUE : V_FALSE;
       return WRITTEN;
     case "undefined":
@@ -235,6 +213,15 @@ function scalar(v: unknown): number {
       return DROPPED;
   }
   return v === null ? DROPPED : OTHER;
+}
+
+/** A number or a Date's time value: its tag and a little-endian f64. */
+function f64(tag: number, x: number): number {
+  room(9);
+  u8[pos] = tag;
+  dv.setFloat64(pos + 1, x, true);
+  pos += 9;
+  return WRITTEN;
 }
 
 /** Writes one item (a scalar, or a container's header and frame); DROPPED when D1/D15 drop it. */
@@ -247,23 +234,14 @@ function item(v: unknown, key: string | number): number {
 }
 
 function object(v: object, key: string | number, toJSONApplied: boolean): number {
-  let proto: unknown;
-  try {
-    proto = getPrototypeOf(v);
-  } catch (err) {
-    throw unreadable(key, err);
-  }
+  const proto = shape(getPrototypeOf, v, key);
   const plain = proto === objectProto || proto === null;
   if (!plain && proto !== arrayProto) {
     // A Date by its internal slot, as the oracle checks (not by prototype).
     const t = timeOf(v);
     if (t !== undefined) {
       // Its time value; the core prints it, an invalid one (NaN) as null (D15).
-      room(9);
-      u8[pos] = V_DATE;
-      dv.setFloat64(pos + 1, t, true);
-      pos += 9;
-      return WRITTEN;
+      return f64(V_DATE, t);
     }
   }
   if (!toJSONApplied) {
@@ -276,27 +254,24 @@ function object(v: object, key: string | number, toJSONApplied: boolean): number
     }
   }
   if (plain) {
-    let keys: string[];
-    try {
-      keys = objectKeys(v);
-    } catch (err) {
-      throw unreadable(key, err);
-    }
-    push(v, key, keys, false, keys.length, V_OBJECT);
+    const keys = shape(objectKeys, v, key);
+    push(v, key, keys, false, keys.length);
     return PUSHED;
   }
-  let array: boolean;
+  if (!shape(isArray, v, key)) throw refused(W_UNSUPPORTED, key, [typeName(v)]);
+  const len = (v as unknown[]).length;
+  const present = len >= SPARSE_MIN_LENGTH ? presentIndices(v as unknown[], len, key) : null;
+  push(v, key, present, true, present === null ? len : present.length);
+  return PUSHED;
+}
+
+/** read(v): the object's shape, or the FingerprintError for one that cannot be read (the cause kept). */
+function shape<T>(read: (v: object) => T, v: object, key: string | number): T {
   try {
-    array = isArray(v);
+    return read(v);
   } catch (err) {
     throw unreadable(key, err);
   }
-  if (!array) throw refused(W_UNSUPPORTED, key, [typeName(v)]);
-  const len = (v as unknown[]).length;
-  const present = len >= SPARSE_MIN_LENGTH ? presentIndices(v as unknown[], len, key) : null;
-  if (present === null) push(v, key, null, true, len, V_ARRAY);
-  else push(v, key, present, true, present.length, V_ARRAY);
-  return PUSHED;
 }
 
 /** The time value of a Date (NaN when invalid), or undefined for anything that is not a Date. */
@@ -310,13 +285,13 @@ function timeOf(v: object): number | undefined {
 
 /**
  * Opens a container: its header now, its count when it closes. Below
- * CYCLE_CHECK_DEPTH no cycle check is made; a cycle repeats its objects
- * every L levels, so it is found by depth CYCLE_CHECK_DEPTH + 2L.
+ * VALUE_CYCLE_CHECK_DEPTH no cycle check is made; a cycle repeats its objects
+ * every L levels, so it is found by depth VALUE_CYCLE_CHECK_DEPTH + 2L.
  */
-function push(o: object, key: string | number, keys: string[] | null, isArr: boolean, len: number, tag: number): void {
+function push(o: object, key: string | number, keys: string[] | null, isArr: boolean, len: number): void {
   const depth = sp - base;
-  if (depth >= MAX_DEPTH) throw refused(W_TOO_DEEP, key, [MAX_DEPTH]);
-  if (depth >= CYCLE_CHECK_DEPTH) {
+  if (depth >= VALUE_MAX_DEPTH) throw refused(W_TOO_DEEP, key, [VALUE_MAX_DEPTH]);
+  if (depth >= VALUE_CYCLE_CHECK_DEPTH) {
     if (deep === null) deep = new Set();
     if (deep.has(o)) throw circular(key);
     deep.add(o);
@@ -330,8 +305,7 @@ function push(o: object, key: string | number, keys: string[] | null, isArr: boo
   fLen[f] = len;
   fHead[f] = pos;
   fCount[f] = 0;
-  fMark[f] = pos;
-  u8[pos] = tag;
+  u8[pos] = isArr ? V_ARRAY : V_OBJECT;
   pos += 5;
 }
 
@@ -343,12 +317,7 @@ function push(o: object, key: string | number, keys: string[] | null, isArr: boo
  * JSON.stringify does).
  */
 function presentIndices(a: unknown[], len: number, key: string | number): string[] | null {
-  let own: string[];
-  try {
-    own = objectKeys(a);
-  } catch (err) {
-    throw unreadable(key, err);
-  }
+  const own = shape(objectKeys, a, key);
   if (own.length >= len / 2) return null;
   const set = new Set<number>();
   for (const k of own) addIndex(set, k, len);
@@ -361,15 +330,6 @@ function presentIndices(a: unknown[], len: number, key: string | number): string
 function addIndex(set: Set<number>, k: string, len: number): void {
   const n = +k;
   if (n >= 0 && n < len && String(n) === k) set.add(n);
-}
-
-/** Little-endian u32 at an absolute position (already within capacity). */
-function putU32(at: number, x: number): void {
-  const b = u8;
-  b[at] = x & 0xff;
-  b[at + 1] = (x >>> 8) & 0xff;
-  b[at + 2] = (x >>> 16) & 0xff;
-  b[at + 3] = x >>> 24;
 }
 
 /**
@@ -388,47 +348,41 @@ const slotKey: (string | undefined)[] = new Array<string | undefined>(KEY_SLOT_M
 const slotWords: Uint32Array[] = new Array<Uint32Array>(KEY_SLOT_MASK + 1).fill(new Uint32Array(1));
 
 function writeKey(k: string, slot: number): void {
-  let words: Uint32Array | undefined;
-  if (slotKey[slot] === k) words = slotWords[slot];
-  else {
-    words = keyCache.get(k);
-    if (words !== undefined) { slotKey[slot] = k; slotWords[slot] = words; }
-  }
-  if (words !== undefined) {
-    const n = words.length - 1;
-    const len = words[n];
-    if (pos + len > cap) growTo(pos + len);
-    if (pos + 4 * n <= cap) {
-      // Whole words: up to 3 bytes past the key, which the member's value overwrites.
-      const d = dv;
-      for (let i = 0, p = pos; i < n; i++, p += 4) d.setUint32(p, words[i], true);
-    } else {
-      // At the end of the room (a byte limit): exactly the key's bytes.
-      const b = u8;
-      for (let i = 0; i < len; i++) b[pos + i] = (words[i >> 2] >>> ((i & 3) << 3)) & 255;
-    }
-    pos += len;
-    return;
-  }
-  const start = pos;
-  str(k);
-  if (k.length <= KEY_MAX_CHARS) {
+  let words = slotKey[slot] === k ? slotWords[slot] : keyCache.get(k);
+  if (words === undefined) {
+    const start = pos;
+    str(k);
+    if (k.length > KEY_MAX_CHARS) return;
     if (keyCache.size >= KEY_CACHE_MAX) keyCache.clear();
     const len = pos - start;
     const n = (len + 3) >> 2;
-    const w = new Uint32Array(n + 1);
-    const b = new Uint8Array(w.buffer, 0, 4 * n);
+    const b = new Uint8Array(4 * n);
     b.set(u8.subarray(start, pos));
-    for (let i = 0; i < n; i++) w[i] = b[4 * i] | (b[4 * i + 1] << 8) | (b[4 * i + 2] << 16) | (b[4 * i + 3] << 24);
-    w[n] = len;
-    keyCache.set(k, w);
+    keyCache.set(k, words = new Uint32Array(n + 1));
+    for (let i = 0; i < n; i++) words[i] = b[4 * i] | (b[4 * i + 1] << 8) | (b[4 * i + 2] << 16) | (b[4 * i + 3] << 24);
+    words[n] = len;
+    return;
   }
+  slotKey[slot] = k;
+  slotWords[slot] = words;
+  const n = words.length - 1;
+  const len = words[n];
+  if (pos + len > cap) growTo(pos + len);
+  if (pos + 4 * n <= cap) {
+    // Whole words: up to 3 bytes past the key, which the member's value overwrites.
+    const d = dv;
+    for (let i = 0, p = pos; i < n; i++, p += 4) d.setUint32(p, words[i], true);
+  } else {
+    // At the end of the room (a byte limit): exactly the key's bytes.
+    for (let i = 0; i < len; i++) u8[pos + i] = (words[i >> 2] >>> ((i & 3) << 3)) & 255;
+  }
+  pos += len;
 }
 
 /** Writes a string item: UTF-8, lone surrogates as WTF-8 (D14); clean when nothing needs escaping (D6). */
 function str(s: string): void {
   const n = s.length;
-  if (pos + 5 + 3 * n > cap) growTo(pos + 5 + 3 * n);
+  room(5 + 3 * n);
   const head = pos;
   let p = head + 5;
   let clean = true;
@@ -452,7 +406,7 @@ function str(s: string): void {
     }
   }
   u8[head] = clean ? V_STR_CLEAN : V_STR;
-  putU32(head + 1, p - head - 5);
+  dv.setUint32(head + 1, p - head - 5, true);
   pos = p;
 }
 
