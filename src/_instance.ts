@@ -64,7 +64,7 @@ export class Instance {
   /** What this instance was last told of the limits, and the byte limit it answered. */
   private toldConf: CoreLimits | null = null;
   private toldOwn: CoreLimits | null = null;
-  private bytes = NO_LIMIT;
+  private bytes = Infinity;
   /** A request is between its write and the read of its result. */
   busy = false;
   /** It trapped: its state is not trusted (D19); its pool makes another. */
@@ -108,12 +108,13 @@ export class Instance {
   /**
    * Tells the instance the configured limits and the call's own when they are not what it was
    * last told; the byte limit in force for the call (a host stops copying a longer input after
-   * that many bytes + 1: the core refuses it by its length, assembly/base/limits.ts).
+   * that many bytes + 1: the core refuses it by its length, assembly/base/limits.ts); Infinity for none.
    */
   limits(own: CoreLimits = NONE): number {
     const c = configured;
     if (this.toldConf !== c || this.toldOwn !== own) {
-      this.bytes = this.e.limits(c[0], c[1], c[2], own[0], own[1], own[2]) >>> 0;
+      const b = this.e.limits(c[0], c[1], c[2], own[0], own[1], own[2]) >>> 0;
+      this.bytes = b === NO_LIMIT ? Infinity : b;
       this.toldConf = c;
       this.toldOwn = own;
     }

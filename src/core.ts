@@ -8,8 +8,7 @@ import {
   F_DIGEST, F_KEEP_MASK, F_PATH, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES, HEADER_BYTES, WORD_OUT,
 } from "./_abi.gen.js";
 import { FingerprintError, setWorder } from "./errors.js";
-import { isWellFormed, writeWtf8 } from "./_wtf8.js";
-import { type CoreLimits, NO_LIMIT, NONE, setLimitChecker } from "./_limits.js";
+import { type CoreLimits, NONE, setLimitChecker } from "./_limits.js";
 import { Instance, OVER, Pool } from "./_instance.js";
 
 export { retainBytes, setRetain } from "./_instance.js";
@@ -42,41 +41,23 @@ export function useInstance(instance: WebAssembly.Instance, module?: WebAssembly
   pool.use(module, new Instance(instance, "fingerprint"));
 }
 
-/**
- * Encoded kind/name/key-list literals, by text: tool names repeat, and
- * copying cached bytes is cheaper than encoding each call. Bounded.
- */
-const literalCache = new Map<string, Uint8Array>();
-const LITERAL_CACHE_MAX = 1024;
-const LITERAL_MAX_CHARS = 256;
-
-function wtf8Bytes(s: string): Uint8Array {
-  const out = new Uint8Array(s.length * 3);
-  return out.slice(0, writeWtf8(s, 0, out, 0));
-}
-
-// The literal last copied: calls in a row mostly name the same tool (no Map lookup then).
+// The literal last written, as bytes: calls in a row mostly name the same tool (a copy, no encoding).
 let lastLiteral = "";
-let lastLiteralBytes: Uint8Array = new Uint8Array(0);
+let lastLiteralBytes = new Uint8Array(0);
 
 function putLiteral(i: Instance, mem: Uint8Array, at: number, s: string): number {
   if (s.length === 0) return 0;
-  if (s.length > LITERAL_MAX_CHARS) return i.put(at, s);
-  let b: Uint8Array | undefined;
-  if (s === lastLiteral) b = lastLiteralBytes;
-  else {
-    b = literalCache.get(s);
-    if (b === undefined) {
-      b = isWellFormed(s) ? encoder.encode(s) : wtf8Bytes(s);
-      if (literalCache.size >= LITERAL_CACHE_MAX) literalCache.clear();
-      literalCache.set(s, b);
+  if (s !== lastLiteral) {
+    const n = i.put(at, s);
+    if (n <= 64) {
+      lastLiteral = s;
+      lastLiteralBytes = mem.slice(at, at + n);
     }
-    lastLiteral = s;
-    lastLiteralBytes = b;
+    return n;
   }
+  const b = lastLiteralBytes;
   const n = b.length;
-  if (n <= 32) for (let i = 0; i < n; i++) mem[at + i] = b[i];
-  else mem.set(b, at);
+  for (let k = 0; k < n; k++) mem[at + k] = b[k];
   return n;
 }
 
@@ -107,14 +88,18 @@ let hostHashEnabled = true;
 function probeHostHash(): HostHash | null {
   try {
     const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-    const crypto = proc?.getBuiltinModule?.("node:crypto") as
-      | { hash?: (alg: string, data: Uint8Array, enc: string) => string; createHash?: (alg: string) => { update(d: Uint8Array): { digest(enc: string): string } } }
-      | undefined;
-    if (crypto?.hash) { const h = crypto.hash; return (d) => h("sha256", d, "hex"); }
-    if (crypto?.createHash) { const c = crypto.createHash; return (d) => c("sha256").update(d).digest("hex"); }
+    const c = proc?.getBuiltinModule?.("node:crypto") as NodeCrypto | undefined;
+    const h = c?.hash;
+    if (h) return (d) => h("sha256", d, "hex");
+    if (c?.createHash) return (d) => c.createHash!("sha256").update(d).digest("hex");
   } catch { /* no host hashing */ }
   return null;
 }
+
+type NodeCrypto = {
+  hash?: (alg: string, data: Uint8Array, enc: string) => string;
+  createHash?: (alg: string) => { update(d: Uint8Array): { digest(enc: string): string } };
+};
 
 /** Whether this runtime offers node:crypto for large preimages. Internal. */
 export function hostHashAvailable(): boolean {
@@ -126,24 +111,25 @@ export function setHostHashing(enabled: boolean): void {
   hostHashEnabled = enabled;
 }
 
-export type Outcome = { digest: string; text: string };
-
-/** The byte limit the instance answered for the call starting (assembly/base/limits.ts). */
-function byteLimit(i: Instance, own: CoreLimits): number {
-  const b = i.limits(own);
-  return b >= NO_LIMIT ? Infinity : b;
+/** node:crypto for a preimage of len bytes, probed for after the first calls or at once for a large one. */
+function hostHasher(len: number): HostHash | null {
+  if (!hostHashEnabled || len > HOST_HASH_MAX_BYTES) return null;
+  if (hostHash === undefined && (++callsBeforeProbe > HOST_HASH_AFTER_CALLS || len >= HOST_HASH_AT_ONCE_BYTES)) {
+    hostHash = probeHostHash();
+  }
+  return hostHash ?? null;
 }
 
 /**
  * One core call. `kind`, `name`, `matchOn`, `ignoreArgs` are JSON texts
  * (string literal / array of strings, "" when absent); args is JSON text.
- * Throws FingerprintError for every core failure.
+ * Returns the digest (F_DIGEST) or the text; throws FingerprintError for every core failure.
  */
 export function call(flags: number, kind: string, name: string, matchOn: string, ignoreArgs: string,
-  args: string | Uint8Array, limits: CoreLimits = NONE): Outcome {
+  args: string | Uint8Array, limits: CoreLimits = NONE): string {
   const i = pool.acquire();
   try {
-    const maxBytes = byteLimit(i, limits);
+    const maxBytes = i.limits(limits);
     // Longer than the byte limit: only its first limit + 1 units go in, which
     // the core refuses by their length (a UTF-16 unit is one UTF-8 byte or more).
     if (args.length > maxBytes) args = typeof args === "string" ? args.slice(0, maxBytes + 1) : args.subarray(0, maxBytes + 1);
@@ -164,11 +150,11 @@ export function call(flags: number, kind: string, name: string, matchOn: string,
  * instance busy and runs on a spare (src/_instance.ts).
  */
 export function callValue(flags: number, kind: string, name: string, matchOn: string, ignoreArgs: string,
-  value: unknown, limits: CoreLimits = NONE): Outcome {
+  value: unknown, limits: CoreLimits = NONE): string {
   const i = pool.acquire();
   try {
     // The core checks no limit on a keep-mask's keys (src/select.ts).
-    const maxBytes = flags & F_KEEP_MASK ? (i.limits(limits), Infinity) : byteLimit(i, limits);
+    const maxBytes = flags & F_KEEP_MASK ? (i.limits(limits), Infinity) : i.limits(limits);
     const start = putLiterals(i, kind, name, matchOn, ignoreArgs, 0);
     let end: number;
     try {
@@ -201,28 +187,17 @@ function putLiterals(i: Instance, kind: string, name: string, matchOn: string, i
   return at;
 }
 
-/** Fills the header's flags and args length, runs the core once, and turns the result block into an Outcome. */
-function runRequest(i: Instance, flags: number, argsLen: number, end: number): Outcome {
-  i.view(); // a value walk may have grown memory: the header's view anew
-  const h = i.hdr;
-  h[0] = flags; h[5] = argsLen;
-  let host: HostHash | null = null;
+/** Fills the header's flags and args length, runs the core once; the digest (F_DIGEST) or the text. */
+function runRequest(i: Instance, flags: number, argsLen: number, end: number): string {
+  const h = (i.view(), i.hdr); // a value walk may have grown memory: the header's view anew
   const len = end - i.inPtr;
   // Host hashing needs the preimage as the returned text, so not when the caller wants the canonical text.
-  if ((flags & F_DIGEST) && !(flags & F_TEXT) && hostHashEnabled && len <= HOST_HASH_MAX_BYTES) {
-    if (hostHash === undefined && (++callsBeforeProbe > HOST_HASH_AFTER_CALLS || len >= HOST_HASH_AT_ONCE_BYTES)) {
-      hostHash = probeHostHash();
-    }
-    if (hostHash) {
-      host = hostHash;
-      h[0] = (flags & ~F_DIGEST) | F_PREIMAGE;
-    }
-  }
+  const host = flags & F_DIGEST && !(flags & F_TEXT) ? hostHasher(len) : null;
+  h[0] = host ? (flags & ~F_DIGEST) | F_PREIMAGE : flags;
+  h[5] = argsLen;
   if (i.run(len) !== 0) throw i.error();
-  let digest = "";
-  if (host) digest = host(i.textBytes());
-  else if (flags & F_DIGEST) digest = i.digest();
-  return { digest, text: flags & (F_TEXT | F_PREIMAGE) ? i.text() : "" };
+  if (host) return host(i.textBytes());
+  return flags & F_DIGEST ? i.digest() : i.text();
 }
 
 /**
@@ -245,7 +220,7 @@ function word(id: number, params: readonly string[]): string {
     return `error ${id}: ${params.join("; ")}`; // the module failed to load: no words to ask for
   }
 }
-setWorder(word, (at) => call(F_PATH | F_TEXT, "", "", "", "", at).text);
+setWorder(word, (at) => call(F_PATH | F_TEXT, "", "", "", "", at));
 
 /**
  * A limits argument, checked by the core (abi.ts F_LIMITS): [which were

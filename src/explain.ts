@@ -228,7 +228,7 @@ function standIn(v: unknown): unknown {
  * canonical text stands in for them (the same args, D13).
  */
 function utf8(bytes: Uint8Array, own: CoreLimits): string {
-  return call(F_TEXT, "", "", "", "", bytes, own).text;
+  return call(F_TEXT, "", "", "", "", bytes, own);
 }
 
 /** The call members for fingerprint()-style options (kind, matchOn, ignoreArgs), and the call's own limits. */

@@ -164,11 +164,8 @@ function walk(root: unknown): void {
         key = keys![i];
         writeKey(key, ((f << 4) | i++) & KEY_SLOT_MASK);
         v = (o as Record<string, unknown>)[key];
-      } else if (keys === null) {
-        key = i++;
-        v = (o as unknown[])[key];
       } else {
-        key = +keys[i++];
+        key = keys === null ? i++ : +keys[i++];
         v = (o as unknown[])[key];
       }
       let r = scalar(v);
@@ -319,17 +316,14 @@ function push(o: object, key: string | number, keys: string[] | null, isArr: boo
 function presentIndices(a: unknown[], len: number, key: string | number): string[] | null {
   const own = shape(objectKeys, a, key);
   if (own.length >= len / 2) return null;
+  const names = [own];
+  for (let p = getPrototypeOf(a); p !== null; p = getPrototypeOf(p)) names.push(Object.getOwnPropertyNames(p));
   const set = new Set<number>();
-  for (const k of own) addIndex(set, k, len);
-  for (let p = getPrototypeOf(a); p !== null; p = getPrototypeOf(p)) {
-    for (const k of Object.getOwnPropertyNames(p)) addIndex(set, k, len);
+  for (const k of names.flat()) {
+    const n = +k;
+    if (n >= 0 && n < len && String(n) === k) set.add(n);
   }
   return Array.from(set).sort((x, y) => x - y).map(String);
-}
-
-function addIndex(set: Set<number>, k: string, len: number): void {
-  const n = +k;
-  if (n >= 0 && n < len && String(n) === k) set.add(n);
 }
 
 /**
@@ -416,21 +410,16 @@ function str(s: string): void {
 function frameKey(f: number): string | number {
   const i = fIdx[f] - 1;
   const keys = fKeys[f];
-  if (keys === null) return i;
-  return fIsArray[f] ? +keys[i] : keys[i];
-}
-
-/** The keys and indices down to the item `key` inside frame top-1 (the top level when top === base). */
-function segments(top: number, key: string | number): (string | number)[] {
-  const at: (string | number)[] = [];
-  for (let f = base; f < top - 1; f++) at.push(frameKey(f));
-  if (top > base) at.push(key);
-  return at;
+  return keys === null ? i : fIsArray[f] ? +keys[i] : keys[i];
 }
 
 /** The value at `key` in the top frame is refused (a cycle: at the frame `top`); the core words it. */
 function refused(id: number, key: string | number, params: (string | number)[], cause?: unknown, top = sp): FingerprintError {
-  return pathError(id, segments(top, key), root === "", params, cause);
+  // The keys and indices down to the item `key` inside frame top-1 (the top level when top === base).
+  const at: (string | number)[] = [];
+  for (let f = base; f < top - 1; f++) at.push(frameKey(f));
+  if (top > base) at.push(key);
+  return pathError(id, at, root === "", params, cause);
 }
 
 /** The object's shape could not be read (a revoked Proxy, an ownKeys trap that breaks its invariants). */
