@@ -11,7 +11,7 @@
  */
 import {
   ABI_ID, FINGERPRINT_VERSION, HEADER_BYTES, HEADER_WORDS, INPUT_RESERVE_BYTES, REQUESTS, RESULT_DIGEST, RESULT_OFFSET,
-  RESULT_BYTES, RESULT_STATUS, RESULT_TEXT_LEN, RESULT_TEXT_PTR, RETAIN_BYTES, W_NO_ROOM, W_TRAP,
+  RESULT_BYTES, RESULT_STATUS, RESULT_TEXT_LEN, RESULT_TEXT_PTR, RETAIN_BYTES, W_NO_ROOM, W_TRAP, WORD_OUT,
 } from "./_abi.gen.js";
 import { FingerprintError, errorFromCore, hostError } from "./errors.js";
 import { type CoreLimits, NO_LIMIT, NONE, configured } from "./_limits.js";
@@ -186,6 +186,16 @@ export class Instance {
   digest(): string {
     const at = this.resPtr + RESULT_DIGEST;
     return hexDecoder.decode(this.view().subarray(at, at + 64));
+  }
+
+  /**
+   * The message of an error a host raises itself, from the core's `word` export, which touches only
+   * its own buffer: safe in the middle of a request being written. Parameters past the buffer's room are cut.
+   */
+  word(id: number, params: readonly string[]): string {
+    const b = encoder.encode(params.join("\0")).subarray(0, WORD_OUT), at = this.e.wordBuf();
+    new Uint8Array(this.e.memory.buffer).set(b, at);
+    return decoder.decode(new Uint8Array(this.e.memory.buffer, at + WORD_OUT, this.e.word(id, b.length)));
   }
 
   /** The failed request's FingerprintError (code, offset from the result block; its message the core's, whole). */

@@ -5,7 +5,7 @@
  * @module
  */
 import {
-  F_DIGEST, F_KEEP_MASK, F_PATH, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES, HEADER_BYTES, WORD_OUT,
+  F_DIGEST, F_KEEP_MASK, F_PATH, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES, HEADER_BYTES,
 } from "./_abi.gen.js";
 import { FingerprintError, setWorder } from "./errors.js";
 import { type CoreLimits, NONE, setLimitChecker } from "./_limits.js";
@@ -23,10 +23,6 @@ const pool = new Pool("fingerprint", () => {
   }
   return new WebAssembly.Module(syncSource());
 });
-
-const encoder = new TextEncoder();
-// ignoreBOM: a leading U+FEFF (a kind may start with one) is text, not a byte order mark.
-const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 export function setSyncSource(src: () => BufferSource): void {
   syncSource = src;
@@ -122,53 +118,44 @@ function hostHasher(len: number): HostHash | null {
 
 /**
  * One core call. `kind`, `name`, `matchOn`, `ignoreArgs` are JSON texts
- * (string literal / array of strings, "" when absent); args is JSON text.
- * Returns the digest (F_DIGEST) or the text; throws FingerprintError for every core failure.
+ * (string literal / array of strings, "" when absent); args is JSON text, or
+ * with F_VALUES a host value, written as the core's value stream
+ * (src/values.ts) straight into linear memory. Returns the digest (F_DIGEST)
+ * or the text. Throws FingerprintError for every core failure (with the path
+ * for values D15 rejects), and a user getter's or toJSON's own exception
+ * unchanged. A call made from inside such a getter finds this instance busy
+ * and runs on a spare (src/_instance.ts).
  */
 export function call(flags: number, kind: string, name: string, matchOn: string, ignoreArgs: string,
-  args: string | Uint8Array, limits: CoreLimits = NONE): string {
-  const i = pool.acquire();
-  try {
-    const maxBytes = i.limits(limits);
-    // Longer than the byte limit: only its first limit + 1 units go in, which
-    // the core refuses by their length (a UTF-16 unit is one UTF-8 byte or more).
-    if (args.length > maxBytes) args = typeof args === "string" ? args.slice(0, maxBytes + 1) : args.subarray(0, maxBytes + 1);
-    const argsBound = typeof args === "string" ? args.length * 3 : args.length;
-    const at = putLiterals(i, kind, name, matchOn, ignoreArgs, argsBound);
-    const argsLen = i.put(at, args);
-    return runRequest(i, typeof args === "string" ? flags | F_STRING_INPUT : flags, argsLen, at + argsLen);
-  } finally {
-    pool.release(i);
-  }
-}
-
-/**
- * One core call with a host value, written as the core's value stream
- * (src/values.ts) straight into linear memory. Throws FingerprintError (with
- * the path) for values D15 rejects, and a user getter's or toJSON's own
- * exception unchanged. A call made from inside such a getter finds this
- * instance busy and runs on a spare (src/_instance.ts).
- */
-export function callValue(flags: number, kind: string, name: string, matchOn: string, ignoreArgs: string,
-  value: unknown, limits: CoreLimits = NONE): string {
+  args: unknown, limits: CoreLimits = NONE): string {
   const i = pool.acquire();
   try {
     // The core checks no limit on a keep-mask's keys (src/select.ts).
     const maxBytes = flags & F_KEEP_MASK ? (i.limits(limits), Infinity) : i.limits(limits);
+    if (!(flags & F_VALUES)) {
+      let text = args as string | Uint8Array;
+      // Longer than the byte limit: only its first limit + 1 units go in, which
+      // the core refuses by their length (a UTF-16 unit is one UTF-8 byte or more).
+      if (text.length > maxBytes) text = typeof text === "string" ? text.slice(0, maxBytes + 1) : text.subarray(0, maxBytes + 1);
+      const string = typeof text === "string";
+      const at = putLiterals(i, kind, name, matchOn, ignoreArgs, string ? 3 * text.length : text.length);
+      const len = i.put(at, text);
+      return runRequest(i, string ? flags | F_STRING_INPUT : flags, len, at + len);
+    }
     const start = putLiterals(i, kind, name, matchOn, ignoreArgs, 0);
     let end: number;
     try {
       // The writer asks room for 3 bytes per UTF-16 unit of a string, which it
       // may not use: a stream is written up to 3 × the limit + 64 bytes (an ask
       // past that means more than the limit is written), and the core judges its length.
-      end = i.putValue(value, start, start + 3 * maxBytes + 64);
+      end = i.putValue(args, start, start + 3 * maxBytes + 64);
     } catch (err) {
       if (err !== OVER) throw err;
       // Certainly over the byte limit: the request goes in with a length of
       // limit + 1 and the core refuses it by that length before reading a byte.
       end = start + maxBytes + 1;
     }
-    return runRequest(i, flags | F_VALUES, end - start, end);
+    return runRequest(i, flags, end - start, end);
   } finally {
     pool.release(i);
   }
@@ -200,21 +187,11 @@ function runRequest(i: Instance, flags: number, argsLen: number, end: number): s
   return flags & F_DIGEST ? i.digest() : i.text();
 }
 
-/**
- * The message of an error this host raises itself, from the core (its
- * `word` export, which touches only its own buffer: safe on an instance in
- * the middle of a request being written). Parameters past the buffer's room are cut.
- */
+/** The message of an error this host raises itself, from the core (Instance.word: safe mid-request). */
 function word(id: number, params: readonly string[]): string {
-  const ask = (i: Instance): string => {
-    const b = encoder.encode(params.join("\0")).subarray(0, WORD_OUT), at = i.e.wordBuf();
-    new Uint8Array(i.e.memory.buffer).set(b, at);
-    return decoder.decode(new Uint8Array(i.e.memory.buffer, at + WORD_OUT, i.e.word(id, b.length)));
-  };
   const p = pool.primary;
-  if (p !== undefined && !p.dead) return ask(p);
   try {
-    return pool.with(ask);
+    return p !== undefined && !p.dead ? p.word(id, params) : pool.with((i) => i.word(id, params));
   } catch (err) {
     if (err instanceof FingerprintError) throw err; // not initialized: the caller learns that first
     return `error ${id}: ${params.join("; ")}`; // the module failed to load: no words to ask for

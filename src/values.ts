@@ -82,7 +82,7 @@ let root = "args";
 export function writeValue(value: unknown, mem: Uint8Array, start: number, end: number,
   grow: (need: number) => void, path = "args"): number {
   const nested = walking;
-  const s8 = u8, sdv = dv, spos = pos, scap = cap, sgrow = growTo, sbase = base, sdeep = deep, sroot = root;
+  const outer = nested ? [u8, dv, pos, cap, growTo, base, deep, root] as const : null;
   if (u8 !== mem) retarget(mem, end);
   pos = start;
   cap = end;
@@ -97,23 +97,14 @@ export function writeValue(value: unknown, mem: Uint8Array, start: number, end: 
   } finally {
     release(base);
     walking = nested;
-    if (nested) {
-      u8 = s8;
-      dv = sdv;
-      pos = spos;
-      cap = scap;
-      growTo = sgrow;
-      base = sbase;
-      deep = sdeep;
-      root = sroot;
-    }
+    if (outer !== null) [u8, dv, pos, cap, growTo, base, deep, root] = outer;
   }
 }
 
 /** A walk is in progress: a call from inside its getters or toJSON walks above its frames. */
 let walking = false;
 
-/** Pops the frames above `to` after an early exit, dropping their references to user objects. */
+/** Pops the frames above `to`, dropping their references to user objects. */
 function release(to: number): void {
   for (let f = to; f < sp; f++) { fObj[f] = objectProto; fKeys[f] = null; }
   sp = to;
@@ -139,7 +130,7 @@ function room(n: number): void {
 /**
  * The walk. Scalars of the innermost open container are written in a tight
  * loop over its members; a child container pushes a frame and the loop
- * moves to it. The frame's index, count and mark are stored before any call
+ * moves to it. The frame's index and count are stored before any call
  * that may throw or re-enter, so error paths and nested walks see them.
  */
 function walk(root: unknown): void {
@@ -147,7 +138,7 @@ function walk(root: unknown): void {
     room(1);
     u8[pos++] = V_NULL; // D2: a dropped top level is null
   }
-  while (sp > base) {
+  frames: while (sp > base) {
     const f = sp - 1;
     const o = fObj[f];
     const keys = fKeys[f];
@@ -155,7 +146,6 @@ function walk(root: unknown): void {
     const isArr = fIsArray[f];
     let i = fIdx[f];
     let count = fCount[f];
-    let pushed = false;
     while (i < n) {
       let key: string | number;
       let v: unknown;
@@ -173,19 +163,16 @@ function walk(root: unknown): void {
         fIdx[f] = i;
         fCount[f] = count;
         r = item(v, key);
-        if (r === PUSHED) { pushed = true; break; }
+        if (r === PUSHED) continue frames;
       }
       if (r === WRITTEN) count++;
       else if (isArr) { room(1); u8[pos++] = V_NULL; count++; } // dropped element: the writer drops it (D1), the count stays right
       else pos = mark; // dropped member: no key either
     }
-    if (pushed) continue;
     // Close the container; in its parent it counts as written (D8: never dropped).
     dv.setUint32(fHead[f] + 1, count, true);
     if (f - base >= VALUE_CYCLE_CHECK_DEPTH) deep!.delete(o);
-    fObj[f] = objectProto;
-    fKeys[f] = null;
-    sp = f;
+    release(f);
     if (f > base) fCount[f - 1]++;
   }
 }
@@ -204,12 +191,11 @@ function scalar(v: unknown): number {
       room(1);
       u8[pos++] = v ? V_TRUE : V_FALSE;
       return WRITTEN;
-    case "undefined":
-    case "function":
-    case "symbol":
-      return DROPPED;
+    case "object":
+    case "bigint":
+      return v === null ? DROPPED : OTHER;
   }
-  return v === null ? DROPPED : OTHER;
+  return DROPPED; // undefined, a function or a symbol (D1)
 }
 
 /** A number or a Date's time value: its tag and a little-endian f64. */
@@ -226,29 +212,22 @@ function item(v: unknown, key: string | number): number {
   const r = scalar(v);
   if (r !== OTHER) return r;
   if (typeof v === "bigint") throw refused(W_UNSUPPORTED, key, ["a BigInt"]);
-  if (v === null) return DROPPED;
   return object(v as object, key, false);
 }
 
 function object(v: object, key: string | number, toJSONApplied: boolean): number {
   const proto = shape(getPrototypeOf, v, key);
   const plain = proto === objectProto || proto === null;
-  if (!plain && proto !== arrayProto) {
-    // A Date by its internal slot, as the oracle checks (not by prototype).
-    const t = timeOf(v);
-    if (t !== undefined) {
-      // Its time value; the core prints it, an invalid one (NaN) as null (D15).
-      return f64(V_DATE, t);
-    }
-  }
-  if (!toJSONApplied) {
-    const toJSON = (v as { toJSON?: unknown }).toJSON;
-    if (typeof toJSON === "function") {
-      // Applied once, with the key as JSON.stringify passes it (D15).
-      const r: unknown = toJSON.call(v, typeof key === "number" ? String(key) : key);
-      if (typeof r === "object" && r !== null) return object(r, key, true);
-      return item(r, key);
-    }
+  // A Date by its internal slot, as the oracle checks (not by prototype): its time value, which
+  // the core prints, an invalid one (NaN) as null (D15).
+  const t = plain || proto === arrayProto ? undefined : timeOf(v);
+  if (t !== undefined) return f64(V_DATE, t);
+  const toJSON = toJSONApplied ? undefined : (v as { toJSON?: unknown }).toJSON;
+  if (typeof toJSON === "function") {
+    // Applied once, with the key as JSON.stringify passes it (D15).
+    const r: unknown = toJSON.call(v, typeof key === "number" ? String(key) : key);
+    if (typeof r === "object" && r !== null) return object(r, key, true);
+    return item(r, key);
   }
   if (plain) {
     const keys = shape(objectKeys, v, key);
@@ -318,12 +297,8 @@ function presentIndices(a: unknown[], len: number, key: string | number): string
   if (own.length >= len / 2) return null;
   const names = [own];
   for (let p = getPrototypeOf(a); p !== null; p = getPrototypeOf(p)) names.push(Object.getOwnPropertyNames(p));
-  const set = new Set<number>();
-  for (const k of names.flat()) {
-    const n = +k;
-    if (n >= 0 && n < len && String(n) === k) set.add(n);
-  }
-  return Array.from(set).sort((x, y) => x - y).map(String);
+  const isIndex = (k: string): boolean => +k >= 0 && +k < len && String(+k) === k;
+  return [...new Set(names.flat().filter(isIndex))].sort((x, y) => +x - +y);
 }
 
 /**
@@ -350,10 +325,8 @@ function writeKey(k: string, slot: number): void {
     if (keyCache.size >= KEY_CACHE_MAX) keyCache.clear();
     const len = pos - start;
     const n = (len + 3) >> 2;
-    const b = new Uint8Array(4 * n);
-    b.set(u8.subarray(start, pos));
     keyCache.set(k, words = new Uint32Array(n + 1));
-    for (let i = 0; i < n; i++) words[i] = b[4 * i] | (b[4 * i + 1] << 8) | (b[4 * i + 2] << 16) | (b[4 * i + 3] << 24);
+    for (let i = 0; i < len; i++) words[i >> 2] |= u8[start + i] << ((i & 3) << 3);
     words[n] = len;
     return;
   }
