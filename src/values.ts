@@ -317,7 +317,11 @@ const slotKey: (string | undefined)[] = new Array<string | undefined>(KEY_SLOT_M
 const slotWords: Uint32Array[] = new Array<Uint32Array>(KEY_SLOT_MASK + 1).fill(new Uint32Array(1));
 
 function writeKey(k: string, slot: number): void {
-  let words = slotKey[slot] === k ? slotWords[slot] : keyCache.get(k);
+  let words: Uint32Array | undefined = slotWords[slot];
+  if (slotKey[slot] !== k && (words = keyCache.get(k)) !== undefined) {
+    slotKey[slot] = k;
+    slotWords[slot] = words;
+  }
   if (words === undefined) {
     const start = pos;
     str(k);
@@ -330,8 +334,6 @@ function writeKey(k: string, slot: number): void {
     words[n] = len;
     return;
   }
-  slotKey[slot] = k;
-  slotWords[slot] = words;
   const n = words.length - 1;
   const len = words[n];
   if (pos + len > cap) growTo(pos + len);
