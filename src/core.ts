@@ -37,23 +37,25 @@ export function useInstance(instance: WebAssembly.Instance, module?: WebAssembly
   pool.use(module, new Instance(instance, "fingerprint"));
 }
 
-// The literal last written, as bytes: calls in a row mostly name the same tool (a copy, no encoding).
-let lastLiteral = "";
-let lastLiteralBytes = new Uint8Array(0);
+// The literal last written in each header slot, as bytes: calls in a row mostly name the same tool,
+// kind and key lists (a copy, no encoding).
+const lastLiteral = ["", "", "", "", ""];
+const lastLiteralBytes = lastLiteral.map(() => new Uint8Array(0));
 
-function putLiteral(i: Instance, mem: Uint8Array, at: number, s: string): number {
+function putLiteral(i: Instance, mem: Uint8Array, at: number, s: string, slot: number): number {
   if (s.length === 0) return 0;
-  if (s !== lastLiteral) {
+  if (s !== lastLiteral[slot]) {
     const n = i.put(at, s);
-    if (n <= 64) {
-      lastLiteral = s;
-      lastLiteralBytes = mem.slice(at, at + n);
+    if (n <= 256) {
+      lastLiteral[slot] = s;
+      lastLiteralBytes[slot] = mem.slice(at, at + n);
     }
     return n;
   }
-  const b = lastLiteralBytes;
+  const b = lastLiteralBytes[slot];
   const n = b.length;
-  for (let k = 0; k < n; k++) mem[at + k] = b[k];
+  if (n > 32) mem.set(b, at);
+  else for (let k = 0; k < n; k++) mem[at + k] = b[k];
   return n;
 }
 
@@ -167,10 +169,10 @@ function putLiterals(i: Instance, kind: string, name: string, matchOn: string, i
   // Written now, before a value walk may grow memory (which keeps what is written).
   const h = i.hdr;
   let at = i.inPtr + HEADER_BYTES;
-  at += h[1] = putLiteral(i, mem, at, kind);
-  at += h[2] = putLiteral(i, mem, at, name);
-  at += h[3] = putLiteral(i, mem, at, matchOn);
-  at += h[4] = putLiteral(i, mem, at, ignoreArgs);
+  at += h[1] = putLiteral(i, mem, at, kind, 1);
+  at += h[2] = putLiteral(i, mem, at, name, 2);
+  at += h[3] = putLiteral(i, mem, at, matchOn, 3);
+  at += h[4] = putLiteral(i, mem, at, ignoreArgs, 4);
   return at;
 }
 
