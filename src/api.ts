@@ -119,6 +119,7 @@ function checkText(t: unknown): string | Uint8Array {
   throw hostError(W_TEXT, [typeWord(t)]);
 }
 
+export { init, initDiagnostics } from "./init.js";
 export { FingerprintError } from "./errors.js";
 export type { FingerprintErrorCode, FingerprintErrorDetails } from "./errors.js";
 export { fingerprintBatch, fingerprintBatchJSON } from "./batch.js";

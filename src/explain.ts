@@ -18,17 +18,15 @@
  * null, key order or `1.0` vs `1` never show up.
  * @module
  */
-import {
-  callKeepMask, diffSides, explainCallText, explainCallValue, explainCalls as explainCallsCore, nearSearch, type Explained,
-} from "./_engine.js";
+import { callKeepMask, diffSides, explainIn, nearSearch } from "./_engine.js";
 import { applyMask, keysObject, selectableKeys } from "./select.js";
-import { EXPLANATION_VERSION, F_TEXT, NEAR_EXACT, NEAR_SEND_CALL, W_CALL, W_MESSAGE, W_OBJECT, W_RECORDED, W_STRING, W_TEXT } from "./_abi.gen.js";
+import { EXPLANATION_VERSION, F_TEXT, NEAR_EXACT, NEAR_SEND_CALL, W_CALL, W_MESSAGE, W_RECORDED, W_TEXT } from "./_abi.gen.js";
 import { call } from "./core.js";
 import { hostError, typeWord } from "./errors.js";
 import type { FingerprintOptions } from "./api.js";
-import { readList } from "./_args.js";
+import { optionParts } from "./_options.js";
 import { toolsText, type CallOptions } from "./tools.js";
-import { type CoreLimits, NONE, callLimits } from "./_limits.js";
+import { type CoreLimits, NONE } from "./_limits.js";
 
 /**
  * One tool call, the object a recording line holds (the one call model of
@@ -119,8 +117,8 @@ export interface NearestMatch<T extends object = Call | Explanation | ProviderCa
  * @example explain("search", { q: " cats ", page: 2 }, { ignoreArgs: ["page"] }).canonical // '{"q":"cats"}'
  */
 export function explain(name: string, args: unknown, options?: FingerprintOptions): Explanation {
-  const [o, own] = optionsOf(options);
-  return explainRecord({ ...o, name, args }, undefined, own).record;
+  const o = optionParts(options);
+  return explained({ kind: o.rawKind, matchOn: o.matchOn, ignoreArgs: o.ignoreArgs, name, args }, undefined, o.limits);
 }
 
 /**
@@ -130,8 +128,8 @@ export function explain(name: string, args: unknown, options?: FingerprintOption
  */
 export function explainJSON(name: string, argsJSON: string | Uint8Array, options?: FingerprintOptions): Explanation {
   if (typeof argsJSON !== "string" && !(argsJSON instanceof Uint8Array)) throw hostError(W_TEXT, [typeWord(argsJSON)]);
-  const [o, own] = optionsOf(options);
-  return explainRecord({ ...o, name, argsJSON }, undefined, own).record;
+  const o = optionParts(options);
+  return explained({ kind: o.rawKind, matchOn: o.matchOn, ignoreArgs: o.ignoreArgs, name, argsJSON }, undefined, o.limits);
 }
 
 /**
@@ -143,7 +141,7 @@ export function explainJSON(name: string, argsJSON: string | Uint8Array, options
  * @example explainCall('{"name":"t","args":{"p":"P0"}}').canonical // '{"p":"P0"}'
  */
 export function explainCall(call: Call | ProviderCall | string | Uint8Array, options?: CallOptions): Explanation {
-  return explainRecord(call, toolsText(options)).record;
+  return explained(call, toolsText(options));
 }
 
 /**
@@ -154,7 +152,7 @@ export function explainCall(call: Call | ProviderCall | string | Uint8Array, opt
  *   { tools: { search: { ignoreArgs: ["requestId"] } } }) === fingerprint("search", { q: "x" })
  */
 export function fingerprintCall(call: Call | ProviderCall | string | Uint8Array, options?: CallOptions): string {
-  return explainRecord(call, toolsText(options)).digest;
+  return explained(call, toolsText(options)).fingerprint;
 }
 
 /**
@@ -172,13 +170,12 @@ export function explainCalls(message: ProviderCall | string | Uint8Array, option
   if (message === null || typeof message !== "object" && typeof message !== "string") {
     throw hostError(W_MESSAGE, [typeWord(message)]);
   }
-  return explainCallsCore(message, toolsText(options)).map((e) => e.record);
+  return explainIn(message, true, toolsText(options));
 }
 
-/** The core's record for a call (src/_engine.ts), for the CLI, which prints its members. Internal. */
-export function explainRecord(call: Call | ProviderCall | string | Uint8Array, tools?: Uint8Array, own: CoreLimits = NONE): Explained {
-  if (typeof call === "string" || call instanceof Uint8Array) return explainCallText(call, tools, own);
-  return explainCallValue(sent(call, tools, own), tools, own);
+/** The core's Explanation of a call (src/_engine.ts): its JSON text as it is, an object as sent() makes it. */
+function explained(call: Call | ProviderCall | string | Uint8Array, tools?: Uint8Array, own: CoreLimits = NONE): Explanation {
+  return explainIn(typeof call === "string" || call instanceof Uint8Array ? call : sent(call, tools, own), false, tools, own)[0];
 }
 
 /** A call object as the core is sent it: argsJSON bytes as text, args only as far as selection reads them. */
@@ -229,19 +226,6 @@ function standIn(v: unknown): unknown {
  */
 function utf8(bytes: Uint8Array, own: CoreLimits): string {
   return call(F_TEXT, "", "", "", "", bytes, own).text;
-}
-
-/** The call members for fingerprint()-style options (kind, matchOn, ignoreArgs), and the call's own limits. */
-function optionsOf(options: FingerprintOptions | undefined): [Partial<Call>, CoreLimits] {
-  if (options === undefined) return [{}, NONE];
-  if (typeof options !== "object" || options === null) throw hostError(W_OBJECT, ["options", typeWord(options)]);
-  const out: Partial<Call> = {};
-  // The arguments checked as fingerprint() checks them (api.ts), not as a call's members.
-  if (options.kind !== undefined && typeof options.kind !== "string") throw hostError(W_STRING, ["kind", typeWord(options.kind)]);
-  if (options.kind !== undefined) out.kind = options.kind;
-  if (options.matchOn !== undefined) out.matchOn = readList(options.matchOn, "matchOn") ?? undefined;
-  if (options.ignoreArgs !== undefined) out.ignoreArgs = readList(options.ignoreArgs, "ignoreArgs") ?? undefined;
-  return [out, callLimits(options.limits)];
 }
 
 /**
