@@ -135,8 +135,13 @@ export function runChunk(t: BatchTarget, flags: number, count: number, cols: Col
     if (stop >= count) break;
     from = stop;
     if (hash && t.status() === 0) continue; // the room was full
-    const host = errors.get(stop);
-    if (throwOnError) throw withIndex(host ?? t.error(), base + stop, host !== undefined);
+    if (throwOnError) {
+      // The error with the item's `index`; one found here (a value D15 rejects) is named as the core
+      // names its own ("item 3: …", assembly/ops/batch.ts).
+      const host = errors.get(stop), err = host ?? t.error(), index = base + stop;
+      throw new FingerprintError(err.code, host ? `item ${index}: ${err.message}` : err.message,
+        { index, offset: err.offset, path: err.path, cause: err.cause });
+    }
     out[base + stop] = null;
     from++;
   }
@@ -172,13 +177,4 @@ function asciiBlock(items: unknown[], from: number, to: number, t: BatchTarget, 
   if (encoder.encodeInto(block, mem.subarray(at, at + 3 * total)).written !== total) return -1;
   for (let i = from, o = offs[from]; i < to; i++) offs[i + 1] = o += (items[i] as string).length;
   return total;
-}
-
-/**
- * The error with the item's `index`; one found here (a value D15 rejects) is
- * named as the core names its own ("item 3: …", assembly/ops/batch.ts).
- */
-function withIndex(err: FingerprintError, index: number, host: boolean): FingerprintError {
-  return new FingerprintError(err.code, host ? `item ${index}: ${err.message}` : err.message,
-    { index, offset: err.offset, path: err.path, cause: err.cause });
 }

@@ -12,17 +12,16 @@
  */
 import { D_DIFF, D_NEAR_START, D_NEAR_STEP, F_CALL, F_STRING_INPUT, F_TOOLS, F_VALUES, NEAR_NAME_ONLY } from "./_abi.gen.js";
 import { FingerprintError } from "./errors.js";
-import { type Exports as CoreExports, Instance, Pool } from "./_instance.js";
+import { Instance, Pool } from "./_instance.js";
 import { isModule } from "./_is_module.js";
 import { type CoreLimits, NONE } from "./_limits.js";
 import { KEEP_MASK } from "./select.js";
 import type { Explanation } from "./explain.js";
 
-export type Exports = CoreExports & { abiId(): number };
-
 let source: (() => BufferSource | WebAssembly.Module) | undefined;
 
-const engine = new Pool("engine", () => {
+/** The engine's instances: `engine.with(fn)` holds one for fn (a spare when a call re-entered from user code finds it busy). */
+export const engine = new Pool("engine", () => {
   if (!source) {
     throw new FingerprintError("not-initialized",
       "the engine module is not loaded in this entry: `await initDiagnostics()` first " +
@@ -31,11 +30,6 @@ const engine = new Pool("engine", () => {
   const src = source();
   return isModule(src) ? src : new WebAssembly.Module(src);
 }, false);
-
-/** fn on an instance of the engine held for it (a spare when a call re-entered from user code finds it busy). */
-export function withEngine<T>(fn: (i: Instance) => T): T {
-  return engine.with(fn);
-}
 
 /** Set by the entries (or initDiagnostics): where the engine's bytes (or module) come from. */
 export function setEngineSource(src: (() => BufferSource | WebAssembly.Module) | undefined): void {
@@ -141,9 +135,6 @@ export interface CliResult {
   arg: number;
 }
 
-const enc = new TextEncoder();
-const asBytes = (p: string | Uint8Array) => (typeof p === "string" ? enc.encode(p) : p);
-
 /**
  * One step of the CLI engine (assembly/cli/steps.ts lists the steps and their
  * parts): the core parses, reads, fingerprints and formats; this moves bytes.
@@ -152,7 +143,7 @@ export function cliStep(step: string, name: string | Uint8Array = "", match: str
   ignore: string | Uint8Array = "", args: Uint8Array = new Uint8Array(0)): CliResult {
   return engine.with((i) => {
     i.limits(); // the configured limits; a CLI run's --max-* options tighten them in the core (cli/args.ts)
-    const w = i.request("cli", { kind: asBytes(step), name: asBytes(name), matchOn: asBytes(match), ignoreArgs: asBytes(ignore), args });
+    const w = i.request("cli", { kind: step, name, matchOn: match, ignoreArgs: ignore, args });
     const text = i.textBytes().slice(), o = w.out, r = o + w.err, s = r + w.state;
     return {
       out: text.subarray(0, o), err: text.subarray(o, r), state: text.subarray(r, s), data: text.subarray(s, s + w.data),

@@ -4,7 +4,7 @@
  * @module
  */
 import { F_IGNORE, F_MATCH_ON, W_OBJECT, W_STRING, W_STRINGS } from "./_abi.gen.js";
-import { type CoreLimits, NONE, callLimits } from "./_limits.js";
+import { type CoreLimits, NONE, readLimits } from "./_limits.js";
 import { hostError, typeWord } from "./errors.js";
 import type { FingerprintOptions } from "./api.js";
 
@@ -59,7 +59,7 @@ export function optionParts(options: FingerprintOptions | undefined): Parts {
   const ignoreArgs = readList(option(options, plain, "ignoreArgs"), "ignoreArgs");
   return {
     flags: (matchOn ? F_MATCH_ON : 0) | (ignoreArgs ? F_IGNORE : 0), kind: kind === undefined ? "" : JSON.stringify(kind),
-    rawKind: kind, limits: callLimits(option(options, plain, "limits")), matchOn, ignoreArgs,
+    rawKind: kind, limits: readLimits(option(options, plain, "limits")), matchOn, ignoreArgs,
     match: matchOn ? JSON.stringify(matchOn) : "", ignore: ignoreArgs ? JSON.stringify(ignoreArgs) : "",
   };
 }

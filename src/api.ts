@@ -5,7 +5,7 @@
  */
 import { F_DIGEST, F_TEXT, W_NON_NEGATIVE, W_OBJECT, W_STRING, W_TEXT } from "./_abi.gen.js";
 import { call, callValue, retainBytes, setRetain } from "./core.js";
-import { type Limits, NONE, configureLimits, setConfigured } from "./_limits.js";
+import { type Limits, NONE, configured, readLimits, setConfigured } from "./_limits.js";
 import { KEEP_MASK, applyMask, keepMask, keysObject, selectableKeys } from "./select.js";
 import { hostError, typeWord } from "./errors.js";
 import { optionParts } from "./_options.js";
@@ -54,7 +54,7 @@ export function configure(settings: Settings): void {
   if (typeof retain !== "number" || !(retain >= 0)) {
     throw hostError(W_NON_NEGATIVE, ["retainMemoryBytes", String(retain)]);
   }
-  const l = configureLimits(limits); // checked before anything changes
+  const l = readLimits(limits, configured); // checked before anything changes
   setRetain(retain);
   setConfigured(l);
 }

@@ -22,7 +22,7 @@ import {
 import { type Column, SHARED_EMPTY, runChunk } from "./_batch.js";
 import { option, optionParts } from "./_options.js";
 import { asBatch, type BatchTarget, batchHostHash } from "./core.js";
-import { hasEngineSource, withEngine } from "./_engine.js";
+import { engine, hasEngineSource } from "./_engine.js";
 import { hostError, typeWord } from "./errors.js";
 import type { Call, ProviderCall } from "./explain.js";
 
@@ -89,22 +89,20 @@ export function fingerprintBatchJSON(names: Iterable<string> | TextColumn, argsJ
       }
       // Each item's sort of input; a name or text of the wrong type goes as its type's word, for the core to fail in its turn.
       const sorts = new Uint32Array(n);
-      let one = true; // all strings (the common chunk): no sorts sent
       for (let i = 0; i < n; i++) {
         const x = xs[i], name = ns[i];
         if (typeof x === "string" || !("it" in b)) sorts[i] = F_STRING_INPUT; // a column's text is a string's
         else if (!(x instanceof Uint8Array)) { sorts[i] = BATCH_ITEM_NOT_TEXT; xs[i] = typeWord(x); }
         if (typeof name !== "string" && !(name instanceof Uint8Array)) { sorts[i] |= BATCH_ITEM_NOT_NAME; ns[i] = typeWord(name); }
-        one &&= sorts[i] === F_STRING_INPUT;
       }
       sendLimits();
-      runChunk(t, F_DIGEST | F_RAW_NAMES | (one ? F_STRING_INPUT : 0), n,
-        [kind, { kind: "items", items: ns }, match, ignore, { kind: "items", items: xs }], out, base, throws, one ? null : sorts);
+      runChunk(t, F_DIGEST | F_RAW_NAMES, n, [kind, { kind: "items", items: ns }, match, ignore, { kind: "items", items: xs }],
+        out, base, throws, sorts);
     }
   };
   // Without node:crypto the SIMD module, where it loads synchronously, hashes four items at a time.
   if (batchHostHash() !== null || !hasEngineSource()) return asBatch(o.limits, (t) => run(t, () => {}));
-  return withEngine((t) => run(t, () => { t.limits(o.limits); }));
+  return engine.with((t) => run(t, () => { t.limits(o.limits); }));
 }
 
 /**
@@ -125,7 +123,7 @@ export function fingerprintBatch(calls: Iterable<Call | ProviderCall | Text>, op
   const out: (string | null)[] = [];
   // The whole batch holds the instance: a getter or iterator that calls back into the engine meanwhile
   // gets a spare (src/_instance.ts), never this batch's half-written chunk.
-  return withEngine((t) => {
+  return engine.with((t) => {
     const s = [items(calls)];
     for (let base = 0, xs = take(s)[0]; xs.length > 0; base += xs.length, xs = take(s)[0]) {
       // Call objects, recording lines as strings or bytes, each with its sort.

@@ -179,12 +179,12 @@ function explained(call: Call | ProviderCall | string | Uint8Array, tools?: Uint
 }
 
 /** A call object as the core is sent it: argsJSON bytes as text, args only as far as selection reads them. */
-function sent(call: unknown, tools: Uint8Array | undefined, own: CoreLimits): Call {
-  if (call === null || typeof call !== "object") {
-    throw hostError(W_CALL, [typeWord(call)]);
-  }
-  const c = call as Call;
-  if (c.argsJSON instanceof Uint8Array) return { ...c, argsJSON: utf8(c.argsJSON, own) };
+function sent(x: unknown, tools: Uint8Array | undefined, own: CoreLimits): Call {
+  if (x === null || typeof x !== "object") throw hostError(W_CALL, [typeWord(x)]);
+  const c = x as Call;
+  // argsJSON bytes are read by the core as bytes (a BOM, surrogates as three-byte sequences, the
+  // first error and its offset: D12, D14); their canonical text stands in for them (the same args, D13).
+  if (c.argsJSON instanceof Uint8Array) return { ...c, argsJSON: call(F_TEXT, "", "", "", "", c.argsJSON, own).text };
   return c.argsJSON === undefined || c.argsJSON === null ? selectedCall(c, tools, own) : c;
 }
 
@@ -217,15 +217,6 @@ function selectedCall(c: Call, tools: Uint8Array | undefined, own: CoreLimits): 
 /** A member left out, unread below its top: null-like values as they are, a Date by its time value, anything else a plain `true`. */
 function standIn(v: unknown): unknown {
   return typeof v !== "object" || v === null || v instanceof Date ? v : true;
-}
-
-/**
- * argsJSON given as bytes, read by the core as bytes (a BOM, surrogates as
- * three-byte sequences, the first error and its offset: D12, D14); its
- * canonical text stands in for them (the same args, D13).
- */
-function utf8(bytes: Uint8Array, own: CoreLimits): string {
-  return call(F_TEXT, "", "", "", "", bytes, own).text;
 }
 
 /**
