@@ -9,8 +9,8 @@
  * @module
  */
 import {
-  BATCH_BASE, BATCH_COLUMNS, BATCH_COUNT, BATCH_END_DIGEST, BATCH_FLAGS, BATCH_ITEM_FLAGS, BATCH_OUT_BYTES, BATCH_WORDS, DIGEST_BYTES, F_CALL,
-  F_DIGEST, F_PREIMAGE,
+  BATCH_BASE, BATCH_COLUMNS, BATCH_COUNT, BATCH_END_DIGEST, BATCH_FLAGS, BATCH_ITEM_FLAGS, BATCH_OUT_BYTES, BATCH_WORDS,
+  DIGEST_BYTES, F_CALL, F_DIGEST, F_PREIMAGE,
 } from "./_abi.gen.js";
 import { type BatchTarget, batchHostHash } from "./core.js";
 import { FingerprintError } from "./errors.js";

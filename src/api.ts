@@ -51,9 +51,7 @@ export function configure(settings: Settings): void {
   if (typeof settings !== "object" || settings === null) throw hostError(W_OBJECT, ["settings", typeWord(settings)]);
   const { limits, retainMemoryBytes } = settings;
   const retain = retainMemoryBytes === undefined ? retainBytes : retainMemoryBytes;
-  if (typeof retain !== "number" || !(retain >= 0)) {
-    throw hostError(W_NON_NEGATIVE, ["retainMemoryBytes", String(retain)]);
-  }
+  if (typeof retain !== "number" || !(retain >= 0)) throw hostError(W_NON_NEGATIVE, ["retainMemoryBytes", String(retain)]);
   const l = readLimits(limits, configured); // checked before anything changes
   setRetain(retain);
   setConfigured(l);

@@ -13,14 +13,10 @@ import { setSyncSource } from "./core.js";
 import { setEngineSource } from "./_engine.js";
 import { coreLoader } from "./init.js";
 
-interface NativeDecoders {
-  Buffer?: { from(s: string, enc: "base64"): Uint8Array };
-}
-
 function decodeBase64(s: string): Uint8Array<ArrayBuffer> {
   const fromBase64 = (Uint8Array as unknown as { fromBase64?: (s: string) => Uint8Array<ArrayBuffer> }).fromBase64;
   if (typeof fromBase64 === "function") return fromBase64(s);
-  const buffer = (globalThis as NativeDecoders).Buffer;
+  const buffer = (globalThis as { Buffer?: { from(s: string, enc: "base64"): Uint8Array } }).Buffer;
   if (typeof buffer?.from === "function") {
     const b = buffer.from(s, "base64");
     return new Uint8Array(b.buffer as ArrayBuffer, b.byteOffset, b.byteLength);
@@ -30,7 +26,7 @@ function decodeBase64(s: string): Uint8Array<ArrayBuffer> {
   return out;
 }
 
-/** The core from its base64, and the engine module's (explain, diff, nearest, the CLI: decoded and compiled on first use only). */
+/** The core from its base64, and the engine module's (explain, diff, nearest, the CLI): decoded and compiled on first use. */
 export function embed(core: string, engine?: string): void {
   setSyncSource(() => decodeBase64(core));
   coreLoader.defaultSource = async () => decodeBase64(core);

@@ -60,21 +60,23 @@ export function fingerprintBatchJSON(names: Iterable<string> | TextColumn, argsJ
   options: NullOptions): (string | null)[];
 export function fingerprintBatchJSON(names: Iterable<string> | TextColumn, argsJSON: Iterable<Text> | TextColumn,
   options?: BatchOptions): (string | null)[] {
-  const o = optionParts(options);
-  const throws = onError(options);
+  const o = optionParts(options), throws = onError(options);
   // Batch columns are raw text (F_RAW_NAMES), where "" is an error: the default kind is sent (D17).
   const shared = (text: string): Column => ({ kind: "shared", text });
   const kind = shared(o.rawKind ?? DEFAULT_KIND), match = shared(o.match), ignore = shared(o.ignore);
-  const run = (t: BatchTarget, sendLimits: () => void) => {
+  // The limits are sent before each chunk: an iterable's own code between chunks may run calls with other limits.
+  const run = (t: BatchTarget) => {
     const out: (string | null)[] = [];
     const a = source(names, "names"), b = source(argsJSON, "argsJSON");
     if (!("it" in a) && !("it" in b)) {
       // Both columns: a range of items, their bytes copied as they are (a column's text is a string's).
       const count = Math.min(a.offsets.length, b.offsets.length) - 1;
       for (let at = 0, n = 0; at < count; at += n) {
-        n = fit(b.offsets, at, count - at);
-        sendLimits();
-        runChunk(t, F_DIGEST | F_RAW_NAMES | F_STRING_INPUT, n, [kind, slice(a, at, n), match, ignore, slice(b, at, n)], out, at, throws);
+        const most = Math.min(count - at, BATCH_CHUNK_ITEMS), bo = b.offsets; // take()'s rule over the args column
+        for (n = 1; n < most && bo[at + n + 1] - bo[at] <= BATCH_CHUNK_BYTES;) n++;
+        t.limits(o.limits);
+        const cols = [kind, slice(a, at, n), match, ignore, slice(b, at, n)];
+        runChunk(t, F_DIGEST | F_RAW_NAMES | F_STRING_INPUT, n, cols, out, at, throws);
       }
       if (a.offsets.length !== b.offsets.length) throw hostError(W_LENGTHS, ["names", "argsJSON"]);
       return out;
@@ -95,14 +97,13 @@ export function fingerprintBatchJSON(names: Iterable<string> | TextColumn, argsJ
         else if (!(x instanceof Uint8Array)) { sorts[i] = BATCH_ITEM_NOT_TEXT; xs[i] = typeWord(x); }
         if (typeof name !== "string" && !(name instanceof Uint8Array)) { sorts[i] |= BATCH_ITEM_NOT_NAME; ns[i] = typeWord(name); }
       }
-      sendLimits();
+      t.limits(o.limits);
       runChunk(t, F_DIGEST | F_RAW_NAMES, n, [kind, { kind: "items", items: ns }, match, ignore, { kind: "items", items: xs }],
         out, base, throws, sorts);
     }
   };
   // Without node:crypto the SIMD module, where it loads synchronously, hashes four items at a time.
-  if (batchHostHash() !== null || !hasEngineSource()) return asBatch(o.limits, (t) => run(t, () => {}));
-  return engine.with((t) => run(t, () => { t.limits(o.limits); }));
+  return batchHostHash() !== null || !hasEngineSource() ? asBatch(o.limits, run) : engine.with(run);
 }
 
 /**
@@ -117,9 +118,8 @@ export function fingerprintBatch(calls: Iterable<Call | ProviderCall | Text>, op
 export function fingerprintBatch(calls: Iterable<Call | ProviderCall | Text>, options: Pick<BatchOptions, "limits"> & { onError: "null" }): (string | null)[];
 export function fingerprintBatch(calls: Iterable<Call | ProviderCall | Text>, options?: Pick<BatchOptions, "limits" | "onError">): (string | null)[] {
   const limits = optionParts(options).limits, throws = onError(options);
-  if (calls === null || typeof (calls as Iterable<unknown>)?.[Symbol.iterator] !== "function") {
-    throw hostError(W_ITERABLE, ["calls", typeWord(calls)]);
-  }
+  const iterable = calls !== null && typeof (calls as Iterable<unknown>)?.[Symbol.iterator] === "function";
+  if (!iterable) throw hostError(W_ITERABLE, ["calls", typeWord(calls)]);
   const out: (string | null)[] = [];
   // The whole batch holds the instance: a getter or iterator that calls back into the engine meanwhile
   // gets a spare (src/_instance.ts), never this batch's half-written chunk.
@@ -129,7 +129,7 @@ export function fingerprintBatch(calls: Iterable<Call | ProviderCall | Text>, op
       // Call objects, recording lines as strings or bytes, each with its sort.
       const sorts = new Uint32Array(xs.length);
       xs.forEach((x, i) => { sorts[i] = typeof x === "string" ? F_STRING_INPUT : x instanceof Uint8Array ? 0 : F_VALUES; });
-      t.limits(limits); // before each chunk: an iterable's own code between chunks may run calls with other limits
+      t.limits(limits); // before each chunk, as fingerprintBatchJSON sends them
       runChunk(t, F_CALL | F_DIGEST, xs.length, [SHARED_EMPTY, SHARED_EMPTY, SHARED_EMPTY, SHARED_EMPTY, { kind: "items", items: xs }],
         out, base, throws, sorts);
     }
@@ -188,14 +188,6 @@ function take(sides: Items[]): unknown[][] {
     for (let j = 0; j < k; j++) { out[j].push(sides[j].next.value); sides[j].next = sides[j].it.next(); }
   }
   return out;
-}
-
-/** The same rule over an args column: how many of its next `left` items (at least one) the chunk takes. */
-function fit(o: Uint32Array, at: number, left: number): number {
-  const most = Math.min(left, BATCH_CHUNK_ITEMS);
-  let n = 1;
-  while (n < most && o[at + n + 1] - o[at] <= BATCH_CHUNK_BYTES) n++;
-  return n;
 }
 
 /** A column's items at..at+n, rebased to their own bytes. */

@@ -18,7 +18,7 @@
  * null, key order or `1.0` vs `1` never show up.
  * @module
  */
-import { callKeepMask, diffSides, explainIn, nearSearch } from "./_engine.js";
+import { type Side, callKeepMask, diffSides, explainIn, nearSearch } from "./_engine.js";
 import { applyMask, keysObject, selectableKeys } from "./select.js";
 import { EXPLANATION_VERSION, F_TEXT, NEAR_EXACT, NEAR_SEND_CALL, W_CALL, W_MESSAGE, W_RECORDED, W_TEXT } from "./_abi.gen.js";
 import { call } from "./core.js";
@@ -167,7 +167,7 @@ export function fingerprintCall(call: Call | ProviderCall | string | Uint8Array,
  *   { type: "tool_use", id: "t", name: "search", input: { q: "x" } }] }).length // 1
  */
 export function explainCalls(message: ProviderCall | string | Uint8Array, options?: CallOptions): Explanation[] {
-  if (message === null || typeof message !== "object" && typeof message !== "string") {
+  if (message === null || (typeof message !== "object" && typeof message !== "string")) {
     throw hostError(W_MESSAGE, [typeWord(message)]);
   }
   return explainIn(message, true, toolsText(options));
@@ -175,22 +175,21 @@ export function explainCalls(message: ProviderCall | string | Uint8Array, option
 
 /** The core's Explanation of a call (src/_engine.ts): its JSON text as it is, an object as sent() makes it. */
 function explained(call: Call | ProviderCall | string | Uint8Array, tools?: Uint8Array, own: CoreLimits = NONE): Explanation {
-  return explainIn(typeof call === "string" || call instanceof Uint8Array ? call : sent(call, tools, own), false, tools, own)[0];
+  return explainIn(sent(call, tools, own), false, tools, own)[0];
 }
 
-/** A call object as the core is sent it: argsJSON bytes as text, args only as far as selection reads them. */
-function sent(x: unknown, tools: Uint8Array | undefined, own: CoreLimits): Call {
+/**
+ * A call (or, for diff and nearest, an Explanation) as the core is sent it: its JSON text as it is; an
+ * object with argsJSON bytes as text, and args only as far as selection reads them.
+ */
+function sent(x: unknown, tools?: Uint8Array, own: CoreLimits = NONE): Side {
+  if (typeof x === "string" || x instanceof Uint8Array) return x;
   if (x === null || typeof x !== "object") throw hostError(W_CALL, [typeWord(x)]);
   const c = x as Call;
   // argsJSON bytes are read by the core as bytes (a BOM, surrogates as three-byte sequences, the
   // first error and its offset: D12, D14); their canonical text stands in for them (the same args, D13).
   if (c.argsJSON instanceof Uint8Array) return { ...c, argsJSON: call(F_TEXT, "", "", "", "", c.argsJSON, own).text };
   return c.argsJSON === undefined || c.argsJSON === null ? selectedCall(c, tools, own) : c;
-}
-
-/** A side of diff or nearest: a call's JSON text as it is, an object (a call or an Explanation) as explain sends it. */
-function side(x: unknown): object | string {
-  return typeof x === "string" || x instanceof Uint8Array ? x : sent(x, undefined, NONE);
 }
 
 /**
@@ -211,12 +210,10 @@ function selectedCall(c: Call, tools: Uint8Array | undefined, own: CoreLimits): 
     return rest as Call;
   }
   const mask = callKeepMask({ ...c, args: keysObject(keys) }, tools, own);
-  return mask === "" ? c : { ...c, args: applyMask(c.args as Record<string, unknown>, keys, mask, standIn) };
-}
-
-/** A member left out, unread below its top: null-like values as they are, a Date by its time value, anything else a plain `true`. */
-function standIn(v: unknown): unknown {
-  return typeof v !== "object" || v === null || v instanceof Date ? v : true;
+  if (mask === "") return c;
+  // A member left out, unread below its top: null-like values as they are, a Date by its time value, else a plain `true`.
+  const standIn = (v: unknown) => (typeof v !== "object" || v === null || v instanceof Date ? v : true);
+  return { ...c, args: applyMask(c.args as Record<string, unknown>, keys, mask, standIn) };
 }
 
 /**
@@ -228,7 +225,7 @@ function standIn(v: unknown): unknown {
  *   // [{ path: "p", kind: "changed", before: '"P0"', after: '"P1"' }]
  */
 export function diff(a: Call | Explanation | ProviderCall, b: Call | Explanation | ProviderCall): Diff {
-  return JSON.parse(diffSides(side(a), side(b))) as Diff;
+  return JSON.parse(diffSides(sent(a), sent(b))) as Diff;
 }
 
 /**
@@ -242,14 +239,14 @@ export function diff(a: Call | Explanation | ProviderCall, b: Call | Explanation
  */
 export function nearest<T extends object = Call | Explanation | ProviderCall>(call: Call | Explanation | ProviderCall,
   recording: Iterable<T>): NearestMatch<T> | null {
-  return nearSearch(side(call), (step) => {
+  return nearSearch(sent(call), (step) => {
     let best: NearestMatch<T> | null = null;
     for (const rec of recording) {
       if (rec === null || typeof rec !== "object") throw hostError(W_RECORDED, [typeWord(rec)]);
       // Its name first, when it shows one: the core skips another tool's call unread.
       const name = (rec as { name?: unknown }).name;
       let [s, match] = typeof name === "string" ? step(name, true) : [NEAR_SEND_CALL, ""];
-      if (s === NEAR_SEND_CALL) [s, match] = step(side(rec), false);
+      if (s === NEAR_SEND_CALL) [s, match] = step(sent(rec), false);
       if (match !== "") {
         const m = JSON.parse(match) as { index: number; explanation: Explanation | null; diff: Diff };
         // A null explanation: the recorded item is an Explanation, its own.

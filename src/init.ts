@@ -28,7 +28,9 @@ class Loader {
     if (this.ready()) return Promise.resolve();
     if (this.pending) return this.pending;
     const p = this.pending = (async () => {
-      if (!this.defaultSource) throw new FingerprintError("not-initialized", `no default wasm source in this entry: pass the module or bytes to ${this.fn}()`);
+      if (!this.defaultSource) {
+        throw new FingerprintError("not-initialized", `no default wasm source in this entry: pass the module or bytes to ${this.fn}()`);
+      }
       await this.use(await this.defaultSource());
     })();
     p.catch(() => { if (this.pending === p) this.pending = undefined; });
