@@ -18,10 +18,10 @@ from . import _core, _limits
 from ._abi import DEFAULT_KIND, F_FROM_VALUE, F_KEEP_MASK, F_MARSHAL
 from ._core import F_DIGEST, F_IGNORE, F_MATCH_ON, F_STRING_INPUT, F_TEXT, _local
 from ._encode import to_json_args
-from ._stream import NOT_PLAIN, PLAIN, UNKNOWN, marshal_call, plain_call
+from ._stream import NOT_PLAIN, PLAIN, UNKNOWN, marshal_call
 from ._select import key_list, keys_text, select_value
 from ._abi import W_STRING, W_TEXT
-from ._errors import FingerprintError, host_error, type_word
+from ._errors import host_error, type_word
 from ._limits import Limits
 from ._types import KeyList
 from ._value import bind_value
@@ -33,6 +33,7 @@ _CACHE_MAX = 1024
 _DEFAULT_KIND = DEFAULT_KIND  # D17, generated from assembly/abi.ts
 _PLAIN_TEXT = 1 << 16  # characters: a str up to this takes _core.plain (its bytes live during the run)
 _VALUE_DIGEST = F_DIGEST | F_MARSHAL  # plain's request for a value's digest
+_TEXT_MARSHAL = F_TEXT | F_MARSHAL  # and for its canonical text
 
 
 def _literal(s: Any, what: str) -> bytes:
@@ -108,22 +109,11 @@ def _unlimited() -> _limits.Settings:
 LimitsArg = Union[Limits, Mapping[str, Any], None]
 
 
-def _settings(limits: LimitsArg) -> Optional[_limits.Settings]:
-    """A call's own limits over the configured ones (None: just the configured)."""
-    return None if limits is None else _limits.active.over(limits)
-
-
-def _value_call(flags: int, k: bytes, n: bytes, args: Any, limits: LimitsArg) -> str:
-    """The core call of the value path, with the call's own limits."""
-    s = _settings(limits) or _limits.active
-    out = marshal_call(flags, k, n, args, s)  # plain values: marshal, read by the core
-    if out is NOT_PLAIN or out is PLAIN or out is UNKNOWN:
-        return _text_path(out, flags, k, n, args, s)
-    return out
-
-
 def _text_path(out: str, flags: int, k: bytes, n: bytes, args: Any, s: _limits.Settings) -> str:
-    """The value path for what marshal or the core's stream reader did not take (``out``: why)."""
+    """``out``, the core's answer, unless it is one of ``_stream``'s markers: then the value path for
+    what marshal or the core's stream reader did not take (``out``: why)."""
+    if out is not NOT_PLAIN and out is not PLAIN and out is not UNKNOWN:
+        return out
     if out is not PLAIN:
         # User code may stand behind the value (a dict subclass's items(), a
         # tzinfo): the iterative walk reads it once and gives the text or the
@@ -179,7 +169,8 @@ def fingerprint(name: str, args: Any, *, match_on: Optional[KeyList] = None,
             # it gets no key lists after: applying them again would change nothing.
             args = select_value(args, lambda names: _keep_mask(flags ^ F_DIGEST, m, g, names))
         if k or limits is not None:
-            return _value_call(F_DIGEST, k, n, args, limits)
+            s = _limits.active.over(limits)  # plain values: marshal, read by the core
+            return _text_path(marshal_call(F_DIGEST, k, n, args, s), F_DIGEST, k, n, args, s)
     # The common call in the fewest Python steps, and selected args with the default kind and
     # limits too (~8.7 µs with ignore_args, ~12 on the general path): this thread's function (_value.py).
     try:
@@ -201,9 +192,7 @@ def _value_general(name: Any, args: Any) -> str:
     """The common call where the instance's layout does not allow ``_value``'s shortcuts."""
     n = _literal(name, "name")
     out = _core.plain(_VALUE_DIGEST, n, args)
-    if out is None or out is NOT_PLAIN or out is PLAIN or out is UNKNOWN:
-        return _text_path(PLAIN if out is None else out, F_DIGEST, b"", n, args, _limits.active)
-    return out
+    return _text_path(PLAIN if out is None else out, F_DIGEST, b"", n, args, _limits.active)
 
 
 def fingerprint_json(name: str, args_json: Union[str, bytes, bytearray, memoryview], *,
@@ -243,7 +232,7 @@ def fingerprint_json(name: str, args_json: Union[str, bytes, bytearray, memoryvi
     n = _literal(name, "name")
     data, text_flag = _text(args_json)
     flags, k, m, g = _options(kind, match_on, ignore_args)
-    return _core.call(flags | text_flag, k, n, m, g, data, _settings(limits))
+    return _core.call(flags | text_flag, k, n, m, g, data, _limits.active.over(limits))
 
 
 def canonical_json(value: Any) -> str:
@@ -258,7 +247,7 @@ def canonical_json(value: Any) -> str:
         >>> canonical_json({"b": [1.0, None, float("nan")], "a": -0.0})
         '{"a":0,"b":[1]}'
     """
-    out = plain_call(F_TEXT, b"", value)
+    out = _core.plain(_TEXT_MARSHAL, b"", value)
     if out is NOT_PLAIN or out is PLAIN or out is UNKNOWN:
         return _text_path(out, F_TEXT, b"", b"", value, _limits.active)
     return out

@@ -19,15 +19,15 @@ from __future__ import annotations
 import json
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, TypedDict, Union
 
-from ._abi import (D_DIFF, D_NEAR_START, D_NEAR_STEP, DEFAULT_KIND, F_FROM_VALUE, F_STRING_INPUT, NEAR_EXACT, NEAR_NAME_ONLY,
+from ._abi import (D_DIFF, D_NEAR_START, D_NEAR_STEP, DEFAULT_KIND, F_FROM_VALUE, NEAR_EXACT, NEAR_NAME_ONLY,
                    NEAR_SEND_CALL)
-from ._engine import _acquire, _release, call_keep_mask, compare, explain_call_text, explain_calls_text
+from ._engine import _acquire, _call_text, _release, call_keep_mask, compare, explain_text
 from ._encode import CALL_ROOT, host_call_text, key_list, to_json_text
 from ._select import select_value
 from ._read import is_model
-from . import _core
+from . import _core, _limits
 from ._abi import F_TEXT, W_MESSAGE, W_RECORDED, W_TEXT
-from ._errors import FingerprintError, host_error, type_word
+from ._errors import host_error, type_word
 from ._tools import Tools, tools_text
 from ._types import KeyList
 
@@ -121,7 +121,7 @@ def explain(name: str, args: Any, *, match_on: Optional[KeyList] = None,
         >>> explain("search", {"q": " cats ", "page": 2}, ignore_args=["page"])["canonical"]
         '{"q":"cats"}'
     """
-    return explain_record(_call(name, kind, match_on, ignore_args, {"args": args}), b"", _own(limits))[0]  # type: ignore[return-value]
+    return _explain(name, kind, match_on, ignore_args, "args", args, limits)
 
 
 def explain_json(name: str, args_json: Union[str, bytes, bytearray, memoryview], *,
@@ -136,12 +136,9 @@ def explain_json(name: str, args_json: Union[str, bytes, bytearray, memoryview],
         >>> explain_json("search", '{"q":"cats","page":2}', match_on=["q"])["selected"]["dropped"]
         ['page']
     """
-    if isinstance(args_json, (bytes, bytearray, memoryview)):
-        args_json = _utf8(bytes(args_json), _own(limits))
-    elif not isinstance(args_json, str):
+    if not isinstance(args_json, (str, bytes, bytearray, memoryview)):
         raise host_error(W_TEXT, type_word(args_json))
-    return explain_record(_call(name, kind, match_on, ignore_args, {"argsJSON": args_json}), b"",  # type: ignore[return-value]
-                          _own(limits))[0]
+    return _explain(name, kind, match_on, ignore_args, "argsJSON", args_json, limits)
 
 
 def diff(a: CallLike, b: CallLike) -> Diff:
@@ -202,10 +199,8 @@ def nearest(call: CallLike, recording: Iterable[CallLike]) -> Optional[NearestMa
 def _side(x: Any) -> Tuple[bytes, int]:
     """A side of diff or nearest as the core reads it: JSON text as given, a host value (a call or
     an Explanation) as explain sends a call."""
-    if isinstance(x, str):
-        return x.encode("utf-8", "surrogatepass"), F_STRING_INPUT
-    if isinstance(x, (bytes, bytearray, memoryview)):
-        return bytes(x), 0
+    if isinstance(x, (str, bytes, bytearray, memoryview)):
+        return _call_text(x)
     return _sent(x, b"", None), F_FROM_VALUE
 
 
@@ -255,22 +250,16 @@ def explain_calls(message: Any, *, tools: Tools = None) -> List[Explanation]:
     from_value = not isinstance(message, (str, bytes, bytearray, memoryview))
     if from_value:
         message = host_call_text(message, W_MESSAGE)
-    return explain_calls_text(message, tools_text(tools), from_value)  # type: ignore[return-value]
-
-
-def _own(limits: Any) -> Any:
-    """The Settings of a call with its own limits (None: the configured ones)."""
-    from . import _limits
-
-    return None if limits is None else _limits.active.over(limits)
+    return explain_text(message, tools_text(tools), None, from_value, every=True)  # type: ignore[no-any-return]
 
 
 def explain_record(call: Any, tools: bytes = b"", s: Any = None) -> Tuple[Dict[str, Any], str]:
     """The core's explanation record and digest for a call (for the CLI). Internal.
     ``s``: the call's limits (None: the configured ones)."""
-    if isinstance(call, (str, bytes, bytearray, memoryview)):
-        return explain_call_text(call, tools, s)
-    return explain_call_text(_sent(call, tools, s), tools, s, from_value=True)
+    from_value = not isinstance(call, (str, bytes, bytearray, memoryview))
+    record = explain_text(_sent(call, tools, s) if from_value else call, tools, s, from_value)
+    # Checked as every digest from a module is (_core.digest_text): never anything else as a fingerprint.
+    return record, _core.digest_text(str(record.get("fingerprint")).encode("utf-8", "surrogatepass"))
 
 
 def _sent(call: Any, tools: bytes, s: Any) -> bytes:
@@ -298,15 +287,15 @@ def _left(v: Any) -> Any:
     return v if v is None or type(v) in (str, int, float, bool) else True
 
 
-def _call(name: Any, kind: Any, match_on: Any, ignore_args: Any, args: Dict[str, Any]) -> Dict[str, Any]:
-    """The call mapping for the keyword-argument functions (explain, explain_json)."""
+def _explain(name: Any, kind: Any, match_on: Any, ignore_args: Any, key: str, args: Any, limits: Any) -> Explanation:
+    """explain and explain_json: their call mapping, under the call's own limits (argsJSON bytes as _sent reads them)."""
     c: Dict[str, Any] = {"name": name, "kind": kind}
     if match_on is not None:
         c["matchOn"] = list(key_list(match_on, "match_on"))
     if ignore_args is not None:
         c["ignoreArgs"] = list(key_list(ignore_args, "ignore_args"))
-    c.update(args)
-    return c
+    c[key] = args
+    return explain_record(c, b"", _limits.active.over(limits))[0]  # type: ignore[return-value]
 
 
 def _utf8(data: bytes, s: Any = None) -> str:
