@@ -156,19 +156,15 @@ class Settings:
 
     def __init__(self, limits: Limits, retain: float, own: Optional[Limits] = None) -> None:
         self.limits = limits
-        mine = limits._core
-        theirs = _NONE if own is None else own._core
-        self.core: Tuple[int, ...] = mine + theirs
+        self.core: Tuple[int, ...] = limits._core + (_NONE if own is None else own._core)
         #: Some byte limit applies: a host value then goes in as JSON text (the size the limit counts).
-        self.any_bytes = mine[0] != NO_LIMIT or theirs[0] != NO_LIMIT
+        self.any_bytes = self.core[0] != NO_LIMIT or self.core[3] != NO_LIMIT
         self.retain = retain
         self.measure_above = _UNLIMITED if retain == math.inf else int(retain) // _GROWTH
 
     def over(self, call: Optional[Any]) -> "Settings":
         """These settings with a call's own limits (they can only tighten: the core takes the smaller)."""
-        if call is None:
-            return self
-        return Settings(self.limits, self.retain, as_limits(call))
+        return self if call is None else Settings(self.limits, self.retain, as_limits(call))
 
     def merged(self, more: Any) -> Limits:
         """The configured limits with ``more`` laid over them (configure: ``math.inf`` removes one)."""
