@@ -49,36 +49,32 @@ def _literal(s: Any, what: str) -> bytes:
             raise host_error(W_STRING, what, t.__qualname__)
         s = str.__str__(s)
     b = _names.get(s)
-    if b is None:
-        b = _quote(s).encode("utf-8", "surrogatepass")
-        if len(_names) >= _CACHE_MAX:
-            _names.clear()
-        _names[s] = b
-    return b
+    return _remember(_names, s, _quote(s).encode("utf-8", "surrogatepass")) if b is None else b
 
 
 def _list_text(keys: Tuple[str, ...]) -> bytes:
     """A key list as JSON array text, memoized; ``keys`` holds exact str (key_list)."""
     b = _lists.get(keys)
     if b is None:
-        b = ("[" + ",".join(_quote(str.__str__(k)) for k in keys) + "]").encode("utf-8", "surrogatepass")
-        if len(_lists) >= _CACHE_MAX:
-            _lists.clear()
-        _lists[keys] = b
+        text = "[" + ",".join(_quote(str.__str__(k)) for k in keys) + "]"
+        b = _remember(_lists, keys, text.encode("utf-8", "surrogatepass"))
     return b
 
 
+def _remember(cache: Dict[Any, Any], key: Any, value: Any) -> Any:
+    """``value``, kept in ``cache`` under ``key`` (a cache that is full is emptied first: bounded)."""
+    if len(cache) >= _CACHE_MAX:
+        cache.clear()
+    cache[key] = value
+    return value
+
+
 def _options(kind: Any, match_on: Any, ignore_args: Any) -> Tuple[int, bytes, bytes, bytes]:
-    flags = F_DIGEST
+    """A call's request flags and its kind, matchOn and ignoreArgs parts (b"": the default kind, no list)."""
     k = b"" if type(kind) is str and kind == _DEFAULT_KIND else _literal(kind, "kind")
-    m = g = b""
-    if match_on is not None:
-        m = _list_text(key_list(match_on, "match_on"))
-        flags |= F_MATCH_ON
-    if ignore_args is not None:
-        g = _list_text(key_list(ignore_args, "ignore_args"))
-        flags |= F_IGNORE
-    return flags, k, m, g
+    m = b"" if match_on is None else _list_text(key_list(match_on, "match_on"))
+    g = b"" if ignore_args is None else _list_text(key_list(ignore_args, "ignore_args"))
+    return F_DIGEST | (0 if match_on is None else F_MATCH_ON) | (0 if ignore_args is None else F_IGNORE), k, m, g
 
 
 _masks: Dict[Tuple[int, bytes, bytes, Tuple[str, ...]], str] = {}
@@ -90,20 +86,14 @@ def _keep_mask(flags: int, m: bytes, g: bytes, names: List[str]) -> str:
     calls repeat their keys and lists, and the answer depends on nothing else (the
     core checks no limit on it, so none is sent either)."""
     key = (flags, m, g, tuple(names)) if len(names) <= _MASK_KEYS_MAX else None
-    mask = _masks.get(key) if key is not None else None
+    mask = _masks.get(key)  # (None: never a key)
     if mask is None:
-        mask = _core.call(flags | F_KEEP_MASK | F_TEXT, b"", b"", m, g, keys_text(names), _unlimited())
+        a = _limits.active  # a byte limit would cut the keys short: none (the configured memory retention kept)
+        s = _limits.Settings(Limits(), a.retain) if a.any_bytes else a
+        mask = _core.call(flags | F_KEEP_MASK | F_TEXT, b"", b"", m, g, keys_text(names), s)
         if key is not None:
-            if len(_masks) >= _CACHE_MAX:
-                _masks.clear()
-            _masks[key] = mask
+            _remember(_masks, key, mask)
     return mask
-
-
-def _unlimited() -> _limits.Settings:
-    """Settings without a byte limit (the configured memory retention kept)."""
-    a = _limits.active
-    return _limits.Settings(Limits(), a.retain) if a.any_bytes else a  # a byte limit would cut the keys short
 
 
 LimitsArg = Union[Limits, Mapping[str, Any], None]
