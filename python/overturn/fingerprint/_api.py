@@ -265,10 +265,8 @@ def _text(t: Any) -> Tuple[Any, int]:
     # A str is encoded by _core, after the byte limit's lower bound (its
     # length) passed, in pieces when long; a subclass as a plain copy.
     c = type(t)
-    if c is str:
-        return t, F_STRING_INPUT
     if issubclass(c, str):
-        return str.__str__(t), F_STRING_INPUT
+        return t if c is str else str.__str__(t), F_STRING_INPUT
     if issubclass(c, (bytes, bytearray)) or c is memoryview:
         return t, 0
     raise host_error(W_TEXT, type_word(t))

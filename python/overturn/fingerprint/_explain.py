@@ -187,8 +187,7 @@ def nearest(call: CallLike, recording: Iterable[CallLike]) -> Optional[NearestMa
             if len(out) > 4:
                 m = json.loads(out[4:])
                 # A null explanation: the recorded item is an Explanation, its own.
-                best = {"index": m["index"], "call": rec, "explanation": rec if m["explanation"] is None else m["explanation"],
-                        "diff": m["diff"]}
+                best = {"index": m["index"], "call": rec, "explanation": m["explanation"] or rec, "diff": m["diff"]}
             if out[0] == NEAR_EXACT:
                 break
         return best

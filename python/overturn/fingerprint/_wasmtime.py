@@ -257,8 +257,7 @@ class Instance:
         export without one). A trap raises WasmError."""
         s = self.slots
         for k, a in enumerate(args):
-            a &= 0xFFFFFFFF
-            s[4 * k] = a - (1 << 32) if a >> 31 else a
+            s[4 * k] = ((a & 0xFFFFFFFF) ^ 0x80000000) - 0x80000000  # its low 32 bits as an i32
         err = self._lib.call_unchecked(self.ctx, func, self.raw_addr, self.counts[max(len(args), 1)], self.trap_addr)
         if err or self.trap.value:
             raise self.failure(err)
@@ -272,10 +271,8 @@ class Instance:
     def view(self) -> memoryview:
         """Linear memory as bytes. Take it anew after a call that may have grown memory:
         the base address is fixed (memory_may_move=False), the length is not."""
-        L = self._lib
-        base = L.memory_data(self.ctx, self.memory)
-        size = L.memory_data_size(self.ctx, self.memory)
-        return memoryview((ctypes.c_char * size).from_address(base)).cast("B")
+        base = self._lib.memory_data(self.ctx, self.memory)
+        return memoryview((ctypes.c_char * self.memory_size()).from_address(base)).cast("B")
 
     def memory_size(self) -> int:
         return int(self._lib.memory_data_size(self.ctx, self.memory))
