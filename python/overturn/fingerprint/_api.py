@@ -15,12 +15,11 @@ import json
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
 from . import _core, _limits
-from ._abi import DEFAULT_KIND, F_FROM_VALUE, F_KEEP_MASK, F_MARSHAL
+from ._abi import DEFAULT_KIND, F_FROM_VALUE, F_KEEP_MASK, F_MARSHAL, W_STRING, W_TEXT  # DEFAULT_KIND: D17
 from ._core import F_DIGEST, F_IGNORE, F_MATCH_ON, F_STRING_INPUT, F_TEXT, _local
 from ._encode import to_json_args
 from ._stream import NOT_PLAIN, PLAIN, UNKNOWN, marshal_call
 from ._select import key_list, keys_text, select_value
-from ._abi import W_STRING, W_TEXT
 from ._errors import host_error, type_word
 from ._limits import Limits
 from ._types import KeyList
@@ -30,7 +29,6 @@ _quote = json.encoder.encode_basestring  # JSON string literals, non-ASCII kept 
 _names: Dict[str, bytes] = {}
 _lists: Dict[Tuple[str, ...], bytes] = {}
 _CACHE_MAX = 1024
-_DEFAULT_KIND = DEFAULT_KIND  # D17, generated from assembly/abi.ts
 _PLAIN_TEXT = 1 << 16  # characters: a str up to this takes _core.plain (its bytes live during the run)
 _VALUE_DIGEST = F_DIGEST | F_MARSHAL  # plain's request for a value's digest
 _TEXT_MARSHAL = F_TEXT | F_MARSHAL  # and for its canonical text
@@ -71,7 +69,7 @@ def _remember(cache: Dict[Any, Any], key: Any, value: Any) -> Any:
 
 def _options(kind: Any, match_on: Any, ignore_args: Any) -> Tuple[int, bytes, bytes, bytes]:
     """A call's request flags and its kind, matchOn and ignoreArgs parts (b"": the default kind, no list)."""
-    k = b"" if type(kind) is str and kind == _DEFAULT_KIND else _literal(kind, "kind")
+    k = b"" if type(kind) is str and kind == DEFAULT_KIND else _literal(kind, "kind")
     m = b"" if match_on is None else _list_text(key_list(match_on, "match_on"))
     g = b"" if ignore_args is None else _list_text(key_list(ignore_args, "ignore_args"))
     return F_DIGEST | (0 if match_on is None else F_MATCH_ON) | (0 if ignore_args is None else F_IGNORE), k, m, g
@@ -119,7 +117,7 @@ def _text_path(out: str, flags: int, k: bytes, n: bytes, args: Any, s: _limits.S
 
 
 def fingerprint(name: str, args: Any, *, match_on: Optional[KeyList] = None,
-                ignore_args: Optional[KeyList] = None, kind: str = _DEFAULT_KIND,
+                ignore_args: Optional[KeyList] = None, kind: str = DEFAULT_KIND,
                 limits: LimitsArg = None) -> str:
     """Fingerprint of a tool call given as Python values.
 
@@ -151,7 +149,7 @@ def fingerprint(name: str, args: Any, *, match_on: Optional[KeyList] = None,
         >>> fingerprint("search", {"email": " a@b.c ", "plan": "pro"})[:12]
         '7724594218f0'
     """
-    if not (match_on is None and ignore_args is None and kind is _DEFAULT_KIND and limits is None):
+    if not (match_on is None and ignore_args is None and kind is DEFAULT_KIND and limits is None):
         n = _literal(name, "name")
         flags, k, m, g = _options(kind, match_on, ignore_args)
         if flags != F_DIGEST:
@@ -173,8 +171,7 @@ def fingerprint(name: str, args: Any, *, match_on: Optional[KeyList] = None,
 def _value_fn() -> Any:
     """This thread's ``fingerprint(name, value)`` for the common call (``_value.py``), made on first use."""
     st = _core.instance()
-    plain = _core.plain_fn()
-    fn = _local.value = bind_value(st, plain, _names, _literal, _text_path, _core) if st.fast else _value_general
+    fn = _local.value = bind_value(st, _core.plain_fn(), _names, _literal, _text_path, _core) if st.fast else _value_general
     return fn
 
 
@@ -187,7 +184,7 @@ def _value_general(name: Any, args: Any) -> str:
 
 def fingerprint_json(name: str, args_json: Union[str, bytes, bytearray, memoryview], *,
                      match_on: Optional[KeyList] = None, ignore_args: Optional[KeyList] = None,
-                     kind: str = _DEFAULT_KIND, limits: LimitsArg = None) -> str:
+                     kind: str = DEFAULT_KIND, limits: LimitsArg = None) -> str:
     """Fingerprint of a tool call whose args are JSON text (e.g. an LLM's ``arguments``).
 
     The text is read by the core, strictly (RFC 8259 with the tolerances of
@@ -207,7 +204,7 @@ def fingerprint_json(name: str, args_json: Union[str, bytes, bytearray, memoryvi
         >>> fingerprint_json("search", '{"plan":"pro","email":" a@b.c "}')[:12]
         '7724594218f0'
     """
-    if match_on is None and ignore_args is None and kind is _DEFAULT_KIND and limits is None:
+    if match_on is None and ignore_args is None and kind is DEFAULT_KIND and limits is None:
         n = _names.get(name) if type(name) is str else None
         if n is None:
             n = _literal(name, "name")

@@ -35,10 +35,10 @@ def _compiled() -> Module:
     if _module is None:
         with _lock:
             if _module is None:
-                data = _core.package_bytes(WASM_FILE)  # (not importlib.resources: ~6 ms of a CLI's start)
                 # Through the fingerprint module's disk cache (_module_cache.py): compiling this
-                # module costs ~100 ms per process, most of a CLI run's start.
-                _module = load_module(engine(), data, _core.ENGINE_TAG, "engine")
+                # module costs ~100 ms per process, most of a CLI run's start. (package_bytes, not
+                # importlib.resources: ~6 ms of a CLI's start.)
+                _module = load_module(engine(), _core.package_bytes(WASM_FILE), _core.ENGINE_TAG, "engine")
     return _module
 
 

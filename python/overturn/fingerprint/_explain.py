@@ -19,19 +19,17 @@ from __future__ import annotations
 import json
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, TypedDict, Union
 
-from ._abi import (D_DIFF, D_NEAR_START, D_NEAR_STEP, DEFAULT_KIND, F_FROM_VALUE, NEAR_EXACT, NEAR_NAME_ONLY,
-                   NEAR_SEND_CALL)
+from ._abi import (D_DIFF, D_NEAR_START, D_NEAR_STEP, DEFAULT_KIND, F_FROM_VALUE, F_TEXT, NEAR_EXACT, NEAR_NAME_ONLY,
+                   NEAR_SEND_CALL, W_MESSAGE, W_RECORDED, W_TEXT)  # DEFAULT_KIND: D17
 from ._engine import _acquire, _call_text, _release, call_keep_mask, compare, explain_text
 from ._encode import CALL_ROOT, host_call_text, key_list, to_json_text
 from ._select import select_value
 from ._read import is_model
 from . import _core, _limits
-from ._abi import F_TEXT, W_MESSAGE, W_RECORDED, W_TEXT
 from ._errors import host_error, type_word
 from ._tools import Tools, tools_text
 from ._types import KeyList
 
-_DEFAULT_KIND = DEFAULT_KIND  # D17, generated from assembly/abi.ts
 
 
 class Selection(TypedDict):
@@ -107,7 +105,7 @@ CallLike = Any
 
 
 def explain(name: str, args: Any, *, match_on: Optional[KeyList] = None,
-            ignore_args: Optional[KeyList] = None, kind: str = _DEFAULT_KIND, limits: Any = None) -> Explanation:
+            ignore_args: Optional[KeyList] = None, kind: str = DEFAULT_KIND, limits: Any = None) -> Explanation:
     """Explains the fingerprint of a call given as Python values.
 
     ``limits``: this call's own :class:`Limits`, which can only tighten the
@@ -126,7 +124,7 @@ def explain(name: str, args: Any, *, match_on: Optional[KeyList] = None,
 
 def explain_json(name: str, args_json: Union[str, bytes, bytearray, memoryview], *,
                  match_on: Optional[KeyList] = None, ignore_args: Optional[KeyList] = None,
-                 kind: str = _DEFAULT_KIND, limits: Any = None) -> Explanation:
+                 kind: str = DEFAULT_KIND, limits: Any = None) -> Explanation:
     """Explains the fingerprint of a call whose args are JSON text.
 
     Raises:

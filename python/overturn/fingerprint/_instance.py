@@ -49,8 +49,6 @@ class Instance(_Wasm):
         self.max_bytes = _limits._UNLIMITED  # the byte limit it answered
         self.busy = False  # a request is between its write and the read of its result
         self.dead = False  # it trapped: its pool makes another
-        self.view: memoryview = memoryview(b"")
-        self.words: memoryview = self.view
         self.head: Optional[bytes] = None  # name and flags of plain()'s header at in_ptr, if still there
         self.head_flags = 0
         self.result = self.checked(self.func("result"))

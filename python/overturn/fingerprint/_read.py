@@ -46,8 +46,7 @@ def key_name(k: Any, where: Tuple[Any, ...] = ()) -> Optional[str]:
 
 def describe(v: Any) -> str:
     t = type(v)
-    name = t.__qualname__ if t.__module__ == "builtins" else "%s.%s" % (t.__module__, t.__qualname__)
-    return "a value of type %s" % name
+    return "a value of type %s" % (t.__qualname__ if t.__module__ == "builtins" else "%s.%s" % (t.__module__, t.__qualname__))
 
 
 Where = Any  # where a value is (path_error's ``at``), or a callable that makes it: only the error path pays for it
