@@ -48,7 +48,6 @@ def _compiled() -> Module:
 _pool = Pool(lambda: Instance(_compiled(), "engine"), "engine")
 _local = _pool.local
 _new_instance = _pool.new
-_instance = _pool.instance
 _acquire = _pool.acquire
 _release = _pool.release
 _forget = _pool.forget

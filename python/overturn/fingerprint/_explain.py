@@ -267,21 +267,19 @@ def _sent(call: Any, tools: bytes, s: Any) -> bytes:
         return host_call_text(call)
     c = dict(call)
     if isinstance(c.get("argsJSON"), (bytes, bytearray, memoryview)):
-        c["argsJSON"] = _utf8(bytes(c["argsJSON"]), s)
+        # Read by the core as bytes (a BOM, surrogates as three-byte sequences, the first error and its
+        # offset: D12, D14); its canonical text stands in for them (the same args, D13).
+        c["argsJSON"] = _core.call(F_TEXT, b"", b"", b"", b"", bytes(c["argsJSON"]), s)
     elif "args" in c and c.get("argsJSON") is None and (tools or c.get("matchOn") is not None
                                                         or c.get("ignoreArgs") is not None):
         # The core says which args members to read (D9): the rest go in as what says whether
         # they hold a value (``selected.dropped``), never walked; a value D16 rejects there is no error.
         def ask(names: List[str]) -> str:
             return call_keep_mask(to_json_text(dict(c, args=dict.fromkeys(names, 1)), CALL_ROOT), tools, s)
-        c["args"] = select_value(c.get("args"), ask, _left)
+        # A member left out goes in as None or an exact number or string as it is (NaN and too large an
+        # int are null), anything else as a plain True (never null, D16).
+        c["args"] = select_value(c.get("args"), ask, lambda v: v if v is None or type(v) in (str, int, float, bool) else True)
     return to_json_text(c, CALL_ROOT)
-
-
-def _left(v: Any) -> Any:
-    """A member selection leaves out: None and exact numbers and strings as they are (NaN and
-    too large an int are null), anything else a plain True (never null, D16)."""
-    return v if v is None or type(v) in (str, int, float, bool) else True
 
 
 def _explain(name: Any, kind: Any, match_on: Any, ignore_args: Any, key: str, args: Any, limits: Any) -> Explanation:
@@ -293,10 +291,3 @@ def _explain(name: Any, kind: Any, match_on: Any, ignore_args: Any, key: str, ar
         c["ignoreArgs"] = list(key_list(ignore_args, "ignore_args"))
     c[key] = args
     return explain_record(c, b"", _limits.active.over(limits))[0]  # type: ignore[return-value]
-
-
-def _utf8(data: bytes, s: Any = None) -> str:
-    """argsJSON given as bytes, read by the core as bytes (a BOM, surrogates as three-byte
-    sequences, the first error and its offset: D12, D14); its canonical text stands in for
-    them (the same args, D13)."""
-    return _core.call(F_TEXT, b"", b"", b"", b"", data, s)
