@@ -73,8 +73,9 @@ class Instance(_Wasm):
         return trap_error(self.failure(err), self.what)
 
     def tell(self, s: Optional[_limits.Settings] = None) -> int:
-        """Passes the limits (``s``: a call's Settings; None: the configured ones: six u32) when it was
-        told others; the byte limit in force (the core checks every input against them, assembly/base/limits.ts)."""
+        """Passes the limits (``s``: a call's Settings, None: the configured ones; six u32 to the ``limits``
+        export) when it was told others; the byte limit in force, as the instance answered it (the core
+        checks every input against them, assembly/base/limits.ts)."""
         core = (s or _limits.active).core
         if self.sent is not core:
             if self.sent != core:
