@@ -40,12 +40,8 @@ type CallOptions struct {
 func toolsText(o *CallOptions) ([]byte, error) {
 	if o == nil || o.Tools == nil {
 		return nil, nil
-	}
-	switch t := o.Tools.(type) {
-	case string:
-		return []byte(t), nil
-	case []byte:
-		return t, nil
+	} else if t, ok := callArg(o.Tools).(textArg); ok {
+		return t.b, nil
 	}
 	b, err := json.Marshal(o.Tools)
 	if err != nil {
@@ -74,18 +70,18 @@ func explain(c any, o *CallOptions, all bool, out any) error {
 	if err != nil {
 		return err
 	}
-	flags, index := uint32(abi.F_CALL|abi.F_EXPLAIN|abi.F_DIGEST), []byte(nil)
+	flags, index := uint32(abi.RQ_EXPLAIN), []byte(nil)
 	if all {
-		flags, index = flags|abi.F_NTH_CALL, words(abi.ALL_CALLS)
+		flags, index = abi.RQ_EXPLAIN_ALL, words(abi.ALL_CALLS)
 	}
 	if tools != nil {
 		flags |= abi.F_TOOLS
 	}
 	r, err := call(engineModule, flags, [][]byte{index, nil, nil, tools}, callArg(c), o.limits())
-	if err != nil {
-		return err
+	if err == nil {
+		err = decode(r.text, out)
 	}
-	return decode(r.text, out)
+	return err
 }
 
 func (o *CallOptions) limits() *Limits {
@@ -132,48 +128,42 @@ func FingerprintCall(call any, opts *CallOptions) (string, error) {
 
 // Explain explains the call Fingerprint(name, args, opts) makes.
 func Explain(name string, args any, opts *Options) (*Explanation, error) {
-	c, own := asCall(name, opts)
 	// Members selection leaves out stay as keys (the explanation lists them), their values unread (D9).
-	flags, p, _, err := parts(name, opts)
+	flags, p, o, err := parts(name, opts)
+	c := asCall(name, o)
 	if err == nil {
-		c["args"], _, err = keepMask(flags, p, args, own, true)
+		c["args"], err = keepMask(flags, p, args, o.Limits, true)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return ExplainCall(c, &CallOptions{Limits: own})
+	return ExplainCall(c, &CallOptions{Limits: o.Limits})
 }
 
 // ExplainJSON explains the call FingerprintJSON(name, argsJSON, opts) makes.
 func ExplainJSON[T Text](name string, argsJSON T, opts *Options) (*Explanation, error) {
-	c, own := asCall(name, opts)
+	_, _, o, err := parts(name, opts)
+	c := asCall(name, o)
 	c["argsJSON"] = string(argsJSON)
-	if t := asText(argsJSON); !t.str {
+	if t := asText(argsJSON); !t.str && err == nil {
 		// Bytes are read by the core first (UTF-8, a BOM: D12, D14); their canonical text stands in (D13).
-		r, err := call(fastModule, abi.F_TEXT, nil, t, own)
-		if err != nil {
-			return nil, err
-		}
+		var r *result
+		r, err = call(fastModule, abi.F_TEXT, nil, t, o.Limits)
 		c["argsJSON"] = string(r.text)
 	}
-	return ExplainCall(c, &CallOptions{Limits: own})
+	if err != nil {
+		return nil, err
+	}
+	return ExplainCall(c, &CallOptions{Limits: o.Limits})
 }
 
-func asCall(name string, o *Options) (map[string]any, *Limits) {
-	c := map[string]any{"name": name}
-	if o == nil {
-		return c, nil
-	}
+// asCall is the call object of a name and options (null members are absent, as in a recording).
+func asCall(name string, o *Options) map[string]any {
+	c := map[string]any{"name": name, "matchOn": o.MatchOn, "ignoreArgs": o.IgnoreArgs}
 	if o.Kind != "" {
 		c["kind"] = o.Kind
 	}
-	if o.MatchOn != nil {
-		c["matchOn"] = o.MatchOn
-	}
-	if o.IgnoreArgs != nil {
-		c["ignoreArgs"] = o.IgnoreArgs
-	}
-	return c, o.Limits
+	return c
 }
 
 // Change is one difference of a Diff: a path in the args ("(kind)" and
@@ -215,20 +205,14 @@ func words(ws ...uint32) (b []byte) {
 }
 
 // compare runs one F_DIFF request on in: the kind part says the op and how
-// the name part's and the args' values are sent (JSON text, or a Go value's stream).
-func compare(in *instance, op uint32, name, args any) ([]byte, error) {
-	flags, sides := [2]uint32{}, [2][]byte{}
-	for i, x := range []any{name, args} {
-		var err error
-		if t, ok := callArg(x).(textArg); ok {
-			sides[i], flags[i] = t.b, map[bool]uint32{true: abi.F_STRING_INPUT}[t.str]
-		} else if sides[i], _, err = writeValue(nil, x, -1); err != nil {
-			return nil, err
-		} else {
-			flags[i] = abi.F_VALUES
-		}
+// the name part's value (a) and the args' (b) are sent (JSON text, or a Go value's stream).
+func compare(in *instance, op uint32, a, b any) ([]byte, error) {
+	a, b = callArg(a), callArg(b)
+	side, _, err := writeValue(nil, a, -1)
+	if err != nil {
+		return nil, err
 	}
-	r, err := in.do(context.Background(), abi.F_DIFF, [][]byte{words(op, 0, flags[0], flags[1]), sides[0]}, textArg{b: sides[1]}, nil)
+	r, err := in.do(context.Background(), abi.F_DIFF, [][]byte{words(op, 0, sentAs(a), sentAs(b)), side}, b, nil)
 	if err != nil {
 		return nil, err
 	}

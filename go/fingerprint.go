@@ -12,6 +12,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"math"
 	"strconv"
 	"sync/atomic"
@@ -89,7 +90,20 @@ type limitAnswer struct {
 	w       [4]uint32
 }
 
-var lastLimits atomic.Pointer[limitAnswer]
+// Limits as the core takes them: u32 each, noLimit for none.
+const noLimit = 0xFFFFFFFF
+
+var (
+	lastLimits  atomic.Pointer[limitAnswer]
+	none        = [3]uint32{noLimit, noLimit, noLimit}
+	configured  atomic.Pointer[[3]uint32]
+	retainBytes atomic.Int64
+)
+
+func init() {
+	configured.Store(&none)
+	retainBytes.Store(abi.RETAIN_BYTES)
+}
 
 // Settings for every call (Configure).
 type Settings struct {
@@ -120,8 +134,9 @@ func Configure(s Settings) error {
 // Text is JSON text: a string, or bytes (which may start with a UTF-8 BOM, D12).
 type Text interface{ ~string | ~[]byte }
 
-// request parts of a call with options: flags, kind, name, matchOn, ignoreArgs.
-func parts(name string, o *Options) (uint32, [][]byte, *Limits, error) {
+// parts of a request for a call with options: its flags, kind, name, matchOn
+// and ignoreArgs parts, and the options (nil: none).
+func parts(name string, o *Options) (uint32, [][]byte, *Options, error) {
 	if o == nil {
 		o = &Options{}
 	}
@@ -145,25 +160,22 @@ func parts(name string, o *Options) (uint32, [][]byte, *Limits, error) {
 		p[0] = appendQuoted(nil, o.Kind)
 	}
 	_, err := o.Limits.over(none) // checked before any work
-	return flags, p, o.Limits, err
+	return flags, p, o, err
 }
 
 // Fingerprint of a tool call whose args are a Go value (D20).
 func Fingerprint(name string, args any, opts *Options) (string, error) {
-	flags, p, l, err := parts(name, opts)
-	if err != nil {
-		return "", err
-	}
-	// A map's members are selected by the core's keep-mask; other values (a
-	// struct's JSON, JSON text) by the core as it reads them.
-	args, selected, err := keepMask(flags, p, args, l, nil)
-	if selected {
-		flags, p[2], p[3] = 0, nil, nil
+	flags, p, o, err := parts(name, opts)
+	// A map's members are selected by the core's keep-mask (the selection,
+	// applied again, keeps them all); other values (a struct's JSON, JSON
+	// text) by the core as it reads them.
+	if err == nil {
+		args, err = keepMask(flags, p, args, o.Limits, nil)
 	}
 	if err != nil {
 		return "", err
 	}
-	r, err := call(fastModule, flags|abi.F_DIGEST, p, args, l)
+	r, err := call(fastModule, flags|abi.F_DIGEST, p, args, o.Limits)
 	return r.digest, err
 }
 
@@ -188,6 +200,16 @@ func CanonicalizeJSON[T Text](text T) (string, error) {
 type textArg struct {
 	b   []byte
 	str bool // from a Go string: no BOM is skipped (D12)
+}
+
+// sentAs is the request flag for how args travel: a Go value's stream, or JSON text.
+func sentAs(args any) uint32 {
+	if t, ok := args.(textArg); !ok {
+		return abi.F_VALUES
+	} else if t.str {
+		return abi.F_STRING_INPUT
+	}
+	return 0
 }
 
 func asText[T Text](t T) textArg {
@@ -221,12 +243,9 @@ func call(m *module, flags uint32, p [][]byte, args any, own *Limits) (r *result
 func appendQuoted(b []byte, s string) []byte {
 	b = append(b, '"')
 	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '"' || c == '\\':
-			b = append(b, '\\', c)
-		case c < 0x20:
-			b = append(b, '\\', 'u', '0', '0', "0123456789abcdef"[c>>4], "0123456789abcdef"[c&15])
-		default:
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' {
+			b = fmt.Appendf(b, `\u%04x`, c)
+		} else {
 			b = append(b, c)
 		}
 	}

@@ -94,6 +94,9 @@ func (w *walker) check() {
 // any: the decoder's types first (a type switch is cheaper than reflection).
 func (w *walker) any(x any) {
 	switch v := x.(type) {
+	case textArg: // JSON text, sent as it is (only ever the whole args)
+		w.buf = append(w.buf, v.b...)
+		w.check()
 	case keysArg:
 		w.keys(v)
 	case nil:
@@ -310,10 +313,10 @@ type keysArg []string
 // keepMask asks the core which members of a map args (string keys: a JSON
 // object by reflection) selection keeps (D9); a value it leaves out is never
 // read, and left stands for it (nil: none). The args as they are otherwise.
-func keepMask(flags uint32, p [][]byte, args any, own *Limits, left any) (any, bool, error) {
+func keepMask(flags uint32, p [][]byte, args any, own *Limits, left any) (any, error) {
 	m := reflect.ValueOf(args)
 	if flags == 0 || m.Kind() != reflect.Map || m.Type().Key().Kind() != reflect.String || m.IsNil() || marshals(m.Type()) {
-		return args, false, nil
+		return args, nil
 	}
 	keys := make(keysArg, 0, m.Len())
 	for it := m.MapRange(); it.Next(); {
@@ -321,7 +324,7 @@ func keepMask(flags uint32, p [][]byte, args any, own *Limits, left any) (any, b
 	}
 	mask, err := call(fastModule, abi.F_KEEP_MASK|abi.F_TEXT|flags, [][]byte{nil, nil, p[2], p[3]}, keys, own)
 	if err != nil || len(mask.text) == 0 {
-		return args, false, err
+		return args, err
 	}
 	// The mask: "M" or "I", then "1" per member to walk.
 	out := make(map[string]any, len(keys))
@@ -332,7 +335,7 @@ func keepMask(flags uint32, p [][]byte, args any, own *Limits, left any) (any, b
 			out[k] = left
 		}
 	}
-	return out, true, nil
+	return out, nil
 }
 
 // str: V_STR_CLEAN when nothing needs escaping (D6), else V_STR; invalid UTF-8 is an error (D20).
