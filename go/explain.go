@@ -63,13 +63,10 @@ func callArg(call any) any {
 	return call
 }
 
-// explain reads one call (all false) or every call of a message into out:
-// the core writes each call's whole Explanation (a JSON array of them for all).
-func explain(c any, o *CallOptions, all bool, out any) error {
+// explain reads one call (all false) or every call of a message: the core
+// writes each call's whole Explanation (a JSON array of them for all).
+func explain[T any](c any, o *CallOptions, all bool) (out T, err error) {
 	tools, err := toolsText(o)
-	if err != nil {
-		return err
-	}
 	flags, index := uint32(abi.RQ_EXPLAIN), []byte(nil)
 	if all {
 		flags, index = abi.RQ_EXPLAIN_ALL, words(abi.ALL_CALLS)
@@ -77,11 +74,13 @@ func explain(c any, o *CallOptions, all bool, out any) error {
 	if tools != nil {
 		flags |= abi.F_TOOLS
 	}
-	r, err := call(engineModule, flags, [][]byte{index, nil, nil, tools}, callArg(c), o.limits())
 	if err == nil {
-		err = decode(r.text, out)
+		var r *result
+		if r, err = call(engineModule, flags, [][]byte{index, nil, nil, tools}, callArg(c), o.limits()); err == nil {
+			err = decode(r.text, &out)
+		}
 	}
-	return err
+	return out, err
 }
 
 func (o *CallOptions) limits() *Limits {
@@ -102,28 +101,18 @@ func decode(text []byte, v any) error {
 // ExplainCall explains one call: a recording line or a provider's tool call,
 // as JSON text or a Go value; the core reads its shape.
 func ExplainCall(call any, opts *CallOptions) (*Explanation, error) {
-	e := &Explanation{}
-	if err := explain(call, opts, false, e); err != nil {
-		return nil, err
-	}
-	return e, nil
+	return explain[*Explanation](call, opts, false)
 }
 
 // ExplainCalls explains every call of a message holding several (a single call is one); none gives an empty list.
-func ExplainCalls(message any, opts *CallOptions) (out []Explanation, err error) {
-	if err = explain(message, opts, true, &out); err != nil {
-		return nil, err
-	}
-	return out, nil
+func ExplainCalls(message any, opts *CallOptions) ([]Explanation, error) {
+	return explain[[]Explanation](message, opts, true)
 }
 
 // FingerprintCall is the fingerprint of a call read whole (as ExplainCall reads it).
 func FingerprintCall(call any, opts *CallOptions) (string, error) {
-	e, err := ExplainCall(call, opts)
-	if err != nil {
-		return "", err
-	}
-	return e.Fingerprint, nil
+	e, err := explain[Explanation](call, opts, false)
+	return e.Fingerprint, err
 }
 
 // Explain explains the call Fingerprint(name, args, opts) makes.

@@ -221,9 +221,9 @@ func asText[T Text](t T) textArg {
 func call(m *module, flags uint32, p [][]byte, args any, own *Limits) (r *result, err error) {
 	// A digest is hashed here (crypto/sha256 uses the CPU's SHA instructions,
 	// several times the wasm's speed): the core writes the preimage instead.
-	host := flags&(abi.F_DIGEST|abi.F_TEXT) == abi.F_DIGEST && flags&(abi.F_CALL|abi.F_KEEP_MASK) == 0
+	host := flags&(abi.F_DIGEST|abi.F_TEXT|abi.F_CALL|abi.F_KEEP_MASK) == abi.F_DIGEST
 	if host {
-		flags = flags&^abi.F_DIGEST | abi.F_PREIMAGE
+		flags ^= abi.F_DIGEST | abi.F_PREIMAGE
 	}
 	err = m.with(func(in *instance) error {
 		r, err = in.do(context.Background(), flags, p, args, own)
