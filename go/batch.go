@@ -21,10 +21,7 @@ func FingerprintBatchJSON[T Text](ctx context.Context, names []string, argsJSON 
 	if len(names) != len(argsJSON) {
 		return nil, word(abi.W_LENGTHS, "", "names", "argsJSON")
 	}
-	flags, p, o, err := parts("", opts)
-	if err != nil {
-		return nil, err
-	}
+	flags, p, o := parts("", opts)
 	if len(argsJSON) > 0 && asText(argsJSON[0]).str {
 		flags |= abi.F_STRING_INPUT // texts from Go strings: no BOM is skipped (D12)
 	}

@@ -118,12 +118,10 @@ func FingerprintCall(call any, opts *CallOptions) (string, error) {
 // Explain explains the call Fingerprint(name, args, opts) makes.
 func Explain(name string, args any, opts *Options) (*Explanation, error) {
 	// Members selection leaves out stay as keys (the explanation lists them), their values unread (D9).
-	flags, p, o, err := parts(name, opts)
+	flags, p, o := parts(name, opts)
 	c := asCall(name, o)
-	if err == nil {
-		c["args"], err = keepMask(flags, p, args, o.Limits, true)
-	}
-	if err != nil {
+	var err error
+	if c["args"], err = keepMask(flags, p, args, o.Limits, true); err != nil {
 		return nil, err
 	}
 	return ExplainCall(c, &CallOptions{Limits: o.Limits})
@@ -131,17 +129,16 @@ func Explain(name string, args any, opts *Options) (*Explanation, error) {
 
 // ExplainJSON explains the call FingerprintJSON(name, argsJSON, opts) makes.
 func ExplainJSON[T Text](name string, argsJSON T, opts *Options) (*Explanation, error) {
-	_, _, o, err := parts(name, opts)
+	_, _, o := parts(name, opts)
 	c := asCall(name, o)
 	c["argsJSON"] = string(argsJSON)
-	if t := asText(argsJSON); !t.str && err == nil {
+	if t := asText(argsJSON); !t.str {
 		// Bytes are read by the core first (UTF-8, a BOM: D12, D14); their canonical text stands in (D13).
-		var r *result
-		r, err = call(fastModule, abi.F_TEXT, nil, t, o.Limits)
+		r, err := call(fastModule, abi.F_TEXT, nil, t, o.Limits)
+		if err != nil {
+			return nil, err
+		}
 		c["argsJSON"] = string(r.text)
-	}
-	if err != nil {
-		return nil, err
 	}
 	return ExplainCall(c, &CallOptions{Limits: o.Limits})
 }

@@ -135,8 +135,9 @@ func Configure(s Settings) error {
 type Text interface{ ~string | ~[]byte }
 
 // parts of a request for a call with options: its flags, kind, name, matchOn
-// and ignoreArgs parts, and the options (nil: none).
-func parts(name string, o *Options) (uint32, [][]byte, *Options, error) {
+// and ignoreArgs parts, and the options (nil: none). Their limits are checked
+// (in.tell) before any work.
+func parts(name string, o *Options) (uint32, [][]byte, *Options) {
 	if o == nil {
 		o = &Options{}
 	}
@@ -159,19 +160,16 @@ func parts(name string, o *Options) (uint32, [][]byte, *Options, error) {
 	if o.Kind != "" {
 		p[0] = appendQuoted(nil, o.Kind)
 	}
-	_, err := o.Limits.over(none) // checked before any work
-	return flags, p, o, err
+	return flags, p, o
 }
 
 // Fingerprint of a tool call whose args are a Go value (D20).
 func Fingerprint(name string, args any, opts *Options) (string, error) {
-	flags, p, o, err := parts(name, opts)
+	flags, p, o := parts(name, opts)
 	// A map's members are selected by the core's keep-mask (the selection,
 	// applied again, keeps them all); other values (a struct's JSON, JSON
 	// text) by the core as it reads them.
-	if err == nil {
-		args, err = keepMask(flags, p, args, o.Limits, nil)
-	}
+	args, err := keepMask(flags, p, args, o.Limits, nil)
 	if err != nil {
 		return "", err
 	}
