@@ -40,7 +40,7 @@ func FingerprintBatch(ctx context.Context, calls []any, opts *CallOptions) ([]st
 		if t, ok := callArg(calls[i]).(textArg); ok {
 			w.json(t.b)
 		} else {
-			w.buf, _, err = writeValue(w.buf, calls[i], -1) // a value D20 rejects: the batch stops at it in its turn
+			w.buf, err = writeValue(w.buf, calls[i], -1) // a value D20 rejects: the batch stops at it in its turn
 		}
 		return [2][]byte{nil, w.buf}, err
 	}

@@ -203,12 +203,9 @@ func (in *instance) do(ctx context.Context, flags uint32, parts [][]byte, args a
 	if in.bytes != noLimit && flags&(abi.F_REPLAY|abi.F_CLI|abi.F_LIMITS) == 0 {
 		limit = int(in.bytes)
 	}
-	buf, whole, err := writeValue(in.buf, args, limit)
+	buf, err := writeValue(in.buf, args, limit)
 	if in.buf = buf; err != nil {
 		return nil, err
-	}
-	if !whole {
-		in.buf = in.buf[:start+limit+1]
 	}
 	binary.LittleEndian.PutUint32(in.buf[0:], flags|sentAs(args))
 	binary.LittleEndian.PutUint32(in.buf[20:], uint32(len(in.buf)-start))

@@ -63,9 +63,10 @@ var (
 	textType      = reflect.TypeFor[encoding.TextMarshaler]()
 )
 
-// writeValue appends x's stream to buf; it stops (ok false) once the stream
-// is longer than limit bytes. A value D20 rejects is a *FingerprintError.
-func writeValue(buf []byte, x any, limit int) (out []byte, ok bool, err error) {
+// writeValue appends x's stream to buf; once the stream is longer than limit
+// bytes it stops there, limit + 1 bytes written. A value D20 rejects is a
+// *FingerprintError.
+func writeValue(buf []byte, x any, limit int) (out []byte, err error) {
 	w := &walker{buf: buf, limit: len(buf) + limit}
 	if limit < 0 || w.limit < 0 {
 		w.limit = math.MaxInt
@@ -74,7 +75,7 @@ func writeValue(buf []byte, x any, limit int) (out []byte, ok bool, err error) {
 		switch e := recover().(type) {
 		case nil:
 		case over:
-			out, ok = w.buf, false
+			out = w.buf[:w.limit+1]
 		case *FingerprintError:
 			err = e
 		default:
@@ -82,7 +83,7 @@ func writeValue(buf []byte, x any, limit int) (out []byte, ok bool, err error) {
 		}
 	}()
 	w.any(x)
-	return w.buf, true, nil
+	return w.buf, nil
 }
 
 func (w *walker) check() {
@@ -143,7 +144,12 @@ func (w *walker) value(v reflect.Value) {
 		t := v.Interface().(time.Time)
 		w.double(abi.V_DATE, float64(t.Unix())*1000+float64(t.Nanosecond()/1e6))
 	case t == numberType:
-		w.number(v.String())
+		// A JSON number literal, the nearest double (D11); out of range: ±Inf, which the core makes null.
+		f, err := strconv.ParseFloat(v.String(), 64)
+		if !json.Valid([]byte(v.String())) || err != nil && !errors.Is(err, strconv.ErrRange) {
+			w.fail(abi.W_GO_VALUE, fmt.Sprintf("json.Number %q, not a JSON number,", v.String()), nil)
+		}
+		w.num(f)
 	case (t == rawType || k == reflect.Pointer || k == reflect.Interface) && v.IsNil():
 		w.buf = append(w.buf, abi.V_NULL)
 	case t == rawType:
@@ -285,15 +291,6 @@ func (w *walker) num(f float64) { w.double(abi.V_NUMBER, f) }
 
 func (w *walker) double(tag byte, f float64) {
 	w.buf = binary.LittleEndian.AppendUint64(append(w.buf, tag), math.Float64bits(f))
-}
-
-// number: a json.Number is a JSON number literal, the nearest double (D11).
-func (w *walker) number(s string) {
-	f, err := strconv.ParseFloat(s, 64) // out of range: ±Inf, which the core makes null (D11)
-	if !json.Valid([]byte(s)) || err != nil && !errors.Is(err, strconv.ErrRange) {
-		w.fail(abi.W_GO_VALUE, fmt.Sprintf("json.Number %q, not a JSON number,", s), nil)
-	}
-	w.num(f)
 }
 
 // keys writes an object of the keys (values true), in this order: a keep-mask request's args.
