@@ -221,7 +221,7 @@ func call(m *module, flags uint32, p [][]byte, args any, own *Limits) (r *result
 	// several times the wasm's speed): the core writes the preimage instead.
 	host := flags&(abi.F_DIGEST|abi.F_TEXT|abi.F_CALL|abi.F_KEEP_MASK) == abi.F_DIGEST
 	if host {
-		flags ^= abi.F_DIGEST | abi.F_PREIMAGE
+		flags = flags&^abi.F_DIGEST | abi.F_PREIMAGE
 	}
 	err = m.with(func(in *instance) error {
 		r, err = in.do(context.Background(), flags, p, args, own)
