@@ -44,7 +44,7 @@ func FingerprintBatch(ctx context.Context, calls []any, opts *CallOptions) ([]st
 		}
 		return [2][]byte{nil, w.buf}, err
 	}
-	return batch(ctx, engineModule, abi.F_CALL|abi.F_DIGEST|abi.F_VALUES, [5][]byte{}, len(calls), items, opts.limits())
+	return batch(ctx, engineModule, abi.F_CALL|abi.F_DIGEST|abi.F_VALUES, [5][]byte{}, len(calls), items, cmp.Or(opts, &noCallOptions).Limits)
 }
 
 // batch runs count items in chunks: item(i) gives its name and args bytes,

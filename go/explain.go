@@ -3,6 +3,7 @@ package fingerprint
 import (
 	"github.com/overturn/fingerprint/go/internal/abi"
 
+	"cmp"
 	"context"
 	"encoding/binary"
 	"encoding/json"
@@ -76,18 +77,11 @@ func explain[T any](c any, o *CallOptions, all bool) (out T, err error) {
 	}
 	if err == nil {
 		var r *result
-		if r, err = call(engineModule, flags, [][]byte{index, nil, nil, tools}, callArg(c), o.limits()); err == nil {
+		if r, err = call(engineModule, flags, [][]byte{index, nil, nil, tools}, callArg(c), cmp.Or(o, &noCallOptions).Limits); err == nil {
 			err = decode(r.text, &out)
 		}
 	}
 	return out, err
-}
-
-func (o *CallOptions) limits() *Limits {
-	if o == nil {
-		return nil
-	}
-	return o.Limits
 }
 
 // decode reads the core's JSON answer into v.
@@ -129,7 +123,7 @@ func Explain(name string, args any, opts *Options) (*Explanation, error) {
 
 // ExplainJSON explains the call FingerprintJSON(name, argsJSON, opts) makes.
 func ExplainJSON[T Text](name string, argsJSON T, opts *Options) (*Explanation, error) {
-	_, _, o := parts(name, opts)
+	o := cmp.Or(opts, &noOptions)
 	c := asCall(name, o)
 	c["argsJSON"] = string(argsJSON)
 	if t := asText(argsJSON); !t.str {

@@ -8,6 +8,7 @@ package fingerprint
 import (
 	"github.com/overturn/fingerprint/go/internal/abi"
 
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -131,17 +132,21 @@ func Configure(s Settings) error {
 	return nil
 }
 
+// The options of a call given none (read only).
+var (
+	noOptions     Options
+	noCallOptions CallOptions
+)
+
 // Text is JSON text: a string, or bytes (which may start with a UTF-8 BOM, D12).
 type Text interface{ ~string | ~[]byte }
 
 // parts of a request for a call with options: its flags, kind, name, matchOn
 // and ignoreArgs parts, and the options (nil: none). Their limits are checked
 // (in.tell) before any work.
-func parts(name string, o *Options) (uint32, [][]byte, *Options) {
-	if o == nil {
-		o = &Options{}
-	}
+func parts(name string, opts *Options) (uint32, [][]byte, *Options) {
 	var flags uint32
+	o := cmp.Or(opts, &noOptions)
 	list := func(keys []string, f uint32) []byte {
 		if keys == nil {
 			return nil
