@@ -22,8 +22,8 @@ func FingerprintBatchJSON[T Text](ctx context.Context, names []string, argsJSON 
 		return nil, word(abi.W_LENGTHS, "", "names", "argsJSON")
 	}
 	flags, p, o := parts("", opts)
-	if len(argsJSON) > 0 && asText(argsJSON[0]).str {
-		flags |= abi.F_STRING_INPUT // texts from Go strings: no BOM is skipped (D12)
+	if len(argsJSON) > 0 {
+		flags |= asText(argsJSON[0]).flag // texts from Go strings: no BOM is skipped (D12)
 	}
 	items := func(i int) ([2][]byte, error) { return [2][]byte{[]byte(names[i]), []byte(argsJSON[i])}, nil }
 	shared := [5][]byte{[]byte(cmp.Or(o.Kind, abi.DEFAULT_KIND)), nil, p[2], p[3]}

@@ -126,7 +126,7 @@ func ExplainJSON[T Text](name string, argsJSON T, opts *Options) (*Explanation, 
 	o := cmp.Or(opts, &noOptions)
 	c := asCall(name, o)
 	c["argsJSON"] = string(argsJSON)
-	if t := asText(argsJSON); !t.str {
+	if t := asText(argsJSON); t.flag == 0 {
 		// Bytes are read by the core first (UTF-8, a BOM: D12, D14); their canonical text stands in (D13).
 		r, err := call(fastModule, abi.F_TEXT, nil, t, o.Limits)
 		if err != nil {

@@ -70,7 +70,7 @@ func (l *Limits) over(base [3]uint32) ([3]uint32, error) {
 	members, _ := json.Marshal(m)
 	last := lastLimits.Load()
 	if last == nil || last.members != string(members) {
-		r, err := call(fastModule, abi.RQ_LIMITS, make([][]byte, 4), textArg{members, true}, nil)
+		r, err := call(fastModule, abi.RQ_LIMITS, make([][]byte, 4), textArg{members, abi.F_STRING_INPUT}, nil)
 		if err != nil {
 			return base, err
 		}
@@ -201,23 +201,23 @@ func CanonicalizeJSON[T Text](text T) (string, error) {
 
 // textArg: args that are JSON text (the core reads it), not a Go value.
 type textArg struct {
-	b   []byte
-	str bool // from a Go string: no BOM is skipped (D12)
+	b    []byte
+	flag uint32 // F_STRING_INPUT from a Go string: no BOM is skipped (D12)
 }
 
 // sentAs is the request flag for how args travel: a Go value's stream, or JSON text.
 func sentAs(args any) uint32 {
-	if t, ok := args.(textArg); !ok {
-		return abi.F_VALUES
-	} else if t.str {
-		return abi.F_STRING_INPUT
+	if t, ok := args.(textArg); ok {
+		return t.flag
 	}
-	return 0
+	return abi.F_VALUES
 }
 
 func asText[T Text](t T) textArg {
-	_, str := any(t).(string)
-	return textArg{[]byte(t), str}
+	if _, str := any(t).(string); str {
+		return textArg{[]byte(t), abi.F_STRING_INPUT}
+	}
+	return textArg{b: []byte(t)}
 }
 
 // call runs one request on a pooled instance of m.
