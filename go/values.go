@@ -169,8 +169,6 @@ func (w *walker) value(v reflect.Value) {
 		w.marshal(v) // encoding/json's form: its tags, omitempty, other map keys as it writes them
 	case k == reflect.Slice && t.Elem().Kind() == reflect.Uint8:
 		w.fail(abi.W_GO_VALUE, "a []byte", nil)
-	case (k == reflect.Map || k == reflect.Slice) && v.IsNil():
-		w.buf = append(w.buf, abi.V_NULL)
 	case k == reflect.Bool:
 		w.bool(v.Bool())
 	case v.CanInt():
@@ -182,7 +180,7 @@ func (w *walker) value(v reflect.Value) {
 	case k == reflect.String:
 		w.str(v.String())
 	case k == reflect.Map:
-		w.container(abi.V_OBJECT, false, v.Len(), ref{v.Pointer(), -2}, func() {
+		w.container(abi.V_OBJECT, v.IsNil(), v.Len(), ref{v.Pointer(), -2}, func() {
 			for it := v.MapRange(); it.Next(); {
 				w.at(seg{it.Key().String(), -1})
 				w.value(it.Value())
@@ -194,7 +192,7 @@ func (w *walker) value(v reflect.Value) {
 		if k == reflect.Slice && v.Len() > 0 {
 			p = ref{v.Pointer(), v.Len()}
 		}
-		w.container(abi.V_ARRAY, false, v.Len(), p, func() {
+		w.container(abi.V_ARRAY, k == reflect.Slice && v.IsNil(), v.Len(), p, func() {
 			for i := 0; i < v.Len(); i++ {
 				w.at(seg{"", i})
 				w.value(v.Index(i))
