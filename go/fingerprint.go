@@ -61,13 +61,12 @@ func (l *Limits) over(base [3]uint32) ([3]uint32, error) {
 	if l == nil {
 		return base, nil
 	}
-	m := map[string]string{}
-	for i, f := range []*int{l.MaxInputBytes, l.MaxDepth, l.MaxMembers} {
-		if f != nil {
-			m[[]string{"maxInputBytes", "maxDepth", "maxMembers"}[i]] = strconv.Itoa(*f)
-		}
-	}
-	members, _ := json.Marshal(m)
+	// Each limit a number as Go prints it, null when not given (ops/limit_args.ts).
+	members, _ := json.Marshal(struct {
+		Bytes   *int `json:"maxInputBytes,string"`
+		Depth   *int `json:"maxDepth,string"`
+		Members *int `json:"maxMembers,string"`
+	}{l.MaxInputBytes, l.MaxDepth, l.MaxMembers})
 	last := lastLimits.Load()
 	if last == nil || last.members != string(members) {
 		r, err := call(fastModule, abi.RQ_LIMITS, make([][]byte, 4), textArg{members, abi.F_STRING_INPUT}, nil)
