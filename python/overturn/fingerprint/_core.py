@@ -57,7 +57,7 @@ TYPE_CHECKING = False  # typing is not imported at run time: ~3 ms of a CLI star
 if TYPE_CHECKING:
     from typing import Any, List, Optional, Tuple
 
-from . import _limits, _pieces
+from . import _limits, _pieces, _value
 from ._abi import (E_LIMIT_DEPTH, E_LIMIT_MEMBERS, E_LIMIT_SHARED, F_DIGEST, F_IGNORE, F_MARSHAL, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT,
                    F_TEXT, HEADER_BYTES, HEADER_WORDS, RESULT_DIGEST, RESULT_STATUS, RESULT_TEXT_PTR, WORD_OUT, W_BAD_DIGEST)
 from ._errors import FingerprintError, core_error, host_error
@@ -240,148 +240,25 @@ def call(flags: int, kind: bytes, name: bytes, match: bytes, ignore: bytes, args
         _pool.release(st)
 
 
-def plain(flags: int, name: bytes, data: bytes) -> Optional[str]:
-    """The common call: args ``data`` as bytes (the value path's
-    marshal stream with F_MARSHAL, or JSON text), the default kind, no key
-    lists, the configured limits, no byte limit (the caller checks).
-
-    Returns the digest (F_DIGEST) or the text (F_TEXT), or None when the
-    core refused the request (the caller then takes its full path, which
-    gives the answer or the error). The same request as ``call``, in fewer
-    Python steps: this thread's ``plain_fn()``.
-    """
+def plain(flags: int, name: bytes, data: Any) -> Any:
+    """The common call: ``data`` as bytes (JSON text) or, with F_MARSHAL, the host value (its marshal
+    stream made here), the default kind, no key lists, the configured limits, no byte limit (the
+    caller checks). The digest (F_DIGEST) or the text (F_TEXT); for a text the core refused None,
+    for a value one of ``_stream``'s markers: the caller then takes its full path, which gives the
+    answer or the error. The same request as ``call``, in fewer Python steps (``_value.bind``)."""
     try:
-        fn = _local.plain
-    except AttributeError:
-        fn = plain_fn()
-    return fn(flags, name, data, _limits.active)  # type: ignore[no-any-return]
+        fn = _local.plain[flags]
+    except (AttributeError, KeyError):
+        fn = plain_fn(flags)
+    return fn(name, data)
 
 
-def plain_fn() -> Any:
-    """This thread's ``plain`` function (hot callers keep ``_local.plain``
-    and call it directly): ``fn(flags, name, data, settings)``."""
-    st = instance()
-    # Kept beside the instance, not on it: the closure holds the instance,
-    # and a cycle would keep a retired Store alive until a GC.
-    fn = _local.plain = _bind_plain(st) if st.fast else _fallback_plain
+def plain_fn(flags: int = F_DIGEST | F_MARSHAL) -> Any:
+    """This thread's ``plain`` function for ``flags``, ``fn(name, data)``, kept beside the instance, not
+    on it: the closure holds the instance, and a cycle would keep a retired Store alive until a GC."""
+    fns = _local.__dict__.setdefault("plain", {})
+    fn = fns[flags] = _value.bind(instance(), flags)
     return fn
-
-
-def _bind_plain(st: Instance) -> Any:
-    """``plain`` for one instance, with every per-instance constant bound
-    once as a closure variable: at ~130 B a call is ~4 µs, and each
-    attribute load it saves is ~1% of that. The header and name of
-    the last request stay in place when the next one repeats them, so only
-    the args length and the args are written; the run is inlined; limits and
-    retirement are checked only where the settings and size show work to do;
-    anything else goes through ``call``, as do instances whose words are not
-    aligned for it (``_fallback_plain``).
-
-    With F_MARSHAL, ``data`` is the host value and the marshal stream is
-    made here (``_stream``: when marshal may run on this thread's stack);
-    the answer is then the digest/text, or one of ``_stream``'s markers.
-    """
-    from . import _stream  # imports this module: bound at first use, not at import
-
-    run_unchecked = st.call_unchecked
-    ctx, run_addr, raw_addr, one, trap_addr = st.ctx, st.run_addr, st.raw_addr, st.one, st.trap_addr
-    trap, p, text_word = st.trap, st.in_ptr, st.text_word
-    # The argument/result slot and the trap pointer as memoryview items:
-    # ~30 ns a read or write against ~45 for a ctypes .value.
-    slot = memoryview(st.raw).cast("B").cast("i")
-    trapped = memoryview(trap).cast("B").cast("Q" if ctypes.sizeof(trap) == 8 else "I")
-    len_word = text_word + 1
-    args_len_word = (p + _ARGS_LEN_AT) >> 2
-    pack = _HEADER.pack
-    full_call = call
-    hlen, digest, swap = _HEADER_LEN, F_DIGEST, F_DIGEST | F_PREIMAGE
-    dumps = _stream._dumps
-    # Decided once per thread: its stack was fixed when it started, before this first call.
-    use_marshal = _stream.marshal_allowed()
-    NOT_PLAIN, PLAIN, UNKNOWN = _stream.NOT_PLAIN, _stream.PLAIN, _stream.UNKNOWN
-
-    def plain_bound(flags: int, name: bytes, data: Any, s: _limits.Settings) -> Optional[str]:
-        miss = None  # the answer when the core refuses the request
-        if flags & F_MARSHAL:
-            if not use_marshal:
-                return UNKNOWN
-            try:
-                data = dumps(data, 4)
-            except Exception:  # ValueError: unmarshallable or too deep; the text path decides
-                return NOT_PLAIN
-            # A byte limit counts the JSON text a value becomes, so a
-            # call under one takes the text path, which sends that text.
-            if s.any_bytes:
-                return PLAIN
-            miss = PLAIN
-        ld = len(data)
-        n = hlen + len(name) + ld
-        if st.busy or st.sent is not s.core or n > st.in_cap or n > s.measure_above:
-            try:
-                return full_call(flags, b"", name, b"", b"", data, s)
-            except FingerprintError as e:
-                if miss is not None and e.code == "limit-exceeded":
-                    raise  # the text path reads the same tree: its answer, without its cost (D16 copies)
-                return miss
-        if flags & digest:
-            sha = _host_sha256 or _load_host_sha256()
-            if sha is not None:
-                flags ^= swap  # the core writes the preimage, hashed here
-        else:
-            sha = None
-        st.busy = True
-        try:
-            view = st.view
-            words = st.words  # u32 view: the args length here, the result's text pointer and length below
-            if st.head is name and st.head_flags == flags:
-                # The header and name of the last request are still in place (no
-                # other request was written since): only the args length and the args.
-                words[args_len_word] = ld
-                q = p + n
-                view[q - ld:q] = data
-            else:
-                view[p:p + n] = pack(flags, 0, len(name), 0, 0, ld) + name + data
-                st.head = name
-                st.head_flags = flags
-            slot[0] = n
-            err = run_unchecked(ctx, run_addr, raw_addr, one, trap_addr)
-            # A trap leaves the slot as written (n, never 0): one read settles the common case.
-            if err or slot[0]:
-                if err or trapped[0]:
-                    _forget(st)
-                    st._trapped(err)  # frees the trap; the full path answers (as call() failing would)
-                elif miss is not None and slot[0] in _LIMIT_STATUSES:
-                    st.head = None
-                    st.busy = False
-                    return full_call(flags ^ swap if sha is not None else flags, b"", name, b"", b"", data, s)
-                return miss
-            if flags & digest:
-                r = st.result + _DIGEST_AT
-                return digest_text(view[r:r + 64])
-            ptr = words[text_word]
-            end = ptr + words[len_word]
-            if end > len(view):
-                st.refresh()
-                view = st.view
-            if sha is not None:
-                return sha(view[ptr:end]).hexdigest()  # type: ignore[no-any-return]
-            return str(view[ptr:end], "utf-8")
-        finally:
-            st.busy = False
-
-    return plain_bound
-
-
-def _fallback_plain(flags: int, name: bytes, data: Any, s: _limits.Settings) -> Optional[str]:
-    """``plain`` where the instance's layout does not allow its shortcuts: the full path."""
-    from . import _stream
-
-    if flags & F_MARSHAL:
-        return _stream.marshal_call(flags & ~F_MARSHAL, b"", name, data, s)
-    try:
-        return call(flags, b"", name, b"", b"", data, s)
-    except FingerprintError:
-        return None
 
 
 def _call(st: Instance, s: _limits.Settings, flags: int, kind: bytes, name: bytes, match: bytes,
