@@ -15,7 +15,7 @@ from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Tuple
 from . import _api, _batch, _limits, _stream
 from ._abi import (BATCH_CHUNK_BYTES, BATCH_CHUNK_ITEMS, BATCH_ITEM_NOT_NAME, BATCH_ITEM_NOT_TEXT, DEFAULT_KIND, F_CALL,
                    F_DIGEST, F_MARSHAL, F_RAW_NAMES, F_STRING_INPUT, W_CHOICE, W_ITERABLE, W_LENGTHS, W_STRING)
-from ._batch import SHARED_EMPTY, Column, Target, run_chunk
+from ._batch import SHARED_EMPTY, Column, Target, finish, run_chunk
 from ._errors import FingerprintError, host_error, type_word
 from ._types import KeyList
 
@@ -77,9 +77,9 @@ def fingerprint_batch_json(names: Any, args_json: Any, *, match_on: Optional[Key
                 break
             # A chunk of ASCII str (the usual texts: json.dumps escapes the rest) in one run, else in parts.
             if not (texts and type(texts[0]) is str and texts[0].isascii()
-                    and _run_strs(t, shared, ns, texts, s, base, raise_errors, out)):
+                    and _run_strs(t, shared, ns, texts, base, raise_errors, out)):
                 for lo, hi in _byte_bounded(texts):
-                    _run_texts(t, shared, ns[lo:hi], texts[lo:hi], s, base + lo, raise_errors, out)
+                    _run_texts(t, shared, ns[lo:hi], texts[lo:hi], base + lo, raise_errors, out)
             base += len(ns)
     return out
 
@@ -171,10 +171,8 @@ def fingerprint_batch(calls: Iterable[Any], *, limits: Any = None, on_error: str
             # A marshal stream the core refuses (a surrogate, a large int, a shared list…)
             # takes the JSON-text path alone, which gives the D16 answer or the error.
             digests, failed = run_chunk(t, F_CALL | F_DIGEST | (sorts[0] if one_sort else 0), len(chunk),
-                                        [SHARED_EMPTY] * 4 + [_batch.text_column(texts)], errors, base, raise_errors,
-                                        retry=lambda j: t.own(explain_record, dicts[j], b"", t.s)[1], lines=True,
-                                        sorts=None if one_sort else sorts)
-            got = _batch.digests_list(digests, len(chunk), failed)
+                                        [SHARED_EMPTY] * 4 + [_batch.text_column(texts)], base, None if one_sort else sorts)
+            got = finish(digests, failed, base, raise_errors, errors, lambda j: t.own(explain_record, dicts[j], b"", t.s)[1])
             for i in alone:
                 got[i] = alone[i]
             out.extend(got)
@@ -182,12 +180,12 @@ def fingerprint_batch(calls: Iterable[Any], *, limits: Any = None, on_error: str
     return out
 
 
-def _run_strs(t: Target, shared: List[Any], names: List[Any], texts: List[Any], s: _limits.Settings, base: int,
-              raise_errors: bool, out: List[Optional[str]]) -> bool:
+def _run_strs(t: Target, shared: List[Any], names: List[Any], texts: List[Any], base: int, raise_errors: bool,
+              out: List[Optional[str]]) -> bool:
     """The common chunk in one run: every item a ``str``, the chunk within BATCH_CHUNK_BYTES. False (nothing
     run) for any other chunk. The core checks each item against the limits."""
     most = BATCH_CHUNK_BYTES
-    cols = [shared[0], _batch.str_column(names), shared[2], shared[3], _batch.str_column(texts, most)]
+    cols = [shared[0], _batch.str_column(names, most), shared[2], shared[3], _batch.str_column(texts, most)]
     while True:
         texts_col = cols[4]
         if cols[1] is None or texts_col is None:
@@ -195,21 +193,20 @@ def _run_strs(t: Target, shared: List[Any], names: List[Any], texts: List[Any], 
         if texts_col[0] == "offsets" and len(texts_col[2]) > most:  # (pieces are capped as they are written)
             return False
         try:
-            digests, failed = run_chunk(t, F_DIGEST | F_RAW_NAMES | F_STRING_INPUT, len(names), cols, {}, base,
-                                        raise_errors, lines=True)
+            digests, failed = run_chunk(t, F_DIGEST | F_RAW_NAMES | F_STRING_INPUT, len(names), cols, base)
             break
-        except _batch.NotSeparated as e:  # nothing ran: too big for one run, or not all ASCII str after all
+        except _batch.NotSeparated as e:  # nothing ran: too big for one run, not all ASCII str, or a NUL in one
             if e.too_big:
                 return False
-            cols[e.column] = _batch.wide_column(cols[e.column][1])
-    out.extend(_batch.digests_list(digests, len(names), failed))
+            cols = [_batch.wide_column(c[1]) if c[0] == "pieces" and e.column in (i, -1) else c for i, c in enumerate(cols)]
+    out.extend(finish(digests, failed, base, raise_errors))
     return True
 
 
-def _run_texts(t: Target, shared: List[Any], names: List[Any], texts: List[Any], s: _limits.Settings, base: int,
-               raise_errors: bool, out: List[Optional[str]]) -> None:
+def _run_texts(t: Target, shared: List[Any], names: List[Any], texts: List[Any], base: int, raise_errors: bool,
+               out: List[Optional[str]]) -> None:
     """One chunk of names and JSON texts, each text with its sort (str, or bytes that may start with a BOM: D12)."""
-    if _run_strs(t, shared, names, texts, s, base, raise_errors, out):
+    if _run_strs(t, shared, names, texts, base, raise_errors, out):
         return
     nb: List[bytes] = []
     ab: List[bytes] = []
@@ -232,9 +229,9 @@ def _run_texts(t: Target, shared: List[Any], names: List[Any], texts: List[Any],
             sorts[-1] |= BATCH_ITEM_NOT_NAME
     one_sort = sorts.count(sorts[0]) == len(sorts)
     cols = [shared[0], _batch.text_column(nb), shared[2], shared[3], _batch.text_column(ab)]
-    digests, failed = run_chunk(t, F_DIGEST | F_RAW_NAMES | (sorts[0] if one_sort else 0), len(names), cols, {},
-                                base, raise_errors, lines=True, sorts=None if one_sort else sorts)
-    out.extend(_batch.digests_list(digests, len(names), failed))
+    digests, failed = run_chunk(t, F_DIGEST | F_RAW_NAMES | (sorts[0] if one_sort else 0), len(names), cols, base,
+                                None if one_sort else sorts)
+    out.extend(finish(digests, failed, base, raise_errors))
 
 
 def _byte_bounded(texts: List[Any]) -> List[Tuple[int, int]]:

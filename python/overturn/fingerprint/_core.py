@@ -155,10 +155,10 @@ _host_sha256: Any = None
 _digests = 0
 
 
-def _load_host_sha256() -> Any:
+def _load_host_sha256(now: bool = False) -> Any:
     global _host_sha256, _digests
     _digests += 1
-    if _digests > _HOST_HASH_AFTER:
+    if _digests > _HOST_HASH_AFTER or now:  # now: a batch (its OpenSSL import is a small part of it)
         try:
             from _hashlib import openssl_sha256 as sha  # the C module hashlib wraps, without hashlib's imports
         except ImportError:  # pragma: no cover - a Python built without OpenSSL
