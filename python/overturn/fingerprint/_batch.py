@@ -53,14 +53,11 @@ class Target:
     def __init__(self, s: Optional[_limits.Settings] = None) -> None:
         # Busy for the whole batch: code run meanwhile on this thread (the iterable, a __del__) that
         # calls into diagnostics gets a temporary instance, never this one's half-written chunk.
-        d = _engine._acquire()
-        self.d = d
-        self.in_ptr = d.in_ptr
-        self.result = d.result
+        d = self.d = _engine._acquire()
         try:
             self.fn_batch = d.func("runBatch")
             self.s = s or _limits.active
-            self.limits()
+            d.tell(self.s)
         except BaseException:
             _engine._release(d)
             raise
@@ -80,9 +77,6 @@ class Target:
         finally:
             self.d.busy = True
 
-    def reserve(self, n: int) -> None:
-        self.d.room(n)
-
     def view(self) -> memoryview:
         """Linear memory as bytes, taken anew after each call into the module (it may grow):
         columns go in and digests come out with one copy, and OpenSSL hashes preimages where the
@@ -90,31 +84,20 @@ class Target:
         self.d.refresh()
         return self.d.view
 
-    def read(self, ptr: int, n: int) -> bytes:
-        return bytes(self.view()[ptr:ptr + n])
-
-    def limits(self) -> None:
-        """The batch's limits, passed now and again before each chunk (run_chunk): an iterable's
-        own code between chunks may run other calls on this instance, with other limits."""
-        self.d.tell(self.s)
-
     def run(self, frm: int, out: int) -> int:
         try:
             return self.d.checked(self.fn_batch, frm, out) & _U32
         except FingerprintError:
-            self.forget()
+            _engine._forget(self.d)
             raise
 
-    def status(self) -> int:
-        """The result block's status (0 after a batch stopped for room)."""
-        return int(_RESULT.unpack(self.read(self.result + RESULT_STATUS, _RESULT.size))[0])
+    def result(self) -> Tuple[int, int, int, int, int]:
+        """The result block: status (0 after a batch stopped for room), offset, part, text ptr, text len."""
+        return _RESULT.unpack_from(self.view(), self.d.result + RESULT_STATUS)  # type: ignore[return-value]
 
     def error(self) -> FingerprintError:
-        status, offset, part, ptr, size = _RESULT.unpack(self.read(self.result + RESULT_STATUS, _RESULT.size))
-        return core_error(status, offset, self.read(ptr, size).decode("utf-8", "surrogatepass"))
-
-    def forget(self) -> None:
-        _engine._forget(self.d)
+        status, offset, part, ptr, size = self.result()
+        return core_error(status, offset, str(self.view()[ptr:ptr + size], "utf-8", "surrogatepass"))
 
 
 class Joined:
@@ -176,11 +159,13 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], base: i
     for c in cols:
         size += c[3] if c[0] == "pieces" else len(c[1]) + (0 if c[0] == "shared" else len(c[2]) + 8)
     can_hash = (flags & F_DIGEST) != 0
-    t.limits()
+    # The batch's limits again before each chunk: an iterable's own code between chunks may run other calls
+    # on this instance, with other limits.
+    t.d.tell(t.s)
     # Preimages (if the core picks them): ends[count], then about the input's size and a digest each.
     room = size + DIGEST_BYTES * count if can_hash else 0
-    t.reserve(_DESCRIPTOR + max(4 * count + room, _LINE * count) + size + 64)
-    p = t.in_ptr
+    t.d.room(_DESCRIPTOR + max(4 * count + room, _LINE * count) + size + 64)
+    p = t.d.in_ptr
     at = p + _DESCRIPTOR  # the columns, then the digests or preimages after them (one span of memory)
     v = t.view()
     words = [0] * BATCH_WORDS
@@ -222,7 +207,7 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], base: i
         if stop < frm or stop > count:  # pragma: no cover - a core defect, never a loop
             raise host_error(W_BATCH_STOPPED, stop, frm, count)
         if frm == 0 and can_hash:  # the core's pick: preimages (hashed here) or digests
-            can_hash = (struct.unpack("<I", t.read(p + 4 * BATCH_FLAGS, 4))[0] & F_PREIMAGE) != 0
+            can_hash = (struct.unpack_from("<I", t.view(), p + 4 * BATCH_FLAGS)[0] & F_PREIMAGE) != 0
             sha = _core._host_sha256 or _core._load_host_sha256(True)
         v = t.view()
         if stop > frm and can_hash:
@@ -249,13 +234,13 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], base: i
         if stop >= count:
             break
         frm = stop
-        if can_hash and not t.status():  # the room was full: go on from there
+        if can_hash and not t.result()[0]:  # the room was full: go on from there
             continue
         frm += 1
         digests.append(ZERO)
         # A limit's refusal is final: the text path would read the same tree to the same limit
         # (and a shared-container bomb must never reach json.dumps).
-        retry = (sorts[stop] if sorts else flags) & F_MARSHAL and t.status() not in _core._LIMIT_STATUSES
+        retry = (sorts[stop] if sorts else flags) & F_MARSHAL and t.result()[0] not in _core._LIMIT_STATUSES
         errors[stop] = None if retry else t.error()
     return digests, errors
 
