@@ -69,13 +69,6 @@ NOT_PLAIN = "not-plain"
 UNKNOWN = "unknown"
 
 
-def plain_call(flags: int, name: bytes, args: Any) -> str:
-    """``marshal_call`` for the common call (default kind, configured limits),
-    in the fewest Python steps: this thread's ``_core`` plain
-    function makes the stream and runs the core in one call."""
-    return _core.plain(flags | F_MARSHAL, name, args)  # type: ignore[no-any-return]
-
-
 def marshal_call(flags: int, kind: bytes, name: bytes, args: Any, s: Any) -> str:
     """One core call on the marshal stream of a plain value.
 
