@@ -49,9 +49,7 @@ FingerprintError("internal-error") — never a wasmtime exception.
 """
 from __future__ import annotations
 
-import ctypes
 import os
-import struct
 import threading
 TYPE_CHECKING = False  # typing is not imported at run time: ~3 ms of a CLI start
 if TYPE_CHECKING:
@@ -59,7 +57,7 @@ if TYPE_CHECKING:
 
 from . import _limits, _pieces, _value
 from ._abi import (E_LIMIT_DEPTH, E_LIMIT_MEMBERS, E_LIMIT_SHARED, F_DIGEST, F_IGNORE, F_MARSHAL, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT,
-                   F_TEXT, HEADER_BYTES, HEADER_WORDS, RESULT_DIGEST, RESULT_STATUS, RESULT_TEXT_PTR, WORD_OUT, W_BAD_DIGEST)
+                   F_TEXT, RESULT_DIGEST, RESULT_STATUS, WORD_OUT, W_BAD_DIGEST)
 from ._errors import FingerprintError, core_error, host_error
 from ._instance import HEADER as _HEADER, RESULT as _RESULT, Instance, Pool, check_module, trap_error  # noqa: F401 (re-exported)
 from ._module_cache import load_module
@@ -67,11 +65,7 @@ from ._wasmtime import Module, engine
 
 __all__ = ["F_DIGEST", "F_IGNORE", "F_MATCH_ON", "F_STRING_INPUT", "F_TEXT", "call"]
 
-# Layouts from the generated ABI (assembly/abi.ts via scripts/gen-abi.mjs).
-_HEADER_LEN = HEADER_BYTES
-_ARGS_LEN_AT = 4 * (HEADER_WORDS - 1)  # the header's last word: argsLen
-_DIGEST_AT = RESULT_DIGEST
-_TEXT = struct.Struct("<II")  # text ptr, text len (RESULT_TEXT_PTR, RESULT_TEXT_LEN)
+_DIGEST_AT = RESULT_DIGEST  # the digest in the result block (generated from assembly/abi.ts)
 #: Characters of a str encoded in one piece; a longer one is encoded in
 #: pieces by _put_large. The one piece (at most 8 MB, ~2 MB for
 #: typical text) is freed before the core runs, as a piece is; pieces and
@@ -302,29 +296,17 @@ def _head(st: Instance, flags: int, kind: bytes, name: bytes, match: bytes, igno
 
 def _run(st: Instance, s: _limits.Settings, flags: int, n: int, hash_here: bool = False) -> str:
     """Runs the request of n bytes written at st.in_ptr (its limits told: _call); returns the digest or text."""
-    st.slot.value = n  # Instance.run inlined: this is the hot path
-    err = st.call_unchecked(st.ctx, st.run_addr, st.raw_addr, st.one, st.trap_addr)
-    if err or st.trap.value:
-        _forget(st)
-        raise st._trapped(err)
-    status = st.slot.value
-    r = st.result
+    st.checked(st.run_addr, n)  # the status is in the result block; a trap raises, the instance dead (call drops it)
     if n > s.measure_above:  # only a large request can have grown memory past retain
         _pool.retire_if_large(st, s.retain)  # st stays usable until this call returns
-    if status:
-        status, offset, part, ptr, size = _RESULT.unpack_from(st.view, r + RESULT_STATUS)
-        if ptr + size > len(st.view):
-            st.refresh()
-        # The message is the core's, whole (assembly/base/words.ts).
-        raise core_error(status, offset, str(st.view[ptr:ptr + size], "utf-8") if size else "")
+    st.refresh()  # the run may have grown memory
+    status, offset, _part, ptr, size = _RESULT.unpack_from(st.view, st.result + RESULT_STATUS)
+    if status:  # the message is the core's, whole (assembly/base/words.ts)
+        raise core_error(status, offset, str(st.view[ptr:ptr + size], "utf-8"))
     if flags & F_DIGEST:
-        return digest_text(st.view[r + _DIGEST_AT:r + _DIGEST_AT + 64])
-    ptr, size = _TEXT.unpack_from(st.view, r + RESULT_TEXT_PTR)
-    if ptr + size > len(st.view):
-        st.refresh()
-    if hash_here:
-        return _host_sha256(st.view[ptr:ptr + size]).hexdigest()  # type: ignore[no-any-return]
-    return str(st.view[ptr:ptr + size], "utf-8")
+        return digest_text(st.view[st.result + _DIGEST_AT:st.result + _DIGEST_AT + 64])
+    text = st.view[ptr:ptr + size]
+    return _host_sha256(text).hexdigest() if hash_here else str(text, "utf-8")  # type: ignore[no-any-return]
 
 
 def _put_large(st: Instance, most: int, flags: int, kind: bytes, name: bytes, match: bytes,
