@@ -67,7 +67,7 @@ __all__ = ["F_DIGEST", "F_IGNORE", "F_MATCH_ON", "F_STRING_INPUT", "F_TEXT", "ca
 
 _DIGEST_AT = RESULT_DIGEST  # the digest in the result block (generated from assembly/abi.ts)
 #: Characters of a str encoded in one piece; a longer one is encoded in
-#: pieces by _put_large. The one piece (at most 8 MB, ~2 MB for
+#: pieces by _call (``_pieces``). The one piece (at most 8 MB, ~2 MB for
 #: typical text) is freed before the core runs, as a piece is; pieces and
 #: their heap trim cost a 1.1 MB text ~3-4 ms more than one encode.
 _SMALL_TEXT = 1 << 21
@@ -214,7 +214,7 @@ def call(flags: int, kind: bytes, name: bytes, match: bytes, ignore: bytes, args
     arrays of strings (b"" when absent), all UTF-8/WTF-8. ``args`` is JSON
     text as ``bytes`` (or another buffer), as a ``str`` (encoded here, after
     the byte limit's lower bound passed), or a ``list`` of ASCII ``str``
-    pieces that this call empties while copying them in (see ``_put_large``).
+    pieces that this call empties while copying them in (see ``_pieces``).
     ``settings``: the call's limits (None: the configured ones).
     Raises FingerprintError for every core failure.
     """
@@ -262,36 +262,34 @@ def _call(st: Instance, s: _limits.Settings, flags: int, kind: bytes, name: byte
         # Over the byte limit by its length (a character is a byte or more): its first limit + 1 go in,
         # which the core refuses by their length (assembly/base/limits.ts: its one message).
         args = (args if len(args) <= most else args[:most + 1]).encode("utf-8", "surrogatepass")
+    pieces = None
     if type(args) is not bytes:  # type(): a subclass's lying __class__ is never trusted
-        # Nothing _put_large made outlives it: the core runs without a host copy beside it.
-        return _run(st, s, flags, _put_large(st, most, flags, kind, name, match, ignore, args))
-    if len(args) > most:
+        size, pieces = _pieces.prepare(args, most)  # at most its first most + 1 bytes (see _pieces)
+        args = None
+    elif len(args) > most:
         args = memoryview(args)[:most + 1]  # the core refuses it by its length, before reading it
-    hash_here = flags & F_DIGEST and len(args) <= _HOST_HASH_MAX and (_host_sha256 or _load_host_sha256())
+    hash_here = args is not None and flags & F_DIGEST and len(args) <= _HOST_HASH_MAX and (
+        _host_sha256 or _load_host_sha256())
     if hash_here:
         flags ^= F_DIGEST | F_PREIMAGE
-    at, n = _head(st, flags, kind, name, match, ignore, len(args), args)
-    if at >= 0:  # a large request: its args in a second write, then freed before the core runs (a lower peak)
-        st.view[at:st.in_ptr + n] = args
-        args = None
-    return _run(st, s, flags, n, bool(hash_here))
-
-
-def _head(st: Instance, flags: int, kind: bytes, name: bytes, match: bytes, ignore: bytes, size: int,
-          args: Any = None) -> Tuple[int, int]:
-    """Writes the header and the four short parts at ``in_ptr``, and ``args`` too when the request is
-    small (one slice write beats two): where args go (-1: written) and the request's length."""
+    if args is not None:
+        size = len(args)
     head = _HEADER.pack(flags, len(kind), len(name), len(match), len(ignore), size) + kind + name + match + ignore
-    h = len(head)
-    n = h + size
-    st.head = None  # plain() rewrites its header after this request
+    n = len(head) + size
+    st.head = None  # the hot path rewrites its header after this request
     st.room(n)  # same address (fixed for the instance), more room
     p = st.in_ptr
-    if args is not None and n <= 4096:
+    if args is not None and n <= 4096:  # one slice write beats two
         st.view[p:p + n] = head + args
-        return -1, n
-    st.view[p:p + h] = head
-    return p + h, n
+    else:
+        st.view[p:p + len(head)] = head
+        if pieces is None:
+            st.view[p + len(head):p + n] = args
+        else:
+            _pieces.write(st.view, p + len(head), pieces)
+    # Nothing made here outlives the write: the core runs without a host copy beside it (a lower peak).
+    args = pieces = None
+    return _run(st, s, flags, n, bool(hash_here))
 
 
 def _run(st: Instance, s: _limits.Settings, flags: int, n: int, hash_here: bool = False) -> str:
@@ -307,12 +305,3 @@ def _run(st: Instance, s: _limits.Settings, flags: int, n: int, hash_here: bool 
         return digest_text(st.view[st.result + _DIGEST_AT:st.result + _DIGEST_AT + 64])
     text = st.view[ptr:ptr + size]
     return _host_sha256(text).hexdigest() if hash_here else str(text, "utf-8")  # type: ignore[no-any-return]
-
-
-def _put_large(st: Instance, most: int, flags: int, kind: bytes, name: bytes, match: bytes,
-               ignore: bytes, args: Any) -> int:
-    """Writes a request whose args are not ``bytes`` (see ``_pieces``); returns its length."""
-    size, pieces = _pieces.prepare(args, most)  # over the byte limit `most`: its first most + 1 bytes
-    at, n = _head(st, flags, kind, name, match, ignore, size)
-    _pieces.write(st.view, at, pieces)
-    return n
