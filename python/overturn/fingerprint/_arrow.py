@@ -73,10 +73,12 @@ def batch_json(names: Any, args_json: Any, kind: Any, shared: List[Any], s: _lim
                 f = [i for i, x in enumerate(d) if x is None]
             else:
                 d, errors = run_chunk(t, F_DIGEST | F_RAW_NAMES | F_STRING_INPUT, n, [kc, _column(nm), shared[2], shared[3],
-                                                                                     _column(a)], base)
-                finish(d, errors, base, raise_errors)
+                                                                                     _column(a)], base, lines=False)
+                if raise_errors:
+                    finish(d, errors, base, True)  # raises the first
                 f = list(errors)
-            digests += "".join(x or ZERO for x in d).encode("ascii") if f else "".join(d).encode("ascii")
+            for x in d:  # digests (several back to back in an entry), ZERO or None where an item failed
+                digests += (x or ZERO).encode("ascii")
             failed.extend(base + i for i in f)
             base += n
     offsets = _digest_offsets(count)

@@ -31,8 +31,6 @@ _U32 = 0xFFFFFFFF
 #: Bytes a temporary buffer of a chunk (its joined texts, its digests as str) holds at most, about:
 #: glibc maps larger ones anew and faults their pages in each chunk (~0.3 ns a byte here, measured).
 PIECE_BYTES = 32 << 10
-_LINE = DIGEST_BYTES + 1  # a digest and its newline (BATCH_LINES)
-_LINES_PIECE = PIECE_BYTES // _LINE * _LINE
 
 #: A column: ("shared", bytes) for every item, ("pieces", the items, k, the most bytes they may take): ASCII
 #: str items joined NUL-separated and written k items at a time (run_chunk; NotSeparated when it cannot),
@@ -146,7 +144,7 @@ ZERO = "0" * 64
 
 
 def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], base: int,
-              sorts: Optional[List[int]] = None) -> Tuple[List[str], Dict[int, Optional[FingerprintError]]]:
+              sorts: Optional[List[int]] = None, lines: bool = True) -> Tuple[List[str], Dict[int, Optional[FingerprintError]]]:
     """Runs ``count`` items (``base``: the batch index of the first, for the core's "item N:"); returns their
     digests as hex ``str`` (ZERO where one failed) and the failed items' errors by index in the chunk: the
     core's, or None for a marshal stream it refused another way than by a limit (finish() retries those).
@@ -154,7 +152,10 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], base: i
     "pieces" column could not be written, or the core found a NUL in one of its items (nothing ran).
 
     With F_DIGEST the core picks (abi.ts): digests in lines (its four lanes: short items, the common
-    chunk, split here in one call a piece), or preimages that OpenSSL hashes here."""
+    chunk, split here in one call a piece), or preimages that OpenSSL hashes here. Without ``lines``
+    (Arrow's data: no str per item, measured ~8% of a small batch) an entry may hold several digests
+    back to back: joined, the digests list is still the chunk's digests in order."""
+    stride = DIGEST_BYTES + 1 if lines else DIGEST_BYTES
     size = 4 * count + 4 if sorts else 0  # a "pieces" column's bytes are known once written: room for its most
     for c in cols:
         size += c[3] if c[0] == "pieces" else len(c[1]) + (0 if c[0] == "shared" else len(c[2]) + 8)
@@ -164,7 +165,7 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], base: i
     t.d.tell(t.s)
     # Preimages (if the core picks them): ends[count], then about the input's size and a digest each.
     room = size + DIGEST_BYTES * count if can_hash else 0
-    t.d.room(_DESCRIPTOR + max(4 * count + room, _LINE * count) + size + 64)
+    t.d.room(_DESCRIPTOR + max(4 * count + room, stride * count) + size + 64)
     p = t.d.in_ptr
     at = p + _DESCRIPTOR  # the columns, then the digests or preimages after them (one span of memory)
     v = t.view()
@@ -172,7 +173,7 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], base: i
     words[BATCH_FLAGS] = flags | F_PREIMAGE if can_hash else flags
     words[BATCH_COUNT] = count
     words[BATCH_OUT_BYTES] = room
-    words[BATCH_LINES] = 1
+    words[BATCH_LINES] = 1 if lines else 0
     words[BATCH_BASE] = base
     if sorts:
         words[BATCH_ITEM_FLAGS] = at = (at + 3) & ~3
@@ -225,9 +226,13 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], base: i
                 s0 = e & ~BATCH_END_DIGEST
             del blob
         elif not can_hash:  # lines of digests, split a piece at a time (a chunk-long temporary faults in anew)
-            for a in range(out + _LINE * frm, out + _LINE * stop, _LINES_PIECE):
-                piece = bytes(v[a:min(a + _LINES_PIECE, out + _LINE * stop)])
-                _core.check_digests(piece, _LINE)  # never a fingerprint that is not 64 lowercase hex digits
+            step = PIECE_BYTES // stride * stride
+            for a in range(out + stride * frm, out + stride * stop, step):
+                piece = bytes(v[a:min(a + step, out + stride * stop)])
+                _core.check_digests(piece, stride)  # never a fingerprint that is not 64 lowercase hex digits
+                if not lines:
+                    digests.append(piece.decode("ascii"))
+                    continue
                 digests += piece.decode("ascii").split("\n")
                 digests.pop()  # after the piece's last newline
         del v

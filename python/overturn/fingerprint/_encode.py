@@ -202,16 +202,13 @@ def _make_fast() -> Callable[[Any], Sequence[str]]:
     value comes back as many ~100 KB pieces), not yet joined (see
     to_json_args).
     """
-    if _c_make_encoder is not None:
-        try:  # the positional signature of json.encoder.c_make_encoder (CPython 3.9-3.13)
-            enc = _c_make_encoder(None, _default, _quote, None, ":", ",", False, False, True)
-        except TypeError:  # pragma: no cover - a CPython that changed it
-            enc = None
-        if enc is not None:
-            return lambda value: enc(value, 0)  # type: ignore[no-any-return]
-    py = json.JSONEncoder(ensure_ascii=True, allow_nan=True, check_circular=False,
-                          separators=(",", ":"), default=_default)
-    return lambda value: [py.encode(value)]  # pragma: no cover
+    try:  # the positional signature of json.encoder.c_make_encoder (CPython 3.9-3.13)
+        enc = _c_make_encoder(None, _default, _quote, None, ":", ",", False, False, True)  # type: ignore[misc]
+        return lambda value: enc(value, 0)  # type: ignore[no-any-return]
+    except TypeError:  # pragma: no cover - no C encoder (None), or one whose signature changed
+        py = json.JSONEncoder(ensure_ascii=True, allow_nan=True, check_circular=False, separators=(",", ":"),
+                              default=_default)
+        return lambda value: [py.encode(value)]
 
 
 _fast = _make_fast()
@@ -249,18 +246,13 @@ def _text_parts(value: Any, reads_once: bool = False, root: Root = ()) -> Sequen
     walk, which calls it once, is used instead of the C encoder (~3× slower
     on such values: 430 against 130 µs on 7 KB with one datetime).
     """
-    if reads_once:
-        return [slow_text(value, root)]
-    if _limit() <= FAST_MAX_RECURSION_LIMIT:
+    if not reads_once and _limit() <= FAST_MAX_RECURSION_LIMIT:  # else D19: the C stack could not hold its depth
         try:
             return _fast(value)
-        except RecursionError:
-            return [slow_text(value, root)]
-        except (TypeError, ValueError, OverflowError) as e:
-            if _raised_by_user(e):
+        except (RecursionError, TypeError, ValueError, OverflowError) as e:
+            if not isinstance(e, RecursionError) and _raised_by_user(e):
                 raise
-            return [slow_text(value, root)]
-    return [slow_text(value, root)]  # D19: the C stack could not hold the limit's depth
+    return [slow_text(value, root)]
 
 
 #: Above this many bytes of JSON text, the value path hands the core the
