@@ -15,7 +15,7 @@ from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Tuple
 from . import _api, _batch, _limits, _stream
 from ._abi import (BATCH_CHUNK_BYTES, BATCH_CHUNK_ITEMS, BATCH_ITEM_NOT_NAME, BATCH_ITEM_NOT_TEXT, DEFAULT_KIND, F_CALL,
                    F_DIGEST, F_MARSHAL, F_RAW_NAMES, F_STRING_INPUT, W_CHOICE, W_ITERABLE, W_LENGTHS, W_STRING)
-from ._batch import SHARED_EMPTY, Column, Target, finish, run_chunk
+from ._batch import SHARED_EMPTY, Target, finish, run_chunk
 from ._errors import FingerprintError, host_error, type_word
 from ._types import KeyList
 
@@ -58,13 +58,13 @@ def fingerprint_batch_json(names: Any, args_json: Any, *, match_on: Optional[Key
     s = _limits.active.over(limits) if limits is not None else _limits.active
     # Key lists as fingerprint_json sends them; the core applies them (D9: match_on wins).
     _, _, m, g = _api._options(_DEFAULT_KIND, match_on, ignore_args)
-    shared = [_shared_text(kind, "kind") if not _is_arrow(kind) else None, None, ("shared", m), ("shared", g)]
+    if not _is_arrow(kind) and not isinstance(kind, str):
+        raise host_error(W_STRING, "kind", type_word(kind))
+    shared = [None if _is_arrow(kind) else ("shared", _batch.wtf8(kind)), None, ("shared", m), ("shared", g)]
     if _is_arrow(names) or _is_arrow(args_json) or _is_arrow(kind):
         from . import _arrow
 
         return _arrow.batch_json(names, args_json, kind, shared, s, raise_errors)
-    if isinstance(kind, str) is False:
-        raise host_error(W_STRING, "kind", type_word(kind))
     out: List[Optional[str]] = []
     it_n, it_a = _chunks(_iterable(names, "names")), _chunks(_iterable(args_json, "args_json"))
     base = 0
@@ -75,11 +75,8 @@ def fingerprint_batch_json(names: Any, args_json: Any, *, match_on: Optional[Key
                 raise host_error(W_LENGTHS, "names", "args_json")
             if not ns:
                 break
-            # A chunk of ASCII str (the usual texts: json.dumps escapes the rest) in one run, else in parts.
-            if not (texts and type(texts[0]) is str and texts[0].isascii()
-                    and _run_strs(t, shared, ns, texts, base, raise_errors, out)):
-                for lo, hi in _byte_bounded(texts):
-                    _run_texts(t, shared, ns[lo:hi], texts[lo:hi], base + lo, raise_errors, out)
+            for lo, hi in _byte_bounded(texts):
+                _run_texts(t, shared, ns[lo:hi], texts[lo:hi], base + lo, raise_errors, out)
             base += len(ns)
     return out
 
@@ -264,12 +261,6 @@ def _chunks(x: Iterable[Any]) -> Iterator[List[Any]]:
     it = iter(x)
     while True:
         yield list(islice(it, BATCH_CHUNK_ITEMS))
-
-
-def _shared_text(s: Any, what: str) -> Column:
-    if not isinstance(s, str):
-        raise host_error(W_STRING, what, type_word(s))
-    return ("shared", _batch.wtf8(s))
 
 
 def _is_arrow(x: Any) -> bool:

@@ -86,7 +86,7 @@ from datetime import timedelta
 from . import _core
 from ._abi import F_TEXT, F_VALUES, V_DATE, V_DAY
 from ._abi import W_CALL, W_CIRCULAR, W_DATETIME, W_KEY_TYPE, W_UNSUPPORTED_PY
-from ._errors import FingerprintError, host_error, path_error
+from ._errors import host_error, path_error
 from ._read import describe, is_model, items_of, iterate, key_name, model_in_dump, model_value, pair
 from ._select import key_list
 
