@@ -148,7 +148,7 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], base: i
     """Runs ``count`` items (``base``: the batch index of the first, for the core's "item N:"); returns their
     digests as hex ``str`` (ZERO where one failed) and the failed items' errors by index in the chunk: the
     core's, or None for a marshal stream it refused another way than by a limit (finish() retries those).
-    ``sorts``: each item's sort of input (BATCH_ITEM_FLAGS), if they differ. Raises NotSeparated when a
+    ``sorts``: each item's sort of input (BATCH_ITEM_FLAGS), added to ``flags`` when they are all alike. Raises NotSeparated when a
     "pieces" column could not be written, or the core found a NUL in one of its items (nothing ran).
 
     With F_DIGEST the core picks (abi.ts): digests in lines (its four lanes: short items, the common
@@ -156,6 +156,8 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], base: i
     (Arrow's data: no str per item, measured ~8% of a small batch) an entry may hold several digests
     back to back: joined, the digests list is still the chunk's digests in order."""
     stride = DIGEST_BYTES + 1 if lines else DIGEST_BYTES
+    if sorts and sorts.count(sorts[0]) == len(sorts):  # the common chunk: no column of sorts
+        flags, sorts = flags | sorts[0], None
     size = 4 * count + 4 if sorts else 0  # a "pieces" column's bytes are known once written: room for its most
     for c in cols:
         size += c[3] if c[0] == "pieces" else len(c[1]) + (0 if c[0] == "shared" else len(c[2]) + 8)
@@ -216,14 +218,10 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], base: i
             ends.frombytes(v[out + 4 * frm:out + 4 * stop])
             blob = v[out + 4 * count:out + 4 * count + (ends[-1] & ~BATCH_END_DIGEST)]  # where the core wrote them
             s0 = 0
-            for e in ends:
-                if e & BATCH_END_DIGEST:  # larger than all the room: the core's digest
-                    got = bytes(blob[s0:e & ~BATCH_END_DIGEST])
-                    _core.check_digests(got, DIGEST_BYTES)
-                    digests.append(got.decode("ascii"))
-                else:
-                    digests.append(sha(blob[s0:e]).hexdigest())
-                s0 = e & ~BATCH_END_DIGEST
+            for e in ends:  # BATCH_END_DIGEST: an item larger than all the room, its digest the core's
+                end = e & ~BATCH_END_DIGEST
+                digests.append(_core.digest_text(blob[s0:end]) if e & BATCH_END_DIGEST else sha(blob[s0:end]).hexdigest())
+                s0 = end
             del blob
         elif not can_hash:  # lines of digests, split a piece at a time (a chunk-long temporary faults in anew)
             step = PIECE_BYTES // stride * stride
@@ -251,13 +249,16 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], base: i
 
 
 def finish(digests: List[Any], errors: Dict[int, Optional[FingerprintError]], base: int, raise_errors: bool,
-           mine: Optional[Dict[int, FingerprintError]] = None, retry: Optional[Callable[[int], str]] = None) -> List[Any]:
+           mine: Optional[Dict[int, Any]] = None, retry: Optional[Callable[[int], str]] = None) -> List[Any]:
     """run_chunk's answers in order, ``digests`` made whole in place: each failed item's error (``mine``: items
-    that failed here, sent empty, which the core failed in its turn), or ``retry(i)``'s digest for a
+    answered here, an error or a digest, sent empty, which the core failed in its turn), or ``retry(i)``'s digest for a
     marshal stream the core refused. With ``raise_errors`` the first failure raises, naming ``base + i``;
     else its digest is None."""
     for i in sorted(errors):
         e = mine.get(i) if mine else None
+        if type(e) is str:  # an item read alone: its digest
+            digests[i] = e
+            continue
         if e is None:
             e = errors[i]
         if e is None and retry is not None:

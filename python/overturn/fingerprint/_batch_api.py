@@ -111,8 +111,7 @@ def fingerprint_batch(calls: Iterable[Any], *, limits: Any = None, on_error: str
                 break
             texts: List[bytes] = []
             sorts: List[int] = []  # F_MARSHAL (a plain mapping), F_STRING_INPUT (str line or JSON text), 0 (bytes)
-            errors: Dict[int, FingerprintError] = {}
-            alone: Dict[int, str] = {}
+            mine: Dict[int, Any] = {}  # items answered here: an error, or the digest of an item read alone
             dicts: Any = {}  # item index -> its dict, for a retry
             plain = _stream.marshal_allowed()
             if plain and set(map(type, chunk)) == {dict}:  # the common chunk: marshal in one C loop, one run
@@ -137,7 +136,7 @@ def fingerprint_batch(calls: Iterable[Any], *, limits: Any = None, on_error: str
                     d = dicts[i] = c if type(c) is dict else dict(c)
                     # Answered alone before its text is added: if that raises, the except adds the item's one text.
                     if isinstance(d.get("argsJSON"), (bytes, bytearray, memoryview)):
-                        alone[i] = t.own(explain_record, d, b"", t.s)[1]  # the single path decodes it (D12: BOM)
+                        mine[i] = t.own(explain_record, d, b"", t.s)[1]  # the single path decodes it (D12: BOM)
                         texts.append(b"")
                         continue
                     try:
@@ -150,22 +149,16 @@ def fingerprint_batch(calls: Iterable[Any], *, limits: Any = None, on_error: str
                     try:
                         texts.append(to_json_text(d))
                     except FingerprintError:  # D9: a rejected value selection leaves out is no error
-                        alone[i] = t.own(explain_record, d, b"", t.s)[1]
+                        mine[i] = t.own(explain_record, d, b"", t.s)[1]
                         texts.append(b"")
                 except FingerprintError as e:  # sent empty, which the core fails too: raised in its turn
                     texts.append(b"")
-                    errors[i] = e
-            for i in alone:
-                texts[i] = b'{"name":"-","args":null}'  # a stand-in; its digest is replaced below
-            one_sort = sorts.count(sorts[0]) == len(sorts)  # the common chunk: no column of sorts
+                    mine[i] = e
             # A marshal stream the core refuses (a surrogate, a large int, a shared list…)
             # takes the JSON-text path alone, which gives the D16 answer or the error.
-            digests, failed = run_chunk(t, F_CALL | F_DIGEST | (sorts[0] if one_sort else 0), len(chunk),
-                                        [SHARED_EMPTY] * 4 + [_batch.text_column(texts)], base, None if one_sort else sorts)
-            got = finish(digests, failed, base, raise_errors, errors, lambda j: t.own(explain_record, dicts[j], b"", t.s)[1])
-            for i in alone:
-                got[i] = alone[i]
-            out.extend(got)
+            digests, failed = run_chunk(t, F_CALL | F_DIGEST, len(chunk), [SHARED_EMPTY] * 4 + [_batch.text_column(texts)],
+                                        base, sorts)
+            out.extend(finish(digests, failed, base, raise_errors, mine, lambda j: t.own(explain_record, dicts[j], b"", t.s)[1]))
             base += len(chunk)
     return out
 
@@ -177,10 +170,8 @@ def _run_strs(t: Target, shared: List[Any], names: List[Any], texts: List[Any], 
     most = BATCH_CHUNK_BYTES
     cols = [shared[0], _batch.str_column(names, most), shared[2], shared[3], _batch.str_column(texts, most)]
     while True:
-        texts_col = cols[4]
-        if cols[1] is None or texts_col is None:
-            return False
-        if texts_col[0] == "offsets" and len(texts_col[2]) > most:  # (pieces are capped as they are written)
+        # Not all str, or (offsets) too big: pieces are capped as they are written.
+        if cols[1] is None or cols[4] is None or cols[4][0] == "offsets" and len(cols[4][2]) > most:
             return False
         try:
             digests, failed = run_chunk(t, F_DIGEST | F_RAW_NAMES | F_STRING_INPUT, len(names), cols, base)
@@ -217,10 +208,8 @@ def _run_texts(t: Target, shared: List[Any], names: List[Any], texts: List[Any],
         else:
             nb.append(type_word(n).encode())
             sorts[-1] |= BATCH_ITEM_NOT_NAME
-    one_sort = sorts.count(sorts[0]) == len(sorts)
     cols = [shared[0], _batch.text_column(nb), shared[2], shared[3], _batch.text_column(ab)]
-    digests, failed = run_chunk(t, F_DIGEST | F_RAW_NAMES | (sorts[0] if one_sort else 0), len(names), cols, base,
-                                None if one_sort else sorts)
+    digests, failed = run_chunk(t, F_DIGEST | F_RAW_NAMES, len(names), cols, base, sorts)
     out.extend(finish(digests, failed, base, raise_errors))
 
 
@@ -243,10 +232,8 @@ def _byte_bounded(texts: List[Any]) -> List[Tuple[int, int]]:
 
 
 def _on_error(on_error: Any) -> bool:
-    if on_error == "raise":
-        return True
-    if on_error == "null":
-        return False
+    if on_error == "raise" or on_error == "null":
+        return on_error == "raise"
     raise host_error(W_CHOICE, "on_error", "raise", repr(on_error))
 
 

@@ -218,18 +218,11 @@ def call(flags: int, kind: bytes, name: bytes, match: bytes, ignore: bytes, args
     ``settings``: the call's limits (None: the configured ones).
     Raises FingerprintError for every core failure.
     """
-    s = _limits.active if settings is None else settings
+    # Re-entered on this thread (a signal handler or __del__ that fingerprints): a spare instance,
+    # never the half-written input region.
+    st = _pool.acquire()
     try:
-        st = _local.inst
-    except AttributeError:
-        st = instance()
-    if st.busy:
-        # Re-entered on this thread (a signal handler or __del__ that
-        # fingerprints): never share the half-written input region.
-        st = _pool.spare()
-    st.busy = True
-    try:
-        return _call(st, s, flags, kind, name, match, ignore, args)
+        return _call(st, _limits.active if settings is None else settings, flags, kind, name, match, ignore, args)
     finally:
         _pool.release(st)
 

@@ -271,11 +271,8 @@ def to_json_args(value: Any, reads_once: bool = False) -> Any:
     length in bytes. Raises as to_json_text does.
     """
     parts = _text_parts(value, reads_once)
-    if len(parts) == 1:
-        text = parts[0]
-        if len(text) <= PIECES_ABOVE:
-            return text.encode("ascii")
-        return [text]
+    if len(parts) == 1 and len(parts[0]) <= PIECES_ABOVE:
+        return parts[0].encode("ascii")
     return list(parts)
 
 
@@ -363,7 +360,10 @@ def slow_text(value: Any, root: Root = (), models: bool = True) -> str:
                 frames.append([v, it, False, -1])
             active.add(id(v))
         elif issubclass(t, date):  # datetime too
-            out.append(_quote(_dated(v, frames, root)))
+            try:
+                out.append(_quote(_date_text(v)))
+            except BadData as e:
+                raise path_error(W_DATETIME, _at(frames, root), e) from e.cause
         elif is_model(v):
             p = _at(frames, root)
             if not models:
@@ -385,8 +385,8 @@ def slow_text(value: Any, root: Root = (), models: bool = True) -> str:
                     k, v = item
                 else:
                     k, v = pair(item, lambda: _at(frames[:-1], root))
-                name = k if type(k) is str else None
-                if name is None:
+                name = k
+                if type(k) is not str:
                     p = _at(frames[:-1], root)  # the object that holds the key
                     name = key_name(k, p)
                     if name is None:
@@ -404,13 +404,6 @@ def slow_text(value: Any, root: Root = (), models: bool = True) -> str:
             break
         else:
             return "".join(out)
-
-
-def _dated(v: Any, frames: List[List[Any]], root: Root = ()) -> str:
-    try:
-        return _date_text(v)
-    except BadData as e:
-        raise path_error(W_DATETIME, _at(frames, root), e) from e.cause
 
 
 def host_call_text(call: Any, word: int = W_CALL) -> bytes:

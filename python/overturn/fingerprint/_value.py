@@ -158,10 +158,7 @@ def bind(st: Any, flags: int = _VALUE, names: Optional[Dict[str, bytes]] = None,
         """Everything but the common case: ``_core.call``, a value through ``_stream.marshal_call``."""
         if marshal:
             return marker(_stream.marshal_call(flags ^ F_MARSHAL, b"", n, value, s), n, value, s)
-        try:
-            return call(flags, b"", n, b"", b"", value, s)
-        except FingerprintError:
-            return None
+        return whole(n, value, value, s)
 
     return run
 
