@@ -148,8 +148,9 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], base: i
     """Runs ``count`` items (``base``: the batch index of the first, for the core's "item N:"); returns their
     digests as hex ``str`` (ZERO where one failed) and the failed items' errors by index in the chunk: the
     core's, or None for a marshal stream it refused another way than by a limit (finish() retries those).
-    ``sorts``: each item's sort of input (BATCH_ITEM_FLAGS), added to ``flags`` when they are all alike. Raises NotSeparated when a
-    "pieces" column could not be written, or the core found a NUL in one of its items (nothing ran).
+    ``sorts``: each item's sort of input (BATCH_ITEM_FLAGS), added to ``flags`` when they are all alike.
+    Raises NotSeparated when a "pieces" column could not be written, or the core found a NUL in one of its
+    items (nothing ran).
 
     With F_DIGEST the core picks (abi.ts): digests in lines (its four lanes: short items, the common
     chunk, split here in one call a piece), or preimages that OpenSSL hashes here. Without ``lines``
@@ -189,12 +190,10 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], base: i
                 raise NotSeparated(i, at == -2)
             words[w + 2] = at - words[w + 1]
             continue
-        at = (at + 3) & ~3
-        offsets, data, shift = c[1], c[2], c[3]
-        words[w] = at
-        at = _put(v, at, offsets)
-        words[w + 1] = (at - shift) & _U32
-        at = _put(v, at, data)
+        words[w] = at = (at + 3) & ~3
+        at = _put(v, at, c[1])
+        words[w + 1] = (at - c[3]) & _U32  # the data's address, less the shift of its offsets
+        at = _put(v, at, c[2])
     out = (at + 15) & ~15
     v[p:p + 4 * BATCH_WORDS] = struct.pack("<%dI" % BATCH_WORDS, *words)
     del v  # not held across a call into the module

@@ -98,17 +98,12 @@ _quote: Callable[[str], str] = json.encoder.encode_basestring_ascii
 _c_make_encoder: Optional[Callable[..., Any]] = getattr(json.encoder, "c_make_encoder", None)
 
 _INF = float("inf")
-_ALLOWED = "only dict, list, tuple, str, int, float, bool, None, datetime and date are allowed (D16)"
-
-
-class _Unsupported(TypeError):
-    """Raised by the default hook; makes the fast path fall back to the walk."""
 
 
 def _default(o: Any) -> str:
     if issubclass(type(o), date):  # datetime too
         return _date_text(o)
-    raise _Unsupported
+    raise TypeError  # the fast path falls back to the walk, which names the value and its path
 
 
 # --- dates: the host reads the instant, the core prints it (D16) -------------

@@ -54,12 +54,14 @@ def bind(st: Any, flags: int = _VALUE, names: Optional[Dict[str, bytes]] = None,
     dumps, use_marshal = _stream._dumps, _stream.marshal_allowed()  # decided once: a thread's stack is fixed
     markers = (_stream.NOT_PLAIN, _stream.PLAIN, _stream.UNKNOWN)
     names_get = names.get if names is not None else {}.get
-    checked: Any = None  # the settings object last found to allow this path (no byte limit)
-    core: Any = None  # its limits, as the instance must have been told them
-    most = 0  # the largest request this path writes under `checked`
+    # The settings object last found to allow this path (no byte limit), its limits as the instance must have
+    # been told them, and the largest request this path writes under them.
+    checked: Any = None
+    core: Any = None
+    most = 0
     sha: Any = None  # OpenSSL's SHA-256 once _core loaded it (the first digests hash in the core)
-    last_name: Any = None  # the last name (an exact str or bytes), its literal and where its args go
-    last_n, head, at = b"", 0, 0
+    # The last name (an exact str, or bytes), its literal, the header's length with it and where its args go.
+    last_name, last_n, head, at = None, b"", 0, 0
 
     def run(name: Any, value: Any) -> Any:
         nonlocal checked, core, most, view, words, view_len, sha, last_name, last_n, head, at
