@@ -19,12 +19,11 @@ from ._batch import SHARED_EMPTY, Target, finish, run_chunk
 from ._errors import FingerprintError, host_error, type_word
 from ._types import KeyList
 
-_DEFAULT_KIND = DEFAULT_KIND  # D17, generated from assembly/abi.ts (batch columns are raw text: "" is an error)
 _ENC = ("utf-8", "surrogatepass")
 
 
 def fingerprint_batch_json(names: Any, args_json: Any, *, match_on: Optional[KeyList] = None,
-                           ignore_args: Optional[KeyList] = None, kind: Any = _DEFAULT_KIND,
+                           ignore_args: Optional[KeyList] = None, kind: Any = DEFAULT_KIND,
                            limits: Any = None, on_error: str = "raise") -> Any:
     """Fingerprints of calls given as names plus JSON texts, one per pair, in order.
 
@@ -57,7 +56,7 @@ def fingerprint_batch_json(names: Any, args_json: Any, *, match_on: Optional[Key
     raise_errors = _on_error(on_error)
     s = _limits.active.over(limits) if limits is not None else _limits.active
     # Key lists as fingerprint_json sends them; the core applies them (D9: match_on wins).
-    _, _, m, g = _api._options(_DEFAULT_KIND, match_on, ignore_args)
+    _, _, m, g = _api._options(DEFAULT_KIND, match_on, ignore_args)  # D17: generated from assembly/abi.ts
     if not _is_arrow(kind) and not isinstance(kind, str):
         raise host_error(W_STRING, "kind", type_word(kind))
     shared = [None if _is_arrow(kind) else ("shared", _batch.wtf8(kind)), None, ("shared", m), ("shared", g)]

@@ -243,8 +243,7 @@ def plain(flags: int, name: bytes, data: Any) -> Any:
 def plain_fn(flags: int = F_DIGEST | F_MARSHAL) -> Any:
     """This thread's ``plain`` function for ``flags``, ``fn(name, data)``, kept beside the instance, not
     on it: the closure holds the instance, and a cycle would keep a retired Store alive until a GC."""
-    fns = _local.__dict__.setdefault("plain", {})
-    fn = fns[flags] = _value.bind(instance(), flags)
+    fn = _local.__dict__.setdefault("plain", {})[flags] = _value.bind(instance(), flags)
     return fn
 
 

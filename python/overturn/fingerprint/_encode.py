@@ -78,7 +78,7 @@ import json
 import sys
 from collections.abc import Mapping
 from datetime import date, datetime
-from typing import Any, Callable, List, Optional, Sequence, Set, Tuple
+from typing import Any, Callable, List, Sequence, Set, Tuple
 
 import struct
 from datetime import timedelta
@@ -95,7 +95,6 @@ __all__ = ["FAST_MAX_RECURSION_LIMIT", "key_list", "key_name",
 
 # json.encoder picks the C implementations (module _json) when CPython has them.
 _quote: Callable[[str], str] = json.encoder.encode_basestring_ascii
-_c_make_encoder: Optional[Callable[..., Any]] = getattr(json.encoder, "c_make_encoder", None)
 
 _INF = float("inf")
 
@@ -198,16 +197,16 @@ def _make_fast() -> Callable[[Any], Sequence[str]]:
     to_json_args).
     """
     try:  # the positional signature of json.encoder.c_make_encoder (CPython 3.9-3.13)
-        enc = _c_make_encoder(None, _default, _quote, None, ":", ",", False, False, True)  # type: ignore[misc]
+        make = json.encoder.c_make_encoder  # type: ignore[attr-defined]
+        enc = make(None, _default, _quote, None, ":", ",", False, False, True)
         return lambda value: enc(value, 0)  # type: ignore[no-any-return]
-    except TypeError:  # pragma: no cover - no C encoder (None), or one whose signature changed
+    except (AttributeError, TypeError):  # pragma: no cover - no C encoder, or one whose signature changed
         py = json.JSONEncoder(ensure_ascii=True, allow_nan=True, check_circular=False, separators=(",", ":"),
                               default=_default)
         return lambda value: [py.encode(value)]
 
 
 _fast = _make_fast()
-_limit = sys.getrecursionlimit
 
 
 #: Where a path starts: at the args (``()``), or at a whole call (``CALL_ROOT``: its args are ``args…``).
@@ -241,7 +240,7 @@ def _text_parts(value: Any, reads_once: bool = False, root: Root = ()) -> Sequen
     walk, which calls it once, is used instead of the C encoder (~3× slower
     on such values: 430 against 130 µs on 7 KB with one datetime).
     """
-    if not reads_once and _limit() <= FAST_MAX_RECURSION_LIMIT:  # else D19: the C stack could not hold its depth
+    if not reads_once and sys.getrecursionlimit() <= FAST_MAX_RECURSION_LIMIT:  # else D19: the C stack could not hold its depth
         try:
             return _fast(value)
         except (RecursionError, TypeError, ValueError, OverflowError) as e:
