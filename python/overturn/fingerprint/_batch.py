@@ -254,12 +254,10 @@ def finish(digests: List[Any], errors: Dict[int, Optional[FingerprintError]], ba
     marshal stream the core refused. With ``raise_errors`` the first failure raises, naming ``base + i``;
     else its digest is None."""
     for i in sorted(errors):
-        e = mine.get(i) if mine else None
+        e = mine[i] if mine and i in mine else errors[i]
         if type(e) is str:  # an item read alone: its digest
             digests[i] = e
             continue
-        if e is None:
-            e = errors[i]
         if e is None and retry is not None:
             try:
                 digests[i] = retry(i)

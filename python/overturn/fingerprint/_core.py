@@ -286,7 +286,11 @@ def _call(st: Instance, s: _limits.Settings, flags: int, kind: bytes, name: byte
 
 def _run(st: Instance, s: _limits.Settings, flags: int, n: int, hash_here: bool = False) -> str:
     """Runs the request of n bytes written at st.in_ptr (its limits told: _call); returns the digest or text."""
-    st.checked(st.run_addr, n)  # the status is in the result block; a trap raises, the instance dead (call drops it)
+    st.slot.value = n  # the status goes to the result block
+    err = st.call_unchecked(st.ctx, st.run_addr, st.raw_addr, st.one, st.trap_addr)
+    if err or st.trap.value:  # dropped before its error is worded: the words come from a new instance
+        _forget(st)
+        raise st._trapped(err)
     if n > s.measure_above:  # only a large request can have grown memory past retain
         _pool.retire_if_large(st, s.retain)  # st stays usable until this call returns
     st.refresh()  # the run may have grown memory

@@ -134,8 +134,7 @@ def bind(st: Any, flags: int = _VALUE, names: Optional[Dict[str, bytes]] = None,
             _core._forget(st)
             st._trapped(err)  # frees the trap; the full path answers (a new instance)
         elif marshal and slot[0] in _core._LIMIT_STATUSES:
-            st.head = None
-            return call(flags, b"", n, b"", b"", data, s)  # the limit's error, worded
+            return call(flags, b"", n, b"", b"", data, s)  # the limit's error, worded (its request rewritten)
         return marker(markers[1], n, value, s)
 
     def marker(out: str, n: bytes, value: Any, s: Any) -> Any:
