@@ -199,7 +199,6 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], base: i
     del v  # not held across a call into the module
 
     digests: List[str] = []
-    sha: Any = None
     errors: Dict[int, Optional[FingerprintError]] = {}
     frm = 0
     while frm < count:
@@ -210,7 +209,7 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], base: i
             raise host_error(W_BATCH_STOPPED, stop, frm, count)
         if frm == 0 and can_hash:  # the core's pick: preimages (hashed here) or digests
             can_hash = (struct.unpack_from("<I", t.view(), p + 4 * BATCH_FLAGS)[0] & F_PREIMAGE) != 0
-            sha = _core._host_sha256 or _core._load_host_sha256(True)
+            sha = _core._host_sha256 or _core._load_host_sha256(True)  # (used only once can_hash is decided)
         v = t.view()
         if stop > frm and can_hash:
             ends = array("I")
