@@ -52,11 +52,6 @@ type cliMsg struct {
 	fail             error
 }
 
-type cliTask struct {
-	j    int
-	data []byte
-}
-
 // RunCLI runs overturn-fingerprint with args (without the program name) and
 // returns its exit status: the same bytes, stderr and status as the Node CLI.
 func RunCLI(args []string) int {
@@ -101,21 +96,14 @@ func runCLIWith(args []string, stdout, stderr io.Writer) (code int) {
 		}
 	}
 	started, inbox := time.Now(), make(chan cliMsg, 1024)
-	var queues []chan cliTask
+	var queues []chan cliResult // a worker's tasks: the CLI_SEND actions (task arg, payload data)
 	kept := map[int][2][]byte{}
 	var buf []byte
-	var f *os.File // the file being read, open from its first read to its end or an error
-	closeFile := func() {
-		if f != os.Stdin {
-			f.Close() // nil: nothing to close
-		}
-		f = nil
-	}
+	var f *os.File // the file being read, open from its first read to its end or an error (or to the GC's close)
 	defer func() {
 		for _, q := range queues {
 			close(q)
 		}
-		closeFile()
 	}()
 	r := cliStep(in, "start", argv, []byte(cliProg), []byte(abi.PACKAGE_VERSION), facts)
 	for {
@@ -144,7 +132,10 @@ func runCLIWith(args []string, stdout, stderr io.Writer) (code int) {
 				n, err = f.Read(buf)
 			}
 			if got, aux = buf[:n], errName(err); aux != "" {
-				closeFile()
+				if f != os.Stdin {
+					f.Close() // nil after a failed open: nothing to close
+				}
+				f = nil
 			}
 		case abi.CLI_READ_ALL:
 			var err error
@@ -156,19 +147,15 @@ func runCLIWith(args []string, stdout, stderr io.Writer) (code int) {
 			aux = errName(err)
 		case abi.CLI_SPAWN:
 			for k := range r.lines {
-				queues = append(queues, make(chan cliTask, 1024))
+				queues = append(queues, make(chan cliResult, 1024))
 				go cliWorker(k, argv, r.data, queues[k], inbox)
 			}
 		case abi.CLI_SEND:
-			queues[r.lines] <- cliTask{j: r.arg, data: r.data}
+			queues[r.lines] <- r
 		case abi.CLI_POLL, abi.CLI_WAIT:
 			var m cliMsg
-			select {
-			case m = <-inbox:
-			default: // nothing yet: a wait waits for it, a poll does not
-				if r.op == abi.CLI_WAIT {
-					m = <-inbox
-				}
+			if r.op == abi.CLI_WAIT || len(inbox) > 0 { // a poll takes only what came (this loop alone receives)
+				m = <-inbox
 			}
 			if m.fail != nil {
 				panic(m.fail)
@@ -186,7 +173,7 @@ func runCLIWith(args []string, stdout, stderr io.Writer) (code int) {
 }
 
 // cliWorker: a worker goroutine with its own engine instance and the run's options; tasks in, answers out.
-func cliWorker(k int, argv, tools []byte, tasks chan cliTask, inbox chan<- cliMsg) {
+func cliWorker(k int, argv, tools []byte, tasks chan cliResult, inbox chan<- cliMsg) {
 	defer func() {
 		if r := recover(); r != nil {
 			inbox <- cliMsg{fail: fmt.Errorf("%v", r)}
@@ -201,7 +188,7 @@ func cliWorker(k int, argv, tools []byte, tasks chan cliTask, inbox chan<- cliMs
 	inbox <- cliMsg{aux: strconv.Itoa(k)}
 	for t := range tasks {
 		r := cliStep(in, "job", nil, nil, nil, t.data)
-		inbox <- cliMsg{aux: strconv.Itoa(t.j), answer: r.state, err: r.err, out: r.out}
+		inbox <- cliMsg{aux: strconv.Itoa(t.arg), answer: r.state, err: r.err, out: r.out}
 	}
 }
 

@@ -24,13 +24,13 @@ const PROG = "overturn-fingerprint";
 const EMPTY = new Uint8Array(0);
 const env = process.env;
 
-/** What the core needs to know of this host (cli/plan.ts, cli/drive.ts); a worker thread compiles its own module. */
-function hostFacts(): Buffer {
-  const min = env.OVERTURN_FINGERPRINT_JOBS_MIN_BYTES; // tests: workers whatever the size, chunks dealt in turn
-  return Buffer.from(`cores=${availableParallelism()}\0worker=isolate\0${min ? `min-bytes=${min}\0` : ""}` +
-    `${env.OVERTURN_FINGERPRINT_JOBS_DEAL === "1" ? "deal=1\0" : ""}${process.stderr.isTTY ? "progress=1\0" : ""}` +
-    `${process.stdout.isTTY ? "tty=1\0" : ""}`);
-}
+/**
+ * What the core needs to know of this host (cli/plan.ts, cli/drive.ts): a worker thread compiles its own module;
+ * the tests' settings (workers whatever the size, chunks dealt in turn), an empty one being none.
+ */
+const hostFacts = () => Buffer.from(`cores=${availableParallelism()}\0worker=isolate\0` +
+  `min-bytes=${env.OVERTURN_FINGERPRINT_JOBS_MIN_BYTES ?? ""}\0deal=${env.OVERTURN_FINGERPRINT_JOBS_DEAL ?? ""}\0` +
+  `progress=${+!!process.stderr.isTTY}\0tty=${+!!process.stdout.isTTY}\0`);
 
 /** The name of a read error (ENOENT), worded by the core; "-" when it has none. */
 const errName = (err: unknown) => (err as { code?: string }).code ?? "-";
@@ -86,10 +86,9 @@ async function main(argv: string[]): Promise<number> {
           workers.push(w);
         }
         break;
-      case CLI_SEND: { // shared memory: the message does not copy it
-        const task = new Uint8Array(new SharedArrayBuffer(r.data.length));
-        task.set(r.data);
-        workers[r.lines].postMessage({ j: r.arg, task });
+      case CLI_SEND: { // moved to the worker, not copied
+        const task = r.data.slice();
+        workers[r.lines].postMessage({ j: r.arg, task }, [task.buffer]);
         break;
       }
       case CLI_POLL: case CLI_WAIT: {

@@ -9,6 +9,7 @@
 //                  "isolate" (a worker that loads and compiles its own)
 //   min-bytes=N    tests only: the size from which workers start
 //   deal=1         tests only: chunks dealt in turn, once every worker started
+// (a fact without its value, "min-bytes=", is none; a flag is "1" when on)
 // The plan (the state bytes, NUL-terminated "key=value" records, in order):
 //   workers=N      worker jobs to start besides the host's own thread
 //   chunk=N        bytes per read (a chunk is its whole lines)

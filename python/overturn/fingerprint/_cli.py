@@ -34,13 +34,11 @@ def _size(path: str) -> bytes:
 
 
 def _facts() -> bytes:
-    """What the core needs to know of this host (``cli/plan.ts``, ``cli/drive.ts``); threads share the module."""
-    f = [b"cores=%d" % (os.cpu_count() or 1), b"worker=thread"]
-    if _env.get("OVERTURN_FINGERPRINT_JOBS_MIN_BYTES"):  # tests: workers whatever the size, chunks dealt in turn
-        f.append(b"min-bytes=" + _env["OVERTURN_FINGERPRINT_JOBS_MIN_BYTES"].encode())
-    f += [b"deal=1"] * (_env.get("OVERTURN_FINGERPRINT_JOBS_DEAL") == "1")
-    f += [b"progress=1"] * sys.stderr.isatty() + [b"tty=1"] * sys.stdout.isatty()
-    return b"".join(x + b"\0" for x in f)
+    """What the core needs to know of this host (``cli/plan.ts``, ``cli/drive.ts``): threads share the module;
+    the tests' settings (workers whatever the size, chunks dealt in turn), an empty one being none."""
+    return b"cores=%d\0worker=thread\0min-bytes=%s\0deal=%s\0progress=%d\0tty=%d\0" % (
+        os.cpu_count() or 1, _env.get("OVERTURN_FINGERPRINT_JOBS_MIN_BYTES", "").encode(),
+        _env.get("OVERTURN_FINGERPRINT_JOBS_DEAL", "").encode(), sys.stderr.isatty(), sys.stdout.isatty())
 
 
 def _err_name(e: OSError) -> str:
