@@ -4,6 +4,7 @@ import (
 	"github.com/overturn/fingerprint/go/internal/abi"
 
 	"bytes"
+	"cmp"
 	"context"
 	"embed"
 	"encoding/binary"
@@ -132,10 +133,7 @@ func (in *instance) trapped(err error) (bool, error) {
 		return false, err
 	}
 	in.mod.Close(context.Background())
-	if trap.ctx != nil {
-		return true, trap.ctx
-	}
-	return true, internalError(trap.err)
+	return true, cmp.Or(trap.ctx, internalError(trap.err)) // a cancelled context says so itself
 }
 
 type trapError struct{ err, ctx error }
