@@ -325,14 +325,18 @@ func keepMask(flags uint32, p [][]byte, args any, own *Limits, left any) (any, e
 
 // str: V_STR_CLEAN when nothing needs escaping (D6), else V_STR; invalid UTF-8 is an error (D20).
 func (w *walker) str(s string) {
-	if !utf8.ValidString(s) { // word-at-a-time over ASCII
-		w.fail(abi.W_GO_UTF8, "a string that is not valid UTF-8", nil)
-	}
 	tag := byte(abi.V_STR_CLEAN)
-	for i := 0; i < len(s) && tag == abi.V_STR_CLEAN; i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c == '"' || c == '\\' {
 			tag = abi.V_STR
+		} else if c >= 0x80 {
+			ascii = false
 		}
+	}
+	if !ascii && !utf8.ValidString(s) {
+		w.fail(abi.W_GO_UTF8, "a string that is not valid UTF-8", nil)
 	}
 	item(w, tag, s)
 }
