@@ -36,7 +36,7 @@ func FingerprintBatch(ctx context.Context, calls []any, opts *CallOptions) ([]st
 	// Every item as a value stream (text as V_JSON), so one batch holds both.
 	w := walker{limit: math.MaxInt}
 	items := func(i int) (b [2][]byte, err error) {
-		w.buf, w.path = w.buf[:0], w.path[:0]
+		w.buf = w.buf[:0]
 		if t, ok := callArg(calls[i]).(textArg); ok {
 			w.json(t.b)
 		} else {
@@ -61,34 +61,30 @@ func batch(ctx context.Context, m *module, flags uint32, cols [5][]byte, count i
 				return err
 			}
 			// The items of a chunk by the rule of abi.ts (BATCH_CHUNK_*); one the host fails ends it.
-			var names, args []byte
+			// Names and args are the per-item columns (1 and 4), with offsets; the others are shared.
 			var failed error
-			offs, n := [5][]uint32{1: {0}, 4: {0}}, 0
+			data, offs, n := cols, [5][]uint32{1: {0}, 4: {0}}, 0
 			for ; base+n < count && n < abi.BATCH_CHUNK_ITEMS; n++ {
 				it, err := item(base + n)
-				if failed = err; err != nil || n > 0 && len(names)+len(args)+len(it[0])+len(it[1]) > abi.BATCH_CHUNK_BYTES {
+				if failed = err; err != nil || n > 0 && len(data[1])+len(data[4])+len(it[0])+len(it[1]) > abi.BATCH_CHUNK_BYTES {
 					break
 				}
-				names, args = append(names, it[0]...), append(args, it[1]...)
-				offs[1], offs[4] = append(offs[1], uint32(len(names))), append(offs[4], uint32(len(args)))
+				data[1], data[4] = append(data[1], it[0]...), append(data[4], it[1]...)
+				offs[1], offs[4] = append(offs[1], uint32(len(data[1]))), append(offs[4], uint32(len(data[4])))
 			}
 			// The descriptor, then each column: its offsets (per item only), its data, on a word.
+			var desc [abi.BATCH_WORDS]uint32
 			buf := make([]byte, 4*abi.BATCH_WORDS)
-			desc := func(word int, v uint32) { binary.LittleEndian.PutUint32(buf[4*word:], v) }
-			for c, data := range [5][]byte{cols[0], names, cols[2], cols[3], args} {
+			for c, d := range data {
 				if offs[c] != nil {
-					desc(abi.BATCH_COLUMNS+3*c, in.inPtr+uint32(len(buf)))
-					for _, o := range offs[c] {
-						buf = binary.LittleEndian.AppendUint32(buf, o)
-					}
+					desc[abi.BATCH_COLUMNS+3*c] = in.inPtr + uint32(len(buf))
+					buf, _ = binary.Append(buf, binary.LittleEndian, offs[c]) // a []uint32: no reflection
 				}
-				desc(abi.BATCH_COLUMNS+3*c+1, in.inPtr+uint32(len(buf)))
-				desc(abi.BATCH_COLUMNS+3*c+2, uint32(len(data)))
-				buf = append(append(buf, data...), make([]byte, -len(data)&3)...)
+				desc[abi.BATCH_COLUMNS+3*c+1], desc[abi.BATCH_COLUMNS+3*c+2] = in.inPtr+uint32(len(buf)), uint32(len(d))
+				buf = append(append(buf, d...), make([]byte, -len(d)&3)...)
 			}
-			desc(abi.BATCH_FLAGS, flags)
-			desc(abi.BATCH_COUNT, uint32(n))
-			desc(abi.BATCH_BASE, uint32(base))
+			desc[abi.BATCH_FLAGS], desc[abi.BATCH_COUNT], desc[abi.BATCH_BASE] = flags, uint32(n), uint32(base)
+			binary.Encode(buf, binary.LittleEndian, desc[:])
 			if err := in.room(ctx, uint32(len(buf)+abi.DIGEST_BYTES*n)); err != nil {
 				return err
 			}

@@ -152,13 +152,10 @@ func parts(name string, opts *Options) (uint32, [][]byte, *Options) {
 		}
 		flags |= f
 		b := []byte{'['}
-		for i, k := range keys {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendQuoted(b, k)
+		for _, k := range keys {
+			b = append(appendQuoted(b, k), ',')
 		}
-		return append(b, ']')
+		return append(b[:len(b)-min(len(keys), 1)], ']') // the last comma, if any, becomes the bracket
 	}
 	p := [][]byte{nil, appendQuoted(nil, name), list(o.MatchOn, abi.F_MATCH_ON), list(o.IgnoreArgs, abi.F_IGNORE)}
 	if o.Kind != "" {

@@ -4,6 +4,7 @@ import (
 	"github.com/overturn/fingerprint/go/internal/abi"
 
 	"bytes"
+	"cmp"
 	"context"
 	"embed"
 	"encoding/binary"
@@ -77,11 +78,11 @@ func (m *module) get() (*instance, error) {
 	in := &instance{m: m, mod: mod, mem: mod.Memory(), run: fn("run"), reserve: fn("reserve"), limits: fn("limits"),
 		batch: fn("runBatch"), stack: make([]uint64, 6), told: [6]uint32{noLimit, noLimit, noLimit, noLimit, noLimit, noLimit},
 		bytes: noLimit}
-	// The module must speak the ABI these constants were generated from.
-	ver, err1 := in.call(ctx, fn("version"))
-	id, err2 := in.call(ctx, fn("abiId"))
-	res, err3 := in.call(ctx, fn("result"))
-	if err := errors.Join(err1, err2, err3); err != nil || ver != abi.FINGERPRINT_VERSION || uint32(id) != abi.ABI_ID {
+	// The module must speak the ABI these constants were generated from (a trap answers 0: not it).
+	ver, _ := in.call(ctx, fn("version"))
+	id, _ := in.call(ctx, fn("abiId"))
+	res, err := in.call(ctx, fn("result"))
+	if err != nil || ver != abi.FINGERPRINT_VERSION || uint32(id) != abi.ABI_ID {
 		mod.Close(ctx)
 		return nil, newError("invalid-argument", fmt.Sprintf(
 			"wasm module does not speak ABI %x version %d (rebuild)", abi.ABI_ID, abi.FINGERPRINT_VERSION), "")
@@ -132,10 +133,7 @@ func (in *instance) trapped(err error) (bool, error) {
 		return false, err
 	}
 	in.mod.Close(context.Background())
-	if trap.ctx != nil {
-		return true, trap.ctx
-	}
-	return true, internalError(trap.err)
+	return true, cmp.Or(trap.ctx, internalError(trap.err)) // a cancelled context says so itself
 }
 
 type trapError struct{ err, ctx error }
@@ -240,8 +238,6 @@ func (in *instance) readResult() *result {
 	t, _ := in.mem.Read(w(abi.RESULT_TEXT_PTR), w(abi.RESULT_TEXT_LEN))
 	r := &result{status: int32(w(abi.RESULT_STATUS)), offset: int32(w(abi.RESULT_OFFSET)), text: bytes.Clone(t),
 		digest: string(b[abi.RESULT_DIGEST : abi.RESULT_DIGEST+64])}
-	for i := range r.words {
-		r.words[i] = w(abi.RESULT_CLI_OUT + 4*i)
-	}
+	binary.Decode(b[abi.RESULT_CLI_OUT:], binary.LittleEndian, r.words[:]) // a []uint32: no reflection
 	return r
 }

@@ -26,15 +26,12 @@ import (
 // so it gets there; deeper than abi.VALUE_MAX_DEPTH is an error (D19).
 const cycleDepth, maxDepth = abi.VALUE_CYCLE_CHECK_DEPTH, abi.VALUE_MAX_DEPTH
 
-type seg struct {
-	key string
-	idx int // -1: a member
-}
-
-// A container on the path: its reference (0 for none) and how many path segments lead to it.
+// A container or followed pointer on the path: its reference (0 for none)
+// and, in a container, the walk's place: a member's key (idx -1) or an item's index.
 type frame struct {
 	ref ref
-	at  int
+	key string
+	idx int // -2: no place (a pointer, or no member yet)
 }
 
 // A reference: pointer and length (a slice shares its address with its prefixes).
@@ -45,9 +42,8 @@ type ref struct {
 
 type walker struct {
 	buf   []byte
-	limit int // the stream may not grow past this (a byte limit): then it is over
-	path  []seg
-	open  []frame // each open container or followed pointer
+	limit int     // the stream may not grow past this (a byte limit): then it is over
+	open  []frame // each open container or followed pointer: the path
 	seen  map[ref]bool
 }
 
@@ -113,17 +109,15 @@ func (w *walker) any(x any) {
 	case map[string]any:
 		w.container(abi.V_OBJECT, v == nil, len(v), ref{reflect.ValueOf(v).Pointer(), -2}, func() {
 			for k, e := range v {
-				w.at(seg{k, -1})
+				w.at(k, -1)
 				w.any(e)
-				w.pop()
 			}
 		})
 	case []any:
 		w.container(abi.V_ARRAY, v == nil, len(v), ref{reflect.ValueOf(v).Pointer(), len(v)}, func() {
 			for i, e := range v {
-				w.at(seg{"", i})
+				w.at("", i)
 				w.any(e)
-				w.pop()
 			}
 		})
 	default:
@@ -182,9 +176,8 @@ func (w *walker) value(v reflect.Value) {
 	case k == reflect.Map:
 		w.container(abi.V_OBJECT, v.IsNil(), v.Len(), ref{v.Pointer(), -2}, func() {
 			for it := v.MapRange(); it.Next(); {
-				w.at(seg{it.Key().String(), -1})
+				w.at(it.Key().String(), -1)
 				w.value(it.Value())
-				w.pop()
 			}
 		})
 	case k == reflect.Slice || k == reflect.Array:
@@ -194,9 +187,8 @@ func (w *walker) value(v reflect.Value) {
 		}
 		w.container(abi.V_ARRAY, k == reflect.Slice && v.IsNil(), v.Len(), p, func() {
 			for i := 0; i < v.Len(); i++ {
-				w.at(seg{"", i})
+				w.at("", i)
 				w.value(v.Index(i))
-				w.pop()
 			}
 		})
 	default: // channels, functions, complex numbers, unsafe pointers
@@ -218,7 +210,7 @@ func (w *walker) enter(u ref) {
 		p := w.pathString()
 		panic(word(abi.W_TOO_DEEP, p, strconv.Itoa(maxDepth), p))
 	}
-	w.open = append(w.open, frame{u, len(w.path)})
+	w.open = append(w.open, frame{ref: u, idx: -2})
 	if d < cycleDepth || u.p == 0 {
 		return
 	}
@@ -242,9 +234,9 @@ func (w *walker) leave() {
 // circular names the first container on the path that repeats an earlier one.
 func (w *walker) circular() {
 	first := map[ref]bool{}
-	for _, f := range w.open {
+	for i, f := range w.open {
 		if f.ref.p != 0 && first[f.ref] {
-			w.path = w.path[:f.at]
+			w.open = w.open[:i] // the path to it
 			break
 		}
 		first[f.ref] = true
@@ -267,14 +259,13 @@ func (w *walker) container(tag byte, isNil bool, n int, p ref, body func()) {
 	w.leave()
 }
 
-// at starts a member (its key written) or an item: its path segment, until pop.
-func (w *walker) at(s seg) {
-	if w.path = append(w.path, s); s.idx < 0 {
-		w.str(s.key)
+// at starts a member (its key written) or an item: the innermost container's place.
+func (w *walker) at(key string, idx int) {
+	f := &w.open[len(w.open)-1]
+	if f.key, f.idx = key, idx; idx < 0 {
+		w.str(key)
 	}
 }
-
-func (w *walker) pop() { w.path = w.path[:len(w.path)-1] }
 
 func (w *walker) bool(b bool) {
 	tag := byte(abi.V_FALSE)
@@ -295,9 +286,8 @@ func (w *walker) double(tag byte, f float64) {
 func (w *walker) keys(keys []string) {
 	w.container(abi.V_OBJECT, false, len(keys), ref{}, func() {
 		for _, k := range keys {
-			w.at(seg{k, -1})
+			w.at(k, -1)
 			w.buf = append(w.buf, abi.V_TRUE)
-			w.pop()
 		}
 	})
 }
@@ -387,10 +377,12 @@ func (w *walker) fail(id int, what string, cause error) {
 // pathString: where the walk is, as the core writes it in D15's notation
 // (args.items[3].when) from the keys and indices (abi.F_PATH).
 func (w *walker) pathString() string {
-	at := make([]any, len(w.path))
-	for i, s := range w.path {
-		if at[i] = s.key; s.idx >= 0 {
-			at[i] = s.idx
+	at := make([]any, 0, len(w.open))
+	for _, f := range w.open {
+		if f.idx == -1 {
+			at = append(at, f.key)
+		} else if f.idx >= 0 {
+			at = append(at, f.idx)
 		}
 	}
 	b, _ := json.Marshal(at) // strings and ints only
