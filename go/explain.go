@@ -9,14 +9,6 @@ import (
 	"encoding/json"
 )
 
-// CallOptions for calls read whole (ExplainCall, FingerprintCall, Recording).
-type CallOptions struct {
-	// Tools: declarations {"<tool>": {"matchOn": [...]} | {"ignoreArgs": [...]}},
-	// as JSON text (string, []byte) or a Go value encoding/json writes as that.
-	Tools  any
-	Limits *Limits
-}
-
 func toolsText(o *CallOptions) ([]byte, error) {
 	if o == nil || o.Tools == nil {
 		return nil, nil

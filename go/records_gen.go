@@ -2,6 +2,55 @@
 
 package fingerprint
 
+// Options of one call; the zero value (or nil) is none.
+type Options struct {
+	// Kind: Defaults to "tool_call" when empty (D17).
+	Kind string
+	// MatchOn: Keep only these top-level keys (D9). Wins over IgnoreArgs, even when empty. nil = not
+	// set.
+	MatchOn []string
+	// IgnoreArgs: Drop these top-level keys (D9). nil = not set.
+	IgnoreArgs []string
+	// Limits: This call's own limits: they can only tighten the configured ones (see Configure); a
+	// field left out, nil or NoLimit keeps the configured one.
+	Limits *Limits
+}
+
+// Limits: What a server caps per input (README "Servers: limits and memory"): a field left out or
+// nil keeps the setting underneath, a value >= 0 is the limit, NoLimit is none (in Configure it
+// removes the limit; a call's own NoLimit keeps the configured one: a call's limits only tighten).
+// The core checks every value (abi.ts F_LIMITS).
+type Limits struct {
+	// MaxInputBytes: Largest input in bytes as the core reads it: JSON text (UTF-8), or the value
+	// stream a host value becomes.
+	MaxInputBytes *int
+	// MaxDepth: Deepest nesting of objects and arrays (1 = flat).
+	MaxDepth *int
+	// MaxMembers: Most members of one object (duplicate keys count).
+	MaxMembers *int
+}
+
+// Settings for every call (Configure).
+type Settings struct {
+	// Limits for every call (a call's own only tighten them); a field left out or nil keeps its
+	// setting, NoLimit removes it.
+	Limits *Limits
+	// RetainMemoryBytes: An instance whose memory grew past this is closed after its call (wasm memory
+	// cannot shrink); 0 keeps the setting (64 MiB): Go's zero value means "not set" here, so retaining
+	// nothing is 1.
+	RetainMemoryBytes int64
+}
+
+// CallOptions: Options of the functions that read a call whole (explain a call, fingerprint a call,
+// load a recording).
+type CallOptions struct {
+	// Tools: Declarations {"<tool>": {"matchOn": [...]} | {"ignoreArgs": [...]}}, as JSON text
+	// (string, []byte) or a Go value encoding/json writes as that.
+	Tools any
+	// Limits: This call's own limits: they can only tighten the configured ones.
+	Limits *Limits
+}
+
 // Selection: Which top-level keys of the args reached the canonical text.
 type Selection struct {
 	// Kept: Keys in the canonical text, in its (code point) order.
