@@ -129,6 +129,25 @@ type RecordedCall struct {
 	Text string `json:"text,omitempty"`
 }
 
+// loadReport: What loading a chunk of a recording answers (assembly/ops/replay.ts): the lines and
+// calls read so far, and the lines of this chunk the core could not read.
+type loadReport struct {
+	Lines int           `json:"lines"`
+	Calls int           `json:"calls"`
+	Bad   []loadBadLine `json:"bad"`
+}
+
+// loadBadLine: A line the core could not read, with its error as the core reports one (status, byte
+// offset, part, detail).
+type loadBadLine struct {
+	// Line: 1-based line number in the recording.
+	Line   int    `json:"line"`
+	Status int    `json:"status"`
+	Offset int    `json:"offset"`
+	Part   int    `json:"part"`
+	Detail string `json:"detail"`
+}
+
 // ReplayAnswer: A hit (the recorded call, taken once) or a miss (why, and the nearest recorded call
 // of that tool with what differs).
 type ReplayAnswer struct {

@@ -50,13 +50,7 @@ func LoadRecording(ctx context.Context, r io.Reader, opts *CallOptions) (*Record
 
 func (rec *Recording) load(ctx context.Context, data []byte, last bool) error {
 	out, err := rec.op(ctx, abi.R_LOAD, map[bool]uint32{true: abi.LOAD_LAST}[last], textArg{b: data})
-	var r struct {
-		Lines, Calls int
-		Bad          []struct {
-			Line, Status, Offset int
-			Detail               string
-		}
-	}
+	var r loadReport
 	if err == nil {
 		err = decode(out, &r)
 	}

@@ -75,7 +75,11 @@ function goType(t) {
   const scalar = { string: "string", int: "int", bool: "bool", any: "any" }[t.name];
   if (scalar) return scalar;
   if (enums[t.name]) return "string";
-  return byName[t.name]?.go?.name ?? t.name;
+  return byName[t.name] ? goName(byName[t.name]) : t.name;
+}
+/** A record's Go name: its own, else its name (unexported when internal). */
+function goName(r) {
+  return r.go?.name ?? (r.internal ? r.name[0].toLowerCase() + r.name.slice(1) : r.name);
 }
 const oneOf = (values) => `One of ${values.map((v) => `\`"${v}"\``).join(", ")}.`;
 const capital = (s) => s[0].toUpperCase() + s.slice(1);
@@ -85,7 +89,7 @@ function goDoc(name, text, indent) {
   return wrap(t.startsWith(`${name} `) ? t : `${name}: ${t}`, `${indent}// `);
 }
 function goStruct(r) {
-  const name = r.go?.name ?? r.name;
+  const name = goName(r);
   const rows = (r.extends ?? []).map((e) => [[], [e]]); // embedded
   for (const f of r.fields.filter((f) => inHost(f, "go"))) {
     const fname = f.go?.name ?? capital(f.name);

@@ -144,6 +144,26 @@ export interface RecordedCall {
   value: Record<string, unknown>;
 }
 
+/**
+ * What loading a chunk of a recording answers (assembly/ops/replay.ts): the lines and calls read so
+ * far, and the lines of this chunk the core could not read.
+ */
+export interface LoadReport {
+  lines: number;
+  calls: number;
+  bad: LoadBadLine[];
+}
+
+/** A line the core could not read, with its error as the core reports one (status, byte offset, part, detail). */
+export interface LoadBadLine {
+  /** 1-based line number in the recording. */
+  line: number;
+  status: number;
+  offset: number;
+  part: number;
+  detail: string;
+}
+
 interface AnswerBase {
   name: string;
   kind: string;

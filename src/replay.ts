@@ -25,7 +25,7 @@ export interface RecordingOptions {
 
 // The records a recording returns: declared once for every host (interface/records.json).
 export type { BadLine, RecordedCall, ReplayAnswer, ReplayHit, ReplayMiss, UnusedCall } from "./_records.gen.js";
-import type { BadLine, RecordedCall, ReplayAnswer, UnusedCall } from "./_records.gen.js";
+import type { BadLine, LoadReport, RecordedCall, ReplayAnswer, UnusedCall } from "./_records.gen.js";
 
 type Source = string | Uint8Array | Iterable<string | Uint8Array>;
 
@@ -176,9 +176,7 @@ export class Recording {
     let i = 0;
     do {
       const end = Math.min(chunk.length, i + CHUNK);
-      const r = JSON.parse(this.#core.load(chunk.subarray(i, end), end === chunk.length ? flags : 0)) as {
-        lines: number; calls: number; bad: { line: number; status: number; offset: number; detail: string }[];
-      };
+      const r = JSON.parse(this.#core.load(chunk.subarray(i, end), end === chunk.length ? flags : 0)) as LoadReport;
       this.#lines = r.lines;
       this.#calls = r.calls;
       for (const b of r.bad) this.badLines.push({ line: b.line, error: errorFromCore(b.status, b.offset, b.detail) });
