@@ -18,6 +18,7 @@ const HOSTS = ["go", "ts", "py"];
 const records = def.records.filter((r) => r.name);
 const enums = Object.fromEntries(def.records.filter((r) => r.enum).map((e) => [e.enum, e.values]));
 const byName = Object.fromEntries(records.map((r) => [r.name, r]));
+const SCALARS = ["string", "int", "bool", "any"];
 const inHost = (x, host) => (x.hosts ?? HOSTS).includes(host);
 /** An item's doc: one text for every host, or (where a host's meaning differs) that host's own. */
 const docOf = (x, host) => {
@@ -33,7 +34,8 @@ function parse(t) {
   if (t.endsWith("[]")) return { list: parse(t.slice(0, -2)) };
   if (t.startsWith("typeof ")) return { konst: t.slice(7) };
   if (/^"[^"]*"$|^(true|false|null)$/.test(t)) return { lit: t };
-  if (/^[A-Za-z]+$/.test(t)) return { name: t };
+  // A scalar, an enum, a record, or an external type (def.external); a typo fails here, not in a host's compiler.
+  if (SCALARS.includes(t) || enums[t] || byName[t] || def.external[t]) return { name: t };
   throw new Error(`${SOURCE}: cannot read the type ${t}`);
 }
 
@@ -61,7 +63,10 @@ function wrap(text, lead) {
   const lines = [];
   let line = "";
   for (const word of text.split(" ")) {
-    if (line && lead.length + line.length + word.length >= 100) { lines.push(lead + line); line = word; } else line = line ? `${line} ${word}` : word;
+    if (line && lead.length + line.length + word.length >= 100) {
+      lines.push(lead + line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
   }
   return [...lines, lead + line];
 }
@@ -156,7 +161,10 @@ function tsRecord(r) {
     [...tsDoc(docOf(r, "ts"), ""), `export type ${r.name} = ${u.true.name} | ${u.false.name};`].join("\n")].join("\n\n");
 }
 const tsRecords = records.filter((r) => inHost(r, "ts"));
-const tsNames = new Set(JSON.stringify(tsRecords).match(/[A-Z][A-Za-z]+|typeof [A-Z_]+/g));
+// The names the TypeScript types use (not the docs): an external type is imported, a constant's type too.
+const tsTypes = tsRecords.flatMap((r) => [r.ts?.params ?? "", ...r.fields.filter((f) => inHost(f, "ts"))
+  .flatMap((f) => [f.ts?.type ?? f.type, ...Object.values(f.in ?? {})])]).join(" ");
+const tsNames = new Set(tsTypes.match(/typeof [A-Z_]+|[A-Z][A-Za-z]+/g));
 const tsImports = [...new Set(Object.values(def.external))].map((from) => [from, Object.keys(def.external)
   .filter((n) => def.external[n] === from && tsNames.has(n)).sort()]).filter(([, names]) => names.length)
   .map(([from, names]) => `import type { ${names.join(", ")} } from "${from}";`);
@@ -190,7 +198,8 @@ function pyRecord(r) {
   const line = (f) => `    ${f.name}: ${pyType(parse(f.type))}`;
   const docs = fields.filter((f) => docOf(f, "py") || enums[parse(f.type).name]).map((f) => {
     const values = enums[parse(f.type).name];
-    return wrap(`\`\`${f.name}\`\`: ${pyDoc([docOf(f, "py"), values && oneOf(values)].filter(Boolean).join(" "))}`, "    ").join("\n");
+    const text = [docOf(f, "py"), values && oneOf(values)].filter(Boolean).join(" ");
+    return wrap(`\`\`${f.name}\`\`: ${pyDoc(text)}`, "    ").join("\n");
   });
   const docstring = [...wrap(pyDoc(docOf(r, "py")), "    "), ...(docs.length ? ["", ...docs] : [])];
   docstring[0] = `    """${docstring[0].trimStart()}`;
