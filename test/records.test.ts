@@ -9,7 +9,9 @@ import { describe, expect, it } from "vitest";
 import { Recording, diff, explain, explainCall, nearest } from "./helpers/sdk";
 
 interface Field { name: string; optional?: boolean; hosts?: string[]; in?: Record<string, string> }
-interface Rec { name: string; hosts?: string[]; fields: Field[]; extends?: string[]; union?: Record<string, { extends?: string[] }> }
+interface Rec {
+  name: string; hosts?: string[]; fields: Field[]; extends?: string[]; union?: Record<string, { extends?: string[] }>;
+}
 const def = JSON.parse(readFileSync(new URL("../interface/records.json", import.meta.url), "utf8")) as { records: Rec[] };
 const records = Object.fromEntries(def.records.filter((r) => r.name).map((r) => [r.name, r]));
 
