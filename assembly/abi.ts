@@ -152,7 +152,7 @@ export const RESULT_CLI_DATA: u32 = 44;  // u32: payload bytes
 export const RESULT_CLI_ARG: u32 = 48;   // u32
 export const CLI_EXIT: u32 = 0;      // write out and err, end the workers, exit with the code (payload: the jobs' trace)
 export const CLI_NEXT: u32 = 1;      // write out and err
-export const CLI_READ: u32 = 2;      // read up to ARG more bytes of payload (a path, "-": stdin) after the last LINES bytes reported
+export const CLI_READ: u32 = 2;      // read up to ARG more bytes of payload (a path, "-": stdin; kept open until EOF or an error)
 export const CLI_READ_ALL: u32 = 3;  // read the whole file payload
 export const CLI_SPAWN: u32 = 4;     // start LINES workers: each runs "worker" (argv, payload), then "job" per task
 export const CLI_SEND: u32 = 5;      // hand task ARG (payload) to worker LINES
@@ -160,7 +160,6 @@ export const CLI_POLL: u32 = 6;      // report a worker's message if one has com
 export const CLI_WAIT: u32 = 7;      // report the next worker's message
 export const CLI_WRITE: u32 = 8;     // write out and err, then the output kept for task LINES
 export const CLI_HOLD: u32 = 9;      // keep out and err for task LINES (not written yet)
-export const CLI_TAKE: u32 = 10;     // take task LINES back unless its worker started it: report its payload
 
 // A batch (runBatch(from, out)): a descriptor of BATCH_WORDS u32 at
 // the input region, then the columns wherever the host put them. Each part

@@ -7,13 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/signal"
 	"runtime"
 	"slices"
 	"strconv"
-	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -54,12 +52,6 @@ type cliMsg struct {
 	fail             error
 }
 
-type cliTask struct {
-	j     int
-	data  []byte
-	claim atomic.Int32 // 1: its worker runs it, 2: taken back
-}
-
 // RunCLI runs overturn-fingerprint with args (without the program name) and
 // returns its exit status: the same bytes, stderr and status as the Node CLI.
 func RunCLI(args []string) int {
@@ -90,19 +82,13 @@ func runCLIWith(args []string, stdout, stderr io.Writer) (code int) {
 		if fi, err := os.Stat(a); err == nil {
 			size = strconv.FormatInt(fi.Size(), 10)
 		}
-		argv = append(append(append(argv, size+":"...), a...), 0)
+		argv = fmt.Appendf(argv, "%s:%s\x00", size, a)
 	}
-	// What the core needs to know of this host: goroutines share the compiled module ("thread").
-	facts := fmt.Appendf(nil, "cores=%d\x00worker=thread\x00", runtime.NumCPU())
-	if m := os.Getenv("OVERTURN_FINGERPRINT_JOBS_MIN_BYTES"); m != "" { // tests: workers whatever the size
-		facts = fmt.Appendf(facts, "min-bytes=%s\x00", m)
-	}
-	for fact, on := range map[string]bool{"deal=1\x00": os.Getenv("OVERTURN_FINGERPRINT_JOBS_DEAL") == "1",
-		"progress=1\x00": terminal(stderr), "tty=1\x00": terminal(stdout)} {
-		if on {
-			facts = append(facts, fact...)
-		}
-	}
+	// What the core needs to know of this host: goroutines share the compiled module ("thread"); the
+	// tests' settings (workers whatever the size, chunks dealt in turn), an empty one being none.
+	facts := fmt.Appendf(nil, "cores=%d\x00worker=thread\x00min-bytes=%s\x00deal=%s\x00progress=%d\x00tty=%d\x00",
+		runtime.NumCPU(), os.Getenv("OVERTURN_FINGERPRINT_JOBS_MIN_BYTES"), os.Getenv("OVERTURN_FINGERPRINT_JOBS_DEAL"),
+		terminal(stderr), terminal(stdout))
 	write := func(e, o []byte) {
 		stderr.Write(e)
 		if _, err := stdout.Write(o); errors.Is(err, syscall.EPIPE) {
@@ -110,22 +96,14 @@ func runCLIWith(args []string, stdout, stderr io.Writer) (code int) {
 		}
 	}
 	started, inbox := time.Now(), make(chan cliMsg, 1024)
-	var queues []chan *cliTask
-	kept, sent := map[int][2][]byte{}, map[int]*cliTask{}
-	var buf, block []byte
-	var f *os.File
-	path := ""
-	done := func() {
-		if f != nil && f != os.Stdin {
-			f.Close()
-		}
-		f = nil
-	}
+	var queues []chan cliResult // a worker's tasks: the CLI_SEND actions (task arg, payload data)
+	kept := map[int][2][]byte{}
+	var buf []byte
+	var f *os.File // the file being read, open from its first read to its end or an error (or to the GC's close)
 	defer func() {
 		for _, q := range queues {
 			close(q)
 		}
-		done()
 	}()
 	r := cliStep(in, "start", argv, []byte(cliProg), []byte(abi.PACKAGE_VERSION), facts)
 	for {
@@ -143,28 +121,22 @@ func runCLIWith(args []string, stdout, stderr io.Writer) (code int) {
 			}
 			return int(r.code)
 		case abi.CLI_READ:
-			// One buffer: the bytes kept of the last read move to its front, the new ones follow.
-			buf = slices.Grow(buf[:0], r.lines+r.arg)[:r.lines+r.arg]
-			copy(buf, block[len(block)-r.lines:])
 			var err error
-			if name := string(r.data); f == nil || name != path {
-				f, path = os.Stdin, name
-				if name != "-" {
-					f, err = os.Open(name)
+			if f == nil {
+				if f = os.Stdin; string(r.data) != "-" {
+					f, err = os.Open(string(r.data))
 				}
 			}
 			n := 0
-			if err == nil {
-				n, err = f.Read(buf[r.lines:])
+			if buf = slices.Grow(buf[:0], r.arg)[:r.arg]; err == nil {
+				n, err = f.Read(buf)
 			}
-			block = buf[:r.lines+n]
-			if aux = errName(err); n == 0 && aux == "" || aux == "EOF" {
-				aux = "EOF"
+			if got, aux = buf[:n], errName(err); aux != "" {
+				if f != os.Stdin {
+					f.Close() // nil after a failed open: nothing to close
+				}
+				f = nil
 			}
-			if aux != "" {
-				done()
-			}
-			got = block
 		case abi.CLI_READ_ALL:
 			var err error
 			if string(r.data) == "-" {
@@ -175,20 +147,15 @@ func runCLIWith(args []string, stdout, stderr io.Writer) (code int) {
 			aux = errName(err)
 		case abi.CLI_SPAWN:
 			for k := range r.lines {
-				queues = append(queues, make(chan *cliTask, 1024))
+				queues = append(queues, make(chan cliResult, 1024))
 				go cliWorker(k, argv, r.data, queues[k], inbox)
 			}
 		case abi.CLI_SEND:
-			sent[r.arg] = &cliTask{j: r.arg, data: r.data}
-			queues[r.lines] <- sent[r.arg]
+			queues[r.lines] <- r
 		case abi.CLI_POLL, abi.CLI_WAIT:
 			var m cliMsg
-			select {
-			case m = <-inbox:
-			default: // nothing yet: a wait waits for it, a poll does not
-				if r.op == abi.CLI_WAIT {
-					m = <-inbox
-				}
+			if r.op == abi.CLI_WAIT || len(inbox) > 0 { // a poll takes only what came (this loop alone receives)
+				m = <-inbox
 			}
 			if m.fail != nil {
 				panic(m.fail)
@@ -196,51 +163,46 @@ func runCLIWith(args []string, stdout, stderr io.Writer) (code int) {
 			if aux, got = m.aux, m.answer; len(got) > 0 {
 				j, _ := strconv.Atoi(aux)
 				kept[j] = [2][]byte{m.err, m.out}
-				delete(sent, j)
 			}
 		case abi.CLI_WRITE:
 			write(kept[r.lines][0], kept[r.lines][1])
 			delete(kept, r.lines)
-		case abi.CLI_TAKE:
-			if t := sent[r.lines]; t != nil && t.claim.CompareAndSwap(0, 2) {
-				got = t.data
-			}
-			delete(sent, r.lines)
 		}
-		r = cliStep(in, "next", r.state, strconv.AppendInt(nil, time.Since(started).Milliseconds(), 10), []byte(aux), got)
+		r = cliStep(in, "next", strconv.AppendInt(nil, time.Since(started).Milliseconds(), 10), []byte(aux), r.state, got)
 	}
 }
 
 // cliWorker: a worker goroutine with its own engine instance and the run's options; tasks in, answers out.
-func cliWorker(k int, argv, tools []byte, tasks chan *cliTask, inbox chan<- cliMsg) {
-	in, err := engineModule.get()
-	if err != nil {
-		inbox <- cliMsg{fail: err}
-		return
-	}
-	defer in.put()
+func cliWorker(k int, argv, tools []byte, tasks chan cliResult, inbox chan<- cliMsg) {
 	defer func() {
 		if r := recover(); r != nil {
 			inbox <- cliMsg{fail: fmt.Errorf("%v", r)}
 		}
 	}()
+	in, err := engineModule.get()
+	if err != nil {
+		panic(err)
+	}
+	defer in.put()
 	cliStep(in, "worker", argv, nil, nil, tools)
 	inbox <- cliMsg{aux: strconv.Itoa(k)}
 	for t := range tasks {
-		if t.claim.CompareAndSwap(0, 1) {
-			r := cliStep(in, "job", nil, nil, nil, t.data)
-			inbox <- cliMsg{aux: strconv.Itoa(t.j), answer: r.state, err: r.err, out: r.out}
-		}
+		r := cliStep(in, "job", nil, nil, nil, t.data)
+		inbox <- cliMsg{aux: strconv.Itoa(t.arg), answer: r.state, err: r.err, out: r.out}
 	}
 }
 
-func terminal(w io.Writer) bool {
+// terminal: 1 when w is a terminal (a nil *os.File answers ErrInvalid), else 0.
+func terminal(w io.Writer) int {
 	f, _ := w.(*os.File)
-	fi, err := f.Stat() // a nil *os.File answers ErrInvalid
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+		return 1
+	}
+	return 0
 }
 
-// errName: a read error's POSIX name (ENOENT), which the core words; "" when read, "-" when it has none.
+// errName: a read error as the core words it (cli/errno.ts): "" none, "EOF" the end, else the system's
+// text for it ("no such file or directory": a syscall.Errno has no POSIX name).
 func errName(err error) string {
 	var errno syscall.Errno
 	switch {
@@ -248,19 +210,8 @@ func errName(err error) string {
 		return ""
 	case err == io.EOF:
 		return "EOF"
-	case errors.Is(err, fs.ErrNotExist):
-		return "ENOENT"
-	case errors.Is(err, fs.ErrPermission):
-		return "EACCES"
 	case errors.As(err, &errno):
-		if name, ok := errnoNames[errno]; ok {
-			return name
-		}
+		return errno.Error()
 	}
 	return "-"
 }
-
-// The POSIX names of the read errors the core words (cli/errno.ts); the system's numbers differ.
-var errnoNames = map[syscall.Errno]string{syscall.EISDIR: "EISDIR", syscall.ENOTDIR: "ENOTDIR", syscall.ELOOP: "ELOOP",
-	syscall.ENAMETOOLONG: "ENAMETOOLONG", syscall.EMFILE: "EMFILE", syscall.ENFILE: "ENFILE", syscall.EIO: "EIO",
-	syscall.ENXIO: "ENXIO", syscall.ENOMEM: "ENOMEM", syscall.EPERM: "EPERM"}

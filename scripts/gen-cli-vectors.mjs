@@ -316,10 +316,10 @@ const positions = [
 // nothing there) and the host's facts → the records the host follows. The policy, as stated: one job per core
 // unless --jobs; why and replay one job; workers only from 4 MiB of files when a worker shares the compiled module
 // ("thread"), from 32 MiB when it compiles its own ("isolate"), never more than the 1 MiB chunks after the first;
-// a worker holds 2 chunks; 4 answers wait per job; chunks no worker started are taken back at the end.
+// a worker holds 2 chunks; 4 answers wait per job; near a file's end a worker holds one.
 const MiB = 1 << 20;
 const policy = (workers, { deal = false } = {}) => [`workers=${workers}`, `chunk=${MiB}`, "inflight=2", "queue=4",
-  `takeback=${deal ? 0 : 1}`, ...(deal ? ["deal=1"] : [])];
+  ...(deal ? ["deal=1"] : [])];
 const planCase = (id, argv, facts, records) => ({ id, argv, facts, plan: records });
 const thread = { cores: 2, worker: "thread" }, isolate = { cores: 2, worker: "isolate" };
 const plans = [
@@ -369,13 +369,21 @@ const progress = [
   ] },
 ];
 
-// Read errors, as the host got them (the errno name; "-": none) → the words after "FILE: ", by hand.
+// Read errors, as the host got them (the errno name or the system's text; "-": none) → the words after "FILE: ", by hand.
 const errno = [
   ["ENOENT", "no such file"], ["EACCES", "permission denied"], ["EPERM", "permission denied"], ["EISDIR", "is a directory"],
   ["ENOTDIR", "a part of the path is not a directory"], ["ELOOP", "too many symbolic links"],
   ["ENAMETOOLONG", "file name too long"], ["EMFILE", "too many open files"], ["ENFILE", "too many open files"],
   ["EIO", "input/output error"], ["ENXIO", "no such device"], ["ENOMEM", "out of memory"],
   ["EXDEV", "cannot be read (EXDEV)"], ["-", "cannot be read"],
+  // The same errors by the system's text (a Go host's syscall.Errno has no name)
+  ["no such file or directory", "no such file"], ["permission denied", "permission denied"],
+  ["operation not permitted", "permission denied"], ["is a directory", "is a directory"],
+  ["not a directory", "a part of the path is not a directory"], ["too many levels of symbolic links", "too many symbolic links"],
+  ["file name too long", "file name too long"], ["too many open files", "too many open files"],
+  ["too many open files in system", "too many open files"], ["input/output error", "input/output error"],
+  ["no such device or address", "no such device"], ["device not configured", "no such device"],
+  ["cannot allocate memory", "out of memory"], ["invalid argument", "cannot be read (invalid argument)"],
 ].map(([name, words]) => ({ name, words }));
 
 const text = JSON.stringify({

@@ -138,15 +138,17 @@ export interface CliResult {
 /**
  * One step of the CLI engine (assembly/cli/steps.ts lists the steps and their
  * parts): the core parses, reads, fingerprints and formats; this moves bytes.
+ * out, err and state are copies; data (a chunk for a worker) is a view of the
+ * instance's memory, valid until its next request: one copy less per chunk.
  */
 export function cliStep(step: string, name: string | Uint8Array = "", match: string | Uint8Array = "",
   ignore: string | Uint8Array = "", args: Uint8Array = new Uint8Array(0)): CliResult {
   return engine.with((i) => {
     i.limits(); // the configured limits; a CLI run's --max-* options tighten them in the core (cli/args.ts)
     const w = i.request("cli", { kind: step, name, matchOn: match, ignoreArgs: ignore, args });
-    const text = i.textBytes().slice(), o = w.out, r = o + w.err, s = r + w.state;
+    const o = w.out, r = o + w.err, s = r + w.state, text = i.textBytes(), head = text.slice(0, s);
     return {
-      out: text.subarray(0, o), err: text.subarray(o, r), state: text.subarray(r, s), data: text.subarray(s, s + w.data),
+      out: head.subarray(0, o), err: head.subarray(o, r), state: head.subarray(r, s), data: text.subarray(s, s + w.data),
       lines: w.lines, code: w.code | 0, op: w.op, arg: w.arg,
     };
   });

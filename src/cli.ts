@@ -16,7 +16,7 @@ import { Worker, isMainThread, parentPort, workerData } from "node:worker_thread
 import "./index.js"; // the embedded modules (sets the engine module's source)
 import { cliStep } from "./_engine.js";
 import {
-  CLI_EXIT, CLI_HOLD, CLI_POLL, CLI_READ, CLI_READ_ALL, CLI_SEND, CLI_SPAWN, CLI_TAKE, CLI_WAIT, CLI_WRITE,
+  CLI_EXIT, CLI_HOLD, CLI_POLL, CLI_READ, CLI_READ_ALL, CLI_SEND, CLI_SPAWN, CLI_WAIT, CLI_WRITE,
 } from "./_abi.gen.js";
 import { version } from "../package.json";
 
@@ -24,19 +24,13 @@ const PROG = "overturn-fingerprint";
 const EMPTY = new Uint8Array(0);
 const env = process.env;
 
-/** argv as the core reads it: per argument the size found at that path ("-": none), ":", its bytes, NUL. */
-function argvBytes(argv: string[]): Uint8Array {
-  const size = (a: string) => { try { return statSync(a).size; } catch { return "-"; } };
-  return Buffer.concat(argv.map((a) => Buffer.from(`${size(a)}:${a}\0`)));
-}
-
-/** What the core needs to know of this host (cli/plan.ts, cli/drive.ts); a worker thread compiles its own module. */
-function hostFacts(): Buffer {
-  const min = env.OVERTURN_FINGERPRINT_JOBS_MIN_BYTES; // tests: workers whatever the size, chunks dealt in turn
-  return Buffer.from(`cores=${availableParallelism()}\0worker=isolate\0${min ? `min-bytes=${min}\0` : ""}` +
-    `${env.OVERTURN_FINGERPRINT_JOBS_DEAL === "1" ? "deal=1\0" : ""}${process.stderr.isTTY ? "progress=1\0" : ""}` +
-    `${process.stdout.isTTY ? "tty=1\0" : ""}`);
-}
+/**
+ * What the core needs to know of this host (cli/plan.ts, cli/drive.ts): a worker thread compiles its own module;
+ * the tests' settings (workers whatever the size, chunks dealt in turn), an empty one being none.
+ */
+const hostFacts = () => Buffer.from(`cores=${availableParallelism()}\0worker=isolate\0` +
+  `min-bytes=${env.OVERTURN_FINGERPRINT_JOBS_MIN_BYTES ?? ""}\0deal=${env.OVERTURN_FINGERPRINT_JOBS_DEAL ?? ""}\0` +
+  `progress=${+!!process.stderr.isTTY}\0tty=${+!!process.stdout.isTTY}\0`);
 
 /** The name of a read error (ENOENT), worded by the core; "-" when it has none. */
 const errName = (err: unknown) => (err as { code?: string }).code ?? "-";
@@ -50,11 +44,11 @@ async function write(err: Uint8Array, out: Uint8Array): Promise<void> {
 interface Message { aux: string; bytes: Uint8Array; out?: Uint8Array; err?: Uint8Array }
 
 async function main(argv: string[]): Promise<number> {
-  const args = argvBytes(argv), started = Date.now();
-  const workers: Worker[] = [], inbox: Message[] = [], kept = new Map<number, Uint8Array[]>();
-  const tasks = new Map<number, { data: Uint8Array; flag: Int32Array }>();
-  let wake = () => {}, block = EMPTY, fh: FileHandle | null = null, path: string | null = null;
-  let stdin: AsyncIterator<Buffer> | null = null;
+  // argv as the core reads it: per argument the size found at that path ("-": none), ":", its bytes, NUL.
+  const size = (a: string) => { try { return statSync(a).size; } catch { return "-"; } };
+  const args = Buffer.concat(argv.map((a) => Buffer.from(`${size(a)}:${a}\0`))), started = Date.now();
+  const workers: Worker[] = [], inbox: Message[] = [], kept = new Map<number, [Uint8Array, Uint8Array]>();
+  let wake = () => {}, fh: FileHandle | null = null, stdin: AsyncIterator<Buffer> | null = null;
   let r = cliStep("start", args, PROG, version, hostFacts());
   for (;;) {
     let aux = "", bytes = EMPTY;
@@ -66,38 +60,21 @@ async function main(argv: string[]): Promise<number> {
         await Promise.all(workers.map((w) => w.terminate()));
         if (env.OVERTURN_FINGERPRINT_JOBS_TRACE && r.data.length) writeFileSync(env.OVERTURN_FINGERPRINT_JOBS_TRACE, r.data);
         return r.code;
-      case CLI_READ: {
-        const head = block.subarray(block.length - r.lines);
+      case CLI_READ: // the file stays open from its first read to its end or an error
         try {
-          if (file !== path) {
-            await fh?.close();
-            fh = file === "-" ? null : await open(file, "r");
-            path = file;
-          }
-          let more: Uint8Array = EMPTY;
-          if (fh) {
-            const buf = Buffer.allocUnsafe(head.length + r.arg);
-            buf.set(head);
-            const { bytesRead } = await fh.read(buf, head.length, r.arg, null);
-            block = buf.subarray(0, head.length + bytesRead);
-            more = block.subarray(head.length);
-          } else {
+          if (file === "-") {
             const next = await (stdin ??= (process.stdin as AsyncIterable<Buffer>)[Symbol.asyncIterator]()).next();
-            more = next.done ? EMPTY : next.value;
-            block = head.length ? Buffer.concat([head, more]) : more;
+            bytes = next.done ? EMPTY : next.value;
+          } else {
+            const { buffer, bytesRead } = await (fh ??= await open(file, "r")).read(Buffer.allocUnsafe(r.arg), 0, r.arg, null);
+            bytes = buffer.subarray(0, bytesRead);
           }
-          if (!more.length) aux = "EOF";
+          if (!bytes.length) aux = "EOF";
         } catch (err) {
           aux = errName(err);
-          block = EMPTY;
         }
-        if (aux) {
-          await fh?.close().catch(() => undefined);
-          fh = path = null;
-        }
-        bytes = block;
+        if (aux) fh = (await fh?.close().catch(() => undefined), null);
         break;
-      }
       case CLI_READ_ALL:
         try { bytes = readFileSync(file === "-" ? 0 : file); } catch (err) { aux = errName(err); }
         break;
@@ -109,11 +86,9 @@ async function main(argv: string[]): Promise<number> {
           workers.push(w);
         }
         break;
-      case CLI_SEND: {
-        // Flag: claimed by whoever runs the task (1: its worker, 2: taken back here).
-        const task = { data: r.data.slice(), flag: new Int32Array(new SharedArrayBuffer(4)) };
-        tasks.set(r.arg, task);
-        workers[r.lines].postMessage({ j: r.arg, ...task });
+      case CLI_SEND: { // moved to the worker, not copied
+        const task = r.data.slice();
+        workers[r.lines].postMessage({ j: r.arg, task }, [task.buffer]);
         break;
       }
       case CLI_POLL: case CLI_WAIT: {
@@ -121,22 +96,16 @@ async function main(argv: string[]): Promise<number> {
         const m = inbox.shift();
         if (m) {
           ({ aux, bytes } = m);
-          if (m.out) { kept.set(Number(aux), [m.err!, m.out]); tasks.delete(Number(aux)); }
+          if (m.out) kept.set(Number(aux), [m.err!, m.out]);
         }
         break;
       }
       case CLI_WRITE:
-        await write(kept.get(r.lines)![0], kept.get(r.lines)![1]);
+        await write(...kept.get(r.lines)!);
         kept.delete(r.lines);
         break;
-      case CLI_TAKE: {
-        const t = tasks.get(r.lines);
-        if (t && Atomics.compareExchange(t.flag, 0, 0, 2) === 0) bytes = t.data;
-        tasks.delete(r.lines);
-        break;
-      }
     }
-    r = cliStep("next", r.state, String(Date.now() - started), aux, bytes);
+    r = cliStep("next", String(Date.now() - started), aux, r.state, bytes);
   }
 }
 
@@ -147,13 +116,12 @@ if (isMainThread) {
   });
   main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
 } else {
-  // A worker: its own core instance with the run's options; tasks in, answers out.
+  // A worker: its own core instance with the run's options; tasks in, answers out (their buffer moved, not copied).
   const data = workerData as { argv: Uint8Array; tools: Uint8Array; k: number };
   cliStep("worker", data.argv, "", "", data.tools);
   parentPort!.postMessage({ aux: String(data.k), bytes: EMPTY });
-  parentPort!.on("message", (m: { j: number; data: Uint8Array; flag: Int32Array }) => {
-    if (Atomics.compareExchange(m.flag, 0, 0, 1) !== 0) return; // taken back
-    const r = cliStep("job", "", "", "", m.data);
-    parentPort!.postMessage({ aux: String(m.j), bytes: r.state, out: r.out, err: r.err });
+  parentPort!.on("message", (m: { j: number; task: Uint8Array }) => {
+    const r = cliStep("job", "", "", "", m.task);
+    parentPort!.postMessage({ aux: String(m.j), bytes: r.state, out: r.out, err: r.err }, [r.out.buffer as ArrayBuffer]);
   });
 }

@@ -200,7 +200,7 @@ describe("the driver's loop in a host of a few lines", async () => {
   function host(args: string[]): { stdout: string; stderr: string; exit: number } {
     const size = (a: string) => { try { return String(statSync(join(ROOT, a)).size); } catch { return "-"; } };
     const out: Uint8Array[] = [], err: Uint8Array[] = [];
-    let block = new Uint8Array(0), fd = -1, path = "";
+    let fd = -1;
     let r = cliStep("start", Buffer.concat(args.map((a) => Buffer.from(`${size(a)}:${a}\0`))), "{prog}", "{pkg}",
       Buffer.from("cores=1\0worker=thread\0"));
     for (;;) {
@@ -208,20 +208,18 @@ describe("the driver's loop in a host of a few lines", async () => {
       const file = join(ROOT, Buffer.from(r.data).toString()); // the vectors' paths are from the repository root
       let aux = "", bytes = new Uint8Array(0);
       if (r.op === CLI_EXIT) return { stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString(), exit: r.code };
-      if (r.op === CLI_READ) {
-        const buf = Buffer.alloc(r.lines + r.arg);
-        buf.set(block.subarray(block.length - r.lines));
+      if (r.op === CLI_READ) { // the file open from its first read to its end or an error
         try {
-          if (file !== path) [fd, path] = [openSync(file, "r"), file];
-          const n = readSync(fd, buf, r.lines, r.arg, null);
-          aux = n ? "" : "EOF";
-          bytes = block = buf.subarray(0, r.lines + n);
+          if (fd < 0) fd = openSync(file, "r");
+          const buf = Buffer.alloc(r.arg);
+          bytes = buf.subarray(0, readSync(fd, buf, 0, r.arg, null));
+          aux = bytes.length ? "" : "EOF";
         } catch (e) { aux = errName(e); }
-        if (aux) { if (fd >= 0) closeSync(fd); [fd, path] = [-1, ""]; }
+        if (aux && fd >= 0) { closeSync(fd); fd = -1; }
       } else if (r.op === CLI_READ_ALL) {
         try { bytes = readFileSync(file); } catch (e) { aux = errName(e); }
       } else if (r.op !== CLI_NEXT) throw new Error(`a run without workers asked for action ${r.op}`);
-      r = cliStep("next", r.state, "0", aux, bytes);
+      r = cliStep("next", "0", aux, r.state, bytes);
     }
   }
   it.each(cases.filter((c) => !c.args.includes("-")))("$id", (c) => {

@@ -9,24 +9,26 @@
 // Steps (F_CLI, steps.ts):
 //   start   name = argv (args.ts), matchOn = program, ignoreArgs = version, args = the host's facts
 //           (plan.ts; and progress=1: stderr is a terminal, tty=1: stdout is one)
-//   next    name = the last result's state, matchOn = milliseconds since the start (decimal), then
-//           what the action gave: CLI_READ / CLI_READ_ALL: ignoreArgs = the error's name (errno.ts;
-//           "EOF": nothing more), args = the bytes kept and read; CLI_POLL / CLI_WAIT: a worker's
-//           message (nothing: none came); CLI_TAKE: args = the task's payload if taken back
+//   next    name = milliseconds since the start (decimal), ignoreArgs = the last result's state,
+//           then what the action gave: CLI_READ / CLI_READ_ALL: matchOn = the error's name (errno.ts;
+//           "EOF": nothing more), args = the bytes read; CLI_POLL / CLI_WAIT: a worker's
+//           message (nothing: none came)
 //   worker  (a worker's instance) name = argv, args = CLI_SPAWN's payload
 //   job     (a worker's instance) args = CLI_SEND's payload → out, err, state = the task's answer
-// A worker's message: ignoreArgs = its number once it started; or ignoreArgs = the task's number
+// A worker's message: matchOn = its number once it started; or matchOn = the task's number
 // and args = the task's answer (the host keeps the task's out and err for CLI_WRITE).
 //
 // A new host starts without workers (facts cores=1: the plan starts none): CLI_EXIT, CLI_NEXT,
 // CLI_READ and CLI_READ_ALL are then all it does (test/cli-vectors.test.ts runs every CLI vector
 // through such a host of ~30 lines); workers add the other six actions.
 //
-// The state the host hands back: u32 plan length, the plan's records, why's state (why.ts). The
-// rest lives in this instance's globals. Tasks are numbered in input order; answers are written
+// The state the host hands back: u32 plan length, the plan's records, why's state (why.ts), then
+// the line the last read cut (`keep` bytes): the state part lies right before the args part
+// (dispatch.ts), so that line runs on into the next read's bytes where they are, and a host
+// never keeps or joins what it read. The rest lives in this instance's globals. Tasks are numbered in input order; answers are written
 // in that order, at most `queue` per job waiting, so memory stays constant.
 import {
-  CLI_EXIT, CLI_HOLD, CLI_NEXT, CLI_POLL, CLI_READ, CLI_READ_ALL, CLI_SEND, CLI_SPAWN, CLI_TAKE, CLI_WAIT, CLI_WRITE,
+  CLI_EXIT, CLI_HOLD, CLI_NEXT, CLI_POLL, CLI_READ, CLI_READ_ALL, CLI_SEND, CLI_SPAWN, CLI_WAIT, CLI_WRITE,
   FINGERPRINT_VERSION, RESULT_CLI_ARG, RESULT_CLI_CODE, RESULT_CLI_DATA, RESULT_CLI_ERR, RESULT_CLI_LINES, RESULT_CLI_OP,
   RESULT_CLI_OUT, RESULT_CLI_STATE,
 } from "../abi";
@@ -52,19 +54,21 @@ function wSent(): usize { return memory.data(256 * 4); }
 function wDone(): usize { return memory.data(256 * 4); }
 function wReady(): usize { return memory.data(256); }
 
-const PH_RECORD: u32 = 0, PH_WHOLE: u32 = 1, PH_FILE: u32 = 2, PH_TAKE: u32 = 3, PH_DRAIN: u32 = 4, PH_END: u32 = 5;
+const PH_RECORD: u32 = 0, PH_WHOLE: u32 = 1, PH_FILE: u32 = 2, PH_DRAIN: u32 = 3, PH_END: u32 = 4;
 const K_OTHER: u32 = 0, K_TOOLS: u32 = 1, K_TARGET: u32 = 2, K_LOAD: u32 = 3, K_HERE: u32 = 4, K_SHARED: u32 = 5;
 
 let phase: u32 = PH_RECORD, kind: u32 = K_OTHER, lastOp: u32 = CLI_NEXT;
 let planP: usize = 0, planN: usize = 0, recAt: usize = 0;
 let stP: usize = 0, stN: usize = 0, whyP: usize = 0, whyN: usize = 0;
-let fileAt: usize = 0, fileLen: usize = 0, fileSize: u64 = 0, readBytes: u64 = 0, keep: usize = 0, readSize: usize = 0;
+let fileAt: usize = 0, fileLen: usize = 0, fileSize: u64 = 0, readBytes: u64 = 0, readSize: usize = 0;
+/** The cut line carried in the state: its bytes [carryP, carryP + keep) (the request's, valid for one step). */
+let keep: usize = 0, carryP: usize = 0;
 const STDIN_READ: usize = 1 << 16;
 let baseSize: usize = 1 << 20;
 let first: u32 = 1, lines: u64 = 0, ms: i64 = 0;
-let chunk: usize = 1 << 20, nWorkers: u32 = 0, inflight: u32 = 2, limit: u32 = 4, takeback = false, deal = false;
+let chunk: usize = 1 << 20, nWorkers: u32 = 0, inflight: u32 = 2, limit: u32 = 4, deal = false;
 let spawned = false, readyN: u32 = 0, dealt: u32 = 0, mainChunks: u32 = 0;
-let nextJob: u32 = 0, oldest: u32 = 0, takeAt: u32 = 0;
+let nextJob: u32 = 0, oldest: u32 = 0;
 let polled = false, target: i32 = -1, stopped = false, progressOn = false, progressDue = false;
 
 /** "start": the plan, or the text to print and the exit status (help, version, a usage error). */
@@ -72,8 +76,8 @@ export function driveStart(p: usize, n: usize, hP: usize, hN: usize): bool {
   replayClear();
   if (!runPlan(p, n, hP, hN, FINGERPRINT_VERSION, true)) return false;
   if (load<i32>(result() + RESULT_CLI_CODE) >= 0) return true; // CLI_EXIT
-  phase = PH_RECORD; kind = K_OTHER; recAt = 0; lines = 0; first = 1;
-  spawned = stopped = progressDue = takeback = deal = false; readyN = dealt = mainChunks = nextJob = oldest = nWorkers = 0;
+  phase = PH_RECORD; kind = K_OTHER; recAt = 0; lines = 0; first = 1; keep = 0;
+  spawned = stopped = progressDue = deal = false; readyN = dealt = mainChunks = nextJob = oldest = nWorkers = 0;
   const src = sinkBase(), len = sinkLength();
   for (let q = src; q < src + len;) {
     q = readRec(q, src + len);
@@ -81,7 +85,6 @@ export function driveStart(p: usize, n: usize, hP: usize, hN: usize): bool {
     else if (key("chunk")) chunk = <usize>value();
     else if (key("inflight")) inflight = <u32>value();
     else if (key("queue")) limit = <u32>value();
-    else if (key("takeback")) takeback = value() == 1;
     else if (key("deal")) deal = value() == 1;
   }
   limit *= nWorkers + 1;
@@ -99,13 +102,12 @@ export function driveStart(p: usize, n: usize, hP: usize, hN: usize): bool {
 /** "next": what the last action gave; the next action. */
 export function driveNext(sP: usize, sN: usize, msP: usize, msN: usize, aP: usize, aN: usize, p: usize, n: usize): bool {
   ms = <i64>decimalAt(msP, msN);
-  stP = sP; stN = sN;
+  stP = sP; stN = sN - keep; carryP = sP + stN;
   planN = <usize>load<u32>(sP); planP = sP + 4;
-  whyP = planP + planN; whyN = sN - 4 - planN;
+  whyP = planP + planN; whyN = stN - 4 - planN;
   statePrefix(sP, 4 + planN); // every result carries the plan back before a step's own state
   if (lastOp == CLI_READ) return afterRead(aP, aN, p, n);
   if (lastOp == CLI_READ_ALL) return afterWhole(aP, aN, p, n);
-  if (lastOp == CLI_TAKE && n > 0) return runTaken(p, n, takenJob);
   if (lastOp == CLI_POLL || lastOp == CLI_WAIT) {
     if (aN == 0) polled = true; // nothing came
     else if (n == 0) { store<u8>(wReady() + <usize>decimalAt(aP, aN), 1); readyN++; }
@@ -156,7 +158,7 @@ function advance(): bool {
       }
     }
     if (phase == PH_RECORD) {
-      if (stopped || recAt >= planN) { phase = PH_TAKE; takeAt = oldest; continue; }
+      if (stopped || recAt >= planN) { phase = PH_DRAIN; keep = 0; continue; }
       recAt = readRec(planP + recAt, planP + planN) - planP;
       kind = key("tools") ? K_TOOLS : key("target") ? K_TARGET : key("load") ? K_LOAD : key("here") ? K_HERE
         : key("shared") ? K_SHARED : K_OTHER;
@@ -170,7 +172,7 @@ function advance(): bool {
       }
       // Standard input in pieces of what has come, as a pipe gives them: each answered as its lines arrive.
       baseSize = fileLen == 1 && load<u8>(planP + fileAt) == 0x2D ? STDIN_READ : chunk;
-      first = 1; readBytes = 0; keep = 0; readSize = baseSize; polled = false; phase = PH_FILE;
+      first = 1; readBytes = 0; readSize = baseSize; polled = false; phase = PH_FILE;
       if (kind == K_SHARED && !spawned && nWorkers > 0) {
         spawned = true;
         return act(CLI_SPAWN, nWorkers, 0, keptTools(), keptToolsLength());
@@ -191,22 +193,15 @@ function advance(): bool {
           if (k >= 0 && sent(k) >= inflight) return drainOne();
           target = k;
         } else {
-          // A started worker holding fewer than inflight, the least loaded; else the host's own thread.
+          // A started worker holding fewer than inflight, the least loaded; else the host's own thread. Near
+          // the file's end one each, so no worker is left with a queue while the host thread waits for it.
+          const most: u32 = fileSize - readBytes <= <u64>chunk * (nWorkers + 1) ? 1 : inflight;
           for (let k: i32 = 0; k < <i32>nWorkers; k++) {
-            if (load<u8>(wReady() + k) != 0 && sent(k) < inflight && (target < 0 || sent(k) < sent(target))) target = k;
+            if (load<u8>(wReady() + k) != 0 && sent(k) < most && (target < 0 || sent(k) < sent(target))) target = k;
           }
         }
       }
-      return act(CLI_READ, <u32>keep, <u32>readSize, planP + fileAt, fileLen);
-    }
-    if (phase == PH_TAKE) {
-      // At the end of input the chunks no worker has started are run here (a worker left with a queue was the run's last ~15 ms).
-      while (takeback && takeAt < nextJob) {
-        const j = takeAt++;
-        if (state(j) == J_WORKER) { takenJob = j; return act(CLI_TAKE, j, 0, 0, 0); }
-      }
-      phase = PH_DRAIN;
-      continue;
+      return act(CLI_READ, 0, <u32>readSize, planP + fileAt, fileLen);
     }
     if (phase == PH_DRAIN) {
       if (nextJob > oldest) return drainOne();
@@ -219,8 +214,6 @@ function advance(): bool {
     return finish();
   }
 }
-
-let takenJob: u32 = 0;
 
 /** The oldest task's output written, or a wait for it. */
 function drainOne(): bool {
@@ -253,10 +246,11 @@ function afterWhole(aP: usize, aN: usize, p: usize, n: usize): bool {
 function afterRead(aP: usize, aN: usize, p: usize, n: usize): bool {
   const eof = aN == 3 && is(aP, "EOF");
   if (aN > 0 && !eof) { // unreadable: worded after what came before it
-    phase = PH_RECORD;
+    phase = PH_RECORD; keep = 0;
     return runUnreadable(planP + fileAt, fileLen, aP, aN, whyP, whyN) && held(nextJob > oldest, nextJob++);
   }
-  readBytes += <u64>(n - keep);
+  readBytes += <u64>n;
+  p = carryP; n += keep; // the line the last read cut, then these bytes
   let cut = n;
   if (!eof) {
     while (cut > 0 && load<u8>(p + cut - 1) != 0x0A) cut--;
@@ -266,7 +260,7 @@ function afterRead(aP: usize, aN: usize, p: usize, n: usize): bool {
       return advance();
     }
   } else phase = PH_RECORD;
-  keep = n - cut;
+  keep = n - cut; carryP = p + cut;
   readSize = baseSize;
   polled = false;
   if (cut == 0) return advance();
@@ -280,22 +274,14 @@ function afterRead(aP: usize, aN: usize, p: usize, n: usize): bool {
 /** Lines [p, p+n) of the current file on this instance; held as task j when output waits before them. */
 function runHere(fP: usize, fN: usize, p: usize, n: usize, j: u32): bool {
   mainChunks++;
-  if (!runChunk(fP, fN, whyP, whyN, first, p, n)) return false;
+  if (!runChunk(fP, fN, whyP, whyN, first, p, n) || !ensure(keep)) return false;
   const r = result(), nl = load<u32>(r + RESULT_CLI_LINES);
+  putBytes(carryP, keep); // after the state runChunk wrote
+  store<u32>(r + RESULT_CLI_STATE, load<u32>(r + RESULT_CLI_STATE) + <u32>keep);
   first += nl; lines += nl;
   if (load<i32>(r + RESULT_CLI_CODE) == 1) { stopped = true; phase = PH_RECORD; } // why found the call itself
   store<i32>(r + RESULT_CLI_CODE, 0);
-  return held(j != oldest || lastOp == CLI_TAKE, j);
-}
-
-/** A taken-back task (its payload [p, p+n), as a worker's): run here, kept as task j. */
-function runTaken(p: usize, n: usize, j: u32): bool {
-  const fN = <usize>load<u32>(p, 4);
-  const savedFirst = first, savedLines = lines; // counted when it was sent
-  first = load<u32>(p);
-  const ok = runHere(p + 8, fN, p + 8 + fN, n - 8 - fN, j);
-  first = savedFirst; lines = savedLines;
-  return ok;
+  return held(j != oldest, j);
 }
 
 /** The result's out and err: written now (CLI_NEXT), or kept by the host as task j (CLI_HOLD) behind older tasks. */
@@ -315,14 +301,14 @@ function send(p: usize, n: usize): bool {
   store<u8>(jobState() + (j % RING), J_WORKER);
   store<u8>(jobOwner() + (j % RING), <u8>target);
   store<u32>(wSent() + (<usize>target << 2), sent(target) + 1);
-  if (!sinkInit(true, false, stN + fileLen + n + 32) || !ensure(stN + 8 + fileLen + n)) return false;
-  putBytes(stP, stN);
+  if (!sinkInit(true, false, stN + keep + fileLen + n + 32) || !ensure(stN + keep + 8 + fileLen + n)) return false;
+  putState();
   store<u32>(sinkEnd(), first); store<u32>(sinkEnd(), <u32>fileLen, 4);
   sinkAdvance(8);
   putBytes(planP + fileAt, fileLen);
   putBytes(p, n);
   first += nl; lines += nl;
-  return op(done(0, 0, stN, <u32>target, 0), CLI_SEND, j, 8 + fileLen + n);
+  return op(done(0, 0, stN + keep, <u32>target, 0), CLI_SEND, j, 8 + fileLen + n);
 }
 
 function finish(): bool {
@@ -338,15 +324,15 @@ function finish(): bool {
 
 /** An action with the state as it came and payload [dP, dP+dN). */
 function act(o: u32, a: u32, b: u32, dP: usize, dN: usize): bool {
-  return sinkInit(true, false, stN + dN + 32) && tail(0, 0, o, a, b, dP, dN);
+  return sinkInit(true, false, stN + keep + dN + 32) && tail(0, 0, o, a, b, dP, dN);
 }
 
 /** The sink holds out and err: the state as it came, the payload, the words. */
 function tail(out: usize, err: usize, o: u32, a: u32, b: u32, dP: usize, dN: usize): bool {
-  if (!ensure(stN + dN)) return false;
-  putBytes(stP, stN);
+  if (!ensure(stN + keep + dN)) return false;
+  putState();
   putBytes(dP, dN);
-  done(out, err, stN, a, 0);
+  done(out, err, stN + keep, a, 0);
   return op(true, o, b, <u32>dN);
 }
 
@@ -361,6 +347,12 @@ function op(ok: bool, o: u32, b: u32, d: u32): bool {
   if (o != CLI_EXIT) store<i32>(r + RESULT_CLI_CODE, 0);
   lastOp = o;
   return true;
+}
+
+/** The state as it came, then the line cut by the last read. */
+function putState(): void {
+  putBytes(stP, stN);
+  putBytes(carryP, keep);
 }
 
 function flags(): u32 {

@@ -9,14 +9,12 @@
 //                  "isolate" (a worker that loads and compiles its own)
 //   min-bytes=N    tests only: the size from which workers start
 //   deal=1         tests only: chunks dealt in turn, once every worker started
+// (a fact without its value, "min-bytes=", is none; a flag is "1" when on)
 // The plan (the state bytes, NUL-terminated "key=value" records, in order):
 //   workers=N      worker jobs to start besides the host's own thread
 //   chunk=N        bytes per read (a chunk is its whole lines)
 //   inflight=N     chunks a worker holds at once (sent, not yet answered)
 //   queue=N        answers waiting per job before the host writes the oldest
-//   takeback=1     at the end of input the host runs the chunks no worker
-//                  has started itself (a worker left with a queue was the
-//                  run's last ~15 ms while the host thread waited)
 //   deal=1         (tests) chunk i goes to job i mod (workers + 1)
 //   tools=F        read F whole, hand it to the "tools" step
 //   target=F       read F whole, hand it to the "target" step (why's call)
@@ -73,10 +71,9 @@ export function writePlan(hostP: usize, hostN: usize, sizes: bool = false): bool
     workers = n - 1 < after ? n - 1 : after;
     if (workers > MAX_WORKERS) workers = MAX_WORKERS;
   }
-  // Dealt shares (tests) stay as dealt: nothing is taken back.
   const deal = factIs(hostP, hostN, "deal", "1");
   if (!num("workers", workers) || !num("chunk", CHUNK) || !num("inflight", IN_FLIGHT) || !num("queue", QUEUE)
-    || !num("takeback", deal ? 0 : 1) || (deal && !num("deal", 1))) return false;
+    || (deal && !num("deal", 1))) return false;
   if (hasToolsFile() && !rec("tools", toolsP(), toolsN())) return false;
   if (options().command == C_WHY) {
     if (!rec("target", argP(fileArg(0)), argN(fileArg(0)))) return false;

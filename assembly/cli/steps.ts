@@ -52,7 +52,7 @@ function step(fP: usize, fN: usize, opP: usize, opN: usize, progP: usize, progN:
   pkgP: usize, pkgN: usize, argsP: usize, argsN: usize): bool {
   setTools(keptTools(), keptToolsLength()); // --tools (cli/tools.ts), kept by this instance's replay index
   statePrefix(0, 0);
-  if (fN == 4 && is(fP, "next")) return driveNext(opP, opN, progP, progN, pkgP, pkgN, argsP, argsN);
+  if (fN == 4 && is(fP, "next")) return driveNext(pkgP, pkgN, opP, opN, progP, progN, argsP, argsN);
   if (fN == 3 && is(fP, "job")) return driveJob(argsP, argsN);
   if (fN == 5 && is(fP, "start")) { setProg(progP, progN); setPkg(pkgP, pkgN); return driveStart(opP, opN, argsP, argsN); }
   if (fN == 6 && is(fP, "worker")) return driveWorker(opP, opN, argsP, argsN);

@@ -116,30 +116,6 @@ def test_jobs_over_files_and_a_missing_one(prog, cmd, tmp_path):
     assert _trace(t)["workers"] == 2 and all(c > 0 for c in _trace(t)["chunks"])
 
 
-TAKE_BACK = r"""
-import sys
-from overturn.fingerprint import _cli
-def idle(k, argv, tools, tasks, inbox):  # a worker that starts and then never takes a chunk (as if busy to the end)
-    inbox.put((str(k), b"", None))
-_cli._work = idle
-sys.exit(_cli.main(["--jobs", "2", sys.argv[1]]))
-"""
-
-
-def test_chunks_a_worker_has_not_started_are_run_by_the_main_thread_at_the_end(tmp_path):
-    # Python: at the end of input the main thread takes back the queued chunks; without
-    # that, this run would wait for the idle worker forever (the timeout).
-    text, want = _big(40_000, 12_345)
-    p, t = tmp_path / "big.jsonl", tmp_path / "trace.json"
-    p.write_text(text, encoding="utf-8")
-    env = dict(os.environ, OVERTURN_FINGERPRINT_JOBS_TRACE=str(t), OVERTURN_FINGERPRINT_JOBS_MIN_BYTES="0")
-    r = subprocess.run([sys.executable, "-c", TAKE_BACK, str(p)], cwd=ROOT, capture_output=True, timeout=120, env=env)
-    assert r.stdout.decode() == want and r.returncode == 1
-    assert r.stderr.decode().endswith("1 of 40000 lines failed\n")
-    chunks = _trace(t)["chunks"]
-    assert chunks[1] == 0 and chunks[0] >= 4  # every chunk ran here, the queued ones at the end
-
-
 VECTORS = json.loads((ROOT / "vectors" / "cli.vectors.json").read_text("utf-8"))
 
 

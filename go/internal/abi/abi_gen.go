@@ -3,7 +3,7 @@
 // Package abi is the core's ABI for the Go host; abiId() of the module must equal ABI_ID.
 package abi
 
-const ABI_ID = 0x000e3ef0
+const ABI_ID = 0x000b5364
 
 // PACKAGE_VERSION is package.json's version, which the CLI prints (--version).
 const PACKAGE_VERSION = "1.0.0"
@@ -89,7 +89,6 @@ const (
 	CLI_WAIT                = 7
 	CLI_WRITE               = 8
 	CLI_HOLD                = 9
-	CLI_TAKE                = 10
 	BATCH_FLAGS             = 0
 	BATCH_COUNT             = 1
 	BATCH_COLUMNS           = 2

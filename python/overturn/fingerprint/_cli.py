@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from typing import Any, List
 
 from . import __version__
-from ._abi import CLI_EXIT, CLI_HOLD, CLI_POLL, CLI_READ, CLI_READ_ALL, CLI_SEND, CLI_SPAWN, CLI_TAKE, CLI_WAIT, CLI_WRITE
+from ._abi import CLI_EXIT, CLI_HOLD, CLI_POLL, CLI_READ, CLI_READ_ALL, CLI_SEND, CLI_SPAWN, CLI_WAIT, CLI_WRITE
 from ._engine import cli_step
 
 PROG = "python -m overturn.fingerprint"
@@ -34,13 +34,11 @@ def _size(path: str) -> bytes:
 
 
 def _facts() -> bytes:
-    """What the core needs to know of this host (``cli/plan.ts``, ``cli/drive.ts``); threads share the module."""
-    f = [b"cores=%d" % (os.cpu_count() or 1), b"worker=thread"]
-    if _env.get("OVERTURN_FINGERPRINT_JOBS_MIN_BYTES"):  # tests: workers whatever the size, chunks dealt in turn
-        f.append(b"min-bytes=" + _env["OVERTURN_FINGERPRINT_JOBS_MIN_BYTES"].encode())
-    f += [b"deal=1"] * (_env.get("OVERTURN_FINGERPRINT_JOBS_DEAL") == "1")
-    f += [b"progress=1"] * sys.stderr.isatty() + [b"tty=1"] * sys.stdout.isatty()
-    return b"".join(x + b"\0" for x in f)
+    """What the core needs to know of this host (``cli/plan.ts``, ``cli/drive.ts``): threads share the module;
+    the tests' settings (workers whatever the size, chunks dealt in turn), an empty one being none."""
+    return b"cores=%d\0worker=thread\0min-bytes=%s\0deal=%s\0progress=%d\0tty=%d\0" % (
+        os.cpu_count() or 1, _env.get("OVERTURN_FINGERPRINT_JOBS_MIN_BYTES", "").encode(),
+        _env.get("OVERTURN_FINGERPRINT_JOBS_DEAL", "").encode(), sys.stderr.isatty(), sys.stdout.isatty())
 
 
 def _err_name(e: OSError) -> str:
@@ -66,11 +64,7 @@ def _work(k: int, argv: bytes, tools: bytes, tasks: Any, inbox: Any) -> None:
     try:
         cli_step("worker", argv, b"", b"", tools)
         inbox.put((str(k), b"", None))
-        for j, data, flag in iter(tasks.get, None):
-            try:
-                flag.pop()  # claimed here unless taken back (list.pop is atomic)
-            except IndexError:
-                continue
+        for j, data in iter(tasks.get, None):
             out, err, state = cli_step("job", b"", b"", b"", data)[:3]
             inbox.put((str(j), state, (err, out)))
     except BaseException as e:  # a defect or out of memory: the main thread raises it
@@ -84,11 +78,8 @@ def _run(argv: List[str]) -> int:
     import threading
 
     args = b"".join(b"%s:%s\0" % (_size(a), a.encode("utf-8", "surrogateescape")) for a in argv)
-    started, inbox, threads, tasks, kept, sent = time.monotonic(), queue.SimpleQueue(), [], [], {}, {}  # type: ignore
-    block: Any = b""
-    buf = bytearray()
+    started, inbox, threads, tasks, kept = time.monotonic(), queue.SimpleQueue(), [], [], {}  # type: ignore
     f: Any = None
-    path = None
     r = cli_step("start", args, PROG, __version__, _facts())
     try:
         while True:
@@ -104,27 +95,15 @@ def _run(argv: List[str]) -> int:
                     with open(_env["OVERTURN_FINGERPRINT_JOBS_TRACE"], "wb") as t:
                         t.write(data)
                 return code
-            if op == CLI_READ:
-                # One buffer (no object of a chunk's size made per read): the bytes kept first, the new ones after.
-                keep = bytes(block[len(block) - n:]) if n else b""
-                buf = buf if len(buf) >= n + arg else bytearray(n + arg)
-                view = memoryview(buf)
-                view[:n] = keep
-                more = 0
+            if op == CLI_READ:  # the file stays open from its first read to its end or an error
                 try:
-                    if name != path:
-                        f = sys.stdin.buffer if name == "-" else open(name, "rb")
-                        path = name
-                    more = (getattr(f, "readinto1", f.readinto) if name == "-" else f.readinto)(view[n:n + arg])
-                    aux = "" if more else "EOF"
+                    f = f or (sys.stdin.buffer if name == "-" else open(name, "rb"))
+                    got = f.read1(arg) if name == "-" else f.read(arg)
+                    aux = "" if got else "EOF"
                 except OSError as e:
                     aux = _err_name(e)
-                block = view[:n + more]
-                if aux:
-                    if f is not None and name != "-":
-                        f.close()
-                    f = path = None
-                got = block
+                if aux:  # closed (standard input stays open)
+                    f = f.close() if f and name != "-" else None
             elif op == CLI_READ_ALL:
                 try:
                     if name == "-":
@@ -140,8 +119,7 @@ def _run(argv: List[str]) -> int:
                     threads.append(threading.Thread(target=_work, args=(k, args, bytes(data), tasks[k], inbox), daemon=True))
                     threads[-1].start()
             elif op == CLI_SEND:
-                sent[arg] = (arg, data, [0])  # the flag: popped by whoever runs the task
-                tasks[n].put(sent[arg])
+                tasks[n].put((arg, data))
             elif op in (CLI_POLL, CLI_WAIT):
                 try:
                     aux, got, res = inbox.get() if op == CLI_WAIT else inbox.get_nowait()
@@ -151,18 +129,9 @@ def _run(argv: List[str]) -> int:
                     raise res
                 if res:
                     kept[int(aux)] = res
-                    sent.pop(int(aux), None)
             elif op == CLI_WRITE:
                 _write(*kept.pop(n))
-            elif op == CLI_TAKE:
-                task = sent.pop(n, None)
-                try:
-                    if task:
-                        task[2].pop()
-                        got = task[1]
-                except IndexError:
-                    pass
-            r = cli_step("next", state, b"%d" % ((time.monotonic() - started) * 1000), aux, got)
+            r = cli_step("next", b"%d" % ((time.monotonic() - started) * 1000), aux, state, got)
     finally:
         # No thread may outlive the run (wasmtime's teardown); one mid-task finishes it first.
         for q in tasks:
