@@ -9,35 +9,6 @@ import (
 	"encoding/json"
 )
 
-// Explanation says how a call's fingerprint was made: the core's record
-// (assembly/pipeline/explain.ts) and the digest.
-type Explanation struct {
-	Version     int       `json:"version"`
-	Kind        string    `json:"kind"`
-	Name        string    `json:"name"`
-	Selected    Selection `json:"selected"`
-	Canonical   string    `json:"canonical"`
-	Preimage    string    `json:"preimage"`
-	Fingerprint string    `json:"fingerprint"`
-	// Declared is "tools" when the tool's declaration chose the selection.
-	Declared string `json:"declared,omitempty"`
-}
-
-// Selection: the top-level keys kept, dropped, and asked for but missing.
-type Selection struct {
-	Kept    []string `json:"kept"`
-	Dropped []string `json:"dropped"`
-	Missing []string `json:"missing"`
-}
-
-// CallOptions for calls read whole (ExplainCall, FingerprintCall, Recording).
-type CallOptions struct {
-	// Tools: declarations {"<tool>": {"matchOn": [...]} | {"ignoreArgs": [...]}},
-	// as JSON text (string, []byte) or a Go value encoding/json writes as that.
-	Tools  any
-	Limits *Limits
-}
-
 func toolsText(o *CallOptions) ([]byte, error) {
 	if o == nil || o.Tools == nil {
 		return nil, nil
@@ -146,22 +117,6 @@ func asCall(name string, o *Options) map[string]any {
 	return c
 }
 
-// Change is one difference of a Diff: a path in the args ("(kind)" and
-// "(name)" for those), what changed, and the canonical JSON before and after
-// (nil where absent).
-type Change struct {
-	Path   string  `json:"path"`
-	Kind   string  `json:"kind"` // "added", "removed" or "changed"
-	Before *string `json:"before"`
-	After  *string `json:"after"`
-}
-
-// DiffResult: whether two calls have the same fingerprint, and what differs.
-type DiffResult struct {
-	Same    bool     `json:"same"`
-	Changes []Change `json:"changes"`
-}
-
 // Diff compares two calls (or their Explanations) by their canonical args,
 // kind and name; the core answers (assembly/ops/compare.ts).
 func Diff(a, b any) (*DiffResult, error) {
@@ -197,14 +152,6 @@ func compare(in *instance, op uint32, a, b any) ([]byte, error) {
 		return nil, err
 	}
 	return r.text, nil
-}
-
-// NearestMatch: the recorded call nearest to a call, its explanation and the diff.
-type NearestMatch struct {
-	Index       int
-	Call        any
-	Explanation *Explanation
-	Diff        *DiffResult
 }
 
 // Nearest finds the recorded call of the same tool and kind with the fewest

@@ -22,31 +22,6 @@ import (
 // FingerprintVersion is the contract version these fingerprints follow (D18).
 const FingerprintVersion = abi.FINGERPRINT_VERSION
 
-// Options of one call; the zero value (or nil) is none.
-type Options struct {
-	// Kind defaults to "tool_call" when empty (D17).
-	Kind string
-	// MatchOn keeps only these top-level keys; it wins over IgnoreArgs, even
-	// when empty but not nil (D9).
-	MatchOn []string
-	// IgnoreArgs drops these top-level keys (D9).
-	IgnoreArgs []string
-	// Limits of this call: they can only tighten the configured ones.
-	Limits *Limits
-}
-
-// Limits caps what one input may hold (a server's guard), with the meaning
-// the other SDKs give their limits: a nil field is not given (it keeps the
-// setting underneath), a value >= 0 is the limit, NoLimit is none (in
-// Configure it removes the limit; a call's own NoLimit keeps the configured
-// one: a call's limits only tighten). The core checks every value (abi.ts
-// F_LIMITS). Limit(n) makes a field.
-type Limits struct {
-	MaxInputBytes *int // bytes as the core reads them: JSON text, or the value stream
-	MaxDepth      *int // nesting of objects and arrays (1 = flat)
-	MaxMembers    *int // members of one object (duplicate keys count)
-}
-
 // NoLimit in a Limits field is none (Infinity in the other SDKs; the core
 // takes any value from 2^32-1 up as none).
 const NoLimit = math.MaxInt
@@ -103,16 +78,6 @@ var (
 func init() {
 	configured.Store(&none)
 	retainBytes.Store(abi.RETAIN_BYTES)
-}
-
-// Settings for every call (Configure).
-type Settings struct {
-	// Limits laid over the configured ones (a nil field keeps its setting).
-	Limits *Limits
-	// RetainMemoryBytes: an instance whose memory grew past this is closed
-	// after its call (wasm memory cannot shrink); 0 keeps the setting (64 MiB):
-	// Go's zero value means "not set" here, so retaining nothing is 1.
-	RetainMemoryBytes int64
 }
 
 // Configure sets the process-wide limits and memory retention; on an error nothing changes.

@@ -19,45 +19,6 @@ type Recording struct {
 	lines, calls int
 }
 
-// BadLine is a recorded line that could not be read as a call.
-type BadLine struct {
-	Line int
-	Err  *FingerprintError
-}
-
-// RecordedCall is a call of the recording: its line, its index in that
-// line's message, and the line's text.
-type RecordedCall struct {
-	Line int    `json:"line"`
-	Call int    `json:"call"`
-	Text string `json:"text,omitempty"`
-}
-
-// ReplayAnswer is a hit (the recorded call, taken once) or a miss (why, and
-// the nearest recorded call of that tool with what differs).
-type ReplayAnswer struct {
-	Hit          bool          `json:"hit"`
-	Name         string        `json:"name"`
-	Kind         string        `json:"kind"`
-	Fingerprint  string        `json:"fingerprint"`
-	Calls        int           `json:"calls"`
-	RecordedLine int           `json:"recordedLine"`
-	RecordedCall int           `json:"recordedCall"`
-	Text         string        `json:"-"` // the recorded line (a hit)
-	Why          string        `json:"why,omitempty"`
-	Recorded     int           `json:"recorded"`
-	Asked        int           `json:"asked"`
-	Nearest      *RecordedCall `json:"nearest"`
-	Changes      []Change      `json:"changes"`
-}
-
-// UnusedCall is a recorded call no Answer took.
-type UnusedCall struct {
-	RecordedCall
-	Name        string `json:"name"`
-	Fingerprint string `json:"fingerprint"`
-}
-
 // LoadRecording reads a recording from r, LOAD_CHUNK_BYTES at a time (the
 // core keeps a line a chunk cuts until a chunk ends it); opts.Tools declares
 // selections by tool name.
@@ -89,13 +50,7 @@ func LoadRecording(ctx context.Context, r io.Reader, opts *CallOptions) (*Record
 
 func (rec *Recording) load(ctx context.Context, data []byte, last bool) error {
 	out, err := rec.op(ctx, abi.R_LOAD, map[bool]uint32{true: abi.LOAD_LAST}[last], textArg{b: data})
-	var r struct {
-		Lines, Calls int
-		Bad          []struct {
-			Line, Status, Offset int
-			Detail               string
-		}
-	}
+	var r loadReport
 	if err == nil {
 		err = decode(out, &r)
 	}

@@ -19,9 +19,10 @@ const check = process.argv.includes("--check");
 const tmp = mkdtempSync(join(tmpdir(), "fp-wasm-"));
 const bin = (name) => join(root, "node_modules", ".bin", name);
 
-// The ABI's generated files first (the core compiles one of them in).
-execFileSync(process.execPath, [join(root, "scripts", "gen-abi.mjs"), ...(check ? ["--check"] : [])],
-  { cwd: root, stdio: "inherit" });
+// The ABI's generated files first (the core compiles one of them in), and the hosts' record types.
+for (const gen of ["gen-abi.mjs", "gen-records.mjs"]) { // the records each SDK returns: interface/records.json
+  execFileSync(process.execPath, [join(root, "scripts", gen), ...(check ? ["--check"] : [])], { cwd: root, stdio: "inherit" });
+}
 
 /**
  * One module: asc, then wasm-opt; returns its bytes. withSimd: wasm SIMD

@@ -8,15 +8,8 @@
 import { W_OBJECT } from "./_abi.gen.js";
 import { hostError, typeWord } from "./errors.js";
 
-/** What a server caps per input (README "Servers: limits and memory"); undefined/null = no change. */
-export interface Limits {
-  /** Largest input in bytes as the core reads it: JSON text (UTF-8), or the value stream a host value becomes. */
-  maxInputBytes?: number | null;
-  /** Deepest nesting of objects and arrays (1 = flat). */
-  maxDepth?: number | null;
-  /** Most members of one object (duplicate keys count). */
-  maxMembers?: number | null;
-}
+// Declared once for every host (interface/records.json).
+export type { Limits } from "./_records.gen.js";
 
 /** [maxInputBytes, maxDepth, maxMembers] as u32, NO_LIMIT for none. */
 export type CoreLimits = readonly [number, number, number];

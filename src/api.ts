@@ -5,7 +5,7 @@
  */
 import { F_DIGEST, F_TEXT, F_VALUES, W_NON_NEGATIVE, W_OBJECT, W_STRING, W_TEXT } from "./_abi.gen.js";
 import { call, retainBytes, setRetain } from "./core.js";
-import { type Limits, NONE, configured, readLimits, setConfigured } from "./_limits.js";
+import { NONE, configured, readLimits, setConfigured } from "./_limits.js";
 import { KEEP_MASK, applyMask, keepMask, keysObject, selectableKeys } from "./select.js";
 import { hostError, typeWord } from "./errors.js";
 import { optionParts } from "./_options.js";
@@ -13,32 +13,12 @@ import { optionParts } from "./_options.js";
 /** The contract version these fingerprints follow (D18). */
 export { FINGERPRINT_VERSION } from "./_abi.gen.js";
 
-export interface FingerprintOptions {
-  /** Defaults to "tool_call". Non-empty, no line feed, no lone surrogate (D17). */
-  kind?: string;
-  /** Keep only these top-level keys (D9). Wins over ignoreArgs, even when empty. null = not set. */
-  matchOn?: readonly string[] | null;
-  /** Drop these top-level keys (D9). null = not set. */
-  ignoreArgs?: readonly string[] | null;
-  /**
-   * This call's own limits: they can only tighten the configured ones (see
-   * configure()); a field left out, null or Infinity keeps the configured one.
-   */
-  limits?: Limits | null;
-}
+// The option records: declared once for every host (interface/records.json).
+export type { FingerprintOptions, Settings } from "./_records.gen.js";
+import type { FingerprintOptions, Settings } from "./_records.gen.js";
 
 export type { Limits } from "./_limits.js";
 
-export interface Settings {
-  /** Limits for every call (a call's own only tighten them); a field left out or null keeps its setting, Infinity removes it. */
-  limits?: Limits | null;
-  /**
-   * After a call leaves the core's linear memory larger than this many bytes
-   * (default 64 MiB), the instance is dropped and the next call gets a fresh
-   * one, so the memory a large request took is given back.
-   */
-  retainMemoryBytes?: number;
-}
 
 /**
  * Process-wide settings, for servers: limits every call gets (a request over

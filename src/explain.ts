@@ -20,7 +20,7 @@
  */
 import { type Side, callKeepMask, diffSides, explainIn, nearSearch } from "./_engine.js";
 import { applyMask, keysObject, selectableKeys } from "./select.js";
-import { EXPLANATION_VERSION, F_TEXT, NEAR_EXACT, NEAR_SEND_CALL, W_CALL, W_MESSAGE, W_RECORDED, W_TEXT } from "./_abi.gen.js";
+import { F_TEXT, NEAR_EXACT, NEAR_SEND_CALL, W_CALL, W_MESSAGE, W_RECORDED, W_TEXT } from "./_abi.gen.js";
 import { call } from "./core.js";
 import { hostError, typeWord } from "./errors.js";
 import type { FingerprintOptions } from "./api.js";
@@ -56,60 +56,9 @@ export interface Call {
  */
 export type ProviderCall = object;
 
-/** Which top-level keys of the args reached the canonical text. */
-export interface Selection {
-  /** Keys in the canonical text, in its (code point) order. */
-  kept: string[];
-  /** Keys that matchOn/ignoreArgs left out and that would otherwise be in the canonical text (code point order). */
-  dropped: string[];
-  /** matchOn keys that are not in the canonical text: absent from the args, or null (listing order, once each). */
-  missing: string[];
-}
-
-/** Everything the fingerprint of one call is made of (D17). */
-export interface Explanation {
-  version: typeof EXPLANATION_VERSION;
-  kind: string;
-  name: string;
-  selected: Selection;
-  /** The core's canonical JSON text of the selected args. */
-  canonical: string;
-  /** kind + "\n" + name + "\n" + canonical: the text whose UTF-8 bytes are hashed. */
-  preimage: string;
-  fingerprint: string;
-  /** "tools" when the tool's declaration chose the selection; absent: the call's own matchOn/ignoreArgs, if any. */
-  declared?: "tools";
-}
-
-export type ChangeKind = "added" | "removed" | "changed";
-
-/**
- * One difference. `path` is readable (`items[3].when`, `["odd key"]`), ""
- * for the whole args, and `(kind)` / `(name)` for the preimage's other parts.
- * `before` / `after` are canonical JSON texts, null on the side that lacks the value.
- */
-export interface Change {
-  path: string;
-  kind: ChangeKind;
-  before: string | null;
-  after: string | null;
-}
-
-export interface Diff {
-  /** True when both calls have the same fingerprint (then `changes` is empty). */
-  same: boolean;
-  changes: Change[];
-}
-
-export interface NearestMatch<T extends object = Call | Explanation | ProviderCall> {
-  /** Position of the match in the recording (0-based). */
-  index: number;
-  /** The recorded call (or explanation) as it was passed in. */
-  call: T;
-  explanation: Explanation;
-  /** diff(recorded, call): what the call changed. `before` is the recording's side, `after` the call's. */
-  diff: Diff;
-}
+// The records explain, diff and nearest return: declared once for every host (interface/records.json).
+export type { Change, ChangeKind, Diff, Explanation, NearestMatch, Selection } from "./_records.gen.js";
+import type { Diff, Explanation, NearestMatch } from "./_records.gen.js";
 
 /**
  * Explains the fingerprint of a call whose args are a JavaScript value.

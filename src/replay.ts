@@ -11,10 +11,10 @@ import { W_CALL, W_LINE_MISSING, W_PIECE, W_READ_BACK, W_RECORDING } from "./_ab
 import { buildValue } from "./_json_value.js";
 import { itemsAt, ReplayCore } from "./_replay_wasm.js";
 import { isWellFormed, writeWtf8 } from "./_wtf8.js";
-import { errorFromCore, FingerprintError, hostError, typeWord } from "./errors.js";
+import { errorFromCore, hostError, typeWord } from "./errors.js";
 import { LOAD_CHUNK_BYTES, LOAD_ENDS_LINE, LOAD_LAST } from "./_abi.gen.js";
 import { toolsText, type ToolDeclarations } from "./tools.js";
-import type { Call, Change, ProviderCall } from "./explain.js";
+import type { Call, ProviderCall } from "./explain.js";
 
 const CHUNK = LOAD_CHUNK_BYTES;
 
@@ -23,68 +23,9 @@ export interface RecordingOptions {
   tools?: ToolDeclarations | string;
 }
 
-/** A recorded line the core could not read: kept out of the index, the rest is kept. */
-export interface BadLine {
-  /** 1-based line number in the recording. */
-  line: number;
-  error: FingerprintError;
-}
-
-/** A recorded call as the recording holds it. */
-export interface RecordedCall {
-  /** 1-based line number in the recording. */
-  line: number;
-  /** Index of the call within its line (a message holding several calls), else 0. */
-  call: number;
-  /** The recorded line's text, untouched. */
-  text: string;
-  /**
-   * The recorded line, parsed: every field (a result, an output, anything) as
-   * recorded, at any depth; a bare `NaN`, `Infinity` or `-Infinity` in it (D12:
-   * what Python's json.dumps writes) is JavaScript's NaN or Infinity.
-   */
-  value: Record<string, unknown>;
-}
-
-interface AnswerBase {
-  name: string;
-  kind: string;
-  /** The live call's fingerprint. */
-  fingerprint: string;
-  /** How many calls the live message holds (1 for a single call). */
-  calls: number;
-}
-
-/** The live call was recorded: the next unanswered recording of it, in recorded order. */
-export interface ReplayHit extends AnswerBase, RecordedCall {
-  hit: true;
-  recordedLine: number;
-  recordedCall: number;
-}
-
-/** The live call was not recorded (or was asked more often than recorded): why. */
-export interface ReplayMiss extends AnswerBase {
-  hit: false;
-  recordedLine: null;
-  /** The why answer in words: "recorded 2 times, asked 3", or the nearest recorded call and its changes. */
-  why: string;
-  /** How often this fingerprint was recorded (0 when never). */
-  recorded: number;
-  /** How often it was asked, this time included (0 when never recorded). */
-  asked: number;
-  /** The recorded call of the same tool and kind with the fewest changes (the first of equals), or null. */
-  nearest: RecordedCall | null;
-  /** diff(nearest, live call): `before` is the recording's side. */
-  changes: Change[];
-}
-
-export type ReplayAnswer = ReplayHit | ReplayMiss;
-
-/** A recorded call never asked for. */
-export interface UnusedCall extends RecordedCall {
-  name: string;
-  fingerprint: string;
-}
+// The records a recording returns: declared once for every host (interface/records.json).
+export type { BadLine, RecordedCall, ReplayAnswer, ReplayHit, ReplayMiss, UnusedCall } from "./_records.gen.js";
+import type { BadLine, LoadReport, RecordedCall, ReplayAnswer, UnusedCall } from "./_records.gen.js";
 
 type Source = string | Uint8Array | Iterable<string | Uint8Array>;
 
@@ -235,9 +176,7 @@ export class Recording {
     let i = 0;
     do {
       const end = Math.min(chunk.length, i + CHUNK);
-      const r = JSON.parse(this.#core.load(chunk.subarray(i, end), end === chunk.length ? flags : 0)) as {
-        lines: number; calls: number; bad: { line: number; status: number; offset: number; detail: string }[];
-      };
+      const r = JSON.parse(this.#core.load(chunk.subarray(i, end), end === chunk.length ? flags : 0)) as LoadReport;
       this.#lines = r.lines;
       this.#calls = r.calls;
       for (const b of r.bad) this.badLines.push({ line: b.line, error: errorFromCore(b.status, b.offset, b.detail) });

@@ -17,11 +17,9 @@ export interface ToolDeclaration {
 /** Declarations by tool name. */
 export type ToolDeclarations = Record<string, ToolDeclaration>;
 
-/** Options of the call functions that read declarations. */
-export interface CallOptions {
-  /** Tool declarations, or their JSON text (the contents of a tools.json). */
-  tools?: ToolDeclarations | string;
-}
+// Declared once for every host (interface/records.json).
+export type { CallOptions } from "./_records.gen.js";
+import type { CallOptions } from "./_records.gen.js";
 
 /** The declarations' JSON text as UTF-8, for the core; undefined when none. */
 export function toolsText(options: CallOptions | undefined): Uint8Array | undefined {

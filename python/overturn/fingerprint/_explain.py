@@ -17,7 +17,7 @@ equality the fingerprint sees: a trimmed space, a dropped null, key order or
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, TypedDict, Union
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union
 
 from ._abi import (D_DIFF, D_NEAR_START, D_NEAR_STEP, DEFAULT_KIND, F_FROM_VALUE, F_TEXT, NEAR_EXACT, NEAR_NAME_ONLY,
                    NEAR_SEND_CALL, W_MESSAGE, W_RECORDED, W_TEXT)  # DEFAULT_KIND: D17
@@ -32,68 +32,8 @@ from ._types import KeyList
 
 
 
-class Selection(TypedDict):
-    """Which top-level keys of the args reached the canonical text.
-
-    ``kept``: keys in the canonical text, in its (code point) order.
-    ``dropped``: keys match_on/ignore_args left out that would otherwise be in
-    the canonical text (code point order). ``missing``: match_on keys that
-    are not in the canonical text (absent or None), in listing order, once each.
-    """
-
-    kept: List[str]
-    dropped: List[str]
-    missing: List[str]
-
-
-class _ExplanationFields(TypedDict):
-    version: int
-    kind: str
-    name: str
-    selected: Selection
-    canonical: str
-    preimage: str
-    fingerprint: str
-
-
-class Explanation(_ExplanationFields, total=False):
-    """Everything the fingerprint of one call is made of (D17); ``declared`` is
-    ``"tools"`` when the tool's declaration chose the selection."""
-
-    declared: str
-
-
-class Change(TypedDict):
-    """One difference.
-
-    ``path`` is readable (``items[3].when``, ``["odd key"]``), ``""`` for the
-    whole args, ``(kind)`` / ``(name)`` for the preimage's other parts.
-    ``before`` / ``after`` are canonical JSON texts, None on the side that
-    lacks the value. ``kind`` is ``"added"``, ``"removed"`` or ``"changed"``.
-    """
-
-    path: str
-    kind: str
-    before: Optional[str]
-    after: Optional[str]
-
-
-class Diff(TypedDict):
-    """``same``: both calls have the same fingerprint (then ``changes`` is empty)."""
-
-    same: bool
-    changes: List[Change]
-
-
-class NearestMatch(TypedDict):
-    """The nearest recorded call: its 0-based ``index``, the ``call`` as passed
-    in, its ``explanation``, and ``diff(recorded, call)`` (``before`` is the
-    recording's side, ``after`` the call's)."""
-
-    index: int
-    call: Any
-    explanation: Explanation
-    diff: Diff
+# The records explain, diff and nearest return: declared once for every host (interface/records.json).
+from ._records_gen import Change, Diff, Explanation, NearestMatch, Selection  # noqa: E402,F401
 
 
 #: A call: ``{"name", "args" | "argsJSON", "kind"?, "matchOn"?, "ignoreArgs"?}`` —
