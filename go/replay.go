@@ -3,7 +3,6 @@ package fingerprint
 import (
 	"github.com/overturn/fingerprint/go/internal/abi"
 
-	"bytes"
 	"context"
 	"io"
 	"sync"
@@ -69,15 +68,27 @@ func LoadRecording(ctx context.Context, r io.Reader, opts *CallOptions) (*Record
 	rec := &Recording{in: in}
 	tools, err := toolsText(opts)
 	if err == nil && tools != nil {
-		_, err = rec.op(ctx, abi.R_TOOLS, 0, textArg{b: tools})
+		err = rec.op(ctx, abi.R_TOOLS, 0, textArg{b: tools}, &struct{}{})
 	}
 	buf := make([]byte, abi.LOAD_CHUNK_BYTES)
 	for last := false; err == nil && !last; {
 		n, rerr := io.ReadFull(r, buf)
+		var loaded struct {
+			Lines, Calls int
+			Bad          []struct {
+				Line, Status, Offset int
+				Detail               string
+			}
+		}
 		if last = rerr == io.EOF || rerr == io.ErrUnexpectedEOF; rerr != nil && !last {
 			err = rerr
 		} else if err = ctx.Err(); err == nil { // cancelled between chunks
-			err = rec.load(ctx, buf[:n], last)
+			err = rec.op(ctx, abi.R_LOAD, map[bool]uint32{true: abi.LOAD_LAST}[last], textArg{b: buf[:n]}, &loaded)
+		}
+		rec.lines, rec.calls = loaded.Lines, loaded.Calls
+		for _, b := range loaded.Bad {
+			e := coreError(&result{status: int32(b.Status), offset: int32(b.Offset), text: []byte(b.Detail)})
+			rec.BadLines = append(rec.BadLines, BadLine{Line: b.Line, Err: e})
 		}
 	}
 	if err != nil {
@@ -87,40 +98,23 @@ func LoadRecording(ctx context.Context, r io.Reader, opts *CallOptions) (*Record
 	return rec, nil
 }
 
-func (rec *Recording) load(ctx context.Context, data []byte, last bool) error {
-	out, err := rec.op(ctx, abi.R_LOAD, map[bool]uint32{true: abi.LOAD_LAST}[last], textArg{b: data})
-	var r struct {
-		Lines, Calls int
-		Bad          []struct {
-			Line, Status, Offset int
-			Detail               string
-		}
-	}
-	if err == nil {
-		err = decode(out, &r)
-	}
-	rec.lines, rec.calls = r.Lines, r.Calls
-	for _, b := range r.Bad {
-		e := coreError(&result{status: int32(b.Status), offset: int32(b.Offset), text: []byte(b.Detail)})
-		rec.BadLines = append(rec.BadLines, BadLine{Line: b.Line, Err: e})
-	}
-	return err
-}
-
-// op runs one replay operation on the recording's instance (its index lives there).
-func (rec *Recording) op(ctx context.Context, op, arg uint32, args any) ([]byte, error) {
+// op runs one replay operation on the recording's instance (its index lives
+// there) and decodes the core's JSON answer into v.
+func (rec *Recording) op(ctx context.Context, op, arg uint32, args, v any) error {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
 	if rec.in == nil {
-		return nil, newError("invalid-argument", "the recording is closed", "")
+		return newError("invalid-argument", "the recording is closed", "")
 	}
-	// op, argument, no line held, and the line's text alone (no items): Go hands back the text.
-	r, err := rec.in.do(ctx, abi.F_REPLAY, [][]byte{words(op, arg, 0, abi.U_NONE)}, args, nil)
+	// op, argument, no line held (each answer brings its line's text), no items: Go hands back the text.
+	r, err := rec.in.do(ctx, abi.RQ_REPLAY, [][]byte{words(op, arg, 0, abi.U_NONE)}, args, nil)
 	if trapped, err := rec.in.trapped(err); trapped {
 		rec.in = nil
-		return nil, err
+		return err
 	} else if err != nil {
-		return nil, err
+		return err
 	}
-	return r.text, nil
+	return decode(r.text, v)
 }
 
 // Lines is the number of lines read; Len the number of recorded calls.
@@ -129,39 +123,26 @@ func (rec *Recording) Len() int   { return rec.calls }
 
 // Answer replays call number index of a live call or message (JSON text or a Go value).
 func (rec *Recording) Answer(call any, index int) (*ReplayAnswer, error) {
-	rec.mu.Lock()
-	defer rec.mu.Unlock()
-	out, err := rec.op(context.Background(), abi.R_ANSWER, uint32(index), callArg(call))
-	if err != nil {
-		return nil, err
-	}
-	record, text, _ := bytes.Cut(out, []byte{'\n'})
 	a := &ReplayAnswer{}
-	if err := decode(record, a); err != nil {
+	hit := struct { // a hit's recorded line comes as its "text"
+		*ReplayAnswer
+		Text string `json:"text"`
+	}{ReplayAnswer: a}
+	if err := rec.op(context.Background(), abi.R_ANSWER, uint32(index), callArg(call), &hit); err != nil {
 		return nil, err
 	}
-	if a.Hit {
-		a.Text = string(text)
-	} else if a.Nearest != nil {
-		a.Nearest.Text = string(text)
-	}
+	a.Text = hit.Text
 	return a, nil
 }
 
 // Unused lists the recorded calls no Answer took, in recording order.
 func (rec *Recording) Unused() ([]UnusedCall, error) {
-	rec.mu.Lock()
-	defer rec.mu.Unlock()
-	out, err := rec.op(context.Background(), abi.R_UNUSED, 0, textArg{})
-	if err != nil {
-		return nil, err
-	}
 	var list []UnusedCall
-	if err := decode(bytes.TrimSuffix(out, []byte{'\n'}), &list); err != nil {
+	if err := rec.op(context.Background(), abi.R_UNUSED, 0, textArg{}, &list); err != nil {
 		return nil, err
 	}
-	for i := range list {
-		if list[i].Text == "" && i > 0 { // the same line as the call before it
+	for i := 1; i < len(list); i++ {
+		if list[i].Text == "" { // the core gives a line's text with its first call: the line of the call before
 			list[i].Text = list[i-1].Text
 		}
 	}

@@ -70,7 +70,7 @@ export function loadEngine(): void {
   }
 }
 
-/** A fresh instance of the engine outside its pool (a recording keeps its index in its own: src/_replay_wasm.ts). */
+/** A fresh instance of the engine outside its pool (a recording keeps its index in its own: src/replay.ts). */
 export function newEngineInstance(): Instance {
   return engine.fresh();
 }
