@@ -87,8 +87,8 @@ func LoadRecording(ctx context.Context, r io.Reader, opts *CallOptions) (*Record
 		}
 		rec.lines, rec.calls = loaded.Lines, loaded.Calls
 		for _, b := range loaded.Bad {
-			e := coreError(&result{status: int32(b.Status), offset: int32(b.Offset), text: []byte(b.Detail)})
-			rec.BadLines = append(rec.BadLines, BadLine{Line: b.Line, Err: e})
+			e := &result{status: int32(b.Status), offset: int32(b.Offset), text: []byte(b.Detail)}
+			rec.BadLines = append(rec.BadLines, BadLine{Line: b.Line, Err: coreError(e)})
 		}
 	}
 	if err != nil {
@@ -123,16 +123,15 @@ func (rec *Recording) Len() int   { return rec.calls }
 
 // Answer replays call number index of a live call or message (JSON text or a Go value).
 func (rec *Recording) Answer(call any, index int) (*ReplayAnswer, error) {
-	a := &ReplayAnswer{}
-	hit := struct { // a hit's recorded line comes as its "text"
-		*ReplayAnswer
-		Text string `json:"text"`
-	}{ReplayAnswer: a}
-	if err := rec.op(context.Background(), abi.R_ANSWER, uint32(index), callArg(call), &hit); err != nil {
+	var a struct {
+		ReplayAnswer
+		Text string `json:"text"` // a hit's recorded line
+	}
+	if err := rec.op(context.Background(), abi.R_ANSWER, uint32(index), callArg(call), &a); err != nil {
 		return nil, err
 	}
-	a.Text = hit.Text
-	return a, nil
+	a.ReplayAnswer.Text = a.Text
+	return &a.ReplayAnswer, nil
 }
 
 // Unused lists the recorded calls no Answer took, in recording order.

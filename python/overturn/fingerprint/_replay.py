@@ -24,8 +24,6 @@ from ._json_value import build_value
 from ._tools import Tools, tools_text
 
 _CHUNK = LOAD_CHUNK_BYTES
-#: A recorded line as built: its number, text and value.
-_Line = Tuple[int, str, Any]
 
 #: A hit: ``{"hit": True, "name", "kind", "fingerprint", "calls", "recordedLine", "recordedCall",
 #: "line", "call", "text", "value"}``; a miss: ``{"hit": False, "name", "kind", "fingerprint", "calls",
@@ -50,7 +48,7 @@ class Recording:
         # the same thread (a __del__ or signal handler mid-call) is refused, never a deadlock.
         self._lock = threading.RLock()
         #: The line the last answer built: the core leaves it out of the next answer from it (abi.ts F_REPLAY ``held``).
-        self._held: Optional[_Line] = None
+        self._held: Optional[Tuple[int, str, Any]] = None  # its number, text and value
         self._counts = {"lines": 0, "calls": 0}
         #: Lines the core could not read: ``(line number, FingerprintError)``; the rest is kept.
         self.bad_lines: List[Tuple[int, FingerprintError]] = []
@@ -87,8 +85,7 @@ class Recording:
     def loads(cls, text: str, *, tools: Tools = None) -> "Recording":
         """Loads a recording from its whole text."""
         rec = cls(tools=tools)
-        for i in range(0, len(text), _CHUNK):  # encoded a slice at a time: a large text never doubles in memory
-            rec._send(text[i:i + _CHUNK].encode("utf-8", "surrogatepass"), 0)
+        rec._send(text, 0)
         rec._send(b"", LOAD_LAST)
         return rec
 
@@ -139,33 +136,26 @@ class Recording:
         return out
 
     def _file(self, f: Any) -> None:
-        while True:
-            chunk = f.read(_CHUNK)
-            if not chunk:
-                return
+        while chunk := f.read(_CHUNK):
             if isinstance(chunk, str):
                 raise host_error(W_BINARY)
             self._send(chunk, 0)
 
     def _piece(self, piece: Any) -> None:
-        if isinstance(piece, (bytes, bytearray, memoryview)):
-            self._send(bytes(piece), 0)
-        elif isinstance(piece, str):
-            self._send(piece.encode("utf-8", "surrogatepass"), LOAD_ENDS_LINE)
-        else:
+        if isinstance(piece, str):
+            return self._send(piece, LOAD_ENDS_LINE)
+        if not isinstance(piece, (bytes, bytearray, memoryview)):
             raise host_error(W_PIECE, type_word(piece))
+        self._send(bytes(piece), 0)
 
-    def _send(self, data: bytes, flags: int) -> None:
-        """Bytes cut anywhere, _CHUNK at a time (the core keeps a line they cut until a chunk ends it);
-        the last with ``flags`` (LOAD_*)."""
-        i = 0
-        while True:
-            self._counts = r = json.loads(self._run(R_LOAD, flags if i + _CHUNK >= len(data) else 0, data[i:i + _CHUNK]))
-            for b in r["bad"]:
-                self.bad_lines.append((b["line"], core_error(b["status"], b["offset"], b["detail"])))
-            i += _CHUNK
-            if i >= len(data):
-                return
+    def _send(self, data: Union[bytes, str], flags: int) -> None:
+        """Bytes cut anywhere or a text, _CHUNK at a time (the core keeps a line they cut until a chunk
+        ends it; a text encoded a slice at a time never doubles in memory); the last with ``flags`` (LOAD_*)."""
+        for i in range(0, max(len(data), 1), _CHUNK):
+            chunk = data[i:i + _CHUNK]
+            chunk = chunk.encode("utf-8", "surrogatepass") if isinstance(chunk, str) else chunk
+            self._counts = r = json.loads(self._run(R_LOAD, flags if i + _CHUNK >= len(data) else 0, chunk))
+            self.bad_lines += [(b["line"], core_error(b["status"], b["offset"], b["detail"])) for b in r["bad"]]
 
     def _run(self, op: int, argument: int, data: bytes, flags: int = 0, held: int = 0) -> bytes:
         """Replay op ``op`` (R_*) on ``data``; ``held``: 1 when this host built the last line an answer
@@ -173,10 +163,8 @@ class Recording:
         is busy cannot take a spare, it is refused."""
         st = self._st
         with self._lock:
-            if st.busy:
-                raise host_error(W_REENTERED)
-            if st.dead:
-                raise host_error(W_BROKEN)
+            if st.busy or st.dead:
+                raise host_error(W_REENTERED if st.busy else W_BROKEN)
             st.busy = True
             try:
                 kind = {"op": op, "argument": argument, "held": held, "unit": U_CODE_POINTS}
@@ -185,28 +173,21 @@ class Recording:
                 st.busy = False
 
 
-def _fill(calls: List[Optional[Dict[str, Any]]], items: bytes, last: Optional[_Line]) -> Optional[_Line]:
+def _fill(calls: Iterable[Optional[Dict[str, Any]]], items: bytes, last: Optional[Tuple[int, str, Any]]) -> Optional[Tuple[int, str, Any]]:
     """Gives each recorded call its line's text and value. A call the core gives a "text" has its line
     built from the items that follow the records (u32 n and n bytes each, in order); one without is the
     same line as ``last`` (the call before it, or the line the host holds), checked by number."""
     at = 0
-    for c in calls:
-        if c is None:
-            continue
+    for c in filter(None, calls):
         if "text" in c:
             n = int.from_bytes(items[at:at + 4], "little")
-            last = (c["line"], c["text"], _value(c["text"], items[at + 4:at + 4 + n]))
+            try:  # any depth; bare NaN/Infinity (D12) as ``float("nan")`` / ``float("inf")``, as json.loads reads them
+                last = (c["line"], c["text"], build_value(c["text"], items[at + 4:at + 4 + n]))
+            except Exception as e:  # a scalar json.loads refuses (an int past sys.get_int_max_str_digits()), ...
+                raise host_error(W_READ_BACK, e) from e
             at += 4 + n
         elif last is None or last[0] != c["line"]:
             raise host_error(W_LINE_MISSING, c["line"])
         c["text"], c["value"] = last[1], last[2]
     return last
 
-
-def _value(text: str, items: bytes) -> Any:
-    """A recorded line as a value, built from the core's items of it: any depth; bare NaN/Infinity
-    (D12) as ``float("nan")`` / ``float("inf")``, as ``json.loads`` reads them."""
-    try:
-        return build_value(text, items)
-    except Exception as e:  # a scalar json.loads refuses (an int past sys.get_int_max_str_digits()), ...
-        raise host_error(W_READ_BACK, e) from e
