@@ -10,13 +10,12 @@
  * fingerprint path never pays for it (README, "How it is built"). Internal.
  * @module
  */
-import { D_DIFF, D_NEAR_START, D_NEAR_STEP, F_CALL, F_STRING_INPUT, F_TOOLS, F_VALUES, NEAR_NAME_ONLY } from "./_abi.gen.js";
+import { D_DIFF, D_NEAR_START, D_NEAR_STEP, F_STRING_INPUT, F_TOOLS, F_VALUES, NEAR_NAME_ONLY } from "./_abi.gen.js";
 import { FingerprintError } from "./errors.js";
 import { type BatchTarget } from "./core.js";
 import { type Exports as CoreExports, Instance, Pool } from "./_instance.js";
 import { isModule } from "./_is_module.js";
 import { type CoreLimits, NONE } from "./_limits.js";
-import { KEEP_MASK } from "./select.js";
 import type { Explanation } from "./explain.js";
 
 export type Exports = CoreExports & { abiId(): number };
@@ -108,7 +107,7 @@ export function explainCallValue(call: object, tools?: Uint8Array, own: CoreLimi
 export function callKeepMask(call: object, tools: Uint8Array | undefined, own: CoreLimits): string {
   return engine.with((i) => {
     i.limits(own);
-    i.send(F_CALL | F_VALUES | KEEP_MASK | (tools ? F_TOOLS : 0), { ignoreArgs: tools, args: call });
+    i.request("callKeepMask", { ignoreArgs: tools, args: call }, F_VALUES | (tools ? F_TOOLS : 0));
     return i.text();
   });
 }

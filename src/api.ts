@@ -6,7 +6,7 @@
 import { F_DIGEST, F_TEXT, W_NON_NEGATIVE, W_OBJECT, W_STRING, W_TEXT } from "./_abi.gen.js";
 import { call, callValue, retainBytes, setRetain } from "./core.js";
 import { type Limits, NONE, configureLimits, setConfigured } from "./_limits.js";
-import { KEEP_MASK, applyMask, keepMask, keysObject, selectableKeys } from "./select.js";
+import { applyMask, keepMask, selectableKeys } from "./select.js";
 import { hostError, typeWord } from "./errors.js";
 import { optionParts } from "./_options.js";
 
@@ -86,8 +86,7 @@ export function fingerprint(name: string, args: unknown, options?: FingerprintOp
   // result would be selected from too.
   const keys = o.flags ? selectableKeys(args) : null;
   if (keys !== null) {
-    const mask = keepMask(o.flags, o.match, o.ignore, keys,
-      () => callValue(KEEP_MASK | o.flags, "", "", o.match, o.ignore, keysObject(keys)).text);
+    const mask = keepMask(o.flags, o.match, o.ignore, keys);
     args = applyMask(args as Record<string, unknown>, keys, mask);
   }
   return callValue(F_DIGEST, o.kind, nameLit, "", "", args, o.limits).digest;

@@ -5,7 +5,7 @@
  * @module
  */
 import {
-  F_DIGEST, F_KEEP_MASK, F_PATH, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES, HEADER_BYTES, WORD_OUT,
+  F_DIGEST, F_PATH, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES, HEADER_BYTES, WORD_OUT,
 } from "./_abi.gen.js";
 import { FingerprintError, setWorder } from "./errors.js";
 import { isWellFormed, writeWtf8 } from "./_wtf8.js";
@@ -31,6 +31,11 @@ const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 export function setSyncSource(src: () => BufferSource): void {
   syncSource = src;
+}
+
+/** fn on an instance of the fingerprint module held for it (a spare when a call re-entered from user code finds it busy). */
+export function withFingerprint<T>(fn: (i: Instance) => T): T {
+  return pool.with(fn);
 }
 
 export function isReady(): boolean {
@@ -167,8 +172,7 @@ export function callValue(flags: number, kind: string, name: string, matchOn: st
   value: unknown, limits: CoreLimits = NONE): Outcome {
   const i = pool.acquire();
   try {
-    // The core checks no limit on a keep-mask's keys (src/select.ts).
-    const maxBytes = flags & F_KEEP_MASK ? (i.limits(limits), Infinity) : byteLimit(i, limits);
+    const maxBytes = byteLimit(i, limits);
     const start = putLiterals(i, kind, name, matchOn, ignoreArgs, 0);
     let end: number;
     try {

@@ -15,11 +15,11 @@ import json
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
 from . import _core, _limits
-from ._abi import DEFAULT_KIND, F_FROM_VALUE, F_KEEP_MASK, F_MARSHAL
+from ._abi import DEFAULT_KIND, F_FROM_VALUE, F_MARSHAL
 from ._core import F_DIGEST, F_IGNORE, F_MATCH_ON, F_STRING_INPUT, F_TEXT, _local
 from ._encode import to_json_args
 from ._stream import NOT_PLAIN, PLAIN, UNKNOWN, marshal_call, plain_call
-from ._select import key_list, keys_text, select_value
+from ._select import keep_mask, key_list, select_value
 from ._abi import W_STRING, W_TEXT
 from ._errors import FingerprintError, host_error, type_word
 from ._limits import Limits
@@ -91,18 +91,12 @@ def _keep_mask(flags: int, m: bytes, g: bytes, names: List[str]) -> str:
     key = (flags, m, g, tuple(names)) if len(names) <= _MASK_KEYS_MAX else None
     mask = _masks.get(key) if key is not None else None
     if mask is None:
-        mask = _core.call(flags | F_KEEP_MASK | F_TEXT, b"", b"", m, g, keys_text(names), _unlimited())
+        mask = keep_mask(flags, m, g, names)
         if key is not None:
             if len(_masks) >= _CACHE_MAX:
                 _masks.clear()
             _masks[key] = mask
     return mask
-
-
-def _unlimited() -> _limits.Settings:
-    """Settings without a byte limit (the configured memory retention kept)."""
-    a = _limits.active
-    return _limits.Settings(Limits(), a.retain) if a.any_bytes else a  # a byte limit would cut the keys short
 
 
 LimitsArg = Union[Limits, Mapping[str, Any], None]

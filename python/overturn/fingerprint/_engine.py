@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from typing import Any, Dict, List, Tuple
 
 from . import _core
-from ._abi import F_CALL, F_FROM_VALUE, F_KEEP_MASK, F_STRING_INPUT, F_TEXT, F_TOOLS, W_TEXT
+from ._abi import F_FROM_VALUE, F_STRING_INPUT, F_TOOLS, W_TEXT
 from ._errors import host_error, type_word
 from ._instance import Instance, Pool
 from ._module_cache import load_module
@@ -100,13 +100,7 @@ def explain_call_text(text: Any, tools: bytes = b"", s: Any = None, from_value: 
 def call_keep_mask(text: bytes, tools: bytes = b"", s: Any = None) -> str:
     """The core's keep-mask for a call's JSON text (made here from the caller's mapping) whose args
     are an object of its key names (``_select``): the call's own selection or its tool's decides."""
-    flags = F_CALL | F_KEEP_MASK | F_TEXT | F_FROM_VALUE | (F_TOOLS if tools else 0)
-    st = _acquire()
-    try:
-        view, ptr, size = st.send(flags, (b"", b"", b"", tools, text), s)
-        return str(view[ptr:ptr + size], "utf-8", "surrogatepass")
-    finally:
-        _release(st)
+    return _run("callKeepMask", {"ignoreArgs": tools, "args": text}, F_FROM_VALUE | (F_TOOLS if tools else 0), s)
 
 
 def explain_calls_text(text: Any, tools: bytes = b"", from_value: bool = False) -> List[Dict[str, Any]]:
