@@ -8,6 +8,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Batches: many calls, one crossing into the core per chunk of items
@@ -20,18 +21,13 @@ func FingerprintBatchJSON[T Text](ctx context.Context, names []string, argsJSON 
 	if len(names) != len(argsJSON) {
 		return nil, word(abi.W_LENGTHS, "", "names", "argsJSON")
 	}
-	if opts == nil {
-		opts = &Options{}
-	}
-	flags, p, _, err := parts("", opts)
-	if err != nil {
-		return nil, err
-	}
-	if len(argsJSON) > 0 && asText(argsJSON[0]).str {
-		flags |= abi.F_STRING_INPUT // texts from Go strings: no BOM is skipped (D12)
+	flags, p, o := parts("", opts)
+	if len(argsJSON) > 0 {
+		flags |= asText(argsJSON[0]).flag // texts from Go strings: no BOM is skipped (D12)
 	}
 	items := func(i int) ([2][]byte, error) { return [2][]byte{[]byte(names[i]), []byte(argsJSON[i])}, nil }
-	return batch(ctx, fastModule, flags|abi.F_DIGEST|abi.F_RAW_NAMES, [4][]byte{[]byte(cmp.Or(opts.Kind, abi.DEFAULT_KIND)), nil, p[2], p[3]}, len(names), items, opts.Limits)
+	shared := [5][]byte{[]byte(cmp.Or(o.Kind, abi.DEFAULT_KIND)), nil, p[2], p[3]}
+	return batch(ctx, fastModule, flags|abi.F_DIGEST|abi.F_RAW_NAMES, shared, len(names), items, o.Limits)
 }
 
 // FingerprintBatch is the fingerprint of each call (as FingerprintCall reads
@@ -44,16 +40,17 @@ func FingerprintBatch(ctx context.Context, calls []any, opts *CallOptions) ([]st
 		if t, ok := callArg(calls[i]).(textArg); ok {
 			w.json(t.b)
 		} else {
-			w.buf, _, err = writeValue(w.buf, calls[i], -1) // a value D20 rejects: the batch stops at it in its turn
+			w.buf, err = writeValue(w.buf, calls[i], -1) // a value D20 rejects: the batch stops at it in its turn
 		}
 		return [2][]byte{nil, w.buf}, err
 	}
-	return batch(ctx, engineModule, abi.F_CALL|abi.F_DIGEST|abi.F_VALUES, [4][]byte{}, len(calls), items, opts.limits())
+	return batch(ctx, engineModule, abi.F_CALL|abi.F_DIGEST|abi.F_VALUES, [5][]byte{}, len(calls), items, cmp.Or(opts, &noCallOptions).Limits)
 }
 
-// batch runs count items in chunks; item(i) gives its name and args bytes,
-// shared holds the parts every item shares (kind, -, matchOn, ignoreArgs).
-func batch(ctx context.Context, m *module, flags uint32, shared [4][]byte, count int, item func(int) ([2][]byte, error), own *Limits) (out []string, err error) {
+// batch runs count items in chunks: item(i) gives its name and args bytes,
+// cols the parts every item shares (kind, -, matchOn, ignoreArgs, -).
+func batch(ctx context.Context, m *module, flags uint32, cols [5][]byte, count int, item func(int) ([2][]byte, error),
+	own *Limits) (out []string, err error) {
 	out = make([]string, 0, count)
 	err = m.with(func(in *instance) error {
 		if err := in.tell(ctx, own); err != nil {
@@ -63,60 +60,52 @@ func batch(ctx context.Context, m *module, flags uint32, shared [4][]byte, count
 			if err := ctx.Err(); err != nil { // cancelled between chunks
 				return err
 			}
-			// One chunk: the descriptor, then each column (offsets, data; shared parts have no offsets), then room for digests.
-			buf := make([]byte, 4*abi.BATCH_WORDS)
-			at := func() uint32 { return in.inPtr + uint32(len(buf)) }
-			desc := func(word int, v uint32) { binary.LittleEndian.PutUint32(buf[4*word:], v) }
-			column := func(c int, offs []uint32, data []byte) {
-				if offs != nil {
-					desc(abi.BATCH_COLUMNS+3*c, at())
-					for _, o := range offs {
-						buf = binary.LittleEndian.AppendUint32(buf, o)
-					}
-				}
-				desc(abi.BATCH_COLUMNS+3*c+1, at())
-				desc(abi.BATCH_COLUMNS+3*c+2, uint32(len(data)))
-				buf = append(append(buf, data...), make([]byte, -len(data)&3)...) // the next offsets (or the digests) start on a word
-			}
-			for c, s := range shared {
-				column(c, nil, s)
-			}
-			// Items by the rule of abi.ts (BATCH_CHUNK_*); one the host fails goes empty, which the core fails in its turn.
-			names, args, nameOffs, argOffs := []byte{}, []byte{}, []uint32{0}, []uint32{0}
-			failed, n := map[int]*FingerprintError{}, 0
+			// The items of a chunk by the rule of abi.ts (BATCH_CHUNK_*); one the host fails ends it.
+			var names, args []byte
+			var failed error
+			offs, n := [5][]uint32{1: {0}, 4: {0}}, 0
 			for ; base+n < count && n < abi.BATCH_CHUNK_ITEMS; n++ {
 				it, err := item(base + n)
-				if err != nil {
-					failed[n], it = err.(*FingerprintError), [2][]byte{}
-				}
-				if n > 0 && len(names)+len(args)+len(it[0])+len(it[1]) > abi.BATCH_CHUNK_BYTES {
+				if failed = err; err != nil || n > 0 && len(names)+len(args)+len(it[0])+len(it[1]) > abi.BATCH_CHUNK_BYTES {
 					break
 				}
 				names, args = append(names, it[0]...), append(args, it[1]...)
-				nameOffs, argOffs = append(nameOffs, uint32(len(names))), append(argOffs, uint32(len(args)))
+				offs[1], offs[4] = append(offs[1], uint32(len(names))), append(offs[4], uint32(len(args)))
 			}
-			column(1, nameOffs, names)
-			column(4, argOffs, args)
+			// The descriptor, then each column: its offsets (per item only), its data, on a word.
+			buf := make([]byte, 4*abi.BATCH_WORDS)
+			desc := func(word int, v uint32) { binary.LittleEndian.PutUint32(buf[4*word:], v) }
+			for c, data := range [5][]byte{cols[0], names, cols[2], cols[3], args} {
+				if offs[c] != nil {
+					desc(abi.BATCH_COLUMNS+3*c, in.inPtr+uint32(len(buf)))
+					for _, o := range offs[c] {
+						buf = binary.LittleEndian.AppendUint32(buf, o)
+					}
+				}
+				desc(abi.BATCH_COLUMNS+3*c+1, in.inPtr+uint32(len(buf)))
+				desc(abi.BATCH_COLUMNS+3*c+2, uint32(len(data)))
+				buf = append(append(buf, data...), make([]byte, -len(data)&3)...)
+			}
 			desc(abi.BATCH_FLAGS, flags)
 			desc(abi.BATCH_COUNT, uint32(n))
 			desc(abi.BATCH_BASE, uint32(base))
-			outAt := at()
 			if err := in.room(ctx, uint32(len(buf)+abi.DIGEST_BYTES*n)); err != nil {
 				return err
 			}
 			in.mem.Write(in.inPtr, buf)
-			stop, err := in.call(ctx, in.batch, 0, uint64(outAt))
+			stop, err := in.call(ctx, in.batch, 0, uint64(in.inPtr)+uint64(len(buf)))
 			if err != nil {
 				return err
 			}
-			digests, _ := in.mem.Read(outAt, uint32(abi.DIGEST_BYTES*stop))
-			for i := 0; i < int(stop); i++ {
-				out = append(out, string(digests[abi.DIGEST_BYTES*i:abi.DIGEST_BYTES*(i+1)]))
+			digests, _ := in.mem.Read(in.inPtr+uint32(len(buf)), uint32(abi.DIGEST_BYTES*stop))
+			for d := range slices.Chunk(digests, abi.DIGEST_BYTES) {
+				out = append(out, string(d))
 			}
-			if int(stop) < n {
-				e := coreError(in.readResult()) // "item N: ...", worded by the core
-				if h := failed[int(stop)]; h != nil {
-					e, h.Message = h, fmt.Sprintf("item %d: %s", base+int(stop), h.Message) // as the core names its own
+			if e, ok := failed.(*FingerprintError); int(stop) < n || ok {
+				if int(stop) < n {
+					e = coreError(in.readResult()) // "item N: ...", worded by the core
+				} else {
+					e.Message = fmt.Sprintf("item %d: %s", base+n, e.Message) // as the core names its own
 				}
 				e.Index = base + int(stop)
 				return e

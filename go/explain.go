@@ -3,6 +3,7 @@ package fingerprint
 import (
 	"github.com/overturn/fingerprint/go/internal/abi"
 
+	"cmp"
 	"context"
 	"encoding/binary"
 	"encoding/json"
@@ -40,12 +41,8 @@ type CallOptions struct {
 func toolsText(o *CallOptions) ([]byte, error) {
 	if o == nil || o.Tools == nil {
 		return nil, nil
-	}
-	switch t := o.Tools.(type) {
-	case string:
-		return []byte(t), nil
-	case []byte:
-		return t, nil
+	} else if t, ok := callArg(o.Tools).(textArg); ok {
+		return t.b, nil
 	}
 	b, err := json.Marshal(o.Tools)
 	if err != nil {
@@ -67,32 +64,24 @@ func callArg(call any) any {
 	return call
 }
 
-// explain reads one call (all false) or every call of a message into out:
-// the core writes each call's whole Explanation (a JSON array of them for all).
-func explain(c any, o *CallOptions, all bool, out any) error {
+// explain reads one call (all false) or every call of a message: the core
+// writes each call's whole Explanation (a JSON array of them for all).
+func explain[T any](c any, o *CallOptions, all bool) (out T, err error) {
 	tools, err := toolsText(o)
-	if err != nil {
-		return err
-	}
-	flags, index := uint32(abi.F_CALL|abi.F_EXPLAIN|abi.F_DIGEST), []byte(nil)
+	flags, index := uint32(abi.RQ_EXPLAIN), []byte(nil)
 	if all {
-		flags, index = flags|abi.F_NTH_CALL, words(abi.ALL_CALLS)
+		flags, index = abi.RQ_EXPLAIN_ALL, words(abi.ALL_CALLS)
 	}
 	if tools != nil {
 		flags |= abi.F_TOOLS
 	}
-	r, err := call(engineModule, flags, [][]byte{index, nil, nil, tools}, callArg(c), o.limits())
-	if err != nil {
-		return err
+	if err == nil {
+		var r *result
+		if r, err = call(engineModule, flags, [][]byte{index, nil, nil, tools}, callArg(c), cmp.Or(o, &noCallOptions).Limits); err == nil {
+			err = decode(r.text, &out)
+		}
 	}
-	return decode(r.text, out)
-}
-
-func (o *CallOptions) limits() *Limits {
-	if o == nil {
-		return nil
-	}
-	return o.Limits
+	return out, err
 }
 
 // decode reads the core's JSON answer into v.
@@ -106,74 +95,55 @@ func decode(text []byte, v any) error {
 // ExplainCall explains one call: a recording line or a provider's tool call,
 // as JSON text or a Go value; the core reads its shape.
 func ExplainCall(call any, opts *CallOptions) (*Explanation, error) {
-	e := &Explanation{}
-	if err := explain(call, opts, false, e); err != nil {
-		return nil, err
-	}
-	return e, nil
+	return explain[*Explanation](call, opts, false)
 }
 
 // ExplainCalls explains every call of a message holding several (a single call is one); none gives an empty list.
-func ExplainCalls(message any, opts *CallOptions) (out []Explanation, err error) {
-	if err = explain(message, opts, true, &out); err != nil {
-		return nil, err
-	}
-	return out, nil
+func ExplainCalls(message any, opts *CallOptions) ([]Explanation, error) {
+	return explain[[]Explanation](message, opts, true)
 }
 
 // FingerprintCall is the fingerprint of a call read whole (as ExplainCall reads it).
 func FingerprintCall(call any, opts *CallOptions) (string, error) {
-	e, err := ExplainCall(call, opts)
-	if err != nil {
-		return "", err
-	}
-	return e.Fingerprint, nil
+	e, err := explain[Explanation](call, opts, false)
+	return e.Fingerprint, err
 }
 
 // Explain explains the call Fingerprint(name, args, opts) makes.
 func Explain(name string, args any, opts *Options) (*Explanation, error) {
-	c, own := asCall(name, opts)
 	// Members selection leaves out stay as keys (the explanation lists them), their values unread (D9).
-	flags, p, _, err := parts(name, opts)
-	if err == nil {
-		c["args"], _, err = keepMask(flags, p, args, own, true)
-	}
-	if err != nil {
+	flags, p, o := parts(name, opts)
+	c := asCall(name, o)
+	var err error
+	if c["args"], err = keepMask(flags, p, args, o.Limits, true); err != nil {
 		return nil, err
 	}
-	return ExplainCall(c, &CallOptions{Limits: own})
+	return ExplainCall(c, &CallOptions{Limits: o.Limits})
 }
 
 // ExplainJSON explains the call FingerprintJSON(name, argsJSON, opts) makes.
 func ExplainJSON[T Text](name string, argsJSON T, opts *Options) (*Explanation, error) {
-	c, own := asCall(name, opts)
+	o := cmp.Or(opts, &noOptions)
+	c := asCall(name, o)
 	c["argsJSON"] = string(argsJSON)
-	if t := asText(argsJSON); !t.str {
+	if t := asText(argsJSON); t.flag == 0 {
 		// Bytes are read by the core first (UTF-8, a BOM: D12, D14); their canonical text stands in (D13).
-		r, err := call(fastModule, abi.F_TEXT, nil, t, own)
+		r, err := call(fastModule, abi.F_TEXT, nil, t, o.Limits)
 		if err != nil {
 			return nil, err
 		}
 		c["argsJSON"] = string(r.text)
 	}
-	return ExplainCall(c, &CallOptions{Limits: own})
+	return ExplainCall(c, &CallOptions{Limits: o.Limits})
 }
 
-func asCall(name string, o *Options) (map[string]any, *Limits) {
-	c := map[string]any{"name": name}
-	if o == nil {
-		return c, nil
-	}
+// asCall is the call object of a name and options (null members are absent, as in a recording).
+func asCall(name string, o *Options) map[string]any {
+	c := map[string]any{"name": name, "matchOn": o.MatchOn, "ignoreArgs": o.IgnoreArgs}
 	if o.Kind != "" {
 		c["kind"] = o.Kind
 	}
-	if o.MatchOn != nil {
-		c["matchOn"] = o.MatchOn
-	}
-	if o.IgnoreArgs != nil {
-		c["ignoreArgs"] = o.IgnoreArgs
-	}
-	return c, o.Limits
+	return c
 }
 
 // Change is one difference of a Diff: a path in the args ("(kind)" and
@@ -215,20 +185,14 @@ func words(ws ...uint32) (b []byte) {
 }
 
 // compare runs one F_DIFF request on in: the kind part says the op and how
-// the name part's and the args' values are sent (JSON text, or a Go value's stream).
-func compare(in *instance, op uint32, name, args any) ([]byte, error) {
-	flags, sides := [2]uint32{}, [2][]byte{}
-	for i, x := range []any{name, args} {
-		var err error
-		if t, ok := callArg(x).(textArg); ok {
-			sides[i], flags[i] = t.b, map[bool]uint32{true: abi.F_STRING_INPUT}[t.str]
-		} else if sides[i], _, err = writeValue(nil, x, -1); err != nil {
-			return nil, err
-		} else {
-			flags[i] = abi.F_VALUES
-		}
+// the name part's value (a) and the args' (b) are sent (JSON text, or a Go value's stream).
+func compare(in *instance, op uint32, a, b any) ([]byte, error) {
+	a, b = callArg(a), callArg(b)
+	side, err := writeValue(nil, a, -1)
+	if err != nil {
+		return nil, err
 	}
-	r, err := in.do(context.Background(), abi.F_DIFF, [][]byte{words(op, 0, flags[0], flags[1]), sides[0]}, textArg{b: sides[1]}, nil)
+	r, err := in.do(context.Background(), abi.F_DIFF, [][]byte{words(op, 0, sentAs(a), sentAs(b)), side}, b, nil)
 	if err != nil {
 		return nil, err
 	}

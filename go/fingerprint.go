@@ -8,10 +8,12 @@ package fingerprint
 import (
 	"github.com/overturn/fingerprint/go/internal/abi"
 
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"math"
 	"strconv"
 	"sync/atomic"
@@ -59,16 +61,15 @@ func (l *Limits) over(base [3]uint32) ([3]uint32, error) {
 	if l == nil {
 		return base, nil
 	}
-	m := map[string]string{}
-	for i, f := range []*int{l.MaxInputBytes, l.MaxDepth, l.MaxMembers} {
-		if f != nil {
-			m[[]string{"maxInputBytes", "maxDepth", "maxMembers"}[i]] = strconv.Itoa(*f)
-		}
-	}
-	members, _ := json.Marshal(m)
+	// Each limit a number as Go prints it, null when not given (ops/limit_args.ts).
+	members, _ := json.Marshal(struct {
+		Bytes   *int `json:"maxInputBytes,string"`
+		Depth   *int `json:"maxDepth,string"`
+		Members *int `json:"maxMembers,string"`
+	}{l.MaxInputBytes, l.MaxDepth, l.MaxMembers})
 	last := lastLimits.Load()
 	if last == nil || last.members != string(members) {
-		r, err := call(fastModule, abi.RQ_LIMITS, make([][]byte, 4), textArg{members, true}, nil)
+		r, err := call(fastModule, abi.RQ_LIMITS, make([][]byte, 4), textArg{members, abi.F_STRING_INPUT}, nil)
 		if err != nil {
 			return base, err
 		}
@@ -89,7 +90,20 @@ type limitAnswer struct {
 	w       [4]uint32
 }
 
-var lastLimits atomic.Pointer[limitAnswer]
+// Limits as the core takes them: u32 each, noLimit for none.
+const noLimit = 0xFFFFFFFF
+
+var (
+	lastLimits  atomic.Pointer[limitAnswer]
+	none        = [3]uint32{noLimit, noLimit, noLimit}
+	configured  atomic.Pointer[[3]uint32]
+	retainBytes atomic.Int64
+)
+
+func init() {
+	configured.Store(&none)
+	retainBytes.Store(abi.RETAIN_BYTES)
+}
 
 // Settings for every call (Configure).
 type Settings struct {
@@ -117,15 +131,21 @@ func Configure(s Settings) error {
 	return nil
 }
 
+// The options of a call given none (read only).
+var (
+	noOptions     Options
+	noCallOptions CallOptions
+)
+
 // Text is JSON text: a string, or bytes (which may start with a UTF-8 BOM, D12).
 type Text interface{ ~string | ~[]byte }
 
-// request parts of a call with options: flags, kind, name, matchOn, ignoreArgs.
-func parts(name string, o *Options) (uint32, [][]byte, *Limits, error) {
-	if o == nil {
-		o = &Options{}
-	}
+// parts of a request for a call with options: its flags, kind, name, matchOn
+// and ignoreArgs parts, and the options (nil: none). Their limits are checked
+// (in.tell) before any work.
+func parts(name string, opts *Options) (uint32, [][]byte, *Options) {
 	var flags uint32
+	o := cmp.Or(opts, &noOptions)
 	list := func(keys []string, f uint32) []byte {
 		if keys == nil {
 			return nil
@@ -144,26 +164,20 @@ func parts(name string, o *Options) (uint32, [][]byte, *Limits, error) {
 	if o.Kind != "" {
 		p[0] = appendQuoted(nil, o.Kind)
 	}
-	_, err := o.Limits.over(none) // checked before any work
-	return flags, p, o.Limits, err
+	return flags, p, o
 }
 
 // Fingerprint of a tool call whose args are a Go value (D20).
 func Fingerprint(name string, args any, opts *Options) (string, error) {
-	flags, p, l, err := parts(name, opts)
+	flags, p, o := parts(name, opts)
+	// A map's members are selected by the core's keep-mask (the selection,
+	// applied again, keeps them all); other values (a struct's JSON, JSON
+	// text) by the core as it reads them.
+	args, err := keepMask(flags, p, args, o.Limits, nil)
 	if err != nil {
 		return "", err
 	}
-	// A map's members are selected by the core's keep-mask; other values (a
-	// struct's JSON, JSON text) by the core as it reads them.
-	args, selected, err := keepMask(flags, p, args, l, nil)
-	if selected {
-		flags, p[2], p[3] = 0, nil, nil
-	}
-	if err != nil {
-		return "", err
-	}
-	r, err := call(fastModule, flags|abi.F_DIGEST, p, args, l)
+	r, err := call(fastModule, flags|abi.F_DIGEST, p, args, o.Limits)
 	return r.digest, err
 }
 
@@ -186,20 +200,30 @@ func CanonicalizeJSON[T Text](text T) (string, error) {
 
 // textArg: args that are JSON text (the core reads it), not a Go value.
 type textArg struct {
-	b   []byte
-	str bool // from a Go string: no BOM is skipped (D12)
+	b    []byte
+	flag uint32 // F_STRING_INPUT from a Go string: no BOM is skipped (D12)
+}
+
+// sentAs is the request flag for how args travel: a Go value's stream, or JSON text.
+func sentAs(args any) uint32 {
+	if t, ok := args.(textArg); ok {
+		return t.flag
+	}
+	return abi.F_VALUES
 }
 
 func asText[T Text](t T) textArg {
-	_, str := any(t).(string)
-	return textArg{[]byte(t), str}
+	if _, str := any(t).(string); str {
+		return textArg{[]byte(t), abi.F_STRING_INPUT}
+	}
+	return textArg{b: []byte(t)}
 }
 
 // call runs one request on a pooled instance of m.
 func call(m *module, flags uint32, p [][]byte, args any, own *Limits) (r *result, err error) {
 	// A digest is hashed here (crypto/sha256 uses the CPU's SHA instructions,
 	// several times the wasm's speed): the core writes the preimage instead.
-	host := flags&(abi.F_DIGEST|abi.F_TEXT) == abi.F_DIGEST && flags&(abi.F_CALL|abi.F_KEEP_MASK) == 0
+	host := flags&(abi.F_DIGEST|abi.F_TEXT|abi.F_CALL|abi.F_KEEP_MASK) == abi.F_DIGEST
 	if host {
 		flags = flags&^abi.F_DIGEST | abi.F_PREIMAGE
 	}
@@ -221,12 +245,9 @@ func call(m *module, flags uint32, p [][]byte, args any, own *Limits) (r *result
 func appendQuoted(b []byte, s string) []byte {
 	b = append(b, '"')
 	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '"' || c == '\\':
-			b = append(b, '\\', c)
-		case c < 0x20:
-			b = append(b, '\\', 'u', '0', '0', "0123456789abcdef"[c>>4], "0123456789abcdef"[c&15])
-		default:
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' {
+			b = fmt.Appendf(b, `\u%04x`, c)
+		} else {
 			b = append(b, c)
 		}
 	}

@@ -3,6 +3,7 @@ package fingerprint
 import (
 	"github.com/overturn/fingerprint/go/internal/abi"
 
+	"bytes"
 	"context"
 	"embed"
 	"encoding/binary"
@@ -10,7 +11,6 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
-	"sync/atomic"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
@@ -22,16 +22,18 @@ import (
 //go:embed wasm/*.wasm
 var wasmFiles embed.FS
 
-// A module of the core: compiled once on first use, then a pool of
+// A module of the core: compiled once on first use, then a pool of idle
 // instances (wasm instances are single-threaded; each goroutine borrows one).
 type module struct {
 	compiled func() (wazero.CompiledModule, error)
-	mu       sync.Mutex
-	idle     []*instance
+	idle     chan *instance
 }
 
+// Idle instances kept per module; more are closed when returned.
+const maxIdle = 16
+
 func newModule(file string) *module {
-	return &module{compiled: sync.OnceValues(func() (wazero.CompiledModule, error) {
+	return &module{idle: make(chan *instance, maxIdle), compiled: sync.OnceValues(func() (wazero.CompiledModule, error) {
 		b, _ := wasmFiles.ReadFile("wasm/" + file)
 		return wasmRuntime().CompileModule(context.Background(), b)
 	})}
@@ -43,9 +45,6 @@ var (
 	fastModule, engineModule = newModule("fingerprint.wasm"), newModule("engine.wasm")
 )
 
-// Idle instances kept per module; more are closed when returned.
-const maxIdle = 16
-
 // One wasm instance and what it was last told.
 type instance struct {
 	m                           *module
@@ -54,44 +53,41 @@ type instance struct {
 	run, reserve, limits, batch api.Function
 	stack                       []uint64
 	inPtr, inCap, resPtr        uint32
-	told                        [6]uint32
-	toldOK                      bool
-	bytes                       uint32 // the byte limit in force, as the core answered
-	buf                         []byte // the request being built (header, parts, value stream)
+	told                        [6]uint32 // the limits it was told (configured, then the call's own)
+	bytes                       uint32    // the byte limit in force, as the core answered
+	buf                         []byte    // the request being built (header, parts, args)
 }
 
 func (m *module) get() (*instance, error) {
-	m.mu.Lock()
-	if n := len(m.idle); n > 0 {
-		in := m.idle[n-1]
-		m.idle = m.idle[:n-1]
-		m.mu.Unlock()
+	select {
+	case in := <-m.idle:
 		return in, nil
+	default:
 	}
-	m.mu.Unlock()
 	compiled, err := m.compiled()
+	ctx, mod := context.Background(), api.Module(nil)
+	if err == nil {
+		mod, err = wasmRuntime().InstantiateModule(ctx, compiled, wazero.NewModuleConfig().WithName(""))
+	}
 	if err != nil {
 		return nil, internalError(err)
 	}
-	ctx := context.Background()
-	mod, err := wasmRuntime().InstantiateModule(ctx, compiled, wazero.NewModuleConfig().WithName(""))
-	if err != nil {
-		return nil, internalError(err)
-	}
-	in := &instance{m: m, mod: mod, mem: mod.Memory(), run: mod.ExportedFunction("run"),
-		reserve: mod.ExportedFunction("reserve"), limits: mod.ExportedFunction("limits"),
-		batch: mod.ExportedFunction("runBatch"), stack: make([]uint64, 6)}
+	fn := mod.ExportedFunction
+	// A new instance has no limits (noLimit each).
+	in := &instance{m: m, mod: mod, mem: mod.Memory(), run: fn("run"), reserve: fn("reserve"), limits: fn("limits"),
+		batch: fn("runBatch"), stack: make([]uint64, 6), told: [6]uint32{noLimit, noLimit, noLimit, noLimit, noLimit, noLimit},
+		bytes: noLimit}
 	// The module must speak the ABI these constants were generated from.
-	ver, err1 := mod.ExportedFunction("version").Call(ctx)
-	id, err2 := mod.ExportedFunction("abiId").Call(ctx)
-	res, err3 := mod.ExportedFunction("result").Call(ctx)
-	if err := errors.Join(err1, err2, err3); err != nil || ver[0] != abi.FINGERPRINT_VERSION || uint32(id[0]) != abi.ABI_ID {
+	ver, err1 := in.call(ctx, fn("version"))
+	id, err2 := in.call(ctx, fn("abiId"))
+	res, err3 := in.call(ctx, fn("result"))
+	if err := errors.Join(err1, err2, err3); err != nil || ver != abi.FINGERPRINT_VERSION || uint32(id) != abi.ABI_ID {
 		mod.Close(ctx)
 		return nil, newError("invalid-argument", fmt.Sprintf(
 			"wasm module does not speak ABI %x version %d (rebuild)", abi.ABI_ID, abi.FINGERPRINT_VERSION), "")
 	}
-	in.resPtr = uint32(res[0])
-	if err := in.room(context.Background(), abi.INPUT_RESERVE_BYTES); err != nil {
+	in.resPtr = uint32(res)
+	if err := in.room(ctx, abi.INPUT_RESERVE_BYTES); err != nil {
 		mod.Close(ctx)
 		return nil, err
 	}
@@ -101,17 +97,16 @@ func (m *module) get() (*instance, error) {
 // put returns an instance to the pool, or closes it when its memory grew
 // past the retained size (wasm memory cannot shrink) or the pool is full.
 func (in *instance) put() {
-	m := in.m
-	m.mu.Lock()
-	if in.mem.Size() <= uint32(retainBytes.Load()) && len(m.idle) < maxIdle {
-		if cap(in.buf) > abi.INPUT_RESERVE_BYTES<<4 {
-			in.buf = nil // a large request's buffer is not kept either
-		}
-		m.idle = append(m.idle, in)
-		m.mu.Unlock()
-		return
+	if cap(in.buf) > abi.INPUT_RESERVE_BYTES<<4 {
+		in.buf = nil // a large request's buffer is not kept either
 	}
-	m.mu.Unlock()
+	if in.mem.Size() <= uint32(retainBytes.Load()) {
+		select {
+		case in.m.idle <- in:
+			return
+		default:
+		}
+	}
 	in.mod.Close(context.Background())
 }
 
@@ -161,54 +156,33 @@ func (in *instance) call(ctx context.Context, f api.Function, args ...uint64) (u
 
 // room makes the input region hold n bytes.
 func (in *instance) room(ctx context.Context, n uint32) error {
-	if n <= in.inCap && in.inPtr != 0 {
+	if n <= in.inCap {
 		return nil
 	}
 	p, err := in.call(ctx, in.reserve, uint64(n))
-	if err != nil {
-		return err
+	if err == nil && p == 0 {
+		err = word(abi.W_NO_ROOM, "", strconv.FormatUint(uint64(n), 10))
 	}
-	if p == 0 {
-		return word(abi.W_NO_ROOM, "", strconv.FormatUint(uint64(n), 10))
+	if err == nil {
+		in.inPtr, in.inCap = uint32(p), n
 	}
-	in.inPtr, in.inCap = uint32(p), n
-	return nil
-}
-
-// Limits as the core takes them: u32 each, noLimit for none.
-const noLimit = 0xFFFFFFFF
-
-var none = [3]uint32{noLimit, noLimit, noLimit}
-
-var (
-	configured  atomic.Pointer[[3]uint32]
-	retainBytes atomic.Int64
-)
-
-func init() {
-	configured.Store(&none)
-	retainBytes.Store(abi.RETAIN_BYTES)
+	return err
 }
 
 // tell gives the instance the configured limits and the call's own (only
 // when they differ from what it was last told); the core decides and words
 // every limit.
 func (in *instance) tell(ctx context.Context, own *Limits) error {
-	c := configured.Load()
 	o, err := own.over(none)
-	if err != nil {
-		return err
+	c := configured.Load()
+	if t := [6]uint32{c[0], c[1], c[2], o[0], o[1], o[2]}; err == nil && t != in.told {
+		b, err := in.call(ctx, in.limits, uint64(t[0]), uint64(t[1]), uint64(t[2]), uint64(t[3]), uint64(t[4]), uint64(t[5]))
+		if err != nil {
+			return err
+		}
+		in.told, in.bytes = t, uint32(b)
 	}
-	t := [6]uint32{c[0], c[1], c[2], o[0], o[1], o[2]}
-	if in.toldOK && t == in.told {
-		return nil
-	}
-	b, err := in.call(ctx, in.limits, uint64(t[0]), uint64(t[1]), uint64(t[2]), uint64(t[3]), uint64(t[4]), uint64(t[5]))
-	if err != nil {
-		return err
-	}
-	in.told, in.toldOK, in.bytes = t, true, uint32(b)
-	return nil
+	return err
 }
 
 // do runs one request: the header, the parts, then args as JSON text
@@ -225,27 +199,15 @@ func (in *instance) do(ctx context.Context, flags uint32, parts [][]byte, args a
 		binary.LittleEndian.PutUint32(in.buf[4+4*i:], uint32(len(p)))
 		in.buf = append(in.buf, p...)
 	}
-	start := len(in.buf)
-	limit := 1 << 40 // none; a recording's chunks and the CLI's are many inputs, each under the limit
+	start, limit := len(in.buf), -1 // none; a recording's chunks and the CLI's are many inputs, each under the limit
 	if in.bytes != noLimit && flags&(abi.F_REPLAY|abi.F_CLI|abi.F_LIMITS) == 0 {
 		limit = int(in.bytes)
 	}
-	if t, ok := args.(textArg); ok {
-		if t.str {
-			flags |= abi.F_STRING_INPUT
-		}
-		in.buf = append(in.buf, t.b[:min(len(t.b), limit+1)]...)
-	} else {
-		buf, whole, err := writeValue(in.buf, args, limit)
-		if in.buf = buf; err != nil {
-			return nil, err
-		}
-		if !whole {
-			in.buf = in.buf[:start+limit+1]
-		}
-		flags |= abi.F_VALUES
+	buf, err := writeValue(in.buf, args, limit)
+	if in.buf = buf; err != nil {
+		return nil, err
 	}
-	binary.LittleEndian.PutUint32(in.buf[0:], flags)
+	binary.LittleEndian.PutUint32(in.buf[0:], flags|sentAs(args))
 	binary.LittleEndian.PutUint32(in.buf[20:], uint32(len(in.buf)-start))
 	if err := in.room(ctx, uint32(len(in.buf))); err != nil {
 		return nil, err
@@ -275,11 +237,9 @@ type result struct {
 func (in *instance) readResult() *result {
 	b, _ := in.mem.Read(in.resPtr, abi.RESULT_BYTES)
 	w := func(o int) uint32 { return binary.LittleEndian.Uint32(b[o:]) }
-	r := &result{status: int32(w(abi.RESULT_STATUS)), offset: int32(w(abi.RESULT_OFFSET))}
-	if t, ok := in.mem.Read(w(abi.RESULT_TEXT_PTR), w(abi.RESULT_TEXT_LEN)); ok {
-		r.text = append([]byte(nil), t...)
-	}
-	r.digest = string(b[abi.RESULT_DIGEST : abi.RESULT_DIGEST+64])
+	t, _ := in.mem.Read(w(abi.RESULT_TEXT_PTR), w(abi.RESULT_TEXT_LEN))
+	r := &result{status: int32(w(abi.RESULT_STATUS)), offset: int32(w(abi.RESULT_OFFSET)), text: bytes.Clone(t),
+		digest: string(b[abi.RESULT_DIGEST : abi.RESULT_DIGEST+64])}
 	for i := range r.words {
 		r.words[i] = w(abi.RESULT_CLI_OUT + 4*i)
 	}

@@ -63,9 +63,10 @@ var (
 	textType      = reflect.TypeFor[encoding.TextMarshaler]()
 )
 
-// writeValue appends x's stream to buf; it stops (ok false) once the stream
-// is longer than limit bytes. A value D20 rejects is a *FingerprintError.
-func writeValue(buf []byte, x any, limit int) (out []byte, ok bool, err error) {
+// writeValue appends x's stream to buf; once the stream is longer than limit
+// bytes it stops there, limit + 1 bytes written. A value D20 rejects is a
+// *FingerprintError.
+func writeValue(buf []byte, x any, limit int) (out []byte, err error) {
 	w := &walker{buf: buf, limit: len(buf) + limit}
 	if limit < 0 || w.limit < 0 {
 		w.limit = math.MaxInt
@@ -74,7 +75,7 @@ func writeValue(buf []byte, x any, limit int) (out []byte, ok bool, err error) {
 		switch e := recover().(type) {
 		case nil:
 		case over:
-			out, ok = w.buf, false
+			out = w.buf[:w.limit+1]
 		case *FingerprintError:
 			err = e
 		default:
@@ -82,7 +83,7 @@ func writeValue(buf []byte, x any, limit int) (out []byte, ok bool, err error) {
 		}
 	}()
 	w.any(x)
-	return w.buf, true, nil
+	return w.buf, nil
 }
 
 func (w *walker) check() {
@@ -94,6 +95,9 @@ func (w *walker) check() {
 // any: the decoder's types first (a type switch is cheaper than reflection).
 func (w *walker) any(x any) {
 	switch v := x.(type) {
+	case textArg: // JSON text, sent as it is (only ever the whole args)
+		w.buf = append(w.buf, v.b...)
+		w.check()
 	case keysArg:
 		w.keys(v)
 	case nil:
@@ -140,7 +144,12 @@ func (w *walker) value(v reflect.Value) {
 		t := v.Interface().(time.Time)
 		w.double(abi.V_DATE, float64(t.Unix())*1000+float64(t.Nanosecond()/1e6))
 	case t == numberType:
-		w.number(v.String())
+		// A JSON number literal, the nearest double (D11); out of range: ±Inf, which the core makes null.
+		f, err := strconv.ParseFloat(v.String(), 64)
+		if !json.Valid([]byte(v.String())) || err != nil && !errors.Is(err, strconv.ErrRange) {
+			w.fail(abi.W_GO_VALUE, fmt.Sprintf("json.Number %q, not a JSON number,", v.String()), nil)
+		}
+		w.num(f)
 	case (t == rawType || k == reflect.Pointer || k == reflect.Interface) && v.IsNil():
 		w.buf = append(w.buf, abi.V_NULL)
 	case t == rawType:
@@ -160,8 +169,6 @@ func (w *walker) value(v reflect.Value) {
 		w.marshal(v) // encoding/json's form: its tags, omitempty, other map keys as it writes them
 	case k == reflect.Slice && t.Elem().Kind() == reflect.Uint8:
 		w.fail(abi.W_GO_VALUE, "a []byte", nil)
-	case (k == reflect.Map || k == reflect.Slice) && v.IsNil():
-		w.buf = append(w.buf, abi.V_NULL)
 	case k == reflect.Bool:
 		w.bool(v.Bool())
 	case v.CanInt():
@@ -173,7 +180,7 @@ func (w *walker) value(v reflect.Value) {
 	case k == reflect.String:
 		w.str(v.String())
 	case k == reflect.Map:
-		w.container(abi.V_OBJECT, false, v.Len(), ref{v.Pointer(), -2}, func() {
+		w.container(abi.V_OBJECT, v.IsNil(), v.Len(), ref{v.Pointer(), -2}, func() {
 			for it := v.MapRange(); it.Next(); {
 				w.at(seg{it.Key().String(), -1})
 				w.value(it.Value())
@@ -185,7 +192,7 @@ func (w *walker) value(v reflect.Value) {
 		if k == reflect.Slice && v.Len() > 0 {
 			p = ref{v.Pointer(), v.Len()}
 		}
-		w.container(abi.V_ARRAY, false, v.Len(), p, func() {
+		w.container(abi.V_ARRAY, k == reflect.Slice && v.IsNil(), v.Len(), p, func() {
 			for i := 0; i < v.Len(); i++ {
 				w.at(seg{"", i})
 				w.value(v.Index(i))
@@ -284,15 +291,6 @@ func (w *walker) double(tag byte, f float64) {
 	w.buf = binary.LittleEndian.AppendUint64(append(w.buf, tag), math.Float64bits(f))
 }
 
-// number: a json.Number is a JSON number literal, the nearest double (D11).
-func (w *walker) number(s string) {
-	f, err := strconv.ParseFloat(s, 64) // out of range: ±Inf, which the core makes null (D11)
-	if !json.Valid([]byte(s)) || err != nil && !errors.Is(err, strconv.ErrRange) {
-		w.fail(abi.W_GO_VALUE, fmt.Sprintf("json.Number %q, not a JSON number,", s), nil)
-	}
-	w.num(f)
-}
-
 // keys writes an object of the keys (values true), in this order: a keep-mask request's args.
 func (w *walker) keys(keys []string) {
 	w.container(abi.V_OBJECT, false, len(keys), ref{}, func() {
@@ -310,10 +308,10 @@ type keysArg []string
 // keepMask asks the core which members of a map args (string keys: a JSON
 // object by reflection) selection keeps (D9); a value it leaves out is never
 // read, and left stands for it (nil: none). The args as they are otherwise.
-func keepMask(flags uint32, p [][]byte, args any, own *Limits, left any) (any, bool, error) {
+func keepMask(flags uint32, p [][]byte, args any, own *Limits, left any) (any, error) {
 	m := reflect.ValueOf(args)
 	if flags == 0 || m.Kind() != reflect.Map || m.Type().Key().Kind() != reflect.String || m.IsNil() || marshals(m.Type()) {
-		return args, false, nil
+		return args, nil
 	}
 	keys := make(keysArg, 0, m.Len())
 	for it := m.MapRange(); it.Next(); {
@@ -321,7 +319,7 @@ func keepMask(flags uint32, p [][]byte, args any, own *Limits, left any) (any, b
 	}
 	mask, err := call(fastModule, abi.RQ_KEEP_MASK|flags, [][]byte{nil, nil, p[2], p[3]}, keys, own)
 	if err != nil || len(mask.text) == 0 {
-		return args, false, err
+		return args, err
 	}
 	// The mask: "M" or "I", then "1" per member to walk.
 	out := make(map[string]any, len(keys))
@@ -332,7 +330,7 @@ func keepMask(flags uint32, p [][]byte, args any, own *Limits, left any) (any, b
 			out[k] = left
 		}
 	}
-	return out, true, nil
+	return out, nil
 }
 
 // str: V_STR_CLEAN when nothing needs escaping (D6), else V_STR; invalid UTF-8 is an error (D20).
