@@ -46,7 +46,7 @@ export const F_NTH_CALL: u32 = 2048;  // with F_CALL: args may hold several call
 export const ALL_CALLS: u32 = 4294967295; // F_NTH_CALL's index for every call: with F_EXPLAIN, a JSON array of their Explanations, in order
 export const F_CLI: u32 = 4096;       // CLI output (cli/out.ts): kind = formatter, name = operand, matchOn/ignoreArgs parts = program, package version
 export const F_TOOLS: u32 = 8192;     // with F_CALL: the ignoreArgs part holds tool declarations as JSON text (tools.ts)
-export const F_REPLAY: u32 = 16384;   // a replay operation (replay.ts): the kind part is REPLAY_KIND_BYTES: op (R_*), argument, known line, unit
+export const F_REPLAY: u32 = 16384;   // a replay operation (replay.ts): the kind part is REPLAY_KIND_BYTES: op (R_*), argument, held, unit
 export const F_RAW_NAMES: u32 = 32768; // kind and name parts are UTF-8 text, not JSON string literals (an empty kind is an error, not the default; batch.ts)
 export const F_FROM_VALUE: u32 = 65536; // args is JSON text a host made from its own value: a limit error gives no offset into it (limits.ts)
 // The limits argument of configure() or of one call (ops/limit_args.ts): args is a JSON object,

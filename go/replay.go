@@ -5,6 +5,7 @@ import (
 
 	"context"
 	"io"
+	"strconv"
 	"sync"
 )
 
@@ -16,6 +17,7 @@ type Recording struct {
 	in           *instance
 	BadLines     []BadLine // lines that are not calls, with why
 	lines, calls int
+	held         RecordedCall // the line the last answer brought (Line 0: none): the core leaves it out of the next
 }
 
 // BadLine is a recorded line that could not be read as a call.
@@ -68,7 +70,7 @@ func LoadRecording(ctx context.Context, r io.Reader, opts *CallOptions) (*Record
 	rec := &Recording{in: in}
 	tools, err := toolsText(opts)
 	if err == nil && tools != nil {
-		err = rec.op(ctx, abi.R_TOOLS, 0, textArg{b: tools}, &struct{}{})
+		err = rec.op(ctx, abi.R_TOOLS, 0, 0, textArg{b: tools}, &struct{}{})
 	}
 	buf := make([]byte, abi.LOAD_CHUNK_BYTES)
 	for last := false; err == nil && !last; {
@@ -83,7 +85,7 @@ func LoadRecording(ctx context.Context, r io.Reader, opts *CallOptions) (*Record
 		if last = rerr == io.EOF || rerr == io.ErrUnexpectedEOF; rerr != nil && !last {
 			err = rerr
 		} else if err = ctx.Err(); err == nil { // cancelled between chunks
-			err = rec.op(ctx, abi.R_LOAD, map[bool]uint32{true: abi.LOAD_LAST}[last], textArg{b: buf[:n]}, &loaded)
+			err = rec.op(ctx, abi.R_LOAD, map[bool]uint32{true: abi.LOAD_LAST}[last], 0, textArg{b: buf[:n]}, &loaded)
 		}
 		rec.lines, rec.calls = loaded.Lines, loaded.Calls
 		for _, b := range loaded.Bad {
@@ -99,15 +101,13 @@ func LoadRecording(ctx context.Context, r io.Reader, opts *CallOptions) (*Record
 }
 
 // op runs one replay operation on the recording's instance (its index lives
-// there) and decodes the core's JSON answer into v.
-func (rec *Recording) op(ctx context.Context, op, arg uint32, args, v any) error {
-	rec.mu.Lock()
-	defer rec.mu.Unlock()
+// there; the caller holds rec.mu) and decodes the core's JSON answer into v.
+func (rec *Recording) op(ctx context.Context, op, arg, held uint32, args, v any) error {
 	if rec.in == nil {
 		return newError("invalid-argument", "the recording is closed", "")
 	}
-	// op, argument, no line held (each answer brings its line's text), no items: Go hands back the text.
-	r, err := rec.in.do(ctx, abi.RQ_REPLAY, [][]byte{words(op, arg, 0, abi.U_NONE)}, args, nil)
+	// op, argument, held (1: rec.held is the last line the core sent), no items: Go hands back the text.
+	r, err := rec.in.do(ctx, abi.RQ_REPLAY, [][]byte{words(op, arg, held, abi.U_NONE)}, args, nil)
 	if trapped, err := rec.in.trapped(err); trapped {
 		rec.in = nil
 		return err
@@ -122,22 +122,41 @@ func (rec *Recording) Lines() int { return rec.lines }
 func (rec *Recording) Len() int   { return rec.calls }
 
 // Answer replays call number index of a live call or message (JSON text or a Go value).
+// Answers from one line in a row bring its text once (the core leaves out the line held).
 func (rec *Recording) Answer(call any, index int) (*ReplayAnswer, error) {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
 	var a struct {
 		ReplayAnswer
-		Text string `json:"text"` // a hit's recorded line
+		RecordedCall // a hit's line, call and text
 	}
-	if err := rec.op(context.Background(), abi.R_ANSWER, uint32(index), callArg(call), &a); err != nil {
+	held := rec.held
+	rec.held = RecordedCall{} // until this answer is read: after any failure the core sends its line again
+	if err := rec.op(context.Background(), abi.R_ANSWER, uint32(index), min(uint32(held.Line), 1), callArg(call), &a); err != nil {
 		return nil, err
 	}
-	a.ReplayAnswer.Text = a.Text
+	at := &a.RecordedCall
+	if !a.Hit {
+		at = a.Nearest
+	}
+	if at != nil && at.Text == "" && at.Line != held.Line { // left out (a line is never empty), yet not the line held
+		return nil, word(abi.W_LINE_MISSING, "", strconv.Itoa(at.Line))
+	}
+	if rec.held = held; at != nil && at.Text == "" {
+		at.Text = held.Text
+	} else if at != nil {
+		rec.held = *at
+	}
+	a.ReplayAnswer.Text = a.RecordedCall.Text
 	return &a.ReplayAnswer, nil
 }
 
 // Unused lists the recorded calls no Answer took, in recording order.
 func (rec *Recording) Unused() ([]UnusedCall, error) {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
 	var list []UnusedCall
-	if err := rec.op(context.Background(), abi.R_UNUSED, 0, textArg{}, &list); err != nil {
+	if err := rec.op(context.Background(), abi.R_UNUSED, 0, 0, textArg{}, &list); err != nil {
 		return nil, err
 	}
 	for i := 1; i < len(list); i++ {
