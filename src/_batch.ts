@@ -9,10 +9,11 @@
  * @module
  */
 import {
-  BATCH_BASE, BATCH_COLUMNS, BATCH_COUNT, BATCH_END_DIGEST, BATCH_FLAGS, BATCH_ITEM_FLAGS, BATCH_OUT_BYTES, BATCH_WORDS, DIGEST_BYTES, F_CALL, F_DIGEST, F_PREIMAGE, W_TRAP,
+  BATCH_BASE, BATCH_COLUMNS, BATCH_COUNT, BATCH_END_DIGEST, BATCH_FLAGS, BATCH_ITEM_FLAGS, BATCH_OUT_BYTES, BATCH_WORDS,
+  DIGEST_BYTES, F_CALL, F_DIGEST, F_PREIMAGE,
 } from "./_abi.gen.js";
 import { type BatchTarget, batchHostHash } from "./core.js";
-import { FingerprintError, hostError } from "./errors.js";
+import { FingerprintError } from "./errors.js";
 
 /**
  * One column of a chunk: one value for every item, items (strings and bytes
@@ -40,37 +41,14 @@ export const SHARED_EMPTY: Column = { kind: "shared", text: "" };
  */
 export function runChunk(t: BatchTarget, flags: number, count: number, cols: Column[],
   out: (string | null)[], base: number, throwOnError: boolean, sorts: Uint32Array | null = null): void {
-  // Bytes each column needs (texts: 3 per UTF-16 unit at most); values are written last and grow.
-  let size = sorts ? 4 * count + 4 : 0;
-  for (const c of cols) {
-    if (c.kind === "shared") size += 3 * c.text.length;
-    else {
-      size += 4 * (count + 1) + 4;
-      if (c.kind === "arrow") size += c.data.length;
-      else for (const x of c.items) size += typeof x === "string" ? 3 * x.length : x instanceof Uint8Array ? x.length : 64;
-    }
-  }
-  // Where node:crypto exists the core writes preimages and they are hashed
-  // here (~2x the wasm SHA-256 at 150 B, ~6x from a few KB: bench/PROFILE.md;
-  // faster in V8 than the SIMD module's four lanes too, measured): room for
-  // ends[count], then about the input's size and a digest each.
-  const hash = flags & F_DIGEST ? batchHostHash() : null;
-  const room = hash ? size + DIGEST_BYTES * count : 0;
-  const outBytes = hash ? 4 * count + room : DIGEST_BYTES * count;
-  size += DESCRIPTOR + outBytes;
-  const inPtr = t.inPtr;
-  let mem = t.reserve(size + 64);
-  const desc = new Uint32Array(BATCH_WORDS);
-  desc[BATCH_FLAGS] = hash ? (flags & ~F_DIGEST) | F_PREIMAGE : flags;
-  desc[BATCH_COUNT] = count;
-  desc[BATCH_OUT_BYTES] = room;
-  desc[BATCH_BASE] = base;
-  const outPtr = inPtr + DESCRIPTOR;
-  let at = outPtr + outBytes;
+  const inPtr = t.inPtr, desc = new Uint32Array(BATCH_WORDS);
+  let at = inPtr + DESCRIPTOR;
+  /** Room for n more bytes at `at` (a text: 3 per UTF-16 unit at most). */
+  const room = (n: number) => t.reserve(at - inPtr + n);
   const errors = new Map<number, FingerprintError>();
   const pending: [number, Uint32Array][] = [];
   if (sorts) {
-    desc[BATCH_ITEM_FLAGS] = at = (at + 3) & ~3;
+    desc[BATCH_ITEM_FLAGS] = at;
     pending.push([at, sorts]);
     at += 4 * count;
   }
@@ -78,28 +56,25 @@ export function runChunk(t: BatchTarget, flags: number, count: number, cols: Col
   cols.forEach((c, ci) => {
     const w = BATCH_COLUMNS + 3 * ci;
     if (c.kind === "shared") {
-      desc[w] = 0; desc[w + 1] = at; desc[w + 2] = t.put(at, c.text);
-      at += desc[w + 2];
+      room(3 * c.text.length);
+      desc[w + 1] = at;
+      at += desc[w + 2] = t.put(at, c.text);
       return;
     }
     at = (at + 3) & ~3;
-    const offPtr = at;
-    at += 4 * (count + 1);
-    const data = at;
-    desc[w] = offPtr; desc[w + 1] = data; desc[w + 2] = 0;
+    const offPtr = at, offs = c.kind === "arrow" ? c.offsets : new Uint32Array(count + 1);
+    pending.push([offPtr, offs]);
+    const data = at += 4 * (count + 1);
+    desc[w] = offPtr; desc[w + 1] = data;
     if (c.kind === "arrow") {
-      mem.set(c.data, data);
+      room(c.data.length).set(c.data, data);
       at += c.data.length;
-      pending.push([offPtr, c.offsets]);
       return;
     }
-    const offs = new Uint32Array(count + 1);
-    pending.push([offPtr, offs]);
-    let grown = false;
     for (let i = 0; i < count; i++) {
       // Texts go a block at a time when the block is ASCII (one encode), else item by item.
       if (texts && i % ASCII_BLOCK === 0) {
-        const n = asciiBlock(c.items, i, Math.min(count, i + ASCII_BLOCK), mem, at, offs);
+        const n = asciiBlock(c.items, i, Math.min(count, i + ASCII_BLOCK), t, at, offs);
         if (n >= 0) {
           at += n;
           i += Math.min(ASCII_BLOCK, count - i) - 1;
@@ -109,15 +84,9 @@ export function runChunk(t: BatchTarget, flags: number, count: number, cols: Col
       const x = c.items[i];
       try {
         if (typeof x === "string" || x instanceof Uint8Array) {
-          // A text after values: room for it and the rest of the chunk's items.
-          if (grown) mem = t.reserve(at - inPtr + (typeof x === "string" ? 3 : 1) * x.length + 64 * (count - i));
+          room((typeof x === "string" ? 3 : 1) * x.length);
           at += t.put(at, x);
-        } else {
-          // A value stream: room for the rest of the chunk's items after it.
-          at = t.putValue(x, at);
-          mem = t.reserve(at - inPtr + 64 * (count - i));
-          grown = true;
-        }
+        } else at = t.putValue(x, at); // a value stream, which grows the region as it goes
       } catch (err) {
         if (!(err instanceof FingerprintError)) throw err; // a user's toJSON or getter: unchanged
         errors.set(i, err);
@@ -126,7 +95,17 @@ export function runChunk(t: BatchTarget, flags: number, count: number, cols: Col
       offs[i + 1] = at - data;
     }
   });
-  mem = t.view();
+  // Where node:crypto exists the core writes preimages and they are hashed
+  // here (~2x the wasm SHA-256 at 150 B, ~6x from a few KB: bench/PROFILE.md;
+  // faster in V8 than the SIMD module's four lanes too, measured): after the
+  // input, ends[count], then room for about twice its size and a digest each.
+  const hash = flags & F_DIGEST ? batchHostHash() : null;
+  const outPtr = (at + 3) & ~3, preimages = hash ? 2 * (at - inPtr) + DIGEST_BYTES * count : 0;
+  let mem = t.reserve(outPtr - inPtr + (hash ? 4 * count + preimages : DIGEST_BYTES * count));
+  desc[BATCH_FLAGS] = hash ? (flags & ~F_DIGEST) | F_PREIMAGE : flags;
+  desc[BATCH_COUNT] = count;
+  desc[BATCH_OUT_BYTES] = preimages;
+  desc[BATCH_BASE] = base;
   for (const [p, offs] of pending) new Uint32Array(mem.buffer, p, offs.length).set(offs);
   new Uint32Array(mem.buffer, inPtr, BATCH_WORDS).set(desc);
 
@@ -135,8 +114,7 @@ export function runChunk(t: BatchTarget, flags: number, count: number, cols: Col
     try {
       stop = t.e.runBatch(from, outPtr) >>> 0;
     } catch (err) {
-      t.trapped();
-      throw hostError(W_TRAP, ["fingerprint", (err as Error)?.message ?? String(err)]);
+      throw t.trapped(err);
     }
     mem = t.view();
     if (hash) {
@@ -157,8 +135,13 @@ export function runChunk(t: BatchTarget, flags: number, count: number, cols: Col
     if (stop >= count) break;
     from = stop;
     if (hash && t.status() === 0) continue; // the room was full
-    const host = errors.get(stop);
-    if (throwOnError) throw withIndex(host ?? t.error(), base + stop, host !== undefined);
+    if (throwOnError) {
+      // The error with the item's `index`; one found here (a value D15 rejects) is named as the core
+      // names its own ("item 3: …", assembly/ops/batch.ts).
+      const host = errors.get(stop), err = host ?? t.error(), index = base + stop;
+      throw new FingerprintError(err.code, host ? `item ${index}: ${err.message}` : err.message,
+        { index, offset: err.offset, path: err.path, cause: err.cause });
+    }
     out[base + stop] = null;
     from++;
   }
@@ -178,8 +161,7 @@ const ASCII_ITEM_MAX = 256;
  * The block's first item is tried alone first, so a column of non-ASCII
  * texts costs one extra small encode per block, not a block's.
  */
-function asciiBlock(items: unknown[], from: number, to: number, mem: Uint8Array,
-  at: number, offs: Uint32Array): number {
+function asciiBlock(items: unknown[], from: number, to: number, t: BatchTarget, at: number, offs: Uint32Array): number {
   let total = 0;
   for (let i = from; i < to; i++) {
     const x = items[i];
@@ -189,19 +171,10 @@ function asciiBlock(items: unknown[], from: number, to: number, mem: Uint8Array,
   // Longer texts: the join's copy costs more than the encodes it saves (measured at ~750 B: +3%).
   if (total > ASCII_ITEM_MAX * (to - from)) return -1;
   // Each non-ASCII character (or lone surrogate) takes 2-3 bytes: as many bytes as units means ASCII.
-  const first = items[from] as string;
+  const first = items[from] as string, mem = t.reserve(at - t.inPtr + 3 * total);
   if (encoder.encodeInto(first, mem.subarray(at, at + 3 * first.length)).written !== first.length) return -1;
   const block = to - from === 1 ? first : (items.slice(from, to) as string[]).join("");
   if (encoder.encodeInto(block, mem.subarray(at, at + 3 * total)).written !== total) return -1;
   for (let i = from, o = offs[from]; i < to; i++) offs[i + 1] = o += (items[i] as string).length;
   return total;
-}
-
-/**
- * The error with the item's `index`; one found here (a value D15 rejects) is
- * named as the core names its own ("item 3: …", assembly/ops/batch.ts).
- */
-function withIndex(err: FingerprintError, index: number, host: boolean): FingerprintError {
-  return new FingerprintError(err.code, host ? `item ${index}: ${err.message}` : err.message,
-    { index, offset: err.offset, path: err.path, cause: err.cause });
 }

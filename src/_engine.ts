@@ -12,23 +12,15 @@
  */
 import { D_DIFF, D_NEAR_START, D_NEAR_STEP, F_STRING_INPUT, F_TOOLS, F_VALUES, NEAR_NAME_ONLY } from "./_abi.gen.js";
 import { FingerprintError } from "./errors.js";
-import { type BatchTarget } from "./core.js";
-import { type Exports as CoreExports, Instance, Pool } from "./_instance.js";
+import { Instance, Pool } from "./_instance.js";
 import { isModule } from "./_is_module.js";
 import { type CoreLimits, NONE } from "./_limits.js";
 import type { Explanation } from "./explain.js";
 
-export type Exports = CoreExports & { abiId(): number };
-
-/** A call's Explanation as the core writes it (assembly/pipeline/explain.ts), and its digest. */
-export interface Explained {
-  record: Explanation;
-  digest: string;
-}
-
 let source: (() => BufferSource | WebAssembly.Module) | undefined;
 
-const engine = new Pool("engine", () => {
+/** The engine's instances: `engine.with(fn)` holds one for fn (a spare when a call re-entered from user code finds it busy). */
+export const engine = new Pool("engine", () => {
   if (!source) {
     throw new FingerprintError("not-initialized",
       "the engine module is not loaded in this entry: `await initDiagnostics()` first " +
@@ -37,11 +29,6 @@ const engine = new Pool("engine", () => {
   const src = source();
   return isModule(src) ? src : new WebAssembly.Module(src);
 }, false);
-
-/** fn on an instance of the engine held for it (a spare when a call re-entered from user code finds it busy). */
-export function withEngine<T>(fn: (i: Instance) => T): T {
-  return engine.with(fn);
-}
 
 /** Set by the entries (or initDiagnostics): where the engine's bytes (or module) come from. */
 export function setEngineSource(src: (() => BufferSource | WebAssembly.Module) | undefined): void {
@@ -54,49 +41,24 @@ export function hasEngineSource(): boolean {
   return source !== undefined;
 }
 
-/**
- * Instantiates the module now and reads one call with it, so a wrong source
- * (e.g. fingerprint.wasm, which shares the ABI but reads no calls) fails in
- * initDiagnostics() rather than in a later explain().
- */
-export function loadEngine(): void {
-  try {
-    explainCallText('{"name":"probe","args":{}}');
-  } catch (err) {
-    throw err instanceof FingerprintError && err.code !== "invalid-argument"
-      ? new FingerprintError("invalid-argument", `this module is not engine.wasm (it answered: ${err.message})`)
-      : err;
-  }
-}
-
 /** A fresh instance of the engine outside its pool (a recording keeps its index in its own: src/replay.ts). */
 export function newEngineInstance(): Instance {
   return engine.fresh();
 }
 
 /**
- * Explains a call given as JSON text (a recording line); the core reads it
- * (no JSON.parse here). tools: declarations' JSON text (UTF-8), applied by
- * tool name (assembly/pipeline/tools.ts).
+ * The Explanation of one call, or (all, ALL_CALLS) those of every call of a message in order, from
+ * one request: given as JSON text (a recording line, read by the core: no JSON.parse here) or a host
+ * object (the value stream). tools: declarations' JSON text (UTF-8), applied by tool name
+ * (assembly/pipeline/tools.ts).
  */
-export function explainCallText(text: string | Uint8Array, tools?: Uint8Array, own: CoreLimits = NONE): Explained {
-  return explainText(text, false, tools, own)[0];
-}
-
-/** One call, or (all) every call of a message (ALL_CALLS), given as JSON text or a host object (the value stream). */
-function explainText(call: Side, all: boolean, tools: Uint8Array | undefined, own: CoreLimits): Explained[] {
+export function explainIn(call: Side, all: boolean, tools?: Uint8Array, own: CoreLimits = NONE): Explanation[] {
   const text = engine.with((i) => {
     i.limits(own); // the core checks the call against the limits (assembly/base/limits.ts)
     i.request(all ? "explainAll" : "explain", { ignoreArgs: tools, args: call }, sideFlags(call) | (tools ? F_TOOLS : 0));
     return i.text();
   });
-  const parsed = JSON.parse(text) as Explanation | Explanation[];
-  return (all ? parsed as Explanation[] : [parsed as Explanation]).map((record) => ({ record, digest: record.fingerprint }));
-}
-
-/** Explains a call given as a host object, written as the core's value stream (src/values.ts). */
-export function explainCallValue(call: object, tools?: Uint8Array, own: CoreLimits = NONE): Explained {
-  return explainText(call, false, tools, own)[0];
+  return all ? JSON.parse(text) as Explanation[] : [JSON.parse(text) as Explanation];
 }
 
 /**
@@ -115,15 +77,6 @@ export function callKeepMask(call: object, tools: Uint8Array | undefined, own: C
 /** How a part is sent (flags of its request, or of the diff's kind part): a string as UTF-8, a host value as its stream. */
 export function sideFlags(x: Side): number {
   return typeof x === "string" ? F_STRING_INPUT : x instanceof Uint8Array ? 0 : F_VALUES;
-}
-
-/**
- * Every call of a message holding several (a single call is one), in order,
- * from one request (ALL_CALLS): the core parses the message once and writes
- * the JSON array of their Explanations. A message with no calls gives [].
- */
-export function explainCalls(message: string | Uint8Array | object, tools?: Uint8Array): Explained[] {
-  return explainText(message, true, tools, NONE);
 }
 
 // ---- diff and nearest (assembly/ops/compare.ts): sides in, the core's answer out ----
@@ -181,9 +134,6 @@ export interface CliResult {
   arg: number;
 }
 
-const enc = new TextEncoder();
-const asBytes = (p: string | Uint8Array) => (typeof p === "string" ? enc.encode(p) : p);
-
 /**
  * One step of the CLI engine (assembly/cli/steps.ts lists the steps and their
  * parts): the core parses, reads, fingerprints and formats; this moves bytes.
@@ -192,7 +142,7 @@ export function cliStep(step: string, name: string | Uint8Array = "", match: str
   ignore: string | Uint8Array = "", args: Uint8Array = new Uint8Array(0)): CliResult {
   return engine.with((i) => {
     i.limits(); // the configured limits; a CLI run's --max-* options tighten them in the core (cli/args.ts)
-    const w = i.request("cli", { kind: asBytes(step), name: asBytes(name), matchOn: asBytes(match), ignoreArgs: asBytes(ignore), args });
+    const w = i.request("cli", { kind: step, name, matchOn: match, ignoreArgs: ignore, args });
     const text = i.textBytes().slice(), o = w.out, r = o + w.err, s = r + w.state;
     return {
       out: text.subarray(0, o), err: text.subarray(o, r), state: text.subarray(r, s), data: text.subarray(s, s + w.data),
@@ -200,15 +150,3 @@ export function cliStep(step: string, name: string | Uint8Array = "", match: str
     };
   });
 }
-
-/**
- * " at byte N (line L, column C, X)" for an error at `offset` in a JSON text
- * (the core's one wording, assembly/cli/message.ts; X the character there,
- * `U+0001` when invisible): for an SDK's error path, which is cold.
- */
-export function jsonErrorAt(text: string | Uint8Array, offset: number): string {
-  return new TextDecoder().decode(cliStep("position", text, "", String(offset)).out);
-}
-
-/** The engine as a batch target (src/_batch.ts): whole calls go through its runBatch, read by the core. */
-export type { BatchTarget };

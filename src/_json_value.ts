@@ -14,7 +14,6 @@ type Container = unknown[] | Record<string, unknown>;
 /** The value of `text` from its items (tag, from, to; UTF-16 positions); throws on items that do not fit. */
 export function buildValue(text: string, items: Uint32Array): unknown {
   const open: Container[] = [];
-  const isObject: boolean[] = [];
   let key: string | undefined; // an object's member name, read, its value still to come
   let root: unknown;
   let done = false;
@@ -23,7 +22,7 @@ export function buildValue(text: string, items: Uint32Array): unknown {
     if (d < 0) {
       if (done) throw new Error("more than one value");
       root = v; done = true;
-    } else if (!isObject[d]) (open[d] as unknown[]).push(v);
+    } else if (Array.isArray(open[d])) (open[d] as unknown[]).push(v);
     else if (key === undefined) throw new Error("a member name that is not a string");
     else {
       const o = open[d] as Record<string, unknown>;
@@ -39,13 +38,11 @@ export function buildValue(text: string, items: Uint32Array): unknown {
       const c: Container = tag === J_ARRAY ? [] : {};
       place(c);
       open.push(c);
-      isObject.push(tag === J_OBJECT);
       continue;
     }
     if (tag === J_END) {
       if (open.length === 0 || key !== undefined) throw new Error("an unbalanced close");
       open.pop();
-      isObject.pop();
       continue;
     }
     let v: unknown;
@@ -54,7 +51,7 @@ export function buildValue(text: string, items: Uint32Array): unknown {
     else if (tag === J_NONFINITE) v = Number(text.slice(from, to));
     else throw new Error(`item tag ${tag}`);
     const d = open.length - 1;
-    if (d >= 0 && isObject[d] && key === undefined) {
+    if (d >= 0 && !Array.isArray(open[d]) && key === undefined) {
       if (typeof v !== "string") throw new Error("a member name that is not a string");
       key = v;
     } else place(v);

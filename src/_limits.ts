@@ -37,9 +37,11 @@ export function setLimitChecker(c: (members: string) => readonly number[]): void
 /**
  * Reads a Limits object over `base`: the core decides each field (a field
  * left out or null keeps base's, Infinity is none, a non-negative integer
- * is the limit, an unknown key is an error) and words its errors.
+ * is the limit, an unknown key is an error) and words its errors. A call's
+ * own limits are read over none (the core takes the smaller of them and the
+ * configured ones); configure()'s over the configured ones (Infinity removes one).
  */
-function read(l: unknown, base: CoreLimits): CoreLimits {
+export function readLimits(l: unknown, base: CoreLimits = NONE): CoreLimits {
   if (l === undefined || l === null) return base;
   if (typeof l !== "object" || Array.isArray(l)) throw hostError(W_OBJECT, ["limits", typeWord(l)]);
   const o = l as Record<string, unknown>;
@@ -61,16 +63,6 @@ function member(x: unknown): string | [string] | null {
   return typeof x === "number" ? shown : [shown];
 }
 
-/** configure(): the limits laid over the configured ones (Infinity removes one). */
-export function configureLimits(l: unknown): CoreLimits {
-  return read(l, configured);
-}
-
 export function setConfigured(l: CoreLimits): void {
   configured = l;
-}
-
-/** A call's own limits (none when absent): they can only tighten the configured ones (the core takes the smaller). */
-export function callLimits(l: unknown): CoreLimits {
-  return read(l, NONE);
 }

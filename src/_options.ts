@@ -1,18 +1,24 @@
 /**
- * A call's options read once, as the core takes them (shared by the single-call and batch APIs). Internal.
+ * A call's options read once, as the core takes them (shared by the single-call, explain and batch
+ * APIs). Internal.
  * @module
  */
-import { F_IGNORE, F_MATCH_ON, W_OBJECT, W_STRING } from "./_abi.gen.js";
-import { type CoreLimits, NONE, callLimits } from "./_limits.js";
+import { F_IGNORE, F_MATCH_ON, W_OBJECT, W_STRING, W_STRINGS } from "./_abi.gen.js";
+import { type CoreLimits, NONE, readLimits } from "./_limits.js";
 import { hostError, typeWord } from "./errors.js";
-import { readList } from "./_args.js";
 import type { FingerprintOptions } from "./api.js";
 
-/** Options as the core takes them: kind as a JSON literal ("": none) and as given (batches: raw text), key lists as JSON texts. */
+/**
+ * Options as the core takes them: kind as a JSON literal ("": none) and as given (batches: raw
+ * text), key lists as given (copied) and as JSON texts ("": none).
+ */
 export interface Parts {
-  flags: number; kind: string; rawKind: string | undefined; match: string; ignore: string; limits: CoreLimits;
+  flags: number; kind: string; rawKind: string | undefined; limits: CoreLimits;
+  matchOn: string[] | undefined; ignoreArgs: string[] | undefined; match: string; ignore: string;
 }
-const NO_OPTIONS: Parts = { flags: 0, kind: "", rawKind: undefined, match: "", ignore: "", limits: NONE };
+const NO_OPTIONS: Parts = {
+  flags: 0, kind: "", rawKind: undefined, limits: NONE, matchOn: undefined, ignoreArgs: undefined, match: "", ignore: "",
+};
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
@@ -25,6 +31,23 @@ export function option(options: object, plain: boolean, k: string): unknown {
   return !plain || hasOwn.call(options, k) ? (options as Record<string, unknown>)[k] : undefined;
 }
 
+/**
+ * A key list copied once: its length and each element are read exactly once
+ * (a getter or Proxy behind them runs once per call).
+ */
+function readList(list: unknown, what: string): string[] | undefined {
+  if (list === undefined || list === null) return undefined;
+  if (!Array.isArray(list)) throw hostError(W_STRINGS, [what, typeWord(list)]);
+  const n = list.length;
+  const out: string[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const k: unknown = list[i];
+    if (typeof k !== "string") throw hostError(W_STRINGS, [what, `an array holding ${typeWord(k)}`]);
+    out[i] = k;
+  }
+  return out;
+}
+
 /** Reads each option exactly once; the copies are what selection and the core see (batches too). */
 export function optionParts(options: FingerprintOptions | undefined): Parts {
   if (options === undefined) return NO_OPTIONS;
@@ -34,10 +57,9 @@ export function optionParts(options: FingerprintOptions | undefined): Parts {
   if (kind !== undefined && typeof kind !== "string") throw hostError(W_STRING, ["kind", typeWord(kind)]);
   const matchOn = readList(option(options, plain, "matchOn"), "matchOn");
   const ignoreArgs = readList(option(options, plain, "ignoreArgs"), "ignoreArgs");
-  const limits = callLimits(option(options, plain, "limits"));
-  const flags = (matchOn ? F_MATCH_ON : 0) | (ignoreArgs ? F_IGNORE : 0);
   return {
-    flags, kind: kind === undefined ? "" : JSON.stringify(kind), rawKind: kind,
-    match: matchOn ? JSON.stringify(matchOn) : "", ignore: ignoreArgs ? JSON.stringify(ignoreArgs) : "", limits,
+    flags: (matchOn ? F_MATCH_ON : 0) | (ignoreArgs ? F_IGNORE : 0), kind: kind === undefined ? "" : JSON.stringify(kind),
+    rawKind: kind, limits: readLimits(option(options, plain, "limits")), matchOn, ignoreArgs,
+    match: matchOn ? JSON.stringify(matchOn) : "", ignore: ignoreArgs ? JSON.stringify(ignoreArgs) : "",
   };
 }

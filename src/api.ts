@@ -5,7 +5,7 @@
  */
 import { F_DIGEST, F_TEXT, W_NON_NEGATIVE, W_OBJECT, W_STRING, W_TEXT } from "./_abi.gen.js";
 import { call, callValue, retainBytes, setRetain } from "./core.js";
-import { type Limits, NONE, configureLimits, setConfigured } from "./_limits.js";
+import { type Limits, NONE, configured, readLimits, setConfigured } from "./_limits.js";
 import { applyMask, keepMask, selectableKeys } from "./select.js";
 import { hostError, typeWord } from "./errors.js";
 import { optionParts } from "./_options.js";
@@ -51,10 +51,8 @@ export function configure(settings: Settings): void {
   if (typeof settings !== "object" || settings === null) throw hostError(W_OBJECT, ["settings", typeWord(settings)]);
   const { limits, retainMemoryBytes } = settings;
   const retain = retainMemoryBytes === undefined ? retainBytes : retainMemoryBytes;
-  if (typeof retain !== "number" || !(retain >= 0)) {
-    throw hostError(W_NON_NEGATIVE, ["retainMemoryBytes", String(retain)]);
-  }
-  const l = configureLimits(limits); // checked before anything changes
+  if (typeof retain !== "number" || !(retain >= 0)) throw hostError(W_NON_NEGATIVE, ["retainMemoryBytes", String(retain)]);
+  const l = readLimits(limits, configured); // checked before anything changes
   setRetain(retain);
   setConfigured(l);
 }
@@ -118,6 +116,7 @@ function checkText(t: unknown): string | Uint8Array {
   throw hostError(W_TEXT, [typeWord(t)]);
 }
 
+export { init, initDiagnostics } from "./init.js";
 export { FingerprintError } from "./errors.js";
 export type { FingerprintErrorCode, FingerprintErrorDetails } from "./errors.js";
 export { fingerprintBatch, fingerprintBatchJSON } from "./batch.js";

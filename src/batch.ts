@@ -22,8 +22,7 @@ import {
 import { type Column, SHARED_EMPTY, runChunk } from "./_batch.js";
 import { option, optionParts } from "./_options.js";
 import { asBatch, type BatchTarget, batchHostHash } from "./core.js";
-import { type CoreLimits } from "./_limits.js";
-import { hasEngineSource, withEngine } from "./_engine.js";
+import { engine, hasEngineSource } from "./_engine.js";
 import { hostError, typeWord } from "./errors.js";
 import type { Call, ProviderCall } from "./explain.js";
 
@@ -61,57 +60,50 @@ export function fingerprintBatchJSON(names: Iterable<string> | TextColumn, argsJ
   options: NullOptions): (string | null)[];
 export function fingerprintBatchJSON(names: Iterable<string> | TextColumn, argsJSON: Iterable<Text> | TextColumn,
   options?: BatchOptions): (string | null)[] {
-  const o = optionParts(options);
-  const throws = onError(options);
+  const o = optionParts(options), throws = onError(options);
   // Batch columns are raw text (F_RAW_NAMES), where "" is an error: the default kind is sent (D17).
   const shared = (text: string): Column => ({ kind: "shared", text });
   const kind = shared(o.rawKind ?? DEFAULT_KIND), match = shared(o.match), ignore = shared(o.ignore);
-  const out: (string | null)[] = [];
-  const run = (t: BatchTarget, beforeChunk?: () => void) => {
+  // The limits are sent before each chunk: an iterable's own code between chunks may run calls with other limits.
+  const run = (t: BatchTarget) => {
+    const out: (string | null)[] = [];
     const a = source(names, "names"), b = source(argsJSON, "argsJSON");
+    if (!("it" in a) && !("it" in b)) {
+      // Both columns: a range of items, their bytes copied as they are (a column's text is a string's).
+      const count = Math.min(a.offsets.length, b.offsets.length) - 1;
+      for (let at = 0, n = 0; at < count; at += n) {
+        const most = Math.min(count - at, BATCH_CHUNK_ITEMS), bo = b.offsets; // take()'s rule over the args column
+        for (n = 1; n < most && bo[at + n + 1] - bo[at] <= BATCH_CHUNK_BYTES;) n++;
+        t.limits(o.limits);
+        const cols = [kind, slice(a, at, n), match, ignore, slice(b, at, n)];
+        runChunk(t, F_DIGEST | F_RAW_NAMES | F_STRING_INPUT, n, cols, out, at, throws);
+      }
+      if (a.offsets.length !== b.offsets.length) throw hostError(W_LENGTHS, ["names", "argsJSON"]);
+      return out;
+    }
+    const sides = [items(a), items(b)];
     for (let base = 0, n = 0; ; base += n) {
-      if (done(a) || done(b)) {
-        if (done(a) !== done(b)) throw hostError(W_LENGTHS, ["names", "argsJSON"]);
+      const [ns, xs] = take(sides);
+      n = ns.length;
+      if (n === 0) {
+        if (sides[0].next.done !== sides[1].next.done) throw hostError(W_LENGTHS, ["names", "argsJSON"]);
         return out;
       }
-      beforeChunk?.();
-      if (a.col && b.col) {
-        // Both columns: a range of items, their bytes copied as they are (a column's text is a string's).
-        n = fit(a.col.offsets, a.at, b.col.offsets, b.at, Math.min(a.n - a.at, b.n - b.at));
-        const nc = slice(a, n), ac = slice(b, n);
-        runChunk(t, F_DIGEST | F_RAW_NAMES | F_STRING_INPUT, n, [kind, nc, match, ignore, ac], out, base, throws);
-        continue;
-      }
-      const [ns, xs] = take([a, b]);
-      n = ns.length;
       // Each item's sort of input; a name or text of the wrong type goes as its type's word, for the core to fail in its turn.
       const sorts = new Uint32Array(n);
-      let one = true; // all strings (the common chunk): no sorts sent
       for (let i = 0; i < n; i++) {
         const x = xs[i], name = ns[i];
-        if (typeof x === "string" || b.col) sorts[i] = F_STRING_INPUT;
+        if (typeof x === "string" || !("it" in b)) sorts[i] = F_STRING_INPUT; // a column's text is a string's
         else if (!(x instanceof Uint8Array)) { sorts[i] = BATCH_ITEM_NOT_TEXT; xs[i] = typeWord(x); }
         if (typeof name !== "string" && !(name instanceof Uint8Array)) { sorts[i] |= BATCH_ITEM_NOT_NAME; ns[i] = typeWord(name); }
-        one &&= sorts[i] === F_STRING_INPUT;
       }
-      runChunk(t, F_DIGEST | F_RAW_NAMES | (one ? F_STRING_INPUT : 0), n,
-        [kind, { kind: "items", items: ns }, match, ignore, { kind: "items", items: xs }], out, base, throws, one ? null : sorts);
+      t.limits(o.limits);
+      runChunk(t, F_DIGEST | F_RAW_NAMES, n, [kind, { kind: "items", items: ns }, match, ignore, { kind: "items", items: xs }],
+        out, base, throws, sorts);
     }
   };
   // Without node:crypto the SIMD module, where it loads synchronously, hashes four items at a time.
-  if (batchHostHash() !== null || !hasEngineSource()) return asBatch(o.limits, (t) => run(t));
-  return onDiagnostics(o.limits, (t, sendLimits) => run(t, sendLimits));
-}
-
-/**
- * Runs `work` on the engine module; `work` calls `sendLimits` before
- * each chunk (an iterable's own code between chunks may run other calls on
- * the instance, with other limits): the configured limits and the batch's own.
- */
-function onDiagnostics<T>(limits: CoreLimits, work: (t: BatchTarget, sendLimits: () => void) => T): T {
-  // The whole batch holds the instance: a getter or iterator that calls back into the engine meanwhile
-  // gets a spare (src/_instance.ts), never this batch's half-written chunk.
-  return withEngine((t) => work(t, () => { t.limits(limits); }));
+  return batchHostHash() !== null || !hasEngineSource() ? asBatch(o.limits, run) : engine.with(run);
 }
 
 /**
@@ -126,21 +118,20 @@ export function fingerprintBatch(calls: Iterable<Call | ProviderCall | Text>, op
 export function fingerprintBatch(calls: Iterable<Call | ProviderCall | Text>, options: Pick<BatchOptions, "limits"> & { onError: "null" }): (string | null)[];
 export function fingerprintBatch(calls: Iterable<Call | ProviderCall | Text>, options?: Pick<BatchOptions, "limits" | "onError">): (string | null)[] {
   const limits = optionParts(options).limits, throws = onError(options);
-  if (calls === null || typeof (calls as Iterable<unknown>)?.[Symbol.iterator] !== "function") {
-    throw hostError(W_ITERABLE, ["calls", typeWord(calls)]);
-  }
+  const iterable = calls !== null && typeof (calls as Iterable<unknown>)?.[Symbol.iterator] === "function";
+  if (!iterable) throw hostError(W_ITERABLE, ["calls", typeWord(calls)]);
   const out: (string | null)[] = [];
-  return onDiagnostics(limits, (t, sendLimits) => {
-    const s = source(calls, "calls");
-    for (let base = 0; !done(s);) {
+  // The whole batch holds the instance: a getter or iterator that calls back into the engine meanwhile
+  // gets a spare (src/_instance.ts), never this batch's half-written chunk.
+  return engine.with((t) => {
+    const s = [items(calls)];
+    for (let base = 0, xs = take(s)[0]; xs.length > 0; base += xs.length, xs = take(s)[0]) {
       // Call objects, recording lines as strings or bytes, each with its sort.
-      const [xs] = take([s]);
       const sorts = new Uint32Array(xs.length);
       xs.forEach((x, i) => { sorts[i] = typeof x === "string" ? F_STRING_INPUT : x instanceof Uint8Array ? 0 : F_VALUES; });
-      sendLimits();
+      t.limits(limits); // before each chunk, as fingerprintBatchJSON sends them
       runChunk(t, F_CALL | F_DIGEST, xs.length, [SHARED_EMPTY, SHARED_EMPTY, SHARED_EMPTY, SHARED_EMPTY, { kind: "items", items: xs }],
         out, base, throws, sorts);
-      base += xs.length;
     }
     return out;
   });
@@ -153,78 +144,55 @@ function onError(options: object | undefined): boolean {
   return v !== "null";
 }
 
-/** A side of a batch: an iterator, or a column read by index. */
-type Source =
-  | { col: null; it: Iterator<unknown>; held: IteratorResult<unknown> }
-  | { col: { offsets: Uint32Array; data: Uint8Array }; at: number; n: number };
+/** A side of a batch read in order: its iterator and the item it holds next. */
+interface Items { it: Iterator<unknown>; next: IteratorResult<unknown> }
 
-function source(x: unknown, what: string): Source {
+/** A side as a checked column (every offset inside data, in order: the core reads data + offsets[i]), or an iterable's items. */
+function source(x: unknown, what: string): Items | { offsets: Uint32Array; data: Uint8Array } {
   if (x !== null && typeof x === "object" && "offsets" in x && "data" in x) {
     const { offsets, data } = x as TextColumn;
     if (!(offsets instanceof Uint32Array || offsets instanceof Int32Array) || !(data instanceof Uint8Array) || offsets.length < 1) {
       throw hostError(W_COLUMN, [what]);
     }
-    // The core reads data + offsets[i]: every offset must be inside data, in order.
     const u = new Uint32Array(offsets.buffer, offsets.byteOffset, offsets.length);
     for (let i = 0; i < u.length; i++) {
       if (offsets[i] < 0 || u[i] > data.length || (i > 0 && u[i] < u[i - 1])) throw hostError(W_COLUMN_ORDER, [what, i]);
     }
-    return { col: { offsets: u, data }, at: 0, n: u.length - 1 };
+    return { offsets: u, data };
   }
   if (x === null || typeof (x as Iterable<unknown>)?.[Symbol.iterator] !== "function" || typeof x === "string") {
     throw hostError(W_ITERABLE_OR_COLUMN, [what]);
   }
-  const it = (x as Iterable<unknown>)[Symbol.iterator]();
-  return { col: null, it, held: it.next() };
+  return items(x as Iterable<unknown>);
 }
 
-function done(s: Source): boolean {
-  return s.col ? s.at >= s.n : s.held.done === true;
-}
-
-/** The input bytes an item counts for in a chunk (abi.ts BATCH_CHUNK_*): a string's 3 a unit, a host value's a guess. */
-function bytesOf(x: unknown): number {
-  return typeof x === "string" ? 3 * x.length : x instanceof Uint8Array ? x.length : 256;
+/** An iterable's items, or a column's (next to an iterable) as views of its bytes. */
+function items(x: Iterable<unknown> | Items | { offsets: Uint32Array; data: Uint8Array }): Items {
+  if ("it" in x) return x;
+  let it: Iterator<unknown>;
+  if ("offsets" in x) {
+    const { offsets: o, data } = x;
+    it = (function* () { for (let i = 0; i + 1 < o.length; i++) yield data.subarray(o[i], o[i + 1]); })();
+  } else it = x[Symbol.iterator]();
+  return { it, next: it.next() };
 }
 
 /** The next chunk's items of every side, by the rule of abi.ts (BATCH_CHUNK_*): the last side's bytes count (args). */
-function take(sides: Source[]): unknown[][] {
+function take(sides: Items[]): unknown[][] {
   const k = sides.length, out: unknown[][] = sides.map(() => []), last = sides[k - 1];
   for (let n = 0, bytes = 0; n < BATCH_CHUNK_ITEMS; n++) {
-    for (let j = 0; j < k; j++) if (done(sides[j])) return out;
-    bytes += bytesOf(peek(last));
+    for (let j = 0; j < k; j++) if (sides[j].next.done) return out;
+    const x = last.next.value;
+    bytes += typeof x === "string" ? 3 * x.length : x instanceof Uint8Array ? x.length : 256; // a host value's: a guess
     if (n > 0 && bytes > BATCH_CHUNK_BYTES) break;
-    for (let j = 0; j < k; j++) { out[j].push(peek(sides[j])); advance(sides[j]); }
+    for (let j = 0; j < k; j++) { out[j].push(sides[j].next.value); sides[j].next = sides[j].it.next(); }
   }
   return out;
 }
 
-/** The same rule over two columns: how many of their next `left` items (at least one) the chunk takes. */
-function fit(a: Uint32Array, at: number, b: Uint32Array, bt: number, left: number): number {
-  const most = Math.min(left, BATCH_CHUNK_ITEMS), a0 = a[at], b0 = b[bt];
-  let n = 1;
-  while (n < most && a[at + n + 1] - a0 + b[bt + n + 1] - b0 <= BATCH_CHUNK_BYTES) n++;
-  return n;
-}
-
-function peek(s: Source): unknown {
-  if (s.col) {
-    const o = s.col.offsets;
-    return s.col.data.subarray(o[s.at], o[s.at + 1]);
-  }
-  return (s.held as IteratorYieldResult<unknown>).value;
-}
-
-function advance(s: Source): void {
-  if (s.col) s.at++;
-  else s.held = s.it.next();
-}
-
-/** A column's next n items, rebased to their own bytes. */
-function slice(s: Source & { col: object }, n: number): Column {
-  const { offsets, data } = s.col, at = s.at, o0 = offsets[at];
-  const offs = offsets.slice(at, at + n + 1);
+/** A column's items at..at+n, rebased to their own bytes. */
+function slice({ offsets, data }: { offsets: Uint32Array; data: Uint8Array }, at: number, n: number): Column {
+  const o0 = offsets[at], offs = offsets.slice(at, at + n + 1);
   if (o0 !== 0) for (let i = 0; i <= n; i++) offs[i] -= o0;
-  s.at += n;
   return { kind: "arrow", offsets: offs, data: data.subarray(o0, offsets[at + n]) };
 }

@@ -12,17 +12,13 @@
  * @module
  */
 import { FingerprintError } from "./errors.js";
-import { setDefaultEngineSource, setDefaultSource } from "./init.js";
+import { coreLoader, engineLoader } from "./init.js";
 
 const HELP: Record<string, string> = {
   "fingerprint.wasm": "pass the module or bytes to init(), e.g. init(await WebAssembly.compileStreaming(" +
     "fetch(urlOfFingerprintWasm))); the file ships as @overturn/fingerprint/fingerprint.wasm",
   "engine.wasm": "pass the module or bytes to initDiagnostics(); the file ships as @overturn/fingerprint/engine.wasm",
 };
-
-function notLoaded(why: string, file: string): FingerprintError {
-  return new FingerprintError("not-initialized", `could not load ${file}: ${why}; ${HELP[file]}`);
-}
 
 /**
  * Fetches and compiles the module at `locate()`: a literal
@@ -31,19 +27,20 @@ function notLoaded(why: string, file: string): FingerprintError {
  * fetched only when initDiagnostics() asks: the fingerprint path never loads it.
  */
 async function fetchModule(locate: () => URL, file: string): Promise<WebAssembly.Module> {
+  const notLoaded = (why: string) => new FingerprintError("not-initialized", `could not load ${file}: ${why}; ${HELP[file]}`);
   let url: URL;
   try {
     url = locate();
   } catch {
-    throw notLoaded("this bundle has no import.meta.url to locate it", file);
+    throw notLoaded("this bundle has no import.meta.url to locate it");
   }
   let res: Response;
   try {
     res = await fetch(url);
   } catch (err) {
-    throw notLoaded(`fetch ${url.href} failed (${String(err)})`, file);
+    throw notLoaded(`fetch ${url.href} failed (${String(err)})`);
   }
-  if (!res.ok) throw notLoaded(`fetch ${url.href} answered HTTP ${res.status}`, file);
+  if (!res.ok) throw notLoaded(`fetch ${url.href} answered HTTP ${res.status}`);
   const type = res.headers.get("content-type") ?? "";
   try {
     // compileStreaming insists on the application/wasm MIME type; anything
@@ -52,12 +49,11 @@ async function fetchModule(locate: () => URL, file: string): Promise<WebAssembly
       ? await WebAssembly.compileStreaming(res)
       : await WebAssembly.compile(await res.arrayBuffer());
   } catch (err) {
-    throw notLoaded(`${url.href} is not a wasm module (${String(err)}) — did the bundler copy the asset?`, file);
+    throw notLoaded(`${url.href} is not a wasm module (${String(err)}) — did the bundler copy the asset?`);
   }
 }
 
-setDefaultSource(() => fetchModule(() => new URL("./fingerprint.wasm", import.meta.url), "fingerprint.wasm"));
-setDefaultEngineSource(() => fetchModule(() => new URL("./engine.wasm", import.meta.url), "engine.wasm"));
+coreLoader.defaultSource = () => fetchModule(() => new URL("./fingerprint.wasm", import.meta.url), "fingerprint.wasm");
+engineLoader.defaultSource = () => fetchModule(() => new URL("./engine.wasm", import.meta.url), "engine.wasm");
 
 export * from "./api.js";
-export { init, initDiagnostics } from "./init.js";

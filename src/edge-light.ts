@@ -18,4 +18,3 @@ useInstance(new WebAssembly.Instance(wasm, {}), wasm);
 setEngineSource(() => diagnostics);
 
 export * from "./api.js";
-export { init, initDiagnostics } from "./init.js";

@@ -18,17 +18,15 @@
  * null, key order or `1.0` vs `1` never show up.
  * @module
  */
-import {
-  callKeepMask, diffSides, explainCallText, explainCallValue, explainCalls as explainCallsCore, nearSearch, type Explained,
-} from "./_engine.js";
+import { type Side, callKeepMask, diffSides, explainIn, nearSearch } from "./_engine.js";
 import { applyMask, keysObject, selectableKeys } from "./select.js";
-import { EXPLANATION_VERSION, F_TEXT, NEAR_EXACT, NEAR_SEND_CALL, W_CALL, W_MESSAGE, W_OBJECT, W_RECORDED, W_STRING, W_TEXT } from "./_abi.gen.js";
+import { EXPLANATION_VERSION, F_TEXT, NEAR_EXACT, NEAR_SEND_CALL, W_CALL, W_MESSAGE, W_RECORDED, W_TEXT } from "./_abi.gen.js";
 import { call } from "./core.js";
 import { hostError, typeWord } from "./errors.js";
 import type { FingerprintOptions } from "./api.js";
-import { readList } from "./_args.js";
+import { optionParts } from "./_options.js";
 import { toolsText, type CallOptions } from "./tools.js";
-import { type CoreLimits, NONE, callLimits } from "./_limits.js";
+import { type CoreLimits, NONE } from "./_limits.js";
 
 /**
  * One tool call, the object a recording line holds (the one call model of
@@ -119,8 +117,8 @@ export interface NearestMatch<T extends object = Call | Explanation | ProviderCa
  * @example explain("search", { q: " cats ", page: 2 }, { ignoreArgs: ["page"] }).canonical // '{"q":"cats"}'
  */
 export function explain(name: string, args: unknown, options?: FingerprintOptions): Explanation {
-  const [o, own] = optionsOf(options);
-  return explainRecord({ ...o, name, args }, undefined, own).record;
+  const o = optionParts(options);
+  return explained({ kind: o.rawKind, matchOn: o.matchOn, ignoreArgs: o.ignoreArgs, name, args }, undefined, o.limits);
 }
 
 /**
@@ -130,8 +128,8 @@ export function explain(name: string, args: unknown, options?: FingerprintOption
  */
 export function explainJSON(name: string, argsJSON: string | Uint8Array, options?: FingerprintOptions): Explanation {
   if (typeof argsJSON !== "string" && !(argsJSON instanceof Uint8Array)) throw hostError(W_TEXT, [typeWord(argsJSON)]);
-  const [o, own] = optionsOf(options);
-  return explainRecord({ ...o, name, argsJSON }, undefined, own).record;
+  const o = optionParts(options);
+  return explained({ kind: o.rawKind, matchOn: o.matchOn, ignoreArgs: o.ignoreArgs, name, argsJSON }, undefined, o.limits);
 }
 
 /**
@@ -143,7 +141,7 @@ export function explainJSON(name: string, argsJSON: string | Uint8Array, options
  * @example explainCall('{"name":"t","args":{"p":"P0"}}').canonical // '{"p":"P0"}'
  */
 export function explainCall(call: Call | ProviderCall | string | Uint8Array, options?: CallOptions): Explanation {
-  return explainRecord(call, toolsText(options)).record;
+  return explained(call, toolsText(options));
 }
 
 /**
@@ -154,7 +152,7 @@ export function explainCall(call: Call | ProviderCall | string | Uint8Array, opt
  *   { tools: { search: { ignoreArgs: ["requestId"] } } }) === fingerprint("search", { q: "x" })
  */
 export function fingerprintCall(call: Call | ProviderCall | string | Uint8Array, options?: CallOptions): string {
-  return explainRecord(call, toolsText(options)).digest;
+  return explained(call, toolsText(options)).fingerprint;
 }
 
 /**
@@ -169,31 +167,29 @@ export function fingerprintCall(call: Call | ProviderCall | string | Uint8Array,
  *   { type: "tool_use", id: "t", name: "search", input: { q: "x" } }] }).length // 1
  */
 export function explainCalls(message: ProviderCall | string | Uint8Array, options?: CallOptions): Explanation[] {
-  if (message === null || typeof message !== "object" && typeof message !== "string") {
+  if (message === null || (typeof message !== "object" && typeof message !== "string")) {
     throw hostError(W_MESSAGE, [typeWord(message)]);
   }
-  return explainCallsCore(message, toolsText(options)).map((e) => e.record);
+  return explainIn(message, true, toolsText(options));
 }
 
-/** The core's record for a call (src/_engine.ts), for the CLI, which prints its members. Internal. */
-export function explainRecord(call: Call | ProviderCall | string | Uint8Array, tools?: Uint8Array, own: CoreLimits = NONE): Explained {
-  if (typeof call === "string" || call instanceof Uint8Array) return explainCallText(call, tools, own);
-  return explainCallValue(sent(call, tools, own), tools, own);
+/** The core's Explanation of a call (src/_engine.ts): its JSON text as it is, an object as sent() makes it. */
+function explained(call: Call | ProviderCall | string | Uint8Array, tools?: Uint8Array, own: CoreLimits = NONE): Explanation {
+  return explainIn(sent(call, tools, own), false, tools, own)[0];
 }
 
-/** A call object as the core is sent it: argsJSON bytes as text, args only as far as selection reads them. */
-function sent(call: unknown, tools: Uint8Array | undefined, own: CoreLimits): Call {
-  if (call === null || typeof call !== "object") {
-    throw hostError(W_CALL, [typeWord(call)]);
-  }
-  const c = call as Call;
-  if (c.argsJSON instanceof Uint8Array) return { ...c, argsJSON: utf8(c.argsJSON, own) };
+/**
+ * A call (or, for diff and nearest, an Explanation) as the core is sent it: its JSON text as it is; an
+ * object with argsJSON bytes as text, and args only as far as selection reads them.
+ */
+function sent(x: unknown, tools?: Uint8Array, own: CoreLimits = NONE): Side {
+  if (typeof x === "string" || x instanceof Uint8Array) return x;
+  if (x === null || typeof x !== "object") throw hostError(W_CALL, [typeWord(x)]);
+  const c = x as Call;
+  // argsJSON bytes are read by the core as bytes (a BOM, surrogates as three-byte sequences, the
+  // first error and its offset: D12, D14); their canonical text stands in for them (the same args, D13).
+  if (c.argsJSON instanceof Uint8Array) return { ...c, argsJSON: call(F_TEXT, "", "", "", "", c.argsJSON, own).text };
   return c.argsJSON === undefined || c.argsJSON === null ? selectedCall(c, tools, own) : c;
-}
-
-/** A side of diff or nearest: a call's JSON text as it is, an object (a call or an Explanation) as explain sends it. */
-function side(x: unknown): object | string {
-  return typeof x === "string" || x instanceof Uint8Array ? x : sent(x, undefined, NONE);
 }
 
 /**
@@ -214,34 +210,10 @@ function selectedCall(c: Call, tools: Uint8Array | undefined, own: CoreLimits): 
     return rest as Call;
   }
   const mask = callKeepMask({ ...c, args: keysObject(keys) }, tools, own);
-  return mask === "" ? c : { ...c, args: applyMask(c.args as Record<string, unknown>, keys, mask, standIn) };
-}
-
-/** A member left out, unread below its top: null-like values as they are, a Date by its time value, anything else a plain `true`. */
-function standIn(v: unknown): unknown {
-  return typeof v !== "object" || v === null || v instanceof Date ? v : true;
-}
-
-/**
- * argsJSON given as bytes, read by the core as bytes (a BOM, surrogates as
- * three-byte sequences, the first error and its offset: D12, D14); its
- * canonical text stands in for them (the same args, D13).
- */
-function utf8(bytes: Uint8Array, own: CoreLimits): string {
-  return call(F_TEXT, "", "", "", "", bytes, own).text;
-}
-
-/** The call members for fingerprint()-style options (kind, matchOn, ignoreArgs), and the call's own limits. */
-function optionsOf(options: FingerprintOptions | undefined): [Partial<Call>, CoreLimits] {
-  if (options === undefined) return [{}, NONE];
-  if (typeof options !== "object" || options === null) throw hostError(W_OBJECT, ["options", typeWord(options)]);
-  const out: Partial<Call> = {};
-  // The arguments checked as fingerprint() checks them (api.ts), not as a call's members.
-  if (options.kind !== undefined && typeof options.kind !== "string") throw hostError(W_STRING, ["kind", typeWord(options.kind)]);
-  if (options.kind !== undefined) out.kind = options.kind;
-  if (options.matchOn !== undefined) out.matchOn = readList(options.matchOn, "matchOn") ?? undefined;
-  if (options.ignoreArgs !== undefined) out.ignoreArgs = readList(options.ignoreArgs, "ignoreArgs") ?? undefined;
-  return [out, callLimits(options.limits)];
+  if (mask === "") return c;
+  // A member left out, unread below its top: null-like values as they are, a Date by its time value, else a plain `true`.
+  const standIn = (v: unknown) => (typeof v !== "object" || v === null || v instanceof Date ? v : true);
+  return { ...c, args: applyMask(c.args as Record<string, unknown>, keys, mask, standIn) };
 }
 
 /**
@@ -253,7 +225,7 @@ function optionsOf(options: FingerprintOptions | undefined): [Partial<Call>, Cor
  *   // [{ path: "p", kind: "changed", before: '"P0"', after: '"P1"' }]
  */
 export function diff(a: Call | Explanation | ProviderCall, b: Call | Explanation | ProviderCall): Diff {
-  return JSON.parse(diffSides(side(a), side(b))) as Diff;
+  return JSON.parse(diffSides(sent(a), sent(b))) as Diff;
 }
 
 /**
@@ -267,14 +239,14 @@ export function diff(a: Call | Explanation | ProviderCall, b: Call | Explanation
  */
 export function nearest<T extends object = Call | Explanation | ProviderCall>(call: Call | Explanation | ProviderCall,
   recording: Iterable<T>): NearestMatch<T> | null {
-  return nearSearch(side(call), (step) => {
+  return nearSearch(sent(call), (step) => {
     let best: NearestMatch<T> | null = null;
     for (const rec of recording) {
       if (rec === null || typeof rec !== "object") throw hostError(W_RECORDED, [typeWord(rec)]);
       // Its name first, when it shows one: the core skips another tool's call unread.
       const name = (rec as { name?: unknown }).name;
       let [s, match] = typeof name === "string" ? step(name, true) : [NEAR_SEND_CALL, ""];
-      if (s === NEAR_SEND_CALL) [s, match] = step(side(rec), false);
+      if (s === NEAR_SEND_CALL) [s, match] = step(sent(rec), false);
       if (match !== "") {
         const m = JSON.parse(match) as { index: number; explanation: Explanation | null; diff: Diff };
         // A null explanation: the recorded item is an Explanation, its own.

@@ -7,14 +7,14 @@
 import { isReady, useInstance } from "./core.js";
 import { FingerprintError } from "./errors.js";
 import { isModule } from "./_is_module.js";
-import { hasEngineSource, loadEngine, setEngineSource } from "./_engine.js";
+import { explainIn, hasEngineSource, setEngineSource } from "./_engine.js";
 
 type Source = WebAssembly.Module | BufferSource;
 
 /**
  * One module's loader: `load(source)` with the given source, or with the
- * entry's default, fetched once; a failed default load (e.g. a fetch) may be
- * retried, and only the caller's promise reports its rejection.
+ * entry's default (set by the entry), fetched once; a failed default load
+ * (e.g. a fetch) may be retried, and only the caller's promise reports its rejection.
  */
 class Loader {
   private pending: Promise<void> | undefined;
@@ -24,51 +24,41 @@ class Loader {
     private readonly fn: string) {}
 
   load(source: Source | undefined): Promise<void> {
-    if (source === undefined && this.ready()) return Promise.resolve();
-    if (source === undefined && this.pending) return this.pending;
-    const p = (async () => {
-      let src = source;
-      if (src === undefined) {
-        if (!this.defaultSource) throw new FingerprintError("not-initialized", `no default wasm source in this entry: pass the module or bytes to ${this.fn}()`);
-        src = await this.defaultSource();
+    if (source !== undefined) return this.use(source);
+    if (this.ready()) return Promise.resolve();
+    if (this.pending) return this.pending;
+    const p = this.pending = (async () => {
+      if (!this.defaultSource) {
+        throw new FingerprintError("not-initialized", `no default wasm source in this entry: pass the module or bytes to ${this.fn}()`);
       }
-      await this.use(src);
+      await this.use(await this.defaultSource());
     })();
-    if (source === undefined) {
-      this.pending = p;
-      p.catch(() => { if (this.pending === p) this.pending = undefined; });
-    }
+    p.catch(() => { if (this.pending === p) this.pending = undefined; });
     return p;
   }
 }
 
-const core = new Loader(isReady, async (src) => {
-  if (isModule(src)) {
-    useInstance(await WebAssembly.instantiate(src, {}), src);
-  } else {
-    const { instance, module } = await WebAssembly.instantiate(src, {});
-    useInstance(instance, module);
-  }
+const compile = async (src: Source) => (isModule(src) ? src : await WebAssembly.compile(src));
+
+export const coreLoader = new Loader(isReady, async (src) => {
+  const module = await compile(src);
+  useInstance(await WebAssembly.instantiate(module, {}), module);
 }, "init");
 
-const engineLoader = new Loader(hasEngineSource, async (src) => {
-  const module = isModule(src) ? src : await WebAssembly.compile(src);
+export const engineLoader = new Loader(hasEngineSource, async (src) => {
+  const module = await compile(src);
   setEngineSource(() => module);
   try {
-    loadEngine();
+    // One call read now: a wrong source (e.g. fingerprint.wasm, which shares the ABI but reads
+    // no calls) fails in initDiagnostics() rather than in a later explain().
+    explainIn('{"name":"probe","args":{}}', false);
   } catch (err) {
     setEngineSource(undefined); // never keep a source that is not the engine module
-    throw err;
+    throw err instanceof FingerprintError && err.code !== "invalid-argument"
+      ? new FingerprintError("invalid-argument", `this module is not engine.wasm (it answered: ${err.message})`)
+      : err;
   }
 }, "initDiagnostics");
-
-export function setDefaultSource(src: () => Promise<Source>): void {
-  core.defaultSource = src;
-}
-
-export function setDefaultEngineSource(src: () => Promise<Source>): void {
-  engineLoader.defaultSource = src;
-}
 
 /**
  * Prepares the core. Without an argument, uses the entry's own copy of the
@@ -76,7 +66,7 @@ export function setDefaultEngineSource(src: () => Promise<Source>): void {
  * @throws FingerprintError("invalid-argument") when the source is not the core.
  */
 export function init(source?: Source): Promise<void> {
-  return core.load(source);
+  return coreLoader.load(source);
 }
 
 /**

@@ -9,37 +9,29 @@
  * the `@overturn/fingerprint/inline` entry, which embeds both modules.
  * @module
  */
-import { setSyncSource } from "./core.js";
 import { WASM_BASE64 } from "./_wasm.gen.js";
 import { setEngineSource } from "./_engine.js";
-import { decodeBase64 } from "./base64.js";
+import { embed } from "./base64.js";
 import { FingerprintError } from "./errors.js";
-import { setDefaultEngineSource, setDefaultSource } from "./init.js";
+import { engineLoader } from "./init.js";
 
-setSyncSource(() => decodeBase64(WASM_BASE64));
-setDefaultSource(async () => decodeBase64(WASM_BASE64));
+embed(WASM_BASE64);
 
 interface Fs { readFileSync(path: URL): Uint8Array }
 // A static `import "node:fs"` costs ~2 ms of every ESM import (Node builds the
 // builtin's module namespace), so fs is fetched when diagnostics first need it.
 const getBuiltin = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
-// Literal and on one line, like the browser entry's: tools that follow
-// `new URL(..., import.meta.url)` see the file.
-const file = (): URL => new URL("./engine.wasm", import.meta.url);
-
-function lost(url: URL, why: string): FingerprintError {
-  return new FingerprintError("not-initialized",
-    `could not read engine.wasm beside the SDK's entry (${url.href}: ${why}); a bundled app loses that file: ` +
-    "pass its bytes to `await initDiagnostics(bytes)` (it ships as @overturn/fingerprint/engine.wasm), " +
-    "or import \"@overturn/fingerprint/inline\", which embeds it");
-}
 
 function readEngine(fs: Fs): Uint8Array {
-  const url = file();
+  // Literal and on one line, like the browser entry's: tools that follow `new URL(..., import.meta.url)` see the file.
+  const url = new URL("./engine.wasm", import.meta.url);
   try {
     return fs.readFileSync(url);
   } catch (err) {
-    throw lost(url, (err as { code?: string })?.code ?? String(err));
+    throw new FingerprintError("not-initialized", `could not read engine.wasm beside the SDK's entry (${url.href}: ` +
+      `${(err as { code?: string })?.code ?? String(err)}); a bundled app loses that file: pass its bytes to ` +
+      "`await initDiagnostics(bytes)` (it ships as @overturn/fingerprint/engine.wasm), " +
+      "or import \"@overturn/fingerprint/inline\", which embeds it");
   }
 }
 
@@ -50,8 +42,7 @@ if (typeof getBuiltin === "function") {
   // Older Node 20: `await initDiagnostics()` reads the file first.
   // (a variable specifier: the package's types carry no @types/node)
   const fs = "node:fs";
-  setDefaultEngineSource(async () => readEngine((await import(fs)) as Fs));
+  engineLoader.defaultSource = async () => readEngine((await import(fs)) as Fs);
 }
 
 export * from "./api.js";
-export { init, initDiagnostics } from "./init.js";

@@ -29,11 +29,8 @@ export function toolsText(options: CallOptions | undefined): Uint8Array | undefi
   if (typeof options !== "object" || options === null) throw hostError(W_OBJECT, ["options", typeWord(options)]);
   const tools = options.tools;
   if (tools === undefined || tools === null) return undefined;
-  if (typeof tools === "string") return new TextEncoder().encode(tools);
-  if (typeof tools !== "object") {
-    throw hostError(W_TOOLS, [typeWord(tools)]);
-  }
+  if (typeof tools !== "string" && typeof tools !== "object") throw hostError(W_TOOLS, [typeWord(tools)]);
   // Plain data (names and lists of strings): its JSON text is what a tools.json
   // holds; the core checks its shape (an array is its error, not this host's).
-  return new TextEncoder().encode(JSON.stringify(tools));
+  return new TextEncoder().encode(typeof tools === "string" ? tools : JSON.stringify(tools));
 }

@@ -160,14 +160,15 @@ describe("plan, progress and read errors from the core", async () => {
   });
 });
 
-// Where a JSON error is, as the SDKs' error path asks the core (assembly/cli/message.ts); expected by hand.
+// Where a JSON error is, as the core's "position" step words it (assembly/cli/message.ts); expected by hand.
 it("says where a JSON error is: byte, line, column, the character", async () => {
   await import("../src/index.js"); // the embedded diagnostics module
-  const { jsonErrorAt } = await import("../src/_engine.js");
+  const { cliStep } = await import("../src/_engine.js");
+  const at = (text: string | Uint8Array, offset: number) => new TextDecoder().decode(cliStep("position", text, "", String(offset)).out);
   const { positions } = JSON.parse(readFileSync(join(ROOT, "vectors", "cli.vectors.json"), "utf8")) as
     { positions: { text?: string; hex?: string; offset: number; want: string }[] };
   for (const p of positions) {
-    expect(jsonErrorAt(p.hex !== undefined ? Buffer.from(p.hex, "hex") : p.text!, p.offset)).toBe(p.want);
+    expect(at(p.hex !== undefined ? Buffer.from(p.hex, "hex") : p.text!, p.offset)).toBe(p.want);
   }
 });
 

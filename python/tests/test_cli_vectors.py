@@ -185,10 +185,10 @@ def test_read_error_words(case):
 
 def test_json_error_positions():
     """Where a JSON error is, as the SDKs' error path asks the core (assembly/cli/message.ts); expected by hand."""
-    from overturn.fingerprint._engine import json_error_at
+    from overturn.fingerprint._engine import cli_step
     for p in json.loads((ROOT / "vectors" / "cli.vectors.json").read_text("utf-8"))["positions"]:
-        text = bytes.fromhex(p["hex"]) if "hex" in p else p["text"]
-        assert json_error_at(text, p["offset"]) == p["want"]
+        text = bytes.fromhex(p["hex"]) if "hex" in p else p["text"].encode("utf-8", "surrogatepass")
+        assert bytes(cli_step("position", text, b"", str(p["offset"]))[0]).decode("utf-8") == p["want"]
 
 
 def test_the_core_counts_a_chunks_lines_as_the_chunk_step_numbers_them():

@@ -680,7 +680,7 @@ def test_a_diagnostics_call_re_entered_mid_call_gets_its_own_instance(outer):
     # runs it, as a __del__ under GC or a signal handler could: neither may read the other's bytes.
     from overturn.fingerprint import _engine, explain_call, explain_calls, fingerprint_batch_json
     explain_call({"name": "warm", "args": {}})
-    st = _engine._instance()
+    st = _engine._pool.instance()
     real = st.call
     inner: list = []
 

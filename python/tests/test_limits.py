@@ -169,8 +169,8 @@ def test_limits_are_sent_only_when_changed(monkeypatch):
     fingerprint_json("t", "1")
     st = _core.instance()
     sent = []
-    real = st.limits
-    monkeypatch.setattr(st, "limits", lambda core: (sent.append(tuple(core)), real(core)))
+    real = st.checked
+    monkeypatch.setattr(st, "checked", lambda fn, *a: (sent.append(a) if fn is st.limits_addr else None, real(fn, *a))[1])
     for _ in range(5):
         fingerprint_json("t", "[1]")
     assert sent == []

@@ -525,8 +525,12 @@ def test_an_explain_digest_that_is_not_hex_is_an_error(monkeypatch: pytest.Monke
     from overturn.fingerprint import explain
 
     # A module that writes an Explanation whose fingerprint is not 64 hex digits.
-    run = _engine._run
-    monkeypatch.setattr(_engine, "_run", lambda *a: run(*a).replace('"fingerprint":"', '"fingerprint":"\\u0000'))
+    ask = _engine._ask
+
+    def not_hex(*a: Any, **k: Any) -> Any:
+        out, words = ask(*a, **k)
+        return out.replace(b'"fingerprint":"', b'"fingerprint":"\\u0000'), words
+    monkeypatch.setattr(_engine, "_ask", not_hex)
     with pytest.raises(FingerprintError) as e:
         explain("search", {"q": 1})
     assert e.value.code == "internal-error"

@@ -69,22 +69,7 @@ def __dir__() -> "list[str]":
 
 
 __all__ = [
-    "FINGERPRINT_VERSION",
-    "FingerprintError",
-    "Limits",
-    "Recording",
-    "canonical_json",
-    "canonicalize_json",
-    "configure",
-    "diff",
-    "explain",
-    "explain_call",
-    "explain_calls",
-    "explain_json",
-    "fingerprint",
-    "fingerprint_call",
-    "fingerprint_batch",
-    "fingerprint_batch_json",
-    "fingerprint_json",
-    "nearest",
+    "FINGERPRINT_VERSION", "FingerprintError", "Limits", "Recording", "canonical_json", "canonicalize_json", "configure",
+    "diff", "explain", "explain_call", "explain_calls", "explain_json", "fingerprint", "fingerprint_call",
+    "fingerprint_batch", "fingerprint_batch_json", "fingerprint_json", "nearest",
 ]

@@ -15,13 +15,12 @@ import json
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
 from . import _core, _limits
-from ._abi import DEFAULT_KIND, F_FROM_VALUE, F_MARSHAL
+from ._abi import DEFAULT_KIND, F_FROM_VALUE, F_MARSHAL, W_STRING, W_TEXT  # DEFAULT_KIND: D17
 from ._core import F_DIGEST, F_IGNORE, F_MATCH_ON, F_STRING_INPUT, F_TEXT, _local
 from ._encode import to_json_args
-from ._stream import NOT_PLAIN, PLAIN, UNKNOWN, marshal_call, plain_call
+from ._stream import NOT_PLAIN, PLAIN, UNKNOWN, marshal_call
 from ._select import keep_mask, key_list, select_value
-from ._abi import W_STRING, W_TEXT
-from ._errors import FingerprintError, host_error, type_word
+from ._errors import host_error, type_word
 from ._limits import Limits
 from ._types import KeyList
 from ._value import bind_value
@@ -30,9 +29,9 @@ _quote = json.encoder.encode_basestring  # JSON string literals, non-ASCII kept 
 _names: Dict[str, bytes] = {}
 _lists: Dict[Tuple[str, ...], bytes] = {}
 _CACHE_MAX = 1024
-_DEFAULT_KIND = DEFAULT_KIND  # D17, generated from assembly/abi.ts
 _PLAIN_TEXT = 1 << 16  # characters: a str up to this takes _core.plain (its bytes live during the run)
 _VALUE_DIGEST = F_DIGEST | F_MARSHAL  # plain's request for a value's digest
+_TEXT_MARSHAL = F_TEXT | F_MARSHAL  # and for its canonical text
 
 
 def _literal(s: Any, what: str) -> bytes:
@@ -48,36 +47,32 @@ def _literal(s: Any, what: str) -> bytes:
             raise host_error(W_STRING, what, t.__qualname__)
         s = str.__str__(s)
     b = _names.get(s)
-    if b is None:
-        b = _quote(s).encode("utf-8", "surrogatepass")
-        if len(_names) >= _CACHE_MAX:
-            _names.clear()
-        _names[s] = b
-    return b
+    return _remember(_names, s, _quote(s).encode("utf-8", "surrogatepass")) if b is None else b
 
 
 def _list_text(keys: Tuple[str, ...]) -> bytes:
     """A key list as JSON array text, memoized; ``keys`` holds exact str (key_list)."""
     b = _lists.get(keys)
     if b is None:
-        b = ("[" + ",".join(_quote(str.__str__(k)) for k in keys) + "]").encode("utf-8", "surrogatepass")
-        if len(_lists) >= _CACHE_MAX:
-            _lists.clear()
-        _lists[keys] = b
+        text = "[" + ",".join(_quote(str.__str__(k)) for k in keys) + "]"
+        b = _remember(_lists, keys, text.encode("utf-8", "surrogatepass"))
     return b
 
 
+def _remember(cache: Dict[Any, Any], key: Any, value: Any) -> Any:
+    """``value``, kept in ``cache`` under ``key`` (a cache that is full is emptied first: bounded)."""
+    if len(cache) >= _CACHE_MAX:
+        cache.clear()
+    cache[key] = value
+    return value
+
+
 def _options(kind: Any, match_on: Any, ignore_args: Any) -> Tuple[int, bytes, bytes, bytes]:
-    flags = F_DIGEST
-    k = b"" if type(kind) is str and kind == _DEFAULT_KIND else _literal(kind, "kind")
-    m = g = b""
-    if match_on is not None:
-        m = _list_text(key_list(match_on, "match_on"))
-        flags |= F_MATCH_ON
-    if ignore_args is not None:
-        g = _list_text(key_list(ignore_args, "ignore_args"))
-        flags |= F_IGNORE
-    return flags, k, m, g
+    """A call's request flags and its kind, matchOn and ignoreArgs parts (b"": the default kind, no list)."""
+    k = b"" if type(kind) is str and kind == DEFAULT_KIND else _literal(kind, "kind")
+    m = b"" if match_on is None else _list_text(key_list(match_on, "match_on"))
+    g = b"" if ignore_args is None else _list_text(key_list(ignore_args, "ignore_args"))
+    return F_DIGEST | (0 if match_on is None else F_MATCH_ON) | (0 if ignore_args is None else F_IGNORE), k, m, g
 
 
 _masks: Dict[Tuple[int, bytes, bytes, Tuple[str, ...]], str] = {}
@@ -89,35 +84,22 @@ def _keep_mask(flags: int, m: bytes, g: bytes, names: List[str]) -> str:
     calls repeat their keys and lists, and the answer depends on nothing else (the
     core checks no limit on it, so none is sent either)."""
     key = (flags, m, g, tuple(names)) if len(names) <= _MASK_KEYS_MAX else None
-    mask = _masks.get(key) if key is not None else None
+    mask = _masks.get(key)  # (None: never a key)
     if mask is None:
         mask = keep_mask(flags, m, g, names)
         if key is not None:
-            if len(_masks) >= _CACHE_MAX:
-                _masks.clear()
-            _masks[key] = mask
+            _remember(_masks, key, mask)
     return mask
 
 
 LimitsArg = Union[Limits, Mapping[str, Any], None]
 
 
-def _settings(limits: LimitsArg) -> Optional[_limits.Settings]:
-    """A call's own limits over the configured ones (None: just the configured)."""
-    return None if limits is None else _limits.active.over(limits)
-
-
-def _value_call(flags: int, k: bytes, n: bytes, args: Any, limits: LimitsArg) -> str:
-    """The core call of the value path, with the call's own limits."""
-    s = _settings(limits) or _limits.active
-    out = marshal_call(flags, k, n, args, s)  # plain values: marshal, read by the core
-    if out is NOT_PLAIN or out is PLAIN or out is UNKNOWN:
-        return _text_path(out, flags, k, n, args, s)
-    return out
-
-
 def _text_path(out: str, flags: int, k: bytes, n: bytes, args: Any, s: _limits.Settings) -> str:
-    """The value path for what marshal or the core's stream reader did not take (``out``: why)."""
+    """``out``, the core's answer, unless it is one of ``_stream``'s markers: then the value path for
+    what marshal or the core's stream reader did not take (``out``: why)."""
+    if out is not NOT_PLAIN and out is not PLAIN and out is not UNKNOWN:
+        return out
     if out is not PLAIN:
         # User code may stand behind the value (a dict subclass's items(), a
         # tzinfo): the iterative walk reads it once and gives the text or the
@@ -133,7 +115,7 @@ def _text_path(out: str, flags: int, k: bytes, n: bytes, args: Any, s: _limits.S
 
 
 def fingerprint(name: str, args: Any, *, match_on: Optional[KeyList] = None,
-                ignore_args: Optional[KeyList] = None, kind: str = _DEFAULT_KIND,
+                ignore_args: Optional[KeyList] = None, kind: str = DEFAULT_KIND,
                 limits: LimitsArg = None) -> str:
     """Fingerprint of a tool call given as Python values.
 
@@ -165,7 +147,7 @@ def fingerprint(name: str, args: Any, *, match_on: Optional[KeyList] = None,
         >>> fingerprint("search", {"email": " a@b.c ", "plan": "pro"})[:12]
         '7724594218f0'
     """
-    if not (match_on is None and ignore_args is None and kind is _DEFAULT_KIND and limits is None):
+    if not (match_on is None and ignore_args is None and kind is DEFAULT_KIND and limits is None):
         n = _literal(name, "name")
         flags, k, m, g = _options(kind, match_on, ignore_args)
         if flags != F_DIGEST:
@@ -173,7 +155,8 @@ def fingerprint(name: str, args: Any, *, match_on: Optional[KeyList] = None,
             # it gets no key lists after: applying them again would change nothing.
             args = select_value(args, lambda names: _keep_mask(flags ^ F_DIGEST, m, g, names))
         if k or limits is not None:
-            return _value_call(F_DIGEST, k, n, args, limits)
+            s = _limits.active.over(limits)  # plain values: marshal, read by the core
+            return _text_path(marshal_call(F_DIGEST, k, n, args, s), F_DIGEST, k, n, args, s)
     # The common call in the fewest Python steps, and selected args with the default kind and
     # limits too (~8.7 µs with ignore_args, ~12 on the general path): this thread's function (_value.py).
     try:
@@ -186,8 +169,7 @@ def fingerprint(name: str, args: Any, *, match_on: Optional[KeyList] = None,
 def _value_fn() -> Any:
     """This thread's ``fingerprint(name, value)`` for the common call (``_value.py``), made on first use."""
     st = _core.instance()
-    plain = _core.plain_fn()
-    fn = _local.value = bind_value(st, plain, _names, _literal, _text_path, _core) if st.fast else _value_general
+    fn = _local.value = bind_value(st, _core.plain_fn(), _names, _literal, _text_path, _core) if st.fast else _value_general
     return fn
 
 
@@ -195,14 +177,12 @@ def _value_general(name: Any, args: Any) -> str:
     """The common call where the instance's layout does not allow ``_value``'s shortcuts."""
     n = _literal(name, "name")
     out = _core.plain(_VALUE_DIGEST, n, args)
-    if out is None or out is NOT_PLAIN or out is PLAIN or out is UNKNOWN:
-        return _text_path(PLAIN if out is None else out, F_DIGEST, b"", n, args, _limits.active)
-    return out
+    return _text_path(PLAIN if out is None else out, F_DIGEST, b"", n, args, _limits.active)
 
 
 def fingerprint_json(name: str, args_json: Union[str, bytes, bytearray, memoryview], *,
                      match_on: Optional[KeyList] = None, ignore_args: Optional[KeyList] = None,
-                     kind: str = _DEFAULT_KIND, limits: LimitsArg = None) -> str:
+                     kind: str = DEFAULT_KIND, limits: LimitsArg = None) -> str:
     """Fingerprint of a tool call whose args are JSON text (e.g. an LLM's ``arguments``).
 
     The text is read by the core, strictly (RFC 8259 with the tolerances of
@@ -222,7 +202,7 @@ def fingerprint_json(name: str, args_json: Union[str, bytes, bytearray, memoryvi
         >>> fingerprint_json("search", '{"plan":"pro","email":" a@b.c "}')[:12]
         '7724594218f0'
     """
-    if match_on is None and ignore_args is None and kind is _DEFAULT_KIND and limits is None:
+    if match_on is None and ignore_args is None and kind is DEFAULT_KIND and limits is None:
         n = _names.get(name) if type(name) is str else None
         if n is None:
             n = _literal(name, "name")
@@ -237,7 +217,7 @@ def fingerprint_json(name: str, args_json: Union[str, bytes, bytearray, memoryvi
     n = _literal(name, "name")
     data, text_flag = _text(args_json)
     flags, k, m, g = _options(kind, match_on, ignore_args)
-    return _core.call(flags | text_flag, k, n, m, g, data, _settings(limits))
+    return _core.call(flags | text_flag, k, n, m, g, data, _limits.active.over(limits))
 
 
 def canonical_json(value: Any) -> str:
@@ -252,7 +232,7 @@ def canonical_json(value: Any) -> str:
         >>> canonical_json({"b": [1.0, None, float("nan")], "a": -0.0})
         '{"a":0,"b":[1]}'
     """
-    out = plain_call(F_TEXT, b"", value)
+    out = _core.plain(_TEXT_MARSHAL, b"", value)
     if out is NOT_PLAIN or out is PLAIN or out is UNKNOWN:
         return _text_path(out, F_TEXT, b"", b"", value, _limits.active)
     return out
@@ -280,10 +260,8 @@ def _text(t: Any) -> Tuple[Any, int]:
     # A str is encoded by _core, after the byte limit's lower bound (its
     # length) passed, in pieces when long; a subclass as a plain copy.
     c = type(t)
-    if c is str:
-        return t, F_STRING_INPUT
     if issubclass(c, str):
-        return str.__str__(t), F_STRING_INPUT
+        return t if c is str else str.__str__(t), F_STRING_INPUT
     if issubclass(c, (bytes, bytearray)) or c is memoryview:
         return t, 0
     raise host_error(W_TEXT, type_word(t))

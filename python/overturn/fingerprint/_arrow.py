@@ -9,7 +9,6 @@ one buffer that becomes the result array's data.
 """
 from __future__ import annotations
 
-import struct
 from array import array
 from typing import Any, List
 
@@ -19,9 +18,6 @@ from . import _batch_api, _limits
 from ._abi import BATCH_CHUNK_BYTES, BATCH_CHUNK_ITEMS, DEFAULT_KIND, F_DIGEST, F_RAW_NAMES, F_STRING_INPUT, W_ARROW, W_LENGTHS
 from ._batch import Column, Target, run_chunk
 from ._errors import host_error
-
-_I32 = struct.Struct("<i")
-
 
 def _strings(x: Any, what: str) -> Any:
     """``x`` as one pyarrow string array (int32 offsets)."""
@@ -41,11 +37,8 @@ def _strings(x: Any, what: str) -> Any:
 def _column(a: Any) -> Column:
     """The offsets column of a slice of a string array: its own buffers, no copy here."""
     _, offsets, data = a.buffers()
-    o = a.offset
-    n = len(a)
-    om = memoryview(offsets).cast("B")[4 * o:4 * (o + n + 1)]
-    first = _I32.unpack_from(om, 0)[0]
-    last = _I32.unpack_from(om, 4 * n)[0]
+    om = memoryview(offsets).cast("B")[4 * a.offset:4 * (a.offset + len(a) + 1)]
+    first, last = om.cast("i")[0], om.cast("i")[-1]  # native int32: little-endian, as Arrow's buffers
     dm = memoryview(data).cast("B")[first:last] if data is not None else memoryview(b"")
     return ("offsets", om, dm, first)
 

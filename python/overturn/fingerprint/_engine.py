@@ -15,7 +15,7 @@ import struct
 import threading
 TYPE_CHECKING = False  # typing is not imported at run time: ~3 ms of a CLI start
 if TYPE_CHECKING:
-    from typing import Any, Dict, List, Tuple
+    from typing import Any, Dict, Tuple
 
 from . import _core
 from ._abi import F_FROM_VALUE, F_STRING_INPUT, F_TOOLS, W_TEXT
@@ -35,10 +35,10 @@ def _compiled() -> Module:
     if _module is None:
         with _lock:
             if _module is None:
-                data = _core.package_bytes(WASM_FILE)  # (not importlib.resources: ~6 ms of a CLI's start)
                 # Through the fingerprint module's disk cache (_module_cache.py): compiling this
-                # module costs ~100 ms per process, most of a CLI run's start.
-                _module = load_module(engine(), data, _core.ENGINE_TAG, "engine")
+                # module costs ~100 ms per process, most of a CLI run's start. (package_bytes, not
+                # importlib.resources: ~6 ms of a CLI's start.)
+                _module = load_module(engine(), _core.package_bytes(WASM_FILE), _core.ENGINE_TAG, "engine")
     return _module
 
 
@@ -48,7 +48,6 @@ def _compiled() -> Module:
 _pool = Pool(lambda: Instance(_compiled(), "engine"), "engine")
 _local = _pool.local
 _new_instance = _pool.new
-_instance = _pool.instance
 _acquire = _pool.acquire
 _release = _pool.release
 _forget = _pool.forget
@@ -63,56 +62,38 @@ def _call_text(text: Any) -> Tuple[bytes, int]:
     raise host_error(W_TEXT, type_word(text))
 
 
-def _ask(kind: str, parts: Dict[str, Any], flags: int = 0, s: Any = None, st: Any = None) -> bytes:
+def _ask(kind: str, parts: Dict[str, Any], flags: int = 0, s: Any = None, st: Any = None) -> Tuple[bytes, Dict[str, int]]:
     """Request ``kind`` of the generated table on ``st`` (None: one of the pool's) under the limits ``s``
-    (None: the configured ones): the bytes the core returned (a copy), or the FingerprintError (a trap
-    leaves the instance dead, D19)."""
+    (None: the configured ones): the bytes the core returned (a copy) and the result's words, or the
+    FingerprintError (a trap leaves the instance dead, D19)."""
     if st is None:
         st = _acquire()
         try:
             return _ask(kind, parts, flags, s, st)
         finally:
             _release(st)
-    view, ptr, size, _ = st.ask(kind, parts, flags, s)
-    return bytes(view[ptr:ptr + size])
+    view, ptr, size, words = st.ask(kind, parts, flags, s)
+    return bytes(view[ptr:ptr + size]), words
 
 
-def _run(kind: str, parts: Dict[str, Any], flags: int = 0, s: Any = None) -> str:
-    """:func:`_ask`, its answer as text."""
-    return _ask(kind, parts, flags, s).decode("utf-8", "surrogatepass")
-
-
-def explain_call_text(text: Any, tools: bytes = b"", s: Any = None, from_value: bool = False) -> Tuple[Dict[str, Any], str]:
-    """(Explanation, digest) for a call given as JSON text: ``str`` or UTF-8 ``bytes``; the
-    Explanation as the core writes it (assembly/pipeline/explain.ts).
+def explain_text(text: Any, tools: bytes = b"", s: Any = None, from_value: bool = False, every: bool = False) -> Any:
+    """The Explanation of a call given as JSON text (``str`` or UTF-8 ``bytes``) as the core writes it
+    (assembly/pipeline/explain.ts); ``every``: the list of every call's in a message that holds several
+    (ALL_CALLS: the core parses it once), [] for one without calls.
     ``tools``: declarations' JSON text (F_TOOLS, the ignoreArgs part; assembly/pipeline/tools.ts).
     ``s``: the call's limits (None: the configured ones); ``from_value``: the text was made here
-    from the caller's mapping (F_FROM_VALUE: a limit error names no offset into it)."""
+    from the caller's value (F_FROM_VALUE: a limit error names no offset into it)."""
     data, flags = _call_text(text)
     flags |= (F_TOOLS if tools else 0) | (F_FROM_VALUE if from_value else 0)
     import json  # here: the CLI never needs it (~5 ms of its start)
 
-    record = json.loads(_run("explain", {"ignoreArgs": tools, "args": data}, flags, s))
-    # Checked as every digest from a module is (_core.digest_text): never anything else as a fingerprint.
-    return record, _core.digest_text(str(record.get("fingerprint")).encode("utf-8", "surrogatepass"))
+    return json.loads(_ask("explainAll" if every else "explain", {"ignoreArgs": tools, "args": data}, flags, s)[0])
 
 
 def call_keep_mask(text: bytes, tools: bytes = b"", s: Any = None) -> str:
     """The core's keep-mask for a call's JSON text (made here from the caller's mapping) whose args
     are an object of its key names (``_select``): the call's own selection or its tool's decides."""
-    return _run("callKeepMask", {"ignoreArgs": tools, "args": text}, F_FROM_VALUE | (F_TOOLS if tools else 0), s)
-
-
-def explain_calls_text(text: Any, tools: bytes = b"", from_value: bool = False) -> List[Dict[str, Any]]:
-    """The Explanation of every call of a message holding several, from one
-    request (ALL_CALLS: the core parses the message once and writes their JSON
-    array); [] for a message without calls."""
-    data, flags = _call_text(text)
-    # F_FROM_VALUE: a limit error names no offset into text the caller never saw.
-    flags |= (F_TOOLS if tools else 0) | (F_FROM_VALUE if from_value else 0)
-    import json
-
-    return json.loads(_run("explainAll", {"ignoreArgs": tools, "args": data}, flags))  # type: ignore[no-any-return]
+    return str(_ask("callKeepMask", {"ignoreArgs": tools, "args": text}, F_FROM_VALUE | (F_TOOLS if tools else 0), s)[0], "ascii")
 
 
 # ---- diff and nearest (assembly/ops/compare.ts): sides in, the core's answer out ----
@@ -121,7 +102,7 @@ def compare(op: int, arg: int, a: bytes, flags_a: int, b: bytes, flags_b: int, s
     """One F_DIFF request: the kind part (op, argument, how a and b are sent), then the name (a)
     and args (b) parts; the answer's bytes. ``st``: the instance a nearest search holds (else one
     of the pool's)."""
-    return _ask("diff", {"kind": struct.pack("<IIII", op, arg, flags_a, flags_b), "name": a, "args": b}, st=st)
+    return _ask("diff", {"kind": struct.pack("<IIII", op, arg, flags_a, flags_b), "name": a, "args": b}, st=st)[0]
 
 
 def cli_step(step: str, name: Any = b"", match: Any = b"", ignore: Any = b"",
@@ -132,20 +113,9 @@ def cli_step(step: str, name: Any = b"", match: Any = b"", ignore: Any = b"",
     megabytes a step)."""
     kind, name, match, ignore = [p.encode("utf-8", "surrogateescape") if isinstance(p, str) else p
                                  for p in (step, name, match, ignore)]
-    st = _acquire()
-    try:
-        # The configured limits; a CLI run's --max-* options tighten them in the core (cli/args.ts).
-        view, ptr, size, w = st.ask("cli", {"kind": kind, "name": name, "matchOn": match, "ignoreArgs": ignore, "args": args})
-    finally:
-        _release(st)
-    text = memoryview(bytes(view[ptr:ptr + size]))
+    # The configured limits; a CLI run's --max-* options tighten them in the core (cli/args.ts).
+    out, w = _ask("cli", {"kind": kind, "name": name, "matchOn": match, "ignoreArgs": ignore, "args": args})
+    text = memoryview(out)
     n_out, e, s = w["out"], w["out"] + w["err"], w["out"] + w["err"] + w["state"]
     code = w["code"] - ((w["code"] >> 31) << 32)  # the exit code is signed
     return text[:n_out], text[n_out:e], text[e:s], w["lines"], code, w["op"], text[s:s + w["data"]], w["arg"]
-
-
-def json_error_at(text: Any, offset: int) -> str:
-    """" at byte N (line L, column C, X)" for an error at ``offset`` in a JSON text (the core's
-    one wording, ``assembly/cli/message.ts``; X the character there, ``U+0001`` when invisible)."""
-    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else bytes(text)
-    return bytes(cli_step("position", data, b"", str(offset))[0]).decode("utf-8")

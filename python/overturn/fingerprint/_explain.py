@@ -19,19 +19,17 @@ from __future__ import annotations
 import json
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, TypedDict, Union
 
-from ._abi import (D_DIFF, D_NEAR_START, D_NEAR_STEP, DEFAULT_KIND, F_FROM_VALUE, F_STRING_INPUT, NEAR_EXACT, NEAR_NAME_ONLY,
-                   NEAR_SEND_CALL)
-from ._engine import _acquire, _release, call_keep_mask, compare, explain_call_text, explain_calls_text
+from ._abi import (D_DIFF, D_NEAR_START, D_NEAR_STEP, DEFAULT_KIND, F_FROM_VALUE, F_TEXT, NEAR_EXACT, NEAR_NAME_ONLY,
+                   NEAR_SEND_CALL, W_MESSAGE, W_RECORDED, W_TEXT)  # DEFAULT_KIND: D17
+from ._engine import _acquire, _call_text, _release, call_keep_mask, compare, explain_text
 from ._encode import CALL_ROOT, host_call_text, key_list, to_json_text
 from ._select import select_value
 from ._read import is_model
-from . import _core
-from ._abi import F_TEXT, W_MESSAGE, W_RECORDED, W_TEXT
-from ._errors import FingerprintError, host_error, type_word
+from . import _core, _limits
+from ._errors import host_error, type_word
 from ._tools import Tools, tools_text
 from ._types import KeyList
 
-_DEFAULT_KIND = DEFAULT_KIND  # D17, generated from assembly/abi.ts
 
 
 class Selection(TypedDict):
@@ -107,7 +105,7 @@ CallLike = Any
 
 
 def explain(name: str, args: Any, *, match_on: Optional[KeyList] = None,
-            ignore_args: Optional[KeyList] = None, kind: str = _DEFAULT_KIND, limits: Any = None) -> Explanation:
+            ignore_args: Optional[KeyList] = None, kind: str = DEFAULT_KIND, limits: Any = None) -> Explanation:
     """Explains the fingerprint of a call given as Python values.
 
     ``limits``: this call's own :class:`Limits`, which can only tighten the
@@ -121,12 +119,12 @@ def explain(name: str, args: Any, *, match_on: Optional[KeyList] = None,
         >>> explain("search", {"q": " cats ", "page": 2}, ignore_args=["page"])["canonical"]
         '{"q":"cats"}'
     """
-    return explain_record(_call(name, kind, match_on, ignore_args, {"args": args}), b"", _own(limits))[0]  # type: ignore[return-value]
+    return _explain(name, kind, match_on, ignore_args, "args", args, limits)
 
 
 def explain_json(name: str, args_json: Union[str, bytes, bytearray, memoryview], *,
                  match_on: Optional[KeyList] = None, ignore_args: Optional[KeyList] = None,
-                 kind: str = _DEFAULT_KIND, limits: Any = None) -> Explanation:
+                 kind: str = DEFAULT_KIND, limits: Any = None) -> Explanation:
     """Explains the fingerprint of a call whose args are JSON text.
 
     Raises:
@@ -136,12 +134,9 @@ def explain_json(name: str, args_json: Union[str, bytes, bytearray, memoryview],
         >>> explain_json("search", '{"q":"cats","page":2}', match_on=["q"])["selected"]["dropped"]
         ['page']
     """
-    if isinstance(args_json, (bytes, bytearray, memoryview)):
-        args_json = _utf8(bytes(args_json), _own(limits))
-    elif not isinstance(args_json, str):
+    if not isinstance(args_json, (str, bytes, bytearray, memoryview)):
         raise host_error(W_TEXT, type_word(args_json))
-    return explain_record(_call(name, kind, match_on, ignore_args, {"argsJSON": args_json}), b"",  # type: ignore[return-value]
-                          _own(limits))[0]
+    return _explain(name, kind, match_on, ignore_args, "argsJSON", args_json, limits)
 
 
 def diff(a: CallLike, b: CallLike) -> Diff:
@@ -190,8 +185,7 @@ def nearest(call: CallLike, recording: Iterable[CallLike]) -> Optional[NearestMa
             if len(out) > 4:
                 m = json.loads(out[4:])
                 # A null explanation: the recorded item is an Explanation, its own.
-                best = {"index": m["index"], "call": rec, "explanation": rec if m["explanation"] is None else m["explanation"],
-                        "diff": m["diff"]}
+                best = {"index": m["index"], "call": rec, "explanation": m["explanation"] or rec, "diff": m["diff"]}
             if out[0] == NEAR_EXACT:
                 break
         return best
@@ -202,10 +196,8 @@ def nearest(call: CallLike, recording: Iterable[CallLike]) -> Optional[NearestMa
 def _side(x: Any) -> Tuple[bytes, int]:
     """A side of diff or nearest as the core reads it: JSON text as given, a host value (a call or
     an Explanation) as explain sends a call."""
-    if isinstance(x, str):
-        return x.encode("utf-8", "surrogatepass"), F_STRING_INPUT
-    if isinstance(x, (bytes, bytearray, memoryview)):
-        return bytes(x), 0
+    if isinstance(x, (str, bytes, bytearray, memoryview)):
+        return _call_text(x)
     return _sent(x, b"", None), F_FROM_VALUE
 
 
@@ -255,22 +247,16 @@ def explain_calls(message: Any, *, tools: Tools = None) -> List[Explanation]:
     from_value = not isinstance(message, (str, bytes, bytearray, memoryview))
     if from_value:
         message = host_call_text(message, W_MESSAGE)
-    return explain_calls_text(message, tools_text(tools), from_value)  # type: ignore[return-value]
-
-
-def _own(limits: Any) -> Any:
-    """The Settings of a call with its own limits (None: the configured ones)."""
-    from . import _limits
-
-    return None if limits is None else _limits.active.over(limits)
+    return explain_text(message, tools_text(tools), None, from_value, every=True)  # type: ignore[no-any-return]
 
 
 def explain_record(call: Any, tools: bytes = b"", s: Any = None) -> Tuple[Dict[str, Any], str]:
     """The core's explanation record and digest for a call (for the CLI). Internal.
     ``s``: the call's limits (None: the configured ones)."""
-    if isinstance(call, (str, bytes, bytearray, memoryview)):
-        return explain_call_text(call, tools, s)
-    return explain_call_text(_sent(call, tools, s), tools, s, from_value=True)
+    from_value = not isinstance(call, (str, bytes, bytearray, memoryview))
+    record = explain_text(_sent(call, tools, s) if from_value else call, tools, s, from_value)
+    # Checked as every digest from a module is (_core.digest_text): never anything else as a fingerprint.
+    return record, _core.digest_text(str(record.get("fingerprint")).encode("utf-8", "surrogatepass"))
 
 
 def _sent(call: Any, tools: bytes, s: Any) -> bytes:
@@ -281,36 +267,27 @@ def _sent(call: Any, tools: bytes, s: Any) -> bytes:
         return host_call_text(call)
     c = dict(call)
     if isinstance(c.get("argsJSON"), (bytes, bytearray, memoryview)):
-        c["argsJSON"] = _utf8(bytes(c["argsJSON"]), s)
+        # Read by the core as bytes (a BOM, surrogates as three-byte sequences, the first error and its
+        # offset: D12, D14); its canonical text stands in for them (the same args, D13).
+        c["argsJSON"] = _core.call(F_TEXT, b"", b"", b"", b"", bytes(c["argsJSON"]), s)
     elif "args" in c and c.get("argsJSON") is None and (tools or c.get("matchOn") is not None
                                                         or c.get("ignoreArgs") is not None):
         # The core says which args members to read (D9): the rest go in as what says whether
         # they hold a value (``selected.dropped``), never walked; a value D16 rejects there is no error.
         def ask(names: List[str]) -> str:
             return call_keep_mask(to_json_text(dict(c, args=dict.fromkeys(names, 1)), CALL_ROOT), tools, s)
-        c["args"] = select_value(c.get("args"), ask, _left)
+        # A member left out goes in as None or an exact number or string as it is (NaN and too large an
+        # int are null), anything else as a plain True (never null, D16).
+        c["args"] = select_value(c.get("args"), ask, lambda v: v if v is None or type(v) in (str, int, float, bool) else True)
     return to_json_text(c, CALL_ROOT)
 
 
-def _left(v: Any) -> Any:
-    """A member selection leaves out: None and exact numbers and strings as they are (NaN and
-    too large an int are null), anything else a plain True (never null, D16)."""
-    return v if v is None or type(v) in (str, int, float, bool) else True
-
-
-def _call(name: Any, kind: Any, match_on: Any, ignore_args: Any, args: Dict[str, Any]) -> Dict[str, Any]:
-    """The call mapping for the keyword-argument functions (explain, explain_json)."""
+def _explain(name: Any, kind: Any, match_on: Any, ignore_args: Any, key: str, args: Any, limits: Any) -> Explanation:
+    """explain and explain_json: their call mapping, under the call's own limits (argsJSON bytes as _sent reads them)."""
     c: Dict[str, Any] = {"name": name, "kind": kind}
     if match_on is not None:
         c["matchOn"] = list(key_list(match_on, "match_on"))
     if ignore_args is not None:
         c["ignoreArgs"] = list(key_list(ignore_args, "ignore_args"))
-    c.update(args)
-    return c
-
-
-def _utf8(data: bytes, s: Any = None) -> str:
-    """argsJSON given as bytes, read by the core as bytes (a BOM, surrogates as three-byte
-    sequences, the first error and its offset: D12, D14); its canonical text stands in for
-    them (the same args, D13)."""
-    return _core.call(F_TEXT, b"", b"", b"", b"", data, s)
+    c[key] = args
+    return explain_record(c, b"", _limits.active.over(limits))[0]  # type: ignore[return-value]

@@ -49,14 +49,12 @@ class Instance(_Wasm):
         self.max_bytes = _limits._UNLIMITED  # the byte limit it answered
         self.busy = False  # a request is between its write and the read of its result
         self.dead = False  # it trapped: its pool makes another
-        self.view: memoryview = memoryview(b"")
-        self.words: memoryview = self.view
         self.head: Optional[bytes] = None  # name and flags of plain()'s header at in_ptr, if still there
         self.head_flags = 0
         self.result = self.checked(self.func("result"))
         self.text_word = (self.result + RESULT_TEXT_PTR) >> 2
-        self.in_ptr = self.reserve(INPUT_RESERVE_BYTES)
-        self.in_cap = INPUT_RESERVE_BYTES
+        self.in_ptr = self.in_cap = 0
+        self.room(INPUT_RESERVE_BYTES)
         # plain()'s conditions that hold for the instance's lifetime: words it
         # reads or writes as native u32 (little-endian like wasm, 4-aligned).
         self.fast = (self.result + RESULT_TEXT_PTR) & 3 == 0 and self.in_ptr & 3 == 0
@@ -75,43 +73,30 @@ class Instance(_Wasm):
         return trap_error(self.failure(err), self.what)
 
     def tell(self, s: Optional[_limits.Settings] = None) -> int:
-        """Passes the limits (``s``: a call's Settings; None: the configured ones) when it was told
-        others; the byte limit in force (the core checks every input against them, assembly/base/limits.ts)."""
+        """Passes the limits (``s``: a call's Settings, None: the configured ones; six u32 to the ``limits``
+        export) when it was told others; the byte limit in force, as the instance answered it (the core
+        checks every input against them, assembly/base/limits.ts)."""
         core = (s or _limits.active).core
         if self.sent is not core:
             if self.sent != core:
-                self.limits(core)
+                n = self.checked(self.limits_addr, *core) & _U32_MAX
+                self.max_bytes = _limits._UNLIMITED if n == _limits.NO_LIMIT else n  # none: every length is below it
             self.sent = core  # the same object from now on: plain() tests identity
         return self.max_bytes
-
-    def limits(self, core: Any) -> None:
-        """Tells the instance the configured limits and the call's own (six u32); keeps the byte limit it answers."""
-        n = self.checked(self.limits_addr, *core) & _U32_MAX
-        self.max_bytes = _limits._UNLIMITED if n == _limits.NO_LIMIT else n  # none: every length is below it
 
     def refresh(self) -> None:
         """Re-takes the view over linear memory (after it may have grown)."""
         self.view = _Wasm.view(self)
         self.words = self.view.cast("I")  # native u32 = wasm's little-endian on the hosts wasmtime runs on
 
-    def reserve(self, n: int) -> int:
-        """Room for n input bytes at ``in_ptr`` (the same address, more room), else out-of-memory."""
-        p = self.checked(self.reserve_addr, n) & _U32_MAX if n <= _U32_MAX else 0
-        if p == 0:
-            raise host_error(W_NO_ROOM, n)
-        self.refresh()
-        return p
-
     def room(self, n: int) -> None:
-        """Makes the input region hold n bytes."""
+        """Makes the input region hold n bytes: at ``in_ptr``, the same address with more room, else out-of-memory."""
         if n > self.in_cap:
-            self.reserve(n)
-            self.in_cap = n
-
-    def run(self, n: int) -> int:
-        """``run`` on the request of n bytes at ``in_ptr``: its status (a trap raises, the instance dead).
-        The fingerprint module's hot paths inline this (``_core._run``, ``plain``)."""
-        return self.checked(self.run_addr, n)
+            p = self.checked(self.reserve_addr, n) & _U32_MAX if n <= _U32_MAX else 0
+            if p == 0:
+                raise host_error(W_NO_ROOM, n)
+            self.refresh()
+            self.in_ptr, self.in_cap = p, n
 
     def send(self, flags: int, data: Any, s: Optional[_limits.Settings] = None, tell: bool = True) -> Tuple[memoryview, int, int]:
         """Writes the header and the five parts (bytes, header order; each written in place, never joined:
@@ -128,7 +113,7 @@ class Instance(_Wasm):
         for x in data:
             view[at:at + len(x)] = x
             at += len(x)
-        self.run(n)
+        self.checked(self.run_addr, n)  # the status is in the result block; a trap raises, the instance dead
         self.refresh()  # the run may have grown memory
         view = self.view
         status, offset, _part, ptr, size = RESULT.unpack_from(view, self.result + RESULT_STATUS)

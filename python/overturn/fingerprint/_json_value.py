@@ -20,15 +20,14 @@ _ITEM = struct.Struct("<3I")  # tag, from, to
 
 def build_value(text: str, items: bytes) -> Any:
     """The value of ``text`` from its items (code point positions); ValueError on items that do not fit."""
-    open_: List[Any] = []  # open containers, innermost last
-    key: Any = None        # an object's member name, read, its value still to come
+    values: List[Any] = []  # holds the value, when read
+    open_: List[Any] = [values]  # open containers, innermost last
+    key: Any = None  # an object's member name, read, its value still to come
     has_key = False
-    root: Any = None
-    done = False
     loads = json.loads
     for tag, start, end in _ITEM.iter_unpack(items[:len(items) - len(items) % 12]):
         if tag == J_END:
-            if not open_ or has_key:
+            if len(open_) == 1 or has_key:
                 raise ValueError("an unbalanced close")
             open_.pop()
             continue
@@ -44,24 +43,21 @@ def build_value(text: str, items: bytes) -> Any:
             v = float(text[start:end])
         else:
             raise ValueError("item tag %d" % tag)
-        if not open_:
-            if done:
+        top = open_[-1]
+        if type(top) is list:
+            if top is values and values:
                 raise ValueError("more than one value")
-            root, done = v, True
+            top.append(v)
+        elif not has_key:
+            if type(v) is not str or tag > J_SCALAR:
+                raise ValueError("a member name that is not a string")
+            key, has_key = v, True
+            continue
         else:
-            top = open_[-1]
-            if type(top) is list:
-                top.append(v)
-            elif not has_key:
-                if type(v) is not str or tag > J_SCALAR:
-                    raise ValueError("a member name that is not a string")
-                key, has_key = v, True
-                continue
-            else:
-                top[key] = v
-                has_key = False
+            top[key] = v
+            has_key = False
         if tag == J_ARRAY or tag == J_OBJECT:
             open_.append(v)
-    if not done or open_:
+    if not values or len(open_) > 1:
         raise ValueError("an incomplete value")
-    return root
+    return values[0]

@@ -144,9 +144,6 @@ def as_limits(x: Any) -> Limits:
     raise host_error(W_OBJECT, "limits", type_word(x))
 
 
-_NONE = (NO_LIMIT, NO_LIMIT, NO_LIMIT)
-
-
 class Settings:
     """The limits of a call, resolved (internal; immutable once made): the
     configured ``Limits`` and the call's own, as the core's ``limits`` export
@@ -156,19 +153,15 @@ class Settings:
 
     def __init__(self, limits: Limits, retain: float, own: Optional[Limits] = None) -> None:
         self.limits = limits
-        mine = limits._core
-        theirs = _NONE if own is None else own._core
-        self.core: Tuple[int, ...] = mine + theirs
+        self.core: Tuple[int, ...] = limits._core + ((NO_LIMIT,) * 3 if own is None else own._core)
         #: Some byte limit applies: a host value then goes in as JSON text (the size the limit counts).
-        self.any_bytes = mine[0] != NO_LIMIT or theirs[0] != NO_LIMIT
+        self.any_bytes = self.core[0] != NO_LIMIT or self.core[3] != NO_LIMIT
         self.retain = retain
         self.measure_above = _UNLIMITED if retain == math.inf else int(retain) // _GROWTH
 
     def over(self, call: Optional[Any]) -> "Settings":
         """These settings with a call's own limits (they can only tighten: the core takes the smaller)."""
-        if call is None:
-            return self
-        return Settings(self.limits, self.retain, as_limits(call))
+        return self if call is None else Settings(self.limits, self.retain, as_limits(call))
 
     def merged(self, more: Any) -> Limits:
         """The configured limits with ``more`` laid over them (configure: ``math.inf`` removes one)."""
@@ -208,8 +201,7 @@ def configure(*, limits: Any = None, retain_memory_bytes: Optional[float] = None
     retain = cur.retain if retain_memory_bytes is None else retain_memory_bytes
     if isinstance(retain, bool) or not isinstance(retain, (int, float)) or not retain >= 0:
         raise host_error(W_NON_NEGATIVE, "retain_memory_bytes", repr(retain))
-    merged = cur.merged(limits) if limits is not None else cur.limits
-    active = Settings(merged, retain)
+    active = Settings(cur.limits if limits is None else cur.merged(limits), retain)
 
 
 # --- giving the host heap back ----------------------------------------------

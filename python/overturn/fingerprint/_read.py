@@ -15,7 +15,7 @@ from typing import Any, Dict, Optional, Tuple
 from ._abi import W_DUMP_MODEL, W_DUMP_RAISED, W_INT_KEY, W_NOT_ITERABLE, W_NOT_PAIR
 from ._errors import FingerprintError, path_error
 
-_INF = float("inf")
+_NON_FINITE = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}  # float's repr: json.dumps' word
 
 
 def key_name(k: Any, where: Tuple[Any, ...] = ()) -> Optional[str]:
@@ -31,31 +31,22 @@ def key_name(k: Any, where: Tuple[Any, ...] = ()) -> Optional[str]:
         return k
     if issubclass(t, str):
         return str.__str__(k)
-    if k is True:
-        return "true"
-    if k is False:
-        return "false"
-    if k is None:
-        return "null"
+    if k is True or k is False or k is None:
+        return "null" if k is None else "true" if k else "false"
     if issubclass(t, int):
         try:
             return int.__repr__(k)
         except ValueError as e:
             raise path_error(W_INT_KEY, where) from e
     if issubclass(t, float):
-        x = float.__float__(k)
-        if x != x:
-            return "NaN"
-        if x in (_INF, -_INF):
-            return "Infinity" if x > 0 else "-Infinity"
-        return float.__repr__(x)
+        text = float.__repr__(k)
+        return _NON_FINITE.get(text, text)
     return None
 
 
 def describe(v: Any) -> str:
     t = type(v)
-    name = t.__qualname__ if t.__module__ == "builtins" else "%s.%s" % (t.__module__, t.__qualname__)
-    return "a value of type %s" % name
+    return "a value of type %s" % (t.__qualname__ if t.__module__ == "builtins" else "%s.%s" % (t.__module__, t.__qualname__))
 
 
 Where = Any  # where a value is (path_error's ``at``), or a callable that makes it: only the error path pays for it
@@ -91,9 +82,7 @@ def items_of(d: Dict[Any, Any], where: Where) -> Any:
 
 def pair(item: Any, where: Where) -> Tuple[Any, Any]:
     """One element of ``items()`` as (key, value); anything but a 2-tuple is FingerprintError."""
-    if type(item) is tuple and len(item) == 2:
-        return item  # type: ignore[return-value]
-    if issubclass(type(item), tuple) and tuple.__len__(item) == 2:
+    if issubclass(type(item), tuple) and tuple.__len__(item) == 2:  # a subclass's own methods never called
         return tuple.__getitem__(item, 0), tuple.__getitem__(item, 1)
     e = ValueError("items must return 2-tuples")  # the C json encoder's own message
     raise path_error(W_NOT_PAIR, _where(where), describe(item)) from e

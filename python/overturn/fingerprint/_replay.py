@@ -168,7 +168,7 @@ class Recording:
             st.busy = True
             try:
                 kind = {"op": op, "argument": argument, "held": held, "unit": U_CODE_POINTS}
-                return _ask("replay", {"kind": kind, "args": data}, flags, None, st)
+                return _ask("replay", {"kind": kind, "args": data}, flags, None, st)[0]
             finally:
                 st.busy = False
 

@@ -20,11 +20,11 @@ TYPE_CHECKING = False  # typing is not imported at run time: ~3 ms of a CLI star
 if TYPE_CHECKING:
     from typing import Optional
 
-from ._abi import ABI_ID, F_DIGEST, F_PREIMAGE, FINGERPRINT_VERSION, HEADER_WORDS, RESULT_DIGEST, RESULT_TEXT_PTR
+from ._abi import F_DIGEST, F_PREIMAGE, RESULT_DIGEST, RESULT_TEXT_PTR
+from ._instance import HEADER, check_module
 from ._selftest_vectors import VECTORS
 from ._wasmtime import Instance, Module
 
-_HEADER = struct.Struct("<%dI" % HEADER_WORDS)  # flags, kindLen, nameLen, matchLen, ignoreLen, argsLen
 _TEXT = struct.Struct("<II")  # text ptr, text len (RESULT_TEXT_PTR, RESULT_TEXT_LEN)
 _U32 = 0xFFFFFFFF
 
@@ -33,25 +33,22 @@ def failure(module: Module) -> Optional[str]:
     """None when ``module`` gives every known answer; else what it got wrong (never raises)."""
     try:
         return _run(Instance(module))
-    except Exception as e:  # a missing export, a trap, a refused instantiation: not this SDK's core
+    except Exception as e:  # another version or ABI, a missing export, a trap: not this SDK's core
         return "%s: %s" % (type(e).__name__, (str(e).splitlines() or [""])[0])
 
 
 def _run(w: Instance) -> Optional[str]:
-    if w.call(w.func("version")) != FINGERPRINT_VERSION:
-        return "contract version %r" % w.call(w.func("version"))
-    if not w.has("abiId") or w.call(w.func("abiId")) != ABI_ID:
-        return "another ABI"
+    check_module(w, "core")
     run = w.func("run")
     r = w.call(w.func("result")) & _U32
-    p = w.call(w.func("reserve"), _HEADER.size + max(sum(map(len, v[1:6])) for v in VECTORS)) & _U32
+    p = w.call(w.func("reserve"), HEADER.size + max(sum(map(len, v[1:6])) for v in VECTORS)) & _U32
     if p == 0:
         return "no room for a request"
     for i, (select, kind, name, match, ignore, args, preimage, digest) in enumerate(VECTORS):
-        body = kind + name + match + ignore + args
         # Its digest (the core's SHA-256), then its preimage (the text hosts hash themselves).
         for flags, want in ((F_DIGEST, digest), (F_PREIMAGE, preimage)):
-            request = _HEADER.pack(flags | select, len(kind), len(name), len(match), len(ignore), len(args)) + body
+            request = HEADER.pack(flags | select, len(kind), len(name), len(match), len(ignore), len(args))
+            request += kind + name + match + ignore + args
             w.view()[p:p + len(request)] = request
             status = w.call(run, len(request))
             view = w.view()  # the run may have grown memory

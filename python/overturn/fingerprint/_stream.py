@@ -41,8 +41,7 @@ import marshal
 from _thread import stack_size
 from typing import Any
 
-from . import _core, _limits
-from ._core import _local
+from . import _core
 from ._encode import FAST_MAX_RECURSION_LIMIT
 from ._errors import FingerprintError
 
@@ -66,17 +65,6 @@ def marshal_allowed() -> bool:
 NOT_PLAIN = "not-plain"
 #: Its answer when marshal could not be asked (small thread stacks).
 UNKNOWN = "unknown"
-
-
-def plain_call(flags: int, name: bytes, args: Any) -> str:
-    """``marshal_call`` for the common call (default kind, configured limits),
-    in the fewest Python steps: this thread's ``_core`` plain
-    function makes the stream and runs the core in one call."""
-    try:
-        fn = _local.plain
-    except AttributeError:
-        fn = _core.plain_fn()
-    return fn(flags | F_MARSHAL, name, args, _limits.active)  # type: ignore[no-any-return]
 
 
 def marshal_call(flags: int, kind: bytes, name: bytes, args: Any, s: Any) -> str:

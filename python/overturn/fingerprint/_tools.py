@@ -10,6 +10,7 @@ import os
 from typing import Any, Mapping, Optional, Union
 
 from ._encode import to_json_text
+from ._engine import _call_text
 
 #: Declarations by tool name, their JSON text (``str``/``bytes``), or a tools.json path (``os.PathLike``).
 Tools = Optional[Union[Mapping[str, Any], str, bytes, "os.PathLike[str]"]]
@@ -22,10 +23,8 @@ def tools_text(tools: Tools) -> bytes:
     if isinstance(tools, os.PathLike):
         with open(tools, "rb") as f:
             return f.read()
-    if isinstance(tools, str):
-        return tools.encode("utf-8", "surrogatepass")
-    if isinstance(tools, (bytes, bytearray, memoryview)):
-        return bytes(tools)
+    if isinstance(tools, (str, bytes, bytearray, memoryview)):
+        return _call_text(tools)[0]  # JSON text as UTF-8 (WTF-8) bytes
     # Plain data: its JSON text is what a tools.json holds; the core checks its
     # shape (a list is its error, not this host's).
     return to_json_text(dict(tools) if isinstance(tools, Mapping) else tools)

@@ -23,7 +23,7 @@ import threading
 from ctypes import byref, c_bool, c_size_t, c_uint8, c_void_p
 TYPE_CHECKING = False  # typing is not imported at run time: ~3 ms of a CLI start
 if TYPE_CHECKING:
-    from typing import Any, Dict, List, Optional, Tuple
+    from typing import Any, Dict, Optional, Tuple
 
 __all__ = ["WasmError", "Module", "Instance", "engine", "library_path"]
 
@@ -106,24 +106,21 @@ class _Lib:
 
     def failure(self, err: Optional[int], trap: Optional[int]) -> WasmError:
         """The error or trap as a WasmError; frees it."""
-        vec = _ByteVec()
+        vec, overflow = _ByteVec(), False
         if err:
             self.error_message(err, byref(vec))
-            overflow = False
+            self.error_delete(err)
         else:
             self.trap_message(trap, byref(vec))
             code = c_uint8(255)
             overflow = bool(self.trap_code(trap, byref(code))) and code.value == _TRAP_STACK_OVERFLOW
+            self.trap_delete(trap)
         text = ctypes.string_at(vec.data, vec.size).rstrip(b"\0").decode("utf-8", "replace") if vec.data else ""
+        self.byte_vec_delete(byref(vec))
         # wasmtime puts the backtrace first and the cause after "Caused by:": the cause leads here.
         cause = text.partition("Caused by:")[2].strip()
         if cause:
             text = "%s\n%s" % (cause.splitlines()[0].strip(), text)
-        self.byte_vec_delete(byref(vec))
-        if err:
-            self.error_delete(err)
-        else:
-            self.trap_delete(trap)
         return WasmError(text or "unknown wasmtime failure", overflow)
 
 
@@ -222,8 +219,7 @@ class Instance:
         err = L.instance_new(self.ctx, module.ptr, None, 0, byref(self._inst), byref(trap))
         if err or trap.value:
             raise L.failure(err, trap.value)
-        self._externs: List[Any] = []
-        self._handles: Dict[Tuple[str, int], c_void_p] = {}
+        self._exports: Dict[str, Tuple[Any, c_void_p]] = {}  # name: its wasmtime_extern_t, its handle
         self.raw = (ctypes.c_int64 * (2 * _SLOTS))()  # wasmtime_val_raw_t slots: arguments in, results out
         self.raw_addr = c_void_p(ctypes.addressof(self.raw))
         self.slots = memoryview(self.raw).cast("B").cast("i")  # slot k's i32 at index 4k
@@ -233,17 +229,15 @@ class Instance:
         self.memory = self._export("memory", _EXTERN_MEMORY)
 
     def _export(self, name: str, kind: int) -> c_void_p:
-        """The export's handle; asked again, the same one (it points into a buffer kept for the instance's life)."""
-        known = self._handles.get((name, kind))
-        if known is not None:
-            return known
-        ext = self._lookup(name)
+        """The export's handle; asked again, the same one (it points into its wasmtime_extern_t, kept for
+        the instance's life)."""
+        known = self._exports.get(name)
+        ext = self._lookup(name) if known is None else known[0]
         if ext is None or ext[0] != kind:
-            raise WasmError("the wasm module has no %s export %r" % ("memory" if kind == _EXTERN_MEMORY else "function",
-                                                                     name))
-        self._externs.append(ext)  # the handle points into it: never freed before the instance
-        handle = self._handles[(name, kind)] = c_void_p(ctypes.addressof(ext) + _OF)
-        return handle
+            raise WasmError("the wasm module has no %s export %r" % ("memory" if kind == _EXTERN_MEMORY else "function", name))
+        if known is None:
+            known = self._exports[name] = (ext, c_void_p(ctypes.addressof(ext) + _OF))
+        return known[1]
 
     def func(self, name: str) -> c_void_p:
         """An exported function's handle, for ``call``."""
@@ -263,8 +257,7 @@ class Instance:
         export without one). A trap raises WasmError."""
         s = self.slots
         for k, a in enumerate(args):
-            a &= 0xFFFFFFFF
-            s[4 * k] = a - (1 << 32) if a >> 31 else a
+            s[4 * k] = ((a & 0xFFFFFFFF) ^ 0x80000000) - 0x80000000  # its low 32 bits as an i32
         err = self._lib.call_unchecked(self.ctx, func, self.raw_addr, self.counts[max(len(args), 1)], self.trap_addr)
         if err or self.trap.value:
             raise self.failure(err)
@@ -278,10 +271,8 @@ class Instance:
     def view(self) -> memoryview:
         """Linear memory as bytes. Take it anew after a call that may have grown memory:
         the base address is fixed (memory_may_move=False), the length is not."""
-        L = self._lib
-        base = L.memory_data(self.ctx, self.memory)
-        size = L.memory_data_size(self.ctx, self.memory)
-        return memoryview((ctypes.c_char * size).from_address(base)).cast("B")
+        base = self._lib.memory_data(self.ctx, self.memory)
+        return memoryview((ctypes.c_char * self.memory_size()).from_address(base)).cast("B")
 
     def memory_size(self) -> int:
         return int(self._lib.memory_data_size(self.ctx, self.memory))
