@@ -39,7 +39,7 @@ export async function loadWalk() {
     retarget(buf, buf.length);
   };
   /** Writes value's stream into a scratch buffer (as core.ts does into linear memory); returns its length. */
-  return { walk: (value) => writeValue(value, buf, 0, buf.length, grow, false) };
+  return { walk: (value) => writeValue(value, buf, 0, buf.length, grow) };
 }
 
 // The ABI's numbers, generated from assembly/abi.ts (scripts/gen-abi.mjs).

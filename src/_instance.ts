@@ -11,7 +11,7 @@
  */
 import {
   ABI_ID, FINGERPRINT_VERSION, HEADER_BYTES, HEADER_WORDS, INPUT_RESERVE_BYTES, REQUESTS, RESULT_DIGEST, RESULT_OFFSET,
-  RESULT_BYTES, RESULT_STATUS, RESULT_TEXT_LEN, RESULT_TEXT_PTR, RETAIN_BYTES, W_NO_ROOM, W_TRAP,
+  RESULT_BYTES, RESULT_STATUS, RESULT_TEXT_LEN, RESULT_TEXT_PTR, RETAIN_BYTES, W_NO_ROOM, W_TRAP, WORD_OUT,
 } from "./_abi.gen.js";
 import { FingerprintError, errorFromCore, hostError } from "./errors.js";
 import { type CoreLimits, NO_LIMIT, NONE, configured } from "./_limits.js";
@@ -64,7 +64,7 @@ export class Instance {
   /** What this instance was last told of the limits, and the byte limit it answered. */
   private toldConf: CoreLimits | null = null;
   private toldOwn: CoreLimits | null = null;
-  private bytes = NO_LIMIT;
+  private bytes = Infinity;
   /** A request is between its write and the read of its result. */
   busy = false;
   /** It trapped: its state is not trusted (D19); its pool makes another. */
@@ -108,12 +108,13 @@ export class Instance {
   /**
    * Tells the instance the configured limits and the call's own when they are not what it was
    * last told; the byte limit in force for the call (a host stops copying a longer input after
-   * that many bytes + 1: the core refuses it by its length, assembly/base/limits.ts).
+   * that many bytes + 1: the core refuses it by its length, assembly/base/limits.ts); Infinity for none.
    */
   limits(own: CoreLimits = NONE): number {
     const c = configured;
     if (this.toldConf !== c || this.toldOwn !== own) {
-      this.bytes = this.e.limits(c[0], c[1], c[2], own[0], own[1], own[2]) >>> 0;
+      const b = this.e.limits(c[0], c[1], c[2], own[0], own[1], own[2]) >>> 0;
+      this.bytes = b === NO_LIMIT ? Infinity : b;
       this.toldConf = c;
       this.toldOwn = own;
     }
@@ -136,7 +137,7 @@ export class Instance {
    */
   putValue(value: unknown, start: number, most = Infinity, path = "args"): number {
     this.most = most;
-    return writeValue(value, this.view(), start, Math.min(this.inPtr + this.inCap, most), this.grow, false, path);
+    return writeValue(value, this.view(), start, Math.min(this.inPtr + this.inCap, most), this.grow, path);
   }
 
   private grow = (need: number): void => {
@@ -185,6 +186,16 @@ export class Instance {
   digest(): string {
     const at = this.resPtr + RESULT_DIGEST;
     return hexDecoder.decode(this.view().subarray(at, at + 64));
+  }
+
+  /**
+   * The message of an error a host raises itself, from the core's `word` export, which touches only
+   * its own buffer: safe in the middle of a request being written. Parameters past the buffer's room are cut.
+   */
+  word(id: number, params: readonly string[]): string {
+    const b = encoder.encode(params.join("\0")).subarray(0, WORD_OUT), at = this.e.wordBuf();
+    new Uint8Array(this.e.memory.buffer).set(b, at);
+    return decoder.decode(new Uint8Array(this.e.memory.buffer, at + WORD_OUT, this.e.word(id, b.length)));
   }
 
   /** The failed request's FingerprintError (code, offset from the result block; its message the core's, whole). */

@@ -28,28 +28,22 @@ export function writeWtf8(s: string, from: number, b: Uint8Array, p: number): nu
   const n = s.length;
   let special = false;
   for (let i = from; i < n; i++) {
-    let c = s.charCodeAt(i);
+    const c = s.codePointAt(i)!; // a surrogate pair's code point, or a lone surrogate's unit
     if (c < 0x80) {
       if (c < 0x20 || c === 0x22 || c === 0x5c) special = true;
       b[p++] = c;
     } else if (c < 0x800) {
       b[p++] = 0xc0 | (c >> 6);
       b[p++] = 0x80 | (c & 63);
+    } else if (c < 0x10000) {
+      if (c >= 0xd800 && c < 0xe000) special = true; // a lone surrogate
+      b[p++] = 0xe0 | (c >> 12);
+      b[p++] = 0x80 | ((c >> 6) & 63);
+      b[p++] = 0x80 | (c & 63);
     } else {
-      if (c >= 0xd800 && c < 0xdc00 && i + 1 < n) {
-        const d = s.charCodeAt(i + 1);
-        if (d >= 0xdc00 && d < 0xe000) {
-          c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
-          i++;
-          b[p++] = 0xf0 | (c >> 18);
-          b[p++] = 0x80 | ((c >> 12) & 63);
-          b[p++] = 0x80 | ((c >> 6) & 63);
-          b[p++] = 0x80 | (c & 63);
-          continue;
-        }
-      }
-      if (c >= 0xd800 && c < 0xe000) special = true; // a lone surrogate (a pair continued above)
-      b[p++] = 0xe0 | (c >> 12); // BMP character or lone surrogate
+      i++; // the pair's second unit
+      b[p++] = 0xf0 | (c >> 18);
+      b[p++] = 0x80 | ((c >> 12) & 63);
       b[p++] = 0x80 | ((c >> 6) & 63);
       b[p++] = 0x80 | (c & 63);
     }

@@ -5,11 +5,10 @@
  * @module
  */
 import {
-  F_DIGEST, F_PATH, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES, HEADER_BYTES, WORD_OUT,
+  F_DIGEST, F_PATH, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES, HEADER_BYTES,
 } from "./_abi.gen.js";
 import { FingerprintError, setWorder } from "./errors.js";
-import { isWellFormed, writeWtf8 } from "./_wtf8.js";
-import { type CoreLimits, NO_LIMIT, NONE, setLimitChecker } from "./_limits.js";
+import { type CoreLimits, NONE, setLimitChecker } from "./_limits.js";
 import { Instance, OVER, Pool } from "./_instance.js";
 
 export { retainBytes, setRetain } from "./_instance.js";
@@ -24,10 +23,6 @@ const pool = new Pool("fingerprint", () => {
   }
   return new WebAssembly.Module(syncSource());
 });
-
-const encoder = new TextEncoder();
-// ignoreBOM: a leading U+FEFF (a kind may start with one) is text, not a byte order mark.
-const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 export function setSyncSource(src: () => BufferSource): void {
   syncSource = src;
@@ -47,41 +42,25 @@ export function useInstance(instance: WebAssembly.Instance, module?: WebAssembly
   pool.use(module, new Instance(instance, "fingerprint"));
 }
 
-/**
- * Encoded kind/name/key-list literals, by text: tool names repeat, and
- * copying cached bytes is cheaper than encoding each call. Bounded.
- */
-const literalCache = new Map<string, Uint8Array>();
-const LITERAL_CACHE_MAX = 1024;
-const LITERAL_MAX_CHARS = 256;
+// The literal last written in each header slot, as bytes: calls in a row mostly name the same tool,
+// kind and key lists (a copy, no encoding).
+const lastLiteral = ["", "", "", "", ""];
+const lastLiteralBytes = lastLiteral.map(() => new Uint8Array(0));
 
-function wtf8Bytes(s: string): Uint8Array {
-  const out = new Uint8Array(s.length * 3);
-  return out.slice(0, writeWtf8(s, 0, out, 0));
-}
-
-// The literal last copied: calls in a row mostly name the same tool (no Map lookup then).
-let lastLiteral = "";
-let lastLiteralBytes: Uint8Array = new Uint8Array(0);
-
-function putLiteral(i: Instance, mem: Uint8Array, at: number, s: string): number {
+function putLiteral(i: Instance, mem: Uint8Array, at: number, s: string, slot: number): number {
   if (s.length === 0) return 0;
-  if (s.length > LITERAL_MAX_CHARS) return i.put(at, s);
-  let b: Uint8Array | undefined;
-  if (s === lastLiteral) b = lastLiteralBytes;
-  else {
-    b = literalCache.get(s);
-    if (b === undefined) {
-      b = isWellFormed(s) ? encoder.encode(s) : wtf8Bytes(s);
-      if (literalCache.size >= LITERAL_CACHE_MAX) literalCache.clear();
-      literalCache.set(s, b);
+  if (s !== lastLiteral[slot]) {
+    const n = i.put(at, s);
+    if (n <= 256) {
+      lastLiteral[slot] = s;
+      lastLiteralBytes[slot] = mem.slice(at, at + n);
     }
-    lastLiteral = s;
-    lastLiteralBytes = b;
+    return n;
   }
+  const b = lastLiteralBytes[slot];
   const n = b.length;
-  if (n <= 32) for (let i = 0; i < n; i++) mem[at + i] = b[i];
-  else mem.set(b, at);
+  if (n > 32) mem.set(b, at);
+  else for (let k = 0; k < n; k++) mem[at + k] = b[k];
   return n;
 }
 
@@ -112,14 +91,18 @@ let hostHashEnabled = true;
 function probeHostHash(): HostHash | null {
   try {
     const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-    const crypto = proc?.getBuiltinModule?.("node:crypto") as
-      | { hash?: (alg: string, data: Uint8Array, enc: string) => string; createHash?: (alg: string) => { update(d: Uint8Array): { digest(enc: string): string } } }
-      | undefined;
-    if (crypto?.hash) { const h = crypto.hash; return (d) => h("sha256", d, "hex"); }
-    if (crypto?.createHash) { const c = crypto.createHash; return (d) => c("sha256").update(d).digest("hex"); }
+    const c = proc?.getBuiltinModule?.("node:crypto") as NodeCrypto | undefined;
+    const h = c?.hash;
+    if (h) return (d) => h("sha256", d, "hex");
+    if (c?.createHash) return (d) => c.createHash!("sha256").update(d).digest("hex");
   } catch { /* no host hashing */ }
   return null;
 }
+
+type NodeCrypto = {
+  hash?: (alg: string, data: Uint8Array, enc: string) => string;
+  createHash?: (alg: string) => { update(d: Uint8Array): { digest(enc: string): string } };
+};
 
 /** Whether this runtime offers node:crypto for large preimages. Internal. */
 export function hostHashAvailable(): boolean {
@@ -131,62 +114,54 @@ export function setHostHashing(enabled: boolean): void {
   hostHashEnabled = enabled;
 }
 
-export type Outcome = { digest: string; text: string };
-
-/** The byte limit the instance answered for the call starting (assembly/base/limits.ts). */
-function byteLimit(i: Instance, own: CoreLimits): number {
-  const b = i.limits(own);
-  return b >= NO_LIMIT ? Infinity : b;
+/** node:crypto for a preimage of len bytes, probed for after the first calls or at once for a large one. */
+function hostHasher(len: number): HostHash | null {
+  if (!hostHashEnabled || len > HOST_HASH_MAX_BYTES) return null;
+  if (hostHash === undefined && (++callsBeforeProbe > HOST_HASH_AFTER_CALLS || len >= HOST_HASH_AT_ONCE_BYTES)) {
+    hostHash = probeHostHash();
+  }
+  return hostHash ?? null;
 }
 
 /**
  * One core call. `kind`, `name`, `matchOn`, `ignoreArgs` are JSON texts
- * (string literal / array of strings, "" when absent); args is JSON text.
- * Throws FingerprintError for every core failure.
+ * (string literal / array of strings, "" when absent); args is JSON text, or
+ * with F_VALUES a host value, written as the core's value stream
+ * (src/values.ts) straight into linear memory. Returns the digest (F_DIGEST)
+ * or the text. Throws FingerprintError for every core failure (with the path
+ * for values D15 rejects), and a user getter's or toJSON's own exception
+ * unchanged. A call made from inside such a getter finds this instance busy
+ * and runs on a spare (src/_instance.ts).
  */
 export function call(flags: number, kind: string, name: string, matchOn: string, ignoreArgs: string,
-  args: string | Uint8Array, limits: CoreLimits = NONE): Outcome {
+  args: unknown, limits: CoreLimits = NONE): string {
   const i = pool.acquire();
   try {
-    const maxBytes = byteLimit(i, limits);
-    // Longer than the byte limit: only its first limit + 1 units go in, which
-    // the core refuses by their length (a UTF-16 unit is one UTF-8 byte or more).
-    if (args.length > maxBytes) args = typeof args === "string" ? args.slice(0, maxBytes + 1) : args.subarray(0, maxBytes + 1);
-    const argsBound = typeof args === "string" ? args.length * 3 : args.length;
-    const at = putLiterals(i, kind, name, matchOn, ignoreArgs, argsBound);
-    const argsLen = i.put(at, args);
-    return runRequest(i, typeof args === "string" ? flags | F_STRING_INPUT : flags, argsLen, at + argsLen);
-  } finally {
-    pool.release(i);
-  }
-}
-
-/**
- * One core call with a host value, written as the core's value stream
- * (src/values.ts) straight into linear memory. Throws FingerprintError (with
- * the path) for values D15 rejects, and a user getter's or toJSON's own
- * exception unchanged. A call made from inside such a getter finds this
- * instance busy and runs on a spare (src/_instance.ts).
- */
-export function callValue(flags: number, kind: string, name: string, matchOn: string, ignoreArgs: string,
-  value: unknown, limits: CoreLimits = NONE): Outcome {
-  const i = pool.acquire();
-  try {
-    const maxBytes = byteLimit(i, limits);
+    const maxBytes = i.limits(limits);
+    if (!(flags & F_VALUES)) {
+      let text = args as string | Uint8Array;
+      // Longer than the byte limit: only its first limit + 1 units go in, which
+      // the core refuses by their length (a UTF-16 unit is one UTF-8 byte or more).
+      if (text.length > maxBytes) text = typeof text === "string" ? text.slice(0, maxBytes + 1) : text.subarray(0, maxBytes + 1);
+      const string = typeof text === "string";
+      const at = putLiterals(i, kind, name, matchOn, ignoreArgs, string ? 3 * text.length : text.length);
+      const len = i.put(at, text);
+      return runRequest(i, string ? flags | F_STRING_INPUT : flags, len, at + len);
+    }
     const start = putLiterals(i, kind, name, matchOn, ignoreArgs, 0);
     let end: number;
     try {
       // The writer asks room for 3 bytes per UTF-16 unit of a string, which it
       // may not use: a stream is written up to 3 × the limit + 64 bytes (an ask
       // past that means more than the limit is written), and the core judges its length.
-      end = i.putValue(value, start, start + 3 * maxBytes + 64);
+      end = i.putValue(args, start, start + 3 * maxBytes + 64);
     } catch (err) {
       if (err !== OVER) throw err;
       // Certainly over the byte limit: the request goes in with a length of
       // limit + 1 and the core refuses it by that length before reading a byte.
       end = start + maxBytes + 1;
     }
-    return runRequest(i, flags | F_VALUES, end - start, end);
+    return runRequest(i, flags, end - start, end);
   } finally {
     pool.release(i);
   }
@@ -198,58 +173,37 @@ function putLiterals(i: Instance, kind: string, name: string, matchOn: string, i
   // Written now, before a value walk may grow memory (which keeps what is written).
   const h = i.hdr;
   let at = i.inPtr + HEADER_BYTES;
-  at += h[1] = putLiteral(i, mem, at, kind);
-  at += h[2] = putLiteral(i, mem, at, name);
-  at += h[3] = putLiteral(i, mem, at, matchOn);
-  at += h[4] = putLiteral(i, mem, at, ignoreArgs);
+  at += h[1] = putLiteral(i, mem, at, kind, 1);
+  at += h[2] = putLiteral(i, mem, at, name, 2);
+  at += h[3] = putLiteral(i, mem, at, matchOn, 3);
+  at += h[4] = putLiteral(i, mem, at, ignoreArgs, 4);
   return at;
 }
 
-/** Fills the header's flags and args length, runs the core once, and turns the result block into an Outcome. */
-function runRequest(i: Instance, flags: number, argsLen: number, end: number): Outcome {
-  i.view(); // a value walk may have grown memory: the header's view anew
-  const h = i.hdr;
-  h[0] = flags; h[5] = argsLen;
-  let host: HostHash | null = null;
+/** Fills the header's flags and args length, runs the core once; the digest (F_DIGEST) or the text. */
+function runRequest(i: Instance, flags: number, argsLen: number, end: number): string {
+  const h = (i.view(), i.hdr); // a value walk may have grown memory: the header's view anew
   const len = end - i.inPtr;
   // Host hashing needs the preimage as the returned text, so not when the caller wants the canonical text.
-  if ((flags & F_DIGEST) && !(flags & F_TEXT) && hostHashEnabled && len <= HOST_HASH_MAX_BYTES) {
-    if (hostHash === undefined && (++callsBeforeProbe > HOST_HASH_AFTER_CALLS || len >= HOST_HASH_AT_ONCE_BYTES)) {
-      hostHash = probeHostHash();
-    }
-    if (hostHash) {
-      host = hostHash;
-      h[0] = (flags & ~F_DIGEST) | F_PREIMAGE;
-    }
-  }
+  const host = flags & F_DIGEST && !(flags & F_TEXT) ? hostHasher(len) : null;
+  h[0] = host ? (flags & ~F_DIGEST) | F_PREIMAGE : flags;
+  h[5] = argsLen;
   if (i.run(len) !== 0) throw i.error();
-  let digest = "";
-  if (host) digest = host(i.textBytes());
-  else if (flags & F_DIGEST) digest = i.digest();
-  return { digest, text: flags & (F_TEXT | F_PREIMAGE) ? i.text() : "" };
+  if (host) return host(i.textBytes());
+  return flags & F_DIGEST ? i.digest() : i.text();
 }
 
-/**
- * The message of an error this host raises itself, from the core (its
- * `word` export, which touches only its own buffer: safe on an instance in
- * the middle of a request being written). Parameters past the buffer's room are cut.
- */
+/** The message of an error this host raises itself, from the core (Instance.word: safe mid-request). */
 function word(id: number, params: readonly string[]): string {
-  const ask = (i: Instance): string => {
-    const b = encoder.encode(params.join("\0")).subarray(0, WORD_OUT), at = i.e.wordBuf();
-    new Uint8Array(i.e.memory.buffer).set(b, at);
-    return decoder.decode(new Uint8Array(i.e.memory.buffer, at + WORD_OUT, i.e.word(id, b.length)));
-  };
   const p = pool.primary;
-  if (p !== undefined && !p.dead) return ask(p);
   try {
-    return pool.with(ask);
+    return p !== undefined && !p.dead ? p.word(id, params) : pool.with((i) => i.word(id, params));
   } catch (err) {
     if (err instanceof FingerprintError) throw err; // not initialized: the caller learns that first
     return `error ${id}: ${params.join("; ")}`; // the module failed to load: no words to ask for
   }
 }
-setWorder(word, (at) => call(F_PATH | F_TEXT, "", "", "", "", at).text);
+setWorder(word, (at) => call(F_PATH | F_TEXT, "", "", "", "", at));
 
 /**
  * A limits argument, checked by the core (abi.ts F_LIMITS): [which were

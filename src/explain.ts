@@ -188,7 +188,7 @@ function sent(x: unknown, tools?: Uint8Array, own: CoreLimits = NONE): Side {
   const c = x as Call;
   // argsJSON bytes are read by the core as bytes (a BOM, surrogates as three-byte sequences, the
   // first error and its offset: D12, D14); their canonical text stands in for them (the same args, D13).
-  if (c.argsJSON instanceof Uint8Array) return { ...c, argsJSON: call(F_TEXT, "", "", "", "", c.argsJSON, own).text };
+  if (c.argsJSON instanceof Uint8Array) return { ...c, argsJSON: call(F_TEXT, "", "", "", "", c.argsJSON, own) };
   return c.argsJSON === undefined || c.argsJSON === null ? selectedCall(c, tools, own) : c;
 }
 

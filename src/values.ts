@@ -32,8 +32,6 @@ import { isWellFormed, writeWtf8, wtf8Special } from "./_wtf8.js";
 
 // Deeper than VALUE_MAX_DEPTH is an error: the text path reads as many levels (D19). Cycles are
 // looked for only below VALUE_CYCLE_CHECK_DEPTH: a cycle repeats, so it gets there (see push()).
-const MAX_DEPTH = VALUE_MAX_DEPTH;
-const CYCLE_CHECK_DEPTH = VALUE_CYCLE_CHECK_DEPTH;
 /** Arrays at least this long are checked for holes: cost follows the elements present. */
 const SPARSE_MIN_LENGTH = 1 << 16;
 /** Strings longer than this go through TextEncoder (SIMD); shorter ones through a byte loop. */
@@ -65,11 +63,10 @@ const fIdx: number[] = [];
 const fLen: number[] = [];
 const fHead: number[] = [];
 const fCount: number[] = [];
-const fMark: number[] = [];
 let sp = 0;
 /** Frames below this belong to an outer call in progress (re-entrancy). */
 let base = 0;
-/** Containers on the path deeper than CYCLE_CHECK_DEPTH. */
+/** Containers on the path deeper than VALUE_CYCLE_CHECK_DEPTH. */
 let deep: Set<object> | null = null;
 /** Where error paths start: "args", or "" for a whole call, whose args member is then `args…` (D15). */
 let root = "args";
@@ -79,58 +76,35 @@ let root = "args";
  * room up to `need` and call retarget() (memory may move). Returns the end
  * position. Throws FingerprintError for values D15 rejects, and whatever a
  * user's getter or toJSON throws, unchanged. A call made from inside a
- * toJSON or getter of a walk in progress nests (the writer knows; `_nested` is ignored).
+ * toJSON or getter of a walk in progress walks above its frames and gives
+ * the outer walk its writer state back after.
  */
 export function writeValue(value: unknown, mem: Uint8Array, start: number, end: number,
-  grow: (need: number) => void, _nested?: boolean, path = "args"): number {
-  if (walking) return writeNested(value, mem, start, end, grow, path);
-  target(mem, start, end, grow);
-  root = path;
-  sp = base = 0;
-  deep = null;
-  walking = true;
-  try {
-    walk(value);
-  } catch (err) {
-    walking = false;
-    release(0);
-    throw err;
-  }
-  walking = false;
-  return pos;
-}
-
-/** A walk is in progress: a call from inside its getters or toJSON walks above its frames (writeNested). */
-let walking = false;
-
-/** A walk above the frames of the walk in progress, whose writer state is restored after. */
-function writeNested(value: unknown, mem: Uint8Array, start: number, end: number,
-  grow: (need: number) => void, path: string): number {
-  const s8 = u8, sdv = dv, spos = pos, scap = cap, sgrow = growTo, sbase = base, sdeep = deep, sroot = root;
-  target(mem, start, end, grow);
+  grow: (need: number) => void, path = "args"): number {
+  const nested = walking;
+  const outer = nested ? [u8, dv, pos, cap, growTo, base, deep, root] as const : null;
+  if (u8 !== mem) retarget(mem, end);
+  pos = start;
+  cap = end;
+  growTo = grow;
   root = path;
   base = sp;
   deep = null;
+  walking = true;
   try {
     walk(value);
     return pos;
   } finally {
     release(base);
-    u8 = s8; dv = sdv; pos = spos; cap = scap; growTo = sgrow; base = sbase; deep = sdeep; root = sroot;
+    walking = nested;
+    if (outer !== null) [u8, dv, pos, cap, growTo, base, deep, root] = outer;
   }
 }
 
-function target(mem: Uint8Array, start: number, end: number, grow: (need: number) => void): void {
-  if (u8 !== mem) {
-    u8 = mem;
-    dv = new DataView(mem.buffer);
-  }
-  pos = start;
-  cap = end;
-  growTo = grow;
-}
+/** A walk is in progress: a call from inside its getters or toJSON walks above its frames. */
+let walking = false;
 
-/** Pops the frames above `to` after an early exit, dropping their references to user objects. */
+/** Pops the frames above `to`, dropping their references to user objects. */
 function release(to: number): void {
   for (let f = to; f < sp; f++) { fObj[f] = objectProto; fKeys[f] = null; }
   sp = to;
@@ -138,8 +112,7 @@ function release(to: number): void {
 
 /** Forgets the writer's views of linear memory (a retired instance's memory must become garbage). */
 export function detachValues(): void {
-  u8 = new Uint8Array(0);
-  dv = new DataView(new ArrayBuffer(0));
+  retarget(new Uint8Array(0), 0);
   growTo = NO_TARGET; // the last walk's grow holds its instance, and so its memory, alive
 }
 
@@ -157,7 +130,7 @@ function room(n: number): void {
 /**
  * The walk. Scalars of the innermost open container are written in a tight
  * loop over its members; a child container pushes a frame and the loop
- * moves to it. The frame's index, count and mark are stored before any call
+ * moves to it. The frame's index and count are stored before any call
  * that may throw or re-enter, so error paths and nested walks see them.
  */
 function walk(root: unknown): void {
@@ -165,7 +138,7 @@ function walk(root: unknown): void {
     room(1);
     u8[pos++] = V_NULL; // D2: a dropped top level is null
   }
-  while (sp > base) {
+  frames: while (sp > base) {
     const f = sp - 1;
     const o = fObj[f];
     const keys = fKeys[f];
@@ -173,7 +146,6 @@ function walk(root: unknown): void {
     const isArr = fIsArray[f];
     let i = fIdx[f];
     let count = fCount[f];
-    let pushed = false;
     while (i < n) {
       let key: string | number;
       let v: unknown;
@@ -182,11 +154,8 @@ function walk(root: unknown): void {
         key = keys![i];
         writeKey(key, ((f << 4) | i++) & KEY_SLOT_MASK);
         v = (o as Record<string, unknown>)[key];
-      } else if (keys === null) {
-        key = i++;
-        v = (o as unknown[])[key];
       } else {
-        key = +keys[i++];
+        key = keys === null ? i++ : +keys[i++];
         v = (o as unknown[])[key];
       }
       let r = scalar(v);
@@ -194,19 +163,16 @@ function walk(root: unknown): void {
         fIdx[f] = i;
         fCount[f] = count;
         r = item(v, key);
-        if (r === PUSHED) { pushed = true; break; }
+        if (r === PUSHED) continue frames;
       }
       if (r === WRITTEN) count++;
       else if (isArr) { room(1); u8[pos++] = V_NULL; count++; } // dropped element: the writer drops it (D1), the count stays right
       else pos = mark; // dropped member: no key either
     }
-    if (pushed) continue;
     // Close the container; in its parent it counts as written (D8: never dropped).
-    putU32(fHead[f] + 1, count);
-    if (f - base >= CYCLE_CHECK_DEPTH) deep!.delete(o);
-    fObj[f] = objectProto;
-    fKeys[f] = null;
-    sp = f;
+    dv.setUint32(fHead[f] + 1, count, true);
+    if (f - base >= VALUE_CYCLE_CHECK_DEPTH) deep!.delete(o);
+    release(f);
     if (f > base) fCount[f - 1]++;
   }
 }
@@ -220,21 +186,25 @@ function scalar(v: unknown): number {
       str(v);
       return WRITTEN;
     case "number":
-      if (pos + 9 > cap) growTo(pos + 9);
-      u8[pos] = V_NUMBER;
-      dv.setFloat64(pos + 1, v, true); // non-finite: the core makes it null (D1)
-      pos += 9;
-      return WRITTEN;
+      return f64(V_NUMBER, v); // non-finite: the core makes it null (D1)
     case "boolean":
-      if (pos + 1 > cap) growTo(pos + 1);
+      room(1);
       u8[pos++] = v ? V_TRUE : V_FALSE;
       return WRITTEN;
-    case "undefined":
-    case "function":
-    case "symbol":
-      return DROPPED;
+    case "object":
+    case "bigint":
+      return v === null ? DROPPED : OTHER;
   }
-  return v === null ? DROPPED : OTHER;
+  return DROPPED; // undefined, a function or a symbol (D1)
+}
+
+/** A number or a Date's time value: its tag and a little-endian f64. */
+function f64(tag: number, x: number): number {
+  room(9);
+  u8[pos] = tag;
+  dv.setFloat64(pos + 1, x, true);
+  pos += 9;
+  return WRITTEN;
 }
 
 /** Writes one item (a scalar, or a container's header and frame); DROPPED when D1/D15 drop it. */
@@ -242,61 +212,42 @@ function item(v: unknown, key: string | number): number {
   const r = scalar(v);
   if (r !== OTHER) return r;
   if (typeof v === "bigint") throw refused(W_UNSUPPORTED, key, ["a BigInt"]);
-  if (v === null) return DROPPED;
   return object(v as object, key, false);
 }
 
 function object(v: object, key: string | number, toJSONApplied: boolean): number {
-  let proto: unknown;
-  try {
-    proto = getPrototypeOf(v);
-  } catch (err) {
-    throw unreadable(key, err);
-  }
+  const proto = shape(getPrototypeOf, v, key);
   const plain = proto === objectProto || proto === null;
-  if (!plain && proto !== arrayProto) {
-    // A Date by its internal slot, as the oracle checks (not by prototype).
-    const t = timeOf(v);
-    if (t !== undefined) {
-      // Its time value; the core prints it, an invalid one (NaN) as null (D15).
-      room(9);
-      u8[pos] = V_DATE;
-      dv.setFloat64(pos + 1, t, true);
-      pos += 9;
-      return WRITTEN;
-    }
-  }
-  if (!toJSONApplied) {
-    const toJSON = (v as { toJSON?: unknown }).toJSON;
-    if (typeof toJSON === "function") {
-      // Applied once, with the key as JSON.stringify passes it (D15).
-      const r: unknown = toJSON.call(v, typeof key === "number" ? String(key) : key);
-      if (typeof r === "object" && r !== null) return object(r, key, true);
-      return item(r, key);
-    }
+  // A Date by its internal slot, as the oracle checks (not by prototype): its time value, which
+  // the core prints, an invalid one (NaN) as null (D15).
+  const t = plain || proto === arrayProto ? undefined : timeOf(v);
+  if (t !== undefined) return f64(V_DATE, t);
+  const toJSON = toJSONApplied ? undefined : (v as { toJSON?: unknown }).toJSON;
+  if (typeof toJSON === "function") {
+    // Applied once, with the key as JSON.stringify passes it (D15).
+    const r: unknown = toJSON.call(v, typeof key === "number" ? String(key) : key);
+    if (typeof r === "object" && r !== null) return object(r, key, true);
+    return item(r, key);
   }
   if (plain) {
-    let keys: string[];
-    try {
-      keys = objectKeys(v);
-    } catch (err) {
-      throw unreadable(key, err);
-    }
-    push(v, key, keys, false, keys.length, V_OBJECT);
+    const keys = shape(objectKeys, v, key);
+    push(v, key, keys, false, keys.length);
     return PUSHED;
   }
-  let array: boolean;
+  if (!shape(isArray, v, key)) throw refused(W_UNSUPPORTED, key, [typeName(v)]);
+  const len = (v as unknown[]).length;
+  const present = len >= SPARSE_MIN_LENGTH ? presentIndices(v as unknown[], len, key) : null;
+  push(v, key, present, true, present === null ? len : present.length);
+  return PUSHED;
+}
+
+/** read(v): the object's shape, or the FingerprintError for one that cannot be read (the cause kept). */
+function shape<T>(read: (v: object) => T, v: object, key: string | number): T {
   try {
-    array = isArray(v);
+    return read(v);
   } catch (err) {
     throw unreadable(key, err);
   }
-  if (!array) throw refused(W_UNSUPPORTED, key, [typeName(v)]);
-  const len = (v as unknown[]).length;
-  const present = len >= SPARSE_MIN_LENGTH ? presentIndices(v as unknown[], len, key) : null;
-  if (present === null) push(v, key, null, true, len, V_ARRAY);
-  else push(v, key, present, true, present.length, V_ARRAY);
-  return PUSHED;
 }
 
 /** The time value of a Date (NaN when invalid), or undefined for anything that is not a Date. */
@@ -310,13 +261,13 @@ function timeOf(v: object): number | undefined {
 
 /**
  * Opens a container: its header now, its count when it closes. Below
- * CYCLE_CHECK_DEPTH no cycle check is made; a cycle repeats its objects
- * every L levels, so it is found by depth CYCLE_CHECK_DEPTH + 2L.
+ * VALUE_CYCLE_CHECK_DEPTH no cycle check is made; a cycle repeats its objects
+ * every L levels, so it is found by depth VALUE_CYCLE_CHECK_DEPTH + 2L.
  */
-function push(o: object, key: string | number, keys: string[] | null, isArr: boolean, len: number, tag: number): void {
+function push(o: object, key: string | number, keys: string[] | null, isArr: boolean, len: number): void {
   const depth = sp - base;
-  if (depth >= MAX_DEPTH) throw refused(W_TOO_DEEP, key, [MAX_DEPTH]);
-  if (depth >= CYCLE_CHECK_DEPTH) {
+  if (depth >= VALUE_MAX_DEPTH) throw refused(W_TOO_DEEP, key, [VALUE_MAX_DEPTH]);
+  if (depth >= VALUE_CYCLE_CHECK_DEPTH) {
     if (deep === null) deep = new Set();
     if (deep.has(o)) throw circular(key);
     deep.add(o);
@@ -330,8 +281,7 @@ function push(o: object, key: string | number, keys: string[] | null, isArr: boo
   fLen[f] = len;
   fHead[f] = pos;
   fCount[f] = 0;
-  fMark[f] = pos;
-  u8[pos] = tag;
+  u8[pos] = isArr ? V_ARRAY : V_OBJECT;
   pos += 5;
 }
 
@@ -343,33 +293,12 @@ function push(o: object, key: string | number, keys: string[] | null, isArr: boo
  * JSON.stringify does).
  */
 function presentIndices(a: unknown[], len: number, key: string | number): string[] | null {
-  let own: string[];
-  try {
-    own = objectKeys(a);
-  } catch (err) {
-    throw unreadable(key, err);
-  }
+  const own = shape(objectKeys, a, key);
   if (own.length >= len / 2) return null;
-  const set = new Set<number>();
-  for (const k of own) addIndex(set, k, len);
-  for (let p = getPrototypeOf(a); p !== null; p = getPrototypeOf(p)) {
-    for (const k of Object.getOwnPropertyNames(p)) addIndex(set, k, len);
-  }
-  return Array.from(set).sort((x, y) => x - y).map(String);
-}
-
-function addIndex(set: Set<number>, k: string, len: number): void {
-  const n = +k;
-  if (n >= 0 && n < len && String(n) === k) set.add(n);
-}
-
-/** Little-endian u32 at an absolute position (already within capacity). */
-function putU32(at: number, x: number): void {
-  const b = u8;
-  b[at] = x & 0xff;
-  b[at + 1] = (x >>> 8) & 0xff;
-  b[at + 2] = (x >>> 16) & 0xff;
-  b[at + 3] = x >>> 24;
+  const names = [own];
+  for (let p = getPrototypeOf(a); p !== null; p = getPrototypeOf(p)) names.push(Object.getOwnPropertyNames(p));
+  const isIndex = (k: string): boolean => +k >= 0 && +k < len && String(+k) === k;
+  return [...new Set(names.flat().filter(isIndex))].sort((x, y) => +x - +y);
 }
 
 /**
@@ -388,47 +317,41 @@ const slotKey: (string | undefined)[] = new Array<string | undefined>(KEY_SLOT_M
 const slotWords: Uint32Array[] = new Array<Uint32Array>(KEY_SLOT_MASK + 1).fill(new Uint32Array(1));
 
 function writeKey(k: string, slot: number): void {
-  let words: Uint32Array | undefined;
-  if (slotKey[slot] === k) words = slotWords[slot];
-  else {
-    words = keyCache.get(k);
-    if (words !== undefined) { slotKey[slot] = k; slotWords[slot] = words; }
+  let words: Uint32Array | undefined = slotWords[slot];
+  if (slotKey[slot] !== k && (words = keyCache.get(k)) !== undefined) {
+    slotKey[slot] = k;
+    slotWords[slot] = words;
   }
-  if (words !== undefined) {
-    const n = words.length - 1;
-    const len = words[n];
-    if (pos + len > cap) growTo(pos + len);
-    if (pos + 4 * n <= cap) {
-      // Whole words: up to 3 bytes past the key, which the member's value overwrites.
-      const d = dv;
-      for (let i = 0, p = pos; i < n; i++, p += 4) d.setUint32(p, words[i], true);
-    } else {
-      // At the end of the room (a byte limit): exactly the key's bytes.
-      const b = u8;
-      for (let i = 0; i < len; i++) b[pos + i] = (words[i >> 2] >>> ((i & 3) << 3)) & 255;
-    }
-    pos += len;
-    return;
-  }
-  const start = pos;
-  str(k);
-  if (k.length <= KEY_MAX_CHARS) {
+  if (words === undefined) {
+    const start = pos;
+    str(k);
+    if (k.length > KEY_MAX_CHARS) return;
     if (keyCache.size >= KEY_CACHE_MAX) keyCache.clear();
     const len = pos - start;
     const n = (len + 3) >> 2;
-    const w = new Uint32Array(n + 1);
-    const b = new Uint8Array(w.buffer, 0, 4 * n);
-    b.set(u8.subarray(start, pos));
-    for (let i = 0; i < n; i++) w[i] = b[4 * i] | (b[4 * i + 1] << 8) | (b[4 * i + 2] << 16) | (b[4 * i + 3] << 24);
-    w[n] = len;
-    keyCache.set(k, w);
+    keyCache.set(k, words = new Uint32Array(n + 1));
+    for (let i = 0; i < len; i++) words[i >> 2] |= u8[start + i] << ((i & 3) << 3);
+    words[n] = len;
+    return;
   }
+  const n = words.length - 1;
+  const len = words[n];
+  if (pos + len > cap) growTo(pos + len);
+  if (pos + 4 * n <= cap) {
+    // Whole words: up to 3 bytes past the key, which the member's value overwrites.
+    const d = dv;
+    for (let i = 0, p = pos; i < n; i++, p += 4) d.setUint32(p, words[i], true);
+  } else {
+    // At the end of the room (a byte limit): exactly the key's bytes.
+    for (let i = 0; i < len; i++) u8[pos + i] = (words[i >> 2] >>> ((i & 3) << 3)) & 255;
+  }
+  pos += len;
 }
 
 /** Writes a string item: UTF-8, lone surrogates as WTF-8 (D14); clean when nothing needs escaping (D6). */
 function str(s: string): void {
   const n = s.length;
-  if (pos + 5 + 3 * n > cap) growTo(pos + 5 + 3 * n);
+  room(5 + 3 * n);
   const head = pos;
   let p = head + 5;
   let clean = true;
@@ -452,7 +375,7 @@ function str(s: string): void {
     }
   }
   u8[head] = clean ? V_STR_CLEAN : V_STR;
-  putU32(head + 1, p - head - 5);
+  dv.setUint32(head + 1, p - head - 5, true);
   pos = p;
 }
 
@@ -462,21 +385,16 @@ function str(s: string): void {
 function frameKey(f: number): string | number {
   const i = fIdx[f] - 1;
   const keys = fKeys[f];
-  if (keys === null) return i;
-  return fIsArray[f] ? +keys[i] : keys[i];
-}
-
-/** The keys and indices down to the item `key` inside frame top-1 (the top level when top === base). */
-function segments(top: number, key: string | number): (string | number)[] {
-  const at: (string | number)[] = [];
-  for (let f = base; f < top - 1; f++) at.push(frameKey(f));
-  if (top > base) at.push(key);
-  return at;
+  return keys === null ? i : fIsArray[f] ? +keys[i] : keys[i];
 }
 
 /** The value at `key` in the top frame is refused (a cycle: at the frame `top`); the core words it. */
 function refused(id: number, key: string | number, params: (string | number)[], cause?: unknown, top = sp): FingerprintError {
-  return pathError(id, segments(top, key), root === "", params, cause);
+  // The keys and indices down to the item `key` inside frame top-1 (the top level when top === base).
+  const at: (string | number)[] = [];
+  for (let f = base; f < top - 1; f++) at.push(frameKey(f));
+  if (top > base) at.push(key);
+  return pathError(id, at, root === "", params, cause);
 }
 
 /** The object's shape could not be read (a revoked Proxy, an ownKeys trap that breaks its invariants). */

@@ -319,14 +319,14 @@ def test_a_separated_column_with_a_wrong_count_of_items_runs_nothing():
     from overturn.fingerprint._abi import BATCH_NUL_IN_ITEM, F_DIGEST, F_RAW_NAMES, F_STRING_INPUT
 
     with _batch.Target(_limits.active) as t:
-        for data, count in ((b"1\x002", 5), (b"1\x002\x003", 2), (b"", 2)):
+        for data, count in (("1\x002", 5), ("1\x002\x003", 2), ("", 2)):
             cols = [("shared", b"tool_call"), ("shared", b"t"), _batch.SHARED_EMPTY, _batch.SHARED_EMPTY,
-                    ("separated", data, None)]
+                    ("pieces", [data], 1, 1 << 20)]
             seen = []
             real_run = t.run
             t.run = lambda frm, out: seen.append(real_run(frm, out)) or seen[-1]  # type: ignore[method-assign]
-            with pytest.raises(TypeError):  # no items to fall back to: run_chunk's retry reads them
-                _batch.run_chunk(t, F_DIGEST | F_RAW_NAMES | F_STRING_INPUT, count, cols, {}, 0, False, lines=True)
+            with pytest.raises(_batch.NotSeparated):  # nothing ran: the caller sends the items with offsets
+                _batch.run_chunk(t, F_DIGEST | F_RAW_NAMES | F_STRING_INPUT, count, cols, 0)
             t.run = real_run  # type: ignore[method-assign]
             assert seen == [BATCH_NUL_IN_ITEM]
     assert fingerprint_batch_json(["t"], ["3"]) == [_oracle("t", "3")]  # the instance still works

@@ -207,7 +207,7 @@ MESSAGE_CASES = [
     ('"' + "\U0001F600" * 300 + '"', {"maxInputBytes": 1000}),  # 1202 UTF-8 bytes
     ('"' + "\U0001F600" * 300 + '"', {"maxInputBytes": 301}),
     (nested(5), {"maxInputBytes": 0}),
-    # Over 64 Ki characters: the str is encoded in pieces (_core._put_large), same words.
+    # Over 64 Ki characters: the str is encoded in pieces (_core._call, _pieces), same words.
     ('"' + "é" * 70_000 + '"', {"maxInputBytes": 100_000}),          # 140,002 UTF-8 bytes
     ('"' + "\U0001F600" * 40_000 + '"', {"maxInputBytes": 70_000}),  # 80,002 UTF-16 units
     ("[" + "1," * 50_000 + "1]", {"maxInputBytes": 100_000}),

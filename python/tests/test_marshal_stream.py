@@ -157,6 +157,25 @@ def test_deeper_than_marshal_goes_by_text() -> None:
     assert sys.getrecursionlimit() > 0
 
 
+def test_asking_for_the_stack_size_keeps_the_callers_setting() -> None:
+    # _thread.stack_size() with no argument sets 0 while answering: asked twice (the value call
+    # binds twice), the second answer let marshal recurse 1,999 levels in a 256 KiB thread (SIGSEGV).
+    code = (
+        "import threading\n"
+        "from overturn.fingerprint import fingerprint, fingerprint_batch\n"
+        "threading.stack_size(256 * 1024)\n"
+        "v = 0\n"
+        "for _ in range(1999): v = [v]\n"
+        "out = []\n"
+        "t = threading.Thread(target=lambda: out.extend([fingerprint('t', v), fingerprint('t', v),\n"
+        "                                                fingerprint_batch([{'name': 't', 'args': v}])[0]]))\n"
+        "t.start(); t.join()\n"
+        "print(len(set(out)), len(out[0]), threading.stack_size())\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.split() == ["1", "64", str(256 * 1024)], (done.returncode, done.stderr[-2000:])
+
+
 def test_a_thread_with_a_small_stack_takes_the_text_path() -> None:
     # marshal recurses up to 2,000 levels in C: in a 256 KiB thread that
     # killed the process (measured); the json encoder stops at the recursion

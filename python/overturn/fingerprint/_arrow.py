@@ -16,7 +16,7 @@ from bisect import bisect_right
 
 from . import _batch_api, _limits
 from ._abi import BATCH_CHUNK_BYTES, BATCH_CHUNK_ITEMS, DEFAULT_KIND, F_DIGEST, F_RAW_NAMES, F_STRING_INPUT, W_ARROW, W_LENGTHS
-from ._batch import Column, Target, run_chunk
+from ._batch import ZERO, Column, Target, finish, run_chunk
 from ._errors import host_error
 
 def _strings(x: Any, what: str) -> Any:
@@ -69,13 +69,16 @@ def batch_json(names: Any, args_json: Any, kind: Any, shared: List[Any], s: _lim
             kc = shared[0] if ka is None else _column(ka.slice(base, n))
             if nm.null_count or a.null_count:  # a null is a bad item: this chunk as lists, where the core words it
                 d: Any = []
-                _batch_api._run_texts(t, [kc] + shared[1:], nm.to_pylist(), a.to_pylist(), s, base, raise_errors, d)
+                _batch_api._run_texts(t, [kc] + shared[1:], nm.to_pylist(), a.to_pylist(), base, raise_errors, d)
                 f = [i for i, x in enumerate(d) if x is None]
             else:
-                d, f = run_chunk(t, F_DIGEST | F_RAW_NAMES | F_STRING_INPUT, n, [kc, _column(nm), shared[2], shared[3], _column(a)],
-                                 {}, base, raise_errors)
-            # Digests as bytes, or (long items, hashed by OpenSSL) hex strs, None where failed.
-            digests += d if isinstance(d, bytearray) else "".join(x or "0" * 64 for x in d).encode("ascii")
+                d, errors = run_chunk(t, F_DIGEST | F_RAW_NAMES | F_STRING_INPUT, n, [kc, _column(nm), shared[2], shared[3],
+                                                                                     _column(a)], base, lines=False)
+                if raise_errors:
+                    finish(d, errors, base, True)  # raises the first
+                f = list(errors)
+            for x in d:  # digests (several back to back in an entry), ZERO or None where an item failed
+                digests += (x or ZERO).encode("ascii")
             failed.extend(base + i for i in f)
             base += n
     offsets = _digest_offsets(count)

@@ -32,9 +32,8 @@ _U32 = 0xFFFFFFFF
 #: glibc maps larger ones anew and faults their pages in each chunk (~0.3 ns a byte here, measured).
 PIECE_BYTES = 32 << 10
 
-#: A column: ("shared", bytes) for every item, ("separated", the items' bytes between NUL bytes, the items),
-#: ("pieces", the items, k, the most bytes they may take): the same joined and
-#: written k items at a time (run_chunk; more than the most, or an item not an ASCII str: NotSeparated),
+#: A column: ("shared", bytes) for every item, ("pieces", the items, k, the most bytes they may take): ASCII
+#: str items joined NUL-separated and written k items at a time (run_chunk; NotSeparated when it cannot),
 #: or ("offsets", offsets, data, shift):
 #: u32/i32 little-endian offsets (count + 1) into data, shift subtracted from each
 #: (an Arrow slice whose offsets do not start at 0; the core adds them modulo 2**32).
@@ -52,14 +51,11 @@ class Target:
     def __init__(self, s: Optional[_limits.Settings] = None) -> None:
         # Busy for the whole batch: code run meanwhile on this thread (the iterable, a __del__) that
         # calls into diagnostics gets a temporary instance, never this one's half-written chunk.
-        d = _engine._acquire()
-        self.d = d
-        self.in_ptr = d.in_ptr
-        self.result = d.result
+        d = self.d = _engine._acquire()
         try:
             self.fn_batch = d.func("runBatch")
             self.s = s or _limits.active
-            self.limits()
+            d.tell(self.s)
         except BaseException:
             _engine._release(d)
             raise
@@ -79,9 +75,6 @@ class Target:
         finally:
             self.d.busy = True
 
-    def reserve(self, n: int) -> None:
-        self.d.room(n)
-
     def view(self) -> memoryview:
         """Linear memory as bytes, taken anew after each call into the module (it may grow):
         columns go in and digests come out with one copy, and OpenSSL hashes preimages where the
@@ -89,31 +82,20 @@ class Target:
         self.d.refresh()
         return self.d.view
 
-    def read(self, ptr: int, n: int) -> bytes:
-        return bytes(self.view()[ptr:ptr + n])
-
-    def limits(self) -> None:
-        """The batch's limits, passed now and again before each chunk (run_chunk): an iterable's
-        own code between chunks may run other calls on this instance, with other limits."""
-        self.d.tell(self.s)
-
     def run(self, frm: int, out: int) -> int:
         try:
             return self.d.checked(self.fn_batch, frm, out) & _U32
         except FingerprintError:
-            self.forget()
+            _engine._forget(self.d)
             raise
 
-    def status(self) -> int:
-        """The result block's status (0 after a batch stopped for room)."""
-        return int(_RESULT.unpack(self.read(self.result + RESULT_STATUS, _RESULT.size))[0])
+    def result(self) -> Tuple[int, int, int, int, int]:
+        """The result block: status (0 after a batch stopped for room), offset, part, text ptr, text len."""
+        return _RESULT.unpack_from(self.view(), self.d.result + RESULT_STATUS)  # type: ignore[return-value]
 
     def error(self) -> FingerprintError:
-        status, offset, part, ptr, size = _RESULT.unpack(self.read(self.result + RESULT_STATUS, _RESULT.size))
-        return core_error(status, offset, self.read(ptr, size).decode("utf-8", "surrogatepass"))
-
-    def forget(self) -> None:
-        _engine._forget(self.d)
+        status, offset, part, ptr, size = self.result()
+        return core_error(status, offset, str(self.view()[ptr:ptr + size], "utf-8", "surrogatepass"))
 
 
 class Joined:
@@ -157,28 +139,37 @@ def with_index(err: FingerprintError, index: int) -> FingerprintError:
     return FingerprintError(err.code, msg, offset=err.offset, path=err.path, index=index)
 
 
-def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_errors: Dict[int, FingerprintError],
-              base: int, raise_errors: bool, retry: Optional[Callable[[int], str]] = None,
-              lines: bool = False, sorts: Optional[List[int]] = None) -> Tuple[Any, List[int]]:
-    """Runs ``count`` items; returns their digests and the failed indexes (within the chunk): 64 bytes each
-    back to back in a bytearray (zeros where failed), or a list of hex ``str`` — with ``lines`` (the core
-    writes a newline after each, BATCH_LINES, split here in one call), or when the core left the preimages
-    to OpenSSL here (``F_DIGEST | F_PREIMAGE``: its pick, abi.ts). With ``raise_errors`` the first failure
-    raises, naming ``base + i``. ``host_errors``: items that failed here, each sent empty (which the core
-    fails in its turn) and given this error. ``sorts``: each item's sort of input (BATCH_ITEM_FLAGS), if they differ.
-    ``retry(i)``, if given, answers a marshal item the core refused another way (its digest, or the
-    FingerprintError it raises)."""
+#: A failed item's slot in run_chunk's digests until finish() answers it (None, a retry's digest or a raise).
+ZERO = "0" * 64
+
+
+def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], base: int,
+              sorts: Optional[List[int]] = None, lines: bool = True) -> Tuple[List[str], Dict[int, Optional[FingerprintError]]]:
+    """Runs ``count`` items (``base``: the batch index of the first, for the core's "item N:"); returns their
+    digests as hex ``str`` (ZERO where one failed) and the failed items' errors by index in the chunk: the
+    core's, or None for a marshal stream it refused another way than by a limit (finish() retries those).
+    ``sorts``: each item's sort of input (BATCH_ITEM_FLAGS), added to ``flags`` when they are all alike.
+    Raises NotSeparated when a "pieces" column could not be written, or the core found a NUL in one of its
+    items (nothing ran).
+
+    With F_DIGEST the core picks (abi.ts): digests in lines (its four lanes: short items, the common
+    chunk, split here in one call a piece), or preimages that OpenSSL hashes here. Without ``lines``
+    (Arrow's data: no str per item, measured ~8% of a small batch) an entry may hold several digests
+    back to back: joined, the digests list is still the chunk's digests in order."""
+    stride = DIGEST_BYTES + 1 if lines else DIGEST_BYTES
+    if sorts and sorts.count(sorts[0]) == len(sorts):  # the common chunk: no column of sorts
+        flags, sorts = flags | sorts[0], None
     size = 4 * count + 4 if sorts else 0  # a "pieces" column's bytes are known once written: room for its most
     for c in cols:
-        size += c[3] if c[0] == "pieces" else len(c[1]) + (0 if c[0] in ("shared", "separated") else len(c[2]) + 8)
-    stride = DIGEST_BYTES + 1 if lines else DIGEST_BYTES
+        size += c[3] if c[0] == "pieces" else len(c[1]) + (0 if c[0] == "shared" else len(c[2]) + 8)
     can_hash = (flags & F_DIGEST) != 0
-    t.limits()
+    # The batch's limits again before each chunk: an iterable's own code between chunks may run other calls
+    # on this instance, with other limits.
+    t.d.tell(t.s)
     # Preimages (if the core picks them): ends[count], then about the input's size and a digest each.
     room = size + DIGEST_BYTES * count if can_hash else 0
-    out_bytes = 4 * count + room if can_hash else stride * count
-    t.reserve(_DESCRIPTOR + out_bytes + size + 64)
-    p = t.in_ptr
+    t.d.room(_DESCRIPTOR + max(4 * count + room, stride * count) + size + 64)
+    p = t.d.in_ptr
     at = p + _DESCRIPTOR  # the columns, then the digests or preimages after them (one span of memory)
     v = t.view()
     words = [0] * BATCH_WORDS
@@ -192,143 +183,96 @@ def run_chunk(t: Target, flags: int, count: int, cols: Sequence[Column], host_er
         at = _put(v, at, array("I", sorts))
     for i, c in enumerate(cols):
         w = BATCH_COLUMNS + 3 * i
-        if c[0] == "shared" or c[0] == "separated":
+        if c[0] != "offsets":
             words[w], words[w + 1] = 0 if c[0] == "shared" else BATCH_SEPARATED, at
-            at = _put(v, at, c[1])
-            words[w + 2] = at - words[w + 1]
-            continue
-        if c[0] == "pieces":
-            words[w], words[w + 1] = BATCH_SEPARATED, at
-            at = _put_pieces(v, at, at + c[3], c[1], c[2])
+            at = _put(v, at, c[1]) if c[0] == "shared" else _put_pieces(v, at, at + c[3], c[1], c[2])
             if at < 0:
                 raise NotSeparated(i, at == -2)
             words[w + 2] = at - words[w + 1]
             continue
-        at = (at + 3) & ~3
-        offsets, data, shift = c[1], c[2], c[3]
-        words[w] = at
-        at = _put(v, at, offsets)
-        words[w + 1] = (at - shift) & _U32
-        at = _put(v, at, data)
+        words[w] = at = (at + 3) & ~3
+        at = _put(v, at, c[1])
+        words[w + 1] = (at - c[3]) & _U32  # the data's address, less the shift of its offsets
+        at = _put(v, at, c[2])
     out = (at + 15) & ~15
     v[p:p + 4 * BATCH_WORDS] = struct.pack("<%dI" % BATCH_WORDS, *words)
     del v  # not held across a call into the module
 
-    # Failed items keep these bytes (with lines: their newline too, so the digests split in order).
-    # Made after the first run: the common chunk returns its digests straight from wasm memory.
-    digests = bytearray()
-    hexes: List[Optional[str]] = []
-    sha: Any = None
-    failed: List[int] = []
-    pending: List[int] = []
+    digests: List[str] = []
+    errors: Dict[int, Optional[FingerprintError]] = {}
     frm = 0
     while frm < count:
         stop = t.run(frm, out)
         if stop == BATCH_NUL_IN_ITEM and frm == 0:  # an item holds a NUL: the chunk again, with offsets
-            cols = [text_column([wtf8(x) for x in c[1 if c[0] == "pieces" else 2]]) if c[0] in ("separated", "pieces")
-                    else c for c in cols]
-            return run_chunk(t, flags, count, cols, host_errors, base, raise_errors, retry, lines, sorts)
+            raise NotSeparated(-1, False)
         if stop < frm or stop > count:  # pragma: no cover - a core defect, never a loop
             raise host_error(W_BATCH_STOPPED, stop, frm, count)
         if frm == 0 and can_hash:  # the core's pick: preimages (hashed here) or digests
-            can_hash = (struct.unpack("<I", t.read(p + 4 * BATCH_FLAGS, 4))[0] & F_PREIMAGE) != 0
-            hexes = [None] * count if can_hash else []
-            sha = _sha256() if can_hash else None
+            can_hash = (struct.unpack_from("<I", t.view(), p + 4 * BATCH_FLAGS)[0] & F_PREIMAGE) != 0
+            sha = _core._host_sha256 or _core._load_host_sha256(True)  # (used only once can_hash is decided)
+        v = t.view()
         if stop > frm and can_hash:
-            v = t.view()
             ends = array("I")
             ends.frombytes(v[out + 4 * frm:out + 4 * stop])
             blob = v[out + 4 * count:out + 4 * count + (ends[-1] & ~BATCH_END_DIGEST)]  # where the core wrote them
             s0 = 0
-            for i, e in enumerate(ends, frm):
-                if e & BATCH_END_DIGEST:  # larger than all the room: the core's digest
-                    e &= ~BATCH_END_DIGEST
-                    got = bytes(blob[s0:e])
-                    _core.check_digests(got, DIGEST_BYTES)
-                    hexes[i] = got.decode("ascii")
-                else:
-                    hexes[i] = sha(blob[s0:e]).hexdigest()
-                s0 = e
-            del v, blob
-        elif stop == count and frm == 0 and lines and not host_errors:  # the common chunk: a split per piece
-            v = t.view()
-            split: List[str] = []
+            for e in ends:  # BATCH_END_DIGEST: an item larger than all the room, its digest the core's
+                end = e & ~BATCH_END_DIGEST
+                digests.append(_core.digest_text(blob[s0:end]) if e & BATCH_END_DIGEST else sha(blob[s0:end]).hexdigest())
+                s0 = end
+            del blob
+        elif not can_hash:  # lines of digests, split a piece at a time (a chunk-long temporary faults in anew)
             step = PIECE_BYTES // stride * stride
-            for a in range(out, out + stride * count, step):
-                piece = bytes(v[a:min(a + step, out + stride * count)])
+            for a in range(out + stride * frm, out + stride * stop, step):
+                piece = bytes(v[a:min(a + step, out + stride * stop)])
                 _core.check_digests(piece, stride)  # never a fingerprint that is not 64 lowercase hex digits
-                split += piece.decode("ascii").split("\n")
-                split.pop()  # after the piece's last newline
-            del v
-            return split, failed
-        if not digests and not can_hash:
-            digests = bytearray(b"0" * 64 + b"\n") * count if lines else bytearray(DIGEST_BYTES * count)
-        if stop > frm and not can_hash:
-            v = t.view()
-            got = bytes(v[out + stride * frm:out + stride * stop])
-            _core.check_digests(got, stride)
-            digests[stride * frm:stride * stop] = got
-            del v
+                if not lines:
+                    digests.append(piece.decode("ascii"))
+                    continue
+                digests += piece.decode("ascii").split("\n")
+                digests.pop()  # after the piece's last newline
+        del v
         if stop >= count:
             break
         frm = stop
-        if can_hash and not t.status():  # the room was full: go on from there
+        if can_hash and not t.result()[0]:  # the room was full: go on from there
             continue
         frm += 1
+        digests.append(ZERO)
         # A limit's refusal is final: the text path would read the same tree to the same limit
         # (and a shared-container bomb must never reach json.dumps).
-        if (retry is not None and (sorts[stop] if sorts else flags) & F_MARSHAL and stop not in host_errors
-                and t.status() not in _core._LIMIT_STATUSES):
-            pending.append(stop)  # answered after the batch: retry() uses the instance (its input region)
+        retry = (sorts[stop] if sorts else flags) & F_MARSHAL and t.result()[0] not in _core._LIMIT_STATUSES
+        errors[stop] = None if retry else t.error()
+    return digests, errors
+
+
+def finish(digests: List[Any], errors: Dict[int, Optional[FingerprintError]], base: int, raise_errors: bool,
+           mine: Optional[Dict[int, Any]] = None, retry: Optional[Callable[[int], str]] = None) -> List[Any]:
+    """run_chunk's answers in order, ``digests`` made whole in place: each failed item's error (``mine``: items
+    answered here, an error or a digest, sent empty, which the core failed in its turn), or ``retry(i)``'s digest for a
+    marshal stream the core refused. With ``raise_errors`` the first failure raises, naming ``base + i``;
+    else its digest is None."""
+    for i in sorted(errors):
+        e = mine[i] if mine and i in mine else errors[i]
+        if type(e) is str:  # an item read alone: its digest
+            digests[i] = e
             continue
-        err = host_errors.get(stop) or t.error()
+        if e is None and retry is not None:
+            try:
+                digests[i] = retry(i)
+                continue
+            except FingerprintError as x:
+                e = x
         if raise_errors:
-            _retry_all(pending, retry, hexes if can_hash else None, digests, stride, base, True)
-            raise with_index(err, base + stop)
-        failed.append(stop)
-    if pending:
-        failed.extend(_retry_all(pending, retry, hexes if can_hash else None, digests, stride, base, raise_errors))
-    if can_hash:
-        return hexes, failed
-    if lines:  # one C call splits them (failed items' slots hold zeros and their newline)
-        split = digests.decode("ascii").split("\n")
-        split.pop()
-        return split, failed
-    return digests, failed
-
-
-def _retry_all(pending: List[int], retry: Any, hexes: Optional[List[Optional[str]]], digests: bytearray,
-               stride: int, base: int, raise_errors: bool) -> List[int]:
-    """Answers the items the core refused through ``retry``, in order; returns those that failed."""
-    failed = []
-    for i in pending:
-        try:
-            got = retry(i)
-        except FingerprintError as e:
-            if raise_errors:
-                raise with_index(e, base + i) from None
-            failed.append(i)
-            continue
-        if hexes is not None:
-            hexes[i] = got
-        else:
-            digests[stride * i:stride * i + DIGEST_BYTES] = got.encode("ascii")
-    pending.clear()
-    return failed
-
-
-def _sha256() -> Any:
-    """OpenSSL's SHA-256 constructor (SHA extensions), as _core hashes preimages."""
-    try:
-        from _hashlib import openssl_sha256 as sha  # the C module hashlib wraps
-    except ImportError:  # pragma: no cover - a Python built without OpenSSL
-        from hashlib import sha256 as sha
-    return sha
+            raise with_index(e, base + i) from None  # type: ignore[arg-type]
+        digests[i] = None
+    return digests
 
 
 class NotSeparated(Exception):
     """A "pieces" column could not be written: raised by run_chunk before anything ran (``column``: its
-    index). ``too_big``: its bytes outgrew their most; else an item is not an ASCII ``str``."""
+    index; -1: the core found a NUL in an item). ``too_big``: its bytes outgrew their most; else an item
+    is not an ASCII ``str``."""
 
     def __init__(self, column: int, too_big: bool) -> None:
         super().__init__(column, too_big)
@@ -361,29 +305,19 @@ def _put_pieces(v: memoryview, at: int, end: int, items: Sequence[Any], k: int) 
     return at
 
 
-def str_column(items: Sequence[Any], most: int = -1) -> Optional[Column]:
+def str_column(items: Sequence[Any], most: int) -> Optional[Column]:
     """A column of ``str`` items as UTF-8 (WTF-8 for surrogates), or None if one is not a str.
 
-    ASCII items (the common case) go NUL-separated (BATCH_SEPARATED), joined and encoded with no
-    Python step per item: with ``most`` (the bytes the column may take), a piece at a time as
-    run_chunk writes them ("pieces": no length sum first, no chunk-long temporary), which raises
-    NotSeparated if they are not all ASCII str (wide_column is then the way) or outgrow ``most``;
-    without, at once. Others are encoded one by one into offsets (joining wide strings widens
-    them all: slower than the per-item encode, measured), as is a chunk where an item holds a NUL."""
-    # A chunk whose first text is not ASCII is not joined first: wide strings join slowly, for nothing.
-    if not items or type(items[0]) is not str or items[0].isascii():
-        if most >= 0:
-            each = len(items[0]) + 1 if items and type(items[0]) is str else 64  # a guess: the first item's
-            # The first piece takes at most 64 items: the first item may be no guide to the others.
-            return ("pieces", items, max(1, min(64, PIECE_BYTES // each)), most)
-        try:
-            joined = "\0".join(items)  # str subclasses join as their str data, as str.encode reads them
-        except TypeError:
-            return None
-        if joined.isascii():  # O(1): CPython keeps the flag
-            # An item holding a NUL is found by the core, which then runs nothing (BATCH_NUL_IN_ITEM).
-            return ("separated", joined.encode("ascii"), items)
-    return wide_column(items)
+    ASCII items (the common case) go NUL-separated (BATCH_SEPARATED), joined and encoded a piece at a
+    time as run_chunk writes them, at most ``most`` bytes ("pieces": no Python step per item, no
+    chunk-long temporary, measured), which raises NotSeparated if they are not all ASCII str
+    (wide_column is then the way), outgrow ``most``, or hold a NUL. Others are encoded one by one into
+    offsets (joining wide strings widens them all: slower than the per-item encode, measured)."""
+    if items and type(items[0]) is str and not items[0].isascii():
+        return wide_column(items)
+    each = len(items[0]) + 1 if items and type(items[0]) is str else 64  # a guess: the first item's
+    # The first piece takes at most 64 items: the first item may be no guide to the others.
+    return ("pieces", items, max(1, min(64, PIECE_BYTES // each)), most)
 
 
 def wide_column(items: Sequence[Any]) -> Optional[Column]:
@@ -409,16 +343,3 @@ def text_column(texts: Sequence[bytes]) -> Column:
     offs = array("I", [0])
     offs.extend(accumulate(map(len, texts)))
     return ("offsets", offs.tobytes(), Joined(texts, offs), 0)
-
-
-def digests_list(digests: Any, count: int, failed: List[int]) -> List[Optional[str]]:
-    """Digests (run_chunk's) as a list of str, None at the failed indexes."""
-    if isinstance(digests, list):
-        out: List[Optional[str]] = digests
-    else:
-        hexs = digests.decode("ascii")
-        out = [hexs[i:i + 64] for i in range(0, 64 * count, 64)]
-    for i in failed:
-        out[i] = None
-    return out
-

@@ -15,16 +15,15 @@ from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Tuple
 from . import _api, _batch, _limits, _stream
 from ._abi import (BATCH_CHUNK_BYTES, BATCH_CHUNK_ITEMS, BATCH_ITEM_NOT_NAME, BATCH_ITEM_NOT_TEXT, DEFAULT_KIND, F_CALL,
                    F_DIGEST, F_MARSHAL, F_RAW_NAMES, F_STRING_INPUT, W_CHOICE, W_ITERABLE, W_LENGTHS, W_STRING)
-from ._batch import SHARED_EMPTY, Column, Target, run_chunk
+from ._batch import SHARED_EMPTY, Target, finish, run_chunk
 from ._errors import FingerprintError, host_error, type_word
 from ._types import KeyList
 
-_DEFAULT_KIND = DEFAULT_KIND  # D17, generated from assembly/abi.ts (batch columns are raw text: "" is an error)
 _ENC = ("utf-8", "surrogatepass")
 
 
 def fingerprint_batch_json(names: Any, args_json: Any, *, match_on: Optional[KeyList] = None,
-                           ignore_args: Optional[KeyList] = None, kind: Any = _DEFAULT_KIND,
+                           ignore_args: Optional[KeyList] = None, kind: Any = DEFAULT_KIND,
                            limits: Any = None, on_error: str = "raise") -> Any:
     """Fingerprints of calls given as names plus JSON texts, one per pair, in order.
 
@@ -57,14 +56,14 @@ def fingerprint_batch_json(names: Any, args_json: Any, *, match_on: Optional[Key
     raise_errors = _on_error(on_error)
     s = _limits.active.over(limits) if limits is not None else _limits.active
     # Key lists as fingerprint_json sends them; the core applies them (D9: match_on wins).
-    _, _, m, g = _api._options(_DEFAULT_KIND, match_on, ignore_args)
-    shared = [_shared_text(kind, "kind") if not _is_arrow(kind) else None, None, ("shared", m), ("shared", g)]
+    _, _, m, g = _api._options(DEFAULT_KIND, match_on, ignore_args)  # D17: generated from assembly/abi.ts
+    if not _is_arrow(kind) and not isinstance(kind, str):
+        raise host_error(W_STRING, "kind", type_word(kind))
+    shared = [None if _is_arrow(kind) else ("shared", _batch.wtf8(kind)), None, ("shared", m), ("shared", g)]
     if _is_arrow(names) or _is_arrow(args_json) or _is_arrow(kind):
         from . import _arrow
 
         return _arrow.batch_json(names, args_json, kind, shared, s, raise_errors)
-    if isinstance(kind, str) is False:
-        raise host_error(W_STRING, "kind", type_word(kind))
     out: List[Optional[str]] = []
     it_n, it_a = _chunks(_iterable(names, "names")), _chunks(_iterable(args_json, "args_json"))
     base = 0
@@ -75,11 +74,8 @@ def fingerprint_batch_json(names: Any, args_json: Any, *, match_on: Optional[Key
                 raise host_error(W_LENGTHS, "names", "args_json")
             if not ns:
                 break
-            # A chunk of ASCII str (the usual texts: json.dumps escapes the rest) in one run, else in parts.
-            if not (texts and type(texts[0]) is str and texts[0].isascii()
-                    and _run_strs(t, shared, ns, texts, s, base, raise_errors, out)):
-                for lo, hi in _byte_bounded(texts):
-                    _run_texts(t, shared, ns[lo:hi], texts[lo:hi], s, base + lo, raise_errors, out)
+            for lo, hi in _byte_bounded(texts):
+                _run_texts(t, shared, ns[lo:hi], texts[lo:hi], base + lo, raise_errors, out)
             base += len(ns)
     return out
 
@@ -114,8 +110,7 @@ def fingerprint_batch(calls: Iterable[Any], *, limits: Any = None, on_error: str
                 break
             texts: List[bytes] = []
             sorts: List[int] = []  # F_MARSHAL (a plain mapping), F_STRING_INPUT (str line or JSON text), 0 (bytes)
-            errors: Dict[int, FingerprintError] = {}
-            alone: Dict[int, str] = {}
+            mine: Dict[int, Any] = {}  # items answered here: an error, or the digest of an item read alone
             dicts: Any = {}  # item index -> its dict, for a retry
             plain = _stream.marshal_allowed()
             if plain and set(map(type, chunk)) == {dict}:  # the common chunk: marshal in one C loop, one run
@@ -127,14 +122,6 @@ def fingerprint_batch(calls: Iterable[Any], *, limits: Any = None, on_error: str
             for i, c in enumerate(chunk if not sorts else ()):
                 sorts.append(F_STRING_INPUT)
                 try:
-                    if type(c) is dict and plain:  # the common item, without the Mapping ABC check (~0.4 µs)
-                        dicts[i] = c
-                        try:
-                            texts.append(_dumps(c, 4))  # plain values: CPython marshal, read by the core
-                            sorts[i] = F_MARSHAL
-                            continue
-                        except Exception:  # ValueError: a subclass, a datetime, too deep: the text path below
-                            pass
                     if isinstance(c, str):
                         texts.append(str.encode(c, *_ENC))
                         continue
@@ -142,74 +129,64 @@ def fingerprint_batch(calls: Iterable[Any], *, limits: Any = None, on_error: str
                         texts.append(bytes(c))
                         sorts[i] = 0
                         continue
-                    if not isinstance(c, Mapping):
+                    if type(c) is not dict and not isinstance(c, Mapping):  # (the ABC check costs ~0.4 µs)
                         texts.append(host_call_text(c))  # an SDK object (D16b) or a list (D22); else invalid-argument
                         continue
-                    d = c if type(c) is dict else dict(c)
-                    dicts[i] = d
+                    d = dicts[i] = c if type(c) is dict else dict(c)
                     # Answered alone before its text is added: if that raises, the except adds the item's one text.
                     if isinstance(d.get("argsJSON"), (bytes, bytearray, memoryview)):
-                        alone[i] = t.own(explain_record, d, b"", t.s)[1]  # the single path decodes it (D12: BOM)
+                        mine[i] = t.own(explain_record, d, b"", t.s)[1]  # the single path decodes it (D12: BOM)
                         texts.append(b"")
                         continue
-                    m = _marshal(d) if plain and type(c) is not dict else None  # an exact dict was tried above
-                    if m is not None:  # plain values: CPython marshal, read by the core
-                        texts.append(m)
-                        sorts[i] = F_MARSHAL
-                        continue
+                    try:
+                        if plain:
+                            texts.append(_dumps(d, 4))  # plain values: CPython marshal, read by the core
+                            sorts[i] = F_MARSHAL
+                            continue
+                    except Exception:  # ValueError: a subclass, a datetime, too deep: the text path below
+                        pass
                     try:
                         texts.append(to_json_text(d))
                     except FingerprintError:  # D9: a rejected value selection leaves out is no error
-                        alone[i] = t.own(explain_record, d, b"", t.s)[1]
+                        mine[i] = t.own(explain_record, d, b"", t.s)[1]
                         texts.append(b"")
                 except FingerprintError as e:  # sent empty, which the core fails too: raised in its turn
                     texts.append(b"")
-                    errors[i] = e
-            for i in alone:
-                texts[i] = b'{"name":"-","args":null}'  # a stand-in; its digest is replaced below
-            one_sort = sorts.count(sorts[0]) == len(sorts)  # the common chunk: no column of sorts
+                    mine[i] = e
             # A marshal stream the core refuses (a surrogate, a large int, a shared list…)
             # takes the JSON-text path alone, which gives the D16 answer or the error.
-            digests, failed = run_chunk(t, F_CALL | F_DIGEST | (sorts[0] if one_sort else 0), len(chunk),
-                                        [SHARED_EMPTY] * 4 + [_batch.text_column(texts)], errors, base, raise_errors,
-                                        retry=lambda j: t.own(explain_record, dicts[j], b"", t.s)[1], lines=True,
-                                        sorts=None if one_sort else sorts)
-            got = _batch.digests_list(digests, len(chunk), failed)
-            for i in alone:
-                got[i] = alone[i]
-            out.extend(got)
+            digests, failed = run_chunk(t, F_CALL | F_DIGEST, len(chunk), [SHARED_EMPTY] * 4 + [_batch.text_column(texts)],
+                                        base, sorts)
+            out.extend(finish(digests, failed, base, raise_errors, mine, lambda j: t.own(explain_record, dicts[j], b"", t.s)[1]))
             base += len(chunk)
     return out
 
 
-def _run_strs(t: Target, shared: List[Any], names: List[Any], texts: List[Any], s: _limits.Settings, base: int,
-              raise_errors: bool, out: List[Optional[str]]) -> bool:
+def _run_strs(t: Target, shared: List[Any], names: List[Any], texts: List[Any], base: int, raise_errors: bool,
+              out: List[Optional[str]]) -> bool:
     """The common chunk in one run: every item a ``str``, the chunk within BATCH_CHUNK_BYTES. False (nothing
     run) for any other chunk. The core checks each item against the limits."""
     most = BATCH_CHUNK_BYTES
-    cols = [shared[0], _batch.str_column(names), shared[2], shared[3], _batch.str_column(texts, most)]
+    cols = [shared[0], _batch.str_column(names, most), shared[2], shared[3], _batch.str_column(texts, most)]
     while True:
-        texts_col = cols[4]
-        if cols[1] is None or texts_col is None:
-            return False
-        if texts_col[0] == "offsets" and len(texts_col[2]) > most:  # (pieces are capped as they are written)
+        # Not all str, or (offsets) too big: pieces are capped as they are written.
+        if cols[1] is None or cols[4] is None or cols[4][0] == "offsets" and len(cols[4][2]) > most:
             return False
         try:
-            digests, failed = run_chunk(t, F_DIGEST | F_RAW_NAMES | F_STRING_INPUT, len(names), cols, {}, base,
-                                        raise_errors, lines=True)
+            digests, failed = run_chunk(t, F_DIGEST | F_RAW_NAMES | F_STRING_INPUT, len(names), cols, base)
             break
-        except _batch.NotSeparated as e:  # nothing ran: too big for one run, or not all ASCII str after all
+        except _batch.NotSeparated as e:  # nothing ran: too big for one run, not all ASCII str, or a NUL in one
             if e.too_big:
                 return False
-            cols[e.column] = _batch.wide_column(cols[e.column][1])
-    out.extend(_batch.digests_list(digests, len(names), failed))
+            cols = [_batch.wide_column(c[1]) if c[0] == "pieces" and e.column in (i, -1) else c for i, c in enumerate(cols)]
+    out.extend(finish(digests, failed, base, raise_errors))
     return True
 
 
-def _run_texts(t: Target, shared: List[Any], names: List[Any], texts: List[Any], s: _limits.Settings, base: int,
-               raise_errors: bool, out: List[Optional[str]]) -> None:
+def _run_texts(t: Target, shared: List[Any], names: List[Any], texts: List[Any], base: int, raise_errors: bool,
+               out: List[Optional[str]]) -> None:
     """One chunk of names and JSON texts, each text with its sort (str, or bytes that may start with a BOM: D12)."""
-    if _run_strs(t, shared, names, texts, s, base, raise_errors, out):
+    if _run_strs(t, shared, names, texts, base, raise_errors, out):
         return
     nb: List[bytes] = []
     ab: List[bytes] = []
@@ -230,11 +207,9 @@ def _run_texts(t: Target, shared: List[Any], names: List[Any], texts: List[Any],
         else:
             nb.append(type_word(n).encode())
             sorts[-1] |= BATCH_ITEM_NOT_NAME
-    one_sort = sorts.count(sorts[0]) == len(sorts)
     cols = [shared[0], _batch.text_column(nb), shared[2], shared[3], _batch.text_column(ab)]
-    digests, failed = run_chunk(t, F_DIGEST | F_RAW_NAMES | (sorts[0] if one_sort else 0), len(names), cols, {},
-                                base, raise_errors, lines=True, sorts=None if one_sort else sorts)
-    out.extend(_batch.digests_list(digests, len(names), failed))
+    digests, failed = run_chunk(t, F_DIGEST | F_RAW_NAMES, len(names), cols, base, sorts)
+    out.extend(finish(digests, failed, base, raise_errors))
 
 
 def _byte_bounded(texts: List[Any]) -> List[Tuple[int, int]]:
@@ -255,19 +230,9 @@ def _byte_bounded(texts: List[Any]) -> List[Tuple[int, int]]:
     return parts
 
 
-def _marshal(d: Dict[Any, Any]) -> Optional[bytes]:
-    """``marshal.dumps(d, 4)`` if it takes the value (plain types only: no user code), else None."""
-    try:
-        return _dumps(d, 4)
-    except Exception:  # ValueError: a subclass, a datetime, too deep: the text path
-        return None
-
-
 def _on_error(on_error: Any) -> bool:
-    if on_error == "raise":
-        return True
-    if on_error == "null":
-        return False
+    if on_error == "raise" or on_error == "null":
+        return on_error == "raise"
     raise host_error(W_CHOICE, "on_error", "raise", repr(on_error))
 
 
@@ -278,28 +243,10 @@ def _iterable(x: Any, what: str) -> Iterable[Any]:
 
 
 def _chunks(x: Iterable[Any]) -> Iterator[List[Any]]:
-    """Lists of BATCH_CHUNK_ITEMS items in order, then empty lists: a list's or tuple's by slicing (a C copy
-    of pointers; islice steps an iterator, ~7 ns an item more), any other iterable's as it yields."""
-    if type(x) is list or type(x) is tuple:
-        i = 0
-        while i < len(x):  # the length read again each time, as a list's iterator reads it
-            yield x[i:i + BATCH_CHUNK_ITEMS] if type(x) is list else list(x[i:i + BATCH_CHUNK_ITEMS])
-            i += BATCH_CHUNK_ITEMS
-    else:
-        it = iter(x)
-        while True:
-            chunk = list(islice(it, BATCH_CHUNK_ITEMS))
-            if not chunk:
-                break
-            yield chunk
+    """Lists of BATCH_CHUNK_ITEMS items in order as the iterable yields them, then empty lists."""
+    it = iter(x)
     while True:
-        yield []
-
-
-def _shared_text(s: Any, what: str) -> Column:
-    if not isinstance(s, str):
-        raise host_error(W_STRING, what, type_word(s))
-    return ("shared", _batch.wtf8(s))
+        yield list(islice(it, BATCH_CHUNK_ITEMS))
 
 
 def _is_arrow(x: Any) -> bool:

@@ -49,17 +49,15 @@ FingerprintError("internal-error") — never a wasmtime exception.
 """
 from __future__ import annotations
 
-import ctypes
 import os
-import struct
 import threading
 TYPE_CHECKING = False  # typing is not imported at run time: ~3 ms of a CLI start
 if TYPE_CHECKING:
     from typing import Any, List, Optional, Tuple
 
-from . import _limits, _pieces
+from . import _limits, _pieces, _value
 from ._abi import (E_LIMIT_DEPTH, E_LIMIT_MEMBERS, E_LIMIT_SHARED, F_DIGEST, F_IGNORE, F_MARSHAL, F_MATCH_ON, F_PREIMAGE, F_STRING_INPUT,
-                   F_TEXT, HEADER_BYTES, HEADER_WORDS, RESULT_DIGEST, RESULT_STATUS, RESULT_TEXT_PTR, WORD_OUT, W_BAD_DIGEST)
+                   F_TEXT, RESULT_DIGEST, RESULT_STATUS, WORD_OUT, W_BAD_DIGEST)
 from ._errors import FingerprintError, core_error, host_error
 from ._instance import HEADER as _HEADER, RESULT as _RESULT, Instance, Pool, check_module, trap_error  # noqa: F401 (re-exported)
 from ._module_cache import load_module
@@ -67,13 +65,9 @@ from ._wasmtime import Module, engine
 
 __all__ = ["F_DIGEST", "F_IGNORE", "F_MATCH_ON", "F_STRING_INPUT", "F_TEXT", "call"]
 
-# Layouts from the generated ABI (assembly/abi.ts via scripts/gen-abi.mjs).
-_HEADER_LEN = HEADER_BYTES
-_ARGS_LEN_AT = 4 * (HEADER_WORDS - 1)  # the header's last word: argsLen
-_DIGEST_AT = RESULT_DIGEST
-_TEXT = struct.Struct("<II")  # text ptr, text len (RESULT_TEXT_PTR, RESULT_TEXT_LEN)
+_DIGEST_AT = RESULT_DIGEST  # the digest in the result block (generated from assembly/abi.ts)
 #: Characters of a str encoded in one piece; a longer one is encoded in
-#: pieces by _put_large. The one piece (at most 8 MB, ~2 MB for
+#: pieces by _call (``_pieces``). The one piece (at most 8 MB, ~2 MB for
 #: typical text) is freed before the core runs, as a piece is; pieces and
 #: their heap trim cost a 1.1 MB text ~3-4 ms more than one encode.
 _SMALL_TEXT = 1 << 21
@@ -155,10 +149,10 @@ _host_sha256: Any = None
 _digests = 0
 
 
-def _load_host_sha256() -> Any:
+def _load_host_sha256(now: bool = False) -> Any:
     global _host_sha256, _digests
     _digests += 1
-    if _digests > _HOST_HASH_AFTER:
+    if _digests > _HOST_HASH_AFTER or now:  # now: a batch (its OpenSSL import is a small part of it)
         try:
             from _hashlib import openssl_sha256 as sha  # the C module hashlib wraps, without hashlib's imports
         except ImportError:  # pragma: no cover - a Python built without OpenSSL
@@ -220,168 +214,37 @@ def call(flags: int, kind: bytes, name: bytes, match: bytes, ignore: bytes, args
     arrays of strings (b"" when absent), all UTF-8/WTF-8. ``args`` is JSON
     text as ``bytes`` (or another buffer), as a ``str`` (encoded here, after
     the byte limit's lower bound passed), or a ``list`` of ASCII ``str``
-    pieces that this call empties while copying them in (see ``_put_large``).
+    pieces that this call empties while copying them in (see ``_pieces``).
     ``settings``: the call's limits (None: the configured ones).
     Raises FingerprintError for every core failure.
     """
-    s = _limits.active if settings is None else settings
+    # Re-entered on this thread (a signal handler or __del__ that fingerprints): a spare instance,
+    # never the half-written input region.
+    st = _pool.acquire()
     try:
-        st = _local.inst
-    except AttributeError:
-        st = instance()
-    if st.busy:
-        # Re-entered on this thread (a signal handler or __del__ that
-        # fingerprints): never share the half-written input region.
-        st = _pool.spare()
-    st.busy = True
-    try:
-        return _call(st, s, flags, kind, name, match, ignore, args)
+        return _call(st, _limits.active if settings is None else settings, flags, kind, name, match, ignore, args)
     finally:
         _pool.release(st)
 
 
-def plain(flags: int, name: bytes, data: bytes) -> Optional[str]:
-    """The common call: args ``data`` as bytes (the value path's
-    marshal stream with F_MARSHAL, or JSON text), the default kind, no key
-    lists, the configured limits, no byte limit (the caller checks).
-
-    Returns the digest (F_DIGEST) or the text (F_TEXT), or None when the
-    core refused the request (the caller then takes its full path, which
-    gives the answer or the error). The same request as ``call``, in fewer
-    Python steps: this thread's ``plain_fn()``.
-    """
+def plain(flags: int, name: bytes, data: Any) -> Any:
+    """The common call: ``data`` as bytes (JSON text) or, with F_MARSHAL, the host value (its marshal
+    stream made here), the default kind, no key lists, the configured limits, no byte limit (the
+    caller checks). The digest (F_DIGEST) or the text (F_TEXT); for a text the core refused None,
+    for a value one of ``_stream``'s markers: the caller then takes its full path, which gives the
+    answer or the error. The same request as ``call``, in fewer Python steps (``_value.bind``)."""
     try:
-        fn = _local.plain
-    except AttributeError:
-        fn = plain_fn()
-    return fn(flags, name, data, _limits.active)  # type: ignore[no-any-return]
+        fn = _local.plain[flags]
+    except (AttributeError, KeyError):
+        fn = plain_fn(flags)
+    return fn(name, data)
 
 
-def plain_fn() -> Any:
-    """This thread's ``plain`` function (hot callers keep ``_local.plain``
-    and call it directly): ``fn(flags, name, data, settings)``."""
-    st = instance()
-    # Kept beside the instance, not on it: the closure holds the instance,
-    # and a cycle would keep a retired Store alive until a GC.
-    fn = _local.plain = _bind_plain(st) if st.fast else _fallback_plain
+def plain_fn(flags: int = F_DIGEST | F_MARSHAL) -> Any:
+    """This thread's ``plain`` function for ``flags``, ``fn(name, data)``, kept beside the instance, not
+    on it: the closure holds the instance, and a cycle would keep a retired Store alive until a GC."""
+    fn = _local.__dict__.setdefault("plain", {})[flags] = _value.bind(instance(), flags)
     return fn
-
-
-def _bind_plain(st: Instance) -> Any:
-    """``plain`` for one instance, with every per-instance constant bound
-    once as a closure variable: at ~130 B a call is ~4 µs, and each
-    attribute load it saves is ~1% of that. The header and name of
-    the last request stay in place when the next one repeats them, so only
-    the args length and the args are written; the run is inlined; limits and
-    retirement are checked only where the settings and size show work to do;
-    anything else goes through ``call``, as do instances whose words are not
-    aligned for it (``_fallback_plain``).
-
-    With F_MARSHAL, ``data`` is the host value and the marshal stream is
-    made here (``_stream``: when marshal may run on this thread's stack);
-    the answer is then the digest/text, or one of ``_stream``'s markers.
-    """
-    from . import _stream  # imports this module: bound at first use, not at import
-
-    run_unchecked = st.call_unchecked
-    ctx, run_addr, raw_addr, one, trap_addr = st.ctx, st.run_addr, st.raw_addr, st.one, st.trap_addr
-    trap, p, text_word = st.trap, st.in_ptr, st.text_word
-    # The argument/result slot and the trap pointer as memoryview items:
-    # ~30 ns a read or write against ~45 for a ctypes .value.
-    slot = memoryview(st.raw).cast("B").cast("i")
-    trapped = memoryview(trap).cast("B").cast("Q" if ctypes.sizeof(trap) == 8 else "I")
-    len_word = text_word + 1
-    args_len_word = (p + _ARGS_LEN_AT) >> 2
-    pack = _HEADER.pack
-    full_call = call
-    hlen, digest, swap = _HEADER_LEN, F_DIGEST, F_DIGEST | F_PREIMAGE
-    dumps = _stream._dumps
-    # Decided once per thread: its stack was fixed when it started, before this first call.
-    use_marshal = _stream.marshal_allowed()
-    NOT_PLAIN, PLAIN, UNKNOWN = _stream.NOT_PLAIN, _stream.PLAIN, _stream.UNKNOWN
-
-    def plain_bound(flags: int, name: bytes, data: Any, s: _limits.Settings) -> Optional[str]:
-        miss = None  # the answer when the core refuses the request
-        if flags & F_MARSHAL:
-            if not use_marshal:
-                return UNKNOWN
-            try:
-                data = dumps(data, 4)
-            except Exception:  # ValueError: unmarshallable or too deep; the text path decides
-                return NOT_PLAIN
-            # A byte limit counts the JSON text a value becomes, so a
-            # call under one takes the text path, which sends that text.
-            if s.any_bytes:
-                return PLAIN
-            miss = PLAIN
-        ld = len(data)
-        n = hlen + len(name) + ld
-        if st.busy or st.sent is not s.core or n > st.in_cap or n > s.measure_above:
-            try:
-                return full_call(flags, b"", name, b"", b"", data, s)
-            except FingerprintError as e:
-                if miss is not None and e.code == "limit-exceeded":
-                    raise  # the text path reads the same tree: its answer, without its cost (D16 copies)
-                return miss
-        if flags & digest:
-            sha = _host_sha256 or _load_host_sha256()
-            if sha is not None:
-                flags ^= swap  # the core writes the preimage, hashed here
-        else:
-            sha = None
-        st.busy = True
-        try:
-            view = st.view
-            words = st.words  # u32 view: the args length here, the result's text pointer and length below
-            if st.head is name and st.head_flags == flags:
-                # The header and name of the last request are still in place (no
-                # other request was written since): only the args length and the args.
-                words[args_len_word] = ld
-                q = p + n
-                view[q - ld:q] = data
-            else:
-                view[p:p + n] = pack(flags, 0, len(name), 0, 0, ld) + name + data
-                st.head = name
-                st.head_flags = flags
-            slot[0] = n
-            err = run_unchecked(ctx, run_addr, raw_addr, one, trap_addr)
-            # A trap leaves the slot as written (n, never 0): one read settles the common case.
-            if err or slot[0]:
-                if err or trapped[0]:
-                    _forget(st)
-                    st._trapped(err)  # frees the trap; the full path answers (as call() failing would)
-                elif miss is not None and slot[0] in _LIMIT_STATUSES:
-                    st.head = None
-                    st.busy = False
-                    return full_call(flags ^ swap if sha is not None else flags, b"", name, b"", b"", data, s)
-                return miss
-            if flags & digest:
-                r = st.result + _DIGEST_AT
-                return digest_text(view[r:r + 64])
-            ptr = words[text_word]
-            end = ptr + words[len_word]
-            if end > len(view):
-                st.refresh()
-                view = st.view
-            if sha is not None:
-                return sha(view[ptr:end]).hexdigest()  # type: ignore[no-any-return]
-            return str(view[ptr:end], "utf-8")
-        finally:
-            st.busy = False
-
-    return plain_bound
-
-
-def _fallback_plain(flags: int, name: bytes, data: Any, s: _limits.Settings) -> Optional[str]:
-    """``plain`` where the instance's layout does not allow its shortcuts: the full path."""
-    from . import _stream
-
-    if flags & F_MARSHAL:
-        return _stream.marshal_call(flags & ~F_MARSHAL, b"", name, data, s)
-    try:
-        return call(flags, b"", name, b"", b"", data, s)
-    except FingerprintError:
-        return None
 
 
 def _call(st: Instance, s: _limits.Settings, flags: int, kind: bytes, name: bytes, match: bytes,
@@ -391,69 +254,50 @@ def _call(st: Instance, s: _limits.Settings, flags: int, kind: bytes, name: byte
         # Over the byte limit by its length (a character is a byte or more): its first limit + 1 go in,
         # which the core refuses by their length (assembly/base/limits.ts: its one message).
         args = (args if len(args) <= most else args[:most + 1]).encode("utf-8", "surrogatepass")
+    pieces = None
     if type(args) is not bytes:  # type(): a subclass's lying __class__ is never trusted
-        # Nothing _put_large made outlives it: the core runs without a host copy beside it.
-        return _run(st, s, flags, _put_large(st, most, flags, kind, name, match, ignore, args))
-    if len(args) > most:
+        size, pieces = _pieces.prepare(args, most)  # at most its first most + 1 bytes (see _pieces)
+        args = None
+    elif len(args) > most:
         args = memoryview(args)[:most + 1]  # the core refuses it by its length, before reading it
-    hash_here = flags & F_DIGEST and len(args) <= _HOST_HASH_MAX and (_host_sha256 or _load_host_sha256())
+    hash_here = args is not None and flags & F_DIGEST and len(args) <= _HOST_HASH_MAX and (
+        _host_sha256 or _load_host_sha256())
     if hash_here:
         flags ^= F_DIGEST | F_PREIMAGE
-    at, n = _head(st, flags, kind, name, match, ignore, len(args), args)
-    if at >= 0:  # a large request: its args in a second write, then freed before the core runs (a lower peak)
-        st.view[at:st.in_ptr + n] = args
-        args = None
-    return _run(st, s, flags, n, bool(hash_here))
-
-
-def _head(st: Instance, flags: int, kind: bytes, name: bytes, match: bytes, ignore: bytes, size: int,
-          args: Any = None) -> Tuple[int, int]:
-    """Writes the header and the four short parts at ``in_ptr``, and ``args`` too when the request is
-    small (one slice write beats two): where args go (-1: written) and the request's length."""
+    if args is not None:
+        size = len(args)
     head = _HEADER.pack(flags, len(kind), len(name), len(match), len(ignore), size) + kind + name + match + ignore
-    h = len(head)
-    n = h + size
-    st.head = None  # plain() rewrites its header after this request
+    n = len(head) + size
+    st.head = None  # the hot path rewrites its header after this request
     st.room(n)  # same address (fixed for the instance), more room
     p = st.in_ptr
-    if args is not None and n <= 4096:
+    if args is not None and n <= 4096:  # one slice write beats two
         st.view[p:p + n] = head + args
-        return -1, n
-    st.view[p:p + h] = head
-    return p + h, n
+    else:
+        st.view[p:p + len(head)] = head
+        if pieces is None:
+            st.view[p + len(head):p + n] = args
+        else:
+            _pieces.write(st.view, p + len(head), pieces)
+    # Nothing made here outlives the write: the core runs without a host copy beside it (a lower peak).
+    args = pieces = None
+    return _run(st, s, flags, n, bool(hash_here))
 
 
 def _run(st: Instance, s: _limits.Settings, flags: int, n: int, hash_here: bool = False) -> str:
     """Runs the request of n bytes written at st.in_ptr (its limits told: _call); returns the digest or text."""
-    st.slot.value = n  # Instance.run inlined: this is the hot path
+    st.slot.value = n  # the status goes to the result block
     err = st.call_unchecked(st.ctx, st.run_addr, st.raw_addr, st.one, st.trap_addr)
-    if err or st.trap.value:
+    if err or st.trap.value:  # dropped before its error is worded: the words come from a new instance
         _forget(st)
         raise st._trapped(err)
-    status = st.slot.value
-    r = st.result
     if n > s.measure_above:  # only a large request can have grown memory past retain
         _pool.retire_if_large(st, s.retain)  # st stays usable until this call returns
-    if status:
-        status, offset, part, ptr, size = _RESULT.unpack_from(st.view, r + RESULT_STATUS)
-        if ptr + size > len(st.view):
-            st.refresh()
-        # The message is the core's, whole (assembly/base/words.ts).
-        raise core_error(status, offset, str(st.view[ptr:ptr + size], "utf-8") if size else "")
+    st.refresh()  # the run may have grown memory
+    status, offset, _part, ptr, size = _RESULT.unpack_from(st.view, st.result + RESULT_STATUS)
+    if status:  # the message is the core's, whole (assembly/base/words.ts)
+        raise core_error(status, offset, str(st.view[ptr:ptr + size], "utf-8"))
     if flags & F_DIGEST:
-        return digest_text(st.view[r + _DIGEST_AT:r + _DIGEST_AT + 64])
-    ptr, size = _TEXT.unpack_from(st.view, r + RESULT_TEXT_PTR)
-    if ptr + size > len(st.view):
-        st.refresh()
-    if hash_here:
-        return _host_sha256(st.view[ptr:ptr + size]).hexdigest()  # type: ignore[no-any-return]
-    return str(st.view[ptr:ptr + size], "utf-8")
-
-
-def _put_large(st: Instance, most: int, flags: int, kind: bytes, name: bytes, match: bytes,
-               ignore: bytes, args: Any) -> int:
-    """Writes a request whose args are not ``bytes`` (see ``_pieces``); returns its length."""
-    size, pieces = _pieces.prepare(args, most)  # over the byte limit `most`: its first most + 1 bytes
-    at, n = _head(st, flags, kind, name, match, ignore, size)
-    _pieces.write(st.view, at, pieces)
-    return n
+        return digest_text(st.view[st.result + _DIGEST_AT:st.result + _DIGEST_AT + 64])
+    text = st.view[ptr:ptr + size]
+    return _host_sha256(text).hexdigest() if hash_here else str(text, "utf-8")  # type: ignore[no-any-return]

@@ -78,7 +78,7 @@ import json
 import sys
 from collections.abc import Mapping
 from datetime import date, datetime
-from typing import Any, Callable, List, Optional, Sequence, Set, Tuple
+from typing import Any, Callable, List, Sequence, Set, Tuple
 
 import struct
 from datetime import timedelta
@@ -86,7 +86,7 @@ from datetime import timedelta
 from . import _core
 from ._abi import F_TEXT, F_VALUES, V_DATE, V_DAY
 from ._abi import W_CALL, W_CIRCULAR, W_DATETIME, W_KEY_TYPE, W_UNSUPPORTED_PY
-from ._errors import FingerprintError, host_error, path_error
+from ._errors import host_error, path_error
 from ._read import describe, is_model, items_of, iterate, key_name, model_in_dump, model_value, pair
 from ._select import key_list
 
@@ -95,20 +95,14 @@ __all__ = ["FAST_MAX_RECURSION_LIMIT", "key_list", "key_name",
 
 # json.encoder picks the C implementations (module _json) when CPython has them.
 _quote: Callable[[str], str] = json.encoder.encode_basestring_ascii
-_c_make_encoder: Optional[Callable[..., Any]] = getattr(json.encoder, "c_make_encoder", None)
 
 _INF = float("inf")
-_ALLOWED = "only dict, list, tuple, str, int, float, bool, None, datetime and date are allowed (D16)"
-
-
-class _Unsupported(TypeError):
-    """Raised by the default hook; makes the fast path fall back to the walk."""
 
 
 def _default(o: Any) -> str:
     if issubclass(type(o), date):  # datetime too
         return _date_text(o)
-    raise _Unsupported
+    raise TypeError  # the fast path falls back to the walk, which names the value and its path
 
 
 # --- dates: the host reads the instant, the core prints it (D16) -------------
@@ -202,20 +196,17 @@ def _make_fast() -> Callable[[Any], Sequence[str]]:
     value comes back as many ~100 KB pieces), not yet joined (see
     to_json_args).
     """
-    if _c_make_encoder is not None:
-        try:  # the positional signature of json.encoder.c_make_encoder (CPython 3.9-3.13)
-            enc = _c_make_encoder(None, _default, _quote, None, ":", ",", False, False, True)
-        except TypeError:  # pragma: no cover - a CPython that changed it
-            enc = None
-        if enc is not None:
-            return lambda value: enc(value, 0)  # type: ignore[no-any-return]
-    py = json.JSONEncoder(ensure_ascii=True, allow_nan=True, check_circular=False,
-                          separators=(",", ":"), default=_default)
-    return lambda value: [py.encode(value)]  # pragma: no cover
+    try:  # the positional signature of json.encoder.c_make_encoder (CPython 3.9-3.13)
+        make = json.encoder.c_make_encoder  # type: ignore[attr-defined]
+        enc = make(None, _default, _quote, None, ":", ",", False, False, True)
+        return lambda value: enc(value, 0)  # type: ignore[no-any-return]
+    except (AttributeError, TypeError):  # pragma: no cover - no C encoder, or one whose signature changed
+        py = json.JSONEncoder(ensure_ascii=True, allow_nan=True, check_circular=False, separators=(",", ":"),
+                              default=_default)
+        return lambda value: [py.encode(value)]
 
 
 _fast = _make_fast()
-_limit = sys.getrecursionlimit
 
 
 #: Where a path starts: at the args (``()``), or at a whole call (``CALL_ROOT``: its args are ``args…``).
@@ -249,18 +240,13 @@ def _text_parts(value: Any, reads_once: bool = False, root: Root = ()) -> Sequen
     walk, which calls it once, is used instead of the C encoder (~3× slower
     on such values: 430 against 130 µs on 7 KB with one datetime).
     """
-    if reads_once:
-        return [slow_text(value, root)]
-    if _limit() <= FAST_MAX_RECURSION_LIMIT:
+    if not reads_once and sys.getrecursionlimit() <= FAST_MAX_RECURSION_LIMIT:  # else D19: the C stack could not hold its depth
         try:
             return _fast(value)
-        except RecursionError:
-            return [slow_text(value, root)]
-        except (TypeError, ValueError, OverflowError) as e:
-            if _raised_by_user(e):
+        except (RecursionError, TypeError, ValueError, OverflowError) as e:
+            if not isinstance(e, RecursionError) and _raised_by_user(e):
                 raise
-            return [slow_text(value, root)]
-    return [slow_text(value, root)]  # D19: the C stack could not hold the limit's depth
+    return [slow_text(value, root)]
 
 
 #: Above this many bytes of JSON text, the value path hands the core the
@@ -279,11 +265,8 @@ def to_json_args(value: Any, reads_once: bool = False) -> Any:
     length in bytes. Raises as to_json_text does.
     """
     parts = _text_parts(value, reads_once)
-    if len(parts) == 1:
-        text = parts[0]
-        if len(text) <= PIECES_ABOVE:
-            return text.encode("ascii")
-        return [text]
+    if len(parts) == 1 and len(parts[0]) <= PIECES_ABOVE:
+        return parts[0].encode("ascii")
     return list(parts)
 
 
@@ -371,7 +354,10 @@ def slow_text(value: Any, root: Root = (), models: bool = True) -> str:
                 frames.append([v, it, False, -1])
             active.add(id(v))
         elif issubclass(t, date):  # datetime too
-            out.append(_quote(_dated(v, frames, root)))
+            try:
+                out.append(_quote(_date_text(v)))
+            except BadData as e:
+                raise path_error(W_DATETIME, _at(frames, root), e) from e.cause
         elif is_model(v):
             p = _at(frames, root)
             if not models:
@@ -393,8 +379,8 @@ def slow_text(value: Any, root: Root = (), models: bool = True) -> str:
                     k, v = item
                 else:
                     k, v = pair(item, lambda: _at(frames[:-1], root))
-                name = k if type(k) is str else None
-                if name is None:
+                name = k
+                if type(k) is not str:
                     p = _at(frames[:-1], root)  # the object that holds the key
                     name = key_name(k, p)
                     if name is None:
@@ -412,13 +398,6 @@ def slow_text(value: Any, root: Root = (), models: bool = True) -> str:
             break
         else:
             return "".join(out)
-
-
-def _dated(v: Any, frames: List[List[Any]], root: Root = ()) -> str:
-    try:
-        return _date_text(v)
-    except BadData as e:
-        raise path_error(W_DATETIME, _at(frames, root), e) from e.cause
 
 
 def host_call_text(call: Any, word: int = W_CALL) -> bytes:

@@ -1,6 +1,6 @@
 """Large args into linear memory without a host copy left beside the core.
 
-Internal, used by ``_core._put_large`` for args that are not ``bytes``: a
+Internal, used by ``_core._call`` for args that are not ``bytes``: a
 ``str`` of JSON text (over 64 Ki characters), the value path's JSON text as
 the encoder's list of ASCII pieces (``_encode.to_json_args``), or another
 buffer (``bytearray``, ``memoryview``).

@@ -57,6 +57,8 @@ def marshal_allowed() -> bool:
     """Whether marshal may walk values on this thread's stack (see the module comment).
     The value path asks once per thread (its plain function), batches once per chunk."""
     size = stack_size()
+    if size:
+        stack_size(size)  # asking set it to 0 (the argument's default): the caller's setting again
     return _USE_MARSHAL and (size == 0 or size >= _MIN_THREAD_STACK)
 
 
