@@ -46,7 +46,7 @@ export const F_NTH_CALL: u32 = 2048;  // with F_CALL: args may hold several call
 export const ALL_CALLS: u32 = 4294967295; // F_NTH_CALL's index for every call: with F_EXPLAIN, a JSON array of their Explanations, in order
 export const F_CLI: u32 = 4096;       // CLI output (cli/out.ts): kind = formatter, name = operand, matchOn/ignoreArgs parts = program, package version
 export const F_TOOLS: u32 = 8192;     // with F_CALL: the ignoreArgs part holds tool declarations as JSON text (tools.ts)
-export const F_REPLAY: u32 = 16384;   // a replay operation (replay.ts): the kind part is REPLAY_KIND_BYTES: op (R_*), argument, known line, unit
+export const F_REPLAY: u32 = 16384;   // a replay operation (replay.ts): the kind part is REPLAY_KIND_BYTES: op (R_*), argument, held, unit
 export const F_RAW_NAMES: u32 = 32768; // kind and name parts are UTF-8 text, not JSON string literals (an empty kind is an error, not the default; batch.ts)
 export const F_FROM_VALUE: u32 = 65536; // args is JSON text a host made from its own value: a limit error gives no offset into it (limits.ts)
 // The limits argument of configure() or of one call (ops/limit_args.ts): args is a JSON object,
@@ -80,12 +80,12 @@ export const NEAR_EXACT: u32 = 3;     // an exact match (nothing beats it): stop
 export const R_TOOLS: u32 = 1;        // args = declarations JSON text, kept for the recording's calls
 export const R_LOAD: u32 = 2;         // args = a chunk of the recording (JSON Lines) cut anywhere; argument = LOAD_* bits
 export const R_ANSWER: u32 = 3;       // args = a live call (JSON text, or F_VALUES); argument = call index in a message
-// F_REPLAY's kind part: u32 op, u32 argument, u32 the line number whose text and value the host
-// holds (R_ANSWER leaves it out; 0 none), u32 the unit (U_*) of the items of a line sent back.
-// R_ANSWER's answer: the record's JSON; with a recorded line the host does not hold, "\n", the
-// line, and (not with U_NONE) "\n" and its items, to build the host's value.
+// F_REPLAY's kind part: u32 op, u32 argument, u32 held (1: the host built the value of the last
+// line an answer sent, 0: it holds none), u32 the unit (U_*) of the items of a line sent back.
+// R_ANSWER's answer: the record's JSON, whose recorded call carries its line's "text" unless it is
+// the line the host holds; with a text, (not with U_NONE) "\n", u32 n and n bytes of its items.
 export const REPLAY_KIND_BYTES: u32 = 16;
-export const R_UNUSED: u32 = 4;       // the recorded calls never answered: JSON, "\n", then per line sent u32 n and its n bytes of items
+export const R_UNUSED: u32 = 4;       // the recorded calls never answered: JSON (a line's "text" with its first call), "\n", then per text u32 n and n bytes of items
 // Loading a recording (R_LOAD): the core keeps an unterminated last line until a chunk ends it.
 export const LOAD_LAST: u32 = 1;      // the last chunk (it may be empty): what is left is the last line
 export const LOAD_ENDS_LINE: u32 = 2; // a line end follows the chunk (a host's line given without one)
@@ -116,7 +116,9 @@ export const J_NONFINITE: u32 = 5;    // NaN, Infinity or -Infinity (D12): [from
 // request: explainAll | engine | F_CALL F_EXPLAIN F_DIGEST F_NTH_CALL | F_STRING_INPUT F_VALUES F_TOOLS F_FROM_VALUE | kind=u32:ALL_CALLS ignoreArgs=tools args=message | text=digest-record-lines
 // request: diff | engine | F_DIFF | | kind=canonical name=canonical | text=changes
 // request: cli | engine | F_CLI | | kind=step name=operand matchOn=program ignoreArgs=version args=bytes | text=out-err-state-data words=CLI
-// request: replay | engine | F_REPLAY | F_STRING_INPUT F_VALUES F_FROM_VALUE | kind=u32:op,argument,known args=bytes | text=answer
+// request: replay | engine | F_REPLAY | F_STRING_INPUT F_VALUES F_FROM_VALUE | kind=u32:op,argument,held,unit args=bytes | text=answer
+// request: keepMask | fingerprint | F_KEEP_MASK F_TEXT | F_MATCH_ON F_IGNORE F_STRING_INPUT F_VALUES | matchOn=json-array ignoreArgs=json-array args=keys | text=keep-mask
+// request: callKeepMask | engine | F_CALL F_KEEP_MASK F_TEXT | F_STRING_INPUT F_VALUES F_TOOLS F_FROM_VALUE | ignoreArgs=tools args=call | text=keep-mask
 // request: limits | fingerprint | F_LIMITS | F_STRING_INPUT | kind=naming args=limit-members | words=given,bytes,depth,members
 // request: path | fingerprint | F_PATH F_TEXT | F_STRING_INPUT F_VALUES | args=keys-and-indices | text=path
 

@@ -79,8 +79,8 @@ func TestRecordsFillTheirStructs(t *testing.T) {
 	}
 	defer rec.Close()
 	ask := func(op uint32, call any) []byte {
-		out, err := rec.op(context.Background(), op, 0, call)
-		if err != nil {
+		var out json.RawMessage
+		if err := rec.op(context.Background(), op, 0, 0, call, &out); err != nil {
 			t.Fatal(err)
 		}
 		record, _, _ := bytes.Cut(out, []byte{'\n'})
@@ -99,19 +99,15 @@ func TestRecordsFillTheirStructs(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer rec2.Close()
-	out, err := rec2.op(context.Background(), abi.R_UNUSED, 0, textArg{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	var unused []json.RawMessage
-	if err := json.Unmarshal(bytes.TrimSuffix(out, []byte{'\n'}), &unused); err != nil || len(unused) != 1 {
-		t.Fatalf("%s %v", out, err)
+	if err := rec2.op(context.Background(), abi.R_UNUSED, 0, 0, textArg{}, &unused); err != nil || len(unused) != 1 {
+		t.Fatalf("%v %v", unused, err)
 	}
 	checkRecord(t, unused[0], &UnusedCall{}, false)
 
 	rec3 := &Recording{in: rec2.in}
-	report, err := rec3.op(context.Background(), abi.R_LOAD, abi.LOAD_LAST, textArg{b: []byte("not json\n")})
-	if err != nil {
+	var report json.RawMessage
+	if err := rec3.op(context.Background(), abi.R_LOAD, abi.LOAD_LAST, 0, textArg{b: []byte("not json\n")}, &report); err != nil {
 		t.Fatal(err)
 	}
 	checkRecord(t, report, &loadReport{}, false)

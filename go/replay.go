@@ -3,9 +3,9 @@ package fingerprint
 import (
 	"github.com/overturn/fingerprint/go/internal/abi"
 
-	"bytes"
 	"context"
 	"io"
+	"strconv"
 	"sync"
 )
 
@@ -17,6 +17,7 @@ type Recording struct {
 	in           *instance
 	BadLines     []BadLine // lines that are not calls, with why
 	lines, calls int
+	held         RecordedCall // the line the last answer brought (Line 0: none): the core leaves it out of the next
 }
 
 // LoadRecording reads a recording from r, LOAD_CHUNK_BYTES at a time (the
@@ -30,15 +31,21 @@ func LoadRecording(ctx context.Context, r io.Reader, opts *CallOptions) (*Record
 	rec := &Recording{in: in}
 	tools, err := toolsText(opts)
 	if err == nil && tools != nil {
-		_, err = rec.op(ctx, abi.R_TOOLS, 0, textArg{b: tools})
+		err = rec.op(ctx, abi.R_TOOLS, 0, 0, textArg{b: tools}, &struct{}{})
 	}
 	buf := make([]byte, abi.LOAD_CHUNK_BYTES)
 	for last := false; err == nil && !last; {
 		n, rerr := io.ReadFull(r, buf)
+		var loaded loadReport
 		if last = rerr == io.EOF || rerr == io.ErrUnexpectedEOF; rerr != nil && !last {
 			err = rerr
 		} else if err = ctx.Err(); err == nil { // cancelled between chunks
-			err = rec.load(ctx, buf[:n], last)
+			err = rec.op(ctx, abi.R_LOAD, map[bool]uint32{true: abi.LOAD_LAST}[last], 0, textArg{b: buf[:n]}, &loaded)
+		}
+		rec.lines, rec.calls = loaded.Lines, loaded.Calls
+		for _, b := range loaded.Bad {
+			e := &result{status: int32(b.Status), offset: int32(b.Offset), text: []byte(b.Detail)}
+			rec.BadLines = append(rec.BadLines, BadLine{Line: b.Line, Err: coreError(e)})
 		}
 	}
 	if err != nil {
@@ -48,34 +55,21 @@ func LoadRecording(ctx context.Context, r io.Reader, opts *CallOptions) (*Record
 	return rec, nil
 }
 
-func (rec *Recording) load(ctx context.Context, data []byte, last bool) error {
-	out, err := rec.op(ctx, abi.R_LOAD, map[bool]uint32{true: abi.LOAD_LAST}[last], textArg{b: data})
-	var r loadReport
-	if err == nil {
-		err = decode(out, &r)
-	}
-	rec.lines, rec.calls = r.Lines, r.Calls
-	for _, b := range r.Bad {
-		e := coreError(&result{status: int32(b.Status), offset: int32(b.Offset), text: []byte(b.Detail)})
-		rec.BadLines = append(rec.BadLines, BadLine{Line: b.Line, Err: e})
-	}
-	return err
-}
-
-// op runs one replay operation on the recording's instance (its index lives there).
-func (rec *Recording) op(ctx context.Context, op, arg uint32, args any) ([]byte, error) {
+// op runs one replay operation on the recording's instance (its index lives
+// there; the caller holds rec.mu) and decodes the core's JSON answer into v.
+func (rec *Recording) op(ctx context.Context, op, arg, held uint32, args, v any) error {
 	if rec.in == nil {
-		return nil, newError("invalid-argument", "the recording is closed", "")
+		return newError("invalid-argument", "the recording is closed", "")
 	}
-	// op, argument, no line held, and the line's text alone (no items): Go hands back the text.
-	r, err := rec.in.do(ctx, abi.F_REPLAY, [][]byte{words(op, arg, 0, abi.U_NONE)}, args, nil)
+	// op, argument, held (1: rec.held is the last line the core sent), no items: Go hands back the text.
+	r, err := rec.in.do(ctx, abi.RQ_REPLAY, [][]byte{words(op, arg, held, abi.U_NONE)}, args, nil)
 	if trapped, err := rec.in.trapped(err); trapped {
 		rec.in = nil
-		return nil, err
+		return err
 	} else if err != nil {
-		return nil, err
+		return err
 	}
-	return r.text, nil
+	return decode(r.text, v)
 }
 
 // Lines is the number of lines read; Len the number of recorded calls.
@@ -83,40 +77,45 @@ func (rec *Recording) Lines() int { return rec.lines }
 func (rec *Recording) Len() int   { return rec.calls }
 
 // Answer replays call number index of a live call or message (JSON text or a Go value).
+// Answers from one line in a row bring its text once (the core leaves out the line held).
 func (rec *Recording) Answer(call any, index int) (*ReplayAnswer, error) {
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
-	out, err := rec.op(context.Background(), abi.R_ANSWER, uint32(index), callArg(call))
-	if err != nil {
+	var a struct {
+		ReplayAnswer
+		RecordedCall // a hit's line, call and text
+	}
+	held := rec.held
+	rec.held = RecordedCall{} // until this answer is read: after any failure the core sends its line again
+	if err := rec.op(context.Background(), abi.R_ANSWER, uint32(index), min(uint32(held.Line), 1), callArg(call), &a); err != nil {
 		return nil, err
 	}
-	record, text, _ := bytes.Cut(out, []byte{'\n'})
-	a := &ReplayAnswer{}
-	if err := decode(record, a); err != nil {
-		return nil, err
+	at := &a.RecordedCall
+	if !a.Hit {
+		at = a.Nearest
 	}
-	if a.Hit {
-		a.Text = string(text)
-	} else if a.Nearest != nil {
-		a.Nearest.Text = string(text)
+	if at != nil && at.Text == "" && at.Line != held.Line { // left out (a line is never empty), yet not the line held
+		return nil, word(abi.W_LINE_MISSING, "", strconv.Itoa(at.Line))
 	}
-	return a, nil
+	if rec.held = held; at != nil && at.Text == "" {
+		at.Text = held.Text
+	} else if at != nil {
+		rec.held = *at
+	}
+	a.ReplayAnswer.Text = a.RecordedCall.Text
+	return &a.ReplayAnswer, nil
 }
 
 // Unused lists the recorded calls no Answer took, in recording order.
 func (rec *Recording) Unused() ([]UnusedCall, error) {
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
-	out, err := rec.op(context.Background(), abi.R_UNUSED, 0, textArg{})
-	if err != nil {
-		return nil, err
-	}
 	var list []UnusedCall
-	if err := decode(bytes.TrimSuffix(out, []byte{'\n'}), &list); err != nil {
+	if err := rec.op(context.Background(), abi.R_UNUSED, 0, 0, textArg{}, &list); err != nil {
 		return nil, err
 	}
-	for i := range list {
-		if list[i].Text == "" && i > 0 { // the same line as the call before it
+	for i := 1; i < len(list); i++ {
+		if list[i].Text == "" { // the core gives a line's text with its first call: the line of the call before
 			list[i].Text = list[i-1].Text
 		}
 	}

@@ -307,7 +307,7 @@ func keepMask(flags uint32, p [][]byte, args any, own *Limits, left any) (any, e
 	for it := m.MapRange(); it.Next(); {
 		keys = append(keys, it.Key().String())
 	}
-	mask, err := call(fastModule, abi.F_KEEP_MASK|abi.F_TEXT|flags, [][]byte{nil, nil, p[2], p[3]}, keys, own)
+	mask, err := call(fastModule, abi.RQ_KEEP_MASK|flags, [][]byte{nil, nil, p[2], p[3]}, keys, own)
 	if err != nil || len(mask.text) == 0 {
 		return args, err
 	}

@@ -10,12 +10,11 @@
  * fingerprint path never pays for it (README, "How it is built"). Internal.
  * @module
  */
-import { D_DIFF, D_NEAR_START, D_NEAR_STEP, F_CALL, F_STRING_INPUT, F_TOOLS, F_VALUES, NEAR_NAME_ONLY } from "./_abi.gen.js";
+import { D_DIFF, D_NEAR_START, D_NEAR_STEP, F_STRING_INPUT, F_TOOLS, F_VALUES, NEAR_NAME_ONLY } from "./_abi.gen.js";
 import { FingerprintError } from "./errors.js";
 import { Instance, Pool } from "./_instance.js";
 import { isModule } from "./_is_module.js";
 import { type CoreLimits, NONE } from "./_limits.js";
-import { KEEP_MASK } from "./select.js";
 import type { Explanation } from "./explain.js";
 
 let source: (() => BufferSource | WebAssembly.Module) | undefined;
@@ -42,7 +41,7 @@ export function hasEngineSource(): boolean {
   return source !== undefined;
 }
 
-/** A fresh instance of the engine outside its pool (a recording keeps its index in its own: src/_replay_wasm.ts). */
+/** A fresh instance of the engine outside its pool (a recording keeps its index in its own: src/replay.ts). */
 export function newEngineInstance(): Instance {
   return engine.fresh();
 }
@@ -70,7 +69,7 @@ export function explainIn(call: Side, all: boolean, tools?: Uint8Array, own: Cor
 export function callKeepMask(call: object, tools: Uint8Array | undefined, own: CoreLimits): string {
   return engine.with((i) => {
     i.limits(own);
-    i.send(F_CALL | F_VALUES | KEEP_MASK | (tools ? F_TOOLS : 0), { ignoreArgs: tools, args: call });
+    i.request("callKeepMask", { ignoreArgs: tools, args: call }, F_VALUES | (tools ? F_TOOLS : 0));
     return i.text();
   });
 }

@@ -6,7 +6,7 @@
 import { F_DIGEST, F_TEXT, F_VALUES, W_NON_NEGATIVE, W_OBJECT, W_STRING, W_TEXT } from "./_abi.gen.js";
 import { call, retainBytes, setRetain } from "./core.js";
 import { NONE, configured, readLimits, setConfigured } from "./_limits.js";
-import { KEEP_MASK, applyMask, keepMask, keysObject, selectableKeys } from "./select.js";
+import { applyMask, keepMask, selectableKeys } from "./select.js";
 import { hostError, typeWord } from "./errors.js";
 import { optionParts } from "./_options.js";
 
@@ -64,8 +64,7 @@ export function fingerprint(name: string, args: unknown, options?: FingerprintOp
   // result would be selected from too.
   const keys = o.flags ? selectableKeys(args) : null;
   if (keys !== null) {
-    const mask = keepMask(o.flags, o.match, o.ignore, keys,
-      () => call(F_VALUES | KEEP_MASK | o.flags, "", "", o.match, o.ignore, keysObject(keys)));
+    const mask = keepMask(o.flags, o.match, o.ignore, keys);
     args = applyMask(args as Record<string, unknown>, keys, mask);
   }
   return call(F_VALUES | F_DIGEST, o.kind, nameLit, "", "", args, o.limits);

@@ -5,7 +5,7 @@
  * @module
  */
 import {
-  F_DIGEST, F_KEEP_MASK, F_PATH, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES, HEADER_BYTES,
+  F_DIGEST, F_PATH, F_PREIMAGE, F_STRING_INPUT, F_TEXT, F_VALUES, HEADER_BYTES,
 } from "./_abi.gen.js";
 import { FingerprintError, setWorder } from "./errors.js";
 import { type CoreLimits, NONE, setLimitChecker } from "./_limits.js";
@@ -26,6 +26,11 @@ const pool = new Pool("fingerprint", () => {
 
 export function setSyncSource(src: () => BufferSource): void {
   syncSource = src;
+}
+
+/** fn on an instance of the fingerprint module held for it (a spare when a call re-entered from user code finds it busy). */
+export function withFingerprint<T>(fn: (i: Instance) => T): T {
+  return pool.with(fn);
 }
 
 export function isReady(): boolean {
@@ -132,8 +137,7 @@ export function call(flags: number, kind: string, name: string, matchOn: string,
   args: unknown, limits: CoreLimits = NONE): string {
   const i = pool.acquire();
   try {
-    // The core checks no limit on a keep-mask's keys (src/select.ts).
-    const maxBytes = flags & F_KEEP_MASK ? (i.limits(limits), Infinity) : i.limits(limits);
+    const maxBytes = i.limits(limits);
     if (!(flags & F_VALUES)) {
       let text = args as string | Uint8Array;
       // Longer than the byte limit: only its first limit + 1 units go in, which

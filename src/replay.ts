@@ -2,21 +2,22 @@
  * Replay: load a recording once, answer live calls from it.
  * Public API, re-exported by api.ts. Everything is decided by the core
  * (assembly/ops/replay.ts): line rules, fingerprints, the index, the order of
- * repeated answers, the why answer of a miss, the unused calls. This host
- * streams bytes in and turns the core's records into objects; a recorded
- * line handed back is built from the core's items of it (_json_value.ts).
+ * repeated answers, the why answer of a miss, the unused calls, which recorded
+ * line an answer sends. This host streams bytes in (the "replay" request of
+ * the generated table, on an engine instance of the recording's own) and turns
+ * the core's records into objects; a recorded line handed back is built from
+ * the core's items of it (_json_value.ts).
  * @module
  */
-import { W_CALL, W_LINE_MISSING, W_PIECE, W_READ_BACK, W_RECORDING } from "./_abi.gen.js";
+import {
+  LOAD_CHUNK_BYTES, LOAD_ENDS_LINE, LOAD_LAST, R_ANSWER, R_LOAD, R_TOOLS, R_UNUSED, U_UTF16,
+  W_BROKEN, W_CALL, W_LINE_MISSING, W_PIECE, W_READ_BACK, W_RECORDING, W_REENTERED,
+} from "./_abi.gen.js";
+import { newEngineInstance, sideFlags } from "./_engine.js";
 import { buildValue } from "./_json_value.js";
-import { itemsAt, ReplayCore } from "./_replay_wasm.js";
-import { isWellFormed, writeWtf8 } from "./_wtf8.js";
 import { errorFromCore, hostError, typeWord } from "./errors.js";
-import { LOAD_CHUNK_BYTES, LOAD_ENDS_LINE, LOAD_LAST } from "./_abi.gen.js";
 import { toolsText, type ToolDeclarations } from "./tools.js";
 import type { Call, ProviderCall } from "./explain.js";
-
-const CHUNK = LOAD_CHUNK_BYTES;
 
 export interface RecordingOptions {
   /** Tool declarations (or a tools.json's text) applied to every recorded and live call. */
@@ -28,6 +29,8 @@ export type { BadLine, RecordedCall, ReplayAnswer, ReplayHit, ReplayMiss, Unused
 import type { BadLine, LoadReport, RecordedCall, ReplayAnswer, UnusedCall } from "./_records.gen.js";
 
 type Source = string | Uint8Array | Iterable<string | Uint8Array>;
+/** A recorded line as built: its number, text and value. */
+type Line = { line: number; text: string; value: Record<string, unknown> };
 
 /**
  * A recording, indexed by fingerprint in the core's memory.
@@ -39,14 +42,15 @@ type Source = string | Uint8Array | Iterable<string | Uint8Array>;
 export class Recording {
   /** Lines the core could not read, with their errors (the rest is kept). */
   readonly badLines: BadLine[] = [];
-  #core: ReplayCore;
-  #lines = 0;
-  #calls = 0;
+  /** The index lives in this instance's memory. */
+  #i = newEngineInstance();
+  #counts = { lines: 0, calls: 0 };
+  /** The line the last answer built: the core leaves it out of the next answer from it (abi.ts F_REPLAY `held`). */
+  #held: Line | undefined;
 
   private constructor(options: RecordingOptions | undefined) {
-    this.#core = new ReplayCore();
     const tools = toolsText(options);
-    if (tools !== undefined) this.#core.tools(tools);
+    if (tools !== undefined) this.#run(R_TOOLS, 0, tools);
   }
 
   /**
@@ -57,12 +61,11 @@ export class Recording {
    */
   static load(source: Source, options?: RecordingOptions): Recording {
     const rec = new Recording(options);
-    if (typeof source === "string") rec.#text(source, 0);
-    else if (source instanceof Uint8Array) rec.#send(source, 0);
+    if (typeof source === "string" || source instanceof Uint8Array) rec.#send(source, 0);
     else if (source !== null && typeof source === "object" && Symbol.iterator in source) {
       for (const piece of source) rec.#piece(piece);
     } else throw hostError(W_RECORDING, [typeWord(source)]);
-    rec.#send(new Uint8Array(0), LOAD_LAST);
+    rec.#send("", LOAD_LAST);
     return rec;
   }
 
@@ -74,24 +77,18 @@ export class Recording {
     options?: RecordingOptions): Promise<Recording> {
     const rec = new Recording(options);
     for await (const piece of source) rec.#piece(piece);
-    rec.#send(new Uint8Array(0), LOAD_LAST);
+    rec.#send("", LOAD_LAST);
     return rec;
   }
 
   /** Recorded calls in the index. */
-  get size(): number {
-    return this.#calls;
-  }
+  get size(): number { return this.#counts.calls; }
 
   /** Bytes of wasm memory the recording holds: its index and the recorded lines' bytes. */
-  get memoryBytes(): number {
-    return this.#core.memoryBytes();
-  }
+  get memoryBytes(): number { return this.#i.e.memory.buffer.byteLength; }
 
   /** Lines read (blank ones included). */
-  get lines(): number {
-    return this.#lines;
-  }
+  get lines(): number { return this.#counts.lines; }
 
   /**
    * Answers a live call (a call object in any shape the core reads, or its
@@ -107,23 +104,13 @@ export class Recording {
     if (call === null || (typeof call !== "object" && typeof call !== "string")) {
       throw hostError(W_CALL, [typeWord(call)]);
     }
-    const [record, sent] = this.#core.answer(call, index, this.#held.line);
-    const answer = JSON.parse(record) as ReplayAnswer;
-    // The recorded call it names (a hit, or a miss's nearest) gets its line's text and value:
-    // the line the core sent, or (none sent) the one held, which the core left out.
-    const at = (answer.hit ? answer : answer.nearest) as RecordedCall | null;
-    if (at === null) return answer;
-    if (sent !== null) {
-      this.#held = { line: 0, text: "", value: {} }; // until the value is built
-      this.#held = { line: at.line, text: sent[0], value: this.#value(...sent) };
-    } else if (this.#held.line !== at.line) throw hostError(W_LINE_MISSING, [at.line]);
-    at.text = this.#held.text;
-    at.value = this.#held.value;
+    const held = this.#held;
+    this.#held = undefined; // until this answer's line is built: after any failure the core sends it again
+    const [json, items] = this.#run(R_ANSWER, index, call, held ? 1 : 0);
+    const answer = JSON.parse(json) as ReplayAnswer;
+    this.#held = fill([answer.hit ? answer : answer.nearest], items, held);
     return answer;
   }
-
-  /** The last recorded line an answer gave (its number, text and value); the core leaves it out of the next. */
-  #held: { line: number; text: string; value: Record<string, unknown> } = { line: 0, text: "", value: {} };
 
   /**
    * The recorded calls never answered so far (a stale recording), in recorded
@@ -131,67 +118,86 @@ export class Recording {
    * a change made through one call's value shows in the others').
    */
   unused(): UnusedCall[] {
-    // The core gives a line's text with the first of its calls only, its items after the list.
-    const [json, items] = this.#core.unused();
-    let text = "", value: Record<string, unknown> = {}, at = 0;
-    return (JSON.parse(json) as (Omit<UnusedCall, "value" | "text"> & { text?: string })[]).map((u) => {
-      if (u.text !== undefined) {
-        const n = items.getUint32(at, true);
-        value = this.#value(text = u.text, itemsAt(items, at + 4, n));
-        at += 4 + n;
-      }
-      return { ...u, text, value };
-    });
-  }
-
-  /** A recorded line as a value, built from the core's items of it (any depth; bare NaN/Infinity, D12, as JavaScript's). */
-  #value(text: string, items: Uint32Array): Record<string, unknown> {
-    try {
-      return buildValue(text, items) as Record<string, unknown>;
-    } catch (err) {
-      throw hostError(W_READ_BACK, [(err as Error)?.message ?? String(err)], { cause: err });
-    }
-  }
-
-  /** A text, encoded a slice at a time (a large text never doubles in memory at once); the last slice with `flags`. */
-  #text(text: string, flags: number): void {
-    let i = 0;
-    do {
-      let end = Math.min(text.length, i + CHUNK);
-      const c = text.charCodeAt(end - 1);
-      if (end < text.length && c >= 0xd800 && c < 0xdc00) end++; // keep a surrogate pair together
-      this.#send(encode(text.slice(i, end)), end === text.length ? flags : 0);
-      i = end;
-    } while (i < text.length);
+    const [json, items] = this.#run(R_UNUSED, 0, "");
+    const list = JSON.parse(json) as UnusedCall[];
+    fill(list, items, undefined);
+    return list;
   }
 
   #piece(piece: string | Uint8Array): void {
     if (piece instanceof Uint8Array) this.#send(piece, 0);
-    else if (typeof piece === "string") this.#text(piece, LOAD_ENDS_LINE);
+    else if (typeof piece === "string") this.#send(piece, LOAD_ENDS_LINE);
     else throw hostError(W_PIECE, [typeWord(piece)]);
   }
 
-  /** Bytes cut anywhere, CHUNK at a time (the core keeps a line they cut until a chunk ends it); the last with `flags`. */
-  #send(chunk: Uint8Array, flags: number): void {
+  /**
+   * Text or bytes, LOAD_CHUNK_BYTES units at a time (a large text never doubles in memory; the core
+   * keeps a line a chunk cuts until a chunk ends it); the last chunk with `flags`. A lone surrogate
+   * goes as its WTF-8 bytes, which the core refuses as not UTF-8 (never a silently replaced character).
+   */
+  #send(data: string | Uint8Array, flags: number): void {
     let i = 0;
     do {
-      const end = Math.min(chunk.length, i + CHUNK);
-      const r = JSON.parse(this.#core.load(chunk.subarray(i, end), end === chunk.length ? flags : 0)) as LoadReport;
-      this.#lines = r.lines;
-      this.#calls = r.calls;
+      let end = Math.min(data.length, i + LOAD_CHUNK_BYTES);
+      if (typeof data === "string" && (data.charCodeAt(end - 1) & 0xfc00) === 0xd800) end++; // a surrogate pair kept whole
+      const [json] = this.#run(R_LOAD, end >= data.length ? flags : 0, data.slice(i, end));
+      const r = JSON.parse(json) as LoadReport;
+      this.#counts = r;
       for (const b of r.bad) this.badLines.push({ line: b.line, error: errorFromCore(b.status, b.offset, b.detail) });
       i = end;
-    } while (i < chunk.length);
+    } while (i < data.length);
+  }
+
+  /**
+   * Replay op `op` (R_*) on `args`, held: 1 when this host built the last line an answer sent. The
+   * core's JSON text and the bytes after its first "\n" (the lines' items, a copy). The index lives
+   * in this instance: a call re-entered while it is busy (from a getter, toJSON or Proxy read of a
+   * value being written) cannot take a spare, it is refused.
+   */
+  #run(op: number, argument: number, args: string | Uint8Array | object, held = 0): [string, DataView] {
+    const i = this.#i;
+    if (i.busy) throw hostError(W_REENTERED, []);
+    if (i.dead) throw hostError(W_BROKEN, []);
+    i.busy = true;
+    try {
+      i.limits(); // the configured limits: the core checks each loaded line and each live call
+      i.request("replay", { kind: { op, argument, held, unit: U_UTF16 }, args }, sideFlags(args), "args");
+      const out = i.textBytes(), nl = out.indexOf(10), end = nl < 0 ? out.length : nl; // a view: read it now
+      return [decoder.decode(out.subarray(0, end)), new DataView(out.slice(end + 1).buffer)];
+    } finally {
+      i.busy = false;
+    }
   }
 }
 
+const decoder = new TextDecoder();
+
 /**
- * UTF-8, with a lone surrogate as its WTF-8 bytes rather than U+FFFD: the
- * core then refuses that line as not UTF-8 (the line rules), instead of the
- * recording silently holding another text.
+ * Gives each recorded call its line's text and value. A call the core gives a "text" has its line
+ * built from the items that follow the records (u32 n and n bytes each, in order); one without is
+ * the same line as `last` (the call before it, or the line the host holds), checked by number.
  */
-function encode(s: string): Uint8Array {
-  if (isWellFormed(s)) return new TextEncoder().encode(s);
-  const b = new Uint8Array(s.length * 3);
-  return b.subarray(0, writeWtf8(s, 0, b, 0));
+function fill(calls: (RecordedCall | null)[], items: DataView, last: Line | undefined): Line | undefined {
+  let at = 0;
+  for (const c of calls) {
+    if (c === null) continue;
+    if (c.text !== undefined) {
+      const n = items.getUint32(at, true);
+      // Items (three u32 each, UTF-16 positions) copied out at any alignment.
+      last = { line: c.line, text: c.text, value: valueOf(c.text, new Uint32Array(items.buffer.slice(at + 4, at + 4 + n))) };
+      at += 4 + n;
+    } else if (last?.line !== c.line) throw hostError(W_LINE_MISSING, [c.line]);
+    c.text = last!.text;
+    c.value = last!.value;
+  }
+  return last;
+}
+
+/** A recorded line as a value, built from the core's items of it (any depth; bare NaN/Infinity, D12, as JavaScript's). */
+function valueOf(text: string, items: Uint32Array): Record<string, unknown> {
+  try {
+    return buildValue(text, items) as Record<string, unknown>;
+  } catch (err) {
+    throw hostError(W_READ_BACK, [(err as Error)?.message ?? String(err)], { cause: err });
+  }
 }

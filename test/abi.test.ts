@@ -52,7 +52,7 @@ describe("one ABI source", () => {
     // What a host's one request routine reads from the table: each u32 part's fields (a constant as
     // its value) and the result's u32 words from RESULT_DIGEST by name.
     expect(REQUESTS.explainAll.u32).toEqual({ kind: [ALL_CALLS] });
-    expect(REQUESTS.replay.u32).toEqual({ kind: ["op", "argument", "known"] });
+    expect(REQUESTS.replay.u32).toEqual({ kind: ["op", "argument", "held", "unit"] });
     expect(REQUESTS.limits.words).toEqual(["given", "bytes", "depth", "members"]);
     expect(REQUESTS.cli.words.map((_, k) => RESULT_DIGEST + 4 * k))
       .toEqual([RESULT_CLI_OUT, RESULT_CLI_ERR, RESULT_CLI_STATE, RESULT_CLI_LINES, RESULT_CLI_CODE,

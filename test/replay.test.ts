@@ -4,11 +4,20 @@
 import { describe, expect, it } from "vitest";
 import { fingerprintOf } from "./reference/contract.mjs";
 import { FingerprintError, Recording } from "../src/index";
-import { LOAD_LAST } from "../src/_abi.gen";
+import { F_STRING_INPUT, LOAD_LAST, R_ANSWER, R_LOAD, R_UNUSED, U_UTF16 } from "../src/_abi.gen";
+import { newEngineInstance } from "../src/_engine";
+import type { Instance } from "../src/_instance";
 import { buildValue } from "../src/_json_value";
-import { ReplayCore } from "../src/_replay_wasm";
 
 const line = (i: number) => JSON.stringify({ name: "t", args: { i }, result: i });
+
+/** One replay request as the Recording makes it (the generated table's "replay"): the core's answer, split at its first "\n". */
+function replay(i: Instance, op: number, argument: number, args: string, held = 0): [Record<string, unknown>, Uint8Array] {
+  i.limits();
+  i.request("replay", { kind: { op, argument, held, unit: U_UTF16 }, args }, F_STRING_INPUT);
+  const out = i.textBytes().slice(), nl = out.indexOf(10);
+  return [JSON.parse(new TextDecoder().decode(nl < 0 ? out : out.subarray(0, nl))), nl < 0 ? new Uint8Array(0) : out.subarray(nl + 1)];
+}
 
 describe("Recording", () => {
   it("keeps its index when a large call makes the core's input region grow", () => {
@@ -138,32 +147,64 @@ describe("Recording.unused() on a line of many calls", () => {
     expect(u[3].value).not.toBe(u[0].value);
   });
 
-  it("the core's answer grows linearly with the calls of one line (n, 2n, 4n)", async () => {
-    const { ReplayCore } = await import("../src/_replay_wasm");
+  it("the core's answer grows linearly with the calls of one line (n, 2n, 4n)", () => {
     const size = (n: number) => {
-      const core = new ReplayCore();
-      core.load(new TextEncoder().encode(message(n)), true);
-      return core.unused().length;
+      const i = newEngineInstance();
+      replay(i, R_LOAD, LOAD_LAST, message(n));
+      i.request("replay", { kind: { op: R_UNUSED, argument: 0, held: 0, unit: U_UTF16 }, args: "" });
+      return i.textBytes().length;
     };
     const [a, b, c] = [size(250), size(500), size(1000)];
     // Linear: doubling the calls doubles the answer (a copy of the line per call made it 4x).
     expect(b / a).toBeLessThan(2.5);
     expect(c / b).toBeLessThan(2.5);
   });
+
+  it("its calls answered in order send the line once: the answers' bytes grow linearly (n, 2n, 4n)", () => {
+    const size = (n: number) => {
+      const i = newEngineInstance();
+      replay(i, R_LOAD, LOAD_LAST, message(n));
+      let total = 0;
+      for (let k = 0; k < n; k++) {
+        const call = JSON.stringify({ name: "t", args: { i: k } });
+        const [record, rest] = replay(i, R_ANSWER, 0, call, k > 0 ? 1 : 0);
+        expect(record).toMatchObject({ hit: true, line: 1, call: k });
+        total += JSON.stringify(record).length + rest.length;
+      }
+      return total;
+    };
+    const [a, b, c] = [size(250), size(500), size(1000)];
+    expect(b / a).toBeLessThan(2.5);
+    expect(c / b).toBeLessThan(2.5);
+  });
 });
 
-describe("Recording's transport (src/_replay_wasm.ts)", () => {
-  it("an answer brings its recorded line's text and items in one request, and leaves out the line the host holds", () => {
-    const core = new ReplayCore();
-    core.load(new TextEncoder().encode(`${line(1)}\n{"name":"t","args":{"i":2},"r":"é😀"}\n`), LOAD_LAST);
-    const [record, sent] = core.answer('{"name":"t","args":{"i":2}}', 0, 0);
-    expect(JSON.parse(record)).toMatchObject({ hit: true, line: 2, call: 0 });
+describe("Recording's transport: the replay request (abi.ts F_REPLAY)", () => {
+  const call = (i: number) => JSON.stringify({ name: "t", args: { i } });
+  const items = (b: Uint8Array) => new Uint32Array(b.slice(4, 4 + new DataView(b.buffer, b.byteOffset).getUint32(0, true)).buffer);
+
+  it("an answer brings its recorded line's text and items in one request", () => {
+    const i = newEngineInstance();
+    replay(i, R_LOAD, LOAD_LAST, `${line(1)}\n{"name":"t","args":{"i":2},"r":"é😀"}\n`);
+    const [record, rest] = replay(i, R_ANSWER, 0, call(2));
     const text = '{"name":"t","args":{"i":2},"r":"é😀"}';
-    expect(sent![0]).toBe(text);
+    expect(record).toMatchObject({ hit: true, line: 2, call: 0, text });
     // Items in UTF-16 positions: the value JSON.parse makes of the line (V8 as the oracle).
-    expect(buildValue(sent![0], sent![1])).toEqual(JSON.parse(text));
-    expect(core.answer('{"name":"t","args":{"i":1}}', 0, 2)[1]![0]).toBe(line(1)); // another line: sent
-    expect(core.answer('{"name":"t","args":{"i":1}}', 0, 1)[1]).toBeNull(); // line 1 held: left out (a miss's nearest)
+    expect(buildValue(text, items(rest))).toEqual(JSON.parse(text));
+  });
+
+  it("leaves out the line it last sent only when the host says it built it, and never after a failure", () => {
+    const i = newEngineInstance();
+    replay(i, R_LOAD, LOAD_LAST, `${line(1)}\n${line(2)}\n`);
+    expect(replay(i, R_ANSWER, 0, call(1), 1)[0].text).toBe(line(1)); // "held", but nothing was sent yet
+    expect(replay(i, R_ANSWER, 0, call(1), 1)[0]).not.toHaveProperty("nearest.text"); // a miss's nearest: line 1 again
+    expect(replay(i, R_ANSWER, 0, call(2), 1)[0].text).toBe(line(2)); // another line: sent
+    expect(replay(i, R_ANSWER, 0, call(2), 0)[0].nearest).toHaveProperty("text", line(2)); // the host built none: sent again
+    expect(() => replay(i, R_ANSWER, 0, "{", 1)).toThrow(FingerprintError);
+    expect(replay(i, R_ANSWER, 0, call(2), 1)[0].nearest).toHaveProperty("text", line(2)); // after a failed answer: sent again
+    const [same, rest] = replay(i, R_ANSWER, 0, call(2), 1); // the same line, built: neither text nor items
+    expect(same.nearest).toEqual({ line: 2, call: 0 });
+    expect(rest.length).toBe(0);
   });
 
   it("unused() brings each line's items after the list, one request for all", () => {

@@ -92,11 +92,15 @@ export function reserveKeepingStore(n: usize): usize {
 /** Runs replay op [kind part: op u32, argument u32] on the payload. False on error (recorded). */
 export function replayOp(kindP: usize, kindN: usize, p: usize, n: usize, flags: u32): bool {
   if (kindN != REPLAY_KIND_BYTES) return fail(E_BAD_REQUEST, -1) == OK;
-  const op = load<u32>(kindP), arg = load<u32>(kindP, 4), known = load<u32>(kindP, 8), unit = load<u32>(kindP, 12);
+  const op = load<u32>(kindP), arg = load<u32>(kindP, 4), held = load<u32>(kindP, 8), unit = load<u32>(kindP, 12);
   if (unit > U_NONE) return fail(E_BAD_REQUEST, -1) == OK;
   if (op == R_TOOLS) return setToolsText(p, n);
   if (op == R_LOAD) return loadChunk(p, n, arg);
-  if (op == R_ANSWER) return answer(p, n, flags & (F_VALUES | F_STRING_INPUT | F_FROM_VALUE), arg, false, known, unit);
+  if (op == R_ANSWER) {
+    const ok = answer(p, n, flags & (F_VALUES | F_STRING_INPUT | F_FROM_VALUE), arg, false, held != 0, unit);
+    if (!ok) sentLine = 0; // a failed answer: the host holds no line it could have built from it
+    return ok;
+  }
   if (op == R_UNUSED) return unused(unit);
   return fail(E_BAD_REQUEST, -1) == OK;
 }
@@ -114,14 +118,14 @@ export function replayOp(kindP: usize, kindN: usize, p: usize, n: usize, flags: 
  * the recorded line. again: [p, p + n) is the line of the last answer, with the arena kept since (not re-read).
  */
 export function replayAnswer(p: usize, n: usize, flags: u32, nth: u32, again: bool): Answer | null {
-  return answer(p, n, flags, nth, again, 0, NO_LINE) ? theAnswer() : null;
+  return answer(p, n, flags, nth, again, false, NO_LINE) ? theAnswer() : null;
 }
 /** The declarations the recording keeps (R_TOOLS), for setTools (tools.ts). */
 /** Forgets the kept declarations and recording: a CLI run starts on an instance that may have served another. */
 export function replayClear(): void {
   if (tableCap > 0) memory.fill(slot(0), 0, <usize>tableCap << 2);
   toolsLen = linesLen = tailLen = 0;
-  entryCount = lineNo = tailBraces = 0;
+  entryCount = lineNo = tailBraces = sentLine = 0;
 }
 export function keptTools(): usize { return base(); }
 export function keptToolsLength(): usize { return toolsLen; }
@@ -476,11 +480,18 @@ function logBad(code: i32, off: i32, part: i32, dp: usize, dn: usize): bool {
 let liveKept = false;
 
 /**
- * The recorded line it names follows the record (lineOut, its items in `unit`), unless it is line `known`,
- * whose text and value the host holds, or unit is NO_LINE (the CLI's formatters). The host
- * holds (the answers to the n calls of one line then cost O(line), not O(n x line)).
+ * The line number of the recorded line the last answer sent (0: none). `held`: the host built
+ * that line's value. The line named again is then left out ("the same as your last one"): the
+ * answers to the n calls of one line cost O(line), not O(n x line).
  */
-function answer(p: usize, n: usize, flags: u32, nth: u32, again: bool, known: u32, unit: u32): bool {
+let sentLine: u32 = 0;
+
+/**
+ * The recorded call it names (a hit, or a miss's nearest) carries its line's "text" unless the
+ * host holds it (held, sentLine) or unit is NO_LINE (the CLI's formatters); then "\n" and the
+ * line's items in `unit` (itemsOut; none with U_NONE).
+ */
+function answer(p: usize, n: usize, flags: u32, nth: u32, again: bool, held: bool, unit: u32): bool {
   let withLine = unit != NO_LINE;
   again = again && liveKept && messageKept();
   if (again) sameMessageNext();
@@ -506,7 +517,7 @@ function answer(p: usize, n: usize, flags: u32, nth: u32, again: bool, known: u3
     setEf(head, E_CURSOR, ef(e, E_NEXT));
     setEf(head, E_ASKED, ef(head, E_ASKED) + 1);
     setEf(e, E_FLAGS, ef(e, E_FLAGS) | FLAG_USED);
-    if (withLine && ef(e, E_LINE_NO) == known) withLine = false;
+    if (held && ef(e, E_LINE_NO) == sentLine) withLine = false;
     if (!sinkInit(true, false, 512 + (withLine ? <usize>ef(e, E_LINE_LEN) * 4 : 0))) return false;
     const a = theAnswer();
     a.hit = true; a.entry = e; a.recorded = a.asked = 0;
@@ -514,9 +525,9 @@ function answer(p: usize, n: usize, flags: u32, nth: u32, again: bool, known: u3
     // "line" and "call" again: a hit is a recorded call too (the host adds its text and value).
     if (!start(true, nameP, nameN, kindP, kindN, calls) || !decimal(ef(e, E_LINE_NO)) || !lit(",\"recordedCall\":")
       || !decimal(ef(e, E_CALL)) || !lit(",\"line\":") || !decimal(ef(e, E_LINE_NO)) || !lit(",\"call\":")
-      || !decimal(ef(e, E_CALL)) || !lit("}")) return false;
+      || !decimal(ef(e, E_CALL)) || !(!withLine || textOf(e)) || !lit("}")) return false;
     a.recordEnd = sinkLength();
-    return !withLine || lineOut(e, unit);
+    return !withLine || sendLine(e, unit);
   }
 
   let best: u32 = NONE, bestChanges: u32 = 0, recorded: u32 = 0, asked: u32 = 0;
@@ -552,7 +563,7 @@ function answer(p: usize, n: usize, flags: u32, nth: u32, again: bool, known: u3
     if (tn > 0 && t == 0) return false;
     memory.copy(t, sinkBase() + callTextStart(), tn);
   }
-  if (best != NONE && withLine && ef(best, E_LINE_NO) == known) withLine = false;
+  if (best != NONE && held && ef(best, E_LINE_NO) == sentLine) withLine = false;
   if (!sinkInit(true, false, 1024 + (best != NONE && withLine ? <usize>ef(best, E_LINE_LEN) * 4 : 0))) return false;
   if (!start(false, nameP, nameN, kindP, kindN, calls) || !lit("null,\"why\":\"")) return false;
   const a = theAnswer();
@@ -575,14 +586,15 @@ function answer(p: usize, n: usize, flags: u32, nth: u32, again: bool, known: u3
     a.recordEnd = sinkLength();
     return true;
   }
-  if (!lit("{\"line\":") || !decimal(ef(best, E_LINE_NO)) || !lit(",\"call\":") || !decimal(ef(best, E_CALL)) || !lit("},\"changes\":")) return false;
+  if (!lit("{\"line\":") || !decimal(ef(best, E_LINE_NO)) || !lit(",\"call\":") || !decimal(ef(best, E_CALL))
+    || !(!withLine || textOf(best)) || !lit("},\"changes\":")) return false;
   a.changesFrom = sinkLength();
   if (head != NONE) { if (!lit("[]")) return false; }
   else if (writeDiff(t, <u32>tn, canon, <u32>canonN) < 0) return false;
   a.changesTo = sinkLength();
   if (!lit("}")) return false;
   a.recordEnd = sinkLength();
-  return !withLine || lineOut(best, unit);
+  return !withLine || sendLine(best, unit);
 }
 
 // Entries of one line are read one after another (nearest, unused): the line
@@ -648,10 +660,24 @@ function start(hit: bool, nameP: usize, nameN: usize, kindP: usize, kindN: usize
   return lit(",\"fingerprint\":\"") && hex(live()) && lit("\",\"calls\":") && decimal(<u32>calls) && lit(",\"recordedLine\":");
 }
 
-/** "\n", the recorded line of entry e, then (unit U_NONE: not) "\n" and its items (ops/items.ts) in `unit`. */
-function lineOut(e: u32, unit: u32): bool {
-  const lp = base() + linesOff + <usize>ef(e, E_LINE_OFF), ln = <usize>ef(e, E_LINE_LEN);
-  return lit("\n") && bytes(lp, ln) && (unit == U_NONE || (lit("\n") && writeItems(lp, ln, unit)));
+/** ,"text": and entry e's recorded line as a JSON string. */
+function textOf(e: u32): bool {
+  return lit(",\"text\":") && writeJsonString(base() + linesOff + <usize>ef(e, E_LINE_OFF), <usize>ef(e, E_LINE_LEN), false);
+}
+
+/** After the record: "\n" and entry e's items (itemsOut; none with U_NONE); the line is then the one sent. */
+function sendLine(e: u32, unit: u32): bool {
+  if (unit != U_NONE && !(lit("\n") && itemsOut(e, unit))) return false;
+  sentLine = ef(e, E_LINE_NO);
+  return true;
+}
+
+/** u32 n and the n bytes of entry e's line's items (ops/items.ts) in `unit`. */
+function itemsOut(e: u32, unit: u32): bool {
+  const at = sinkLength();
+  if (!bytes(head16(), 4) || !writeItems(base() + linesOff + <usize>ef(e, E_LINE_OFF), <usize>ef(e, E_LINE_LEN), unit)) return false;
+  store<u32>(sinkBase() + at, <u32>(sinkLength() - at - 4));
+  return true;
 }
 
 // ---- R_UNUSED ----------------------------------------------------------------
@@ -686,8 +712,7 @@ function unused(unit: u32): bool {
     if (q != log().p && !lit(",")) return false;
     if (!lit("{\"line\":") || !decimal(ef(i, E_LINE_NO)) || !lit(",\"call\":") || !decimal(ef(i, E_CALL)) || !lit(",\"name\":")
       || !writeJsonString(q + 8, nn, false) || !lit(",\"fingerprint\":\"") || !hex(entry(i)) || !lit("\"")) return false;
-    if (ef(i, E_LINE_NO) != lastLine && (!lit(",\"text\":")
-      || !writeJsonString(base() + linesOff + <usize>ef(i, E_LINE_OFF), <usize>ef(i, E_LINE_LEN), false))) return false;
+    if (ef(i, E_LINE_NO) != lastLine && !textOf(i)) return false;
     if (!lit("}")) return false;
     lastLine = ef(i, E_LINE_NO);
     q += 8 + nn;
@@ -698,9 +723,7 @@ function unused(unit: u32): bool {
     const i = load<u32>(q);
     if (ef(i, E_LINE_NO) == lastLine) continue;
     lastLine = ef(i, E_LINE_NO);
-    const at = sinkLength();
-    if (!bytes(head16(), 4) || !writeItems(base() + linesOff + <usize>ef(i, E_LINE_OFF), <usize>ef(i, E_LINE_LEN), unit)) return false;
-    store<u32>(sinkBase() + at, <u32>(sinkLength() - at - 4));
+    if (!itemsOut(i, unit)) return false;
   }
   return true;
 }

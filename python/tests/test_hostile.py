@@ -717,7 +717,7 @@ def test_a_recording_used_from_inside_its_own_call_is_refused_not_a_deadlock():
     from overturn.fingerprint import Recording
     rec = Recording.loads('{"name": "t", "args": {"a": 1}, "result": 7}\n' * 2)  # each line answers once
     other = Recording.loads('{"name": "t", "args": {"a": 1}, "result": 8}\n')
-    st = rec._core._st
+    st = rec._st
     real = st.call
     inner: list = []
 

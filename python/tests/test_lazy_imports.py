@@ -11,7 +11,7 @@ import subprocess
 import sys
 
 LAZY = ["overturn.fingerprint._batch_api", "overturn.fingerprint._batch", "overturn.fingerprint._explain",
-        "overturn.fingerprint._engine", "overturn.fingerprint._replay", "overturn.fingerprint._replay_wasm",
+        "overturn.fingerprint._engine", "overturn.fingerprint._replay",
         "overturn.fingerprint._tools"]
 
 

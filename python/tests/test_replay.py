@@ -10,6 +10,8 @@ import json
 import pytest
 
 from overturn.fingerprint import FingerprintError, Recording
+from overturn.fingerprint import _replay
+from overturn.fingerprint._abi import R_ANSWER, R_UNUSED
 
 
 def line(i: int) -> str:
@@ -132,13 +134,55 @@ def test_unused_shares_a_lines_text_and_value_among_its_calls():
 
 
 def test_unused_answer_grows_linearly_with_the_calls_of_one_line():
-    from overturn.fingerprint._replay_wasm import ReplayCore
-
     def size(n: int) -> int:
-        core = ReplayCore()
-        core.load(_message(n).encode(), True)
-        return len(core.unused())
+        rec = Recording.loads(_message(n))
+        return len(rec._run(R_UNUSED, 0, b""))
 
     a, b, c = size(250), size(500), size(1000)
     # Doubling the calls doubles the core's answer (a copy of the line per call made it 4x).
     assert b / a < 2.5 and c / b < 2.5
+
+
+def test_its_calls_answered_in_order_send_the_line_once():
+    # The transport as the Recording drives it: "held" after the first answer, the line left out.
+    def size(n: int) -> int:
+        rec, total = Recording.loads(_message(n)), 0
+        for k in range(n):
+            out = rec._run(R_ANSWER, 0, b'{"name":"t","args":{"i":%d}}' % k, 0, 1 if k else 0)
+            assert json.loads(out.partition(b"\n")[0])["call"] == k
+            total += len(out)
+        return total
+
+    a, b, c = size(250), size(500), size(1000)
+    assert b / a < 2.5 and c / b < 2.5
+
+
+def test_a_line_whose_value_could_not_be_built_is_built_again_never_stale(monkeypatch):
+    # Forced: the builder fails once. The host then holds nothing, tells the core, and the line comes again.
+    other = '{"name":"u","args":{},"result":"other"}'
+    rec = Recording.loads(_message(3) + "\n" + other + "\n")
+    assert rec.answer({"name": "u", "args": {}})["value"] == json.loads(other)  # line 2 held
+    real, failed = _replay.build_value, []
+
+    def once(text, items):
+        if not failed:
+            failed.append(1)
+            raise ValueError("forced")
+        return real(text, items)
+
+    monkeypatch.setattr(_replay, "build_value", once)
+    with pytest.raises(FingerprintError) as e:
+        rec.answer({"name": "t", "args": {"i": 0}})
+    assert e.value.code == "internal-error"
+    a = rec.answer({"name": "t", "args": {"i": 1}})
+    assert (a["line"], a["call"], a["text"]) == (1, 1, _message(3)) and a["value"] == json.loads(_message(3))
+    b = rec.answer({"name": "t", "args": {"i": 2}})
+    assert b["value"] is a["value"] and b["text"] is a["text"]
+    miss = rec.answer({"name": "t", "args": {"i": 1, "x": 1}})
+    assert miss["nearest"]["value"] is a["value"]
+    rec2 = Recording.loads(_message(2) + "\n" + other)
+    failed.clear()
+    with pytest.raises(FingerprintError):
+        rec2.unused()
+    u = rec2.unused()
+    assert [(x["line"], x["call"]) for x in u] == [(1, 0), (1, 1), (2, 0)] and u[1]["value"] is u[0]["value"]

@@ -3,7 +3,7 @@
 // Package abi is the core's ABI for the Go host; abiId() of the module must equal ABI_ID.
 package abi
 
-const ABI_ID = 0x000b5364
+const ABI_ID = 0x000e678a
 
 // PACKAGE_VERSION is package.json's version, which the CLI prints (--version).
 const PACKAGE_VERSION = "1.0.0"
@@ -255,25 +255,29 @@ type RequestKind struct {
 
 // Request kinds: flags always set (RQ_*) and the whole table.
 const (
-	RQ_FINGERPRINT = 1
-	RQ_CANONICAL   = 2
-	RQ_EXPLAIN     = 385
-	RQ_EXPLAIN_ALL = 2433
-	RQ_DIFF        = 512
-	RQ_CLI         = 4096
-	RQ_REPLAY      = 16384
-	RQ_LIMITS      = 262144
-	RQ_PATH        = 1048578
+	RQ_FINGERPRINT    = 1
+	RQ_CANONICAL      = 2
+	RQ_EXPLAIN        = 385
+	RQ_EXPLAIN_ALL    = 2433
+	RQ_DIFF           = 512
+	RQ_CLI            = 4096
+	RQ_REPLAY         = 16384
+	RQ_KEEP_MASK      = 131074
+	RQ_CALL_KEEP_MASK = 131202
+	RQ_LIMITS         = 262144
+	RQ_PATH           = 1048578
 )
 
 var RequestKinds = map[string]RequestKind{
-	"fingerprint": {"fingerprint", 1, 1150, map[string]string{"kind": "json-string", "name": "json-string", "matchOn": "json-array", "ignoreArgs": "json-array", "args": "json"}, map[string]string{"digest": "hex"}, map[string][]string{}, []string{}},
-	"canonical":   {"fingerprint", 2, 1104, map[string]string{"args": "json"}, map[string]string{"text": "canonical"}, map[string][]string{}, []string{}},
-	"explain":     {"engine", 385, 73808, map[string]string{"ignoreArgs": "tools", "args": "call"}, map[string]string{"text": "record", "digest": "hex"}, map[string][]string{}, []string{}},
-	"explainAll":  {"engine", 2433, 73808, map[string]string{"kind": "u32:ALL_CALLS", "ignoreArgs": "tools", "args": "message"}, map[string]string{"text": "digest-record-lines"}, map[string][]string{"kind": {"4294967295"}}, []string{}},
-	"diff":        {"engine", 512, 0, map[string]string{"kind": "canonical", "name": "canonical"}, map[string]string{"text": "changes"}, map[string][]string{}, []string{}},
-	"cli":         {"engine", 4096, 0, map[string]string{"kind": "step", "name": "operand", "matchOn": "program", "ignoreArgs": "version", "args": "bytes"}, map[string]string{"text": "out-err-state-data", "words": "CLI"}, map[string][]string{}, []string{"out", "err", "state", "lines", "code", "op", "data", "arg"}},
-	"replay":      {"engine", 16384, 65616, map[string]string{"kind": "u32:op,argument,known", "args": "bytes"}, map[string]string{"text": "answer"}, map[string][]string{"kind": {"op", "argument", "known"}}, []string{}},
-	"limits":      {"fingerprint", 262144, 16, map[string]string{"kind": "naming", "args": "limit-members"}, map[string]string{"words": "given,bytes,depth,members"}, map[string][]string{}, []string{"given", "bytes", "depth", "members"}},
-	"path":        {"fingerprint", 1048578, 80, map[string]string{"args": "keys-and-indices"}, map[string]string{"text": "path"}, map[string][]string{}, []string{}},
+	"fingerprint":  {"fingerprint", 1, 1150, map[string]string{"kind": "json-string", "name": "json-string", "matchOn": "json-array", "ignoreArgs": "json-array", "args": "json"}, map[string]string{"digest": "hex"}, map[string][]string{}, []string{}},
+	"canonical":    {"fingerprint", 2, 1104, map[string]string{"args": "json"}, map[string]string{"text": "canonical"}, map[string][]string{}, []string{}},
+	"explain":      {"engine", 385, 73808, map[string]string{"ignoreArgs": "tools", "args": "call"}, map[string]string{"text": "record", "digest": "hex"}, map[string][]string{}, []string{}},
+	"explainAll":   {"engine", 2433, 73808, map[string]string{"kind": "u32:ALL_CALLS", "ignoreArgs": "tools", "args": "message"}, map[string]string{"text": "digest-record-lines"}, map[string][]string{"kind": {"4294967295"}}, []string{}},
+	"diff":         {"engine", 512, 0, map[string]string{"kind": "canonical", "name": "canonical"}, map[string]string{"text": "changes"}, map[string][]string{}, []string{}},
+	"cli":          {"engine", 4096, 0, map[string]string{"kind": "step", "name": "operand", "matchOn": "program", "ignoreArgs": "version", "args": "bytes"}, map[string]string{"text": "out-err-state-data", "words": "CLI"}, map[string][]string{}, []string{"out", "err", "state", "lines", "code", "op", "data", "arg"}},
+	"replay":       {"engine", 16384, 65616, map[string]string{"kind": "u32:op,argument,held,unit", "args": "bytes"}, map[string]string{"text": "answer"}, map[string][]string{"kind": {"op", "argument", "held", "unit"}}, []string{}},
+	"keepMask":     {"fingerprint", 131074, 92, map[string]string{"matchOn": "json-array", "ignoreArgs": "json-array", "args": "keys"}, map[string]string{"text": "keep-mask"}, map[string][]string{}, []string{}},
+	"callKeepMask": {"engine", 131202, 73808, map[string]string{"ignoreArgs": "tools", "args": "call"}, map[string]string{"text": "keep-mask"}, map[string][]string{}, []string{}},
+	"limits":       {"fingerprint", 262144, 16, map[string]string{"kind": "naming", "args": "limit-members"}, map[string]string{"words": "given,bytes,depth,members"}, map[string][]string{}, []string{"given", "bytes", "depth", "members"}},
+	"path":         {"fingerprint", 1048578, 80, map[string]string{"args": "keys-and-indices"}, map[string]string{"text": "path"}, map[string][]string{}, []string{}},
 }

@@ -15,11 +15,11 @@ import json
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
 from . import _core, _limits
-from ._abi import DEFAULT_KIND, F_FROM_VALUE, F_KEEP_MASK, F_MARSHAL, W_STRING, W_TEXT  # DEFAULT_KIND: D17
+from ._abi import DEFAULT_KIND, F_FROM_VALUE, F_MARSHAL, W_STRING, W_TEXT  # DEFAULT_KIND: D17
 from ._core import F_DIGEST, F_IGNORE, F_MATCH_ON, F_STRING_INPUT, F_TEXT, _local
 from ._encode import to_json_args
 from ._stream import NOT_PLAIN, PLAIN, UNKNOWN, marshal_call
-from ._select import key_list, keys_text, select_value
+from ._select import keep_mask, key_list, select_value
 from ._errors import host_error, type_word
 from ._limits import Limits
 from ._types import KeyList
@@ -86,9 +86,7 @@ def _keep_mask(flags: int, m: bytes, g: bytes, names: List[str]) -> str:
     key = (flags, m, g, tuple(names)) if len(names) <= _MASK_KEYS_MAX else None
     mask = _masks.get(key)  # (None: never a key)
     if mask is None:
-        a = _limits.active  # a byte limit would cut the keys short: none (the configured memory retention kept)
-        s = _limits.Settings(Limits(), a.retain) if a.any_bytes else a
-        mask = _core.call(flags | F_KEEP_MASK | F_TEXT, b"", b"", m, g, keys_text(names), s)
+        mask = keep_mask(flags, m, g, names)
         if key is not None:
             _remember(_masks, key, mask)
     return mask

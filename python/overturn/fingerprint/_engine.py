@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from typing import Any, Dict, Tuple
 
 from . import _core
-from ._abi import F_CALL, F_FROM_VALUE, F_KEEP_MASK, F_STRING_INPUT, F_TEXT, F_TOOLS, W_TEXT
+from ._abi import F_FROM_VALUE, F_STRING_INPUT, F_TOOLS, W_TEXT
 from ._errors import host_error, type_word
 from ._instance import Instance, Pool
 from ._module_cache import load_module
@@ -93,13 +93,7 @@ def explain_text(text: Any, tools: bytes = b"", s: Any = None, from_value: bool 
 def call_keep_mask(text: bytes, tools: bytes = b"", s: Any = None) -> str:
     """The core's keep-mask for a call's JSON text (made here from the caller's mapping) whose args
     are an object of its key names (``_select``): the call's own selection or its tool's decides."""
-    flags = F_CALL | F_KEEP_MASK | F_TEXT | F_FROM_VALUE | (F_TOOLS if tools else 0)
-    st = _acquire()
-    try:
-        view, ptr, size = st.send(flags, (b"", b"", b"", tools, text), s)
-        return str(view[ptr:ptr + size], "utf-8", "surrogatepass")
-    finally:
-        _release(st)
+    return str(_ask("callKeepMask", {"ignoreArgs": tools, "args": text}, F_FROM_VALUE | (F_TOOLS if tools else 0), s)[0], "ascii")
 
 
 # ---- diff and nearest (assembly/ops/compare.ts): sides in, the core's answer out ----

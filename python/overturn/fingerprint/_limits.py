@@ -5,7 +5,7 @@ Internal (``Limits`` and ``configure`` are re-exported by
 
 The core decides and words everything (``assembly/base/limits.ts``): this host
 reads the caller's objects and passes the numbers on, to every instance
-before it runs (``_core``, ``_engine``, ``_replay_wasm``, batches),
+before it runs (``_core``, ``_engine``, ``_replay``, batches),
 through the core's ``limits`` export: the configured limits and the call's
 own, of which the core takes the smaller (a call's own can only tighten).
 The core checks them wherever it reads a call's input and writes one

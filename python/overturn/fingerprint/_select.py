@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
+from . import _core
 from ._abi import W_KEEP_MASK, W_KEY_TYPE, W_STRINGS
 from ._errors import host_error, path_error, type_word
 from ._read import is_model, items_of, key_name, model_value, pair
@@ -20,9 +21,17 @@ _quote = json.encoder.encode_basestring_ascii  # C when available
 _STR = {str}
 
 
-def keys_text(names: List[str]) -> bytes:
-    """The keep-mask request's args: an object of the key names, every value ``1`` (never looked at)."""
-    return ("{%s:1}" % ":1,".join(map(_quote, names)) if names else "{}").encode("ascii")
+def keep_mask(flags: int, match: bytes, ignore: bytes, names: List[str]) -> str:
+    """The core's keep-mask for the key names under the lists (the generated "keepMask" request; no
+    limit governs it, so none is told), on an idle instance of the fingerprint module. Its args: an
+    object of the key names, every value ``1`` (never looked at)."""
+    keys = ("{%s:1}" % ":1,".join(map(_quote, names)) if names else "{}").encode("ascii")
+    st = _core._pool.acquire()
+    try:
+        view, ptr, size, _ = st.ask("keepMask", {"matchOn": match, "ignoreArgs": ignore, "args": keys}, flags, tell=False)
+        return str(view[ptr:ptr + size], "ascii")
+    finally:
+        _core._pool.release(st)
 
 
 def select_value(args: Any, ask: Callable[[List[str]], str], left: Optional[Callable[[Any], Any]] = None) -> Any:
@@ -113,17 +122,9 @@ def key_list(keys: Any, what: str) -> Tuple[str, ...]:
     if issubclass(t, (str, bytes, bytearray, dict)) or getattr(t, "__iter__", None) is None:
         raise host_error(W_STRINGS, what, t.__qualname__)
     out = tuple(keys)  # user code (__iter__): its exceptions pass through
-    for k in out:
-        if type(k) is not str:
-            break
-    else:
+    if all(type(k) is str for k in out):
         return out
-    exact = []
     for k in out:
-        kt = type(k)
-        if kt is not str:
-            if not issubclass(kt, str):
-                raise host_error(W_STRINGS, what, "an array holding " + kt.__qualname__)
-            k = str.__str__(k)
-        exact.append(k)
-    return tuple(exact)
+        if not issubclass(type(k), str):
+            raise host_error(W_STRINGS, what, "an array holding " + type(k).__qualname__)
+    return tuple(str.__str__(k) for k in out)
