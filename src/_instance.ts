@@ -296,7 +296,8 @@ export class Pool {
   /** Gives the instance back; drops it if it trapped or holds more than `retain` bytes of memory. */
   release(i: Instance): void {
     i.busy = false;
-    if (!i.dead && !(this.retire && i.u8.byteLength > retainBytes)) return;
+    // view(): the core's own growth during the call detaches the host's last view (byteLength 0).
+    if (!i.dead && !(this.retire && i.view().byteLength > retainBytes)) return;
     if (!i.dead) i.detach();
     if (i === this.primary) this.primary = undefined;
     else this.spares = this.spares.filter((s) => s !== i);
