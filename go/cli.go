@@ -61,13 +61,13 @@ func RunCLI(args []string) int {
 
 func runCLIWith(args []string, stdout, stderr io.Writer) (code int) {
 	defer func() {
-		if r := recover(); r != nil {
-			err, ok := r.(error)
-			if !ok {
-				panic(r)
-			}
-			fmt.Fprintf(stderr, "%s: %v\n", cliProg, err)
+		switch r := recover().(type) {
+		case nil:
+		case error:
+			fmt.Fprintf(stderr, "%s: %v\n", cliProg, r)
 			code = 2
+		default:
+			panic(r)
 		}
 	}()
 	in, err := engineModule.get()

@@ -39,6 +39,9 @@ func callArg(call any) any {
 // writes each call's whole Explanation (a JSON array of them for all).
 func explain[T any](c any, o *CallOptions, all bool) (out T, err error) {
 	tools, err := toolsText(o)
+	if err != nil {
+		return out, err
+	}
 	flags, index := uint32(abi.RQ_EXPLAIN), []byte(nil)
 	if all {
 		flags, index = abi.RQ_EXPLAIN_ALL, words(abi.ALL_CALLS)
@@ -46,17 +49,15 @@ func explain[T any](c any, o *CallOptions, all bool) (out T, err error) {
 	if tools != nil {
 		flags |= abi.F_TOOLS
 	}
-	if err == nil {
-		var r *result
-		if r, err = call(engineModule, flags, [][]byte{index, nil, nil, tools}, callArg(c), cmp.Or(o, &noCallOptions).Limits); err == nil {
-			err = decode(r.text, &out)
-		}
-	}
-	return out, err
+	r, err := call(engineModule, flags, [][]byte{index, nil, nil, tools}, callArg(c), cmp.Or(o, &noCallOptions).Limits)
+	return out, decode(r.text, err, &out)
 }
 
-// decode reads the core's JSON answer into v.
-func decode(text []byte, v any) error {
+// decode reads the core's JSON answer into v, unless the request failed (err).
+func decode(text []byte, err error, v any) error {
+	if err != nil {
+		return err
+	}
 	if err := json.Unmarshal(text, v); err != nil {
 		return internalError(err)
 	}
@@ -84,37 +85,32 @@ func FingerprintCall(call any, opts *CallOptions) (string, error) {
 func Explain(name string, args any, opts *Options) (*Explanation, error) {
 	// Members selection leaves out stay as keys (the explanation lists them), their values unread (D9).
 	flags, p, o := parts(name, opts)
-	c := asCall(name, o)
-	var err error
-	if c["args"], err = keepMask(flags, p, args, o.Limits, true); err != nil {
-		return nil, err
-	}
-	return ExplainCall(c, &CallOptions{Limits: o.Limits})
+	args, err := keepMask(flags, p, args, o.Limits, true)
+	return explainAs(name, o, "args", args, err)
 }
 
 // ExplainJSON explains the call FingerprintJSON(name, argsJSON, opts) makes.
 func ExplainJSON[T Text](name string, argsJSON T, opts *Options) (*Explanation, error) {
-	o := cmp.Or(opts, &noOptions)
-	c := asCall(name, o)
-	c["argsJSON"] = string(argsJSON)
-	if t := asText(argsJSON); t.flag == 0 {
-		// Bytes are read by the core first (UTF-8, a BOM: D12, D14); their canonical text stands in (D13).
-		r, err := call(fastModule, abi.F_TEXT, nil, t, o.Limits)
-		if err != nil {
-			return nil, err
-		}
-		c["argsJSON"] = string(r.text)
+	o, t := cmp.Or(opts, &noOptions), asText(argsJSON)
+	if t.flag != 0 {
+		return explainAs(name, o, "argsJSON", string(argsJSON), nil)
 	}
-	return ExplainCall(c, &CallOptions{Limits: o.Limits})
+	// Bytes are read by the core first (UTF-8, a BOM: D12, D14); their canonical text stands in (D13).
+	r, err := call(fastModule, abi.F_TEXT, nil, t, o.Limits)
+	return explainAs(name, o, "argsJSON", string(r.text), err)
 }
 
-// asCall is the call object of a name and options (null members are absent, as in a recording).
-func asCall(name string, o *Options) map[string]any {
-	c := map[string]any{"name": name, "matchOn": o.MatchOn, "ignoreArgs": o.IgnoreArgs}
+// explainAs explains the call object of a name, options and its args member (unless err: the args failed);
+// null members are absent, as in a recording.
+func explainAs(name string, o *Options, member string, args any, err error) (*Explanation, error) {
+	if err != nil {
+		return nil, err
+	}
+	c := map[string]any{"name": name, "matchOn": o.MatchOn, "ignoreArgs": o.IgnoreArgs, member: args}
 	if o.Kind != "" {
 		c["kind"] = o.Kind
 	}
-	return c
+	return ExplainCall(c, &CallOptions{Limits: o.Limits})
 }
 
 // Diff compares two calls (or their Explanations) by their canonical args,
@@ -123,10 +119,7 @@ func Diff(a, b any) (*DiffResult, error) {
 	d := &DiffResult{}
 	err := engineModule.with(func(in *instance) error {
 		text, err := compare(in, abi.D_DIFF, a, b)
-		if err == nil {
-			err = decode(text, d)
-		}
-		return err
+		return decode(text, err, d)
 	})
 	return d, err
 }
@@ -167,7 +160,7 @@ func Nearest(call any, recording []any) (best *NearestMatch, err error) {
 			if out, err = compare(in, abi.D_NEAR_STEP, []byte(nil), recording[i]); err == nil && len(out) > 4 {
 				// A null explanation: the recorded item is an Explanation, its own.
 				best = &NearestMatch{Call: recording[i]}
-				if err = decode(out[4:], best); best.Explanation == nil {
+				if err = decode(out[4:], nil, best); best.Explanation == nil {
 					best.Explanation = asExplanation(recording[i])
 				}
 			}

@@ -96,12 +96,13 @@ func (m *module) get() (*instance, error) {
 }
 
 // put returns an instance to the pool, or closes it when its memory grew
-// past the retained size (wasm memory cannot shrink) or the pool is full.
+// past the retained size (wasm memory cannot shrink) or the pool is full;
+// a closed one (trapped) stays closed.
 func (in *instance) put() {
 	if cap(in.buf) > abi.INPUT_RESERVE_BYTES<<4 {
 		in.buf = nil // a large request's buffer is not kept either
 	}
-	if in.mem.Size() <= uint32(retainBytes.Load()) {
+	if !in.mod.IsClosed() && in.mem.Size() <= uint32(retainBytes.Load()) {
 		select {
 		case in.m.idle <- in:
 			return
@@ -118,22 +119,19 @@ func (m *module) with(f func(in *instance) error) error {
 	if err != nil {
 		return err
 	}
-	trapped, err := in.trapped(f(in))
-	if !trapped {
-		in.put()
-	}
-	return err
+	defer in.put() // after trapped: a closed instance is not pooled
+	return in.trapped(f(in))
 }
 
 // trapped closes in when err is a failure in its wasm (a trap, a cancelled
 // context: never reused, D19) and gives the error to return.
-func (in *instance) trapped(err error) (bool, error) {
+func (in *instance) trapped(err error) error {
 	var trap *trapError
 	if !errors.As(err, &trap) {
-		return false, err
+		return err
 	}
 	in.mod.Close(context.Background())
-	return true, cmp.Or(trap.ctx, internalError(trap.err)) // a cancelled context says so itself
+	return cmp.Or(trap.ctx, internalError(trap.err)) // a cancelled context says so itself
 }
 
 type trapError struct{ err, ctx error }

@@ -63,13 +63,13 @@ func (rec *Recording) op(ctx context.Context, op, arg, held uint32, args, v any)
 	}
 	// op, argument, held (1: rec.held is the last line the core sent), no items: Go hands back the text.
 	r, err := rec.in.do(ctx, abi.RQ_REPLAY, [][]byte{words(op, arg, held, abi.U_NONE)}, args, nil)
-	if trapped, err := rec.in.trapped(err); trapped {
-		rec.in = nil
-		return err
-	} else if err != nil {
+	if err = rec.in.trapped(err); rec.in.mod.IsClosed() {
+		rec.in = nil // a failure in its wasm closed it (D19)
+	}
+	if err != nil {
 		return err
 	}
-	return decode(r.text, v)
+	return decode(r.text, nil, v)
 }
 
 // Lines is the number of lines read; Len the number of recorded calls.

@@ -141,7 +141,7 @@ func (w *walker) value(v reflect.Value) {
 		// A JSON number literal, the nearest double (D11); out of range: ±Inf, which the core makes null.
 		f, err := strconv.ParseFloat(v.String(), 64)
 		if !json.Valid([]byte(v.String())) || err != nil && !errors.Is(err, strconv.ErrRange) {
-			w.fail(abi.W_GO_VALUE, fmt.Sprintf("json.Number %q, not a JSON number,", v.String()), nil)
+			w.fail(abi.W_GO_VALUE, fmt.Sprintf("json.Number %q, not a JSON number,", v.String()))
 		}
 		w.num(f)
 	case (t == rawType || k == reflect.Pointer || k == reflect.Interface) && v.IsNil():
@@ -162,7 +162,7 @@ func (w *walker) value(v reflect.Value) {
 	case marshals(t) || k == reflect.Struct || k == reflect.Map && t.Key().Kind() != reflect.String:
 		w.marshal(v) // encoding/json's form: its tags, omitempty, other map keys as it writes them
 	case k == reflect.Slice && t.Elem().Kind() == reflect.Uint8:
-		w.fail(abi.W_GO_VALUE, "a []byte", nil)
+		w.fail(abi.W_GO_VALUE, "a []byte")
 	case k == reflect.Bool:
 		w.bool(v.Bool())
 	case v.CanInt():
@@ -192,7 +192,7 @@ func (w *walker) value(v reflect.Value) {
 			}
 		})
 	default: // channels, functions, complex numbers, unsafe pointers
-		w.fail(abi.W_GO_VALUE, "a "+t.String(), nil)
+		w.fail(abi.W_GO_VALUE, "a "+t.String())
 	}
 }
 
@@ -207,8 +207,7 @@ func special(t reflect.Type) bool { return t == timeType || t == rawType || t ==
 func (w *walker) enter(u ref) {
 	d := len(w.open)
 	if d >= maxDepth {
-		p := w.pathString()
-		panic(word(abi.W_TOO_DEEP, p, strconv.Itoa(maxDepth), p))
+		w.fail(abi.W_TOO_DEEP, strconv.Itoa(maxDepth))
 	}
 	w.open = append(w.open, frame{ref: u, idx: -2})
 	if d < cycleDepth || u.p == 0 {
@@ -241,8 +240,7 @@ func (w *walker) circular() {
 		}
 		first[f.ref] = true
 	}
-	p := w.pathString()
-	panic(word(abi.W_CIRCULAR, p, p))
+	w.fail(abi.W_CIRCULAR)
 }
 
 // container writes an object or array: null when nil, else its tag, count and (body) members or items.
@@ -336,7 +334,7 @@ func (w *walker) str(s string) {
 		}
 	}
 	if !ascii && !utf8.ValidString(s) {
-		w.fail(abi.W_GO_UTF8, "a string that is not valid UTF-8", nil)
+		w.fail(abi.W_GO_UTF8, "a string that is not valid UTF-8")
 	}
 	item(w, tag, s)
 }
@@ -356,22 +354,19 @@ func item[T ~string | ~[]byte](w *walker, tag byte, b T) {
 func (w *walker) marshal(v reflect.Value) {
 	b, err := json.Marshal(v.Interface())
 	if err != nil {
-		w.fail(abi.W_GO_VALUE, "a "+v.Type().String(), err)
+		w.fail(abi.W_GO_VALUE_CAUSE, "a "+v.Type().String(), err.Error())
 	}
 	// encoding/json writes an invalid UTF-8 byte as the escape \ufffd (a real U+FFFD stays raw).
 	if bytes.Contains(b, []byte(`\ufffd`)) {
-		w.fail(abi.W_GO_UTF8, "a string that is not valid UTF-8 in a "+v.Type().String(), nil)
+		w.fail(abi.W_GO_UTF8, "a string that is not valid UTF-8 in a "+v.Type().String())
 	}
 	w.json(b)
 }
 
-// fail: the value here is refused (word id: W_GO_VALUE, W_GO_UTF8); a cause follows its message.
-func (w *walker) fail(id int, what string, cause error) {
+// fail: the value here is refused; every such word ends with the path (its error's Path too).
+func (w *walker) fail(id int, params ...string) {
 	p := w.pathString()
-	if cause != nil {
-		panic(word(abi.W_GO_VALUE_CAUSE, p, what, cause.Error(), p))
-	}
-	panic(word(id, p, what, p))
+	panic(word(id, p, append(params, p)...))
 }
 
 // pathString: where the walk is, as the core writes it in D15's notation
