@@ -73,6 +73,9 @@ var (
 	none        = [3]uint32{noLimit, noLimit, noLimit}
 	configured  atomic.Pointer[[3]uint32]
 	retainBytes atomic.Int64
+	// The options of a call given none (read only).
+	noOptions     Options
+	noCallOptions CallOptions
 )
 
 func init() {
@@ -95,12 +98,6 @@ func Configure(s Settings) error {
 	}
 	return nil
 }
-
-// The options of a call given none (read only).
-var (
-	noOptions     Options
-	noCallOptions CallOptions
-)
 
 // Text is JSON text: a string, or bytes (which may start with a UTF-8 BOM, D12).
 type Text interface{ ~string | ~[]byte }

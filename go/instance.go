@@ -172,11 +172,10 @@ func (in *instance) tell(ctx context.Context, own *Limits) error {
 	o, err := own.over(none)
 	c := configured.Load()
 	if t := [6]uint32{c[0], c[1], c[2], o[0], o[1], o[2]}; err == nil && t != in.told {
-		b, err := in.call(ctx, in.limits, uint64(t[0]), uint64(t[1]), uint64(t[2]), uint64(t[3]), uint64(t[4]), uint64(t[5]))
-		if err != nil {
-			return err
+		var b uint64
+		if b, err = in.call(ctx, in.limits, uint64(t[0]), uint64(t[1]), uint64(t[2]), uint64(t[3]), uint64(t[4]), uint64(t[5])); err == nil {
+			in.told, in.bytes = t, uint32(b)
 		}
-		in.told, in.bytes = t, uint32(b)
 	}
 	return err
 }
@@ -211,15 +210,12 @@ func (in *instance) do(ctx context.Context, flags uint32, parts [][]byte, args a
 	if !in.mem.Write(in.inPtr, in.buf) {
 		return nil, &trapError{err: errors.New("input region outside memory")}
 	}
-	st, err := in.call(ctx, in.run, uint64(len(in.buf)))
-	if err != nil {
+	if st, err := in.call(ctx, in.run, uint64(len(in.buf))); err != nil {
 		return nil, err
+	} else if int32(st) != 0 {
+		return nil, coreError(in.readResult())
 	}
-	r := in.readResult()
-	if int32(st) != 0 {
-		return r, coreError(r)
-	}
-	return r, nil
+	return in.readResult(), nil
 }
 
 // result is the core's answer to one request.

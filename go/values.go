@@ -266,11 +266,10 @@ func (w *walker) at(key string, idx int) {
 }
 
 func (w *walker) bool(b bool) {
-	tag := byte(abi.V_FALSE)
+	w.buf = append(w.buf, abi.V_FALSE)
 	if b {
-		tag = abi.V_TRUE
+		w.buf[len(w.buf)-1] = abi.V_TRUE
 	}
-	w.buf = append(w.buf, tag)
 }
 
 // num: a double; NaN and ±Inf travel as they are and the core makes them null (D1).
