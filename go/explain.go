@@ -50,15 +50,15 @@ func explain[T any](c any, o *CallOptions, all bool) (out T, err error) {
 		flags |= abi.F_TOOLS
 	}
 	r, err := call(engineModule, flags, [][]byte{index, nil, nil, tools}, callArg(c), cmp.Or(o, &noCallOptions).Limits)
-	return out, decode(r.text, err, &out)
+	return out, decode(r, err, &out)
 }
 
 // decode reads the core's JSON answer into v, unless the request failed (err).
-func decode(text []byte, err error, v any) error {
+func decode(r *result, err error, v any) error {
 	if err != nil {
 		return err
 	}
-	if err := json.Unmarshal(text, v); err != nil {
+	if err := json.Unmarshal(r.text, v); err != nil {
 		return internalError(err)
 	}
 	return nil
@@ -118,8 +118,8 @@ func explainAs(name string, o *Options, member string, args any, err error) (*Ex
 func Diff(a, b any) (*DiffResult, error) {
 	d := &DiffResult{}
 	err := engineModule.with(func(in *instance) error {
-		text, err := compare(in, abi.D_DIFF, a, b)
-		return decode(text, err, d)
+		r, err := compare(in, abi.D_DIFF, a, b)
+		return decode(r, err, d)
 	})
 	return d, err
 }
@@ -134,17 +134,13 @@ func words(ws ...uint32) (b []byte) {
 
 // compare runs one F_DIFF request on in: the kind part says the op and how
 // the name part's value (a) and the args' (b) are sent (JSON text, or a Go value's stream).
-func compare(in *instance, op uint32, a, b any) ([]byte, error) {
+func compare(in *instance, op uint32, a, b any) (*result, error) {
 	a, b = callArg(a), callArg(b)
 	side, err := writeValue(nil, a, -1)
 	if err != nil {
 		return nil, err
 	}
-	r, err := in.do(context.Background(), abi.F_DIFF, [][]byte{words(op, 0, sentAs(a), sentAs(b)), side}, b, nil)
-	if err != nil {
-		return nil, err
-	}
-	return r.text, nil
+	return in.do(context.Background(), abi.F_DIFF, [][]byte{words(op, 0, sentAs(a), sentAs(b)), side}, b, nil)
 }
 
 // Nearest finds the recorded call of the same tool and kind with the fewest
@@ -156,16 +152,17 @@ func Nearest(call any, recording []any) (best *NearestMatch, err error) {
 	err = engineModule.with(func(in *instance) error {
 		_, err := compare(in, abi.D_NEAR_START, []byte(nil), call)
 		for i, step := 0, uint32(0); err == nil && i < len(recording) && step != abi.NEAR_EXACT; i++ {
-			var out []byte
-			if out, err = compare(in, abi.D_NEAR_STEP, []byte(nil), recording[i]); err == nil && len(out) > 4 {
+			// The step (NEAR_*), then the nearest so far when this call is it.
+			var r *result
+			if r, err = compare(in, abi.D_NEAR_STEP, []byte(nil), recording[i]); err == nil {
+				step, r.text = binary.LittleEndian.Uint32(r.text), r.text[4:]
+			}
+			if err == nil && len(r.text) > 0 {
 				// A null explanation: the recorded item is an Explanation, its own.
 				best = &NearestMatch{Call: recording[i]}
-				if err = decode(out[4:], nil, best); best.Explanation == nil {
+				if err = decode(r, nil, best); best.Explanation == nil {
 					best.Explanation = asExplanation(recording[i])
 				}
-			}
-			if err == nil {
-				step = binary.LittleEndian.Uint32(out)
 			}
 		}
 		return err

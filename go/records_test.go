@@ -60,7 +60,10 @@ func TestRecordsFillTheirStructs(t *testing.T) {
 
 	var d []byte
 	err = engineModule.with(func(in *instance) (err error) {
-		d, err = compare(in, abi.D_DIFF, `{"name":"t","args":{"p":"P0"}}`, `{"name":"t","args":{"p":"P1","q":1}}`)
+		r, err := compare(in, abi.D_DIFF, `{"name":"t","args":{"p":"P0"}}`, `{"name":"t","args":{"p":"P1","q":1}}`)
+		if err == nil {
+			d = r.text
+		}
 		return err
 	})
 	if err != nil {

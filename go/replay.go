@@ -66,10 +66,7 @@ func (rec *Recording) op(ctx context.Context, op, arg, held uint32, args, v any)
 	if err = rec.in.trapped(err); rec.in.mod.IsClosed() {
 		rec.in = nil // a failure in its wasm closed it (D19)
 	}
-	if err != nil {
-		return err
-	}
-	return decode(r.text, nil, v)
+	return decode(r, err, v)
 }
 
 // Lines is the number of lines read; Len the number of recorded calls.
