@@ -158,10 +158,14 @@ func Nearest(call any, recording []any) (best *NearestMatch, err error) {
 				step, r.text = binary.LittleEndian.Uint32(r.text), r.text[4:]
 			}
 			if err == nil && len(r.text) > 0 {
-				// A null explanation: the recorded item is an Explanation, its own.
 				best = &NearestMatch{Call: recording[i]}
 				if err = decode(r, nil, best); best.Explanation == nil {
-					best.Explanation = asExplanation(recording[i])
+					switch e := recording[i].(type) { // a null explanation: the recorded item is an Explanation, its own
+					case Explanation:
+						best.Explanation = &e
+					case *Explanation:
+						best.Explanation = e
+					}
 				}
 			}
 		}
@@ -171,12 +175,4 @@ func Nearest(call any, recording []any) (best *NearestMatch, err error) {
 		return nil, err
 	}
 	return best, nil
-}
-
-func asExplanation(x any) *Explanation {
-	if e, ok := x.(Explanation); ok {
-		return &e
-	}
-	e, _ := x.(*Explanation)
-	return e
 }

@@ -322,10 +322,8 @@ func keepMask(flags uint32, p [][]byte, args any, own *Limits, left any) (any, e
 
 // str: V_STR_CLEAN when nothing needs escaping (D6), else V_STR; invalid UTF-8 is an error (D20).
 func (w *walker) str(s string) {
-	tag := byte(abi.V_STR_CLEAN)
-	ascii := true
-	for i := 0; i < len(s); i++ {
-		c := s[i]
+	tag, ascii := byte(abi.V_STR_CLEAN), true
+	for _, c := range []byte(s) { // no copy: the compiler ranges over s itself
 		if c < 0x20 || c == '"' || c == '\\' {
 			tag = abi.V_STR
 		} else if c >= 0x80 {
