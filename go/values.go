@@ -250,8 +250,7 @@ func (w *walker) container(tag byte, isNil bool, n int, p ref, body func()) {
 		return
 	}
 	w.enter(p)
-	w.buf = append(w.buf, tag)
-	w.buf = binary.LittleEndian.AppendUint32(w.buf, uint32(n))
+	w.buf = binary.LittleEndian.AppendUint32(append(w.buf, tag), uint32(n))
 	w.check()
 	body()
 	w.leave()
