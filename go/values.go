@@ -4,6 +4,7 @@ import (
 	"github.com/overturn/fingerprint/go/internal/abi"
 
 	"bytes"
+	"cmp"
 	"encoding"
 	"encoding/binary"
 	"encoding/json"
@@ -377,9 +378,6 @@ func (w *walker) pathString() string {
 		}
 	}
 	b, _ := json.Marshal(at) // strings and ints only
-	r, err := call(fastModule, abi.F_PATH|abi.F_TEXT, make([][]byte, 4), textArg{b: b}, nil)
-	if err != nil {
-		return "args" // no module to write it: the walk's start
-	}
-	return string(r.text)
+	r, _ := call(fastModule, abi.F_PATH|abi.F_TEXT, make([][]byte, 4), textArg{b: b}, nil)
+	return cmp.Or(string(r.text), "args") // none when no module writes it: the walk's start
 }
