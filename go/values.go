@@ -95,8 +95,13 @@ func (w *walker) any(x any) {
 	case textArg: // JSON text, sent as it is (only ever the whole args)
 		w.buf = append(w.buf, v.b...)
 		w.check()
-	case keysArg:
-		w.keys(v)
+	case keysArg: // a keep-mask request's args: an object of the keys (values true), in this order
+		w.container(abi.V_OBJECT, false, len(v), ref{}, func() {
+			for _, k := range v {
+				w.at(k, -1)
+				w.buf = append(w.buf, abi.V_TRUE)
+			}
+		})
 	case nil:
 		w.buf = append(w.buf, abi.V_NULL)
 	case string:
@@ -218,7 +223,16 @@ func (w *walker) enter(u ref) {
 		w.seen = map[ref]bool{}
 	}
 	if w.seen[u] {
-		w.circular()
+		// A cycle: the path to the first container on it that repeats an earlier one.
+		first := map[ref]bool{}
+		for i, f := range w.open {
+			if f.ref.p != 0 && first[f.ref] {
+				w.open = w.open[:i]
+				break
+			}
+			first[f.ref] = true
+		}
+		w.fail(abi.W_CIRCULAR)
 	}
 	w.seen[u] = true
 }
@@ -229,19 +243,6 @@ func (w *walker) leave() {
 		delete(w.seen, w.open[d].ref)
 	}
 	w.open = w.open[:d]
-}
-
-// circular names the first container on the path that repeats an earlier one.
-func (w *walker) circular() {
-	first := map[ref]bool{}
-	for i, f := range w.open {
-		if f.ref.p != 0 && first[f.ref] {
-			w.open = w.open[:i] // the path to it
-			break
-		}
-		first[f.ref] = true
-	}
-	w.fail(abi.W_CIRCULAR)
 }
 
 // container writes an object or array: null when nil, else its tag, count and (body) members or items.
@@ -277,16 +278,6 @@ func (w *walker) num(f float64) { w.double(abi.V_NUMBER, f) }
 
 func (w *walker) double(tag byte, f float64) {
 	w.buf = binary.LittleEndian.AppendUint64(append(w.buf, tag), math.Float64bits(f))
-}
-
-// keys writes an object of the keys (values true), in this order: a keep-mask request's args.
-func (w *walker) keys(keys []string) {
-	w.container(abi.V_OBJECT, false, len(keys), ref{}, func() {
-		for _, k := range keys {
-			w.at(k, -1)
-			w.buf = append(w.buf, abi.V_TRUE)
-		}
-	})
 }
 
 // keysArg: the top-level keys of a map, for the core's keep-mask (selection decided once, D9).
