@@ -125,10 +125,8 @@ func Diff(a, b any) (*DiffResult, error) {
 }
 
 // words: u32s as little-endian bytes (a request's kind part).
-func words(ws ...uint32) (b []byte) {
-	for _, w := range ws {
-		b = binary.LittleEndian.AppendUint32(b, w)
-	}
+func words(ws ...uint32) []byte {
+	b, _ := binary.Append(nil, binary.LittleEndian, ws) // a []uint32: no reflection
 	return b
 }
 

@@ -351,15 +351,9 @@ func (w *walker) marshal(v reflect.Value) {
 	w.json(b)
 }
 
-// fail: the value here is refused; every such word ends with the path (its error's Path too).
+// fail: the value here is refused; every such word ends with the path (its error's Path too): where
+// the walk is, as the core writes it in D15's notation (args.items[3].when) from the keys and indices (abi.F_PATH).
 func (w *walker) fail(id int, params ...string) {
-	p := w.pathString()
-	panic(word(id, p, append(params, p)...))
-}
-
-// pathString: where the walk is, as the core writes it in D15's notation
-// (args.items[3].when) from the keys and indices (abi.F_PATH).
-func (w *walker) pathString() string {
 	at := make([]any, 0, len(w.open))
 	for _, f := range w.open {
 		if f.idx == -1 {
@@ -370,5 +364,6 @@ func (w *walker) pathString() string {
 	}
 	b, _ := json.Marshal(at) // strings and ints only
 	r, _ := call(fastModule, abi.F_PATH|abi.F_TEXT, make([][]byte, 4), textArg{b: b}, nil)
-	return cmp.Or(string(r.text), "args") // none when no module writes it: the walk's start
+	p := cmp.Or(string(r.text), "args") // none when no module writes it: the walk's start
+	panic(word(id, p, append(params, p)...))
 }
