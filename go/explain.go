@@ -35,16 +35,12 @@ func callArg(call any) any {
 	return call
 }
 
-// explain reads one call (all false) or every call of a message: the core
-// writes each call's whole Explanation (a JSON array of them for all).
-func explain[T any](c any, o *CallOptions, all bool) (out T, err error) {
+// explain reads one call (RQ_EXPLAIN) or, at index ALL_CALLS, every call of a message (RQ_EXPLAIN_ALL): the
+// core writes each call's whole Explanation (a JSON array of them for all).
+func explain[T any](c any, o *CallOptions, flags uint32, index []byte) (out T, err error) {
 	tools, err := toolsText(o)
 	if err != nil {
 		return out, err
-	}
-	flags, index := uint32(abi.RQ_EXPLAIN), []byte(nil)
-	if all {
-		flags, index = abi.RQ_EXPLAIN_ALL, words(abi.ALL_CALLS)
 	}
 	if tools != nil {
 		flags |= abi.F_TOOLS
@@ -67,17 +63,17 @@ func decode(r *result, err error, v any) error {
 // ExplainCall explains one call: a recording line or a provider's tool call,
 // as JSON text or a Go value; the core reads its shape.
 func ExplainCall(call any, opts *CallOptions) (*Explanation, error) {
-	return explain[*Explanation](call, opts, false)
+	return explain[*Explanation](call, opts, abi.RQ_EXPLAIN, nil)
 }
 
 // ExplainCalls explains every call of a message holding several (a single call is one); none gives an empty list.
 func ExplainCalls(message any, opts *CallOptions) ([]Explanation, error) {
-	return explain[[]Explanation](message, opts, true)
+	return explain[[]Explanation](message, opts, abi.RQ_EXPLAIN_ALL, words(abi.ALL_CALLS))
 }
 
 // FingerprintCall is the fingerprint of a call read whole (as ExplainCall reads it).
 func FingerprintCall(call any, opts *CallOptions) (string, error) {
-	e, err := explain[Explanation](call, opts, false)
+	e, err := explain[Explanation](call, opts, abi.RQ_EXPLAIN, nil)
 	return e.Fingerprint, err
 }
 

@@ -49,7 +49,7 @@ func checkRecord(t *testing.T, raw []byte, v any, partial bool, extra ...string)
 
 func TestRecordsFillTheirStructs(t *testing.T) {
 	e, err := explain[json.RawMessage](map[string]any{"name": "t", "args": map[string]any{"a": 1, "b": 2}},
-		&CallOptions{Tools: `{"t":{"ignoreArgs":["b"]}}`}, false)
+		&CallOptions{Tools: `{"t":{"ignoreArgs":["b"]}}`}, abi.RQ_EXPLAIN, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
