@@ -113,11 +113,10 @@ func explainAs(name string, o *Options, member string, args any, err error) (*Ex
 // kind and name; the core answers (assembly/ops/compare.ts).
 func Diff(a, b any) (*DiffResult, error) {
 	d := &DiffResult{}
-	err := engineModule.with(func(in *instance) error {
+	return d, engineModule.with(func(in *instance) error { // d is filled in place
 		r, err := compare(in, abi.D_DIFF, a, b)
 		return decode(r, err, d)
 	})
-	return d, err
 }
 
 // words: u32s as little-endian bytes (a request's kind part).
