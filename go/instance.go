@@ -97,7 +97,7 @@ func (m *module) get() (*instance, error) {
 
 // put returns an instance to the pool, or closes it when its memory grew
 // past the retained size (wasm memory cannot shrink) or the pool is full;
-// a closed one (trapped) stays closed.
+// a closed one (its wasm failed, call) stays closed.
 func (in *instance) put() {
 	if cap(in.buf) > abi.INPUT_RESERVE_BYTES<<4 {
 		in.buf = nil // a large request's buffer is not kept either
@@ -112,31 +112,15 @@ func (in *instance) put() {
 	in.mod.Close(context.Background())
 }
 
-// with runs f on a pooled instance; an instance whose call failed in the
-// wasm (a trap, a cancelled context) is closed, never reused (D19).
+// with runs f on a pooled instance (one whose wasm failed is closed: put leaves it).
 func (m *module) with(f func(in *instance) error) error {
 	in, err := m.get()
 	if err != nil {
 		return err
 	}
-	defer in.put() // after trapped: a closed instance is not pooled
-	return in.trapped(f(in))
+	defer in.put()
+	return f(in)
 }
-
-// trapped closes in when err is a failure in its wasm (a trap, a cancelled
-// context: never reused, D19) and gives the error to return.
-func (in *instance) trapped(err error) error {
-	var trap *trapError
-	if !errors.As(err, &trap) {
-		return err
-	}
-	in.mod.Close(context.Background())
-	return cmp.Or(trap.ctx, internalError(trap.err)) // a cancelled context says so itself
-}
-
-type trapError struct{ err, ctx error }
-
-func (t *trapError) Error() string { return t.err.Error() }
 
 func internalError(err error) error {
 	return newError("internal-error", "the fingerprint core failed: "+err.Error(), "")
@@ -145,7 +129,9 @@ func internalError(err error) error {
 func (in *instance) call(ctx context.Context, f api.Function, args ...uint64) (uint64, error) {
 	copy(in.stack, args)
 	if err := f.CallWithStack(ctx, in.stack); err != nil {
-		return 0, &trapError{err: err, ctx: ctx.Err()}
+		// A failure in its wasm (a trap, a cancelled context): the instance is closed, never reused (D19).
+		in.mod.Close(context.Background())
+		return 0, cmp.Or(ctx.Err(), internalError(err)) // a cancelled context says so itself
 	}
 	return in.stack[0], nil
 }
@@ -208,7 +194,8 @@ func (in *instance) do(ctx context.Context, flags uint32, parts [][]byte, args a
 		return nil, err
 	}
 	if !in.mem.Write(in.inPtr, in.buf) {
-		return nil, &trapError{err: errors.New("input region outside memory")}
+		in.mod.Close(context.Background()) // as a failure in its wasm (call)
+		return nil, internalError(errors.New("input region outside memory"))
 	}
 	if st, err := in.call(ctx, in.run, uint64(len(in.buf))); err != nil {
 		return nil, err

@@ -58,12 +58,12 @@ func LoadRecording(ctx context.Context, r io.Reader, opts *CallOptions) (*Record
 // op runs one replay operation on the recording's instance (its index lives
 // there; the caller holds rec.mu) and decodes the core's JSON answer into v.
 func (rec *Recording) op(ctx context.Context, op, arg, held uint32, args, v any) error {
-	if rec.in == nil || rec.in.mod.IsClosed() { // Close, or a failure in its wasm (trapped closes it, D19)
+	if rec.in == nil || rec.in.mod.IsClosed() { // Close, or a failure in its wasm (call closes it, D19)
 		return newError("invalid-argument", "the recording is closed", "")
 	}
 	// op, argument, held (1: rec.held is the last line the core sent), no items: Go hands back the text.
 	r, err := rec.in.do(ctx, abi.RQ_REPLAY, [][]byte{words(op, arg, held, abi.U_NONE)}, args, nil)
-	return decode(r, rec.in.trapped(err), v)
+	return decode(r, err, v)
 }
 
 // Lines is the number of lines read; Len the number of recorded calls.
