@@ -12,7 +12,9 @@ import (
 // failing is an export whose call fails in the wasm (as a trap does).
 type failing struct{ api.Function }
 
-func (failing) CallWithStack(context.Context, []uint64) error { return errors.New("wasm trap: unreachable") }
+func (failing) CallWithStack(context.Context, []uint64) error {
+	return errors.New("wasm trap: unreachable")
+}
 
 // A failure in an instance's wasm closes it at once (never reused, D19) and is an internal-error, or the
 // cancelled context's own error; put then leaves it out of the pool.
