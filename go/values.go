@@ -42,6 +42,7 @@ type ref struct {
 
 type walker struct {
 	buf   []byte
+	call  bool    // x is a whole call: its paths start at the call (D15: args.x is its args member's x)
 	limit int     // the stream may not grow past this (a byte limit): then it is over
 	open  []frame // each open container or followed pointer: the path
 	seen  map[ref]bool
@@ -62,8 +63,8 @@ var (
 // writeValue appends x's stream to buf; once the stream is longer than limit
 // bytes it stops there, limit + 1 bytes written. A value D20 rejects is a
 // *FingerprintError.
-func writeValue(buf []byte, x any, limit int) (out []byte, err error) {
-	w := &walker{buf: buf, limit: len(buf) + limit}
+func writeValue(buf []byte, x any, limit int, call bool) (out []byte, err error) {
+	w := &walker{buf: buf, limit: len(buf) + limit, call: call}
 	if limit < 0 || w.limit < 0 {
 		w.limit = math.MaxInt
 	}
@@ -377,7 +378,10 @@ func (w *walker) fail(id int, what string, cause error) {
 // pathString: where the walk is, as the core writes it in D15's notation
 // (args.items[3].when) from the keys and indices (abi.F_PATH).
 func (w *walker) pathString() string {
-	at := make([]any, 0, len(w.open))
+	at := make([]any, 0, len(w.open)+1)
+	if w.call {
+		at = append(at, nil) // null first: the keys start at a whole call (abi.F_PATH)
+	}
 	for _, f := range w.open {
 		if f.idx == -1 {
 			at = append(at, f.key)
