@@ -197,6 +197,18 @@ func (w *walker) value(v reflect.Value) {
 	}
 }
 
+// isNil: v is written as null (a nil interface, pointer, map or slice) without reading below it.
+func isNil(v reflect.Value) bool {
+	for v.Kind() == reflect.Interface && !v.IsNil() {
+		v = v.Elem()
+	}
+	switch v.Kind() {
+	case reflect.Interface, reflect.Pointer, reflect.Map, reflect.Slice:
+		return v.IsNil()
+	}
+	return !v.IsValid()
+}
+
 func marshals(t reflect.Type) bool {
 	return t.Implements(marshalerType) || t.Implements(textType)
 }
@@ -315,9 +327,13 @@ func keepMask(flags uint32, p [][]byte, args any, own *Limits, left any) (any, e
 	// The mask: "M" or "I", then "1" per member to walk.
 	out := make(map[string]any, len(keys))
 	for i, k := range keys {
-		if mask.text[i+1] == '1' {
-			out[k] = m.MapIndex(reflect.ValueOf(k).Convert(m.Type().Key())).Interface()
-		} else if left != nil {
+		v := m.MapIndex(reflect.ValueOf(k).Convert(m.Type().Key()))
+		switch {
+		case mask.text[i+1] == '1':
+			out[k] = v.Interface()
+		case left != nil && isNil(v):
+			out[k] = nil // a member holding null stays null: "dropped" names only those holding a value
+		case left != nil:
 			out[k] = left
 		}
 	}

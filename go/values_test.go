@@ -199,3 +199,14 @@ func TestWholeCallPathsStartAtTheCall(t *testing.T) {
 		}
 	}
 }
+
+// Explain's "dropped" names the members selection leaves out that hold a value, as the other SDKs
+// do: a member holding null (nil, a nil pointer, map or slice) is not named, and none is read.
+func TestExplainDroppedNamesMembersHoldingAValue(t *testing.T) {
+	var np *int
+	args := map[string]any{"a": nil, "b": 1, "d": map[string]any{"x": make(chan int)}, "e": np, "f": []any(nil), "g": struct{}{}}
+	e, err := Explain("t", args, &Options{MatchOn: []string{"b"}})
+	if err != nil || strings.Join(e.Selected.Dropped, ",") != "d,g" || strings.Join(e.Selected.Kept, ",") != "b" {
+		t.Fatalf("%+v %v", e, err)
+	}
+}
