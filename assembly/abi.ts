@@ -337,3 +337,7 @@ export const W_KEEP_MASK: u32 = 54;      // word: internal-error | the core's ke
 export const W_GO_VALUE: u32 = 60;       // word: unsupported-value | cannot fingerprint {1} at {2}
 export const W_GO_VALUE_CAUSE: u32 = 61; // word: unsupported-value | cannot fingerprint {1} at {3}: {2}
 export const W_GO_UTF8: u32 = 62;        // word: invalid-utf8 | cannot fingerprint {1} at {2}
+
+// A batch item's error the host found itself (a value D15 rejects as it is written) is named as the core
+// names its own: the host asks for this word with {2} empty ("item 3: ") and appends the message it holds.
+export const W_ITEM: u32 = 63;           // word: - | item {1}: {2}

@@ -6,9 +6,9 @@ import (
 	"cmp"
 	"context"
 	"encoding/binary"
-	"fmt"
 	"math"
 	"slices"
+	"strconv"
 )
 
 // Batches: many calls, one crossing into the core per chunk of items
@@ -40,7 +40,7 @@ func FingerprintBatch(ctx context.Context, calls []any, opts *CallOptions) ([]st
 		if t, ok := callArg(calls[i]).(textArg); ok {
 			w.json(t.b)
 		} else {
-			w.buf, err = writeValue(w.buf, calls[i], -1) // a value D20 rejects: the batch stops at it in its turn
+			w.buf, err = writeValue(w.buf, calls[i], -1, true) // a value D20 rejects: the batch stops at it in its turn
 		}
 		return [2][]byte{nil, w.buf}, err
 	}
@@ -101,7 +101,7 @@ func batch(ctx context.Context, m *module, flags uint32, cols [5][]byte, count i
 				if int(stop) < n {
 					e = coreError(in.readResult()) // "item N: ...", worded by the core
 				} else {
-					e.Message = fmt.Sprintf("item %d: %s", base+n, e.Message) // as the core names its own
+					e.Message = word(abi.W_ITEM, "", strconv.Itoa(base+n), "").Message + e.Message // as the core names its own
 				}
 				e.Index = base + int(stop)
 				return e

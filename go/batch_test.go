@@ -55,7 +55,9 @@ func TestBatchCalls(t *testing.T) {
 	}
 	_, err = FingerprintBatch(context.Background(), []any{calls[0], map[string]any{"name": "t", "args": []any{make(chan int)}}}, nil)
 	var fe *FingerprintError
-	if !errors.As(err, &fe) || fe.Index != 1 || fe.Code != "unsupported-value" || !strings.HasPrefix(fe.Message, "item 1: cannot fingerprint") {
+	// Named from the call, as ExplainCall names it (D15): args[0], not args.args[0].
+	if !errors.As(err, &fe) || fe.Index != 1 || fe.Code != "unsupported-value" || fe.Path != "args[0]" ||
+		!strings.HasPrefix(fe.Message, "item 1: cannot fingerprint") {
 		t.Errorf("a bad value: %#v", err)
 	}
 	// The first bad item in order: the core's (a cut line) before a later one the host found (before: the host's).

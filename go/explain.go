@@ -129,7 +129,7 @@ func words(ws ...uint32) []byte {
 // the name part's value (a) and the args' (b) are sent (JSON text, or a Go value's stream).
 func compare(in *instance, op uint32, a, b any) (*result, error) {
 	a, b = callArg(a), callArg(b)
-	side, err := writeValue(nil, a, -1)
+	side, err := writeValue(nil, a, -1, true)
 	if err != nil {
 		return nil, err
 	}

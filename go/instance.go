@@ -184,7 +184,7 @@ func (in *instance) do(ctx context.Context, flags uint32, parts [][]byte, args a
 	if in.bytes != noLimit && flags&(abi.F_REPLAY|abi.F_CLI|abi.F_LIMITS) == 0 {
 		limit = int(in.bytes)
 	}
-	buf, err := writeValue(in.buf, args, limit)
+	buf, err := writeValue(in.buf, args, limit, flags&(abi.F_CALL|abi.F_DIFF|abi.F_REPLAY) != 0)
 	if in.buf = buf; err != nil {
 		return nil, err
 	}

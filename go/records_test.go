@@ -89,8 +89,8 @@ func TestRecordsFillTheirStructs(t *testing.T) {
 		record, _, _ := bytes.Cut(out, []byte{'\n'})
 		return record
 	}
-	// Go's ReplayAnswer leaves out a hit's "line" and "call": RecordedLine and RecordedCall hold them;
-	// its "text" Answer reads through the embedded RecordedCall (ReplayAnswer.Text is json:"-").
+	// Go's ReplayAnswer leaves out a hit's "line" and "call" (RecordedLine and RecordedCall hold them) and
+	// reads its "text" beside the struct (a line the core left out is the one the recording holds).
 	checkRecord(t, ask(abi.R_ANSWER, callArg(`{"name":"t","args":{"p":1}}`)), &ReplayAnswer{}, true, "line", "call", "text")
 	miss := ask(abi.R_ANSWER, callArg(`{"name":"t","args":{"p":2}}`))
 	checkRecord(t, miss, &ReplayAnswer{}, true)

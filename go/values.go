@@ -43,6 +43,7 @@ type ref struct {
 
 type walker struct {
 	buf   []byte
+	call  bool    // x is a whole call: its paths start at the call (D15: args.x is its args member's x)
 	limit int     // the stream may not grow past this (a byte limit): then it is over
 	open  []frame // each open container or followed pointer: the path
 	seen  map[ref]bool
@@ -63,8 +64,8 @@ var (
 // writeValue appends x's stream to buf; once the stream is longer than limit
 // bytes it stops there, limit + 1 bytes written. A value D20 rejects is a
 // *FingerprintError.
-func writeValue(buf []byte, x any, limit int) (out []byte, err error) {
-	w := &walker{buf: buf, limit: len(buf) + limit}
+func writeValue(buf []byte, x any, limit int, call bool) (out []byte, err error) {
+	w := &walker{buf: buf, limit: len(buf) + limit, call: call}
 	if limit < 0 || w.limit < 0 {
 		w.limit = math.MaxInt
 	}
@@ -202,6 +203,18 @@ func (w *walker) value(v reflect.Value) {
 	}
 }
 
+// isNil: v is written as null (a nil interface, pointer, map or slice) without reading below it.
+func isNil(v reflect.Value) bool {
+	for v.Kind() == reflect.Interface && !v.IsNil() {
+		v = v.Elem()
+	}
+	switch v.Kind() {
+	case reflect.Interface, reflect.Pointer, reflect.Map, reflect.Slice:
+		return v.IsNil()
+	}
+	return !v.IsValid()
+}
+
 func marshals(t reflect.Type) bool {
 	return t.Implements(marshalerType) || t.Implements(textType)
 }
@@ -302,9 +315,13 @@ func keepMask(flags uint32, p [][]byte, args any, own *Limits, left any) (any, e
 	// The mask: "M" or "I", then "1" per member to walk.
 	out := make(map[string]any, len(keys))
 	for i, k := range keys {
-		if mask.text[i+1] == '1' {
-			out[k] = m.MapIndex(reflect.ValueOf(k).Convert(m.Type().Key())).Interface()
-		} else if left != nil {
+		v := m.MapIndex(reflect.ValueOf(k).Convert(m.Type().Key()))
+		switch {
+		case mask.text[i+1] == '1':
+			out[k] = v.Interface()
+		case left != nil && isNil(v):
+			out[k] = nil // a member holding null stays null: "dropped" names only those holding a value
+		case left != nil:
 			out[k] = left
 		}
 	}
@@ -354,7 +371,10 @@ func (w *walker) marshal(v reflect.Value) {
 // fail: the value here is refused; every such word ends with the path (its error's Path too): where
 // the walk is, as the core writes it in D15's notation (args.items[3].when) from the keys and indices (abi.F_PATH).
 func (w *walker) fail(id int, params ...string) {
-	at := make([]any, 0, len(w.open))
+	at := make([]any, 0, len(w.open)+1)
+	if w.call {
+		at = append(at, nil) // null first: the keys start at a whole call (abi.F_PATH)
+	}
 	for _, f := range w.open {
 		if f.idx == -1 {
 			at = append(at, f.key)

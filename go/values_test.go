@@ -180,3 +180,33 @@ func TestSelectionNeverReadsDropped(t *testing.T) {
 		t.Errorf("Explain: %+v, %v", e, err)
 	}
 }
+
+// A value refused in a whole call is named from the call (D15), in every operation that reads one.
+func TestWholeCallPathsStartAtTheCall(t *testing.T) {
+	bad := map[string]any{"name": "b", "args": map[string]any{"x": []any{1, make(chan int)}}}
+	_, e1 := ExplainCall(bad, nil)
+	_, e2 := FingerprintCall(bad, nil)
+	_, e3 := Diff(bad, map[string]any{"name": "b"})
+	_, e4 := Fingerprint("b", bad["args"], nil)
+	_, e5 := ExplainCall(map[string]any{"name": "b", "x": make(chan int)}, nil)
+	for i, c := range []struct {
+		err  error
+		path string
+	}{{e1, "args.x[1]"}, {e2, "args.x[1]"}, {e3, "args.x[1]"}, {e4, "args.x[1]"}, {e5, "x"}} {
+		var fe *FingerprintError
+		if !errors.As(c.err, &fe) || fe.Path != c.path || !strings.HasSuffix(fe.Message, "at "+c.path) {
+			t.Errorf("%d: %v, want the path %s", i, c.err, c.path)
+		}
+	}
+}
+
+// Explain's "dropped" names the members selection leaves out that hold a value, as the other SDKs
+// do: a member holding null (nil, a nil pointer, map or slice) is not named, and none is read.
+func TestExplainDroppedNamesMembersHoldingAValue(t *testing.T) {
+	var np *int
+	args := map[string]any{"a": nil, "b": 1, "d": map[string]any{"x": make(chan int)}, "e": np, "f": []any(nil), "g": struct{}{}}
+	e, err := Explain("t", args, &Options{MatchOn: []string{"b"}})
+	if err != nil || strings.Join(e.Selected.Dropped, ",") != "d,g" || strings.Join(e.Selected.Kept, ",") != "b" {
+		t.Fatalf("%+v %v", e, err)
+	}
+}

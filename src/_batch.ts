@@ -11,9 +11,10 @@
 import {
   BATCH_BASE, BATCH_COLUMNS, BATCH_COUNT, BATCH_END_DIGEST, BATCH_FLAGS, BATCH_ITEM_FLAGS, BATCH_OUT_BYTES, BATCH_WORDS,
   DIGEST_BYTES, F_CALL, F_DIGEST, F_PREIMAGE,
+  W_ITEM,
 } from "./_abi.gen.js";
 import { type BatchTarget, batchHostHash } from "./core.js";
-import { FingerprintError } from "./errors.js";
+import { FingerprintError, hostError } from "./errors.js";
 
 /**
  * One column of a chunk: one value for every item, items (strings and bytes
@@ -86,7 +87,7 @@ export function runChunk(t: BatchTarget, flags: number, count: number, cols: Col
         if (typeof x === "string" || x instanceof Uint8Array) {
           room((typeof x === "string" ? 3 : 1) * x.length);
           at += t.put(at, x);
-        } else at = t.putValue(x, at); // a value stream, which grows the region as it goes
+        } else at = t.putValue(x, at, Infinity, texts ? "args" : ""); // a value stream (a whole call's paths start at it, D15)
       } catch (err) {
         if (!(err instanceof FingerprintError)) throw err; // a user's toJSON or getter: unchanged
         errors.set(i, err);
@@ -137,9 +138,9 @@ export function runChunk(t: BatchTarget, flags: number, count: number, cols: Col
     if (hash && t.status() === 0) continue; // the room was full
     if (throwOnError) {
       // The error with the item's `index`; one found here (a value D15 rejects) is named as the core
-      // names its own ("item 3: …", assembly/ops/batch.ts).
+      // names its own ("item 3: …", abi.ts W_ITEM).
       const host = errors.get(stop), err = host ?? t.error(), index = base + stop;
-      throw new FingerprintError(err.code, host ? `item ${index}: ${err.message}` : err.message,
+      throw new FingerprintError(err.code, host ? hostError(W_ITEM, [index, ""]).message + err.message : err.message,
         { index, offset: err.offset, path: err.path, cause: err.cause });
     }
     out[base + stop] = null;

@@ -51,6 +51,15 @@ describe("fingerprintBatch (calls)", () => {
     expect((err as FingerprintError).index).toBe(1);
     expect((err as FingerprintError).message).toMatch(/^item 1: .*matchOn/);
   });
+
+  it("names a value it refuses from the call, as explainCall does (D15): args.x, or a member of the call", () => {
+    const at = (calls: unknown[]) => {
+      try { fingerprintBatch(calls as object[]); } catch (e) { return [(e as FingerprintError).index, (e as FingerprintError).path]; }
+      return null;
+    };
+    expect(at([{ name: "a", args: {} }, { name: "b", args: { x: [1, 2n] } }])).toEqual([1, "args.x[1]"]);
+    expect(at([{ name: "b", x: 2n }])).toEqual([0, "x"]);
+  });
 });
 
 describe("fingerprintBatchJSON (names + texts)", () => {

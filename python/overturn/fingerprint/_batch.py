@@ -21,7 +21,7 @@ from . import _core, _engine, _limits
 from ._abi import (BATCH_BASE, BATCH_COLUMNS, BATCH_COUNT, BATCH_END_DIGEST, BATCH_FLAGS, BATCH_ITEM_FLAGS, BATCH_LINES,
                    BATCH_NUL_IN_ITEM, BATCH_OUT_BYTES, BATCH_SEPARATED, BATCH_WORDS, DIGEST_BYTES, F_DIGEST, F_MARSHAL,
                    F_PREIMAGE, RESULT_STATUS)
-from ._abi import W_BATCH_STOPPED
+from ._abi import W_BATCH_STOPPED, W_ITEM
 from ._errors import FingerprintError, core_error, host_error
 
 _DESCRIPTOR = (BATCH_WORDS * 4 + 15) // 16 * 16
@@ -133,9 +133,9 @@ def with_index(err: FingerprintError, index: int) -> FingerprintError:
     """The same error with the item's ``index``. The core names the item in the messages it writes
     (``item 3: invalid JSON: …``); one it has no words for (a failure without a message of the
     core's, or found here) is named here."""
-    msg = str(err)
-    if not msg.startswith("item %d: " % index):
-        msg = "item %d: %s" % (index, msg)
+    msg, named = str(err), _core.word(W_ITEM, [str(index), ""])
+    if not msg.startswith(named):
+        msg = named + msg
     return FingerprintError(err.code, msg, offset=err.offset, path=err.path, index=index)
 
 
