@@ -158,10 +158,11 @@ func (in *instance) tell(ctx context.Context, own *Limits) error {
 	o, err := own.over(none)
 	c := configured.Load()
 	if t := [6]uint32{c[0], c[1], c[2], o[0], o[1], o[2]}; err == nil && t != in.told {
-		var b uint64
-		if b, err = in.call(ctx, in.limits, uint64(t[0]), uint64(t[1]), uint64(t[2]), uint64(t[3]), uint64(t[4]), uint64(t[5])); err == nil {
-			in.told, in.bytes = t, uint32(b)
+		b, err := in.call(ctx, in.limits, uint64(t[0]), uint64(t[1]), uint64(t[2]), uint64(t[3]), uint64(t[4]), uint64(t[5]))
+		if err != nil {
+			return err
 		}
+		in.told, in.bytes = t, uint32(b)
 	}
 	return err
 }
