@@ -336,8 +336,15 @@ export const W_KEEP_MASK: u32 = 54;      // word: internal-error | the core's ke
 // (pipeline/path.ts); the path is the last parameter of every word that names one.
 export const W_GO_VALUE: u32 = 60;       // word: unsupported-value | cannot fingerprint {1} at {2}
 export const W_GO_VALUE_CAUSE: u32 = 61; // word: unsupported-value | cannot fingerprint {1} at {3}: {2}
-export const W_GO_UTF8: u32 = 62;        // word: invalid-utf8 | cannot fingerprint {1} at {2}
+export const W_GO_UTF8: u32 = 62;        // word: invalid-utf8 | cannot fingerprint a string that is not valid UTF-8 at {1}
 
 // A batch item's error the host found itself (a value D15 rejects as it is written) is named as the core
 // names its own: the host asks for this word with {2} empty ("item 3: ") and appends the message it holds.
 export const W_ITEM: u32 = 63;           // word: - | item {1}: {2}
+
+// Go's own: a json.Number that is no number, invalid UTF-8 inside a marshaled value, a tools value
+// encoding/json refuses, a closed Recording.
+export const W_GO_UTF8_IN: u32 = 64;     // word: invalid-utf8 | cannot fingerprint a string that is not valid UTF-8 in {1} at {2}
+export const W_GO_NUMBER: u32 = 65;      // word: unsupported-value | cannot fingerprint json.Number {1}, not a JSON number, at {2}
+export const W_GO_TOOLS: u32 = 66;       // word: invalid-argument | tools: {1}
+export const W_GO_CLOSED: u32 = 67;      // word: invalid-argument | the recording is closed

@@ -22,9 +22,7 @@ func FingerprintBatchJSON[T Text](ctx context.Context, names []string, argsJSON 
 		return nil, word(abi.W_LENGTHS, "", "names", "argsJSON")
 	}
 	flags, p, o := parts("", opts)
-	if len(argsJSON) > 0 {
-		flags |= asText(argsJSON[0]).flag // texts from Go strings: no BOM is skipped (D12)
-	}
+	flags |= asText(*new(T)).flag // texts from Go strings: no BOM is skipped (D12)
 	items := func(i int) ([2][]byte, error) { return [2][]byte{[]byte(names[i]), []byte(argsJSON[i])}, nil }
 	shared := [5][]byte{[]byte(cmp.Or(o.Kind, abi.DEFAULT_KIND)), nil, p[2], p[3]}
 	return batch(ctx, fastModule, flags|abi.F_DIGEST|abi.F_RAW_NAMES, shared, len(names), items, o.Limits)

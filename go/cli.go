@@ -26,10 +26,12 @@ import (
 
 const cliProg = "overturn-fingerprint"
 
+// One step's answer; a worker sends the same (data: its number or the task's, state: the answer; fail: it failed).
 type cliResult struct {
 	out, err, state, data []byte
 	lines, op, arg        int
 	code                  int32
+	fail                  error
 }
 
 // cliStep runs one step of the engine (assembly/cli/steps.ts lists the steps and their parts); the
@@ -43,13 +45,6 @@ func cliStep(in *instance, step string, name, match, ignore, args []byte) cliRes
 	o, e, s := w[0], w[0]+w[1], w[0]+w[1]+w[2]
 	return cliResult{out: t[:o], err: t[o:e], state: t[e:s], data: t[s : s+w[6]], lines: int(w[3]), code: int32(w[4]),
 		op: int(w[5]), arg: int(w[7])}
-}
-
-// A worker's message: its number once started, or a task's number, answer and output.
-type cliMsg struct {
-	aux              string
-	answer, err, out []byte
-	fail             error
 }
 
 // RunCLI runs overturn-fingerprint with args (without the program name) and
@@ -95,7 +90,7 @@ func runCLIWith(args []string, stdout, stderr io.Writer) (code int) {
 			os.Exit(0) // the reader left (| head): stop quietly, as the Node CLI does
 		}
 	}
-	started, inbox := time.Now(), make(chan cliMsg, 1024)
+	started, inbox := time.Now(), make(chan cliResult, 1024)
 	var queues []chan cliResult // a worker's tasks: the CLI_SEND actions (task arg, payload data)
 	kept := map[int][2][]byte{}
 	var buf []byte
@@ -153,14 +148,14 @@ func runCLIWith(args []string, stdout, stderr io.Writer) (code int) {
 		case abi.CLI_SEND:
 			queues[r.lines] <- r
 		case abi.CLI_POLL, abi.CLI_WAIT:
-			var m cliMsg
+			var m cliResult
 			if r.op == abi.CLI_WAIT || len(inbox) > 0 { // a poll takes only what came (this loop alone receives)
 				m = <-inbox
 			}
 			if m.fail != nil {
 				panic(m.fail)
 			}
-			if aux, got = m.aux, m.answer; len(got) > 0 {
+			if aux, got = string(m.data), m.state; len(got) > 0 {
 				j, _ := strconv.Atoi(aux)
 				kept[j] = [2][]byte{m.err, m.out}
 			}
@@ -173,10 +168,10 @@ func runCLIWith(args []string, stdout, stderr io.Writer) (code int) {
 }
 
 // cliWorker: a worker goroutine with its own engine instance and the run's options; tasks in, answers out.
-func cliWorker(k int, argv, tools []byte, tasks chan cliResult, inbox chan<- cliMsg) {
+func cliWorker(k int, argv, tools []byte, tasks chan cliResult, inbox chan<- cliResult) {
 	defer func() {
 		if r := recover(); r != nil {
-			inbox <- cliMsg{fail: fmt.Errorf("%v", r)}
+			inbox <- cliResult{fail: fmt.Errorf("%v", r)}
 		}
 	}()
 	in, err := engineModule.get()
@@ -185,10 +180,11 @@ func cliWorker(k int, argv, tools []byte, tasks chan cliResult, inbox chan<- cli
 	}
 	defer in.put()
 	cliStep(in, "worker", argv, nil, nil, tools)
-	inbox <- cliMsg{aux: strconv.Itoa(k)}
+	inbox <- cliResult{data: strconv.AppendInt(nil, int64(k), 10)}
 	for t := range tasks {
 		r := cliStep(in, "job", nil, nil, nil, t.data)
-		inbox <- cliMsg{aux: strconv.Itoa(t.arg), answer: r.state, err: r.err, out: r.out}
+		r.data = strconv.AppendInt(nil, int64(t.arg), 10)
+		inbox <- r
 	}
 }
 

@@ -33,7 +33,7 @@ func TestBadArguments(t *testing.T) {
 			cancel()
 			_, err := LoadRecording(ctx, strings.NewReader("{}"), nil)
 			if errors.Is(err, context.Canceled) {
-				return newError("cancelled", "", "")
+				return &FingerprintError{Code: "cancelled"}
 			}
 			return err
 		}, "cancelled"},

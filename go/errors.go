@@ -23,10 +23,6 @@ type FingerprintError struct {
 
 func (e *FingerprintError) Error() string { return e.Message }
 
-func newError(code, message, path string) *FingerprintError {
-	return &FingerprintError{Code: code, Message: message, Offset: -1, Path: path, Index: -1}
-}
-
 // coreError is the FingerprintError of a failed request: its code from the
 // generated table (assembly/abi.ts), its whole message the core's (base/words.ts).
 func coreError(r *result) *FingerprintError {
@@ -53,5 +49,5 @@ func word(id int, path string, params ...string) *FingerprintError {
 		}
 		in.put()
 	}
-	return newError(abi.WordCodes[id-1], msg, path)
+	return &FingerprintError{Code: abi.WordCodes[id-1], Message: msg, Offset: -1, Path: path, Index: -1}
 }

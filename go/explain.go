@@ -17,7 +17,7 @@ func toolsText(o *CallOptions) ([]byte, error) {
 	}
 	b, err := json.Marshal(o.Tools)
 	if err != nil {
-		return nil, newError("invalid-argument", "tools: "+err.Error(), "")
+		return nil, word(abi.W_GO_TOOLS, "", err.Error())
 	}
 	return b, nil
 }

@@ -84,8 +84,8 @@ func (m *module) get() (*instance, error) {
 	res, err := in.call(ctx, fn("result"))
 	if err != nil || ver != abi.FINGERPRINT_VERSION || uint32(id) != abi.ABI_ID {
 		mod.Close(ctx)
-		return nil, newError("invalid-argument", fmt.Sprintf(
-			"wasm module does not speak ABI %x version %d (rebuild)", abi.ABI_ID, abi.FINGERPRINT_VERSION), "")
+		return nil, &FingerprintError{Code: "invalid-argument", Offset: -1, Index: -1, Message: fmt.Sprintf(
+			"wasm module does not speak ABI %x version %d (rebuild)", abi.ABI_ID, abi.FINGERPRINT_VERSION)}
 	}
 	in.resPtr = uint32(res)
 	if err := in.room(ctx, abi.INPUT_RESERVE_BYTES); err != nil {
@@ -123,7 +123,7 @@ func (m *module) with(f func(in *instance) error) error {
 }
 
 func internalError(err error) error {
-	return newError("internal-error", "the fingerprint core failed: "+err.Error(), "")
+	return &FingerprintError{Code: "internal-error", Message: "the fingerprint core failed: " + err.Error(), Offset: -1, Index: -1}
 }
 
 func (in *instance) call(ctx context.Context, f api.Function, args ...uint64) (uint64, error) {
@@ -143,11 +143,9 @@ func (in *instance) room(ctx context.Context, n uint32) error {
 	}
 	p, err := in.call(ctx, in.reserve, uint64(n))
 	if err == nil && p == 0 {
-		err = word(abi.W_NO_ROOM, "", strconv.FormatUint(uint64(n), 10))
+		return word(abi.W_NO_ROOM, "", strconv.FormatUint(uint64(n), 10))
 	}
-	if err == nil {
-		in.inPtr, in.inCap = uint32(p), n
-	}
+	in.inPtr, in.inCap = uint32(p), n // after a failed call the instance is closed: never read again
 	return err
 }
 
@@ -158,11 +156,9 @@ func (in *instance) tell(ctx context.Context, own *Limits) error {
 	o, err := own.over(none)
 	c := configured.Load()
 	if t := [6]uint32{c[0], c[1], c[2], o[0], o[1], o[2]}; err == nil && t != in.told {
-		b, err := in.call(ctx, in.limits, uint64(t[0]), uint64(t[1]), uint64(t[2]), uint64(t[3]), uint64(t[4]), uint64(t[5]))
-		if err != nil {
-			return err
-		}
-		in.told, in.bytes = t, uint32(b)
+		var b uint64
+		b, err = in.call(ctx, in.limits, uint64(t[0]), uint64(t[1]), uint64(t[2]), uint64(t[3]), uint64(t[4]), uint64(t[5]))
+		in.told, in.bytes = t, uint32(b) // after a failed call the instance is closed: never read again
 	}
 	return err
 }

@@ -59,7 +59,7 @@ func LoadRecording(ctx context.Context, r io.Reader, opts *CallOptions) (*Record
 // there; the caller holds rec.mu) and decodes the core's JSON answer into v.
 func (rec *Recording) op(ctx context.Context, op, arg, held uint32, args, v any) error {
 	if rec.in == nil || rec.in.mod.IsClosed() { // Close, or a failure in its wasm (call closes it, D19)
-		return newError("invalid-argument", "the recording is closed", "")
+		return word(abi.W_GO_CLOSED, "")
 	}
 	// op, argument, held (1: rec.held is the last line the core sent), no items: Go hands back the text.
 	r, err := rec.in.do(ctx, abi.RQ_REPLAY, [][]byte{words(op, arg, held, abi.U_NONE)}, args, nil)
@@ -121,7 +121,6 @@ func (rec *Recording) Close() {
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
 	if rec.in != nil {
-		rec.in.mod.Close(context.Background())
-		rec.in = nil
+		rec.in.mod.Close(context.Background()) // op refuses a closed instance
 	}
 }

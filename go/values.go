@@ -9,7 +9,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"math"
 	"reflect"
 	"strconv"
@@ -148,7 +147,7 @@ func (w *walker) value(v reflect.Value) {
 		// A JSON number literal, the nearest double (D11); out of range: ±Inf, which the core makes null.
 		f, err := strconv.ParseFloat(v.String(), 64)
 		if !json.Valid([]byte(v.String())) || err != nil && !errors.Is(err, strconv.ErrRange) {
-			w.fail(abi.W_GO_VALUE, fmt.Sprintf("json.Number %q, not a JSON number,", v.String()))
+			w.fail(abi.W_GO_NUMBER, strconv.Quote(v.String()))
 		}
 		w.num(f)
 	case (t == rawType || k == reflect.Pointer || k == reflect.Interface) && v.IsNil():
@@ -205,19 +204,14 @@ func (w *walker) value(v reflect.Value) {
 
 // isNil: v is written as null (a nil interface, pointer, map or slice) without reading below it.
 func isNil(v reflect.Value) bool {
-	for v.Kind() == reflect.Interface && !v.IsNil() {
-		v = v.Elem()
+	if v.Kind() == reflect.Interface {
+		v = v.Elem() // a map's value: its dynamic value (invalid when nil)
 	}
-	switch v.Kind() {
-	case reflect.Interface, reflect.Pointer, reflect.Map, reflect.Slice:
-		return v.IsNil()
-	}
-	return !v.IsValid()
+	k := v.Kind()
+	return !v.IsValid() || (k == reflect.Pointer || k == reflect.Map || k == reflect.Slice) && v.IsNil()
 }
 
-func marshals(t reflect.Type) bool {
-	return t.Implements(marshalerType) || t.Implements(textType)
-}
+func marshals(t reflect.Type) bool { return t.Implements(marshalerType) || t.Implements(textType) }
 
 func special(t reflect.Type) bool { return t == timeType || t == rawType || t == numberType }
 
@@ -339,7 +333,7 @@ func (w *walker) str(s string) {
 		}
 	}
 	if !ascii && !utf8.ValidString(s) {
-		w.fail(abi.W_GO_UTF8, "a string that is not valid UTF-8")
+		w.fail(abi.W_GO_UTF8)
 	}
 	item(w, tag, s)
 }
@@ -363,7 +357,7 @@ func (w *walker) marshal(v reflect.Value) {
 	}
 	// encoding/json writes an invalid UTF-8 byte as the escape \ufffd (a real U+FFFD stays raw).
 	if bytes.Contains(b, []byte(`\ufffd`)) {
-		w.fail(abi.W_GO_UTF8, "a string that is not valid UTF-8 in a "+v.Type().String())
+		w.fail(abi.W_GO_UTF8_IN, "a "+v.Type().String())
 	}
 	w.json(b)
 }

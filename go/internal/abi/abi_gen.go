@@ -3,7 +3,7 @@
 // Package abi is the core's ABI for the Go host; abiId() of the module must equal ABI_ID.
 package abi
 
-const ABI_ID = 0x00009c9e
+const ABI_ID = 0x0001f743
 
 // PACKAGE_VERSION is package.json's version, which the CLI prints (--version).
 const PACKAGE_VERSION = "1.0.0"
@@ -210,6 +210,10 @@ const (
 	W_GO_VALUE_CAUSE        = 61
 	W_GO_UTF8               = 62
 	W_ITEM                  = 63
+	W_GO_UTF8_IN            = 64
+	W_GO_NUMBER             = 65
+	W_GO_TOOLS              = 66
+	W_GO_CLOSED             = 67
 	DEFAULT_KIND            = "tool_call"
 )
 
@@ -240,8 +244,8 @@ var CoreErrors = [...][2]string{
 	{"invalid-argument", "invalid argument (the message says which, ops/limit_args.ts)"},
 }
 
-// WordCodes maps word id 1..63 (W_*) to FingerprintError.Code ("-": a frame of a core error).
-var WordCodes = [...]string{"-", "-", "-", "-", "-", "-", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "circular-value", "too-deep", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "internal-error", "internal-error", "invalid-argument", "out-of-memory", "internal-error", "internal-error", "invalid-argument", "internal-error", "too-deep", "-", "-", "invalid-argument", "invalid-argument", "invalid-argument", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "invalid-argument", "internal-error", "invalid-argument", "invalid-argument", "invalid-argument", "internal-error", "-", "-", "-", "-", "-", "unsupported-value", "unsupported-value", "invalid-utf8", "-"}
+// WordCodes maps word id 1..67 (W_*) to FingerprintError.Code ("-": a frame of a core error).
+var WordCodes = [...]string{"-", "-", "-", "-", "-", "-", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "circular-value", "too-deep", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "internal-error", "internal-error", "invalid-argument", "out-of-memory", "internal-error", "internal-error", "invalid-argument", "internal-error", "too-deep", "-", "-", "invalid-argument", "invalid-argument", "invalid-argument", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "invalid-argument", "internal-error", "invalid-argument", "invalid-argument", "invalid-argument", "internal-error", "-", "-", "-", "-", "-", "unsupported-value", "unsupported-value", "invalid-utf8", "-", "invalid-utf8", "unsupported-value", "invalid-argument", "invalid-argument"}
 
 // RequestKind is one operation a host can ask (abi.ts "request:" lines).
 type RequestKind struct {
