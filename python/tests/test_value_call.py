@@ -12,7 +12,7 @@ import pytest
 
 from _support import load_reference
 from overturn.fingerprint import FingerprintError, Limits, canonical_json, configure, fingerprint
-from overturn.fingerprint import _core
+from overturn.fingerprint import _core, _limits
 
 ref = load_reference()
 VALUES: Any = [{"q": " cats ", "n": [1, 2.5, None]}, [], "x", 7, {"t": ("a", "b")}, {"a": {"b": {"c": [True]}}}]
@@ -25,8 +25,9 @@ def unbind() -> None:
 
 @pytest.fixture
 def no_limits() -> Iterator[None]:
+    saved = _limits.active  # the settings as they were, not a stand-in for them: later tests see the defaults
     yield
-    configure(limits=Limits(math.inf, math.inf, math.inf))
+    _limits.active = saved
 
 
 def test_names_alternate_and_each_keeps_its_own_literal() -> None:
