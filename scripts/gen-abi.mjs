@@ -15,8 +15,9 @@
 //   node scripts/gen-abi.mjs           write the files
 //   node scripts/gen-abi.mjs --check   fail (exit 1) when a written file is stale
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { writeOrCheck } from "./_generated.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const SOURCE = "assembly/abi.ts";
@@ -311,15 +312,4 @@ const outputs = {
   "go/internal/abi/abi_gen.go": goSrc,
 };
 
-if (process.argv.includes("--check")) {
-  const stale = Object.entries(outputs)
-    .filter(([f, body]) => !existsSync(join(root, f)) || readFileSync(join(root, f), "utf8") !== body).map(([f]) => f);
-  if (stale.length) {
-    console.error(`stale generated ABI files (run node scripts/gen-abi.mjs): ${stale.join(", ")}`);
-    process.exit(1);
-  }
-  console.log(`ABI files are current (ABI_ID ${hex})`);
-} else {
-  for (const [f, body] of Object.entries(outputs)) writeFileSync(join(root, f), body);
-  console.log(`ABI ${hex}: wrote ${Object.keys(outputs).join(", ")}`);
-}
+writeOrCheck(root, outputs, "ABI", "gen-abi.mjs", `ABI files are current (ABI_ID ${hex})`);

@@ -8,8 +8,9 @@
 // The hand-written host files import these and re-export the public ones.
 //   node scripts/gen-records.mjs           write the files
 //   node scripts/gen-records.mjs --check   fail (exit 1) when a written file is stale
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { writeOrCheck } from "./_generated.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const SOURCE = "interface/records.json";
@@ -226,15 +227,4 @@ const outputs = {
   "src/_records.gen.ts": tsSrc,
   "python/overturn/fingerprint/_records_gen.py": pySrc,
 };
-if (process.argv.includes("--check")) {
-  const stale = Object.entries(outputs)
-    .filter(([f, body]) => !existsSync(join(root, f)) || readFileSync(join(root, f), "utf8") !== body).map(([f]) => f);
-  if (stale.length) {
-    console.error(`stale generated record files (run node scripts/gen-records.mjs): ${stale.join(", ")}`);
-    process.exit(1);
-  }
-  console.log("record files are current");
-} else {
-  for (const [f, body] of Object.entries(outputs)) writeFileSync(join(root, f), body);
-  console.log(`records: wrote ${Object.keys(outputs).join(", ")}`);
-}
+writeOrCheck(root, outputs, "record", "gen-records.mjs", "record files are current");
