@@ -276,9 +276,14 @@ export class Pool {
     this.spares.length = 0;
   }
 
+  /** The compiled module in use (compiled now if it was not yet). */
+  compiled(): WebAssembly.Module {
+    return this.module ??= this.source();
+  }
+
   /** A new instance of the module in use, outside the pool (a recording keeps its index in its own). */
   fresh(): Instance {
-    return new Instance(this.module ??= this.source(), this.what);
+    return new Instance(this.compiled(), this.what);
   }
 
   /** An idle instance, marked busy: the primary, or a spare when the primary is busy. */

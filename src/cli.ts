@@ -8,13 +8,12 @@
  * (each with its own core instance). The Python and Go CLIs run the same loop.
  * @module
  */
-import { readFileSync, statSync, writeFileSync } from "node:fs";
-import { open, type FileHandle } from "node:fs/promises";
+import { closeSync, openSync, readFileSync, readSync, statSync, writeFileSync } from "node:fs";
 import { once } from "node:events";
 import { availableParallelism } from "node:os";
-import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
+import { MessageChannel, type MessagePort, Worker, isMainThread, parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
 import "./index.js"; // the embedded modules (sets the engine module's source)
-import { cliStep } from "./_engine.js";
+import { cliStep, engine, setEngineSource } from "./_engine.js";
 import {
   CLI_EXIT, CLI_HOLD, CLI_POLL, CLI_READ, CLI_READ_ALL, CLI_SEND, CLI_SPAWN, CLI_WAIT, CLI_WRITE,
 } from "./_abi.gen.js";
@@ -41,14 +40,16 @@ async function write(err: Uint8Array, out: Uint8Array): Promise<void> {
 }
 
 /** A worker's message: its number when started, or a task's number, answer and output. */
-interface Message { aux: string; bytes: Uint8Array; out?: Uint8Array; err?: Uint8Array }
+interface Message { aux: string; bytes: Uint8Array; out?: Uint8Array; err?: Uint8Array; task?: SharedArrayBuffer }
 
 async function main(argv: string[]): Promise<number> {
   // argv as the core reads it: per argument the size found at that path ("-": none), ":", its bytes, NUL.
   const size = (a: string) => { try { return statSync(a).size; } catch { return "-"; } };
   const args = Buffer.concat(argv.map((a) => Buffer.from(`${size(a)}:${a}\0`))), started = Date.now();
-  const workers: Worker[] = [], inbox: Message[] = [], kept = new Map<number, [Uint8Array, Uint8Array]>();
-  let wake = () => {}, fh: FileHandle | null = null, stdin: AsyncIterator<Buffer> | null = null;
+  const workers: Worker[] = [], ports: MessagePort[] = [], inbox: Message[] = [], spare: SharedArrayBuffer[] = [], kept = new Map<number, [Uint8Array, Uint8Array]>();
+  let readBuf = Buffer.alloc(0), wake = () => {}, fd: number | null = null, stdin: AsyncIterator<Buffer> | null = null;
+  // Whether a message came: one the ports' listeners took, else one still queued on a port (into the inbox).
+  const take = () => inbox.length > 0 || ports.some((p) => { const m = receiveMessageOnPort(p); return m && inbox.push(m.message); });
   let r = cliStep("start", args, PROG, version, hostFacts());
   for (;;) {
     let aux = "", bytes = EMPTY;
@@ -57,7 +58,7 @@ async function main(argv: string[]): Promise<number> {
     const file = r.op === CLI_READ || r.op === CLI_READ_ALL ? Buffer.from(r.data).toString("utf8") : "";
     switch (r.op) {
       case CLI_EXIT:
-        await Promise.all(workers.map((w) => w.terminate()));
+        await Promise.all(workers.map((w, k) => (ports[k].close(), w.terminate())));
         if (env.OVERTURN_FINGERPRINT_JOBS_TRACE && r.data.length) writeFileSync(env.OVERTURN_FINGERPRINT_JOBS_TRACE, r.data);
         return r.code;
       case CLI_READ: // the file stays open from its first read to its end or an error
@@ -66,37 +67,47 @@ async function main(argv: string[]): Promise<number> {
             const next = await (stdin ??= (process.stdin as AsyncIterable<Buffer>)[Symbol.asyncIterator]()).next();
             bytes = next.done ? EMPTY : next.value;
           } else {
-            const { buffer, bytesRead } = await (fh ??= await open(file, "r")).read(Buffer.allocUnsafe(r.arg), 0, r.arg, null);
-            bytes = buffer.subarray(0, bytesRead);
+            // One buffer for every read (the core copies what it is given): no new megabyte to fault in per read.
+            if (readBuf.length < r.arg) readBuf = Buffer.allocUnsafe(r.arg);
+            const bytesRead = readSync(fd ??= openSync(file, "r"), readBuf, 0, r.arg, null);
+            bytes = readBuf.subarray(0, bytesRead);
           }
           if (!bytes.length) aux = "EOF";
         } catch (err) {
           aux = errName(err);
         }
-        if (aux) fh = (await fh?.close().catch(() => undefined), null);
+        if (aux && fd !== null) fd = (closeSync(fd), null);
         break;
       case CLI_READ_ALL:
         try { bytes = readFileSync(file === "-" ? 0 : file); } catch (err) { aux = errName(err); }
         break;
       case CLI_SPAWN:
         for (let k = 0; k < r.lines; k++) {
-          const w = new Worker(new URL(import.meta.url), { workerData: { argv: args, tools: r.data.slice(), k } });
-          w.on("message", (m: Message) => { inbox.push(m); wake(); });
+          // Answers come on a port of their own, which a poll reads at once (receiveMessageOnPort): a worker
+          // that finished is seen before the host's next chunk, not after the next event-loop turn.
+          const { port1, port2 } = new MessageChannel();
+          const w = new Worker(new URL(import.meta.url), {
+            workerData: { argv: args, tools: r.data.slice(), k, module: engine.compiled(), port: port2 }, transferList: [port2],
+          });
+          port1.on("message", (m: Message) => { inbox.push(m); wake(); });
           w.on("error", (err) => { throw err; });
-          workers.push(w);
+          workers.push(w), ports.push(port1);
         }
         break;
-      case CLI_SEND: { // moved to the worker, not copied
-        const task = r.data.slice();
-        workers[r.lines].postMessage({ j: r.arg, task }, [task.buffer]);
+      case CLI_SEND: { // through shared memory, reused: a fresh megabyte per task costs more than the copy
+        let s = spare.pop();
+        if (!s || s.byteLength < r.data.length) s = new SharedArrayBuffer(Math.max(r.data.length, 2 << 20));
+        new Uint8Array(s).set(r.data);
+        workers[r.lines].postMessage({ j: r.arg, task: s, n: r.data.length });
         break;
       }
       case CLI_POLL: case CLI_WAIT: {
-        if (r.op === CLI_WAIT && !inbox.length) await new Promise<void>((resolve) => { wake = resolve; });
+        if (!take() && r.op === CLI_WAIT) await new Promise<void>((resolve) => { wake = resolve; });
         const m = inbox.shift();
         if (m) {
           ({ aux, bytes } = m);
           if (m.out) kept.set(Number(aux), [m.err!, m.out]);
+          if (m.task) spare.push(m.task);
         }
         break;
       }
@@ -117,11 +128,12 @@ if (isMainThread) {
   main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
 } else {
   // A worker: its own core instance with the run's options; tasks in, answers out (their buffer moved, not copied).
-  const data = workerData as { argv: Uint8Array; tools: Uint8Array; k: number };
+  const data = workerData as { argv: Uint8Array; tools: Uint8Array; k: number; module: WebAssembly.Module; port: MessagePort };
+  setEngineSource(() => data.module); // the host thread's compiled module, its optimized code shared
   cliStep("worker", data.argv, "", "", data.tools);
-  parentPort!.postMessage({ aux: String(data.k), bytes: EMPTY });
-  parentPort!.on("message", (m: { j: number; task: Uint8Array }) => {
-    const r = cliStep("job", "", "", "", m.task);
-    parentPort!.postMessage({ aux: String(m.j), bytes: r.state, out: r.out, err: r.err }, [r.out.buffer as ArrayBuffer]);
+  data.port.postMessage({ aux: String(data.k), bytes: EMPTY });
+  parentPort!.on("message", (m: { j: number; task: SharedArrayBuffer; n: number }) => {
+    const r = cliStep("job", "", "", "", new Uint8Array(m.task, 0, m.n));
+    data.port.postMessage({ aux: String(m.j), bytes: r.state, out: r.out, err: r.err, task: m.task }, [r.out.buffer as ArrayBuffer]);
   });
 }
