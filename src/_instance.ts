@@ -88,8 +88,8 @@ export class Instance {
 
   /** The current view of linear memory (memory.grow detaches the old buffer, which empties every view on it). */
   view(): Uint8Array {
-    // Checking the length avoids the memory.buffer getter on the hot path.
-    if (this.u8.byteLength !== 0) return this.u8;
+    // Checking the length avoids the memory.buffer getter on the hot path (length: V8 inlines it, byteLength it calls).
+    if (this.u8.length !== 0) return this.u8;
     const buf = this.e.memory.buffer;
     this.hdr = new Uint32Array(buf, this.inPtr, HEADER_WORDS);
     this.res = new Int32Array(buf, this.resPtr, RESULT_BYTES >> 2);
@@ -301,8 +301,8 @@ export class Pool {
   /** Gives the instance back; drops it if it trapped or holds more than `retain` bytes of memory. */
   release(i: Instance): void {
     i.busy = false;
-    // view(): the core's own growth during the call detaches the host's last view (byteLength 0).
-    if (!i.dead && !(this.retire && i.view().byteLength > retainBytes)) return;
+    // view(): the core's own growth during the call detaches the host's last view (length 0).
+    if (!i.dead && !(this.retire && i.view().length > retainBytes)) return;
     if (!i.dead) i.detach();
     if (i === this.primary) this.primary = undefined;
     else this.spares = this.spares.filter((s) => s !== i);
