@@ -3,8 +3,8 @@
  * sha256(kind "\n" name "\n" canonicalJSON(select(args))), lowercase hex.
  * @module
  */
-import { F_DIGEST, F_TEXT, F_VALUES, W_NON_NEGATIVE, W_OBJECT, W_STRING, W_TEXT } from "./_abi.gen.js";
-import { call, retainBytes, setRetain } from "./core.js";
+import { F_DIGEST, F_TEXT, W_NON_NEGATIVE, W_OBJECT, W_STRING, W_TEXT } from "./_abi.gen.js";
+import { callText, callValue, retainBytes, setRetain } from "./core.js";
 import { NONE, configured, readLimits, setConfigured } from "./_limits.js";
 import { applyMask, keepMask, selectableKeys } from "./select.js";
 import { hostError, typeWord } from "./errors.js";
@@ -57,7 +57,7 @@ function checkName(name: unknown): string {
  */
 export function fingerprint(name: string, args: unknown, options?: FingerprintOptions): string {
   const nameLit = checkName(name);
-  if (options === undefined) return call(F_VALUES | F_DIGEST, "", nameLit, "", "", args, NONE);
+  if (options === undefined) return callValue(F_DIGEST, "", nameLit, args, NONE);
   const o = optionParts(options);
   // Selected before any toJSON runs (D9, D10): the core says which keys to
   // walk, and gets only those; it must not select again, or a toJSON's
@@ -67,7 +67,7 @@ export function fingerprint(name: string, args: unknown, options?: FingerprintOp
     const mask = keepMask(o.flags, o.match, o.ignore, keys);
     args = applyMask(args as Record<string, unknown>, keys, mask);
   }
-  return call(F_VALUES | F_DIGEST, o.kind, nameLit, "", "", args, o.limits);
+  return callValue(F_DIGEST, o.kind, nameLit, args, o.limits);
 }
 
 /**
@@ -78,17 +78,17 @@ export function fingerprint(name: string, args: unknown, options?: FingerprintOp
 export function fingerprintJSON(name: string, argsJSON: string | Uint8Array, options?: FingerprintOptions): string {
   const nameLit = checkName(name);
   const o = optionParts(options);
-  return call(o.flags | F_DIGEST, o.kind, nameLit, o.match, o.ignore, checkText(argsJSON), o.limits);
+  return callText(o.flags | F_DIGEST, o.kind, nameLit, o.match, o.ignore, checkText(argsJSON), o.limits);
 }
 
 /** Canonical JSON text of a value (no selection). @throws FingerprintError as for fingerprint(). */
 export function canonicalJSON(value: unknown): string {
-  return call(F_VALUES | F_TEXT, "", "", "", "", value);
+  return callValue(F_TEXT, "", "", value);
 }
 
 /** Canonical JSON text of JSON text (no selection). @throws FingerprintError with the byte `offset`. */
 export function canonicalizeJSON(text: string | Uint8Array): string {
-  return call(F_TEXT, "", "", "", "", checkText(text));
+  return callText(F_TEXT, "", "", "", "", checkText(text));
 }
 
 function checkText(t: unknown): string | Uint8Array {

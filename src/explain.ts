@@ -21,7 +21,7 @@
 import { type Side, callKeepMask, diffSides, explainIn, nearSearch } from "./_engine.js";
 import { applyMask, keysObject, selectableKeys } from "./select.js";
 import { F_TEXT, NEAR_EXACT, NEAR_SEND_CALL, W_CALL, W_MESSAGE, W_RECORDED, W_TEXT } from "./_abi.gen.js";
-import { call } from "./core.js";
+import { callText } from "./core.js";
 import { hostError, typeWord } from "./errors.js";
 import type { FingerprintOptions } from "./api.js";
 import { optionParts } from "./_options.js";
@@ -137,7 +137,7 @@ function sent(x: unknown, tools?: Uint8Array, own: CoreLimits = NONE): Side {
   const c = x as Call;
   // argsJSON bytes are read by the core as bytes (a BOM, surrogates as three-byte sequences, the
   // first error and its offset: D12, D14); their canonical text stands in for them (the same args, D13).
-  if (c.argsJSON instanceof Uint8Array) return { ...c, argsJSON: call(F_TEXT, "", "", "", "", c.argsJSON, own) };
+  if (c.argsJSON instanceof Uint8Array) return { ...c, argsJSON: callText(F_TEXT, "", "", "", "", c.argsJSON, own) };
   return c.argsJSON === undefined || c.argsJSON === null ? selectedCall(c, tools, own) : c;
 }
 
