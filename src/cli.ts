@@ -48,8 +48,11 @@ async function main(argv: string[]): Promise<number> {
   const args = Buffer.concat(argv.map((a) => Buffer.from(`${size(a)}:${a}\0`))), started = Date.now();
   const workers: Worker[] = [], ports: MessagePort[] = [], inbox: Message[] = [], spare: SharedArrayBuffer[] = [], kept = new Map<number, [Uint8Array, Uint8Array]>();
   let readBuf = Buffer.alloc(0), wake = () => {}, fd: number | null = null, stdin: AsyncIterator<Buffer> | null = null;
-  // Whether a message came: one the ports' listeners took, else one still queued on a port (into the inbox).
-  const take = () => inbox.length > 0 || ports.some((p) => { const m = receiveMessageOnPort(p); return m && inbox.push(m.message); });
+  // Whether a message waits: one the ports' listeners took, else one still queued on a port (read now, into the inbox).
+  const take = () => {
+    for (const p of ports) if (!inbox.length) { const m = receiveMessageOnPort(p); if (m) inbox.push(m.message as Message); }
+    return inbox.length > 0;
+  };
   let r = cliStep("start", args, PROG, version, hostFacts());
   for (;;) {
     let aux = "", bytes = EMPTY;
@@ -76,7 +79,7 @@ async function main(argv: string[]): Promise<number> {
         } catch (err) {
           aux = errName(err);
         }
-        if (aux && fd !== null) fd = (closeSync(fd), null);
+        if (aux && fd !== null) { try { closeSync(fd); } catch { /* nothing more is read from it */ } fd = null; }
         break;
       case CLI_READ_ALL:
         try { bytes = readFileSync(file === "-" ? 0 : file); } catch (err) { aux = errName(err); }
@@ -127,7 +130,8 @@ if (isMainThread) {
   });
   main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
 } else {
-  // A worker: its own core instance with the run's options; tasks in, answers out (their buffer moved, not copied).
+  // A worker: its own core instance with the run's options; tasks in through shared memory (handed back with the
+  // answer for reuse), answers out (their buffer moved, not copied).
   const data = workerData as { argv: Uint8Array; tools: Uint8Array; k: number; module: WebAssembly.Module; port: MessagePort };
   setEngineSource(() => data.module); // the host thread's compiled module, its optimized code shared
   cliStep("worker", data.argv, "", "", data.tools);
