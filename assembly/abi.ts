@@ -232,6 +232,9 @@ export const V_OBJECT: u8 = 7;
 // read by the JSON reader (D11–D14) — json.RawMessage, and the encoding/json
 // form of structs and marshalers.
 export const V_JSON: u8 = 10;
+// A string whose UTF-8 comes after the stream (TypeScript host): u32 length in
+// UTF-16 units; the tail holds such strings in order, each followed by a 0 byte.
+export const V_STR_TAIL: u8 = 11;
 
 // Selection decided once, in the core (pipeline/select.ts), and dates printed by it (json/values.ts, text/isodate.ts).
 export const F_KEEP_MASK: u32 = 131072; // with F_TEXT: args is an object of the args' top-level keys (values not read); the text is "" (no selection applies), else "M" (matchOn governs) or "I" (ignoreArgs), then "1" (walk it) or "0" (never read it, D9) per member

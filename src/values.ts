@@ -24,7 +24,7 @@
  */
 
 import {
-  V_ARRAY, V_DATE, V_FALSE, V_NULL, V_NUMBER, V_OBJECT, V_STR, V_STR_CLEAN, V_TRUE, VALUE_CYCLE_CHECK_DEPTH, VALUE_MAX_DEPTH,
+  V_ARRAY, V_DATE, V_FALSE, V_NULL, V_NUMBER, V_OBJECT, V_STR, V_STR_CLEAN, V_STR_TAIL, V_TRUE, VALUE_CYCLE_CHECK_DEPTH, VALUE_MAX_DEPTH,
   W_CIRCULAR, W_TOO_DEEP, W_UNREADABLE, W_UNSUPPORTED,
 } from "./_abi.gen.js";
 import { FingerprintError, pathError } from "./errors.js";
@@ -70,6 +70,25 @@ let base = 0;
 let deep: Set<object> | null = null;
 /** Where error paths start: "args", or "" for a whole call, whose args member is then `args…` (D15). */
 let root = "args";
+/**
+ * String values go to the stream's tail (assembly/json/values.ts): the walk
+ * writes their UTF-16 length and keeps them here; at its end one join and one
+ * TextEncoder call encode them all (native code), where a char loop per
+ * string runs several times slower once V8 has met strings of several
+ * representations (flat, rope, sliced). A walk's strings start at tailBase.
+ */
+const tails: string[] = [];
+let tailBase = 0;
+let tailEnd = 0;
+/**
+ * UTF-16 units still written in place before strings go to the tail: a small
+ * value has no tail, whose fixed cost (~0.3 µs) is more than its char loops.
+ * Strings of up to SHORT_STRING units stay in place too (cheaper than a tail
+ * entry; both measured).
+ */
+let inlineLeft = 0;
+const INLINE_UNITS = 256;
+const SHORT_STRING = 8;
 
 /**
  * Writes the stream for `value` into mem[start..end); `grow(need)` must make
@@ -82,7 +101,7 @@ let root = "args";
 export function writeValue(value: unknown, mem: Uint8Array, start: number, end: number,
   grow: (need: number) => void, path = "args"): number {
   const nested = walking;
-  const outer = nested ? [u8, dv, pos, cap, growTo, base, deep, root] as const : null;
+  const outer = nested ? [u8, dv, pos, cap, growTo, base, deep, root, tailBase, inlineLeft] as const : null;
   if (u8 !== mem) retarget(mem, end);
   pos = start;
   cap = end;
@@ -90,14 +109,19 @@ export function writeValue(value: unknown, mem: Uint8Array, start: number, end: 
   root = path;
   base = sp;
   deep = null;
+  tailBase = tailEnd;
+  inlineLeft = INLINE_UNITS;
   walking = true;
   try {
     walk(value);
+    writeTail();
     return pos;
   } finally {
     release(base);
+    for (let k = tailBase; k < tailEnd; k++) tails[k] = ""; // no references to user strings kept
+    tailEnd = tailBase;
     walking = nested;
-    if (outer !== null) [u8, dv, pos, cap, growTo, base, deep, root] = outer;
+    if (outer !== null) [u8, dv, pos, cap, growTo, base, deep, root, tailBase, inlineLeft] = outer;
   }
 }
 
@@ -183,7 +207,16 @@ const DROPPED = 0, WRITTEN = 1, PUSHED = 2, OTHER = 3;
 function scalar(v: unknown): number {
   switch (typeof v) {
     case "string":
-      str(v);
+      if (inlineLeft > 0 || v.length <= SHORT_STRING) {
+        inlineLeft -= v.length;
+        str(v);
+        return WRITTEN;
+      }
+      room(5);
+      u8[pos] = V_STR_TAIL;
+      dv.setUint32(pos + 1, v.length, true);
+      pos += 5;
+      tails[tailEnd++] = v;
       return WRITTEN;
     case "number":
       return f64(V_NUMBER, v); // non-finite: the core makes it null (D1)
@@ -346,6 +379,28 @@ function writeKey(k: string, slot: number): void {
     for (let i = 0; i < len; i++) u8[pos + i] = (words[i >> 2] >>> ((i & 3) << 3)) & 255;
   }
   pos += len;
+}
+
+/**
+ * The tail: the walk's strings in order, each followed by a 0 byte, as UTF-8
+ * (one native encode), or as WTF-8 string by string when one holds a lone
+ * surrogate (D14; the 0 bytes keep it from pairing with its neighbour).
+ */
+function writeTail(): void {
+  const n = tailEnd;
+  if (n === tailBase) return;
+  tails[tailEnd++] = ""; // the last string's 0 byte
+  if (tailBase === 0) tails.length = tailEnd; // join reads the whole array
+  const all = (tailBase === 0 ? tails : tails.slice(tailBase, tailEnd)).join("\0");
+  room(3 * all.length);
+  if (isWellFormed(all)) {
+    pos += encoder.encodeInto(all, u8.subarray(pos, pos + 3 * all.length)).written;
+    return;
+  }
+  for (let k = tailBase; k < n; k++) {
+    pos = writeWtf8(tails[k], 0, u8, pos);
+    u8[pos++] = 0;
+  }
 }
 
 /** Writes a string item: UTF-8, lone surrogates as WTF-8 (D14); clean when nothing needs escaping (D6). */

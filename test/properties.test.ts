@@ -62,6 +62,37 @@ describe("value stream edges (src/values.ts)", () => {
     }), { numRuns: 1500, seed: 45 });
   });
 
+  it("strings after the first 256 units (the stream's tail) equal the oracle", () => {
+    // A long first string spends the in-place budget: every later string over 8 units goes to the tail.
+    const pad = "p".repeat(300);
+    const s = fc.oneof(
+      fc.string({ minLength: 9, maxLength: 40 }),
+      fc.string({ unit: "binary", minLength: 9, maxLength: 40 }),
+      fc.string({ unit: fc.constantFrom("a", "é", "\u{1f600}", "\ud800", "\udc00", "\ud83d", "\ude00", '"', "\\", "\n", "\u0000", " "), minLength: 1, maxLength: 16 }),
+    );
+    fc.assert(fc.property(fc.array(s, { maxLength: 12 }), fc.dictionary(s, s, { maxKeys: 4 }), (a, o) => {
+      const v = { pad, a, o };
+      expect(canonicalJSON(v)).toBe(canonicalValue(v));
+      expect(fingerprint("t", v)).toBe(fingerprintJSON("t", JSON.stringify(v)));
+    }), { numRuns: 1500, seed: 46 });
+  });
+
+  it("tail strings keep lone surrogates apart from their neighbours (D14)", () => {
+    // Each alone is a lone surrogate; side by side in one text they would be a pair.
+    const v = ["x".repeat(300), "high end \ud83d", "\ude00 low start", "\ud83d".padStart(12, "h"), "\ude00".padEnd(12, "l")];
+    expect(canonicalJSON(v)).toBe(canonicalValue(v));
+    expect(canonicalJSON(v)).toContain("high end \\ud83d\",\"\\ude00 low start");
+  });
+
+  it("a call from inside toJSON keeps both walks' tail strings", () => {
+    const pad = "q".repeat(300);
+    const inner = { pad, s: "inner string one", t: "inner string two" };
+    let nested = "";
+    const v = { pad, a: "outer string one", x: { toJSON: () => { nested = canonicalJSON(inner); return "from toJSON ok"; } }, b: "outer string two" };
+    expect(canonicalJSON(v)).toBe(canonicalValue({ pad, a: "outer string one", x: "from toJSON ok", b: "outer string two" }));
+    expect(nested).toBe(canonicalValue(inner));
+  });
+
   it("grows the input region mid-value and agrees with the text path", () => {
     const big = { rows: Array.from({ length: 30_000 }, (_, i) => ({ i, s: `row ${i} ` + "x".repeat(i % 97), f: i / 7 })) };
     expect(canonicalJSON(big)).toBe(canonicalizeJSON(JSON.stringify(big)));

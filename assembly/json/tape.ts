@@ -117,6 +117,14 @@ function tapeGrow(): bool {
   store<u64>(nodeAt(i), b, 8);
 }
 
+/** Makes node i the string of n bytes at p. */
+@inline export function setStr(i: u32, clean: bool, n: u32, p: usize): void {
+  const a = nodeAt(i);
+  store<u32>(a, <u32>T_STR | (<u32>(clean ? STR_CLEAN : 0) << 8));
+  store<u32>(a, n, 4);
+  store<u64>(a, <u64>p, 8);
+}
+
 /** Index just past the subtree rooted at i. */
 @inline export function subtreeEnd(i: u32): u32 {
   const t = nodeType(i);

@@ -18,21 +18,29 @@
 //   0x0a JSON text: u32 byte length + UTF-8 JSON text, read by the JSON reader
 //        (Go's json.RawMessage and encoding/json output, D20); its error offsets
 //        count from the text's first byte
+//   0x0b string in the tail: u32 length in UTF-16 units. The tail follows the
+//        last item: these strings' UTF-8 (WTF-8 for lone surrogates) in stream
+//        order, each followed by a 0 byte. A JavaScript host encodes them all
+//        with one native call instead of a char loop per string; the 0 bytes
+//        keep a lone surrogate at a string's end from pairing with the next.
 // It builds the same tape as the JSON reader, so selection and the canonical
 // writer are shared: the rules stay in one place. Numbers arrive as doubles,
 // so no decimal parsing happens at all. A malformed stream is a host bug and
 // fails with E_BAD_REQUEST at its byte offset; it is bounds-checked
 // throughout, so it can never read outside the request.
 import { alloc, grow } from "../base/arena";
-import { V_ARRAY, V_DATE, V_DAY, V_FALSE, V_JSON, V_NULL, V_NUMBER, V_OBJECT, V_STR, V_STR_CLEAN, V_TRUE } from "../abi";
+import { V_ARRAY, V_DATE, V_DAY, V_FALSE, V_JSON, V_NULL, V_NUMBER, V_OBJECT, V_STR, V_STR_CLEAN, V_STR_TAIL, V_TRUE } from "../abi";
 import { validTime, writeIsoDay, writeIsoTime } from "../text/isodate";
-import { parseInside } from "./reader";
+import { parseInside, specialMask } from "./reader";
 import { depthAllowed, membersAllowed } from "../base/limits";
 import { E_BAD_REQUEST, fail } from "../base/errors";
 import {
   STR_CLEAN, T_ARR, T_FALSE, T_NULL, T_NUM, T_OBJ, T_STR, T_TRUE,
-  nodeType, setNodeB, tapeLength, tapePush,
+  nodeA, nodeFlags, nodeType, setNodeB, setStr, tapeLength, tapePush,
 } from "./tape";
+
+/** Tape flag of a tail string not yet placed (its node's a: UTF-16 units). */
+const STR_TAIL: u8 = 2;
 
 
 // Open containers: node index and items still to read (8 bytes each).
@@ -51,6 +59,7 @@ export function readValues(start: usize, len: usize): i32 {
   // Items expected: 1 at top level; inside a container, tracked on the stack.
   let pending: u32 = 1;
   let inObject = false; // whether the next item is an object member (key first)
+  let firstTail: i32 = -1; // the first tail string's node
   while (true) {
     if (pending == 0) {
       // Close the innermost container, or finish.
@@ -88,6 +97,12 @@ export function readValues(start: usize, len: usize): i32 {
       if (n > end - p - 5) return bad(p, start);
       if (tapePush(T_STR, t == V_STR_CLEAN ? STR_CLEAN : 0, <u32>n, <u64>(p + 5)) < 0) return -1;
       p += 5 + n;
+    } else if (t == V_STR_TAIL) {
+      if (p + 5 > end) return bad(p, start);
+      const node = tapePush(T_STR, STR_TAIL, load<u32>(p + 1), 0);
+      if (node < 0) return -1;
+      if (firstTail < 0) firstTail = node;
+      p += 5;
     } else if (t == V_ARRAY || t == V_OBJECT) {
       if (p + 5 > end) return bad(p, start);
       const count = load<u32>(p + 1);
@@ -131,8 +146,45 @@ export function readValues(start: usize, len: usize): i32 {
     }
     // A scalar: pending and inObject stand for the same container.
   }
+  if (firstTail >= 0) p = placeTail(<u32>firstTail, p, end);
   if (p != end) return bad(p, start);
   return <i32>root;
+}
+
+/**
+ * Gives the tail strings from node `i` on their bytes in [p, end): each takes
+ * as many characters as its UTF-16 length (a 4-byte sequence is two units),
+ * then its 0 byte. Returns where the tail ends, or where it is malformed.
+ */
+function placeTail(i: u32, p: usize, end: usize): usize {
+  for (const to = tapeLength(); i < to; i++) {
+    if (nodeType(i) != T_STR || nodeFlags(i) != STR_TAIL) continue;
+    const s = p;
+    let units = nodeA(i);
+    let clean = true;
+    while (units != 0) {
+      if (units >= 8 && p + 8 <= end) {
+        const m = specialMask(load<u64>(p));
+        if (m == 0) { p += 8; units -= 8; continue; }
+        const k = <u32>ctz(m) >> 3; // plain ASCII before the first special byte
+        p += k; units -= k;
+      }
+      if (p >= end) return p;
+      const c = <u32>load<u8>(p);
+      let n: usize = 1, u: u32 = 1;
+      if (c < 0x80) { if (c < 0x20 || c == 0x22 || c == 0x5C) clean = false; }
+      else if (c < 0xC0) return p; // a continuation byte cannot start a character
+      else if (c < 0xE0) n = 2;
+      else if (c < 0xF0) { n = 3; if (c == 0xED && p + 1 < end && load<u8>(p + 1) >= 0xA0) clean = false; } // a lone surrogate (D14)
+      else { n = 4; u = 2; }
+      if (u > units || n > end - p) return p;
+      p += n; units -= u;
+    }
+    if (p >= end || load<u8>(p) != 0) return p;
+    setStr(i, clean, <u32>(p - s), s);
+    p++;
+  }
+  return p;
 }
 
 /** A date item: its ISO text as a clean string (the core prints dates), or null for an invalid one. */

@@ -3,7 +3,7 @@
 // Package abi is the core's ABI for the Go host; abiId() of the module must equal ABI_ID.
 package abi
 
-const ABI_ID = 0x0001f743
+const ABI_ID = 0x0008a125
 
 // PACKAGE_VERSION is package.json's version, which the CLI prints (--version).
 const PACKAGE_VERSION = "1.0.0"
@@ -122,6 +122,7 @@ const (
 	V_ARRAY                 = 6
 	V_OBJECT                = 7
 	V_JSON                  = 10
+	V_STR_TAIL              = 11
 	F_KEEP_MASK             = 131072
 	F_PATH                  = 1048576
 	V_DATE                  = 8
