@@ -120,7 +120,7 @@ function checkAgree(p, rows) {
 }
 
 // --- profile: the parts of one call, timed in the same interleaved rounds ---
-const HOST_HASH_MIN_BYTES = 2048; // src/core.ts: requests from this size on hash on the host
+const HOST_HASH_MAX_BYTES = 16 * 1024 * 1024; // src/core.ts: requests up to this size hash on the host (once warm)
 
 let walkCopy;
 /**
@@ -174,7 +174,7 @@ async function profileRows(p, ps) {
     rows.tinySdk = () => fingerprintJSON(TOOL_NAME, "0");
     rows.tinyCore = () => ok(tiny.run());
   }
-  return { rows, hostHashed: digestCore.requestBytes >= HOST_HASH_MIN_BYTES };
+  return { rows, hostHashed: digestCore.requestBytes <= HOST_HASH_MAX_BYTES };
 }
 
 function breakdown(p, m, hostHashed) {
