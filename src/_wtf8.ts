@@ -19,6 +19,9 @@ export const isWellFormed: (s: string) => boolean =
  */
 export let wtf8Special = false;
 
+/** Called bound: V8 inlines it whatever the string's representation (values.ts's charCodeAt says why). */
+const codePointAt = Function.prototype.call.bind(String.prototype.codePointAt) as (s: string, i: number) => number;
+
 /**
  * Writes s from UTF-16 index `from` as WTF-8 at b[p..]; returns the new
  * position (and sets wtf8Special). The caller guarantees room for 3 bytes
@@ -28,7 +31,7 @@ export function writeWtf8(s: string, from: number, b: Uint8Array, p: number): nu
   const n = s.length;
   let special = false;
   for (let i = from; i < n; i++) {
-    const c = s.codePointAt(i)!; // a surrogate pair's code point, or a lone surrogate's unit
+    const c = codePointAt(s, i); // a surrogate pair's code point, or a lone surrogate's unit
     if (c < 0x80) {
       if (c < 0x20 || c === 0x22 || c === 0x5c) special = true;
       b[p++] = c;

@@ -44,6 +44,9 @@ const getPrototypeOf = Object.getPrototypeOf;
 const objectKeys = Object.keys;
 const isArray = Array.isArray;
 const dateGetTime = Date.prototype.getTime;
+// Called bound, not as s.charCodeAt(i): V8 inlines the bound call whatever the string's representation, where
+// the method's load turns generic once the site has met strings of more than four (bench/PROFILE.md).
+const charCodeAt = Function.prototype.call.bind(String.prototype.charCodeAt) as (s: string, i: number) => number;
 const encoder = new TextEncoder();
 
 // Writer state: the current target in linear memory.
@@ -206,18 +209,20 @@ const DROPPED = 0, WRITTEN = 1, PUSHED = 2, OTHER = 3;
 /** Writes a string, number or boolean; DROPPED for undefined/function/symbol; OTHER for the rest. */
 function scalar(v: unknown): number {
   switch (typeof v) {
-    case "string":
-      if (inlineLeft > 0 || v.length <= SHORT_STRING) {
-        inlineLeft -= v.length;
-        str(v);
+    case "string": {
+      const n = v.length; // read once: a load V8 cannot specialize after strings of many representations
+      if (inlineLeft > 0 || n <= SHORT_STRING) {
+        inlineLeft -= n;
+        str(v, n);
         return WRITTEN;
       }
       room(5);
       u8[pos] = V_STR_TAIL;
-      dv.setUint32(pos + 1, v.length, true);
+      dv.setUint32(pos + 1, n, true);
       pos += 5;
       tails[tailEnd++] = v;
       return WRITTEN;
+    }
     case "number":
       return f64(V_NUMBER, v); // non-finite: the core makes it null (D1)
     case "boolean":
@@ -404,8 +409,7 @@ function writeTail(): void {
 }
 
 /** Writes a string item: UTF-8, lone surrogates as WTF-8 (D14); clean when nothing needs escaping (D6). */
-function str(s: string): void {
-  const n = s.length;
+function str(s: string, n = s.length): void {
   room(5 + 3 * n);
   const head = pos;
   let p = head + 5;
@@ -418,7 +422,7 @@ function str(s: string): void {
     // Plain printable ASCII first (most keys and short values): one test per char.
     let i = 0;
     for (; i < n; i++) {
-      const c = s.charCodeAt(i);
+      const c = charCodeAt(s, i);
       if (c - 0x20 >>> 0 >= 0x60 || c === 0x22 || c === 0x5c) break; // not 0x20..0x7f, or a quote or backslash
       b[p++] = c;
     }
