@@ -31,6 +31,7 @@
 import { alloc, grow } from "../base/arena";
 import { V_ARRAY, V_DATE, V_DAY, V_FALSE, V_JSON, V_NULL, V_NUMBER, V_OBJECT, V_STR, V_STR_CLEAN, V_STR_TAIL, V_TRUE } from "../abi";
 import { validTime, writeIsoDay, writeIsoTime } from "../text/isodate";
+import { sequenceLength } from "../text/utf8";
 import { parseInside, specialMask } from "./reader";
 import { depthAllowed, membersAllowed } from "../base/limits";
 import { E_BAD_REQUEST, fail } from "../base/errors";
@@ -153,8 +154,8 @@ export function readValues(start: usize, len: usize): i32 {
 
 /**
  * Gives the tail strings from node `i` on their bytes in [p, end): each takes
- * as many characters as its UTF-16 length (a 4-byte sequence is two units),
- * then its 0 byte. Returns where the tail ends, or where it is malformed.
+ * as many characters as its UTF-16 length, then its 0 byte. Returns where the
+ * tail ends, or where it is malformed.
  */
 function placeTail(i: u32, p: usize, end: usize): usize {
   for (const to = tapeLength(); i < to; i++) {
@@ -171,14 +172,15 @@ function placeTail(i: u32, p: usize, end: usize): usize {
       }
       if (p >= end) return p;
       const c = <u32>load<u8>(p);
-      let n: usize = 1, u: u32 = 1;
-      if (c < 0x80) { if (c < 0x20 || c == 0x22 || c == 0x5C) clean = false; }
-      else if (c < 0xC0) return p; // a continuation byte cannot start a character
-      else if (c < 0xE0) n = 2;
-      else if (c < 0xF0) { n = 3; if (c == 0xED && p + 1 < end && load<u8>(p + 1) >= 0xA0) clean = false; } // a lone surrogate (D14)
-      else { n = 4; u = 2; }
-      if (u > units || n > end - p) return p;
-      p += n; units -= u;
+      if (c < 0x80) {
+        if (c < 0x20 || c == 0x22 || c == 0x5C) clean = false;
+        p++; units--;
+        continue;
+      }
+      const n = sequenceLength(p, end); // 0: not WTF-8 (a host bug)
+      if (n == 0 || (n == 4 && units < 2)) return p;
+      if (c == 0xED && load<u8>(p + 1) >= 0xA0) clean = false; // a lone surrogate (D14)
+      p += <usize>n; units -= n == 4 ? 2 : 1; // a 4-byte sequence is a surrogate pair: two units
     }
     if (p >= end || load<u8>(p) != 0) return p;
     setStr(i, clean, <u32>(p - s), s);
