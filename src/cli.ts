@@ -40,13 +40,13 @@ async function write(err: Uint8Array, out: Uint8Array): Promise<void> {
 }
 
 /** A worker's message: its number when started, or a task's number, answer and output. */
-interface Message { aux: string; bytes: Uint8Array; out?: Uint8Array; err?: Uint8Array; task?: SharedArrayBuffer }
+interface Message { aux: string; bytes: Uint8Array; out?: Uint8Array; err?: Uint8Array; task?: ArrayBuffer }
 
 async function main(argv: string[]): Promise<number> {
   // argv as the core reads it: per argument the size found at that path ("-": none), ":", its bytes, NUL.
   const size = (a: string) => { try { return statSync(a).size; } catch { return "-"; } };
   const args = Buffer.concat(argv.map((a) => Buffer.from(`${size(a)}:${a}\0`))), started = Date.now();
-  const workers: Worker[] = [], ports: MessagePort[] = [], inbox: Message[] = [], spare: SharedArrayBuffer[] = [], kept = new Map<number, [Uint8Array, Uint8Array]>();
+  const workers: Worker[] = [], ports: MessagePort[] = [], inbox: Message[] = [], spare: ArrayBuffer[] = [], kept = new Map<number, [Uint8Array, Uint8Array]>();
   let readBuf = Buffer.alloc(0), wake = () => {}, fd: number | null = null, stdin: AsyncIterator<Buffer> | null = null;
   // Whether a message waits: one the ports' listeners took, else one still queued on a port (read now, into the inbox).
   const take = () => {
@@ -97,11 +97,13 @@ async function main(argv: string[]): Promise<number> {
           workers.push(w), ports.push(port1);
         }
         break;
-      case CLI_SEND: { // through shared memory, reused: a fresh megabyte per task costs more than the copy
+      case CLI_SEND: {
+        // In a buffer moved to the worker and back with the answer, reused: a fresh megabyte per task costs more
+        // than the copy, and a copy into or out of shared memory (SharedArrayBuffer) runs at a sixth of memcpy's speed.
         let s = spare.pop();
-        if (!s || s.byteLength < r.data.length) s = new SharedArrayBuffer(Math.max(r.data.length, 2 << 20));
+        if (!s || s.byteLength < r.data.length) s = new ArrayBuffer(Math.max(r.data.length, 2 << 20));
         new Uint8Array(s).set(r.data);
-        workers[r.lines].postMessage({ j: r.arg, task: s, n: r.data.length });
+        workers[r.lines].postMessage({ j: r.arg, task: s, n: r.data.length }, [s]);
         break;
       }
       case CLI_POLL: case CLI_WAIT: {
@@ -130,14 +132,14 @@ if (isMainThread) {
   });
   main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
 } else {
-  // A worker: its own core instance with the run's options; tasks in through shared memory (handed back with the
-  // answer for reuse), answers out (their buffer moved, not copied).
+  // A worker: its own core instance with the run's options; tasks in (their buffer moved back with the answer, for
+  // reuse), answers out (their buffer moved, not copied).
   const data = workerData as { argv: Uint8Array; tools: Uint8Array; k: number; module: WebAssembly.Module; port: MessagePort };
   setEngineSource(() => data.module); // the host thread's compiled module, its optimized code shared
   cliStep("worker", data.argv, "", "", data.tools);
   data.port.postMessage({ aux: String(data.k), bytes: EMPTY });
-  parentPort!.on("message", (m: { j: number; task: SharedArrayBuffer; n: number }) => {
+  parentPort!.on("message", (m: { j: number; task: ArrayBuffer; n: number }) => {
     const r = cliStep("job", "", "", "", new Uint8Array(m.task, 0, m.n));
-    data.port.postMessage({ aux: String(m.j), bytes: r.state, out: r.out, err: r.err, task: m.task }, [r.out.buffer as ArrayBuffer]);
+    data.port.postMessage({ aux: String(m.j), bytes: r.state, out: r.out, err: r.err, task: m.task }, [r.out.buffer as ArrayBuffer, m.task]);
   });
 }
