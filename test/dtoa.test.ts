@@ -350,6 +350,25 @@ describe("dtoa: formatDouble equals V8 String(x)", () => {
     }, 210000);
   });
 
+  it("the short-decimal path's edges: 13 to 16 significant digits where |x| is 10^-10 to 10^16, with neighbours", () => {
+    // Up to 15 digits the path decides (one division checks the round trip); 16 and the neighbours (17 digits)
+    // must fall through to the general path, as must everything outside its range of exponents.
+    run((c) => {
+      const next = prng(29);
+      for (let n = -10; n <= 17; n++) {
+        for (const k of [13, 14, 15, 16]) {
+          for (let i = 0; i < 150; i++) {
+            let digits = "";
+            for (let d = 0; d < k; d++) digits += String(d === 0 ? 1 + (next() % 9) : next() % 10);
+            c.addWithNeighbours(Number(`0.${digits}e${n}`));
+          }
+          c.addWithNeighbours(Number(`0.${"9".repeat(k)}e${n}`)); // just below a power of ten
+          c.addWithNeighbours(Number(`0.1${"0".repeat(k - 2)}1e${n}`));
+        }
+      }
+    }, 60000);
+  });
+
   it("checked at least 1,000,000 doubles in all", () => {
     expect(total).toBeGreaterThanOrEqual(1_000_000);
   });

@@ -23,12 +23,17 @@
 import { POW5_MIN, POW5_TABLE } from "./_pow5.gen";
 import { umulh } from "./_u128";
 import { decimalLength, write2, writeDigits } from "./digits";
+import { POW10_EXACT_MAX, POW10_F64 } from "./_pow10";
 
 /** ECMA-262 Number::toString: with value 0.d1..dk × 10^n, plain notation is
  *  used while n ≤ 21 ("100000000000000000000", but 1e21 → "1e+21"). */
 const PLAIN_MAX_N: i32 = 21;
 /** …and while n > −6 for small values ("0.000001", but 1e-7 → "1e-7"). */
 const PLAIN_MIN_N_EXCLUSIVE: i32 = -6;
+
+/** Fraction digits of the short-decimal path at |x| in [1, 10): 13 + 1 integer digit or one more
+ *  (|x| up to 10^(fe+2)) keeps y below 10^15 (formatDouble). */
+const SHORT_FRACTION: i32 = 13;
 
 const FRAC_BITS: i32 = 52;
 const FRAC_MASK: u64 = (1 << 52) - 1;
@@ -302,9 +307,28 @@ export function formatDouble(value: f64, out: usize): i32 {
     return <i32>(end - out);
   }
 
-  let digits = shortestDigits(c, q, frac != 0 || biased <= 1);
-  let e10 = dtoa_e10;
-  // Only step A leaves trailing zeros; digits < 10^16 there, so at most 15.
+  // Short decimals (prices, coordinates, rates), by one division: with
+  // k = SHORT_FRACTION − ⌊log10 2^(q+52)⌋, y = round(|x|·10^k) < 10^15. When
+  // y / 10^k == |x|, the decimal y·10^−k reads back as x (y and 10^k are exact
+  // doubles, so the division is its correctly rounded value: Clinger), and no
+  // other decimal of at most 15 significant digits does (DBL_DIG: their
+  // spacing exceeds 4 ulps), so y without its trailing zeros is the shortest
+  // and the only one of its length. y ≥ 10^13 (|x| ≥ 10^fe), and |x|·10^k
+  // is within 1/4 of an integer when one fits, so rounding finds it.
+  // Otherwise the general path decides (16–17 digits, or out of range).
+  // (k in range implies a normal x.)
+  let digits: u64 = 0, e10: i32 = 0;
+  const k = SHORT_FRACTION - floorLog10Pow2(biased - 1023);
+  if (<u32>k <= <u32>POW10_EXACT_MAX) {
+    const ax = abs(value), scale = load<f64>(POW10_F64 + (<usize>k << 3));
+    const y = nearest(ax * scale);
+    if (y / scale == ax) { digits = <u64>y; e10 = -k; }
+  }
+  if (digits == 0) {
+    digits = shortestDigits(c, q, frac != 0 || biased <= 1);
+    e10 = dtoa_e10;
+  }
+  // Only step A and short decimals leave trailing zeros; digits < 10^16, so at most 15.
   if (digits % 100000000 == 0) { digits /= 100000000; e10 += 8; }
   if (digits % 10000 == 0) { digits /= 10000; e10 += 4; }
   if (digits % 100 == 0) { digits /= 100; e10 += 2; }

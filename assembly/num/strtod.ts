@@ -24,6 +24,7 @@ import { nearestByComparison } from "./_bigdec";
 // floor(log2(10^q)), shared with the formatter: exact for |q| < 1234
 // (test/dtoa.test.ts), and callers here use q in [POW5_MIN, POW5_MAX].
 import { floorLog2Pow10 } from "./dtoa";
+import { POW10_F64 } from "./_pow10";
 
 const INF_BITS: u64 = 0x7FF0000000000000;
 const DBL_MAX_BITS: u64 = 0x7FEFFFFFFFFFFFFF;
@@ -32,12 +33,6 @@ const MAX_W_DIGITS: i32 = 19;
 /** An explicit exponent is accumulated only up to this (saturating): a literal
  *  has < 2^31 digits, so |q| > 2^40 - 2^31 still lies far outside [-343, 309]. */
 const EXP_SATURATE: i64 = 1 << 40;
-
-/** 10^k for k in [0, 22]: exact doubles, since 5^22 < 2^53 (Clinger's range). */
-const POW10_F64: usize = memory.data<f64>([
-  1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-  1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-]);
 
 // Test-only instrumentation. Every use sits under `if (!ASC_NO_ASSERT)`, so a
 // release build (noAssert) folds it away and the record is never laid out.
