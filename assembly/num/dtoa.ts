@@ -16,9 +16,14 @@
 // redone for that in `shortestDigits` and checked by test/dtoa.test.ts. Layout (plain, "0.000ddd" or exponential) follows the spec
 // step by step; the window thresholds are the named constants below.
 //
+// Two shortcuts come first, each exact by its own argument (formatDouble):
+// integers below 2^53, and short decimals (at most 14 significant digits),
+// whose digits one correctly rounded division confirms.
+//
 // Allocation-free: writes bytes at a caller pointer; static tables only.
 // The integer digits themselves are digits.ts's (the core's one printer).
-// Cost (release, V8): ~80 ns per random double, ~65 ns per short decimal.
+// Cost (release, V8, test/wasm/dtoa.ts formatMany): ~40 ns per random
+// double, ~25 ns per short decimal, ~11 ns per integer.
 
 import { POW5_MIN, POW5_TABLE } from "./_pow5.gen";
 import { umulh } from "./_u128";
