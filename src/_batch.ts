@@ -43,6 +43,7 @@ export const SHARED_EMPTY: Column = { kind: "shared", text: "" };
 export function runChunk(t: BatchTarget, flags: number, count: number, cols: Column[],
   out: (string | null)[], base: number, throwOnError: boolean, sorts: Uint32Array | null = null): void {
   const inPtr = t.inPtr, desc = new Uint32Array(BATCH_WORDS);
+  t.head = null; // the descriptor goes where a request's header was (src/core.ts putLiterals)
   let at = inPtr + DESCRIPTOR;
   /** Room for n more bytes at `at` (a text: 3 per UTF-16 unit at most). */
   const room = (n: number) => t.reserve(at - inPtr + n);

@@ -73,6 +73,13 @@ export class Instance {
   dead = false;
   /** putValue's growth bound (absolute address; Infinity none). */
   private most = Infinity;
+  /**
+   * The name literal of the request header at inPtr when kind and key lists are empty (src/core.ts
+   * putLiterals wrote it), and where that request's args began; null when anything else wrote there
+   * since. Every other writer of the input region (request(), batches) clears it first.
+   */
+  head: string | null = null;
+  headEnd = 0;
 
   constructor(source: WebAssembly.Module | WebAssembly.Instance, readonly what: string) {
     const inst = isModule(source) ? new WebAssembly.Instance(source, {}) : source; // a module from another realm too (the Edge Runtime)
@@ -212,6 +219,7 @@ export class Instance {
    * in), the rest go as send() writes them; the result's words by their table names (the text: textBytes()).
    */
   request(kind: RequestKind, parts: RequestParts, flags = 0, path = ""): Record<string, number> {
+    this.head = null; // its own header goes where putLiterals' was
     const r = REQUESTS[kind], u32 = r.u32 as Record<string, readonly (string | number)[]>;
     for (const p of PART_NAMES) {
       const x = parts[p], fields = u32[p];

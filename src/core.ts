@@ -179,8 +179,18 @@ export function callValue(flags: number, kind: string, name: string, value: unkn
   }
 }
 
-/** Makes room and writes kind, name and key lists (and their lengths in the header); returns where args go. */
+/**
+ * Makes room and writes kind, name and key lists (and their lengths in the header); returns where args go.
+ * The common request (a name, nothing else) finds them in place when the instance's last one had the same
+ * name (Instance.head): the core never writes into a request, so only the args, flags and length change
+ * (~5% of a small call).
+ */
 function putLiterals(i: Instance, kind: string, name: string, matchOn: string, ignoreArgs: string, argsBound: number): number {
+  const plain = kind === "" && matchOn === "" && ignoreArgs === "";
+  if (plain && i.head === name) {
+    i.reserve(i.headEnd - i.inPtr + argsBound + 64);
+    return i.headEnd;
+  }
   const mem = i.reserve(HEADER_BYTES + 3 * (kind.length + name.length + matchOn.length + ignoreArgs.length) + argsBound + 64);
   // Written now, before a value walk may grow memory (which keeps what is written).
   const h = i.hdr;
@@ -189,6 +199,8 @@ function putLiterals(i: Instance, kind: string, name: string, matchOn: string, i
   at += h[2] = putLiteral(i, mem, at, name, 2);
   at += h[3] = putLiteral(i, mem, at, matchOn, 3);
   at += h[4] = putLiteral(i, mem, at, ignoreArgs, 4);
+  i.head = plain ? name : null;
+  i.headEnd = at;
   return at;
 }
 

@@ -2,7 +2,9 @@
 // the oracle, and value input equals text input.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalJSON, canonicalizeJSON, fingerprint, fingerprintJSON } from "./helpers/sdk";
+import {
+  canonicalJSON, canonicalizeJSON, explain, fingerprint, fingerprintBatch, fingerprintBatchJSON, fingerprintJSON,
+} from "./helpers/sdk";
 import { canonicalValue, fingerprintOf } from "./reference/contract.mjs";
 
 const key = fc.oneof(
@@ -44,6 +46,39 @@ describe("properties", () => {
       expect(fingerprint("tool", args, opts)).toBe(want);
       expect(fingerprintJSON("tool", JSON.stringify(args), opts)).toBe(want);
     }), { numRuns: 2000, seed: 44 });
+  });
+});
+
+describe("requests in any order on one instance", () => {
+  // A request with only a name finds the header of the last one in place when its name is the same
+  // (src/core.ts putLiterals): every other kind of request in between must leave no stale header.
+  it("each answer equals the oracle's, whatever came before", () => {
+    const name = fc.constantFrom("search", "search", "get_weather", "a\"b", "\u00e9t\u00e9", "x");
+    const args = fc.dictionary(key, value, { maxKeys: 4 });
+    const step = fc.oneof(
+      fc.record({ op: fc.constant("value"), name, args }),
+      fc.record({ op: fc.constant("text"), name, args }),
+      fc.record({ op: fc.constant("kind"), name, args }),
+      fc.record({ op: fc.constant("selected"), name, args }),
+      fc.record({ op: fc.constant("canonical"), name, args }),
+      fc.record({ op: fc.constant("batch"), name, args }),
+      fc.record({ op: fc.constant("batchJSON"), name, args }),
+      fc.record({ op: fc.constant("explain"), name, args }),
+    );
+    fc.assert(fc.property(fc.array(step, { minLength: 1, maxLength: 12 }), (steps) => {
+      for (const { op, name: n, args: a } of steps) {
+        const want = fingerprintOf({ name: n, args: a }).fingerprint;
+        if (op === "value") expect(fingerprint(n, a)).toBe(want);
+        else if (op === "text") expect(fingerprintJSON(n, JSON.stringify(a))).toBe(want);
+        else if (op === "kind") expect(fingerprint(n, a, { kind: "k" })).toBe(fingerprintOf({ kind: "k", name: n, args: a }).fingerprint);
+        else if (op === "selected") {
+          expect(fingerprint(n, a, { ignoreArgs: ["a"] })).toBe(fingerprintOf({ name: n, args: a, ignoreArgs: ["a"] }).fingerprint);
+        } else if (op === "canonical") expect(canonicalJSON(a)).toBe(canonicalValue(a));
+        else if (op === "batch") expect(fingerprintBatch([{ name: n, args: a }, { name: "other", args: a }])[0]).toBe(want);
+        else if (op === "batchJSON") expect(fingerprintBatchJSON([n, n], [JSON.stringify(a), "{}"])[0]).toBe(want);
+        else expect(explain(n, a).fingerprint).toBe(want);
+      }
+    }), { numRuns: 1500, seed: 47 });
   });
 });
 
