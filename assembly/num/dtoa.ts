@@ -36,8 +36,9 @@ const PLAIN_MAX_N: i32 = 21;
 /** …and while n > −6 for small values ("0.000001", but 1e-7 → "1e-7"). */
 const PLAIN_MIN_N_EXCLUSIVE: i32 = -6;
 
-/** Fraction digits of the short-decimal path at |x| in [1, 10): 13 + 1 integer digit or one more
- *  (|x| up to 10^(fe+2)) keeps y below 10^15 (formatDouble). */
+/** Fraction digits the short-decimal path gives |x| in [1, 10) (one fewer per decade above, one more
+ *  per decade below): y = |x|·10^k stays below 10^15 even where ⌊log10 |x|⌋ is one more than its
+ *  estimate from the binary exponent (formatDouble). */
 const SHORT_FRACTION: i32 = 13;
 
 const FRAC_BITS: i32 = 52;
