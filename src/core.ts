@@ -183,7 +183,7 @@ export function callValue(flags: number, kind: string, name: string, value: unkn
  * Makes room and writes kind, name and key lists (and their lengths in the header); returns where args go.
  * The common request (a name, nothing else) finds them in place when the instance's last one had the same
  * name (Instance.head): the core never writes into a request, so only the args, flags and length change
- * (~5% of a small call).
+ * (~3–5% of a small call).
  */
 function putLiterals(i: Instance, kind: string, name: string, matchOn: string, ignoreArgs: string, argsBound: number): number {
   const plain = kind === "" && matchOn === "" && ignoreArgs === "";
