@@ -11,6 +11,8 @@
 //                             (num/decimal.ts), NUM_NEGATIVE for its sign
 //         else                b = the f64 value (finite)
 //   STR   a = len, b = ptr of WTF-8 bytes; flags&STR_CLEAN: bytes need no escaping
+//         flags == STR_TAIL: a = UTF-16 units, b unset: a value stream's tail string
+//                             not yet placed (json/values.ts; never seen past its reader)
 //   ARR   a = child count,  b = index just past the subtree
 //   OBJ   a = member count, b = index just past the subtree; members are key STR + value
 import { alloc, grow } from "../base/arena";
@@ -27,6 +29,7 @@ export const NUM_LITERAL: u8 = 1;
 export const NUM_DECIMAL: u8 = 2;
 export const NUM_NEGATIVE: u8 = 4;
 export const STR_CLEAN: u8 = 1;
+export const STR_TAIL: u8 = 2;
 
 const NODE: usize = 16;
 

@@ -36,13 +36,9 @@ import { parseInside, specialMask } from "./reader";
 import { depthAllowed, membersAllowed } from "../base/limits";
 import { E_BAD_REQUEST, fail } from "../base/errors";
 import {
-  STR_CLEAN, T_ARR, T_FALSE, T_NULL, T_NUM, T_OBJ, T_STR, T_TRUE,
+  STR_CLEAN, STR_TAIL, T_ARR, T_FALSE, T_NULL, T_NUM, T_OBJ, T_STR, T_TRUE,
   nodeA, nodeFlags, nodeType, setNodeB, setStr, tapeLength, tapePush,
 } from "./tape";
-
-/** Tape flag of a tail string not yet placed (its node's a: UTF-16 units). */
-const STR_TAIL: u8 = 2;
-
 
 // Open containers: node index and items still to read (8 bytes each).
 let stack: usize = 0;
