@@ -49,15 +49,15 @@ function build(entry, name, withSimd, outOfLine = []) {
   return { name, bytes, sha: createHash("sha256").update(bytes).digest("hex") };
 }
 
-// Kept out of line in the diagnostics module (wasm-opt inlines every function with one
-// caller): the CLI engine's entry (cliText: once per chunk) out of process (once per call),
-// and its cold steps (argv, why, verify, replay, --tools, explain's output, the summary)
-// out of cliText's per-line loop. Inlined, process was 28 KB and cliText 17 KB, which V8
-// optimizes late and at length on the main thread's cores (a Node CLI run's
-// warm-up). wasmtime compiles everything ahead of time: no change there.
+// Kept out of line in the engine module (wasm-opt inlines every function with one
+// caller; asc has inlined small wrappers before, so a pattern names a function of asc's
+// output): the CLI's cold steps (argv, why, verify, replay, --tools, the summary) out of
+// its per-line loop, which V8 then optimizes sooner and in less time on the host's cores
+// (a Node CLI run's warm-up). wasmtime and wazero compile everything ahead of time: no
+// change there.
 const modules = [build("assembly/entry/fingerprint.ts", "fingerprint", false),
-  build("assembly/entry/engine.ts", "engine", true, ["*/cli/steps/cliText",
-    "*/cli/args/*", "*/cli/why/*", "*/cli/replay/*", "*/cli/tools/*", "*/cli/run/explainOut", "*/cli/run/verifyLine",
+  build("assembly/entry/engine.ts", "engine", true, [
+    "*/cli/args/*", "*/cli/why/*", "*/cli/replay/*", "*/cli/tools/*", "*/cli/run/verifyLine",
     "*/cli/run/runFinish"])];
 if (check) {
   let stale = false;
