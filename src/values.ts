@@ -214,31 +214,29 @@ const DROPPED = 0, WRITTEN = 1, PUSHED = 2, OTHER = 3;
 
 /** Writes a string, number or boolean; DROPPED for undefined/function/symbol; OTHER for the rest. */
 function scalar(v: unknown): number {
-  switch (typeof v) {
-    case "string": {
-      const n = v.length; // read once: a load V8 cannot specialize after strings of many representations
-      if (inlineLeft > 0 || n <= SHORT_STRING) {
-        inlineLeft -= n;
-        str(v, n);
-        return WRITTEN;
-      }
-      room(5);
-      u8[pos] = V_STR_TAIL;
-      dv.setUint32(pos + 1, n, true);
-      pos += 5;
-      tails[tailEnd++] = v;
+  // `typeof v === "…"` tests, not a switch: V8 compiles each to a type check, where a switch calls its
+  // Typeof builtin and compares strings (and then cannot tell that v is a string: its length a generic load).
+  if (typeof v === "string") {
+    const n = v.length; // read once: a load V8 cannot specialize after strings of many representations
+    if (inlineLeft > 0 || n <= SHORT_STRING) {
+      inlineLeft -= n;
+      str(v, n);
       return WRITTEN;
     }
-    case "number":
-      return f64(V_NUMBER, v); // non-finite: the core makes it null (D1)
-    case "boolean":
-      room(1);
-      u8[pos++] = v ? V_TRUE : V_FALSE;
-      return WRITTEN;
-    case "object":
-    case "bigint":
-      return v === null ? DROPPED : OTHER;
+    room(5);
+    u8[pos] = V_STR_TAIL;
+    dv.setUint32(pos + 1, n, true);
+    pos += 5;
+    tails[tailEnd++] = v;
+    return WRITTEN;
   }
+  if (typeof v === "number") return f64(V_NUMBER, v); // non-finite: the core makes it null (D1)
+  if (typeof v === "boolean") {
+    room(1);
+    u8[pos++] = v ? V_TRUE : V_FALSE;
+    return WRITTEN;
+  }
+  if (typeof v === "object" || typeof v === "bigint") return v === null ? DROPPED : OTHER;
   return DROPPED; // undefined, a function or a symbol (D1)
 }
 
@@ -360,8 +358,10 @@ const keyCache = new Map<string, Uint32Array>();
 const KEY_CACHE_MAX = 4096;
 const KEY_MAX_CHARS = 64;
 const KEY_SLOT_MASK = 255;
-const slotKey: (string | undefined)[] = new Array<string | undefined>(KEY_SLOT_MASK + 1).fill(undefined);
-const slotWords: Uint32Array[] = new Array<Uint32Array>(KEY_SLOT_MASK + 1).fill(new Uint32Array(1));
+// Every slot starts as the empty key with its item (tag, zero length: 5 bytes): the slots hold strings only, so V8
+// compares a slot with a key by identity, where a slot that could be undefined made each compare a generic call.
+const slotKey: string[] = new Array<string>(KEY_SLOT_MASK + 1).fill("");
+const slotWords: Uint32Array[] = new Array<Uint32Array>(KEY_SLOT_MASK + 1).fill(Uint32Array.of(V_STR_CLEAN, 0, 5));
 
 function writeKey(k: string, slot: number): void {
   let words: Uint32Array | undefined = slotWords[slot];
