@@ -25,6 +25,8 @@ const STAGES = [
   ["runtimes", [[node, ["scripts/test-runtimes.mjs"]]]],
   ["pack", [[node, ["scripts/test-pack.mjs"]]]],
   ["python", [["bash", ["scripts/test-python.sh"]]]],
+  // The same suite on the oldest and newest supported Python (3.9, 3.13), each in its own venv.
+  ["python-versions", [["bash", ["scripts/test-python-versions.sh"]]]],
   // The Go host (go/): its Go-value vectors must be the oracle's, then go test -race.
   ["go", [[node, ["scripts/gen-go-vectors.mjs", "--check"]], ["bash", ["scripts/test-go.sh"]]]],
 ];

@@ -1,5 +1,5 @@
 // Reader for CPython's marshal format (version 4), the Python SDK's fast path
-// for host values (issue #14). Internal.
+// for host values. Internal.
 //
 // `marshal.dumps(value, 4)` walks exactly dict, list, tuple, str, int, float,
 // bool and None at C speed (about 14× faster than the json encoder on the

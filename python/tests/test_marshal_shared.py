@@ -32,7 +32,7 @@ def unshared(v: Any) -> Any:
 
 
 def no_text_path(monkeypatch: pytest.MonkeyPatch) -> None:
-    if not _stream._USE_MARSHAL:
+    if not _stream.marshal_allowed():
         pytest.skip("this process's stack is too small for marshal's depth")
 
     def fail(*a: Any, **k: Any) -> Any:

@@ -107,7 +107,7 @@ def test_what_the_reader_refuses_gets_the_text_paths_answer(v: Any) -> None:
 
 
 def test_plain_values_take_the_marshal_path(monkeypatch: pytest.MonkeyPatch) -> None:
-    if not _stream._USE_MARSHAL:
+    if not _stream.marshal_allowed():
         pytest.skip("this process's stack is too small for marshal's depth")
 
     from overturn.fingerprint import _api

@@ -1,6 +1,6 @@
 """Python host values → JSON text for the core (D16).
 
-Internal. Since issue #14, plain values first go to the core as marshal
+Internal. Plain values first go to the core as marshal
 (``_stream.py``); this module is the path for everything that refuses — and
 what gives every D16 error its path. Its fast path is the C ``json`` encoder (compact RFC 8259 text,
 NaN/Infinity written as bare tokens) with a ``default`` hook for
@@ -48,17 +48,22 @@ nested call (a fingerprint call made from inside a user's ``items()``,
 ``__iter__`` or ``utcoffset``). A circular value then exhausts the recursion
 limit in C and the walk below names it.
 
-Depth (D19): the C encoder recurses on the C stack, bounded only by
-``sys.getrecursionlimit()``. Measured on CPython 3.11 (x86-64, 8 MiB main
-stack): a 60,000-deep list encodes, 80,000 deep kills the process
-(~110-130 bytes of C stack per level); in a thread with a 256 KiB stack
-1,000 levels fit and 3,000 do not. The fast path is therefore used only while
-the limit is at most FAST_MAX_RECURSION_LIMIT: 10,000 levels, or fewer when
-the process stack (RLIMIT_STACK, which glibc also gives new threads) holds
-less at 400 bytes a level (3× the measured cost), but never below 1,000,
-CPython's default limit, where ``json.dumps`` itself runs. Above it every
+Depth (D19): the C encoder recurses on the C stack. Up to CPython 3.11 its
+depth is bounded by ``sys.getrecursionlimit()``; from 3.12 on by the
+interpreter's C recursion limit instead, whatever ``sys.getrecursionlimit()``
+says (measured: ~1,500 levels in 3.12.1, ~10,000 in 3.13.0). Measured on
+CPython 3.11 (x86-64, 8 MiB main stack): a 60,000-deep list encodes, 80,000
+deep kills the process (~110-130 bytes of C stack per level); in a thread
+with a 256 KiB stack 1,000 levels fit and 3,000 do not; 3.13 takes ~150-210
+bytes a level (a 1 MiB thread holds 5,000 levels, not 7,000). So the fast path
+runs only where the stack holds the deepest recursion the encoder may make,
+at 400 bytes a level (``stack_levels``: the process stack, RLIMIT_STACK,
+which glibc also gives new threads, or a smaller ``threading.stack_size()``):
+up to 3.11 the recursion limit, at most FAST_MAX_RECURSION_LIMIT and never
+refused below 1,000, CPython's default, where ``json.dumps`` itself runs;
+from 3.12 on 10,000 levels, the larger of those C limits. Elsewhere every
 value takes the iterative walk, whatever its depth. Not covered: a thread
-started after ``threading.stack_size()`` was set below ~400 KiB.
+started while a smaller ``stack_size`` was set, after it was set back to 0.
 
 An object with ``model_dump`` (the provider SDKs' pydantic types, D16b) is
 refused by the fast path and read by the walk, once, as
@@ -77,11 +82,11 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Mapping
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Any, Callable, List, Sequence, Set, Tuple
 
 import struct
-from datetime import timedelta
+from _thread import stack_size
 
 from . import _core
 from ._abi import F_TEXT, F_VALUES, V_DATE, V_DAY
@@ -184,6 +189,19 @@ def _fast_max_limit() -> int:
 #: the module comment: 10,000 levels take ~1.3 MiB of C stack; 60,000 fit in 8 MiB).
 FAST_MAX_RECURSION_LIMIT = _fast_max_limit()
 
+#: From CPython 3.12 on, the deepest the C encoder recurses (its C recursion limit, the larger of 3.12's and
+#: 3.13's), else 0; and the depth up to which it runs whatever the stack (3.11 and before: the default limit).
+_C_RECURSION, _ALWAYS = (10_000, 0) if sys.version_info >= (3, 12) else (0, 1_000)
+
+
+def stack_levels() -> int:
+    """Levels of C recursion at 400 bytes each this thread's stack holds: the process stack's, or less when
+    ``threading.stack_size()`` is set (the size new threads get, this one's as far as can be told)."""
+    size = stack_size()
+    if size:
+        stack_size(size)  # asking set it to 0 (the argument's default): the caller's setting again
+    return min(FAST_MAX_RECURSION_LIMIT, size // 400 if size else FAST_MAX_RECURSION_LIMIT)
+
 
 def _make_fast() -> Callable[[Any], Sequence[str]]:
     """A compact, ASCII-only, NaN-allowing JSON encoder without per-call state.
@@ -240,7 +258,8 @@ def _text_parts(value: Any, reads_once: bool = False, root: Root = ()) -> Sequen
     walk, which calls it once, is used instead of the C encoder (~3× slower
     on such values: 430 against 130 µs on 7 KB with one datetime).
     """
-    if not reads_once and sys.getrecursionlimit() <= FAST_MAX_RECURSION_LIMIT:  # else D19: the C stack could not hold its depth
+    depth = _C_RECURSION or sys.getrecursionlimit()  # the deepest the C encoder may recurse (D19: the module comment)
+    if not reads_once and depth <= FAST_MAX_RECURSION_LIMIT and (depth <= _ALWAYS or depth <= stack_levels()):
         try:
             return _fast(value)
         except (RecursionError, TypeError, ValueError, OverflowError) as e:

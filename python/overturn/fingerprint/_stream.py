@@ -1,4 +1,4 @@
-"""Host values to the core as CPython marshal (issue #14). Internal.
+"""Host values to the core as CPython marshal. Internal.
 
 ``marshal.dumps(value, 4)`` walks exactly ``dict``, ``list``, ``tuple``,
 ``str``, ``int``, ``float``, ``bool`` and ``None`` in C, with floats as
@@ -29,37 +29,29 @@ Depth: marshal recurses on the C stack to at most 2,000 levels, then raises
 Measured on CPython 3.11 x86-64: a 1,999-deep list marshals in a thread of
 384 KiB and kills the process in one of 256 KiB (< 200 bytes a level). So it
 is used only where the stack holds 2,000 levels at the 400 bytes a level that
-``_encode`` assumes: the process stack (``_encode.FAST_MAX_RECURSION_LIMIT``,
-which glibc also gives new threads) and, when ``threading.stack_size()`` was
-set, that size; otherwise the text path runs, as before issue #14. Not
-covered, as for the json encoder: a thread started while a smaller
-``stack_size`` was set, after it was set back to 0.
+``_encode`` assumes (``_encode.stack_levels``: the process stack, which glibc
+also gives new threads, or a smaller ``threading.stack_size()``); otherwise
+the text path runs. Not covered, as for the json encoder: a thread started
+while a smaller ``stack_size`` was set, after it was set back to 0.
 """
 from __future__ import annotations
 
 import marshal
-from _thread import stack_size
 from typing import Any
 
 from . import _core
-from ._encode import FAST_MAX_RECURSION_LIMIT
+from ._encode import stack_levels
 from ._errors import FingerprintError
 
 from ._abi import F_MARSHAL  # request flag, generated from assembly/abi.ts
 
 _dumps = marshal.dumps
-_DEPTH = 2_000  # marshal's own depth cap (CPython 3.9-3.13)
-_USE_MARSHAL = FAST_MAX_RECURSION_LIMIT >= _DEPTH
-_MIN_THREAD_STACK = _DEPTH * 400
 
 
 def marshal_allowed() -> bool:
     """Whether marshal may walk values on this thread's stack (see the module comment).
     The value path asks once per thread (its plain function), batches once per chunk."""
-    size = stack_size()
-    if size:
-        stack_size(size)  # asking set it to 0 (the argument's default): the caller's setting again
-    return _USE_MARSHAL and (size == 0 or size >= _MIN_THREAD_STACK)
+    return stack_levels() >= 2_000  # marshal's own depth cap (CPython 3.9-3.13)
 
 
 #: marshal_call's answer when the value is not plain: marshal refused it (a
