@@ -188,3 +188,35 @@ def test_the_encoders_c_depth_is_measured_against_the_stack(stack: int) -> None:
     assert r.returncode == 0, (r.returncode, r.stderr[-2000:])
     want = oracle_digest("tool_call", "t", "[" * 9_000 + '"1970-01-02"' + "]" * 9_000)
     assert r.stdout.split() == ["True", want, want]
+
+
+@pytest.mark.parametrize("kib", [64, 256])
+def test_a_thread_with_a_small_stack_gets_every_answer(kib: int) -> None:
+    # threading.stack_size() set small: the C encoder (even at the default recursion limit, which 1,000 levels of
+    # a 64 KiB thread do not hold) and marshal give way to the iterative walk, on every entry.
+    code = textwrap.dedent(f"""
+        import datetime, threading
+        from overturn.fingerprint import canonical_json, explain, fingerprint, fingerprint_batch, fingerprint_json
+        threading.stack_size({kib} * 1024)
+        dated, deep = [datetime.date(1970, 1, 2)], 0
+        for _ in range(5_000):
+            dated, deep = [dated], [deep]
+        out = []
+        t = threading.Thread(target=lambda: out.extend([
+            fingerprint("t", {{"a": 1}}), fingerprint("t", dated), fingerprint("t", deep),
+            fingerprint_json("t", "[" * 5_000 + "]" * 5_000), fingerprint_batch([{{"name": "t", "args": deep}}])[0],
+            str(len(canonical_json(deep))), explain("t", {{"a": deep}})["fingerprint"]]))
+        t.start(); t.join()
+        print(*out)
+    """)
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, (r.returncode, r.stderr[-2000:])
+    deep = "[" * 5_000 + "0" + "]" * 5_000
+    want = [oracle_digest("tool_call", "t", '{"a":1}'),
+            oracle_digest("tool_call", "t", "[" * 5_001 + '"1970-01-02"' + "]" * 5_001),
+            oracle_digest("tool_call", "t", deep),
+            oracle_digest("tool_call", "t", "[" * 5_000 + "]" * 5_000),
+            oracle_digest("tool_call", "t", deep),
+            str(len(deep)),
+            oracle_digest("tool_call", "t", '{"a":' + deep + "}")]
+    assert r.stdout.split() == want

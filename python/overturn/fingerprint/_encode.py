@@ -58,12 +58,13 @@ with a 256 KiB stack 1,000 levels fit and 3,000 do not; 3.13 takes ~150-210
 bytes a level (a 1 MiB thread holds 5,000 levels, not 7,000). So the fast path
 runs only where the stack holds the deepest recursion the encoder may make,
 at 400 bytes a level (``stack_levels``: the process stack, RLIMIT_STACK,
-which glibc also gives new threads, or a smaller ``threading.stack_size()``):
-up to 3.11 the recursion limit, at most FAST_MAX_RECURSION_LIMIT and never
-refused below 1,000, CPython's default, where ``json.dumps`` itself runs;
-from 3.12 on 10,000 levels, the larger of those C limits. Elsewhere every
-value takes the iterative walk, whatever its depth. Not covered: a thread
-started while a smaller ``stack_size`` was set, after it was set back to 0.
+which glibc also gives new threads, as FAST_MAX_RECURSION_LIMIT, or a smaller
+``threading.stack_size()``): up to 3.11 the recursion limit, from 3.12 on
+10,000 levels, the larger of those C limits. A thread of 64 KiB gets the
+walk even at the default limit, where ``json.dumps`` itself would crash it.
+Elsewhere every value takes the iterative walk, whatever its depth. Not
+covered: a thread started while a smaller ``stack_size`` was set, after it
+was set back to 0.
 
 An object with ``model_dump`` (the provider SDKs' pydantic types, D16b) is
 refused by the fast path and read by the walk, once, as
@@ -189,9 +190,8 @@ def _fast_max_limit() -> int:
 #: the module comment: 10,000 levels take ~1.3 MiB of C stack; 60,000 fit in 8 MiB).
 FAST_MAX_RECURSION_LIMIT = _fast_max_limit()
 
-#: From CPython 3.12 on, the deepest the C encoder recurses (its C recursion limit, the larger of 3.12's and
-#: 3.13's), else 0; and the depth up to which it runs whatever the stack (3.11 and before: the default limit).
-_C_RECURSION, _ALWAYS = (10_000, 0) if sys.version_info >= (3, 12) else (0, 1_000)
+#: From CPython 3.12 on, the deepest the C encoder recurses (its C recursion limit, the larger of 3.12's and 3.13's).
+_C_RECURSION = 10_000 if sys.version_info >= (3, 12) else 0
 
 
 def stack_levels() -> int:
@@ -259,7 +259,7 @@ def _text_parts(value: Any, reads_once: bool = False, root: Root = ()) -> Sequen
     on such values: 430 against 130 µs on 7 KB with one datetime).
     """
     depth = _C_RECURSION or sys.getrecursionlimit()  # the deepest the C encoder may recurse (D19: the module comment)
-    if not reads_once and depth <= FAST_MAX_RECURSION_LIMIT and (depth <= _ALWAYS or depth <= stack_levels()):
+    if not reads_once and depth <= stack_levels():
         try:
             return _fast(value)
         except (RecursionError, TypeError, ValueError, OverflowError) as e:
