@@ -60,12 +60,13 @@ runs only where the stack holds the deepest recursion the encoder may make,
 at 400 bytes a level (``stack_levels``: the process stack, RLIMIT_STACK,
 which glibc also gives new threads, as FAST_MAX_RECURSION_LIMIT, or a smaller
 ``threading.stack_size()``): up to 3.11 the recursion limit, from 3.12 on
-10,000 levels, the larger of those C limits. A thread of 64 KiB or a process
-stack of 128 KiB gets the walk even at the default limit, where ``json.dumps``
-itself would crash it.
-Elsewhere every value takes the iterative walk, whatever its depth. Not
-covered: a thread started while a smaller ``stack_size`` was set, after it
-was set back to 0.
+10,000 levels, the larger of those C limits. Elsewhere every value takes the
+iterative walk, whatever its depth: a thread of 64 KiB or a process stack of
+128 KiB gets the walk even at the default limit, where ``json.dumps`` itself
+would crash it, and so does every value on 3.12 and later where the process
+stack is unlimited (new threads then get glibc's 2 MiB, too little for 10,000
+levels). Not covered: a thread started while a smaller ``stack_size`` was set,
+after it was set back to 0.
 
 An object with ``model_dump`` (the provider SDKs' pydantic types, D16b) is
 refused by the fast path and read by the walk, once, as
