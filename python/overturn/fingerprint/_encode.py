@@ -189,8 +189,8 @@ def _fast_max_limit() -> int:
     return min(10_000, stack // 400)
 
 
-#: The highest ``sys.getrecursionlimit()`` under which the C encoder runs (see
-#: the module comment: 10,000 levels take ~1.3 MiB of C stack; 60,000 fit in 8 MiB).
+#: Levels of C recursion the process stack holds, the bound of a thread without a stack size of its own (see the
+#: module comment: 10,000 levels of the C encoder take ~1.3 MiB of C stack in 3.11; 60,000 fit in 8 MiB).
 FAST_MAX_RECURSION_LIMIT = _fast_max_limit()
 
 #: From CPython 3.12 on, the deepest the C encoder recurses (its C recursion limit, the larger of 3.12's and 3.13's).
@@ -203,7 +203,8 @@ def stack_levels() -> int:
     size = stack_size()
     if size:
         stack_size(size)  # asking set it to 0 (the argument's default): the caller's setting again
-    return min(FAST_MAX_RECURSION_LIMIT, size // 400 if size else FAST_MAX_RECURSION_LIMIT)
+    # The smaller of the two, without min(): ~90 ns a call against ~250 (every JSON-text call asks).
+    return size // 400 if 0 < size < 400 * FAST_MAX_RECURSION_LIMIT else FAST_MAX_RECURSION_LIMIT
 
 
 def _make_fast() -> Callable[[Any], Sequence[str]]:
