@@ -85,4 +85,12 @@ export default defineConfig([
     platform: "node",
     banner: { js: "#!/usr/bin/env node" },
   },
+  {
+    // The CLI's worker threads: an entry of their own, CommonJS (a worker thread starts ~7 ms sooner
+    // without the ESM loader), so a worker parses neither the CLI nor its embedded modules.
+    entry: { "cli-worker": "src/cli-worker.ts" },
+    format: ["cjs"],
+    target: "node20",
+    platform: "node",
+  },
 ]);

@@ -53,12 +53,15 @@ function build(entry, name, withSimd, outOfLine = []) {
 // caller; asc has inlined small wrappers before, so a pattern names a function of asc's
 // output): the CLI's cold steps (argv, why, verify, replay, --tools, the summary) out of
 // its per-line loop, which V8 then optimizes sooner and in less time on the host's cores
-// (a Node CLI run's warm-up). wasmtime and wazero compile everything ahead of time: no
-// change there.
+// (a Node CLI run's warm-up); and the operations and the CLI's steps out of the entry,
+// which every request enters: V8 tiers a function up by the bytes it runs, so an entry
+// with them inlined (15 KB) was optimized on every CLI run, 30-60 ms of a compiler
+// thread for code that runs once a chunk. wasmtime and wazero compile everything ahead
+// of time: no change there.
 const modules = [build("assembly/entry/fingerprint.ts", "fingerprint", false),
   build("assembly/entry/engine.ts", "engine", true, [
     "*/cli/args/*", "*/cli/why/*", "*/cli/replay/*", "*/cli/tools/*", "*/cli/run/verifyLine",
-    "*/cli/run/runFinish"])];
+    "*/cli/run/runFinish", "*/ops/compare/compareOp", "*/ops/replay/replayOp", "*/ops/limit_args/*", "*/cli/steps/*", "*/cli/drive/*"])];
 if (check) {
   let stale = false;
   for (const m of modules) {

@@ -318,7 +318,7 @@ const positions = [
 // ("thread"), from 32 MiB when it compiles its own ("isolate"), never more than the 1 MiB chunks after the first;
 // a worker holds 2 chunks; 4 answers wait per job; near a file's end a worker holds one.
 const MiB = 1 << 20;
-const policy = (workers, { deal = false } = {}) => [`workers=${workers}`, `chunk=${MiB}`, "inflight=2", "queue=4",
+const policy = (workers, { deal = false } = {}) => [`workers=${workers}`, `chunk=${MiB}`, "inflight=3", "queue=4",
   ...(deal ? ["deal=1"] : [])];
 const planCase = (id, argv, facts, records) => ({ id, argv, facts, plan: records });
 const thread = { cores: 2, worker: "thread" }, isolate = { cores: 2, worker: "isolate" };

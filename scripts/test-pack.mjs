@@ -16,7 +16,7 @@ import { fileURLToPath } from "node:url";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const EXPECTED = [
   "LICENSE", "README.md", "package.json",
-  "dist/browser.d.ts", "dist/browser.js", "dist/cli.js", "dist/engine.wasm", "dist/engine.wasm.sha256",
+  "dist/browser.d.ts", "dist/browser.js", "dist/cli-worker.cjs", "dist/cli.js", "dist/engine.wasm", "dist/engine.wasm.sha256",
   "dist/edge-light.d.ts", "dist/edge-light.js",
   "dist/fingerprint.wasm", "dist/fingerprint.wasm.sha256", "dist/index.cjs", "dist/index.d.cts",
   "dist/index.d.ts", "dist/index.js", "dist/node.cjs", "dist/node.d.cts", "dist/node.d.ts", "dist/node.js",
@@ -82,6 +82,16 @@ try {
   writeFileSync(join(app, "calls.jsonl"), '{"name":"search","args":{"q":"cats"}}\n');
   const cli = run(process.execPath, [join(pkgDir, "dist", "cli.js"), "calls.jsonl"], app).trim();
   check(cli.startsWith(probeHex), "installed tarball, the overturn-fingerprint CLI prints the same fingerprint");
+  // Its worker threads start from their own entry (dist/cli-worker.cjs): three 1 MiB chunks, dealt in turn.
+  writeFileSync(join(app, "many.jsonl"), '{"name":"search","args":{"q":"cats"}}\n'.repeat(70_000));
+  const trace = join(app, "trace.json");
+  const jobs = execFileSync(process.execPath, [join(pkgDir, "dist", "cli.js"), "--jobs", "2", "many.jsonl"], {
+    cwd: app, encoding: "utf8", maxBuffer: 1 << 26, env: { ...process.env, OVERTURN_FINGERPRINT_JOBS_MIN_BYTES: "0",
+      OVERTURN_FINGERPRINT_JOBS_DEAL: "1", OVERTURN_FINGERPRINT_JOBS_TRACE: trace },
+  }).split("\n");
+  const ran = JSON.parse(readFileSync(trace, "utf8"));
+  check(jobs.length === 70_001 && jobs.slice(0, -1).every((l) => l.startsWith(probeHex)) && ran.workers === 1 && ran.chunks[1] > 0,
+    "installed tarball, the CLI with a worker thread (--jobs 2) prints the same fingerprints");
 } catch (err) {
   check(false, `pack from a clean clone: ${String(err.stderr || err.message).trim().split("\n").slice(-5).join(" | ")}`);
 } finally {

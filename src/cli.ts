@@ -11,9 +11,9 @@
 import { closeSync, openSync, readFileSync, readSync, statSync, writeFileSync } from "node:fs";
 import { once } from "node:events";
 import { availableParallelism } from "node:os";
-import { MessageChannel, type MessagePort, Worker, isMainThread, parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
+import { MessageChannel, type MessagePort, Worker, receiveMessageOnPort } from "node:worker_threads";
 import "./index.js"; // the embedded modules (sets the engine module's source)
-import { cliStep, engine, setEngineSource } from "./_engine.js";
+import { cliStep, engine } from "./_engine.js";
 import {
   CLI_EXIT, CLI_HOLD, CLI_POLL, CLI_READ, CLI_READ_ALL, CLI_SEND, CLI_SPAWN, CLI_WAIT, CLI_WRITE,
 } from "./_abi.gen.js";
@@ -89,7 +89,7 @@ async function main(argv: string[]): Promise<number> {
           // Answers come on a port of their own, which a poll reads at once (receiveMessageOnPort): a worker
           // that finished is seen before the host's next chunk, not after the next event-loop turn.
           const { port1, port2 } = new MessageChannel();
-          const w = new Worker(new URL(import.meta.url), {
+          const w = new Worker(new URL("./cli-worker.cjs", import.meta.url), {
             workerData: { argv: args, tools: r.data.slice(), k, module: engine.compiled(), port: port2 }, transferList: [port2],
           });
           port1.on("message", (m: Message) => { inbox.push(m); wake(); });
@@ -125,21 +125,8 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-if (isMainThread) {
-  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
-    if (err.code === "EPIPE") process.exit(process.exitCode ?? 0); // the reader left (| head): stop quietly
-    throw err;
-  });
-  main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
-} else {
-  // A worker: its own core instance with the run's options; tasks in (their buffer moved back with the answer, for
-  // reuse), answers out (their buffer moved, not copied).
-  const data = workerData as { argv: Uint8Array; tools: Uint8Array; k: number; module: WebAssembly.Module; port: MessagePort };
-  setEngineSource(() => data.module); // the host thread's compiled module, its optimized code shared
-  cliStep("worker", data.argv, "", "", data.tools);
-  data.port.postMessage({ aux: String(data.k), bytes: EMPTY });
-  parentPort!.on("message", (m: { j: number; task: ArrayBuffer; n: number }) => {
-    const r = cliStep("job", "", "", "", new Uint8Array(m.task, 0, m.n));
-    data.port.postMessage({ aux: String(m.j), bytes: r.state, out: r.out, err: r.err, task: m.task }, [r.out.buffer as ArrayBuffer, m.task]);
-  });
-}
+process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+  if (err.code === "EPIPE") process.exit(process.exitCode ?? 0); // the reader left (| head): stop quietly
+  throw err;
+});
+main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
