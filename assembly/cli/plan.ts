@@ -39,10 +39,11 @@ const CHUNK: u64 = 1 << 20;
 /**
  * Below this many bytes of files no worker starts. A thread sharing the
  * compiled module is ready in about a millisecond: --jobs 2 pays from a few
- * MB (3 MB ~1.05x, 8 MB ~1.15x, 44 MB ~1.2x its --jobs 1). A worker that
- * compiles its own module (a Node worker thread: ~50 ms idle, 100-250 ms
- * under load, ~100 ms more CPU) pays only once the host thread has tens of
- * MB to go (16 MB 0.86-1.09x, 32 MB 0.68-1.24x, 45 MB 0.76-1.4x, 224 MB 1.77x).
+ * MB (3 MB ~1.05x, 8 MB ~1.15x, 44 MB ~1.2x its --jobs 1). A worker in an
+ * isolate of its own (a Node worker thread: the compiled module is shared,
+ * but a new V8 isolate starts, ~35 ms alone, 60-100 ms while the host thread
+ * and V8's compiler threads run) pays only once the host thread has tens of
+ * MB to go (8 MB 0.89-1.07x, 16 MB 0.95-1.5x, 32 MB 1.11-1.37x, 224 MB 1.6-1.73x).
  */
 const MIN_BYTES_THREAD: u64 = 4 << 20, MIN_BYTES_ISOLATE: u64 = 32 << 20;
 /**
