@@ -15,7 +15,7 @@ import {
 } from "./_abi.gen.js";
 import { FingerprintError, errorFromCore, hostError } from "./errors.js";
 import { type CoreLimits, NO_LIMIT, NONE, configured } from "./_limits.js";
-import { isWellFormed, writeWtf8 } from "./_wtf8.js";
+import { encodeInto, isWellFormed, writeWtf8 } from "./_wtf8.js";
 import { detachValues, retarget, writeValue } from "./values.js";
 import { isModule } from "./_is_module.js";
 
@@ -136,7 +136,7 @@ export class Instance {
     if (typeof s !== "string") { mem.set(s, at); return s.length; }
     if (s.length === 0) return 0;
     if (!isWellFormed(s)) return writeWtf8(s, 0, mem, at) - at;
-    return encoder.encodeInto(s, mem.subarray(at, at + s.length * 3)).written;
+    return encodeInto(s, mem, at, at + s.length * 3);
   }
 
   /**

@@ -6,11 +6,21 @@
  * @module
  */
 
+// The built-ins a string's bytes depend on, as they were when this module loaded: a later patch of a
+// prototype (hostile or careless code in the same process) cannot change what a fingerprint reads.
+const nativeIsWellFormed = (String.prototype as { isWellFormed?: unknown }).isWellFormed;
 /** Whether s has no lone surrogate (String.prototype.isWellFormed, with a fallback for older engines). */
-export const isWellFormed: (s: string) => boolean =
-  typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === "function"
-    ? (s) => (s as unknown as { isWellFormed(): boolean }).isWellFormed()
-    : (s) => !/[\ud800-\udbff](?![\udc00-\udfff])|(?:[^\ud800-\udbff]|^)[\udc00-\udfff]/.test(s);
+export const isWellFormed: (s: string) => boolean = typeof nativeIsWellFormed === "function"
+  ? Function.prototype.call.bind(nativeIsWellFormed) as (s: string) => boolean
+  : (s) => !/[\ud800-\udbff](?![\udc00-\udfff])|(?:[^\ud800-\udbff]|^)[\udc00-\udfff]/.test(s);
+
+const encodeIntoNative = TextEncoder.prototype.encodeInto.bind(new TextEncoder()) as
+  (s: string, dest: Uint8Array) => { written: number };
+const subarray = Function.prototype.call.bind(Uint8Array.prototype.subarray) as (m: Uint8Array, from: number, to: number) => Uint8Array;
+/** s as UTF-8 at mem[at..to) (TextEncoder's encodeInto; a lone surrogate would become U+FFFD: check first); its length. */
+export function encodeInto(s: string, mem: Uint8Array, at: number, to: number): number {
+  return encodeIntoNative(s, subarray(mem, at, to)).written;
+}
 
 /**
  * Set by each writeWtf8: whether what it wrote holds a quote, a backslash, a

@@ -28,7 +28,7 @@ import {
   W_CIRCULAR, W_TOO_DEEP, W_UNREADABLE, W_UNSUPPORTED,
 } from "./_abi.gen.js";
 import { FingerprintError, pathError } from "./errors.js";
-import { isWellFormed, writeWtf8, wtf8Special } from "./_wtf8.js";
+import { encodeInto, isWellFormed, writeWtf8, wtf8Special } from "./_wtf8.js";
 
 // Deeper than VALUE_MAX_DEPTH is an error: the text path reads as many levels (D19). Cycles are
 // looked for only below VALUE_CYCLE_CHECK_DEPTH: a cycle repeats, so it gets there (see push()).
@@ -47,7 +47,17 @@ const dateGetTime = Date.prototype.getTime;
 // Called bound, not as s.charCodeAt(i): V8 inlines the bound call whatever the string's representation, where
 // the method's load turns generic once the site has met strings of more than four (bench/PROFILE.md).
 const charCodeAt = Function.prototype.call.bind(String.prototype.charCodeAt) as (s: string, i: number) => number;
-const encoder = new TextEncoder();
+// The tail's join and slice as they were at load: a patched Array.prototype.join must not change the bytes.
+const join = Function.prototype.call.bind(Array.prototype.join) as (a: string[], sep: string) => string;
+const slice = Function.prototype.call.bind(Array.prototype.slice) as (a: string[], from: number, to: number) => string[];
+const regexpTest = Function.prototype.call.bind(RegExp.prototype.test) as (r: RegExp, s: string) => boolean;
+const regexpExec = RegExp.prototype.exec;
+// DataView's writes as they were at load, own properties of each view this writer makes: a patched
+// DataView.prototype.setFloat64 must not change a number (called as methods: V8 inlines them, not bound ones).
+const dataViewWrites = {
+  setUint32: { value: DataView.prototype.setUint32 },
+  setFloat64: { value: DataView.prototype.setFloat64 },
+};
 
 // Writer state: the current target in linear memory.
 let u8: Uint8Array = new Uint8Array(0);
@@ -146,7 +156,7 @@ export function detachValues(): void {
 /** Points the writer at moved or grown memory (called from the grow callback). */
 export function retarget(mem: Uint8Array, end: number): void {
   u8 = mem;
-  dv = new DataView(mem.buffer);
+  dv = Object.defineProperties(new DataView(mem.buffer), dataViewWrites);
   cap = end;
 }
 
@@ -412,10 +422,10 @@ function writeTail(): void {
   if (n === tailBase) return;
   tails[tailEnd++] = ""; // the last string's 0 byte
   if (tailBase === 0) tails.length = tailEnd; // join reads the whole array
-  const all = (tailBase === 0 ? tails : tails.slice(tailBase, tailEnd)).join("\0");
+  const all = join(tailBase === 0 ? tails : slice(tails, tailBase, tailEnd), "\0");
   room(3 * all.length);
   if (isWellFormed(all)) {
-    pos += encoder.encodeInto(all, u8.subarray(pos, pos + 3 * all.length)).written;
+    pos += encodeInto(all, u8, pos, pos + 3 * all.length);
     return;
   }
   for (let k = tailBase; k < n; k++) {
@@ -431,8 +441,9 @@ function str(s: string, n = s.length): void {
   let p = head + 5;
   let clean = true;
   if (n > LONG_STRING && isWellFormed(s)) {
-    p += encoder.encodeInto(s, u8.subarray(p, p + 3 * n)).written;
-    clean = !SPECIAL.test(s);
+    p += encodeInto(s, u8, p, p + 3 * n);
+    // test() looks exec up on the prototype: once that is patched, the core checks the bytes itself.
+    clean = RegExp.prototype.exec === regexpExec && !regexpTest(SPECIAL, s);
   } else {
     const b = u8;
     // Plain printable ASCII first (most keys and short values): one test per char.

@@ -160,6 +160,38 @@ describe("polluted prototypes", () => {
     expect(fingerprint("t", { a: 1, b: 2 }, new Opts() as never)).toBe(fp("t", { a: 1 }));
   });
 
+  // Built-ins a string's bytes depend on, patched after the SDK loaded: what it reads must not change.
+  const patches: Array<[string, object, string, (original: Function) => Function]> = [
+    ["String.prototype.isWellFormed (a lone surrogate would pass as U+FFFD, D14)", String.prototype, "isWellFormed", () => () => true],
+    ["Array.prototype.join", Array.prototype, "join", (f) => function (this: unknown[], ...a: unknown[]) { return String(f.apply(this, a)).toUpperCase(); }],
+    ["Array.prototype.slice", Array.prototype, "slice", (f) => function (this: unknown[], ...a: unknown[]) { return (f.apply(this, a) as unknown[]).reverse(); }],
+    ["TextEncoder.prototype.encodeInto", TextEncoder.prototype, "encodeInto", (f) => function (this: TextEncoder, s: string, d: Uint8Array) { return f.call(this, s.toLowerCase(), d); }],
+    ["RegExp.prototype.exec (a quote would pass unescaped, D6)", RegExp.prototype, "exec", () => () => null],
+    ["RegExp.prototype.test", RegExp.prototype, "test", () => () => false],
+    ["DataView.prototype.setFloat64", DataView.prototype, "setFloat64", (f) => function (this: DataView, at: number, v: number, le: boolean) { return f.call(this, at, v + 1, le); }],
+    ["DataView.prototype.setUint32", DataView.prototype, "setUint32", (f) => function (this: DataView, at: number, v: number, le: boolean) { return f.call(this, at, v === 3 ? 2 : v, le); }],
+    ["Uint8Array's subarray", Object.getPrototypeOf(Uint8Array.prototype) as object, "subarray", (f) => function (this: Uint8Array, ...a: unknown[]) { return new Uint8Array((f.apply(this, a) as Uint8Array).length); }],
+  ];
+  for (const [what, target, key, patch] of patches) {
+    it(`a patched ${what} changes nothing`, () => {
+      // A long string in place (encoded whole, then checked), strings after the first 256 units (the tail: one
+      // join, one encode), and a call from a toJSON whose tail is a slice of the outer one's; once well-formed
+      // (TextEncoder's path) and once with lone surrogates (the WTF-8 path, D14).
+      const cases = ["", "\ud800"].map((lone) => {
+        const inner = { note: `${"n".repeat(30)} "Q"${lone}`, rest: Array.from({ length: 10 }, (_, i) => `${"r".repeat(30)}${i}`) };
+        const make = (x: unknown) => ({ long: `${"x".repeat(40)} "quoted"${lone} ${"Yy".repeat(20)}`, n: [1.5, 3, -0.25], abc: { d: 1 },
+          tail: Array.from({ length: 12 }, (_, i) => `${"Zz".repeat(15)}${i} "q"${lone}`), x });
+        return { inner, value: make({ toJSON: () => fingerprint("inner", inner) }), plain: make(fp("inner", inner)) };
+      });
+      const want = cases.map((c) => [fp("t", c.plain), canonicalValue(c.plain)]);
+      const original = Object.getOwnPropertyDescriptor(target, key)!;
+      Object.defineProperty(target, key, { ...original, value: patch(original.value as Function) });
+      let got: unknown;
+      try { got = cases.map((c) => [fingerprint("t", c.value), canonicalJSON(c.value)]); } finally { Object.defineProperty(target, key, original); }
+      expect(got).toEqual(want);
+    });
+  }
+
   it("an index on Array.prototype fills holes as JSON.stringify does (the oracle's reading)", () => {
     const holey: unknown[] = [1, , 3]; // eslint-disable-line no-sparse-arrays
     const got = polluted(Array.prototype, "1", "hole", () => [canonicalJSON({ holey }), canonicalValue({ holey })]);
