@@ -18,9 +18,7 @@ const encodeIntoNative = TextEncoder.prototype.encodeInto.bind(new TextEncoder()
   (s: string, dest: Uint8Array) => { written: number };
 const subarray = Function.prototype.call.bind(Uint8Array.prototype.subarray) as (m: Uint8Array, from: number, to: number) => Uint8Array;
 /** s as UTF-8 at mem[at..to) (TextEncoder's encodeInto; a lone surrogate would become U+FFFD: check first); its length. */
-export function encodeInto(s: string, mem: Uint8Array, at: number, to: number): number {
-  return encodeIntoNative(s, subarray(mem, at, to)).written;
-}
+export const encodeInto = (s: string, mem: Uint8Array, at: number, to: number): number => encodeIntoNative(s, subarray(mem, at, to)).written;
 
 /**
  * Set by each writeWtf8: whether what it wrote holds a quote, a backslash, a

@@ -36,28 +36,18 @@ import { encodeInto, isWellFormed, writeWtf8, wtf8Special } from "./_wtf8.js";
 const SPARSE_MIN_LENGTH = 1 << 16;
 /** Strings longer than this go through TextEncoder (SIMD); shorter ones through a char loop (~2.5 ns a char in V8: the crossover). */
 const LONG_STRING = 28;
-const SPECIAL = /[\u0000-\u001f"\\]/;
 
-const objectProto = Object.prototype;
-const arrayProto = Array.prototype;
-const getPrototypeOf = Object.getPrototypeOf;
-const objectKeys = Object.keys;
-const isArray = Array.isArray;
-const dateGetTime = Date.prototype.getTime;
+const objectProto = Object.prototype, arrayProto = Array.prototype, getPrototypeOf = Object.getPrototypeOf;
+const objectKeys = Object.keys, isArray = Array.isArray, dateGetTime = Date.prototype.getTime;
 // Called bound, not as s.charCodeAt(i): V8 inlines the bound call whatever the string's representation, where
 // the method's load turns generic once the site has met strings of more than four (bench/PROFILE.md).
 const charCodeAt = Function.prototype.call.bind(String.prototype.charCodeAt) as (s: string, i: number) => number;
 // The tail's join and slice as they were at load: a patched Array.prototype.join must not change the bytes.
 const join = Function.prototype.call.bind(Array.prototype.join) as (a: string[], sep: string) => string;
 const slice = Function.prototype.call.bind(Array.prototype.slice) as (a: string[], from: number, to: number) => string[];
-const regexpTest = Function.prototype.call.bind(RegExp.prototype.test) as (r: RegExp, s: string) => boolean;
-const regexpExec = RegExp.prototype.exec;
 // DataView's writes as they were at load, own properties of each view this writer makes: a patched
 // DataView.prototype.setFloat64 must not change a number (called as methods: V8 inlines them, not bound ones).
-const dataViewWrites = {
-  setUint32: { value: DataView.prototype.setUint32 },
-  setFloat64: { value: DataView.prototype.setFloat64 },
-};
+const dataViewWrites = { setUint32: { value: DataView.prototype.setUint32 }, setFloat64: { value: DataView.prototype.setFloat64 } };
 
 // Writer state: the current target in linear memory.
 let u8: Uint8Array = new Uint8Array(0);
@@ -267,13 +257,6 @@ function item(v: unknown, key: string | number): number {
   return object(v as object, key, false);
 }
 
-// A toJSON read per kind of object, each a function of its own so that its load site (and the feedback V8
-// keeps for it) meets few shapes: one site for all went megamorphic, ~3% of a call over records.
-type WithToJSON = { toJSON?: unknown };
-function toJSONOfPlain(v: object): unknown { return (v as WithToJSON).toJSON; }
-function toJSONOfArray(v: object): unknown { return (v as WithToJSON).toJSON; }
-function toJSONOfOther(v: object): unknown { return (v as WithToJSON).toJSON; }
-
 function object(v: object, key: string | number, toJSONApplied: boolean): number {
   const proto = protoOf(v, key);
   const plain = proto === objectProto || proto === null;
@@ -281,7 +264,7 @@ function object(v: object, key: string | number, toJSONApplied: boolean): number
   // the core prints, an invalid one (NaN) as null (D15).
   const t = plain || proto === arrayProto ? undefined : timeOf(v);
   if (t !== undefined) return f64(V_DATE, t);
-  const toJSON = toJSONApplied ? undefined : plain ? toJSONOfPlain(v) : proto === arrayProto ? toJSONOfArray(v) : toJSONOfOther(v);
+  const toJSON = toJSONApplied ? undefined : (v as { toJSON?: unknown }).toJSON;
   if (typeof toJSON === "function") {
     // Applied once, with the key as JSON.stringify passes it (D15).
     const r: unknown = toJSON.call(v, typeof key === "number" ? String(key) : key);
@@ -442,8 +425,7 @@ function str(s: string, n = s.length): void {
   let clean = true;
   if (n > LONG_STRING && isWellFormed(s)) {
     p += encodeInto(s, u8, p, p + 3 * n);
-    // test() looks exec up on the prototype: once that is patched, the core checks the bytes itself.
-    clean = RegExp.prototype.exec === regexpExec && !regexpTest(SPECIAL, s);
+    clean = false; // the core checks it as it writes it (D6): a RegExp's test() here looks up a patchable exec
   } else {
     const b = u8;
     // Plain printable ASCII first (most keys and short values): one test per char.
