@@ -869,3 +869,29 @@ def test_user_code_runs_once_on_success_too():
     want = oracle_digest("tool_call", "t", '{"a":{"x":1},"b":"2024-05-06T05:08:09.000Z"}')
     assert fingerprint("t", value) == want
     assert (_CountingItems.calls, _CountingZone.calls) == (1, 1)
+
+
+def test_module_functions_patched_after_use_change_nothing(monkeypatch):
+    """Code that patches marshal, json or hashlib after the SDK's first calls cannot change a digest:
+    the SDK holds the functions it found (its C encoder, quote, marshal and OpenSSL's SHA-256)."""
+    import _hashlib
+    import hashlib
+    import json
+    import json.encoder
+    import marshal
+
+    values = [{"q": "cats", "n": [1, 2.5, None], "s": 'a "quoted" \ud800 x'},  # marshal, read by the core
+              {"big": HUGE, "t": " trimmed "},  # the C encoder refuses: the walk writes the text
+              {"d": datetime(2024, 5, 1, 12, 0, tzinfo=timezone.utc), "k": (1, 2)}]
+    want = [ref.fingerprint("t", v) for v in values]
+    want_text = [ref.canonical_json(v) for v in values]
+    assert [fingerprint("t", v) for v in values] == want  # every path used once before the patches
+    wrong_md = hashlib.md5
+    monkeypatch.setattr(marshal, "dumps", lambda v, version=4: b"N")
+    monkeypatch.setattr(json, "dumps", lambda *a, **k: '"patched"')
+    monkeypatch.setattr(json.encoder, "encode_basestring_ascii", lambda s: '"patched"')
+    monkeypatch.setattr(json.encoder, "c_make_encoder", None)
+    monkeypatch.setattr(hashlib, "sha256", wrong_md)
+    monkeypatch.setattr(_hashlib, "openssl_sha256", wrong_md)
+    assert [fingerprint("t", v) for v in values] == want
+    assert [canonical_json(v) for v in values] == want_text
