@@ -303,8 +303,8 @@ export const W_TOOLS: u32 = 20;          // word: invalid-argument | tools must 
 export const W_NULL_ITEM: u32 = 21;      // word: invalid-argument | {1} is null
 export const W_CIRCULAR: u32 = 22;       // word: circular-value | circular reference at {1}
 export const W_TOO_DEEP: u32 = 23;       // word: too-deep | args are nested too deeply (over {1} levels) at {2}
-export const W_UNSUPPORTED: u32 = 24;    // word: unsupported-value | cannot fingerprint {1} at {2}: only plain objects, arrays, strings, numbers, booleans, null, Dates and objects with toJSON are allowed (D15)
-export const W_UNSUPPORTED_PY: u32 = 25; // word: unsupported-value | cannot fingerprint {1} at {2}: only dict, list, tuple, str, int, float, bool, None, datetime and date are allowed (D16)
+export const W_UNSUPPORTED: u32 = 24;    // word: unsupported-value | cannot fingerprint a value of type {1} at {2}: only plain objects, arrays, strings, numbers, booleans, null, Dates and objects with toJSON are allowed (D15)
+export const W_UNSUPPORTED_PY: u32 = 25; // word: unsupported-value | cannot fingerprint a value of type {1} at {2}: only dict, list, tuple, str, int, float, bool, None, datetime and date are allowed (D16)
 export const W_UNREADABLE: u32 = 26;     // word: unsupported-value | cannot read the object at {2}: {1}
 export const W_KEY_TYPE: u32 = 27;       // word: unsupported-value | cannot fingerprint a dict key of type {1} in the object at {2}: keys must be str, int, float, bool or None (D16)
 export const W_MEMBERS: u32 = 28;        // word: unsupported-value | a call's members must be JSON values
@@ -323,10 +323,10 @@ export const W_LIMIT_UNKNOWN: u32 = 40;  // word: invalid-argument | unknown lim
 export const W_LIMIT_VALUE: u32 = 41;    // word: invalid-argument | {1} must be a non-negative integer, Infinity or null, got {2}
 export const W_LIMIT_VALUE_PY: u32 = 42; // word: invalid-argument | {1} must be a non-negative int, math.inf or None, got {2}
 export const W_INT_KEY: u32 = 43;        // word: unsupported-value | cannot fingerprint an int dict key of more digits than sys.get_int_max_str_digits() allows in the object at {1} (D16)
-export const W_NOT_ITERABLE: u32 = 44;   // word: unsupported-value | cannot fingerprint the object at {3}: {1} returned {2}, which is not iterable
-export const W_NOT_PAIR: u32 = 45;       // word: unsupported-value | cannot fingerprint the dict at {2}: its items() yielded {1}, not a (key, value) pair
-export const W_DUMP_RAISED: u32 = 46;    // word: unsupported-value | cannot fingerprint {1} at {5}: its {2} raised {3}: {4} (D16b)
-export const W_DUMP_MODEL: u32 = 47;     // word: unsupported-value | cannot fingerprint {1} at {3}: a {2} must return JSON values, not objects with model_dump (D16b)
+export const W_NOT_ITERABLE: u32 = 44;   // word: unsupported-value | cannot fingerprint the object at {3}: {1} returned a value of type {2}, which is not iterable
+export const W_NOT_PAIR: u32 = 45;       // word: unsupported-value | cannot fingerprint the dict at {2}: its items() yielded a value of type {1}, not a (key, value) pair
+export const W_DUMP_RAISED: u32 = 46;    // word: unsupported-value | cannot fingerprint a value of type {1} at {5}: its {2} raised {3}: {4} (D16b)
+export const W_DUMP_MODEL: u32 = 47;     // word: unsupported-value | cannot fingerprint a value of type {1} at {3}: a {2} must return JSON values, not objects with model_dump (D16b)
 export const W_DATETIME: u32 = 48;       // word: unsupported-value | cannot fingerprint the datetime at {2}: {1}
 export const W_ARROW: u32 = 49;          // word: invalid-argument | {1} must be a pyarrow string array, got {2}
 export const W_BATCH_STOPPED: u32 = 50;  // word: internal-error | the core's batch stopped at {1} of {2}..{3}
@@ -334,11 +334,12 @@ export const W_COLUMN: u32 = 51;         // word: invalid-argument | {1}: a colu
 export const W_COLUMN_ORDER: u32 = 52;   // word: invalid-argument | {1}: offsets[{2}] is out of order or outside data
 export const W_ITERABLE_OR_COLUMN: u32 = 53; // word: invalid-argument | {1} must be an iterable or a column { offsets, data }
 export const W_KEEP_MASK: u32 = 54;      // word: internal-error | the core's keep-mask has {1} members for {2} keys
+export const W_NOT_PLAIN: u32 = 55;      // word: unsupported-value | cannot fingerprint a non-plain object at {1}: only plain objects, arrays, strings, numbers, booleans, null, Dates and objects with toJSON are allowed (D15)
 
 // The path of a value a host refuses (D15, D16, D20) is written by the core
 // (pipeline/path.ts); the path is the last parameter of every word that names one.
-export const W_GO_VALUE: u32 = 60;       // word: unsupported-value | cannot fingerprint {1} at {2}
-export const W_GO_VALUE_CAUSE: u32 = 61; // word: unsupported-value | cannot fingerprint {1} at {3}: {2}
+export const W_GO_VALUE: u32 = 60;       // word: unsupported-value | cannot fingerprint a value of type {1} at {2}
+export const W_GO_VALUE_CAUSE: u32 = 61; // word: unsupported-value | cannot fingerprint a value of type {1} at {3}: {2}
 export const W_GO_UTF8: u32 = 62;        // word: invalid-utf8 | cannot fingerprint a string that is not valid UTF-8 at {1}
 
 // A batch item's error the host found itself (a value D15 rejects as it is written) is named as the core

@@ -168,7 +168,7 @@ func (w *walker) value(v reflect.Value) {
 	case marshals(t) || k == reflect.Struct || k == reflect.Map && t.Key().Kind() != reflect.String:
 		w.marshal(v) // encoding/json's form: its tags, omitempty, other map keys as it writes them
 	case k == reflect.Slice && t.Elem().Kind() == reflect.Uint8:
-		w.fail(abi.W_GO_VALUE, "a []byte")
+		w.fail(abi.W_GO_VALUE, "[]byte")
 	case k == reflect.Bool:
 		w.bool(v.Bool())
 	case v.CanInt():
@@ -198,7 +198,7 @@ func (w *walker) value(v reflect.Value) {
 			}
 		})
 	default: // channels, functions, complex numbers, unsafe pointers
-		w.fail(abi.W_GO_VALUE, "a "+t.String())
+		w.fail(abi.W_GO_VALUE, t.String())
 	}
 }
 
@@ -353,7 +353,7 @@ func item[T ~string | ~[]byte](w *walker, tag byte, b T) {
 func (w *walker) marshal(v reflect.Value) {
 	b, err := json.Marshal(v.Interface())
 	if err != nil {
-		w.fail(abi.W_GO_VALUE_CAUSE, "a "+v.Type().String(), err.Error())
+		w.fail(abi.W_GO_VALUE_CAUSE, v.Type().String(), err.Error())
 	}
 	// encoding/json writes an invalid UTF-8 byte as the escape \ufffd (a real U+FFFD stays raw).
 	if bytes.Contains(b, []byte(`\ufffd`)) {

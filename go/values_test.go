@@ -163,6 +163,24 @@ func TestGoValueErrors(t *testing.T) {
 	}
 }
 
+// A refused value is named by its Go type; the words around it are the core's.
+func TestUnsupportedNamesItsType(t *testing.T) {
+	for _, c := range []struct {
+		value any
+		want  string
+	}{
+		{map[string]any{"c": make(chan int)}, "cannot fingerprint a value of type chan int at args.c"},
+		{map[string]any{"b": []byte("x")}, "cannot fingerprint a value of type []byte at args.b"},
+		{[]any{complex(1, 2)}, "cannot fingerprint a value of type complex128 at args[0]"},
+	} {
+		_, err := Fingerprint("t", c.value, nil)
+		var fe *FingerprintError
+		if !errors.As(err, &fe) || fe.Message != c.want {
+			t.Errorf("got %v; want %q", err, c.want)
+		}
+	}
+}
+
 // A value dropped by selection is never read (D9): an unsupported one there is no error.
 func TestSelectionNeverReadsDropped(t *testing.T) {
 	args := map[string]any{"q": " cats ", "debug": make(chan int), "raw": []byte("x")}

@@ -124,10 +124,10 @@ add({ id: "fingerprintJSON-limit-bytes", op: "fingerprintJSON", input: { name: "
 add({ id: "fingerprint-circular", op: "fingerprint", input: { name: "t", args: { a: { $host: "cycle" } } },
   expect: e("circular-value", "circular reference at args.a.self", null, "args.a.self") });
 add({ id: "fingerprint-unsupported", op: "fingerprint", input: { name: "t", args: { s: { $host: "set" } } },
-  expect: e("unsupported-value", `cannot fingerprint a Set at args.s: ${JS_ALLOWED}`, null, "args.s"),
+  expect: e("unsupported-value", `cannot fingerprint a value of type Set at args.s: ${JS_ALLOWED}`, null, "args.s"),
   py: { message: `cannot fingerprint a value of type set at args.s: ${PY_ALLOWED}` } });
 add({ id: "canonicalJSON-unsupported-in-array", op: "canonicalJSON", input: { value: [1, { $host: "set" }] },
-  expect: e("unsupported-value", `cannot fingerprint a Set at args[1]: ${JS_ALLOWED}`, null, "args[1]"),
+  expect: e("unsupported-value", `cannot fingerprint a value of type Set at args[1]: ${JS_ALLOWED}`, null, "args[1]"),
   py: { message: `cannot fingerprint a value of type set at args[1]: ${PY_ALLOWED}` } });
 
 // ---- arguments of the wrong type: worded by the core, the host's type words ---------------
@@ -168,7 +168,7 @@ add({ id: "Recording.load-piece", op: "Recording.load", input: { value: [5] },
 // ---- explain: the same errors as fingerprint(), and argsJSON's offsets -------------------------
 add({ id: "explain-name-empty", op: "explain", input: { name: "", args: 1 }, expect: e("bad-name", `invalid name: ${NAME_RULE}`) });
 add({ id: "explain-unsupported", op: "explain", input: { name: "t", args: { a: { $host: "set" } } },
-  expect: e("unsupported-value", `cannot fingerprint a Set at args.a: ${JS_ALLOWED}`, null, "args.a"),
+  expect: e("unsupported-value", `cannot fingerprint a value of type Set at args.a: ${JS_ALLOWED}`, null, "args.a"),
   py: { message: `cannot fingerprint a value of type set at args.a: ${PY_ALLOWED}` } });
 add({ id: "explain-matchOn-not-list", op: "explain", input: { name: "t", args: 1, options: { matchOn: "a" } },
   expect: e("invalid-argument", "matchOn must be an array of strings, got string"),

@@ -25,7 +25,7 @@
 
 import {
   V_ARRAY, V_DATE, V_FALSE, V_NULL, V_NUMBER, V_OBJECT, V_STR, V_STR_CLEAN, V_STR_TAIL, V_TRUE, VALUE_CYCLE_CHECK_DEPTH, VALUE_MAX_DEPTH,
-  W_CIRCULAR, W_TOO_DEEP, W_UNREADABLE, W_UNSUPPORTED,
+  W_CIRCULAR, W_NOT_PLAIN, W_TOO_DEEP, W_UNREADABLE, W_UNSUPPORTED,
 } from "./_abi.gen.js";
 import { FingerprintError, pathError } from "./errors.js";
 import { encodeInto, isWellFormed, writeWtf8, wtf8Special } from "./_wtf8.js";
@@ -253,10 +253,13 @@ function f64(tag: number, x: number): number {
 function item(v: unknown, key: string | number): number {
   const r = scalar(v);
   if (r !== OTHER) return r;
-  if (typeof v === "bigint") throw refused(W_UNSUPPORTED, key, ["a BigInt"]);
+  if (typeof v === "bigint") throw refused(W_UNSUPPORTED, key, ["BigInt"]);
   return object(v as object, key, false);
 }
 
+type J = { toJSON?: unknown };
+// The same read at two sites (V8 keeps feedback per function): arrays' then sees a few shapes, not every record's.
+const toJSONOf = (v: object): unknown => (v as J).toJSON, arrayToJSON = (v: object): unknown => (v as J).toJSON;
 function object(v: object, key: string | number, toJSONApplied: boolean): number {
   const proto = protoOf(v, key);
   const plain = proto === objectProto || proto === null;
@@ -264,7 +267,7 @@ function object(v: object, key: string | number, toJSONApplied: boolean): number
   // the core prints, an invalid one (NaN) as null (D15).
   const t = plain || proto === arrayProto ? undefined : timeOf(v);
   if (t !== undefined) return f64(V_DATE, t);
-  const toJSON = toJSONApplied ? undefined : (v as { toJSON?: unknown }).toJSON;
+  const toJSON = toJSONApplied ? undefined : plain ? toJSONOf(v) : arrayToJSON(v);
   if (typeof toJSON === "function") {
     // Applied once, with the key as JSON.stringify passes it (D15).
     const r: unknown = toJSON.call(v, typeof key === "number" ? String(key) : key);
@@ -276,7 +279,7 @@ function object(v: object, key: string | number, toJSONApplied: boolean): number
     push(v, key, keys, false, keys.length);
     return PUSHED;
   }
-  if (!arrayOf(v, key)) throw refused(W_UNSUPPORTED, key, [typeName(v)]);
+  if (!arrayOf(v, key)) throw unsupported(v, key);
   const len = (v as unknown[]).length;
   const present = len >= SPARSE_MIN_LENGTH ? presentIndices(v as unknown[], len, key) : null;
   push(v, key, present, true, present === null ? len : present.length);
@@ -480,19 +483,9 @@ function circular(key: string | number): FingerprintError {
   return refused(W_CIRCULAR, key, []);
 }
 
-function typeName(v: object): string {
-  try {
-    if (v instanceof Map) return "a Map";
-    if (v instanceof Set) return "a Set";
-    if (ArrayBuffer.isView(v)) return `a ${Object.prototype.toString.call(v).slice(8, -1)}`;
-    if (v instanceof ArrayBuffer) return "an ArrayBuffer";
-    if (v instanceof String || v instanceof Number || v instanceof Boolean) {
-      return `a boxed ${typeof v.valueOf()} (new ${v.constructor.name}(…))`;
-    }
-    const ctor = (getPrototypeOf(v) as { constructor?: { name?: unknown } } | null)?.constructor;
-    const name = typeof ctor === "function" ? ctor.name : undefined;
-    return typeof name === "string" && name ? `an instance of ${name}` : "a non-plain object";
-  } catch {
-    return "a non-plain object";
-  }
+/** The word for a value D15 refuses: its constructor's name (Map, Uint8Array, a class), or the core's "non-plain object". */
+function unsupported(v: object, key: string | number): FingerprintError {
+  let name: unknown;
+  try { name = (getPrototypeOf(v) as { constructor?: { name?: unknown } } | null)?.constructor?.name; } catch { /* unnamed */ }
+  return typeof name === "string" && name !== "" && name !== "Object" ? refused(W_UNSUPPORTED, key, [name]) : refused(W_NOT_PLAIN, key, []);
 }

@@ -78,7 +78,7 @@ describe("selection: the core's keep-mask, values left out never walked (D9, D10
     const tools = { search: { ignoreArgs: ["blob", "when"] } };
     expect(fingerprintCall(call, { tools })).toBe(sha('tool_call\nsearch\n{"q":"x"}'));
     expect(explainCall(call, { tools }).selected).toEqual({ kept: ["q"], dropped: ["blob"], missing: [] });
-    expect(() => fingerprintCall(call)).toThrow(/a Set at args\.blob/);
+    expect(() => fingerprintCall(call)).toThrow(/a value of type Set at args\.blob/);
   });
 
   it("args that are not a plain object are not selected from (D10), on both paths", () => {

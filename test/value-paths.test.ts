@@ -28,6 +28,7 @@ function oraclePath(value: unknown, root = "args"): string {
   throw new Error("the reference took it");
 }
 
+const ALLOWED = "only plain objects, arrays, strings, numbers, booleans, null, Dates and objects with toJSON are allowed (D15)";
 const KEYS = ["a b", "", "1a", "a1", "$_x9", "é", "a\nb", "q\"\\", "\u0001\u001f\u007f", "\ud800", "x\udc00y",
   "😀", "\u2028", "a.b", "[0]"];
 
@@ -38,7 +39,7 @@ describe("paths of refused values (the core writes them)", () => {
       const err = caught(() => canonicalJSON(value));
       expect(err.code).toBe("unsupported-value");
       expect(err.path).toBe(oraclePath(value));
-      expect(err.message).toBe(`cannot fingerprint a Set at ${err.path}: only plain objects, arrays, strings, numbers, ` +
+      expect(err.message).toBe(`cannot fingerprint a value of type Set at ${err.path}: only plain objects, arrays, strings, numbers, ` +
         "booleans, null, Dates and objects with toJSON are allowed (D15)");
     });
   }
@@ -65,8 +66,24 @@ describe("paths of refused values (the core writes them)", () => {
   it("a whole call: its args are args…", () => {
     expect(caught(() => explainCall({ name: "t", args: { "k-1": 1n } })).path).toBe("args[\"k-1\"]");
     expect(caught(() => explainCall({ name: "t", args: { k: 1n } })).message)
-      .toBe("cannot fingerprint a BigInt at args.k: only plain objects, arrays, strings, numbers, booleans, null, " +
+      .toBe("cannot fingerprint a value of type BigInt at args.k: only plain objects, arrays, strings, numbers, booleans, null, " +
         "Dates and objects with toJSON are allowed (D15)");
+  });
+
+  it("each refused object named by its type; one with a prototype of its own but no class, as non-plain", () => {
+    class Point { x = 1; }
+    const proto = { shared: true };
+    const named: [unknown, string][] = [[new Map(), "Map"], [new Uint8Array(2), "Uint8Array"], [new ArrayBuffer(1), "ArrayBuffer"],
+      [new String("s"), "String"], [new Point(), "Point"], [new WeakMap(), "WeakMap"]];
+    for (const [v, type] of named) {
+      expect(caught(() => fingerprint("t", { v })).message).toBe(`cannot fingerprint a value of type ${type} at args.v: ${ALLOWED}`);
+    }
+    for (const v of [Object.create(proto), Object.create(Object.create(null))]) {
+      expect(caught(() => fingerprint("t", { v })).message).toBe(`cannot fingerprint a non-plain object at args.v: ${ALLOWED}`);
+    }
+    // A constructor getter that throws leaves the type unnamed, never an escaping exception.
+    const hostile = Object.create(Object.defineProperty({}, "constructor", { get() { throw new Error("boom"); } }));
+    expect(caught(() => fingerprint("t", { v: hostile })).code).toBe("unsupported-value");
   });
 
   it("a long path is whole in the error, under any limit of the call", () => {

@@ -95,7 +95,7 @@ from . import _core
 from ._abi import F_TEXT, F_VALUES, V_DATE, V_DAY
 from ._abi import W_CALL, W_CIRCULAR, W_DATETIME, W_KEY_TYPE, W_UNSUPPORTED_PY
 from ._errors import host_error, path_error
-from ._read import describe, is_model, items_of, iterate, key_name, model_in_dump, model_value, pair
+from ._read import is_model, items_of, iterate, key_name, model_in_dump, model_value, pair, type_name
 from ._select import key_list
 
 __all__ = ["FAST_MAX_RECURSION_LIMIT", "key_list", "key_name",
@@ -387,7 +387,7 @@ def slow_text(value: Any, root: Root = (), models: bool = True) -> str:
                 raise model_in_dump(v, p)
             out.append(slow_text(model_value(v, p), p, False))
         else:
-            raise path_error(W_UNSUPPORTED_PY, _at(frames, root), describe(v))
+            raise path_error(W_UNSUPPORTED_PY, _at(frames, root), type_name(v))
         # Next value to write: the next member of the innermost open container.
         while frames:
             f = frames[-1]

@@ -44,9 +44,10 @@ def key_name(k: Any, where: Tuple[Any, ...] = ()) -> Optional[str]:
     return None
 
 
-def describe(v: Any) -> str:
+def type_name(v: Any) -> str:
+    """The name of v's type, as messages name it (the core's words say "a value of type ...")."""
     t = type(v)
-    return "a value of type %s" % (t.__qualname__ if t.__module__ == "builtins" else "%s.%s" % (t.__module__, t.__qualname__))
+    return t.__qualname__ if t.__module__ == "builtins" else "%s.%s" % (t.__module__, t.__qualname__)
 
 
 Where = Any  # where a value is (path_error's ``at``), or a callable that makes it: only the error path pays for it
@@ -63,7 +64,7 @@ def iterate(res: Any, what: str, where: Where) -> Any:
     except TypeError as e:
         t = type(res)
         if getattr(t, "__iter__", None) is None and getattr(t, "__getitem__", None) is None:
-            raise path_error(W_NOT_ITERABLE, _where(where), what, describe(res)) from e
+            raise path_error(W_NOT_ITERABLE, _where(where), what, type_name(res)) from e
         raise  # raised by the object's own __iter__
 
 
@@ -85,7 +86,7 @@ def pair(item: Any, where: Where) -> Tuple[Any, Any]:
     if issubclass(type(item), tuple) and tuple.__len__(item) == 2:  # a subclass's own methods never called
         return tuple.__getitem__(item, 0), tuple.__getitem__(item, 1)
     e = ValueError("items must return 2-tuples")  # the C json encoder's own message
-    raise path_error(W_NOT_PAIR, _where(where), describe(item)) from e
+    raise path_error(W_NOT_PAIR, _where(where), type_name(item)) from e
 
 
 
@@ -115,10 +116,10 @@ def model_value(v: Any, where: Tuple[Any, ...]) -> Any:
     try:
         return v.model_dump(mode="json", by_alias=True)
     except Exception as e:
-        raise path_error(W_DUMP_RAISED, where, describe(v), _DUMP_ARGS, type(e).__qualname__, e) from e
+        raise path_error(W_DUMP_RAISED, where, type_name(v), _DUMP_ARGS, type(e).__qualname__, e) from e
 
 
 def model_in_dump(v: Any, where: Tuple[Any, ...]) -> FingerprintError:
     """The error for a model inside what a ``model_dump`` returned (itself, another
     model): not followed, so a dump that returns models cannot loop (D16b)."""
-    return path_error(W_DUMP_MODEL, where, describe(v), _DUMP_ARGS)
+    return path_error(W_DUMP_MODEL, where, type_name(v), _DUMP_ARGS)
