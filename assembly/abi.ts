@@ -335,6 +335,7 @@ export const W_COLUMN_ORDER: u32 = 52;   // word: invalid-argument | {1}: offset
 export const W_ITERABLE_OR_COLUMN: u32 = 53; // word: invalid-argument | {1} must be an iterable or a column { offsets, data }
 export const W_KEEP_MASK: u32 = 54;      // word: internal-error | the core's keep-mask has {1} members for {2} keys
 export const W_NOT_PLAIN: u32 = 55;      // word: unsupported-value | cannot fingerprint a non-plain object at {1}: only plain objects, arrays, strings, numbers, booleans, null, Dates and objects with toJSON are allowed (D15)
+export const W_STRINGS_HOLDING: u32 = 56; // word: invalid-argument | {1} must be an array of strings, got an array holding {2}
 
 // The path of a value a host refuses (D15, D16, D20) is written by the core
 // (pipeline/path.ts); the path is the last parameter of every word that names one.
@@ -348,7 +349,7 @@ export const W_ITEM: u32 = 63;           // word: - | item {1}: {2}
 
 // Go's own: a json.Number that is no number, invalid UTF-8 inside a marshaled value, a tools value
 // encoding/json refuses, a closed Recording.
-export const W_GO_UTF8_IN: u32 = 64;     // word: invalid-utf8 | cannot fingerprint a string that is not valid UTF-8 in {1} at {2}
+export const W_GO_UTF8_IN: u32 = 64;     // word: invalid-utf8 | cannot fingerprint a string that is not valid UTF-8 in a value of type {1} at {2}
 export const W_GO_NUMBER: u32 = 65;      // word: unsupported-value | cannot fingerprint json.Number {1}, not a JSON number, at {2}
 export const W_GO_TOOLS: u32 = 66;       // word: invalid-argument | tools: {1}
 export const W_GO_CLOSED: u32 = 67;      // word: invalid-argument | the recording is closed

@@ -74,8 +74,10 @@ export const ROW = {
  * A second copy of the SDK that never sees node:crypto, as on an edge
  * runtime: src/core.ts finds node:crypto through process.getBuiltinModule
  * (once, lazily), so that is hidden while this copy loads and makes its first
- * large call. Returns null when the SDK has no host hashing at all (then the
- * default rows already are the wasm path).
+ * large call: one of at least 64 KiB, which probes at once (src/core.ts,
+ * HOST_HASH_AT_ONCE_BYTES; a smaller one leaves the probe to a later call,
+ * which would find node:crypto). Returns null when the SDK has no host hashing
+ * at all (then the default rows already are the wasm path).
  */
 async function loadWasmOnlySdk() {
   if (!SDK_SOURCE.includes("getBuiltinModule")) return null;
@@ -83,7 +85,7 @@ async function loadWasmOnlySdk() {
   process.getBuiltinModule = undefined;
   try {
     const m = await import(`${SDK_URL}?wasm-sha-only`);
-    m.fingerprintJSON("probe", `[${"1,".repeat(2048)}1]`);
+    m.fingerprintJSON("probe", `[${"1,".repeat(1 << 15)}1]`);
     return m;
   } finally {
     process.getBuiltinModule = saved;

@@ -357,7 +357,7 @@ func (w *walker) marshal(v reflect.Value) {
 	}
 	// encoding/json writes an invalid UTF-8 byte as the escape \ufffd (a real U+FFFD stays raw).
 	if bytes.Contains(b, []byte(`\ufffd`)) {
-		w.fail(abi.W_GO_UTF8_IN, "a "+v.Type().String())
+		w.fail(abi.W_GO_UTF8_IN, v.Type().String())
 	}
 	w.json(b)
 }

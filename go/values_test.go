@@ -172,6 +172,7 @@ func TestUnsupportedNamesItsType(t *testing.T) {
 		{map[string]any{"c": make(chan int)}, "cannot fingerprint a value of type chan int at args.c"},
 		{map[string]any{"b": []byte("x")}, "cannot fingerprint a value of type []byte at args.b"},
 		{[]any{complex(1, 2)}, "cannot fingerprint a value of type complex128 at args[0]"},
+		{[]any{ticket{Title: "\xff"}}, "cannot fingerprint a string that is not valid UTF-8 in a value of type fingerprint.ticket at args[0]"},
 	} {
 		_, err := Fingerprint("t", c.value, nil)
 		var fe *FingerprintError

@@ -3,7 +3,7 @@
  * APIs). Internal.
  * @module
  */
-import { F_IGNORE, F_MATCH_ON, W_OBJECT, W_STRING, W_STRINGS } from "./_abi.gen.js";
+import { F_IGNORE, F_MATCH_ON, W_OBJECT, W_STRING, W_STRINGS, W_STRINGS_HOLDING } from "./_abi.gen.js";
 import { type CoreLimits, NONE, readLimits } from "./_limits.js";
 import { hostError, typeWord } from "./errors.js";
 import type { FingerprintOptions } from "./api.js";
@@ -42,7 +42,7 @@ function readList(list: unknown, what: string): string[] | undefined {
   const out: string[] = new Array(n);
   for (let i = 0; i < n; i++) {
     const k: unknown = list[i];
-    if (typeof k !== "string") throw hostError(W_STRINGS, [what, `an array holding ${typeWord(k)}`]);
+    if (typeof k !== "string") throw hostError(W_STRINGS_HOLDING, [what, typeWord(k)]);
     out[i] = k;
   }
   return out;

@@ -3,7 +3,7 @@
 // Package abi is the core's ABI for the Go host; abiId() of the module must equal ABI_ID.
 package abi
 
-const ABI_ID = 0x0002c43d
+const ABI_ID = 0x0005071e
 
 // PACKAGE_VERSION is package.json's version, which the CLI prints (--version).
 const PACKAGE_VERSION = "1.0.0"
@@ -208,6 +208,7 @@ const (
 	W_ITERABLE_OR_COLUMN    = 53
 	W_KEEP_MASK             = 54
 	W_NOT_PLAIN             = 55
+	W_STRINGS_HOLDING       = 56
 	W_GO_VALUE              = 60
 	W_GO_VALUE_CAUSE        = 61
 	W_GO_UTF8               = 62
@@ -247,7 +248,7 @@ var CoreErrors = [...][2]string{
 }
 
 // WordCodes maps word id 1..67 (W_*) to FingerprintError.Code ("-": a frame of a core error).
-var WordCodes = [...]string{"-", "-", "-", "-", "-", "-", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "circular-value", "too-deep", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "internal-error", "internal-error", "invalid-argument", "out-of-memory", "internal-error", "internal-error", "invalid-argument", "internal-error", "too-deep", "-", "-", "invalid-argument", "invalid-argument", "invalid-argument", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "invalid-argument", "internal-error", "invalid-argument", "invalid-argument", "invalid-argument", "internal-error", "unsupported-value", "-", "-", "-", "-", "unsupported-value", "unsupported-value", "invalid-utf8", "-", "invalid-utf8", "unsupported-value", "invalid-argument", "invalid-argument"}
+var WordCodes = [...]string{"-", "-", "-", "-", "-", "-", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "invalid-argument", "circular-value", "too-deep", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "internal-error", "internal-error", "invalid-argument", "out-of-memory", "internal-error", "internal-error", "invalid-argument", "internal-error", "too-deep", "-", "-", "invalid-argument", "invalid-argument", "invalid-argument", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "unsupported-value", "invalid-argument", "internal-error", "invalid-argument", "invalid-argument", "invalid-argument", "internal-error", "unsupported-value", "invalid-argument", "-", "-", "-", "unsupported-value", "unsupported-value", "invalid-utf8", "-", "invalid-utf8", "unsupported-value", "invalid-argument", "invalid-argument"}
 
 // RequestKind is one operation a host can ask (abi.ts "request:" lines).
 type RequestKind struct {

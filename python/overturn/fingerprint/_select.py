@@ -13,7 +13,7 @@ import json
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from . import _core
-from ._abi import W_KEEP_MASK, W_KEY_TYPE, W_STRINGS
+from ._abi import W_KEEP_MASK, W_KEY_TYPE, W_STRINGS, W_STRINGS_HOLDING
 from ._errors import host_error, path_error, type_word
 from ._read import is_model, items_of, key_name, model_value, pair
 
@@ -126,5 +126,5 @@ def key_list(keys: Any, what: str) -> Tuple[str, ...]:
         return out
     for k in out:
         if not issubclass(type(k), str):
-            raise host_error(W_STRINGS, what, "an array holding " + type(k).__qualname__)
+            raise host_error(W_STRINGS_HOLDING, what, type(k).__qualname__)
     return tuple(str.__str__(k) for k in out)
