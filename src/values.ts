@@ -166,7 +166,7 @@ function walk(root: unknown): void {
     room(1);
     u8[pos++] = V_NULL; // D2: a dropped top level is null
   }
-  frames: while (sp > base) {
+  containers: while (sp > base) {
     const f = sp - 1;
     const fr = frames[f];
     const o = fr.obj;
@@ -198,7 +198,7 @@ function walk(root: unknown): void {
         fr.idx = i;
         fr.count = count;
         r = item(v, key);
-        if (r === PUSHED) continue frames;
+        if (r === PUSHED) continue containers;
       }
       if (r === WRITTEN) count++;
       else if (isArr) { room(1); u8[pos++] = V_NULL; count++; } // dropped element: the writer drops it (D1), the count stays right
