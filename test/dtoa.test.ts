@@ -21,6 +21,7 @@ interface Exports {
   log10Pow2(q: number): number;
   log10ThreeQuartersPow2(q: number): number;
   log2Pow10(j: number): number;
+  pow5(q: number): number;
   decimal(v: bigint): number;
   padded(v: bigint, width: number): void;
 }
@@ -131,19 +132,22 @@ describe("dtoa: numeric invariants of assembly/num/dtoa.ts", () => {
   });
 
   it("table identity: 10^j = T_j·2^(floorLog2Pow10(j) − 127) up to truncation, T_j + 1 < 2^128", () => {
-    const src = readFileSync(new URL("../assembly/num/_pow5.gen.ts", import.meta.url), "utf8");
-    const rows = [...src.matchAll(/0x([0-9a-f]{16}), 0x([0-9a-f]{16}), \/\/ 5\^(-?\d+)/g)];
-    expect(rows.length).toBe(669);
-    for (const [, hi, lo, js] of rows) {
-      const j = Number(js);
-      const t = (BigInt("0x" + hi) << 64n) | BigInt("0x" + lo);
-      expect(t + 1n < 1n << 128n).toBe(true);
-      // T ≤ 10^j·2^(127 − e) < T + 1, e = floorLog2Pow10(j), as exact fractions.
+    // Every entry the core computes on first use (num/_pow5.ts), read from its memory: T ≤ exact < T + 1
+    // makes T the floor of the exact value, as exact fractions; exact where 0 ≤ j ≤ 55.
+    const words = (j: number): [bigint, bigint] => {
+      const v = new DataView(ex.memory.buffer, ex.pow5(j), 16);
+      return [v.getBigUint64(0, true), v.getBigUint64(8, true)];
+    };
+    for (let j = -342; j <= 326; j++) {
+      const [hi, lo] = words(j);
+      const t = (hi << 64n) | lo;
+      expect(t >= 1n << 127n && t + 1n < 1n << 128n).toBe(true);
       const e = 127 - ex.log2Pow10(j);
       let num = 1n, den = 1n;
       if (j >= 0) num *= 10n ** BigInt(j); else den *= 10n ** BigInt(-j);
       if (e >= 0) num <<= BigInt(e); else den <<= BigInt(-e);
-      expect(t * den <= num && num < (t + 1n) * den).toBe(true);
+      expect(t * den <= num && num < (t + 1n) * den, `5^${j}`).toBe(true);
+      expect(t * den === num, `5^${j} exact`).toBe(j >= 0 && j <= 55);
     }
   });
 

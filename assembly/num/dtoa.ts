@@ -11,7 +11,7 @@
 // decide between those few candidates with the interval's bounds scaled by
 // 10^−k in round-to-odd integer arithmetic, where every comparison is
 // exact. Unlike the paper (126-bit factors, truncated product) the factors
-// are the 128-bit 5^j significands shared with the parser (_pow5.gen.ts),
+// are the 128-bit 5^j significands shared with the parser (_pow5.ts),
 // plus one, with the exact 192-bit product; the precision argument is
 // redone for that in `shortestDigits` and checked by test/dtoa.test.ts. Layout (plain, "0.000ddd" or exponential) follows the spec
 // step by step; the window thresholds are the named constants below.
@@ -25,7 +25,7 @@
 // Cost (release, V8, test/wasm/dtoa.ts formatMany): ~40 ns per random
 // double, ~25 ns per short decimal, ~11 ns per integer.
 
-import { POW5_MIN, POW5_TABLE } from "./_pow5.gen";
+import { pow5Entry } from "./_pow5";
 import { umulh } from "./_u128";
 import { decimalLength, write2, writeDigits } from "./digits";
 import { POW10_EXACT_MAX, POW10_F64 } from "./_pow10";
@@ -111,7 +111,7 @@ let dtoa_e10: i32 = 0;
  *  (step A) and at least one multiple of 10^k (step B).
  *
  *  Arithmetic. 10^j (j = −k) = T_j·2^(floorLog2Pow10(j) − 127) up to the
- *  table's truncation, T_j = POW5_TABLE[j] ∈ [2^127, 2^128). With
+ *  table's truncation, T_j = the entry pow5Entry(j) ∈ [2^127, 2^128). With
  *  g = T_j + 1 (so 0 < g − G ≤ 1 for the exact real G = 10^j·2^(127 −
  *  floorLog2Pow10(j))) and h = q + floorLog2Pow10(j) + 1 ∈ [1, 4],
  *    N·2^q·10^−k = N·2^h·G / 2^128   for N in {4c − 2, 4c − 1, 4c, 4c + 2}.
@@ -129,7 +129,7 @@ function shortestDigits(c: u64, q: i32, symmetric: bool): u64 {
   const j = -k;
   const h = q + floorLog2Pow10(j) + 1;
   assert(h >= 1 && h <= 4);
-  const entry = POW5_TABLE + (<usize>(j - POW5_MIN) << 4);
+  const entry = pow5Entry(j);
   // T_j + 1 never carries out of 128 bits (no entry is 2^128 − 1; tested).
   const gLo = load<u64>(entry, 8) + 1;
   const gHi = load<u64>(entry) + u64(gLo == 0);

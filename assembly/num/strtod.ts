@@ -5,7 +5,7 @@
 //      exact doubles) -> one IEEE multiply/divide, correctly rounded by wasm.
 //   2. Eisel–Lemire (Lemire, "Number Parsing at a Gigabyte per Second",
 //      2021): the first 19 significant digits times a 128-bit truncated 5^q
-//      from _pow5.gen.ts, with a proven error bound; it reports "undecided"
+//      from _pow5.ts, with a proven error bound; it reports "undecided"
 //      out of band (a negative i64) when the bound straddles a rounding
 //      boundary. Mushtak & Lemire ("Fast number parsing without fallback",
 //      2023) prove no 19-digit input lands within the 128-bit product's
@@ -18,7 +18,7 @@
 // No heuristic decides a result. AssemblyScript's parseFloat is not correctly
 // rounded and is not used. Internal: the ABI lives in assembly/entry/fingerprint.ts.
 
-import { POW5_MIN, POW5_MAX, POW5_EXACT_MAX, POW5_TABLE } from "./_pow5.gen";
+import { POW5_MIN, POW5_MAX, POW5_EXACT_MAX, pow5Entry } from "./_pow5";
 import { umulh } from "./_u128";
 import { nearestByComparison } from "./_bigdec";
 // floor(log2(10^q)), shared with the formatter: exact for |q| < 1234
@@ -181,7 +181,7 @@ export function eiselLemire(w: u64, q: i32): i64 {
   assert(w != 0 && q >= POW5_MIN && q <= 308 && q <= POW5_MAX);
   const lz = i32(clz(w));
   const wn = w << lz;
-  const entry = POW5_TABLE + (usize(q - POW5_MIN) << 4);
+  const entry = pow5Entry(q);
   const tHi = load<u64>(entry);
   // Phase 1: X = wn·tHi. Xt - X = (wn·tLo + wn·(Tt - T)) / 2^64 < wn.
   let lo = wn * tHi;

@@ -8,6 +8,7 @@ import {
   formatDouble, floorLog10Pow2, floorLog10ThreeQuartersPow2, floorLog2Pow10,
 } from "../../assembly/num/dtoa";
 import { writeDecimal, writePadded } from "../../assembly/num/digits";
+import { pow5Entry } from "../../assembly/num/_pow5";
 
 /** formatDouble's contract: 32 writable bytes. */
 const BUF: usize = memory.data(32, 16);
@@ -16,6 +17,9 @@ export function buf(): usize { return BUF; }
 
 /** Writes String(x) at buf(); returns its byte length. */
 export function format(x: f64): i32 { return formatDouble(x, BUF); }
+
+/** Entry q of the 5^q table (num/_pow5.ts): its address, the table filled. */
+export function pow5(q: i32): usize { return pow5Entry(q); }
 
 /** Writes the integer v in decimal at buf() (num/digits.ts); returns its byte length. */
 export function decimal(v: u64): i32 { return <i32>writeDecimal(v, BUF); }
