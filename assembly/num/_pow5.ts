@@ -33,7 +33,8 @@ const BIG: usize = memory.data(LIMBS << 2, 16);
 let filled = false;
 
 /** Entry q's address (high u64 at +0, low at +8); fills the table on first use. */
-export function pow5Entry(q: i32): usize {
+// @ts-ignore: decorator
+@inline export function pow5Entry(q: i32): usize {
   if (!filled) fill();
   return TABLE + (<usize>(q - POW5_MIN) << 4);
 }
@@ -58,7 +59,8 @@ function storeTop(q: i32, n: i32): void {
   store<u64>(entry, bitsAt(bits - 128, n), 8);
 }
 
-function fill(): void {
+// @ts-ignore: decorator
+@noinline function fill(): void {
   // q ≥ 0: 5^0 = 1, then ×5.
   store<u32>(BIG, 1);
   let n = 1;
