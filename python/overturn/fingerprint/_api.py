@@ -100,16 +100,13 @@ def _text_path(out: str, flags: int, k: bytes, n: bytes, args: Any, s: _limits.S
     what marshal or the core's stream reader did not take (``out``: why)."""
     if out is not NOT_PLAIN and out is not PLAIN and out is not UNKNOWN:
         return out
-    if out is not PLAIN:
-        # User code may stand behind the value (a dict subclass's items(), a
-        # tzinfo): the iterative walk reads it once and gives the text or the
-        # error with its path; the C encoder could fail after calling it, and
-        # a second walk would call it again (read once). UNKNOWN
-        # (a thread with a small stack, where marshal is not asked) may hold
-        # it too: such threads trade the C encoder's speed for that.
-        data = to_json_args(args, reads_once=True)
-    else:
-        data = to_json_args(args)
+    # Unless PLAIN, user code may stand behind the value (a dict subclass's
+    # items(), a tzinfo): the iterative walk reads it once and gives the text
+    # or the error with its path; the C encoder could fail after calling it,
+    # and a second walk would call it again (read once). UNKNOWN (a thread
+    # with a small stack, where marshal is not asked) may hold it too: such
+    # threads trade the C encoder's speed for that.
+    data = to_json_args(args, reads_once=out is not PLAIN)
     # F_FROM_VALUE: text the caller never saw, so a limit error names no offset into it (assembly/base/limits.ts).
     return _core.call(flags | F_FROM_VALUE, k, n, b"", b"", data, s)
 
@@ -148,22 +145,29 @@ def fingerprint(name: str, args: Any, *, match_on: Optional[KeyList] = None,
         '7724594218f0'
     """
     if not (match_on is None and ignore_args is None and kind is DEFAULT_KIND and limits is None):
-        n = _literal(name, "name")
-        flags, k, m, g = _options(kind, match_on, ignore_args)
-        if flags != F_DIGEST:
-            # The core says which members to walk (D9, D10); the rest are never read, and
-            # it gets no key lists after: applying them again would change nothing.
-            args = select_value(args, lambda names: _keep_mask(flags ^ F_DIGEST, m, g, names))
-        if k or limits is not None:
-            s = _limits.active.over(limits)  # plain values: marshal, read by the core
-            return _text_path(marshal_call(F_DIGEST, k, n, args, s), F_DIGEST, k, n, args, s)
-    # The common call in the fewest Python steps, and selected args with the default kind and
-    # limits too (~8.7 µs with ignore_args, ~12 on the general path): this thread's function (_value.py).
+        return _fingerprint_with(name, args, match_on, ignore_args, kind, limits)
+    # The common call in the fewest Python steps: this thread's function (_value.py).
     try:
         fn = _local.value
     except AttributeError:
         fn = _value_fn()
     return fn(name, args)  # type: ignore[no-any-return]
+
+
+def _fingerprint_with(name: str, args: Any, match_on: Any, ignore_args: Any, kind: str, limits: LimitsArg) -> str:
+    """``fingerprint`` given key lists, a kind or limits. A function of its own: the lambda's cells
+    would otherwise be made on every common call too (~0.1 µs of ~4)."""
+    n = _literal(name, "name")
+    flags, k, m, g = _options(kind, match_on, ignore_args)
+    if flags != F_DIGEST:
+        # The core says which members to walk (D9, D10); the rest are never read, and
+        # it gets no key lists after: applying them again would change nothing.
+        args = select_value(args, lambda names: _keep_mask(flags ^ F_DIGEST, m, g, names))
+    if k or limits is not None:
+        s = _limits.active.over(limits)  # plain values: marshal, read by the core
+        return _text_path(marshal_call(F_DIGEST, k, n, args, s), F_DIGEST, k, n, args, s)
+    # Selected args with the default kind and limits: the common call (~8.7 µs with ignore_args).
+    return fingerprint(name, args)
 
 
 def _value_fn() -> Any:
