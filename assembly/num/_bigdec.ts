@@ -52,8 +52,8 @@ let lenB: i32 = 0;
 /** Decimal exponent E of the kept value v' = A·10^E (before A absorbs 5^E). */
 let decExp: i32 = 0;
 
-/** buf[0..n) = buf·m + a; returns the new length (top limb nonzero if n > 0). */
-function mulAdd(buf: usize, n: i32, m: u32, a: u32): i32 {
+/** buf[0..n) = buf·m + a; returns the new length (top limb nonzero if n > 0). Also _pow5.ts's. */
+export function mulAdd(buf: usize, n: i32, m: u32, a: u32): i32 {
   let carry = u64(a);
   for (let i = 0; i < n; i++) {
     const p = buf + (usize(i) << 2);
@@ -103,7 +103,7 @@ function mulU64(dst: usize, src: usize, n: i32, h: u64): i32 {
 }
 
 // @ts-ignore: decorator
-@inline function bitLength(buf: usize, n: i32): i32 {
+@inline export function bitLength(buf: usize, n: i32): i32 {
   return n == 0 ? 0 : (n << 5) - i32(clz(load<u32>(buf + (usize(n - 1) << 2))));
 }
 

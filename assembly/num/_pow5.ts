@@ -20,6 +20,8 @@
 //          definition above. E = 928 ≥ bitlen(5^342) + 127 keeps s ≥ 0.
 // test/dtoa.test.ts checks every entry against exact rational bounds.
 
+import { bitLength, mulAdd } from "./_bigdec";
+
 export const POW5_MIN: i32 = -342;
 export const POW5_MAX: i32 = 326;
 /** Largest q whose 5^q fits in 128 bits, so its entry is exact. */
@@ -53,7 +55,7 @@ function bitsAt(pos: i32, n: i32): u64 {
 
 /** Stores the top 128 bits of the n-limb number in BIG (top limb non-zero) as entry q. */
 function storeTop(q: i32, n: i32): void {
-  const bits = (n << 5) - <i32>clz(load<u32>(BIG + (<usize>(n - 1) << 2)));
+  const bits = bitLength(BIG, n);
   const entry = TABLE + (<usize>(q - POW5_MIN) << 4);
   store<u64>(entry, bitsAt(bits - 64, n));
   store<u64>(entry, bitsAt(bits - 128, n), 8);
@@ -65,19 +67,7 @@ function storeTop(q: i32, n: i32): void {
   store<u32>(BIG, 1);
   let n = 1;
   for (let q = 0; q <= POW5_MAX; q++) {
-    if (q > 0) {
-      let carry: u64 = 0;
-      for (let i = 0; i < n; i++) {
-        const p = BIG + (<usize>i << 2);
-        const v = <u64>load<u32>(p) * 5 + carry;
-        store<u32>(p, <u32>v);
-        carry = v >> 32;
-      }
-      if (carry != 0) {
-        store<u32>(BIG + (<usize>n << 2), <u32>carry);
-        n++;
-      }
-    }
+    if (q > 0) n = mulAdd(BIG, n, 5, 0);
     storeTop(q, n);
   }
   // q < 0: 2^E, then ÷5, most significant limb first.
