@@ -10,7 +10,7 @@
  * inherited ones), and anything else is a FingerprintError naming its path.
  *
  * Invariants:
- * - Iterative: the frame stack lives in arrays, so depth does not depend on
+ * - Iterative: the frame stack lives on the heap (frame objects), so depth does not depend on
  *   the host's call stack (D19 holds under `node --stack-size=400`).
  * - Read once: every getter, Proxy trap and toJSON runs at most once per
  *   call; the error path is built from the frames, never by walking again.
